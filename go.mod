@@ -1,0 +1,3 @@
+module referee
+
+go 1.26
