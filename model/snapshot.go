@@ -1,0 +1,86 @@
+package model
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+)
+
+// Snapshot is one consistent view of a contents folder. It is immutable once built:
+// the store makes a new one for every change it sees, sharing unchanged objects.
+type Snapshot struct {
+	Problems    map[string]*Problem
+	Statements  map[string]*Statement
+	Experiences map[string]*Experience
+	Config      *Config
+	Log         []LogEntry
+	// Versions holds the content hash of every object file as last read, by object ID.
+	Versions map[string]string
+	// Broken lists files that could not be read or parsed, by path relative to the folder.
+	Broken []BrokenFile
+	// Vocab is the status vocabulary the folder uses (FORMAT.md "Statuses").
+	Vocab Vocab
+}
+
+// BrokenFile is a file that is not (or not yet) a valid object. ID is the object the
+// file name claims to be, when it has one; the snapshot keeps the last good version of
+// that object if it had one.
+type BrokenFile struct {
+	Path   string
+	ID     string
+	Reason string
+}
+
+// Exists reports whether a problem, statement or experience with the ID is loaded.
+func (s *Snapshot) Exists(id string) bool {
+	switch KindOf(id) {
+	case KindProblem:
+		return s.Problems[id] != nil
+	case KindStatement:
+		return s.Statements[id] != nil
+	case KindExperience:
+		return s.Experiences[id] != nil
+	}
+	return false
+}
+
+// DetectVocab tells which vocabulary a set of statuses uses: the one with more
+// statuses only it has; VocabUnknown when nothing tells (writers then use P013).
+func DetectVocab(statuses func(yield func(string) bool)) Vocab {
+	var n13, n14 int
+	for st := range statuses {
+		switch _, v, _ := StatusInfo(st); v {
+		case P013:
+			n13++
+		case P014:
+			n14++
+		}
+	}
+	switch {
+	case n14 > n13:
+		return P014
+	case n13 > 0:
+		return P013
+	}
+	return VocabUnknown
+}
+
+// Statuses yields every object status in the snapshot.
+func (s *Snapshot) Statuses(yield func(string) bool) {
+	for _, p := range s.Problems {
+		if !yield(p.Status) {
+			return
+		}
+	}
+	for _, st := range s.Statements {
+		if !yield(st.Status) {
+			return
+		}
+	}
+}
+
+// Version is the content hash of an object file: what a reviewer saw, so that a change
+// can be refused when the object moved on since.
+func Version(data []byte) string {
+	sum := sha256.Sum256(data)
+	return hex.EncodeToString(sum[:6])
+}

@@ -1,0 +1,391 @@
+package model
+
+import (
+	"fmt"
+	"strconv"
+)
+
+// FieldProblem is a field of an object that does not have the shape FORMAT.md gives it.
+// The object is still loaded with what could be read.
+type FieldProblem struct {
+	Field string // dotted path, e.g. "validation.issues"
+	Msg   string // what was expected and found
+}
+
+func (f FieldProblem) String() string { return f.Field + ": " + f.Msg }
+
+// Proof is a statement's (or a problem's solution's) proof.
+type Proof struct {
+	Cot  []string
+	Full string
+	Ref  []string
+}
+
+// Statement is the typed view of statement/s-*.json. Doc is the whole object as written,
+// unknown keys included; it is the source of truth when the object is rewritten.
+type Statement struct {
+	ID            string
+	Type          string
+	Conclusion    []string
+	Hypothesis    []string
+	Preliminaries []string
+	Status        string
+	Reliability   float64
+	CountUsage    int
+	Progresses    []string
+	Proof         Proof
+	Issues        []string
+	Responses     []string
+
+	Doc      Value
+	Problems []FieldProblem
+}
+
+// Claim is the conclusion as one line of text.
+func (s *Statement) Claim() string { return joinItems(s.Conclusion) }
+
+// Problem is the typed view of problem/p-*.json.
+type Problem struct {
+	ID            string
+	Hypothesis    []string
+	Objectives    []string
+	Status        string
+	Priority      string
+	Summary       string
+	Progresses    []string
+	Preliminaries []string
+	Solution      Proof
+
+	Doc      Value
+	Problems []FieldProblem
+}
+
+// Title is the objectives as one line of text.
+func (p *Problem) Title() string { return joinItems(p.Objectives) }
+
+// Experience is experience/e-*.json; rarely used, shown as it is.
+type Experience struct {
+	ID       string
+	Content  string
+	Doc      Value
+	Problems []FieldProblem
+}
+
+func joinItems(items []string) string {
+	switch len(items) {
+	case 0:
+		return ""
+	case 1:
+		return items[0]
+	}
+	s := items[0]
+	for _, it := range items[1:] {
+		s += "; " + it
+	}
+	return s
+}
+
+// reader pulls typed fields out of an object, noting every shape problem.
+type reader struct {
+	doc      *Value
+	problems []FieldProblem
+}
+
+func (r *reader) note(field, format string, args ...any) {
+	r.problems = append(r.problems, FieldProblem{Field: field, Msg: fmt.Sprintf(format, args...)})
+}
+
+func (r *reader) lookup(path []string) (*Value, bool) {
+	v := r.doc
+	for _, k := range path {
+		next, ok := v.Get(k)
+		if !ok {
+			return nil, false
+		}
+		v = next
+	}
+	return v, true
+}
+
+func dotted(path []string) string {
+	s := path[0]
+	for _, p := range path[1:] {
+		s += "." + p
+	}
+	return s
+}
+
+func (r *reader) str(path ...string) string {
+	v, ok := r.lookup(path)
+	if !ok {
+		r.note(dotted(path), "missing (expected a string)")
+		return ""
+	}
+	switch v.Kind {
+	case String:
+		return v.Str
+	case Null:
+		return ""
+	case Number, Bool:
+		r.note(dotted(path), "expected a string, found a %s", v.Kind)
+		return v.Str
+	}
+	r.note(dotted(path), "expected a string, found a %s", v.Kind)
+	return ""
+}
+
+func (r *reader) list(path ...string) []string {
+	v, ok := r.lookup(path)
+	if !ok {
+		r.note(dotted(path), "missing (expected a list of strings)")
+		return nil
+	}
+	switch v.Kind {
+	case Array:
+		out, ok := v.StringList()
+		if !ok {
+			r.note(dotted(path), "expected a list of strings, some items are not strings")
+		}
+		return out
+	case String: // a lone string where a list belongs: show it as one item
+		r.note(dotted(path), "expected a list of strings, found a string")
+		return []string{v.Str}
+	case Null:
+		return nil
+	}
+	r.note(dotted(path), "expected a list of strings, found a %s", v.Kind)
+	return nil
+}
+
+func (r *reader) number(path ...string) (float64, bool) {
+	v, ok := r.lookup(path)
+	if !ok {
+		r.note(dotted(path), "missing (expected a number)")
+		return 0, false
+	}
+	if v.Kind != Number {
+		r.note(dotted(path), "expected a number, found a %s", v.Kind)
+		return 0, false
+	}
+	f, err := strconv.ParseFloat(v.Str, 64)
+	return f, err == nil
+}
+
+// optional reads are quiet when the key is missing (objects of older tools lack them).
+func (r *reader) has(path ...string) bool {
+	_, ok := r.lookup(path)
+	return ok
+}
+
+func (r *reader) id(wantKind string) string {
+	id := r.str("id")
+	if id != "" && !ValidID(id, wantKind) {
+		r.note("id", "%q is not a %s ID", id, KindName(wantKind))
+	}
+	return id
+}
+
+// StatementFrom reads a statement from its JSON tree. It never fails: what has the wrong
+// shape is listed in Problems and read as empty.
+func StatementFrom(doc Value) *Statement {
+	s := &Statement{Doc: doc}
+	if doc.Kind != Object {
+		s.Problems = []FieldProblem{{Field: "(file)", Msg: fmt.Sprintf("expected an object, found a %s", doc.Kind)}}
+		return s
+	}
+	r := reader{doc: &s.Doc}
+	s.ID = r.id(KindStatement)
+	s.Type = r.str("type")
+	s.Conclusion = r.list("conclusion")
+	s.Hypothesis = r.list("hypothesis")
+	s.Preliminaries = r.list("preliminaries")
+	s.Status = r.str("status")
+	if r.has("reliability") {
+		s.Reliability, _ = r.number("reliability")
+	}
+	if r.has("stats", "count_usage") {
+		f, _ := r.number("stats", "count_usage")
+		s.CountUsage = int(f)
+	}
+	s.Progresses = r.list("progresses")
+	s.Proof = r.proof("proof")
+	if r.has("validation") {
+		s.Issues = r.list("validation", "issues")
+		s.Responses = r.list("validation", "responses")
+	} else {
+		r.note("validation", "missing (expected {issues, responses})")
+	}
+	s.Problems = r.problems
+	return s
+}
+
+func (r *reader) proof(key string) Proof {
+	v, ok := r.lookup([]string{key})
+	if !ok {
+		r.note(key, "missing (expected {cot, full, ref})")
+		return Proof{}
+	}
+	if v.Kind != Object {
+		if v.Kind == String { // an early tool wrote the proof as a bare string
+			r.note(key, "expected {cot, full, ref}, found a string")
+			return Proof{Full: v.Str}
+		}
+		r.note(key, "expected {cot, full, ref}, found a %s", v.Kind)
+		return Proof{}
+	}
+	return Proof{Cot: r.list(key, "cot"), Full: r.str(key, "full"), Ref: r.list(key, "ref")}
+}
+
+// ProblemFrom reads a problem from its JSON tree; like StatementFrom it never fails.
+func ProblemFrom(doc Value) *Problem {
+	p := &Problem{Doc: doc}
+	if doc.Kind != Object {
+		p.Problems = []FieldProblem{{Field: "(file)", Msg: fmt.Sprintf("expected an object, found a %s", doc.Kind)}}
+		return p
+	}
+	r := reader{doc: &p.Doc}
+	p.ID = r.id(KindProblem)
+	p.Hypothesis = r.list("hypothesis")
+	p.Objectives = r.list("objectives")
+	p.Status = r.str("status")
+	p.Priority = r.str("priority")
+	p.Summary = r.str("summary")
+	p.Progresses = r.list("progresses")
+	p.Preliminaries = r.list("preliminaries")
+	p.Solution = r.proof("solution")
+	p.Problems = r.problems
+	return p
+}
+
+// ExperienceFrom reads an experience object.
+func ExperienceFrom(doc Value) *Experience {
+	e := &Experience{Doc: doc}
+	if doc.Kind != Object {
+		e.Problems = []FieldProblem{{Field: "(file)", Msg: fmt.Sprintf("expected an object, found a %s", doc.Kind)}}
+		return e
+	}
+	r := reader{doc: &e.Doc}
+	e.ID = r.id(KindExperience)
+	if r.has("content") {
+		e.Content = r.str("content")
+	}
+	e.Problems = r.problems
+	return e
+}
+
+// NewStatement is a fresh statement with exactly the keys the agents' tools write, in order.
+func NewStatement(id, typ string, conclusion, hypothesis []string, status string) Value {
+	return Obj(
+		M("id", Str(id)),
+		M("type", Str(typ)),
+		M("conclusion", Strs(conclusion)),
+		M("hypothesis", Strs(hypothesis)),
+		M("preliminaries", Strs(nil)),
+		M("status", Str(status)),
+		M("reliability", Float(0)),
+		M("stats", Obj(M("count_usage", Int(0)))),
+		M("progresses", Strs(nil)),
+		M("proof", Obj(M("cot", Strs(nil)), M("full", Str("")), M("ref", Strs(nil)))),
+		M("validation", Obj(M("issues", Strs(nil)), M("responses", Strs(nil)))),
+	)
+}
+
+// NewProblem is a fresh problem with exactly the keys the agents' tools write, in order.
+func NewProblem(id string, hypothesis, objectives []string, status, priority, summary string) Value {
+	return Obj(
+		M("id", Str(id)),
+		M("hypothesis", Strs(hypothesis)),
+		M("objectives", Strs(objectives)),
+		M("status", Str(status)),
+		M("priority", Str(priority)),
+		M("summary", Str(summary)),
+		M("progresses", Strs(nil)),
+		M("preliminaries", Strs(nil)),
+		M("solution", Obj(M("cot", Strs(nil)), M("full", Str("")), M("ref", Strs(nil)))),
+	)
+}
+
+// Config is config.json: the last ID issued per kind.
+type Config struct {
+	Last map[string]string // kind letter → last ID ("s" → "s-007")
+	Doc  Value
+}
+
+// ConfigFrom reads config.json's tree.
+func ConfigFrom(doc Value) (*Config, error) {
+	if doc.Kind != Object {
+		return nil, fmt.Errorf("expected an object, found a %s", doc.Kind)
+	}
+	c := &Config{Last: map[string]string{}, Doc: doc}
+	for _, m := range doc.Obj {
+		if m.Value.Kind != String {
+			return nil, fmt.Errorf("%q: expected an ID string, found a %s", m.Key, m.Value.Kind)
+		}
+		if !idPattern.MatchString(m.Value.Str) || KindOf(m.Value.Str) != m.Key {
+			return nil, fmt.Errorf("%q: %q is not a %s counter", m.Key, m.Value.Str, KindName(m.Key))
+		}
+		c.Last[m.Key] = m.Value.Str
+	}
+	return c, nil
+}
+
+// LogEntry is one line of history/log.jsonl: one change batch.
+type LogEntry struct {
+	Line         int // 1-based line number in the file
+	ID           string
+	Creation     []string
+	Modification []string
+	Current      []string
+	At           string // referee's extra keys; empty on the agents' own lines
+	By           string
+	Skill        string
+	Raw          string
+	Err          string // why the line did not parse; the other fields are then partial
+	Doc          Value
+}
+
+// ParseLogLine reads one log line. Readers find the change ID as the key starting "l-".
+func ParseLogLine(n int, line string) LogEntry {
+	e := LogEntry{Line: n, Raw: line}
+	doc, err := Parse([]byte(line))
+	if err != nil {
+		e.Err = err.Error()
+		return e
+	}
+	e.Doc = doc
+	if doc.Kind != Object {
+		e.Err = "expected an object"
+		return e
+	}
+	for _, m := range doc.Obj {
+		switch {
+		case KindOf(m.Key) == KindChange && e.ID == "":
+			e.ID = m.Key
+			if !ValidID(m.Key, KindChange) {
+				e.Err = fmt.Sprintf("%q is not a change ID", m.Key)
+			}
+			r := reader{doc: &m.Value}
+			if m.Value.Kind != Object {
+				e.Err = fmt.Sprintf("%s: expected {creation, modification}", m.Key)
+				continue
+			}
+			e.Creation = r.list("creation")
+			e.Modification = r.list("modification")
+			if len(r.problems) > 0 && e.Err == "" {
+				e.Err = m.Key + "." + r.problems[0].String()
+			}
+		case m.Key == "current":
+			e.Current, _ = m.Value.StringList()
+		case m.Key == "at" && m.Value.Kind == String:
+			e.At = m.Value.Str
+		case m.Key == "by" && m.Value.Kind == String:
+			e.By = m.Value.Str
+		case m.Key == "skill" && m.Value.Kind == String:
+			e.Skill = m.Value.Str
+		}
+	}
+	if e.ID == "" && e.Err == "" {
+		e.Err = "no key naming a change (l-…)"
+	}
+	return e
+}

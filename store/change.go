@@ -1,0 +1,468 @@
+package store
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/gofrs/flock"
+
+	"referee/model"
+)
+
+// LockFile serialises referee's writers on one folder.
+const LockFile = "history/.referee.lock"
+
+// Options say who makes a change and what they last saw.
+type Options struct {
+	Actor string
+	// ExpectVersion is the version (model.Version) of the skill's target object the caller
+	// last saw; the change is refused with a ConflictError when the file changed since.
+	ExpectVersion string
+	Now           func() time.Time
+}
+
+// Result describes one applied change batch.
+type Result struct {
+	Change   string   `json:"change"`
+	Skill    string   `json:"skill"`
+	Actor    string   `json:"actor"`
+	At       string   `json:"at"`
+	Created  []string `json:"created"`
+	Modified []string `json:"modified"`
+	Deleted  []string `json:"deleted,omitempty"`
+	Notes    []string `json:"notes,omitempty"`
+}
+
+// PreconditionError says which object is not in the state a skill needs. Nothing was written.
+type PreconditionError struct {
+	Object string // ID
+	Status string // its status, or "missing"
+	Skill  string
+	Need   string
+}
+
+func (e *PreconditionError) Error() string {
+	if e.Status == "missing" {
+		return fmt.Sprintf("%s: %s does not exist", e.Skill, e.Object)
+	}
+	return fmt.Sprintf("%s: %s is %q; it needs %s", e.Skill, e.Object, e.Status, e.Need)
+}
+
+// ConflictError says the target changed since the caller read it. Nothing was written.
+type ConflictError struct {
+	Object, Expected, Actual string
+}
+
+func (e *ConflictError) Error() string {
+	return fmt.Sprintf("%s changed since you read it (you saw version %s, it is now %s); read it again", e.Object, e.Expected, e.Actual)
+}
+
+// InputError is a bad parameter or a folder that cannot take the change. Nothing was written.
+type InputError struct{ Msg string }
+
+func (e *InputError) Error() string { return e.Msg }
+
+func inputf(format string, args ...any) error { return &InputError{Msg: fmt.Sprintf(format, args...)} }
+
+// tx is one change batch in the making. It holds the folder lock from begin to commit.
+type tx struct {
+	dir     string
+	lock    *flock.Flock
+	cfg     model.Value
+	last    map[string]string
+	objs    map[string]*txObject
+	created []string
+	changed []string // modified, in order of first modification
+	deleted []string
+	notes   []string
+	vocab   model.Vocab
+	skill   string
+}
+
+type txObject struct {
+	id    string
+	orig  []byte // file bytes as read under the lock: what the backup holds
+	doc   model.Value
+	isNew bool
+}
+
+func begin(dir, skill string) (*tx, error) {
+	if info, err := os.Stat(dir); err != nil || !info.IsDir() {
+		return nil, inputf("contents folder %s does not exist (run referee init, or pass --contents)", dir)
+	}
+	if err := os.MkdirAll(filepath.Join(dir, HistoryDir), 0o755); err != nil {
+		return nil, inputf("cannot create %s: %v", filepath.Join(dir, HistoryDir), unwrapPath(err))
+	}
+	lock := flock.New(filepath.Join(dir, filepath.FromSlash(LockFile)))
+	if err := lock.Lock(); err != nil {
+		return nil, inputf("cannot lock %s: %v", LockFile, unwrapPath(err))
+	}
+	t := &tx{dir: dir, lock: lock, objs: map[string]*txObject{}, skill: skill}
+	data, err := readStable(filepath.Join(dir, ConfigFile))
+	if err != nil {
+		t.end()
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil, inputf("%s has no config.json: not a contents folder (run referee init)", dir)
+		}
+		return nil, inputf("config.json: %v", err)
+	}
+	doc, _ := model.Parse(data)
+	cfg, err := model.ConfigFrom(doc)
+	if err != nil {
+		t.end()
+		return nil, inputf("config.json: %v", err)
+	}
+	t.cfg, t.last = doc, cfg.Last
+	return t, nil
+}
+
+func (t *tx) end() {
+	if t.lock != nil {
+		_ = t.lock.Unlock()
+		t.lock = nil
+	}
+}
+
+// readStable reads and parses a file, retrying for a moment while it does not parse:
+// the agents write in place, so a reader can catch a file empty or half-written.
+func readStable(path string) ([]byte, error) {
+	var lastErr error
+	for attempt := 0; attempt < 25; attempt++ {
+		data, err := os.ReadFile(path)
+		if err != nil {
+			return nil, unwrapPath(err)
+		}
+		if _, err := model.Parse(data); err == nil {
+			return data, nil
+		} else {
+			lastErr = err
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	return nil, fmt.Errorf("not valid JSON after 0.5 s of retries: %v", lastErr)
+}
+
+func objectFile(id string) string {
+	switch model.KindOf(id) {
+	case model.KindProblem:
+		return filepath.Join(ProblemDir, id+".json")
+	case model.KindStatement:
+		return filepath.Join(StatementDir, id+".json")
+	case model.KindExperience:
+		return filepath.Join(ExperienceDir, id+".json")
+	}
+	return ""
+}
+
+// object returns the object as it is on disk now (or as this batch already changed it).
+func (t *tx) object(id string) (*txObject, error) {
+	if o, ok := t.objs[id]; ok {
+		return o, nil
+	}
+	if !model.ValidID(id, "") || objectFile(id) == "" {
+		return nil, inputf("%q is not a problem, statement or experience ID", id)
+	}
+	path := filepath.Join(t.dir, objectFile(id))
+	if info, err := os.Lstat(path); err == nil && !info.Mode().IsRegular() {
+		return nil, inputf("%s is not a regular file (links and folders are not followed)", objectFile(id))
+	}
+	data, err := readStable(path)
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil, nil
+		}
+		return nil, inputf("%s: %v", filepath.ToSlash(objectFile(id)), err)
+	}
+	doc, _ := model.Parse(data)
+	o := &txObject{id: id, orig: data, doc: doc}
+	t.objs[id] = o
+	return o, nil
+}
+
+// Statement implements Objects from disk.
+func (t *tx) Statement(id string) (*model.Statement, error) {
+	o, err := t.object(id)
+	if err != nil || o == nil {
+		return nil, err
+	}
+	return model.StatementFrom(o.doc), nil
+}
+
+// Problem implements Objects from disk.
+func (t *tx) Problem(id string) (*model.Problem, error) {
+	o, err := t.object(id)
+	if err != nil || o == nil {
+		return nil, err
+	}
+	return model.ProblemFrom(o.doc), nil
+}
+
+// doc returns the tree of an object for modification and records the modification.
+func (t *tx) modify(id string) (*model.Value, error) {
+	o, err := t.object(id)
+	if err != nil {
+		return nil, err
+	}
+	if o == nil {
+		return nil, inputf("%s does not exist", id)
+	}
+	if !o.isNew && !contains(t.changed, id) {
+		t.changed = append(t.changed, id)
+	}
+	return &o.doc, nil
+}
+
+// newID issues the next ID of a kind. An ID whose file already exists is never written
+// over: it is skipped, and check will report the stale counter.
+func (t *tx) newID(kind string) (string, error) {
+	last, ok := t.last[kind]
+	if !ok {
+		last = kind + "-000"
+	}
+	for {
+		id, err := model.NextID(last)
+		if err != nil {
+			return "", inputf("config.json: %v", err)
+		}
+		var taken bool
+		if kind == model.KindChange {
+			_, err = os.Lstat(filepath.Join(t.dir, HistoryDir, id))
+			taken = err == nil
+		} else {
+			_, err = os.Lstat(filepath.Join(t.dir, objectFile(id)))
+			taken = err == nil
+		}
+		last = id
+		if !taken {
+			t.last[kind] = id
+			return id, nil
+		}
+		t.notes = append(t.notes, fmt.Sprintf("%s already exists on disk although config.json says %s was the last; skipped it (run referee check)", id, t.last[kind]))
+	}
+}
+
+// create adds a new object to the batch.
+func (t *tx) create(id string, doc model.Value) {
+	t.objs[id] = &txObject{id: id, doc: doc, isNew: true}
+	t.created = append(t.created, id)
+}
+
+// vocabFor is the status vocabulary for a write to an object with the given status:
+// the object's own where its status tells, else the folder's, else P013.
+func (t *tx) vocabFor(status string) model.Vocab {
+	if _, v, _ := model.StatusInfo(status); v != model.VocabUnknown {
+		return v
+	}
+	if t.vocab == model.VocabUnknown {
+		t.vocab = folderVocab(t.dir)
+	}
+	return t.vocab
+}
+
+// folderVocab looks at the objects the recent changes touched, and their backups: cheap,
+// and it sees the statuses the agents wrote last.
+func folderVocab(dir string) model.Vocab {
+	data, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(LogFile)))
+	if err != nil {
+		return model.P013
+	}
+	entries := ParseLog(string(data))
+	var statuses []string
+	for i := len(entries) - 1; i >= 0 && i >= len(entries)-50; i-- {
+		e := entries[i]
+		for _, id := range append(append([]string{}, e.Creation...), e.Modification...) {
+			for _, path := range []string{filepath.Join(dir, objectFile(id)), filepath.Join(dir, HistoryDir, e.ID, id+".json")} {
+				if !model.ValidID(id, "") || !model.ValidID(e.ID, model.KindChange) || objectFile(id) == "" {
+					continue
+				}
+				if b, err := os.ReadFile(path); err == nil {
+					if v, err := model.Parse(b); err == nil {
+						if st, ok := v.Get("status"); ok && st.Kind == model.String {
+							statuses = append(statuses, st.Str)
+						}
+					}
+				}
+			}
+		}
+	}
+	if v := model.DetectVocab(func(yield func(string) bool) {
+		for _, s := range statuses {
+			if !yield(s) {
+				return
+			}
+		}
+	}); v != model.VocabUnknown {
+		return v
+	}
+	return model.P013
+}
+
+// commit writes the batch exactly as FORMAT.md "A change" orders it: config, backups,
+// objects, then one log line. Each file is written to a temp file, fsynced and renamed.
+func (t *tx) commit(opts Options) (*Result, error) {
+	defer t.end()
+	if len(t.created) == 0 && len(t.changed) == 0 && len(t.deleted) == 0 {
+		return nil, inputf("%s changed nothing", t.skill)
+	}
+	lid, err := t.newID(model.KindChange)
+	if err != nil {
+		return nil, err
+	}
+	now := time.Now
+	if opts.Now != nil {
+		now = opts.Now
+	}
+	res := &Result{Change: lid, Skill: t.skill, Actor: opts.Actor, At: now().UTC().Format(time.RFC3339),
+		Created: nonNil(t.created), Modified: nonNil(t.changed), Deleted: t.deleted, Notes: t.notes}
+
+	// 1. config.json with every issued ID.
+	for _, kind := range []string{model.KindProblem, model.KindStatement, model.KindExperience, model.KindChange} {
+		if v, ok := t.last[kind]; ok {
+			t.cfg.Set(kind, model.Str(v))
+		}
+	}
+	if err := writeAtomic(filepath.Join(t.dir, ConfigFile), model.EncodeIndent(t.cfg)); err != nil {
+		return nil, err
+	}
+	// 2. backups of every modified (or deleted) object, as it was before.
+	backupDir := filepath.Join(t.dir, HistoryDir, lid)
+	for _, id := range append(append([]string{}, t.changed...), t.deleted...) {
+		if err := os.MkdirAll(backupDir, 0o755); err != nil {
+			return nil, fmt.Errorf("cannot create %s: %v", backupDir, unwrapPath(err))
+		}
+		if err := writeAtomic(filepath.Join(backupDir, id+".json"), t.objs[id].orig); err != nil {
+			return nil, err
+		}
+	}
+	// 3. the objects.
+	for _, id := range append(append([]string{}, t.created...), t.changed...) {
+		path := filepath.Join(t.dir, objectFile(id))
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			return nil, fmt.Errorf("cannot create %s: %v", filepath.Dir(path), unwrapPath(err))
+		}
+		if err := writeAtomic(path, model.EncodeIndent(t.objs[id].doc)); err != nil {
+			return nil, err
+		}
+	}
+	for _, id := range t.deleted {
+		if err := os.Remove(filepath.Join(t.dir, objectFile(id))); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return nil, fmt.Errorf("cannot remove %s: %v", objectFile(id), unwrapPath(err))
+		}
+	}
+	// 4. one log line.
+	line := model.Obj(
+		model.M(lid, model.Obj(model.M("creation", model.Strs(t.created)), model.M("modification", model.Strs(t.changed)))),
+		model.M("current", model.Strs(t.current())),
+		model.M("at", model.Str(res.At)),
+		model.M("by", model.Str(opts.Actor)),
+		model.M("skill", model.Str(t.skill)),
+	)
+	if len(t.deleted) > 0 {
+		line.Set("deleted", model.Strs(t.deleted))
+	}
+	if err := appendLine(filepath.Join(t.dir, filepath.FromSlash(LogFile)), model.EncodeLine(line)); err != nil {
+		return nil, err
+	}
+	return res, nil
+}
+
+// current is the last p, s and e IDs after the change, as the log's "current" lists them.
+func (t *tx) current() []string {
+	var out []string
+	for _, kind := range []string{model.KindProblem, model.KindStatement, model.KindExperience} {
+		if v, ok := t.last[kind]; ok {
+			out = append(out, v)
+		} else {
+			out = append(out, kind+"-000")
+		}
+	}
+	return out
+}
+
+func nonNil(s []string) []string {
+	if s == nil {
+		return []string{}
+	}
+	return s
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// writeAtomic replaces path with data so that a reader (or a crash) sees the old or the
+// new file, never a mix: temp file in the same folder, fsync, rename, fsync the folder.
+func writeAtomic(path string, data []byte) error {
+	dir := filepath.Dir(path)
+	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp-*")
+	if err != nil {
+		return fmt.Errorf("cannot write %s: %v", path, unwrapPath(err))
+	}
+	tmp := f.Name()
+	fail := func(err error) error {
+		f.Close()
+		os.Remove(tmp)
+		return fmt.Errorf("cannot write %s: %v", path, unwrapPath(err))
+	}
+	if _, err := f.Write(data); err != nil {
+		return fail(err)
+	}
+	if err := f.Chmod(0o644); err != nil {
+		return fail(err)
+	}
+	if err := f.Sync(); err != nil {
+		return fail(err)
+	}
+	if err := f.Close(); err != nil {
+		os.Remove(tmp)
+		return fmt.Errorf("cannot write %s: %v", path, unwrapPath(err))
+	}
+	if err := os.Rename(tmp, path); err != nil {
+		os.Remove(tmp)
+		return fmt.Errorf("cannot write %s: %v", path, unwrapPath(err))
+	}
+	return syncDir(dir)
+}
+
+func syncDir(dir string) error {
+	d, err := os.Open(dir)
+	if err != nil {
+		return nil // some systems cannot open folders; the rename is still atomic
+	}
+	defer d.Close()
+	_ = d.Sync()
+	return nil
+}
+
+// appendLine appends one line to the log, starting a new line if the file lacks one.
+func appendLine(path string, line []byte) error {
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE|os.O_APPEND, 0o644)
+	if err != nil {
+		return fmt.Errorf("cannot append to %s: %v", path, unwrapPath(err))
+	}
+	defer f.Close()
+	buf := make([]byte, 0, len(line)+2)
+	if info, err := f.Stat(); err == nil && info.Size() > 0 {
+		last := make([]byte, 1)
+		if _, err := f.ReadAt(last, info.Size()-1); err == nil && last[0] != '\n' {
+			buf = append(buf, '\n')
+		}
+	}
+	buf = append(append(buf, line...), '\n')
+	if _, err := f.Write(buf); err != nil {
+		return fmt.Errorf("cannot append to %s: %v", path, unwrapPath(err))
+	}
+	if err := f.Sync(); err != nil {
+		return fmt.Errorf("cannot append to %s: %v", path, unwrapPath(err))
+	}
+	return nil
+}

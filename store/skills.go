@@ -1,0 +1,911 @@
+package store
+
+import (
+	"fmt"
+	"regexp"
+	"slices"
+
+	"strings"
+
+	"referee/model"
+)
+
+// ParamKind is the shape of a skill parameter.
+type ParamKind uint8
+
+const (
+	ParamString        ParamKind = iota // free text
+	ParamStrings                        // a list of texts (the CLI flag repeats)
+	ParamInt                            // a positive whole number
+	ParamID                             // one object ID
+	ParamIDs                            // one or more object IDs (the CLI flag repeats)
+	ParamSubStatements                  // a list of {claim, premises} (via --params)
+)
+
+// Param is one parameter of a skill, under the agents' own name.
+type Param struct {
+	Name     string
+	Kind     ParamKind
+	Required bool
+	IDKind   string   // for ParamID/ParamIDs: which kind of ID
+	Enum     []string // allowed values, when fixed
+	Help     string
+}
+
+// Flag is the parameter's CLI flag name: the snake_case name in kebab-case.
+func (p Param) Flag() string { return strings.ReplaceAll(p.Name, "_", "-") }
+
+// SubStatement is one item of state-setup-substatement's sub_statements.
+type SubStatement struct {
+	Claim    string   `json:"claim"`
+	Premises []string `json:"premises"`
+}
+
+// Args holds a skill call's parameter values, keyed by the snake_case names. Values are
+// string, []string, int or []SubStatement.
+type Args map[string]any
+
+func (a Args) Str(name string) string {
+	s, _ := a[name].(string)
+	return s
+}
+
+func (a Args) List(name string) []string {
+	switch v := a[name].(type) {
+	case []string:
+		return v
+	case string:
+		return []string{v}
+	}
+	return nil
+}
+
+func (a Args) Int(name string) int {
+	n, _ := a[name].(int)
+	return n
+}
+
+func (a Args) Has(name string) bool {
+	switch v := a[name].(type) {
+	case nil:
+		return false
+	case string:
+		return v != ""
+	case []string:
+		return len(v) > 0
+	case int:
+		return v != 0
+	case []SubStatement:
+		return len(v) > 0
+	}
+	return true
+}
+
+func (a Args) Subs() []SubStatement {
+	s, _ := a["sub_statements"].([]SubStatement)
+	return s
+}
+
+// Objects gives a skill's preconditions the objects it needs: from disk under the lock
+// when applying, from a snapshot when the UI asks whether a key is enabled. A missing
+// object is (nil, nil).
+type Objects interface {
+	Statement(id string) (*model.Statement, error)
+	Problem(id string) (*model.Problem, error)
+}
+
+// SnapshotObjects reads objects from a snapshot.
+type SnapshotObjects struct{ Snap *model.Snapshot }
+
+func (o SnapshotObjects) Statement(id string) (*model.Statement, error) {
+	return o.Snap.Statements[id], nil
+}
+
+func (o SnapshotObjects) Problem(id string) (*model.Problem, error) {
+	return o.Snap.Problems[id], nil
+}
+
+// Skill is one of the agents' skills: its contract, preconditions and effect. The CLI
+// flags, the SKILL.md files, the UI keys and the palette are all made from this registry.
+type Skill struct {
+	Name    string
+	Aliases []string
+	Agents  string // who uses it
+	Summary string // one line
+	When    string // when to use it
+	Changes string // what it writes
+	Params  []Param
+	Target  string // the parameter naming the object the skill changes
+	check   func(o Objects, a Args) error
+	apply   func(t *tx, a Args) error
+}
+
+// Param returns the parameter with the name.
+func (s *Skill) Param(name string) (Param, bool) {
+	for _, p := range s.Params {
+		if p.Name == name {
+			return p, true
+		}
+	}
+	return Param{}, false
+}
+
+// Check tells whether the skill may run now on what o holds: nil, or a
+// PreconditionError naming the object, its status and what the skill needs. It reads
+// only the ID and number parameters, so the UI can ask before a form is filled.
+func (s *Skill) Check(o Objects, a Args) error {
+	if s.check == nil {
+		return nil
+	}
+	return s.check(o, a)
+}
+
+// Validate checks the parameters' presence and shape.
+func (s *Skill) Validate(a Args) error {
+	for name := range a {
+		if _, ok := s.Param(name); !ok {
+			return inputf("%s has no parameter %q (see referee skills list)", s.Name, name)
+		}
+	}
+	for _, p := range s.Params {
+		if p.Required && !a.Has(p.Name) {
+			return inputf("%s needs --%s (%s)", s.Name, p.Flag(), p.Help)
+		}
+		v, present := a[p.Name]
+		if !present {
+			continue
+		}
+		switch p.Kind {
+		case ParamString:
+			if _, ok := v.(string); !ok {
+				return inputf("--%s: expected one text", p.Flag())
+			}
+		case ParamStrings:
+			if _, ok := v.([]string); !ok {
+				if _, ok := v.(string); !ok {
+					return inputf("--%s: expected a list of texts", p.Flag())
+				}
+			}
+		case ParamInt:
+			if n, ok := v.(int); !ok || n < 1 {
+				return inputf("--%s: expected a whole number from 1 up", p.Flag())
+			}
+		case ParamID:
+			id, _ := v.(string)
+			if err := model.CheckID(id, p.IDKind); err != nil {
+				return inputf("--%s: %v", p.Flag(), err)
+			}
+		case ParamIDs:
+			for _, id := range a.List(p.Name) {
+				if err := model.CheckID(id, p.IDKind); err != nil {
+					return inputf("--%s: %v", p.Flag(), err)
+				}
+			}
+		case ParamSubStatements:
+			subs, ok := v.([]SubStatement)
+			if !ok {
+				return inputf("--%s: expected a list of {\"claim\": …, \"premises\": […]}", p.Flag())
+			}
+			for i, sub := range subs {
+				if strings.TrimSpace(sub.Claim) == "" {
+					return inputf("--%s: item %d has no claim", p.Flag(), i+1)
+				}
+			}
+		}
+		if len(p.Enum) > 0 {
+			for _, val := range a.List(p.Name) {
+				if !slices.Contains(p.Enum, val) {
+					return inputf("--%s: %q is not one of %s", p.Flag(), val, strings.Join(p.Enum, ", "))
+				}
+			}
+		}
+	}
+	for name, v := range a {
+		for _, s := range append([]string{fmt.Sprint(v)}, a.List(name)...) {
+			if !validText(s) {
+				return inputf("--%s: not valid UTF-8 text", strings.ReplaceAll(name, "_", "-"))
+			}
+		}
+	}
+	return nil
+}
+
+func validText(s string) bool {
+	return strings.ToValidUTF8(s, "\ufffd") == s
+}
+
+// Run applies a skill as one change batch: lock, read the objects as they are on disk,
+// check the preconditions, write. On any error nothing is written.
+func Run(dir string, s *Skill, a Args, opts Options) (*Result, error) {
+	if err := s.Validate(a); err != nil {
+		return nil, err
+	}
+	if opts.Actor == "" {
+		opts.Actor = "agent"
+	}
+	t, err := begin(dir, s.Name)
+	if err != nil {
+		return nil, err
+	}
+	defer t.end()
+	if opts.ExpectVersion != "" && s.Target != "" {
+		id := a.Str(s.Target)
+		o, err := t.object(id)
+		if err != nil {
+			return nil, err
+		}
+		if o == nil {
+			return nil, &PreconditionError{Object: id, Status: "missing", Skill: s.Name}
+		}
+		if v := model.Version(o.orig); v != opts.ExpectVersion {
+			return nil, &ConflictError{Object: id, Expected: opts.ExpectVersion, Actual: v}
+		}
+	}
+	if err := s.Check(t, a); err != nil {
+		return nil, err
+	}
+	if err := s.apply(t, a); err != nil {
+		return nil, err
+	}
+	return t.commit(opts)
+}
+
+// Lookup finds a skill by name or alias.
+func Lookup(name string) (*Skill, bool) {
+	for _, s := range Skills {
+		if s.Name == name || slices.Contains(s.Aliases, name) {
+			return s, true
+		}
+	}
+	return nil, false
+}
+
+// --- preconditions -----------------------------------------------------------------------
+
+func needStatement(o Objects, skill, id string) (*model.Statement, error) {
+	st, err := o.Statement(id)
+	if err != nil {
+		return nil, err
+	}
+	if st == nil {
+		return nil, &PreconditionError{Object: id, Status: "missing", Skill: skill}
+	}
+	return st, nil
+}
+
+func needProblem(o Objects, skill, id string) (*model.Problem, error) {
+	p, err := o.Problem(id)
+	if err != nil {
+		return nil, err
+	}
+	if p == nil {
+		return nil, &PreconditionError{Object: id, Status: "missing", Skill: skill}
+	}
+	return p, nil
+}
+
+func problemOpen(skill, param string) func(o Objects, a Args) error {
+	return func(o Objects, a Args) error {
+		p, err := needProblem(o, skill, a.Str(param))
+		if err != nil {
+			return err
+		}
+		if model.ProblemPhase(p.Status) != model.PhaseProblemOpen {
+			return &PreconditionError{Object: p.ID, Status: p.Status, Skill: skill, Need: "an open problem (unresolved)"}
+		}
+		return nil
+	}
+}
+
+// statementPhase is the phase of a statement read from o: P014 "validating" is resolved
+// with its sub-statements' statuses.
+func statementPhase(o Objects, st *model.Statement) model.Phase {
+	ph, _, _ := model.StatusInfo(st.Status)
+	if ph != model.PhaseValidating {
+		return ph
+	}
+	snap := &model.Snapshot{Statements: map[string]*model.Statement{st.ID: st}}
+	for _, item := range st.Preliminaries {
+		id, _ := model.RefID(item)
+		if sub, _ := o.Statement(id); sub != nil {
+			snap.Statements[id] = sub
+		}
+	}
+	return model.StatementPhase(snap, st)
+}
+
+func undecided(skill string) func(o Objects, a Args) error {
+	return func(o Objects, a Args) error {
+		st, err := needStatement(o, skill, a.Str("statement_id"))
+		if err != nil {
+			return err
+		}
+		if ph, _, _ := model.StatusInfo(st.Status); ph.Decided() {
+			return &PreconditionError{Object: st.ID, Status: st.Status, Skill: skill, Need: "a statement not yet decided (not true, false or abandoned)"}
+		}
+		if a.Has("issue_number") {
+			return issueUnanswered(skill, st, a.Int("issue_number"))
+		}
+		return nil
+	}
+}
+
+// proofSubmitted is check-confirm-proof's and check-reject-proof's precondition.
+func proofSubmitted(skill string) func(o Objects, a Args) error {
+	return func(o Objects, a Args) error {
+		st, err := needStatement(o, skill, a.Str("statement_id"))
+		if err != nil {
+			return err
+		}
+		ph := statementPhase(o, st)
+		need := "a submitted proof awaiting verification"
+		switch {
+		case ph == model.PhaseAwaitingCheck:
+		case ph == model.PhaseAwaitingSubs && subsDone(o, st):
+		default:
+			return &PreconditionError{Object: st.ID, Status: st.Status, Skill: skill, Need: need}
+		}
+		if strings.TrimSpace(st.Proof.Full) == "" {
+			return &PreconditionError{Object: st.ID, Status: st.Status, Skill: skill, Need: "a proof, and it has none"}
+		}
+		if open := model.Unanswered(st.Issues, st.Responses); len(open) > 0 {
+			return &PreconditionError{Object: st.ID, Status: st.Status, Skill: skill,
+				Need: fmt.Sprintf("every issue answered, and issue #%d has no response", open[0])}
+		}
+		return nil
+	}
+}
+
+func subsDone(o Objects, st *model.Statement) bool {
+	for _, item := range st.Preliminaries {
+		id, _ := model.RefID(item)
+		sub, _ := o.Statement(id)
+		if sub == nil || sub.Status != "true" {
+			return false
+		}
+	}
+	return true
+}
+
+func issueUnanswered(skill string, st *model.Statement, n int) error {
+	found := false
+	for _, raw := range st.Issues {
+		if model.ParseIssue(raw).Number == n {
+			found = true
+		}
+	}
+	if !found {
+		return &PreconditionError{Object: st.ID, Status: st.Status, Skill: skill,
+			Need: fmt.Sprintf("issue #%d, and it has %s", n, countIssues(len(st.Issues)))}
+	}
+	if !slices.Contains(model.Unanswered(st.Issues, st.Responses), n) {
+		return &PreconditionError{Object: st.ID, Status: st.Status, Skill: skill,
+			Need: fmt.Sprintf("issue #%d without a response, and it already has one", n)}
+	}
+	return nil
+}
+
+func countIssues(n int) string {
+	switch n {
+	case 0:
+		return "no issues"
+	case 1:
+		return "only issue #1"
+	}
+	return fmt.Sprintf("issues #1 to #%d", n)
+}
+
+func issueOpen(skill, param string) func(o Objects, a Args) error {
+	return func(o Objects, a Args) error {
+		st, err := needStatement(o, skill, a.Str(param))
+		if err != nil {
+			return err
+		}
+		if ph, _, _ := model.StatusInfo(st.Status); ph.Decided() {
+			return &PreconditionError{Object: st.ID, Status: st.Status, Skill: skill, Need: "a statement not yet decided"}
+		}
+		if !a.Has("issue_number") {
+			if open := model.Unanswered(st.Issues, st.Responses); len(open) == 0 {
+				return &PreconditionError{Object: st.ID, Status: st.Status, Skill: skill, Need: "an issue without a response, and it has none"}
+			}
+			return nil
+		}
+		return issueUnanswered(skill, st, a.Int("issue_number"))
+	}
+}
+
+// --- effects -----------------------------------------------------------------------------
+
+func appendStr(doc *model.Value, key, s string) {
+	if v, ok := doc.Get(key); ok && v.Kind == model.Array {
+		v.Arr = append(v.Arr, model.Str(s))
+		return
+	}
+	doc.Set(key, model.Strs([]string{s}))
+}
+
+func setIn(doc *model.Value, outer, key string, v model.Value) {
+	o, ok := doc.Get(outer)
+	if !ok || o.Kind != model.Object {
+		doc.Set(outer, model.Obj())
+		o, _ = doc.Get(outer)
+	}
+	o.Set(key, v)
+}
+
+func appendIn(doc *model.Value, outer, key, s string) {
+	o, ok := doc.Get(outer)
+	if !ok || o.Kind != model.Object {
+		doc.Set(outer, model.Obj())
+		o, _ = doc.Get(outer)
+	}
+	appendStr(o, key, s)
+}
+
+func statusOf(doc *model.Value) string {
+	if v, ok := doc.Get("status"); ok && v.Kind == model.String {
+		return v.Str
+	}
+	return ""
+}
+
+// setPhase writes the status word for a meaning in the object's vocabulary.
+func (t *tx) setPhase(doc *model.Value, p model.Phase) {
+	doc.Set("status", model.Str(model.StatusWord(p, t.vocabFor(statusOf(doc)))))
+}
+
+func nextNumber(items []string, parse func(string) int) int {
+	n := len(items)
+	for _, it := range items {
+		n = max(n, parse(it))
+	}
+	return n + 1
+}
+
+func nextResponse(st *model.Statement) int {
+	return nextNumber(st.Responses, func(s string) int { return model.ParseResponse(s).Number })
+}
+
+var stepPattern = regexp.MustCompile(`(?m)^[ \t]*Step[ \t]+\d+[ \t]*:`)
+
+var strategyWords = map[string]string{
+	"direct": "Direct", "contradiction": "Contradiction", "case_analysis": "Case analysis", "backward": "Backward",
+}
+
+// newStatement creates a pending normal statement and returns its ID.
+func (t *tx) newStatement(claim, premises []string) (string, error) {
+	id, err := t.newID(model.KindStatement)
+	if err != nil {
+		return "", err
+	}
+	t.create(id, model.NewStatement(id, "normal", claim, premises, "pending"))
+	return id, nil
+}
+
+func modificationText(a Args) string {
+	var parts []string
+	if a.Has("suggested_claim") {
+		parts = append(parts, "Claim: "+a.Str("suggested_claim"))
+	}
+	if a.Has("suggested_premises") {
+		parts = append(parts, "Premises: "+strings.Join(a.List("suggested_premises"), "; "))
+	}
+	if len(parts) == 0 {
+		return "No new wording given"
+	}
+	return strings.Join(parts, "; ")
+}
+
+// Skills is the registry: the eleven skills and abandon.
+var Skills = []*Skill{
+	{
+		Name: "prob-wrapup-statement", Aliases: []string{"prob-core-statement"}, Agents: "agent-solve",
+		Summary: "Create the statement that, once proved, resolves a problem",
+		When:    "A problem is open and you know which claim would settle it.",
+		Changes: "Creates a pending statement (type normal, conclusion = claim, hypothesis = premises) and appends \"(s-NEW) <claim>\" to the problem's progresses.",
+		Target:  "problem_id",
+		Params: []Param{
+			{Name: "problem_id", Kind: ParamID, IDKind: model.KindProblem, Required: true, Help: "the open problem"},
+			{Name: "claim", Kind: ParamStrings, Required: true, Help: "the claim to prove (repeat for several lines)"},
+			{Name: "premises", Kind: ParamStrings, Help: "its premises, usually \"(s-XXX) text\" of assumptions (repeat)"},
+			{Name: "purpose", Kind: ParamString, Help: "how proving it resolves the problem"},
+		},
+		check: problemOpen("prob-wrapup-statement", "problem_id"),
+		apply: func(t *tx, a Args) error {
+			id, err := t.newStatement(a.List("claim"), a.List("premises"))
+			if err != nil {
+				return err
+			}
+			doc, err := t.modify(a.Str("problem_id"))
+			if err != nil {
+				return err
+			}
+			appendStr(doc, "progresses", "("+id+") "+strings.Join(a.List("claim"), "; "))
+			return nil
+		},
+	},
+	{
+		Name: "prob-setup-subgoal", Agents: "agent-solve",
+		Summary: "Create a subproblem of an open problem",
+		When:    "A problem is too large to settle with one statement and splits into a smaller problem.",
+		Changes: "Creates an unresolved problem; each hypothesis item without a valid (s-XXX) becomes a new pending statement referenced as \"(s-NEW) text\"; appends p-NEW to the parent's preliminaries.",
+		Target:  "parent_problem_id",
+		Params: []Param{
+			{Name: "parent_problem_id", Kind: ParamID, IDKind: model.KindProblem, Required: true, Help: "the open parent problem"},
+			{Name: "subproblem_objective", Kind: ParamStrings, Required: true, Help: "what the subproblem must establish (repeat)"},
+			{Name: "subproblem_hypothesis", Kind: ParamStrings, Help: "its hypotheses: \"(s-XXX) text\" for existing statements, plain text for new ones (repeat)"},
+			{Name: "rationale", Kind: ParamString, Required: true, Help: "why this decomposition helps (kept as the summary)"},
+			{Name: "priority", Kind: ParamString, Help: "a priority label"},
+		},
+		check: problemOpen("prob-setup-subgoal", "parent_problem_id"),
+		apply: func(t *tx, a Args) error {
+			var hyps []string
+			for _, h := range a.List("subproblem_hypothesis") {
+				if id, ok := model.RefID(h); ok && strings.HasPrefix(h, "(") {
+					if st, err := t.Statement(id); err == nil && st != nil {
+						hyps = append(hyps, h)
+						continue
+					}
+				}
+				id, err := t.newStatement([]string{h}, nil)
+				if err != nil {
+					return err
+				}
+				hyps = append(hyps, "("+id+") "+h)
+			}
+			pid, err := t.newID(model.KindProblem)
+			if err != nil {
+				return err
+			}
+			parent, err := t.modify(a.Str("parent_problem_id"))
+			if err != nil {
+				return err
+			}
+			open := model.StatusWord(model.PhaseProblemOpen, model.P013)
+			t.create(pid, model.NewProblem(pid, hyps, a.List("subproblem_objective"), open, a.Str("priority"), a.Str("rationale")))
+			appendStr(parent, "preliminaries", pid)
+			return nil
+		},
+	},
+	{
+		Name: "prob-finish-up", Agents: "agent-solve",
+		Summary: "Mark a problem solved by proved key statements",
+		When:    "The statements that settle an open problem are all true.",
+		Changes: "Sets the problem's status to solved (resolved in the later vocabulary), solution.full = resolution, solution.ref = the key statements, solution.cot = cot.",
+		Target:  "problem_id",
+		Params: []Param{
+			{Name: "problem_id", Kind: ParamID, IDKind: model.KindProblem, Required: true, Help: "the open problem"},
+			{Name: "resolution", Kind: ParamString, Required: true, Help: "how the objective follows from the key statements"},
+			{Name: "key_statement_id", Kind: ParamIDs, IDKind: model.KindStatement, Required: true, Help: "the true statement(s) that resolve it (repeat)"},
+			{Name: "cot", Kind: ParamStrings, Help: "the reasoning, step by step (repeat)"},
+		},
+		check: func(o Objects, a Args) error {
+			const skill = "prob-finish-up"
+			if err := problemOpen(skill, "problem_id")(o, a); err != nil {
+				return err
+			}
+			for _, id := range a.List("key_statement_id") {
+				st, err := needStatement(o, skill, id)
+				if err != nil {
+					return err
+				}
+				if st.Status != "true" {
+					return &PreconditionError{Object: id, Status: st.Status, Skill: skill, Need: "every key statement true"}
+				}
+			}
+			return nil
+		},
+		apply: func(t *tx, a Args) error {
+			doc, err := t.modify(a.Str("problem_id"))
+			if err != nil {
+				return err
+			}
+			t.setPhase(doc, model.PhaseProblemSolved)
+			setIn(doc, "solution", "cot", model.Strs(a.List("cot")))
+			setIn(doc, "solution", "full", model.Str(a.Str("resolution")))
+			setIn(doc, "solution", "ref", model.Strs(a.List("key_statement_id")))
+			return nil
+		},
+	},
+	{
+		Name: "state-complete-proof", Agents: "agent-prove",
+		Summary: "Submit a proof of a statement for verification",
+		When:    "A statement is pending (or its sub-statements are done) and you have written its proof.",
+		Changes: "Sets proof.full, proof.cot and proof.ref; status awaiting_verification (validating); appends \"PROOF: <strategy> proof with N steps\" to progresses.",
+		Target:  "statement_id",
+		Params: []Param{
+			{Name: "statement_id", Kind: ParamID, IDKind: model.KindStatement, Required: true, Help: "the statement to prove"},
+			{Name: "proof_text", Kind: ParamString, Required: true, Help: "the proof: a first sentence, then \"Step N:\" paragraphs, ending QED."},
+			{Name: "strategy", Kind: ParamString, Required: true, Enum: []string{"direct", "contradiction", "case_analysis", "backward"}, Help: "the proof strategy"},
+			{Name: "proof_cot", Kind: ParamStrings, Help: "the reasoning behind the proof (repeat)"},
+			{Name: "proof_ref", Kind: ParamIDs, IDKind: model.KindStatement, Help: "statements the proof cites (repeat)"},
+		},
+		check: func(o Objects, a Args) error {
+			const skill = "state-complete-proof"
+			st, err := needStatement(o, skill, a.Str("statement_id"))
+			if err != nil {
+				return err
+			}
+			switch ph := statementPhase(o, st); {
+			case ph == model.PhaseNeedsProof:
+			case ph == model.PhaseAwaitingSubs && subsDone(o, st):
+			default:
+				need := "a statement open for proving (pending, or with every sub-statement true)"
+				return &PreconditionError{Object: st.ID, Status: st.Status, Skill: skill, Need: need}
+			}
+			return nil
+		},
+		apply: func(t *tx, a Args) error {
+			doc, err := t.modify(a.Str("statement_id"))
+			if err != nil {
+				return err
+			}
+			proof := a.Str("proof_text")
+			setIn(doc, "proof", "cot", model.Strs(a.List("proof_cot")))
+			setIn(doc, "proof", "full", model.Str(proof))
+			setIn(doc, "proof", "ref", model.Strs(a.List("proof_ref")))
+			t.setPhase(doc, model.PhaseAwaitingCheck)
+			note := "PROOF: " + strategyWords[a.Str("strategy")] + " proof"
+			if n := len(stepPattern.FindAllStringIndex(proof, -1)); n > 0 {
+				note += fmt.Sprintf(" with %d steps", n)
+			}
+			appendStr(doc, "progresses", note)
+			return nil
+		},
+	},
+	{
+		Name: "state-setup-substatement", Agents: "agent-prove, agent-fix",
+		Summary: "Decompose a statement into sub-statements",
+		When:    "A statement is open and easier to prove from smaller claims.",
+		Changes: "Creates one pending statement per item; appends their IDs to the parent's preliminaries; parent status awaiting_substatements (validating); appends \"DECOMPOSED: Created … Rationale: …\".",
+		Target:  "parent_statement_id",
+		Params: []Param{
+			{Name: "parent_statement_id", Kind: ParamID, IDKind: model.KindStatement, Required: true, Help: "the statement to decompose"},
+			{Name: "sub_statements", Kind: ParamSubStatements, Required: true, Help: "a JSON list of {\"claim\": text, \"premises\": [text]}"},
+			{Name: "rationale", Kind: ParamString, Required: true, Help: "why this decomposition helps"},
+		},
+		check: func(o Objects, a Args) error {
+			const skill = "state-setup-substatement"
+			st, err := needStatement(o, skill, a.Str("parent_statement_id"))
+			if err != nil {
+				return err
+			}
+			if ph, _, _ := model.StatusInfo(st.Status); ph.Decided() {
+				return &PreconditionError{Object: st.ID, Status: st.Status, Skill: skill, Need: "an open statement (not true, false or abandoned)"}
+			}
+			return nil
+		},
+		apply: func(t *tx, a Args) error {
+			var ids []string
+			for _, sub := range a.Subs() {
+				id, err := t.newStatement([]string{sub.Claim}, sub.Premises)
+				if err != nil {
+					return err
+				}
+				ids = append(ids, id)
+			}
+			doc, err := t.modify(a.Str("parent_statement_id"))
+			if err != nil {
+				return err
+			}
+			for _, id := range ids {
+				appendStr(doc, "preliminaries", id)
+			}
+			t.setPhase(doc, model.PhaseAwaitingSubs)
+			appendStr(doc, "progresses", "DECOMPOSED: Created "+strings.Join(ids, ", ")+". Rationale: "+a.Str("rationale"))
+			return nil
+		},
+	},
+	{
+		Name: "state-mark-false", Agents: "agent-prove, agent-fix",
+		Summary: "Mark a statement false with a counterexample",
+		When:    "You found a counterexample to an undecided statement (as the prover, or as the fixer answering an issue).",
+		Changes: "Status false; appends \"COUNTEREXAMPLE: …\" to progresses; with --issue-number also a \"Type: false\" response to that issue.",
+		Target:  "statement_id",
+		Params: []Param{
+			{Name: "statement_id", Kind: ParamID, IDKind: model.KindStatement, Required: true, Help: "the statement refuted"},
+			{Name: "counterexample", Kind: ParamString, Required: true, Help: "the counterexample"},
+			{Name: "source", Kind: ParamString, Required: true, Enum: []string{"prove", "fix"}, Help: "which agent found it"},
+			{Name: "issue_number", Kind: ParamInt, Help: "the issue that revealed it (fixer)"},
+		},
+		check: undecided("state-mark-false"),
+		apply: func(t *tx, a Args) error {
+			id := a.Str("statement_id")
+			st, _ := t.Statement(id)
+			doc, err := t.modify(id)
+			if err != nil {
+				return err
+			}
+			ce := a.Str("counterexample")
+			doc.Set("status", model.Str("false"))
+			appendStr(doc, "progresses", "COUNTEREXAMPLE: "+ce)
+			if a.Has("issue_number") {
+				appendIn(doc, "validation", "responses", model.FormatFalseResponse(nextResponse(st), a.Int("issue_number"), ce))
+			}
+			return nil
+		},
+	},
+	{
+		Name: "state-propose-modification", Agents: "agent-prove, agent-fix",
+		Summary: "Propose a changed claim or premises for a statement",
+		When:    "An undecided statement is unprovable as stated but a stronger premise or weaker conclusion would hold.",
+		Changes: "Status needs_modification (validating); appends \"MODIFICATION PROPOSED: Type=… | … | Rationale: …\"; with --issue-number also a \"Type: modification\" response.",
+		Target:  "statement_id",
+		Params: []Param{
+			{Name: "statement_id", Kind: ParamID, IDKind: model.KindStatement, Required: true, Help: "the statement"},
+			{Name: "modification_type", Kind: ParamString, Required: true, Enum: model.ModificationTypes, Help: "the kind of change"},
+			{Name: "suggested_claim", Kind: ParamString, Help: "the revised claim"},
+			{Name: "suggested_premises", Kind: ParamStrings, Help: "the revised premises (repeat)"},
+			{Name: "rationale", Kind: ParamString, Required: true, Help: "why the change is needed"},
+			{Name: "source", Kind: ParamString, Required: true, Enum: []string{"prove", "fix"}, Help: "which agent proposes it"},
+			{Name: "issue_number", Kind: ParamInt, Help: "the issue that revealed it (fixer)"},
+		},
+		check: undecided("state-propose-modification"),
+		apply: func(t *tx, a Args) error {
+			id := a.Str("statement_id")
+			st, _ := t.Statement(id)
+			doc, err := t.modify(id)
+			if err != nil {
+				return err
+			}
+			change := modificationText(a)
+			t.setPhase(doc, model.PhaseNeedsDecision)
+			appendStr(doc, "progresses", "MODIFICATION PROPOSED: Type="+a.Str("modification_type")+" | "+change+" | Rationale: "+a.Str("rationale"))
+			if a.Has("issue_number") {
+				appendIn(doc, "validation", "responses", model.FormatModificationResponse(nextResponse(st), a.Int("issue_number"), a.Str("modification_type"), change))
+			}
+			return nil
+		},
+	},
+	{
+		Name: "check-confirm-proof", Agents: "agent-check",
+		Summary: "Confirm a submitted proof: the statement becomes true",
+		When:    "You checked every sentence of a submitted proof and every issue has been answered.",
+		Changes: "Status true; reliability 1.0; appends \"VERIFIED: <summary>\" to progresses.",
+		Target:  "statement_id",
+		Params: []Param{
+			{Name: "statement_id", Kind: ParamID, IDKind: model.KindStatement, Required: true, Help: "the statement whose proof was checked"},
+			{Name: "verification_summary", Kind: ParamString, Help: "what was checked"},
+		},
+		check: proofSubmitted("check-confirm-proof"),
+		apply: func(t *tx, a Args) error {
+			doc, err := t.modify(a.Str("statement_id"))
+			if err != nil {
+				return err
+			}
+			doc.Set("status", model.Str("true"))
+			doc.Set("reliability", model.Float(1))
+			summary := a.Str("verification_summary")
+			if summary == "" {
+				summary = "Proof checked and confirmed."
+			}
+			appendStr(doc, "progresses", "VERIFIED: "+summary)
+			return nil
+		},
+	},
+	{
+		Name: "check-reject-proof", Agents: "agent-check",
+		Summary: "Record a gap in a submitted proof at a sentence",
+		When:    "A sentence of a submitted proof does not follow.",
+		Changes: "Appends \"[Issue #N] Sentence M: '…' | Type: … | Explanation: … | Fix: …\" to validation.issues; status has_gap (validating).",
+		Target:  "statement_id",
+		Params: []Param{
+			{Name: "statement_id", Kind: ParamID, IDKind: model.KindStatement, Required: true, Help: "the statement whose proof was checked"},
+			{Name: "sentence_number", Kind: ParamInt, Required: true, Help: "the number of the sentence with the gap"},
+			{Name: "sentence_text", Kind: ParamString, Required: true, Help: "the sentence, quoted exactly"},
+			{Name: "error_type", Kind: ParamString, Required: true, Enum: model.ErrorTypes, Help: "what kind of error"},
+			{Name: "explanation", Kind: ParamString, Required: true, Help: "what is wrong"},
+			{Name: "suggested_fix", Kind: ParamString, Required: true, Help: "what would fix it"},
+		},
+		check: proofSubmitted("check-reject-proof"),
+		apply: func(t *tx, a Args) error {
+			id := a.Str("statement_id")
+			st, _ := t.Statement(id)
+			doc, err := t.modify(id)
+			if err != nil {
+				return err
+			}
+			n := nextNumber(st.Issues, func(s string) int { return model.ParseIssue(s).Number })
+			appendIn(doc, "validation", "issues", model.FormatIssue(n, a.Int("sentence_number"), a.Str("sentence_text"),
+				a.Str("error_type"), a.Str("explanation"), a.Str("suggested_fix")))
+			t.setPhase(doc, model.PhaseHasGap)
+			return nil
+		},
+	},
+	{
+		Name: "fix-patch-proof", Agents: "agent-fix",
+		Summary: "Answer an issue by rewriting the proof",
+		When:    "An issue has no response and the proof can be repaired directly.",
+		Changes: "Replaces proof.full; appends \"[Response #N] Fixes Issue #M | Type: patch | Change: …\"; status awaiting_verification (validating).",
+		Target:  "statement_id",
+		Params: []Param{
+			{Name: "statement_id", Kind: ParamID, IDKind: model.KindStatement, Required: true, Help: "the statement"},
+			{Name: "issue_number", Kind: ParamInt, Required: true, Help: "the issue this answers"},
+			{Name: "updated_proof", Kind: ParamString, Required: true, Help: "the whole corrected proof"},
+			{Name: "change_description", Kind: ParamString, Required: true, Help: "what was changed"},
+		},
+		check: issueOpen("fix-patch-proof", "statement_id"),
+		apply: func(t *tx, a Args) error {
+			id := a.Str("statement_id")
+			st, _ := t.Statement(id)
+			doc, err := t.modify(id)
+			if err != nil {
+				return err
+			}
+			setIn(doc, "proof", "full", model.Str(a.Str("updated_proof")))
+			appendIn(doc, "validation", "responses", model.FormatPatchResponse(nextResponse(st), a.Int("issue_number"), a.Str("change_description")))
+			t.setPhase(doc, model.PhaseAwaitingCheck)
+			return nil
+		},
+	},
+	{
+		Name: "fix-create-substatement", Agents: "agent-fix",
+		Summary: "Answer an issue with a lemma that fills the gap",
+		When:    "An issue has no response and the gap needs a claim of its own.",
+		Changes: "Creates a pending statement; appends it to the parent's preliminaries; appends \"[Response #N] Fixes Issue #M | Type: substatement | SubID: … | Purpose: …\" and \"DECOMPOSED: s-NEW fills the gap at … (Issue #M)\"; parent status awaiting_substatement (validating).",
+		Target:  "parent_statement_id",
+		Params: []Param{
+			{Name: "parent_statement_id", Kind: ParamID, IDKind: model.KindStatement, Required: true, Help: "the statement with the gap"},
+			{Name: "issue_number", Kind: ParamInt, Required: true, Help: "the issue this answers"},
+			{Name: "sub_claim", Kind: ParamString, Required: true, Help: "the lemma's claim"},
+			{Name: "sub_premises", Kind: ParamStrings, Help: "the lemma's premises (repeat)"},
+			{Name: "gap_location", Kind: ParamString, Required: true, Help: "where the gap is, e.g. \"sentence 4\""},
+			{Name: "purpose", Kind: ParamString, Required: true, Help: "how the lemma fills the gap"},
+		},
+		check: issueOpen("fix-create-substatement", "parent_statement_id"),
+		apply: func(t *tx, a Args) error {
+			id := a.Str("parent_statement_id")
+			st, _ := t.Statement(id)
+			sub, err := t.newStatement([]string{a.Str("sub_claim")}, a.List("sub_premises"))
+			if err != nil {
+				return err
+			}
+			doc, err := t.modify(id)
+			if err != nil {
+				return err
+			}
+			n := a.Int("issue_number")
+			appendStr(doc, "preliminaries", sub)
+			appendIn(doc, "validation", "responses", model.FormatSubstatementResponse(nextResponse(st), n, sub, a.Str("purpose")))
+			appendStr(doc, "progresses", fmt.Sprintf("DECOMPOSED: %s fills the gap at %s (Issue #%d)", sub, a.Str("gap_location"), n))
+			status := model.StatusWord(model.PhaseAwaitingSubs, t.vocabFor(statusOf(doc)))
+			if status == "awaiting_substatements" {
+				status = "awaiting_substatement" // the fixer's own word (FORMAT.md)
+			}
+			doc.Set("status", model.Str(status))
+			return nil
+		},
+	},
+	{
+		Name: "abandon", Agents: "orchestrator, human",
+		Summary: "Abandon a statement that is out of scope or no longer needed",
+		When:    "A statement no longer matters to any problem (later vocabulary).",
+		Changes: "Status abandoned; appends \"ABANDONED: <reason>\" to progresses when a reason is given.",
+		Target:  "statement_id",
+		Params: []Param{
+			{Name: "statement_id", Kind: ParamID, IDKind: model.KindStatement, Required: true, Help: "the statement"},
+			{Name: "reason", Kind: ParamString, Help: "why it is abandoned"},
+		},
+		check: func(o Objects, a Args) error {
+			st, err := needStatement(o, "abandon", a.Str("statement_id"))
+			if err != nil {
+				return err
+			}
+			if st.Status == "abandoned" {
+				return &PreconditionError{Object: st.ID, Status: st.Status, Skill: "abandon", Need: "a statement not already abandoned"}
+			}
+			return nil
+		},
+		apply: func(t *tx, a Args) error {
+			doc, err := t.modify(a.Str("statement_id"))
+			if err != nil {
+				return err
+			}
+			doc.Set("status", model.Str("abandoned"))
+			if a.Has("reason") {
+				appendStr(doc, "progresses", "ABANDONED: "+a.Str("reason"))
+			}
+			return nil
+		},
+	},
+}
