@@ -139,7 +139,8 @@ func sortedKeys[V any](m map[string]V) []string {
 	return keys
 }
 
-// depths is the shortest structural distance from a root problem (breadth first).
+// depths is the shortest structural distance from a root problem (breadth first);
+// what only premises or citations reach gets a depth one below its first referrer.
 func (g *Graph) depths(s *Snapshot, pids, sids []string) {
 	queue := slices.Clone(g.Roots)
 	if len(queue) == 0 { // every problem is someone's subgoal: a cycle; start anywhere
@@ -148,31 +149,26 @@ func (g *Graph) depths(s *Snapshot, pids, sids []string) {
 	for _, id := range queue {
 		g.Depth[id] = 0
 	}
-	for len(queue) > 0 {
-		id := queue[0]
-		queue = queue[1:]
-		for _, e := range g.Out[id] {
-			if !e.Kind.Structural() || !s.Exists(e.To) {
-				continue
-			}
-			if _, seen := g.Depth[e.To]; !seen {
-				g.Depth[e.To] = g.Depth[id] + 1
-				queue = append(queue, e.To)
-			}
-		}
-	}
-	// Premises are reachable too: an assumption under a problem is not unreachable.
-	for _, id := range append(slices.Clone(pids), sids...) {
-		d, ok := g.Depth[id]
-		if !ok {
-			continue
-		}
-		for _, e := range g.Out[id] {
-			if _, seen := g.Depth[e.To]; !seen && s.Exists(e.To) && (e.Kind == EdgePremise || e.Kind == EdgeCites || e.Kind == EdgeSolution) {
-				g.Depth[e.To] = d + 1
+	var reached []string
+	walk := func(follow func(EdgeKind) bool) {
+		for len(queue) > 0 {
+			id := queue[0]
+			queue = queue[1:]
+			reached = append(reached, id)
+			for _, e := range g.Out[id] {
+				if !follow(e.Kind) || !s.Exists(e.To) {
+					continue
+				}
+				if _, seen := g.Depth[e.To]; !seen {
+					g.Depth[e.To] = g.Depth[id] + 1
+					queue = append(queue, e.To)
+				}
 			}
 		}
 	}
+	walk(EdgeKind.Structural)
+	queue = reached
+	walk(func(EdgeKind) bool { return true })
 }
 
 // cycles finds strongly connected components with more than one node (or a self-loop),

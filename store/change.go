@@ -81,6 +81,7 @@ type tx struct {
 	notes   []string
 	vocab   model.Vocab
 	skill   string
+	extra   []model.Member // more keys for the log line (e.g. which change an undo reverts)
 }
 
 type txObject struct {
@@ -363,6 +364,9 @@ func (t *tx) commit(opts Options) (*Result, error) {
 	)
 	if len(t.deleted) > 0 {
 		line.Set("deleted", model.Strs(t.deleted))
+	}
+	for _, m := range t.extra {
+		line.Set(m.Key, m.Value)
 	}
 	if err := appendLine(filepath.Join(t.dir, filepath.FromSlash(LogFile)), model.EncodeLine(line)); err != nil {
 		return nil, err

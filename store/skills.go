@@ -611,7 +611,7 @@ var Skills = []*Skill{
 		Name: "state-complete-proof", Agents: "agent-prove",
 		Summary: "Submit a proof of a statement for verification",
 		When:    "A statement is pending (or its sub-statements are done) and you have written its proof.",
-		Changes: "Sets proof.full, proof.cot and proof.ref; status awaiting_verification (validating); appends \"PROOF: <strategy> proof with N steps\" to progresses.",
+		Changes: "Sets proof.full, proof.cot and proof.ref; status awaiting_verification (validating); appends \"PROOF: <Strategy> proof with N steps <summary>\" to progresses (N counts the \"Step N:\" paragraphs).",
 		Target:  "statement_id",
 		Params: []Param{
 			{Name: "statement_id", Kind: ParamID, IDKind: model.KindStatement, Required: true, Help: "the statement to prove"},
@@ -619,6 +619,7 @@ var Skills = []*Skill{
 			{Name: "strategy", Kind: ParamString, Required: true, Enum: []string{"direct", "contradiction", "case_analysis", "backward"}, Help: "the proof strategy"},
 			{Name: "proof_cot", Kind: ParamStrings, Help: "the reasoning behind the proof (repeat)"},
 			{Name: "proof_ref", Kind: ParamIDs, IDKind: model.KindStatement, Help: "statements the proof cites (repeat)"},
+			{Name: "summary", Kind: ParamString, Help: "what the proof shows, appended to the PROOF note"},
 		},
 		check: func(o Objects, a Args) error {
 			const skill = "state-complete-proof"
@@ -648,6 +649,9 @@ var Skills = []*Skill{
 			note := "PROOF: " + strategyWords[a.Str("strategy")] + " proof"
 			if n := len(stepPattern.FindAllStringIndex(proof, -1)); n > 0 {
 				note += fmt.Sprintf(" with %d steps", n)
+			}
+			if a.Has("summary") {
+				note += " " + a.Str("summary")
 			}
 			appendStr(doc, "progresses", note)
 			return nil
