@@ -393,9 +393,9 @@ func TestSetupSubgoalAndSubstatements(t *testing.T) {
 	dir := copyDir(t, fixtureDir)
 	write(t, dir, "problem/p-001.json", read(t, fixtureDir, "history/l-003/p-001.json"))
 	res := mustRun(t, dir, "prob-setup-subgoal", Args{"parent_problem_id": "p-001",
-		"subproblem_objective": []string{"Determine Alice's role"},
+		"subproblem_objective":  []string{"Determine Alice's role"},
 		"subproblem_hypothesis": []string{"(s-003) Alice says: I am a spy", "(s-404) a missing one", "Roles are fixed"},
-		"rationale": "Alice first", "priority": "high"})
+		"rationale":             "Alice first", "priority": "high"})
 	if strings.Join(res.Created, ",") != "s-008,s-009,p-002" || strings.Join(res.Modified, ",") != "p-001" {
 		t.Fatalf("result %+v", res)
 	}
