@@ -246,7 +246,7 @@ func (p *parser) literal(word string, v Value) (Value, error) {
 		p.pos += len(word)
 		return v, nil
 	}
-	return Value{}, p.fail("invalid literal")
+	return Value{}, p.fail("invalid literal (expected " + word + ")")
 }
 
 func (p *parser) number() (Value, error) {

@@ -1,0 +1,122 @@
+package store
+
+import (
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+
+	"referee/model"
+)
+
+func TestLoadFixture(t *testing.T) {
+	snap, err := Load(fixtureDir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(snap.Problems) != 1 || len(snap.Statements) != 7 || len(snap.Log) != 6 || len(snap.Broken) != 0 {
+		t.Fatalf("loaded %d problems, %d statements, %d log lines, broken %v", len(snap.Problems), len(snap.Statements), len(snap.Log), snap.Broken)
+	}
+	if snap.Config.Last["l"] != "l-006" || snap.Vocab != model.P014 {
+		t.Errorf("config %v vocab %v", snap.Config.Last, snap.Vocab)
+	}
+	if got := snap.Versions["s-007"]; got != model.Version([]byte(read(t, fixtureDir, "statement/s-007.json"))) || len(got) != 12 {
+		t.Errorf("version %q", got)
+	}
+	e := snap.Log[0]
+	if e.ID != "l-001" || len(e.Creation) != 7 || e.Creation[6] != "p-001" || e.Err != "" || e.By != "" {
+		t.Errorf("first log entry %+v", e)
+	}
+}
+
+// Broken files never fail a load: each is listed with its reason, the rest loads.
+func TestLoadBrokenFiles(t *testing.T) {
+	dir := copyDir(t, fixtureDir)
+	write(t, dir, "statement/s-002.json", "")                      // empty (an agent mid-write)
+	write(t, dir, "statement/s-003.json", `{"id": "s-003", "stat`) // truncated
+	write(t, dir, "statement/s-004.json", "\x00\xff\xfe garbage")  // random bytes
+	write(t, dir, "statement/notes.json", `{}`)                    // not an ID
+	write(t, dir, "statement/s-001.json.swp", "x")                 // editor file: ignored
+	write(t, dir, "statement/s-008.json", `{"id": "s-009", "type": 3, "conclusion": "one string", "status": "weird", "validation": []}`)
+	os.Mkdir(filepath.Join(dir, "statement", "s-010.json"), 0o755)           // a directory named like an object
+	os.Symlink("/etc/passwd", filepath.Join(dir, "statement", "s-011.json")) // never followed
+	write(t, dir, "history/log.jsonl", read(t, fixtureDir, "history/log.jsonl")+"not json\n")
+	snap, err := Load(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]string{}
+	for _, b := range snap.Broken {
+		got[b.Path] = b.Reason
+	}
+	want := map[string]string{
+		"statement/s-002.json": "not valid JSON: line 1 (byte 0): empty file",
+		"statement/s-003.json": "not valid JSON: line 1 (byte 21): unterminated string (truncated?)",
+		"statement/s-004.json": "not valid JSON: line 1 (byte 0): unexpected character '\\x00'",
+		"statement/notes.json": `file name "notes" is not a statement ID`,
+		"statement/s-010.json": "is a directory, expected a JSON file",
+		"statement/s-011.json": "is a symbolic link (links are not followed)",
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("broken:\n got %v\nwant %v", got, want)
+	}
+	// The shape problems of s-008 are kept with the object, which still loads.
+	s8 := snap.Statements["s-008"]
+	if s8 == nil || s8.Claim() != "one string" || s8.Status != "weird" {
+		t.Fatalf("s-008 %+v", s8)
+	}
+	var probs []string
+	for _, p := range s8.Problems {
+		probs = append(probs, p.String())
+	}
+	if !strings.Contains(strings.Join(probs, "\n"), "type: expected a string, found a number") ||
+		!strings.Contains(strings.Join(probs, "\n"), "conclusion: expected a list of strings, found a string") {
+		t.Errorf("s-008 problems %q", probs)
+	}
+	if len(snap.Statements) != 5 { // s-001, s-005, s-006, s-007, s-008
+		t.Errorf("%d statements loaded", len(snap.Statements))
+	}
+	if last := snap.Log[len(snap.Log)-1]; last.Line != 7 || last.Err != "line 1 (byte 0): invalid literal (expected null)" {
+		t.Errorf("bad log line %+v", last)
+	}
+}
+
+// A half-written file keeps its last good version; a good write replaces it; a removed
+// file disappears.
+func TestReloadKeepsLastGoodVersion(t *testing.T) {
+	dir := copyDir(t, fixtureDir)
+	snap, err := Load(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	good := snap.Statements["s-007"]
+	write(t, dir, "statement/s-007.json", `{"id": "s-007", "ty`)
+	half := Reload(dir, snap, []string{"statement/s-007.json"})
+	if half.Statements["s-007"] != good || len(half.Broken) != 1 || half.Broken[0].ID != "s-007" {
+		t.Errorf("half-written: %v %+v", half.Statements["s-007"] == good, half.Broken)
+	}
+	if snap.Statements["s-007"] != good || len(snap.Broken) != 0 {
+		t.Error("Reload changed the previous snapshot")
+	}
+	write(t, dir, "statement/s-007.json", read(t, fixtureDir, "history/l-004/s-007.json"))
+	fixed := Reload(dir, half, []string{"statement/s-007.json"})
+	if fixed.Statements["s-007"].Status != "pending" || len(fixed.Broken) != 0 {
+		t.Errorf("after the write completed: %q %+v", fixed.Statements["s-007"].Status, fixed.Broken)
+	}
+	if fixed.Statements["s-001"] != snap.Statements["s-001"] {
+		t.Error("an unchanged object was reloaded")
+	}
+	os.Remove(filepath.Join(dir, "statement", "s-006.json"))
+	gone := Reload(dir, fixed, []string{"statement/s-006.json"})
+	if _, ok := gone.Statements["s-006"]; ok || gone.Versions["s-006"] != "" {
+		t.Error("a removed file is still in the snapshot")
+	}
+}
+
+func TestLoadMissingFolder(t *testing.T) {
+	_, err := Load(filepath.Join(t.TempDir(), "nope"))
+	if err == nil || !strings.HasSuffix(err.Error(), "nope: no such file or directory") {
+		t.Errorf("err = %v", err)
+	}
+}
