@@ -9,6 +9,14 @@ take the next l- ID (and new p-/s- IDs) from config.json and write config.json; 
 each modified object's current file to history/<l-id>/<obj>.json; write the created
 and modified objects with json.dumps(obj, indent=4); append one line to
 history/log.jsonl. Standard library only; the output is deterministic.
+
+It also writes tools/demo/calls.jsonl (beside this script), one JSON line per batch in
+order, for referee's replay test (store/demo_test.go):
+  {"change": "l-NNN", "skill": name, "actor": by, "at": RFC3339, "args": {...}}
+with the parameters under the Go registry's snake_case names (strings, lists of
+strings, ints, sub_statements as [{"claim", "premises"}]); the init batch has
+{"objectives", "hypotheses"}. A batch the skills cannot produce (an agent that died
+between its two writes) is {"change": "l-NNN", "verbatim": true}: copy its files.
 """
 
 import copy
@@ -149,6 +157,14 @@ def as_list(x):
     return [x] if isinstance(x, str) else list(x)
 
 
+def _one_claim(x):
+    """A sub-statement's claim as the one text the Go skills take."""
+    items = as_list(x)
+    if len(items) != 1:
+        raise ValueError("a sub-statement claim must be one text, got %r" % (x,))
+    return items[0]
+
+
 class Folder:
     """A contents folder written only through change batches."""
 
@@ -158,6 +174,7 @@ class Folder:
         self.time = start
         self.steps = steps  # minutes between batches, used cyclically
         self.count = 0
+        self.calls = []  # one record per batch, for calls.jsonl
         for sub in ("problem", "statement", "history"):
             os.makedirs(os.path.join(root, sub))
         open(os.path.join(root, "history", "log.jsonl"), "w").close()
@@ -188,6 +205,12 @@ class Batch:
         self.created = []   # IDs, in creation order
         self.modified = []  # IDs, in first-modification order
         self.objs = {}
+        self.args = None       # the call's parameters, under the Go registry's names
+        self.verbatim = False  # a batch no skill call produces (see calls.jsonl)
+
+    def call(self, **args):
+        """Record the parameters of this skill call for calls.jsonl (None and "" = omitted)."""
+        self.args = {k: v for k, v in args.items() if v is not None and v != ""}
 
     def new_id(self, kind):
         self.config[kind] = next_id(self.config[kind])
@@ -237,6 +260,13 @@ class Batch:
         }
         with open(os.path.join(f.root, "history", "log.jsonl"), "a") as out:
             out.write(json.dumps(entry) + "\n")
+        if self.verbatim:
+            f.calls.append({"change": lid, "verbatim": True})
+        else:
+            if self.args is None:
+                raise RuntimeError("%s: the skill did not record its call" % self.skill)
+            f.calls.append({"change": lid, "skill": self.skill, "actor": self.by,
+                            "at": entry["at"], "args": self.args})
         f.count += 1
         return lid
 
@@ -274,6 +304,7 @@ def _next_response(st):
 def init(folder, hypotheses, objectives):
     """A human sets up a problem: one assumption statement per hypothesis, then the problem."""
     b = folder.batch("init", "human")
+    b.call(objectives=list(objectives), hypotheses=list(hypotheses))
     refs = []
     for h in hypotheses:
         sid = b.new_id("s")
@@ -293,6 +324,8 @@ def prob_wrapup_statement(folder, problem_id, claim, premises, purpose, by="agen
     b = folder.batch("prob-wrapup-statement", by)
     _need(b.peek(problem_id)["status"] == "unresolved", "%s is open" % problem_id)
     claim = as_list(claim)
+    b.call(problem_id=problem_id, claim=claim, premises=list(premises), purpose=purpose)
+    b.verbatim = dies
     sid = b.create(new_statement(b.new_id("s"), claim, premises))
     if not dies:
         b.get(problem_id)["progresses"].append("(%s) %s" % (sid, "; ".join(claim)))
@@ -303,6 +336,8 @@ def prob_wrapup_statement(folder, problem_id, claim, premises, purpose, by="agen
 def prob_setup_subgoal(folder, parent_problem_id, subproblem_objective, subproblem_hypothesis,
                        rationale, priority="", by="agent-solve"):
     b = folder.batch("prob-setup-subgoal", by)
+    b.call(parent_problem_id=parent_problem_id, subproblem_objective=list(subproblem_objective),
+           subproblem_hypothesis=list(subproblem_hypothesis), rationale=rationale, priority=priority)
     _need(b.peek(parent_problem_id)["status"] == "unresolved", "%s is open" % parent_problem_id)
     hyps = []
     for h in subproblem_hypothesis:
@@ -324,6 +359,8 @@ def prob_finish_up(folder, problem_id, resolution, key_statement_id, cot=None, b
     p = b.get(problem_id)
     _need(p["status"] == "unresolved", "%s is open" % problem_id)
     keys = as_list(key_statement_id)
+    b.call(problem_id=problem_id, resolution=resolution, key_statement_id=keys,
+           cot=None if cot is None else list(cot))
     for k in keys:
         _need(b.peek(k)["status"] == "true", "key statement %s is true" % k)
     p["status"] = "solved"
@@ -334,8 +371,11 @@ def prob_finish_up(folder, problem_id, resolution, key_statement_id, cot=None, b
 
 
 def state_complete_proof(folder, statement_id, proof_text, strategy, proof_cot=None,
-                         proof_ref=None, by="agent-prove"):
+                         proof_ref=None, summary=None, by="agent-prove"):
     b = folder.batch("state-complete-proof", by)
+    b.call(statement_id=statement_id, proof_text=proof_text, strategy=strategy,
+           proof_cot=None if proof_cot is None else list(proof_cot),
+           proof_ref=None if proof_ref is None else list(proof_ref), summary=summary)
     st = b.get(statement_id)
     _need(st["status"] in ("pending", "awaiting_substatements"), "%s is open for proving" % statement_id)
     st["proof"]["cot"] = list(proof_cot or [])
@@ -346,12 +386,18 @@ def state_complete_proof(folder, statement_id, proof_text, strategy, proof_cot=N
     note = "PROOF: %s proof" % STRATEGY_WORDS[strategy]
     if k:
         note += " with %d steps" % k
+    if summary:
+        note += " " + summary
     st["progresses"].append(note)
     b.commit()
 
 
 def state_setup_substatement(folder, parent_statement_id, sub_statements, rationale, by="agent-prove"):
     b = folder.batch("state-setup-substatement", by)
+    b.call(parent_statement_id=parent_statement_id,
+           sub_statements=[{"claim": _one_claim(sub["claim"]), "premises": list(sub.get("premises", []))}
+                           for sub in sub_statements],
+           rationale=rationale)
     parent = b.get(parent_statement_id)
     _undecided(parent)
     ids = []
@@ -367,6 +413,8 @@ def state_setup_substatement(folder, parent_statement_id, sub_statements, ration
 
 def state_mark_false(folder, statement_id, counterexample, source, issue_number=None, by=None):
     b = folder.batch("state-mark-false", by or ("agent-fix" if source == "fix" else "agent-prove"))
+    b.call(statement_id=statement_id, counterexample=counterexample, source=source,
+           issue_number=issue_number)
     st = b.get(statement_id)
     _undecided(st)
     if issue_number is not None:
@@ -382,6 +430,10 @@ def state_mark_false(folder, statement_id, counterexample, source, issue_number=
 def state_propose_modification(folder, statement_id, modification_type, rationale, source,
                                suggested_claim=None, suggested_premises=None, issue_number=None, by=None):
     b = folder.batch("state-propose-modification", by or ("agent-fix" if source == "fix" else "agent-prove"))
+    b.call(statement_id=statement_id, modification_type=modification_type,
+           suggested_claim=suggested_claim,
+           suggested_premises=None if suggested_premises is None else list(suggested_premises),
+           rationale=rationale, source=source, issue_number=issue_number)
     st = b.get(statement_id)
     _undecided(st)
     _need(modification_type in MODIFICATION_TYPES, "a known modification type")
@@ -404,6 +456,7 @@ def state_propose_modification(folder, statement_id, modification_type, rational
 
 def check_confirm_proof(folder, statement_id, verification_summary="", by="agent-check"):
     b = folder.batch("check-confirm-proof", by)
+    b.call(statement_id=statement_id, verification_summary=verification_summary)
     st = b.get(statement_id)
     _submitted(st)
     for sid in st["preliminaries"]:
@@ -417,6 +470,8 @@ def check_confirm_proof(folder, statement_id, verification_summary="", by="agent
 def check_reject_proof(folder, statement_id, sentence_number_, sentence_text, error_type,
                        explanation, suggested_fix, by="agent-check"):
     b = folder.batch("check-reject-proof", by)
+    b.call(statement_id=statement_id, sentence_number=sentence_number_, sentence_text=sentence_text,
+           error_type=error_type, explanation=explanation, suggested_fix=suggested_fix)
     st = b.get(statement_id)
     _submitted(st)
     _need(error_type in ERROR_TYPES, "a known error type")
@@ -434,6 +489,8 @@ def check_reject_proof(folder, statement_id, sentence_number_, sentence_text, er
 
 def fix_patch_proof(folder, statement_id, issue_number, updated_proof, change_description, by="agent-fix"):
     b = folder.batch("fix-patch-proof", by)
+    b.call(statement_id=statement_id, issue_number=issue_number, updated_proof=updated_proof,
+           change_description=change_description)
     st = b.get(statement_id)
     _issue_open(st, issue_number)
     st["proof"]["full"] = updated_proof
@@ -447,6 +504,9 @@ def fix_patch_proof(folder, statement_id, issue_number, updated_proof, change_de
 def fix_create_substatement(folder, parent_statement_id, issue_number, sub_claim, sub_premises,
                             gap_location, purpose, by="agent-fix"):
     b = folder.batch("fix-create-substatement", by)
+    b.call(parent_statement_id=parent_statement_id, issue_number=issue_number,
+           sub_claim=_one_claim(sub_claim), sub_premises=list(sub_premises),
+           gap_location=gap_location, purpose=purpose)
     parent = b.get(parent_statement_id)
     _issue_open(parent, issue_number)
     sid = b.create(new_statement(b.new_id("s"), as_list(sub_claim), sub_premises))
@@ -463,6 +523,7 @@ def fix_create_substatement(folder, parent_statement_id, issue_number, sub_claim
 
 def abandon(folder, statement_id, reason, by="human"):
     b = folder.batch("abandon", by)
+    b.call(statement_id=statement_id, reason=reason)
     st = b.get(statement_id)
     _undecided(st)
     st["status"] = "abandoned"
@@ -820,6 +881,10 @@ def main(argv):
     folder = Folder(target, datetime.datetime(2026, 11, 20, 9, 0, 0),
                     [4, 3, 6, 2, 5, 3, 7, 4, 2, 5, 3, 6])
     scenario(folder)
+    calls = os.path.join(os.path.dirname(os.path.abspath(__file__)), "calls.jsonl")
+    with open(calls, "w") as out:
+        for rec in folder.calls:
+            out.write(json.dumps(rec) + "\n")
     print("mkdemo: wrote %s (%d change batches)" % (target, folder.count))
 
 
