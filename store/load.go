@@ -267,7 +267,8 @@ func Reload(dir string, prev *model.Snapshot, paths []string) *model.Snapshot {
 			meta = true
 			continue
 		}
-		if _, _, ok := objectPath(p); ok || strings.HasSuffix(p, ".json") {
+		// Backups under history/ are not objects of the snapshot; only object folders are read.
+		if _, _, ok := objectPath(p); ok {
 			objects = append(objects, p)
 		}
 	}

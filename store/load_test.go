@@ -120,3 +120,13 @@ func TestLoadMissingFolder(t *testing.T) {
 		t.Errorf("err = %v", err)
 	}
 }
+
+// The watcher reports backups too; they are history, not objects, and never broken.
+func TestReloadIgnoresBackups(t *testing.T) {
+	dir := copyDir(t, fixtureDir)
+	snap, _ := Load(dir)
+	next := Reload(dir, snap, []string{"history/l-004/s-007.json", "history/log.jsonl", "config.json"})
+	if len(next.Broken) != 0 || len(next.Log) != 6 || next.Statements["s-007"] != snap.Statements["s-007"] {
+		t.Errorf("broken %v, %d log lines", next.Broken, len(next.Log))
+	}
+}
