@@ -75,9 +75,6 @@ func Derive(s *Snapshot) *Graph {
 			if !ok {
 				continue
 			}
-			if kind == EdgeSubgoal && KindOf(to) == KindStatement {
-				kind = EdgeNeeds
-			}
 			e := Edge{From: from, To: to, Kind: kind, Item: it}
 			g.Out[from] = append(g.Out[from], e)
 			if s.Exists(to) {

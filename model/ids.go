@@ -35,18 +35,10 @@ func CheckID(s, kind string) error {
 	if ValidID(s, kind) {
 		return nil
 	}
-	want := "an ID"
-	if kind != "" {
-		want = "a " + KindName(kind) + " ID"
-	}
-	return fmt.Errorf("%q is not %s (expected %s-<letters><three digits>, e.g. %s-007)", s, want, orAny(kind), orAny(kind))
-}
-
-func orAny(kind string) string {
 	if kind == "" {
-		return "s"
+		return fmt.Errorf("%q is not an ID (expected <kind>-<letters><three digits>, e.g. s-007, p-001 or l-012)", s)
 	}
-	return kind
+	return fmt.Errorf("%q is not a %s ID (expected %s-<letters><three digits>, e.g. %s-007)", s, KindName(kind), kind, kind)
 }
 
 // KindName names a kind in the users' words.

@@ -46,8 +46,11 @@ type PreconditionError struct {
 }
 
 func (e *PreconditionError) Error() string {
-	if e.Status == "missing" {
+	switch e.Status {
+	case "missing":
 		return fmt.Sprintf("%s: %s does not exist", e.Skill, e.Object)
+	case "":
+		return fmt.Sprintf("%s: %s has no status; it needs %s", e.Skill, e.Object, e.Need)
 	}
 	return fmt.Sprintf("%s: %s is %q; it needs %s", e.Skill, e.Object, e.Status, e.Need)
 }

@@ -162,7 +162,7 @@ func readObject(dir, rel string) readResult {
 		r.err = "is not a regular file"
 		return r
 	case info.Size() > MaxObjectSize:
-		r.err = fmt.Sprintf("is %d bytes, more than the %d a object file may have", info.Size(), MaxObjectSize)
+		r.err = fmt.Sprintf("is %d bytes, more than the %d an object file may have", info.Size(), MaxObjectSize)
 		return r
 	}
 	data, err := os.ReadFile(full)

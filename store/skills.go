@@ -74,7 +74,7 @@ func (a Args) Has(name string) bool {
 	case []string:
 		return len(v) > 0
 	case int:
-		return v != 0
+		return true // present; Validate refuses numbers below 1
 	case []SubStatement:
 		return len(v) > 0
 	}

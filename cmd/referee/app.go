@@ -1,0 +1,207 @@
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"referee/model"
+	"referee/store"
+	"referee/tui"
+)
+
+// Exit codes.
+const (
+	exitOK      = 0
+	exitRefused = 1 // precondition, conflict, init on a used folder, check found errors
+	exitUsage   = 2 // bad usage or bad input
+)
+
+// Environment variables the CLI reads.
+const (
+	envActor = "REFEREE_ACTOR"
+	// envNow pins the time of changes (RFC 3339). It is for tests and reproducible
+	// examples; it is deliberately left out of the help.
+	envNow = "REFEREE_NOW"
+)
+
+// usageError is a bad command line: exit 2.
+type usageError struct{ msg string }
+
+func (e *usageError) Error() string { return e.msg }
+
+func usagef(format string, args ...any) error {
+	return &usageError{msg: fmt.Sprintf(format, args...)}
+}
+
+// silentExit ends the command with a code and no message (the output said it all).
+type silentExit struct{ code int }
+
+func (e *silentExit) Error() string { return fmt.Sprintf("exit %d", e.code) }
+
+// exitCode maps an error to the exit code.
+func exitCode(err error) int {
+	var (
+		se *silentExit
+		ue *usageError
+		ie *store.InputError
+	)
+	switch {
+	case errors.As(err, &se):
+		return se.code
+	case errors.As(err, &ue), errors.As(err, &ie):
+		return exitUsage
+	}
+	// store.PreconditionError, store.ConflictError, store.NotEmptyError and failures to
+	// read or write the folder: the command was fine but could not be done.
+	return exitRefused
+}
+
+// app holds the streams of one run.
+type app struct {
+	stdin          io.Reader
+	stdout, stderr io.Writer
+}
+
+func newApp(stdin io.Reader, stdout, stderr io.Writer) *app {
+	return &app{stdin: stdin, stdout: stdout, stderr: stderr}
+}
+
+func (a *app) execute(args []string) int {
+	root := a.rootCommand()
+	root.SetArgs(args)
+	root.SetIn(a.stdin)
+	root.SetOut(a.stdout)
+	root.SetErr(a.stderr)
+	err := root.Execute()
+	if err == nil {
+		return exitOK
+	}
+	var se *silentExit
+	if !errors.As(err, &se) {
+		fmt.Fprintln(a.stderr, "referee: "+oneLine(err.Error()))
+	}
+	return exitCode(err)
+}
+
+// oneLine makes a message one clean terminal line.
+func oneLine(s string) string {
+	return model.SanitizeLine(strings.TrimSpace(s))
+}
+
+// openTUI opens the terminal UI: bare `referee` on --contents, with --theme.
+var openTUI = func(dir, theme string) error { return tui.Run(dir, tui.Options{Theme: theme}) }
+
+func (a *app) rootCommand() *cobra.Command {
+	root := &cobra.Command{
+		Use:   "referee",
+		Short: "Review and steer the proof trees AI agents write",
+		Long: "referee reads and writes the contents folder of the proof agents (problems, statements,\n" +
+			"the change log). Bare `referee` opens the terminal UI; the subcommands are the CLI.\n\n" +
+			"Exit codes: 0 done; 1 refused (precondition, conflict, folder in use) or check found\n" +
+			"errors; 2 bad usage or input. Errors are one line on stderr starting \"referee: \".",
+		SilenceErrors:     true,
+		SilenceUsage:      true,
+		CompletionOptions: cobra.CompletionOptions{DisableDefaultCmd: true},
+		Args: func(cmd *cobra.Command, args []string) error {
+			if len(args) > 0 {
+				return usagef("unknown command %q (referee --help lists the commands)", args[0])
+			}
+			return nil
+		},
+	}
+	contents := addContentsFlag(root)
+	theme := root.Flags().String("theme", "auto", "the UI theme: auto (follows the terminal), dark, light, high-contrast or none")
+	root.RunE = func(cmd *cobra.Command, args []string) error {
+		if openTUI != nil {
+			return openTUI(*contents, *theme)
+		}
+		if err := a.printStatus(*contents, "text"); err != nil {
+			return err
+		}
+		fmt.Fprintln(a.stdout, "\n(The terminal UI is not built yet; this is `referee status`. `referee --help` lists the commands.)")
+		return nil
+	}
+	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return &usageError{msg: err.Error()} })
+	root.AddCommand(a.skillCommand(), a.skillsCommand(), a.statusCommand(), a.showCommand(), a.checkCommand(), a.initCommand())
+	return root
+}
+
+// --- shared flags ------------------------------------------------------------------------
+
+func addContentsFlag(cmd *cobra.Command) *string {
+	return cmd.Flags().String("contents", "./contents", "the contents folder")
+}
+
+func addOutputFlag(cmd *cobra.Command) *string {
+	return cmd.Flags().String("output", "text", "output format: text or json")
+}
+
+func checkOutput(output string) error {
+	if output != "text" && output != "json" {
+		return usagef("--output: %q is not text or json", output)
+	}
+	return nil
+}
+
+// options builds the store options from --actor, $REFEREE_ACTOR and $REFEREE_NOW.
+func options(actor, expect string) (store.Options, error) {
+	if actor == "" {
+		actor = os.Getenv(envActor)
+	}
+	if actor == "" {
+		actor = "agent"
+	}
+	opts := store.Options{Actor: actor, ExpectVersion: expect}
+	if now := os.Getenv(envNow); now != "" {
+		t, err := time.Parse(time.RFC3339, now)
+		if err != nil {
+			return opts, usagef("%s: %q is not an RFC 3339 time (e.g. 2026-01-08T12:00:00Z)", envNow, now)
+		}
+		opts.Now = func() time.Time { return t }
+	}
+	return opts, nil
+}
+
+func noArgs(cmd *cobra.Command, args []string) error {
+	if len(args) > 0 {
+		return usagef("%s takes no arguments, got %q", cmd.CommandPath(), args[0])
+	}
+	return nil
+}
+
+// writeJSON prints v as indented JSON.
+func (a *app) writeJSON(v any) error {
+	enc := json.NewEncoder(a.stdout)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	return enc.Encode(v)
+}
+
+// printResult prints a change: one line (and its notes) or the JSON of store.Result.
+func (a *app) printResult(res *store.Result, output string) error {
+	if output == "json" {
+		return a.writeJSON(res)
+	}
+	var parts []string
+	if len(res.Created) > 0 {
+		parts = append(parts, "created "+strings.Join(res.Created, ", "))
+	}
+	if len(res.Modified) > 0 {
+		parts = append(parts, "modified "+strings.Join(res.Modified, ", "))
+	}
+	if len(res.Deleted) > 0 {
+		parts = append(parts, "deleted "+strings.Join(res.Deleted, ", "))
+	}
+	fmt.Fprintf(a.stdout, "%s %s by %s: %s\n", res.Change, res.Skill, oneLine(res.Actor), strings.Join(parts, "; "))
+	for _, n := range res.Notes {
+		fmt.Fprintln(a.stdout, "note: "+oneLine(n))
+	}
+	return nil
+}

@@ -1,0 +1,290 @@
+package main
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"referee/model"
+	"referee/store"
+)
+
+func (a *app) showCommand() *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "show ID",
+		Short: "Show an object as its file holds it, with its version, phase and issue threads",
+		Args: func(_ *cobra.Command, args []string) error {
+			if len(args) != 1 {
+				return usagef("show takes one ID (e.g. referee show s-007), got %d arguments", len(args))
+			}
+			return nil
+		},
+	}
+	contents := addContentsFlag(cmd)
+	output := addOutputFlag(cmd)
+	cmd.RunE = func(_ *cobra.Command, args []string) error {
+		if err := checkOutput(*output); err != nil {
+			return err
+		}
+		return a.show(*contents, args[0], *output)
+	}
+	return cmd
+}
+
+func (a *app) show(dir, id, output string) error {
+	if err := model.CheckID(id, ""); err != nil {
+		return usagef("show: %v", err)
+	}
+	snap, err := loadFolder(dir)
+	if err != nil {
+		return err
+	}
+	if model.KindOf(id) == model.KindChange {
+		return a.showChange(snap, id, output)
+	}
+	var doc model.Value
+	switch {
+	case snap.Problems[id] != nil:
+		doc = snap.Problems[id].Doc
+	case snap.Statements[id] != nil:
+		doc = snap.Statements[id].Doc
+	case snap.Experiences[id] != nil:
+		doc = snap.Experiences[id].Doc
+	default:
+		for _, b := range snap.Broken {
+			if b.ID == id {
+				return fmt.Errorf("%s: %s", b.Path, b.Reason)
+			}
+		}
+		return fmt.Errorf("%s does not exist in %s", id, dir)
+	}
+	g := model.Derive(snap)
+	phase := g.Phase[id].String()
+	if model.KindOf(id) == model.KindExperience {
+		phase = ""
+	}
+	if output == "json" {
+		out := model.Obj(
+			model.M("id", model.Str(id)),
+			model.M("version", model.Str(snap.Versions[id])),
+			model.M("phase", model.Str(phase)),
+			model.M("object", doc),
+		)
+		_, err := a.stdout.Write(append(model.EncodeIndent(out), '\n'))
+		return err
+	}
+	v := &viewer{out: &strings.Builder{}, version: snap.Versions[id]}
+	switch {
+	case snap.Statements[id] != nil:
+		v.statement(g, snap.Statements[id])
+	case snap.Problems[id] != nil:
+		v.problem(g, snap.Problems[id])
+	default:
+		v.line("%s  experience", id)
+		v.line("version: %s (for --expect-version)", v.version)
+		v.block("", string(model.EncodeIndent(doc)))
+	}
+	_, err = fmt.Fprint(a.stdout, v.out.String())
+	return err
+}
+
+func (a *app) showChange(snap *model.Snapshot, id, output string) error {
+	for _, e := range snap.Log {
+		if e.ID != id {
+			continue
+		}
+		if output == "json" {
+			out := model.Obj(model.M("id", model.Str(id)), model.M("line", model.Int(e.Line)), model.M("object", e.Doc))
+			_, err := a.stdout.Write(append(model.EncodeIndent(out), '\n'))
+			return err
+		}
+		v := &viewer{out: &strings.Builder{}}
+		v.line("%s  change (line %d of %s)", id, e.Line, store.LogFile)
+		if e.Skill != "" || e.By != "" || e.At != "" {
+			v.line("by %s with %s at %s", orDash(e.By), orDash(e.Skill), orDash(e.At))
+		}
+		v.line("created: %s", listOrNone(e.Creation))
+		v.line("modified: %s (backups in %s/%s/)", listOrNone(e.Modification), store.HistoryDir, id)
+		v.line("current: %s", listOrNone(e.Current))
+		_, err := fmt.Fprint(a.stdout, v.out.String())
+		return err
+	}
+	return fmt.Errorf("%s is not in %s", id, store.LogFile)
+}
+
+// viewer writes the readable view of an object; every text from the file is sanitised.
+type viewer struct {
+	out     *strings.Builder
+	version string
+}
+
+func (v *viewer) line(format string, args ...any) {
+	fmt.Fprintf(v.out, format+"\n", args...)
+}
+
+// block writes a titled multi-line text, indented.
+func (v *viewer) block(title, text string) {
+	if title != "" {
+		v.line("%s:", title)
+	}
+	for _, l := range strings.Split(model.Sanitize(text), "\n") {
+		v.line("    %s", l)
+	}
+}
+
+// items writes a titled list, one item per line.
+func (v *viewer) items(title string, items []string) {
+	if len(items) == 0 {
+		v.line("%s: none", title)
+		return
+	}
+	v.line("%s:", title)
+	for _, it := range items {
+		v.line("  - %s", oneLine(it))
+	}
+}
+
+func orDash(s string) string {
+	if s == "" {
+		return "-"
+	}
+	return oneLine(s)
+}
+
+func listOrNone(items []string) string {
+	if len(items) == 0 {
+		return "none"
+	}
+	return oneLine(strings.Join(items, ", "))
+}
+
+func (v *viewer) header(id, what, status string, g *model.Graph) {
+	v.line("%s  %s", id, what)
+	v.line("status: %s (%s)", orDash(status), g.Phase[id])
+	v.line("version: %s (for --expect-version)", v.version)
+	if agent, ok := g.Next[id]; ok {
+		v.line("next: %s", agent)
+	}
+	if reason, ok := g.Stale[id]; ok {
+		v.line("stale: %s", reason)
+	}
+}
+
+var statementKeys = []string{"id", "type", "conclusion", "hypothesis", "preliminaries", "status", "reliability", "stats", "progresses", "proof", "validation"}
+
+var problemKeys = []string{"id", "hypothesis", "objectives", "status", "priority", "summary", "progresses", "preliminaries", "solution"}
+
+func (v *viewer) statement(g *model.Graph, st *model.Statement) {
+	v.header(st.ID, "statement ("+orDash(st.Type)+")", st.Status, g)
+	v.items("claim", st.Conclusion)
+	v.items("premises", st.Hypothesis)
+	v.items("sub-statements", st.Preliminaries)
+	if r, ok := st.Doc.Get("reliability"); ok {
+		v.line("reliability: %s", oneLine(string(model.EncodeLine(*r))))
+	}
+	v.items("progresses", st.Progresses)
+	if st.Proof.Full == "" {
+		v.line("proof: none")
+	} else {
+		v.block("proof", st.Proof.Full)
+	}
+	if len(st.Proof.Cot) > 0 {
+		v.items("proof reasoning", st.Proof.Cot)
+	}
+	if len(st.Proof.Ref) > 0 {
+		v.line("proof cites: %s", listOrNone(st.Proof.Ref))
+	}
+	v.threads(st)
+	v.otherKeys(st.Doc, statementKeys)
+	for _, fp := range st.Problems {
+		v.line("malformed: %s", oneLine(fp.String()))
+	}
+}
+
+func (v *viewer) threads(st *model.Statement) {
+	threads, stray := model.Threads(st.Issues, st.Responses)
+	if len(threads) == 0 {
+		v.line("issues: none")
+	} else {
+		v.line("issues:")
+	}
+	for _, th := range threads {
+		is := th.Issue
+		if !is.Parsed {
+			v.line("  %s", oneLine(is.Raw))
+			v.line("      (does not parse: %s)", oneLine(is.Problem))
+		} else {
+			v.line("  #%d  sentence %d, %s: '%s'", is.Number, is.Sentence, oneLine(is.ErrorType), oneLine(is.SentenceText))
+			v.line("      explanation: %s", oneLine(is.Explanation))
+			v.line("      fix: %s", oneLine(is.Fix))
+		}
+		if len(th.Responses) == 0 {
+			v.line("      no response yet")
+		}
+		for _, r := range th.Responses {
+			v.line("      response %s", responseText(r))
+		}
+	}
+	for _, r := range stray {
+		v.line("stray response (fixes no listed issue): %s", oneLine(r.Raw))
+	}
+}
+
+func responseText(r model.Response) string {
+	if !r.Parsed {
+		return oneLine(r.Raw) + " (does not parse: " + oneLine(r.Problem) + ")"
+	}
+	var body string
+	switch r.Type {
+	case "patch":
+		body = r.Change
+	case "substatement":
+		body = r.SubID + ": " + r.Purpose
+	case "false":
+		body = r.Counterexample
+	case "modification":
+		body = r.ModType + ": " + r.Proposal
+	}
+	return fmt.Sprintf("#%d (%s): %s", r.Number, oneLine(r.Type), oneLine(body))
+}
+
+func (v *viewer) problem(g *model.Graph, p *model.Problem) {
+	v.header(p.ID, "problem", p.Status, g)
+	v.items("objectives", p.Objectives)
+	v.items("hypothesis", p.Hypothesis)
+	if p.Priority != "" {
+		v.line("priority: %s", oneLine(p.Priority))
+	}
+	if p.Summary != "" {
+		v.block("summary", p.Summary)
+	}
+	v.items("progresses", p.Progresses)
+	v.items("preliminaries", p.Preliminaries)
+	if p.Solution.Full == "" && len(p.Solution.Cot) == 0 && len(p.Solution.Ref) == 0 {
+		v.line("solution: none")
+	} else {
+		if p.Solution.Full != "" {
+			v.block("solution", p.Solution.Full)
+		}
+		if len(p.Solution.Cot) > 0 {
+			v.items("solution reasoning", p.Solution.Cot)
+		}
+		v.line("solved by: %s", listOrNone(p.Solution.Ref))
+	}
+	v.otherKeys(p.Doc, problemKeys)
+	for _, fp := range p.Problems {
+		v.line("malformed: %s", oneLine(fp.String()))
+	}
+}
+
+// otherKeys shows the keys referee does not know, as the file holds them.
+func (v *viewer) otherKeys(doc model.Value, known []string) {
+	for _, m := range doc.Obj {
+		if slices.Contains(known, m.Key) {
+			continue
+		}
+		v.line("%s: %s", oneLine(m.Key), oneLine(string(model.EncodeLine(m.Value))))
+	}
+}

@@ -1,0 +1,423 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"strconv"
+	"strings"
+
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+
+	"referee/model"
+	"referee/store"
+)
+
+// commonSkillFlags are the flags every skill command has besides its parameters.
+var commonSkillFlags = []string{"contents", "actor", "output", "expect-version", "params", "help"}
+
+// skillCommand is `referee skill <name>`, with one subcommand per skill of the registry.
+func (a *app) skillCommand() *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "skill <name> [flags]",
+		Short: "Apply one of the agents' skills as a change batch",
+		Args:  cobra.ArbitraryArgs,
+		// Flags of an unknown skill must not hide the real error, the unknown skill.
+		FParseErrWhitelist: cobra.FParseErrWhitelist{UnknownFlags: true},
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if len(args) > 0 {
+				return usagef("unknown skill %q (referee skills list shows them)", args[0])
+			}
+			a.printAllSkillUsage()
+			return nil
+		},
+	}
+	cmd.SetHelpFunc(func(*cobra.Command, []string) { a.printAllSkillUsage() })
+	for _, s := range store.Skills {
+		cmd.AddCommand(a.oneSkillCommand(s))
+	}
+	return cmd
+}
+
+func (a *app) printAllSkillUsage() {
+	fmt.Fprint(a.stdout, "Usage: referee skill <name> [flags]\n\n"+
+		"Applies one of the agents' skills to the contents folder as one change batch.\n"+
+		"Each skill's parameters are flags; `referee skill <name> --help` shows one skill.\n\n")
+	for i, s := range store.Skills {
+		if i > 0 {
+			fmt.Fprintln(a.stdout)
+		}
+		fmt.Fprint(a.stdout, paramSummary(s))
+	}
+	fmt.Fprint(a.stdout, "\n"+commonFlagsHelp)
+}
+
+// paramSummary is a skill's name, summary and parameters in a few lines.
+func paramSummary(s *store.Skill) string {
+	var b strings.Builder
+	name := s.Name
+	if len(s.Aliases) > 0 {
+		name += " (also " + strings.Join(s.Aliases, ", ") + ")"
+	}
+	fmt.Fprintf(&b, "%s: %s\n", name, s.Summary)
+	width := 0
+	for _, p := range s.Params {
+		width = max(width, len(p.Flag())+len(store.ParamMetavar(p))+3)
+	}
+	for _, p := range s.Params {
+		req := "optional"
+		if p.Required {
+			req = "required"
+		}
+		line := fmt.Sprintf("  %-*s  %s; %s", width, "--"+p.Flag()+" "+store.ParamMetavar(p), req, p.Help)
+		if len(p.Enum) > 0 {
+			line += " (one of " + strings.Join(p.Enum, ", ") + ")"
+		}
+		b.WriteString(line + "\n")
+	}
+	return b.String()
+}
+
+const commonFlagsHelp = `Common flags:
+  --contents DIR        the contents folder (default ./contents)
+  --actor NAME          who makes the change (default $REFEREE_ACTOR, else agent)
+  --output text|json    print the change as one line (default) or as JSON
+  --expect-version HASH refuse the change if the skill's target object changed since
+                        you read it (its version is in referee show ID --output json)
+  --params FILE|-       a JSON object of parameters keyed by their snake_case names
+                        (- reads standard input); flags override it
+
+Exit codes: 0 done; 1 refused (precondition or conflict), nothing written;
+2 bad usage or input (unknown skill, missing or malformed parameter), nothing written.
+`
+
+// oneSkillCommand makes the command of one skill: a flag per parameter.
+func (a *app) oneSkillCommand(s *store.Skill) *cobra.Command {
+	cmd := &cobra.Command{
+		Use:     s.Name + " [flags]",
+		Aliases: s.Aliases,
+		Short:   s.Summary,
+		Args:    noArgs,
+	}
+	f := cmd.Flags()
+	for _, p := range s.Params {
+		for _, c := range commonSkillFlags {
+			if p.Flag() == c {
+				panic(fmt.Sprintf("skill %s: parameter %s clashes with the common flag --%s", s.Name, p.Name, c))
+			}
+		}
+		usage := p.Help
+		switch p.Kind {
+		case store.ParamStrings, store.ParamIDs:
+			// StringArray, not StringSlice: commas inside texts must survive.
+			f.StringArray(p.Flag(), nil, usage)
+		default:
+			f.String(p.Flag(), "", usage)
+		}
+	}
+	contents := addContentsFlag(cmd)
+	output := addOutputFlag(cmd)
+	actor := f.String("actor", "", "who makes the change (default $REFEREE_ACTOR, else agent)")
+	expect := f.String("expect-version", "", "refuse the change if the target object changed since you read this version")
+	params := f.String("params", "", "a JSON object of parameters keyed by their snake_case names (- reads standard input)")
+	cmd.SetHelpFunc(func(*cobra.Command, []string) {
+		fmt.Fprint(a.stdout, store.SkillUsage(s)+"\n"+commonFlagsHelp)
+	})
+	cmd.RunE = func(cmd *cobra.Command, args []string) error {
+		if err := checkOutput(*output); err != nil {
+			return err
+		}
+		skillArgs := store.Args{}
+		if f.Changed("params") {
+			data, err := a.readParams(*params)
+			if err != nil {
+				return err
+			}
+			if skillArgs, err = argsFromJSON(s, data); err != nil {
+				return err
+			}
+		}
+		if err := argsFromFlags(s, f, skillArgs); err != nil {
+			return err
+		}
+		opts, err := options(*actor, *expect)
+		if err != nil {
+			return err
+		}
+		res, err := store.Run(*contents, s, skillArgs, opts)
+		if err != nil {
+			return err
+		}
+		return a.printResult(res, *output)
+	}
+	return cmd
+}
+
+func (a *app) readParams(path string) ([]byte, error) {
+	var (
+		data []byte
+		err  error
+	)
+	if path == "-" {
+		data, err = io.ReadAll(a.stdin)
+	} else {
+		data, err = os.ReadFile(path)
+	}
+	if err != nil {
+		if pe, ok := err.(*os.PathError); ok {
+			err = pe.Err
+		}
+		return nil, usagef("--params: cannot read %s: %v", path, err)
+	}
+	return data, nil
+}
+
+// argsFromFlags puts every flag given on the command line into args, over --params.
+func argsFromFlags(s *store.Skill, f *pflag.FlagSet, args store.Args) error {
+	for _, p := range s.Params {
+		if !f.Changed(p.Flag()) {
+			continue
+		}
+		switch p.Kind {
+		case store.ParamStrings, store.ParamIDs:
+			list, _ := f.GetStringArray(p.Flag())
+			args[p.Name] = list
+		case store.ParamInt:
+			text, _ := f.GetString(p.Flag())
+			n, err := strconv.Atoi(strings.TrimSpace(text))
+			if err != nil {
+				return usagef("--%s: %q is not a whole number", p.Flag(), text)
+			}
+			args[p.Name] = n
+		case store.ParamSubStatements:
+			text, _ := f.GetString(p.Flag())
+			v, err := model.Parse([]byte(text))
+			if err != nil {
+				return usagef("--%s: not valid JSON: %v", p.Flag(), err)
+			}
+			subs, err := subStatements(v)
+			if err != nil {
+				return usagef("--%s: %v", p.Flag(), err)
+			}
+			args[p.Name] = subs
+		default:
+			args[p.Name], _ = f.GetString(p.Flag())
+		}
+	}
+	return nil
+}
+
+// argsFromJSON reads --params: an object keyed by the parameters' snake_case names.
+func argsFromJSON(s *store.Skill, data []byte) (store.Args, error) {
+	doc, err := model.Parse(data)
+	if err != nil {
+		return nil, usagef("--params: not valid JSON: %v", err)
+	}
+	if doc.Kind != model.Object {
+		return nil, usagef("--params: expected a JSON object keyed by parameter names, found a %s", doc.Kind)
+	}
+	args := store.Args{}
+	for _, m := range doc.Obj {
+		p, ok := s.Param(m.Key)
+		if !ok {
+			return nil, usagef("--params: %s has no parameter %q (referee skill %s --help lists them)", s.Name, m.Key, s.Name)
+		}
+		v := m.Value
+		if v.Kind == model.Null {
+			continue
+		}
+		bad := func(want string) error {
+			return usagef("--params: %q must be %s, found a %s", m.Key, want, v.Kind)
+		}
+		switch p.Kind {
+		case store.ParamString, store.ParamID:
+			if v.Kind != model.String {
+				return nil, bad("a string")
+			}
+			args[p.Name] = v.Str
+		case store.ParamStrings, store.ParamIDs:
+			switch v.Kind {
+			case model.String:
+				args[p.Name] = []string{v.Str}
+			case model.Array:
+				list, ok := v.StringList()
+				if !ok {
+					return nil, usagef("--params: %q must be a list of strings, and some items are not strings", m.Key)
+				}
+				args[p.Name] = list
+			default:
+				return nil, bad("a string or a list of strings")
+			}
+		case store.ParamInt:
+			n, err := wholeNumber(v)
+			if err != nil {
+				return nil, usagef("--params: %q: %v", m.Key, err)
+			}
+			args[p.Name] = n
+		case store.ParamSubStatements:
+			subs, err := subStatements(v)
+			if err != nil {
+				return nil, usagef("--params: %q: %v", m.Key, err)
+			}
+			args[p.Name] = subs
+		}
+	}
+	return args, nil
+}
+
+func wholeNumber(v model.Value) (int, error) {
+	switch v.Kind {
+	case model.Number, model.String:
+		text := strings.TrimSpace(v.Str)
+		if n, err := strconv.Atoi(text); err == nil {
+			return n, nil
+		}
+		if f, err := strconv.ParseFloat(text, 64); err == nil && v.Kind == model.Number && f == float64(int(f)) {
+			return int(f), nil
+		}
+		return 0, fmt.Errorf("%q is not a whole number", v.Str)
+	}
+	return 0, fmt.Errorf("expected a whole number, found a %s", v.Kind)
+}
+
+// subStatements reads a list of {"claim": str, "premises": [str]}.
+func subStatements(v model.Value) ([]store.SubStatement, error) {
+	if v.Kind != model.Array {
+		return nil, fmt.Errorf(`expected a list of {"claim": text, "premises": [text]}, found a %s`, v.Kind)
+	}
+	subs := make([]store.SubStatement, 0, len(v.Arr))
+	for i, item := range v.Arr {
+		if item.Kind != model.Object {
+			return nil, fmt.Errorf("item %d: expected an object, found a %s", i+1, item.Kind)
+		}
+		var sub store.SubStatement
+		for _, m := range item.Obj {
+			switch m.Key {
+			case "claim":
+				if m.Value.Kind != model.String {
+					return nil, fmt.Errorf(`item %d: "claim" must be a string, found a %s`, i+1, m.Value.Kind)
+				}
+				sub.Claim = m.Value.Str
+			case "premises":
+				switch m.Value.Kind {
+				case model.Null:
+				case model.String:
+					sub.Premises = []string{m.Value.Str}
+				case model.Array:
+					list, ok := m.Value.StringList()
+					if !ok {
+						return nil, fmt.Errorf(`item %d: "premises" must be a list of strings`, i+1)
+					}
+					sub.Premises = list
+				default:
+					return nil, fmt.Errorf(`item %d: "premises" must be a list of strings, found a %s`, i+1, m.Value.Kind)
+				}
+			default:
+				return nil, fmt.Errorf(`item %d: unknown key %q (expected "claim" and "premises")`, i+1, m.Key)
+			}
+		}
+		subs = append(subs, sub)
+	}
+	return subs, nil
+}
+
+// skillsCommand is `referee skills list|install`.
+func (a *app) skillsCommand() *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "skills",
+		Short: "List the skills, or install their SKILL.md files for the agents",
+	}
+	list := &cobra.Command{
+		Use:   "list",
+		Short: "List the skills with a one-line description",
+		Args:  noArgs,
+	}
+	listOutput := addOutputFlag(list)
+	list.RunE = func(*cobra.Command, []string) error {
+		if err := checkOutput(*listOutput); err != nil {
+			return err
+		}
+		return a.listSkills(*listOutput)
+	}
+	cmd.Args = func(_ *cobra.Command, args []string) error {
+		if len(args) > 0 {
+			return usagef("unknown command %q for referee skills (list or install)", args[0])
+		}
+		return nil
+	}
+	cmd.RunE = func(*cobra.Command, []string) error { return a.listSkills("text") }
+
+	install := &cobra.Command{
+		Use:   "install",
+		Short: "Write <dir>/<name>/SKILL.md for every skill (overwrites them)",
+		Args:  noArgs,
+	}
+	dir := install.Flags().String("dir", ".claude/skills", "the skills folder of the agents")
+	installOutput := addOutputFlag(install)
+	install.RunE = func(*cobra.Command, []string) error {
+		if err := checkOutput(*installOutput); err != nil {
+			return err
+		}
+		paths, err := store.InstallSkillDocs(*dir)
+		if err != nil {
+			return err
+		}
+		if *installOutput == "json" {
+			return a.writeJSON(paths)
+		}
+		for _, p := range paths {
+			fmt.Fprintln(a.stdout, "wrote "+p)
+		}
+		return nil
+	}
+	cmd.AddCommand(list, install)
+	return cmd
+}
+
+type skillListItem struct {
+	Name    string          `json:"name"`
+	Aliases []string        `json:"aliases"`
+	Agents  string          `json:"agents"`
+	Summary string          `json:"summary"`
+	Params  []skillListParm `json:"params"`
+}
+
+type skillListParm struct {
+	Name     string   `json:"name"`
+	Flag     string   `json:"flag"`
+	Kind     string   `json:"kind"`
+	Required bool     `json:"required"`
+	Enum     []string `json:"enum,omitempty"`
+	Help     string   `json:"help"`
+}
+
+func (a *app) listSkills(output string) error {
+	if output == "json" {
+		items := []skillListItem{}
+		for _, s := range store.Skills {
+			it := skillListItem{Name: s.Name, Aliases: s.Aliases, Agents: s.Agents, Summary: s.Summary, Params: []skillListParm{}}
+			if it.Aliases == nil {
+				it.Aliases = []string{}
+			}
+			for _, p := range s.Params {
+				it.Params = append(it.Params, skillListParm{Name: p.Name, Flag: "--" + p.Flag(), Kind: store.ParamKindText(p),
+					Required: p.Required, Enum: p.Enum, Help: p.Help})
+			}
+			items = append(items, it)
+		}
+		return a.writeJSON(items)
+	}
+	width := 0
+	for _, s := range store.Skills {
+		width = max(width, len(s.Name))
+	}
+	for _, s := range store.Skills {
+		line := fmt.Sprintf("%-*s  %s", width, s.Name, s.Summary)
+		if len(s.Aliases) > 0 {
+			line += " (also " + strings.Join(s.Aliases, ", ") + ")"
+		}
+		fmt.Fprintln(a.stdout, line)
+	}
+	return nil
+}

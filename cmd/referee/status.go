@@ -1,0 +1,233 @@
+package main
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/spf13/cobra"
+
+	"referee/model"
+	"referee/store"
+)
+
+func (a *app) statusCommand() *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "status",
+		Short: "What the orchestrator would run next, status counts and trouble spots",
+		Args:  noArgs,
+	}
+	contents := addContentsFlag(cmd)
+	output := addOutputFlag(cmd)
+	cmd.RunE = func(*cobra.Command, []string) error {
+		if err := checkOutput(*output); err != nil {
+			return err
+		}
+		return a.printStatus(*contents, *output)
+	}
+	return cmd
+}
+
+// statusJSON is the stable shape of `referee status --output json`.
+type statusJSON struct {
+	Vocabulary    string            `json:"vocabulary"`
+	Next          []statusNext      `json:"next"`
+	Counts        map[string]int    `json:"counts"`
+	ProblemCounts map[string]int    `json:"problem_counts"`
+	Stale         map[string]string `json:"stale"`
+	Orphans       []string          `json:"orphans"`
+	Unreachable   []string          `json:"unreachable"`
+	Dangling      []statusDangling  `json:"dangling"`
+	Cycles        [][]string        `json:"cycles"`
+	Unknown       map[string]string `json:"unknown"`
+	Broken        int               `json:"broken"`
+}
+
+type statusNext struct {
+	ID    string `json:"id"`
+	Agent string `json:"agent"`
+	Depth int    `json:"depth"`
+}
+
+type statusDangling struct {
+	From string `json:"from"`
+	To   string `json:"to"`
+	Kind string `json:"kind"`
+}
+
+func loadFolder(dir string) (*model.Snapshot, error) {
+	snap, err := store.Load(dir)
+	if err != nil {
+		return nil, &store.InputError{Msg: err.Error()}
+	}
+	return snap, nil
+}
+
+func (a *app) printStatus(dir, output string) error {
+	snap, err := loadFolder(dir)
+	if err != nil {
+		return err
+	}
+	g := model.Derive(snap)
+	st := statusJSON{
+		Vocabulary: snap.Vocab.String(), Next: []statusNext{}, Counts: g.Counts, ProblemCounts: g.ProblemCounts,
+		Stale: g.Stale, Orphans: nonNil(g.Orphans), Unreachable: nonNil(g.Unreachable), Dangling: []statusDangling{},
+		Cycles: g.Cycles, Unknown: map[string]string{}, Broken: len(snap.Broken),
+	}
+	if st.Cycles == nil {
+		st.Cycles = [][]string{}
+	}
+	for _, act := range g.Actionable {
+		st.Next = append(st.Next, statusNext{ID: act.ID, Agent: act.Agent, Depth: act.Depth})
+	}
+	for _, e := range g.Dangling {
+		st.Dangling = append(st.Dangling, statusDangling{From: e.From, To: e.To, Kind: e.Kind.String()})
+	}
+	for _, id := range g.Unknown {
+		st.Unknown[id] = statusOf(snap, id)
+	}
+	if output == "json" {
+		return a.writeJSON(st)
+	}
+
+	w := func(format string, args ...any) { fmt.Fprintf(a.stdout, format, args...) }
+	w("contents: %s (%s)\n", dir, vocabText(snap.Vocab))
+	if len(st.Next) == 0 {
+		w("next: nothing to run\n")
+	} else {
+		w("next (deepest first):\n")
+		agentWidth, idWidth := 0, 0
+		for _, n := range st.Next {
+			agentWidth, idWidth = max(agentWidth, len(n.Agent)), max(idWidth, len(n.ID))
+		}
+		for _, n := range st.Next {
+			depth := fmt.Sprintf("depth %d", n.Depth)
+			if n.Depth < 0 {
+				depth = "unattached"
+			}
+			w("  %-*s  %-*s  %-10s %s\n", agentWidth, n.Agent, idWidth, n.ID, depth, clip(titleOf(snap, n.ID), 72))
+		}
+	}
+	w("statements: %s\n", countsText(g.Counts, statementStatusOrder))
+	w("problems: %s\n", countsText(g.ProblemCounts, problemStatusOrder))
+	if len(g.Stale) > 0 {
+		w("stale:\n")
+		for _, id := range sortedKeys(g.Stale) {
+			w("  %s  %s\n", id, g.Stale[id])
+		}
+	}
+	if len(g.Orphans) > 0 {
+		w("orphans: %s\n", strings.Join(g.Orphans, ", "))
+	}
+	if len(g.Unreachable) > 0 {
+		w("unreachable: %s\n", strings.Join(g.Unreachable, ", "))
+	}
+	if len(g.Dangling) > 0 {
+		w("dangling:\n")
+		for _, e := range g.Dangling {
+			w("  %s -> %s (%s)\n", e.From, e.To, e.Kind)
+		}
+	}
+	for _, c := range g.Cycles {
+		w("cycle: %s\n", strings.Join(c, ", "))
+	}
+	if len(g.Unknown) > 0 {
+		var parts []string
+		for _, id := range g.Unknown {
+			parts = append(parts, fmt.Sprintf("%s %q", id, oneLine(statusOf(snap, id))))
+		}
+		w("unknown statuses: %s\n", strings.Join(parts, ", "))
+	}
+	if n := len(snap.Broken); n > 0 {
+		w("broken files: %d (referee check lists them)\n", n)
+	}
+	return nil
+}
+
+func vocabText(v model.Vocab) string {
+	if v == model.VocabUnknown {
+		return "vocabulary not known yet"
+	}
+	return v.String() + " vocabulary"
+}
+
+var statementStatusOrder = []string{"pending", "awaiting_verification", "has_gap", "awaiting_substatements",
+	"awaiting_substatement", "needs_modification", "validating", "true", "false", "abandoned"}
+
+var problemStatusOrder = []string{"pending", "unresolved", "solved", "resolved"}
+
+// countsText lists "status n" in the lifecycle's order, unknown statuses after.
+func countsText(counts map[string]int, order []string) string {
+	if len(counts) == 0 {
+		return "none"
+	}
+	keys := sortedKeys(counts)
+	slices.SortStableFunc(keys, func(a, b string) int {
+		ia, ib := slices.Index(order, a), slices.Index(order, b)
+		if ia < 0 {
+			ia = len(order)
+		}
+		if ib < 0 {
+			ib = len(order)
+		}
+		return ia - ib
+	})
+	total := 0
+	var parts []string
+	for _, k := range keys {
+		total += counts[k]
+		word := k
+		if word == "" {
+			word = `""`
+		}
+		parts = append(parts, fmt.Sprintf("%s %d", oneLine(word), counts[k]))
+	}
+	return fmt.Sprintf("%d (%s)", total, strings.Join(parts, ", "))
+}
+
+func statusOf(snap *model.Snapshot, id string) string {
+	if p := snap.Problems[id]; p != nil {
+		return p.Status
+	}
+	if s := snap.Statements[id]; s != nil {
+		return s.Status
+	}
+	return ""
+}
+
+// titleOf is the first line of a statement's claim or a problem's objectives.
+func titleOf(snap *model.Snapshot, id string) string {
+	var text string
+	if p := snap.Problems[id]; p != nil {
+		text = p.Title()
+	} else if s := snap.Statements[id]; s != nil {
+		text = s.Claim()
+	}
+	first, _, _ := strings.Cut(text, "\n")
+	return oneLine(first)
+}
+
+func clip(s string, n int) string {
+	if utf8.RuneCountInString(s) <= n {
+		return s
+	}
+	r := []rune(s)
+	return string(r[:n-1]) + "…"
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.SortFunc(keys, model.CompareIDs)
+	return keys
+}
+
+func nonNil(s []string) []string {
+	if s == nil {
+		return []string{}
+	}
+	return s
+}
