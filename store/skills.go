@@ -262,26 +262,24 @@ func Lookup(name string) (*Skill, bool) {
 
 // --- preconditions -----------------------------------------------------------------------
 
-func needStatement(o Objects, skill, id string) (*model.Statement, error) {
-	st, err := o.Statement(id)
+// need reads an object a precondition needs; a missing one is a PreconditionError.
+func need[T any](get func(string) (*T, error), skill, id string) (*T, error) {
+	obj, err := get(id)
 	if err != nil {
 		return nil, err
 	}
-	if st == nil {
+	if obj == nil {
 		return nil, &PreconditionError{Object: id, Status: "missing", Skill: skill}
 	}
-	return st, nil
+	return obj, nil
+}
+
+func needStatement(o Objects, skill, id string) (*model.Statement, error) {
+	return need(o.Statement, skill, id)
 }
 
 func needProblem(o Objects, skill, id string) (*model.Problem, error) {
-	p, err := o.Problem(id)
-	if err != nil {
-		return nil, err
-	}
-	if p == nil {
-		return nil, &PreconditionError{Object: id, Status: "missing", Skill: skill}
-	}
-	return p, nil
+	return need(o.Problem, skill, id)
 }
 
 func problemOpen(skill, param string) func(o Objects, a Args) error {
