@@ -1,0 +1,143 @@
+package tui
+
+import (
+	"strings"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"referee/views"
+)
+
+// DetailKeyMap is the detail pane's keys (when it has the focus).
+type DetailKeyMap struct {
+	Up, Down, Top, Bottom, PageUp, PageDown, NextLink, PrevLink, Follow key.Binding
+}
+
+// DefaultDetailKeyMap returns the detail pane's keys.
+func DefaultDetailKeyMap() DetailKeyMap {
+	return DetailKeyMap{
+		Up:       key.NewBinding(key.WithKeys("k", "up"), key.WithHelp("k/↑", "scroll up")),
+		Down:     key.NewBinding(key.WithKeys("j", "down"), key.WithHelp("j/↓", "scroll down")),
+		Top:      key.NewBinding(key.WithKeys("g", "home"), key.WithHelp("g", "top")),
+		Bottom:   key.NewBinding(key.WithKeys("G", "end"), key.WithHelp("G", "bottom")),
+		PageUp:   key.NewBinding(key.WithKeys("pgup", "ctrl+u"), key.WithHelp("pgup", "page up")),
+		PageDown: key.NewBinding(key.WithKeys("pgdown", "ctrl+d", "space"), key.WithHelp("pgdn", "page down")),
+		NextLink: key.NewBinding(key.WithKeys(">"), key.WithHelp(">", "next link")),
+		PrevLink: key.NewBinding(key.WithKeys("<"), key.WithHelp("<", "previous link")),
+		Follow:   key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "follow the link")),
+	}
+}
+
+// Detail is the detail pane: a scrolling window over a rendered views.Doc. The doc is
+// rebuilt in Update when something it shows changes; View only slices it.
+type Detail struct {
+	doc    views.Doc
+	offset int
+	width  int
+	height int
+	link   int
+	keys   DetailKeyMap
+}
+
+func newDetail() *Detail { return &Detail{keys: DefaultDetailKeyMap(), link: -1} }
+
+// SetSize sets the pane's inner size.
+func (d *Detail) SetSize(w, h int) {
+	d.width, d.height = max(w, 0), max(h, 0)
+	d.clamp()
+}
+
+// SetDoc replaces the content, keeping the scroll position where possible.
+func (d *Detail) SetDoc(doc views.Doc) {
+	d.doc = doc
+	d.clamp()
+}
+
+func (d *Detail) clamp() {
+	d.offset = max(0, min(d.offset, len(d.doc.Lines)-d.height))
+}
+
+// ScrollTo makes the lines [from, to] visible, preferring to show from near the top.
+func (d *Detail) ScrollTo(from, to int) {
+	if from < 0 {
+		return
+	}
+	to = max(to, from)
+	if from < d.offset || to >= d.offset+d.height {
+		d.offset = from - min(2, d.height/4)
+		if to-from >= d.height {
+			d.offset = from
+		}
+	}
+	d.clamp()
+}
+
+// Scroll moves the window by n lines.
+func (d *Detail) Scroll(n int) {
+	d.offset += n
+	d.clamp()
+}
+
+// Update handles the pane's own keys (links are handled by the model).
+func (d *Detail) Update(msg tea.KeyPressMsg) bool {
+	k := d.keys
+	switch {
+	case key.Matches(msg, k.Up):
+		d.Scroll(-1)
+	case key.Matches(msg, k.Down):
+		d.Scroll(1)
+	case key.Matches(msg, k.Top):
+		d.offset = 0
+	case key.Matches(msg, k.Bottom):
+		d.offset = len(d.doc.Lines)
+		d.clamp()
+	case key.Matches(msg, k.PageUp):
+		d.Scroll(-max(d.height-1, 1))
+	case key.Matches(msg, k.PageDown):
+		d.Scroll(max(d.height-1, 1))
+	default:
+		return false
+	}
+	return true
+}
+
+// LinkAt returns the link on a visible line (0 = the first visible line).
+func (d *Detail) LinkAt(y int) (views.Link, bool) {
+	line := d.offset + y
+	for _, l := range d.doc.Links {
+		if l.Line == line {
+			return l, true
+		}
+	}
+	return views.Link{}, false
+}
+
+// View renders the visible window, every line exactly the pane's width.
+func (d *Detail) View() string {
+	if d.height <= 0 || d.width <= 0 {
+		return ""
+	}
+	lines := make([]string, 0, d.height)
+	end := min(d.offset+d.height, len(d.doc.Lines))
+	for i := d.offset; i < end; i++ {
+		lines = append(lines, fitWidth(d.doc.Lines[i], d.width))
+	}
+	for len(lines) < d.height {
+		lines = append(lines, strings.Repeat(" ", d.width))
+	}
+	return strings.Join(lines, "\n")
+}
+
+// fitWidth truncates or pads a (styled) line to exactly w cells.
+func fitWidth(s string, w int) string {
+	if w <= 0 {
+		return ""
+	}
+	sw := ansi.StringWidth(s)
+	if sw > w {
+		return ansi.Truncate(s, w, "…")
+	}
+	return s + strings.Repeat(" ", w-sw)
+}

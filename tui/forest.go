@@ -1,0 +1,367 @@
+package tui
+
+import (
+	"slices"
+	"strconv"
+	"strings"
+
+	"referee/model"
+	"referee/views"
+)
+
+// Group node keys: path elements that are not object IDs.
+const (
+	groupPremises   = "#premises"
+	groupUnattached = "#unattached"
+	groupBroken     = "#broken"
+)
+
+// child is one child of a node in the work tree.
+type child struct {
+	id   string
+	kind views.RowKind
+	edge string // shown when notable ("solution")
+}
+
+// forest is the work tree of one snapshot: children of every object, the top level,
+// and each object's canonical (first) position. It is built off the UI goroutine when a
+// snapshot arrives; folds are applied to it on the UI side (flatten), which touches only
+// the rows that end up visible.
+type forest struct {
+	snap   *model.Snapshot
+	g      *model.Graph
+	top    []child
+	kids   map[string][]child // by object ID; groups by parent ID + group key
+	shared map[string]bool
+	// canon is the first position of each object in tree order; order lists objects in
+	// that order (statements and problems), for n/N and search.
+	canon         map[string]string
+	order         []string
+	unattached    []string
+	brokenOrphans []model.BrokenFile // broken files with no last good object
+	broken        map[string]bool
+}
+
+func newForest(snap *model.Snapshot, g *model.Graph) *forest {
+	f := &forest{snap: snap, g: g, kids: map[string][]child{}, shared: map[string]bool{},
+		canon: map[string]string{}, broken: map[string]bool{}}
+	parents := map[string]map[string]bool{}
+	addParent := func(to, from string) {
+		if parents[to] == nil {
+			parents[to] = map[string]bool{}
+		}
+		parents[to][from] = true
+	}
+	build := func(id string) {
+		var structural, premises []child
+		seen := map[string]bool{}
+		for _, e := range g.Out[id] {
+			kind := views.RowStatement
+			if model.KindOf(e.To) == model.KindProblem {
+				kind = views.RowProblem
+			}
+			if !snap.Exists(e.To) {
+				kind = views.RowMissing
+			}
+			switch e.Kind {
+			case model.EdgeSubgoal, model.EdgeNeeds, model.EdgeProgress, model.EdgeSub, model.EdgeSolution:
+				if seen[e.To] {
+					continue
+				}
+				seen[e.To] = true
+				c := child{id: e.To, kind: kind}
+				if e.Kind == model.EdgeSolution {
+					c.edge = "solution"
+				}
+				if e.Kind == model.EdgeNeeds {
+					c.edge = "needs"
+				}
+				structural = append(structural, c)
+				addParent(e.To, id)
+			case model.EdgePremise:
+				if kind == views.RowMissing || slices.ContainsFunc(premises, func(c child) bool { return c.id == e.To }) {
+					continue
+				}
+				premises = append(premises, child{id: e.To, kind: kind})
+				addParent(e.To, id)
+			}
+		}
+		// Subgoals first, then statements, keeping list order within each.
+		slices.SortStableFunc(structural, func(a, b child) int {
+			return rank(a) - rank(b)
+		})
+		if len(premises) > 0 {
+			structural = append(structural, child{id: groupPremises, kind: views.RowGroup})
+			f.kids[id+"/"+groupPremises] = premises
+		}
+		if len(structural) > 0 {
+			f.kids[id] = structural
+		}
+	}
+	for id := range snap.Problems {
+		build(id)
+	}
+	for id := range snap.Statements {
+		build(id)
+	}
+	for id, ps := range parents {
+		if len(ps) > 1 {
+			f.shared[id] = true
+		}
+	}
+	for _, b := range snap.Broken {
+		if b.ID != "" && snap.Exists(b.ID) {
+			f.broken[b.ID] = true
+		} else {
+			f.brokenOrphans = append(f.brokenOrphans, b)
+		}
+	}
+
+	for _, r := range g.Roots {
+		f.top = append(f.top, child{id: r, kind: views.RowProblem})
+	}
+	// Canonical positions: a structural walk from the roots first, then premises groups.
+	f.walk(f.top, "", false)
+	f.walk(f.top, "", true)
+	// Whatever is still unplaced hangs in "unattached": orphans first, then one entry per
+	// remaining unreachable part (a cycle nothing leads into).
+	var un []string
+	place := func(id string) {
+		if _, ok := f.canon[id]; ok {
+			return
+		}
+		un = append(un, id)
+		c := []child{{id: id, kind: kindOf(id)}}
+		f.walk(c, groupUnattached, false)
+		f.walk(c, groupUnattached, true)
+	}
+	for _, id := range g.Orphans {
+		place(id)
+	}
+	rest := make([]string, 0)
+	for id := range snap.Problems {
+		rest = append(rest, id)
+	}
+	for id := range snap.Statements {
+		rest = append(rest, id)
+	}
+	slices.SortFunc(rest, model.CompareIDs)
+	for _, id := range rest {
+		place(id)
+	}
+	f.unattached = un
+	if len(un) > 0 {
+		f.top = append(f.top, child{id: groupUnattached, kind: views.RowGroup})
+		var kids []child
+		for _, id := range un {
+			kids = append(kids, child{id: id, kind: kindOf(id)})
+		}
+		f.kids[groupUnattached] = kids
+	}
+	if len(f.brokenOrphans) > 0 {
+		f.top = append(f.top, child{id: groupBroken, kind: views.RowGroup})
+		var kids []child
+		for _, b := range f.brokenOrphans {
+			kids = append(kids, child{id: b.Path, kind: views.RowBroken})
+		}
+		f.kids[groupBroken] = kids
+	}
+	return f
+}
+
+func kindOf(id string) views.RowKind {
+	if model.KindOf(id) == model.KindProblem {
+		return views.RowProblem
+	}
+	return views.RowStatement
+}
+
+func rank(c child) int {
+	switch {
+	case c.kind == views.RowProblem:
+		return 0
+	case c.edge == "solution":
+		return 2
+	}
+	return 1
+}
+
+// walk assigns canonical paths depth first; with groups it also enters premises groups.
+// It is iterative, so a very deep chain cannot exhaust the stack.
+func (f *forest) walk(start []child, prefix string, groups bool) {
+	type frame struct {
+		c    child
+		path string
+	}
+	var stack []frame
+	for i := len(start) - 1; i >= 0; i-- {
+		stack = append(stack, frame{start[i], join(prefix, start[i].id)})
+	}
+	for len(stack) > 0 {
+		fr := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		id := fr.c.id
+		if fr.c.kind == views.RowGroup {
+			if !groups {
+				continue
+			}
+		} else {
+			if fr.c.kind != views.RowProblem && fr.c.kind != views.RowStatement {
+				continue
+			}
+			if canon, seen := f.canon[id]; seen {
+				if canon != fr.path {
+					continue // placed elsewhere; a second walk re-enters it only there
+				}
+			} else {
+				f.canon[id] = fr.path
+				f.order = append(f.order, id)
+			}
+		}
+		kids := f.childrenOf(fr.path, fr.c)
+		for i := len(kids) - 1; i >= 0; i-- {
+			stack = append(stack, frame{kids[i], fr.path + "/" + kids[i].id})
+		}
+	}
+}
+
+func join(prefix, id string) string {
+	if prefix == "" {
+		return id
+	}
+	return prefix + "/" + id
+}
+
+// childrenOf returns a node's children; a group's are keyed by its parent object.
+func (f *forest) childrenOf(path string, c child) []child {
+	if c.kind == views.RowGroup {
+		if c.id == groupPremises {
+			return f.kids[parentID(path)+"/"+groupPremises]
+		}
+		return f.kids[c.id]
+	}
+	if c.kind == views.RowProblem || c.kind == views.RowStatement {
+		return f.kids[c.id]
+	}
+	return nil
+}
+
+// parentID is the object ID above the last element of a path.
+func parentID(path string) string {
+	i := strings.LastIndexByte(path, '/')
+	if i < 0 {
+		return ""
+	}
+	path = path[:i]
+	if j := strings.LastIndexByte(path, '/'); j >= 0 {
+		return path[j+1:]
+	}
+	return path
+}
+
+// lastID is the last element of a path.
+func lastID(path string) string {
+	if i := strings.LastIndexByte(path, '/'); i >= 0 {
+		return path[i+1:]
+	}
+	return path
+}
+
+// onPath reports whether id is an element of path.
+func onPath(path, id string) bool {
+	for len(path) > 0 {
+		i := strings.IndexByte(path, '/')
+		if i < 0 {
+			return path == id
+		}
+		if path[:i] == id {
+			return true
+		}
+		path = path[i+1:]
+	}
+	return false
+}
+
+// defaultOpen says whether a node is open when the reviewer has not folded it: the tree
+// opens down to the statements, each object at its canonical position only (a shared
+// node opens once), premises folded.
+func (f *forest) defaultOpen(path string, c child) bool {
+	switch c.kind {
+	case views.RowGroup:
+		return c.id != groupPremises
+	case views.RowProblem, views.RowStatement:
+		return f.canon[c.id] == path
+	}
+	return false
+}
+
+// flatten lists the visible rows under the folds. Cost: the visible rows only.
+func (f *forest) flatten(folds map[string]bool) []views.TreeRow {
+	var rows []views.TreeRow
+	type frame struct {
+		c     child
+		path  string
+		depth int
+	}
+	var stack []frame
+	for i := len(f.top) - 1; i >= 0; i-- {
+		stack = append(stack, frame{f.top[i], f.top[i].id, 0})
+	}
+	for len(stack) > 0 {
+		fr := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		c := fr.c
+		row := views.TreeRow{Kind: c.kind, Path: fr.path, ID: c.id, Depth: fr.depth, Edge: c.edge, Shared: f.shared[c.id]}
+		// A reference back to an ancestor is cut here.
+		if (c.kind == views.RowStatement || c.kind == views.RowProblem) && onPath(fr.path[:max(0, len(fr.path)-len(c.id)-1)], c.id) {
+			row.Kind = views.RowCycle
+			rows = append(rows, row)
+			continue
+		}
+		kids := f.childrenOf(fr.path, c)
+		row.HasKids = len(kids) > 0
+		switch c.kind {
+		case views.RowGroup:
+			row.Label = f.groupLabel(c.id, len(kids))
+		case views.RowBroken:
+			row.Label = c.id
+		}
+		open, set := folds[fr.path]
+		if !set {
+			open = f.defaultOpen(fr.path, c)
+		}
+		row.Open = open && row.HasKids
+		rows = append(rows, row)
+		if row.Open {
+			for i := len(kids) - 1; i >= 0; i-- {
+				stack = append(stack, frame{kids[i], fr.path + "/" + kids[i].id, fr.depth + 1})
+			}
+		}
+	}
+	return rows
+}
+
+func (f *forest) groupLabel(key string, n int) string {
+	switch key {
+	case groupPremises:
+		return "premises (" + itoa(n) + ")"
+	case groupUnattached:
+		return "unattached (" + itoa(n) + ")"
+	case groupBroken:
+		return "files that do not parse (" + itoa(n) + ")"
+	}
+	return key
+}
+
+// ancestors lists the paths above a path (for opening them).
+func ancestors(path string) []string {
+	var out []string
+	for i := 0; i < len(path); i++ {
+		if path[i] == '/' {
+			out = append(out, path[:i])
+		}
+	}
+	return out
+}
+
+func itoa(n int) string { return strconv.Itoa(n) }

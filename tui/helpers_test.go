@@ -1,0 +1,173 @@
+package tui
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"referee/themes"
+)
+
+// copyDir copies a folder tree (the fixtures are read-only: tests change a copy).
+func copyDir(t testing.TB, src string) string {
+	t.Helper()
+	dst := filepath.Join(t.TempDir(), "contents")
+	err := filepath.WalkDir(src, func(p string, d os.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(src, p)
+		target := filepath.Join(dst, rel)
+		if d.IsDir() {
+			return os.MkdirAll(target, 0o755)
+		}
+		data, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		return os.WriteFile(target, data, 0o644)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return dst
+}
+
+var fixedNow = time.Date(2026, 11, 21, 9, 0, 0, 0, time.UTC)
+
+// newTestModel opens a copy of the demo fixture at a size, without a watcher, with a
+// fixed clock and synchronous markdown rendering.
+func newTestModel(t testing.TB, w, h int) (*Model, string) {
+	t.Helper()
+	dir := copyDir(t, "testdata/demo")
+	return openTestModel(t, dir, w, h), dir
+}
+
+func openTestModel(t testing.TB, dir string, w, h int) *Model {
+	t.Helper()
+	m, err := New(dir, Options{NoWatch: true, Theme: "dark", Actor: "human", Now: func() time.Time { return fixedNow }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m.syncRender = true
+	t.Cleanup(m.Close)
+	send(t, m, tea.WindowSizeMsg{Width: w, Height: h})
+	return m
+}
+
+// send delivers a message and runs the commands it returns, synchronously, feeding
+// their messages back (batches expanded). A command that does not answer quickly (a
+// timer) is dropped.
+func send(t testing.TB, m *Model, msg tea.Msg) {
+	t.Helper()
+	_, cmd := m.Update(msg)
+	runCmds(t, m, cmd)
+}
+
+func runCmds(t testing.TB, m *Model, cmd tea.Cmd) {
+	t.Helper()
+	queue := []tea.Cmd{cmd}
+	for len(queue) > 0 {
+		c := queue[0]
+		queue = queue[1:]
+		if c == nil {
+			continue
+		}
+		done := make(chan tea.Msg, 1)
+		go func() { done <- c() }()
+		select {
+		case msg := <-done:
+			switch msg := msg.(type) {
+			case nil:
+			case tea.BatchMsg:
+				queue = append(queue, msg...)
+			case tea.QuitMsg:
+			default:
+				_, next := m.Update(msg)
+				queue = append(queue, next)
+			}
+		case <-time.After(500 * time.Millisecond):
+			// a timer (flash expiry) or a listener: not part of this step
+		}
+	}
+}
+
+// keys sends key presses: single characters as typed, names ("enter", "esc", "tab",
+// "up", "down", "ctrl+s") as special keys.
+func keys(t testing.TB, m *Model, ks ...string) {
+	t.Helper()
+	for _, k := range ks {
+		send(t, m, keyMsg(k))
+	}
+}
+
+func keyMsg(k string) tea.KeyPressMsg {
+	switch k {
+	case "enter":
+		return tea.KeyPressMsg{Code: tea.KeyEnter}
+	case "esc":
+		return tea.KeyPressMsg{Code: tea.KeyEscape}
+	case "tab":
+		return tea.KeyPressMsg{Code: tea.KeyTab}
+	case "shift+tab":
+		return tea.KeyPressMsg{Code: tea.KeyTab, Mod: tea.ModShift}
+	case "up":
+		return tea.KeyPressMsg{Code: tea.KeyUp}
+	case "down":
+		return tea.KeyPressMsg{Code: tea.KeyDown}
+	case "left":
+		return tea.KeyPressMsg{Code: tea.KeyLeft}
+	case "right":
+		return tea.KeyPressMsg{Code: tea.KeyRight}
+	case "space":
+		return tea.KeyPressMsg{Code: tea.KeySpace, Text: " "}
+	case "ctrl+s":
+		return tea.KeyPressMsg{Code: 's', Mod: tea.ModCtrl}
+	case "ctrl+c":
+		return tea.KeyPressMsg{Code: 'c', Mod: tea.ModCtrl}
+	}
+	r := []rune(k)[0]
+	return tea.KeyPressMsg{Code: r, Text: k}
+}
+
+// typeText types a string character by character.
+func typeText(t testing.TB, m *Model, s string) {
+	t.Helper()
+	for _, r := range s {
+		if r == ' ' {
+			send(t, m, keyMsg("space"))
+			continue
+		}
+		send(t, m, tea.KeyPressMsg{Code: r, Text: string(r)})
+	}
+}
+
+// screen is the rendered screen without escapes.
+func screen(m *Model) string { return ansi.Strip(m.Render()) }
+
+// selectedID is the object under the tree cursor.
+func selectedID(m *Model) string {
+	r, _ := m.tree.Selected()
+	return r.ID
+}
+
+func readFile(t testing.TB, p string) string {
+	t.Helper()
+	data, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(data)
+}
+
+func lastLine(s string) string {
+	lines := strings.Split(strings.TrimRight(s, "\n"), "\n")
+	return lines[len(lines)-1]
+}
+
+func newTestStyles() *themes.Styles { return themes.New(themes.Dark()) }

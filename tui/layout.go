@@ -1,0 +1,145 @@
+package tui
+
+import (
+	"strings"
+
+	"charm.land/lipgloss/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"referee/themes"
+)
+
+// box draws a rounded frame of exactly w×h cells around body lines, with a title in
+// the top edge. The body is cut or padded to fit.
+func box(st *themes.Styles, title, body string, w, h int, focused bool) string {
+	if w < 2 || h < 2 {
+		return blankBlock(max(w, 0), max(h, 0))
+	}
+	bs := st.Border
+	if focused {
+		bs = st.BorderFocus
+	}
+	inner := w - 2
+	topLine := bs.Render("╭" + strings.Repeat("─", inner) + "╮")
+	if title != "" && inner > 4 {
+		t := ansi.Truncate(" "+title+" ", inner-2, "…")
+		rest := max(inner-1-ansi.StringWidth(t), 0)
+		ts := st.Muted
+		if focused {
+			ts = st.Title
+		}
+		topLine = bs.Render("╭─") + ts.Render(t) + bs.Render(strings.Repeat("─", rest)+"╮")
+	}
+	lines := make([]string, 0, h)
+	lines = append(lines, topLine)
+	bodyLines := strings.Split(body, "\n")
+	side := bs.Render("│")
+	for i := 0; i < h-2; i++ {
+		l := ""
+		if i < len(bodyLines) {
+			l = bodyLines[i]
+		}
+		lines = append(lines, side+fitWidth(l, inner)+side)
+	}
+	lines = append(lines, bs.Render("╰"+strings.Repeat("─", inner)+"╯"))
+	return strings.Join(lines, "\n")
+}
+
+func blankBlock(w, h int) string {
+	if h <= 0 {
+		return ""
+	}
+	l := strings.Repeat(" ", w)
+	ls := make([]string, h)
+	for i := range ls {
+		ls[i] = l
+	}
+	return strings.Join(ls, "\n")
+}
+
+// joinColumns puts blocks side by side; every block has the same height.
+func joinColumns(blocks ...string) string {
+	var cols [][]string
+	h := 0
+	for _, b := range blocks {
+		if b == "" {
+			continue
+		}
+		ls := strings.Split(b, "\n")
+		cols = append(cols, ls)
+		h = max(h, len(ls))
+	}
+	out := make([]string, h)
+	for i := range h {
+		var sb strings.Builder
+		for _, c := range cols {
+			if i < len(c) {
+				sb.WriteString(c[i])
+			}
+		}
+		out[i] = sb.String()
+	}
+	return strings.Join(out, "\n")
+}
+
+// overlay draws a block over base at (x, y), cell-accurately, keeping what is around.
+func overlay(base, top string, x, y int) string {
+	bl := strings.Split(base, "\n")
+	for i, tl := range strings.Split(top, "\n") {
+		row := y + i
+		if row < 0 || row >= len(bl) {
+			continue
+		}
+		line := bl[row]
+		w := ansi.StringWidth(line)
+		tw := ansi.StringWidth(tl)
+		left := ansi.Cut(line, 0, x)
+		if lw := ansi.StringWidth(left); lw < x {
+			left += strings.Repeat(" ", x-lw)
+		}
+		right := ""
+		if x+tw < w {
+			right = ansi.Cut(line, x+tw, w)
+		}
+		bl[row] = left + "\x1b[m" + tl + "\x1b[m" + right
+	}
+	return strings.Join(bl, "\n")
+}
+
+// wrapLines wraps text to a width in a style.
+func wrapLines(style lipgloss.Style, text string, w int) []string {
+	var out []string
+	for l := range strings.SplitSeq(ansi.Wrap(text, max(w, 4), ""), "\n") {
+		out = append(out, style.Render(l))
+	}
+	return out
+}
+
+// wrapJoin lays out items separated by spaces over as many lines as needed.
+func wrapJoin(items []string, w int, indent string) []string {
+	var lines []string
+	cur := indent
+	for _, it := range items {
+		if ansi.StringWidth(cur)+ansi.StringWidth(it)+1 > w+len(indent) && cur != indent {
+			lines = append(lines, cur)
+			cur = indent
+		}
+		if cur != indent {
+			cur += " "
+		}
+		cur += it
+	}
+	return append(lines, cur)
+}
+
+// dialog frames lines as a centred modal of at most maxW×maxH cells.
+func dialog(st *themes.Styles, title string, body []string, w, maxH int) string {
+	h := min(len(body)+2, maxH)
+	if h < 3 {
+		h = min(3, maxH)
+	}
+	if len(body) > h-2 && h > 3 {
+		body = append(body[:h-3], st.Faint.Render("…"))
+	}
+	return box(st, title, strings.Join(body, "\n"), w, h, true)
+}

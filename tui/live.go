@@ -1,0 +1,212 @@
+package tui
+
+import (
+	"path"
+	"strings"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+
+	"referee/model"
+	"referee/store"
+)
+
+// snapshotMsg carries a new snapshot, its graph and its tree, all built off the UI
+// goroutine, with what changed.
+type snapshotMsg struct {
+	snap    *model.Snapshot
+	g       *model.Graph
+	f       *forest
+	paths   []string
+	rescan  bool
+	watch   error // a watch problem to show
+	full    bool  // a full reload (after a conflict, or without a watcher)
+	closed  bool  // the watcher stopped
+	loadErr error
+}
+
+// flashTickMsg clears the flashes that expired.
+type flashTickMsg struct{}
+
+const flashFor = 2 * time.Second
+
+// derive builds everything a snapshot needs for display.
+func derive(snap *model.Snapshot) (*model.Graph, *forest) {
+	g := model.Derive(snap)
+	return g, newForest(snap, g)
+}
+
+// listen waits for the watcher's next batch, coalesces whatever else is already
+// queued, reloads only the changed files from prev (store.Reload: a half-written file
+// keeps its last good version) and returns one message. One listen is outstanding at a
+// time, so the reload chain has a single owner.
+func (m *Model) listen(prev *model.Snapshot) tea.Cmd {
+	if m.watcher == nil {
+		return nil
+	}
+	ch := m.watcher.Batches()
+	dir := m.dir
+	return func() tea.Msg {
+		b, ok := <-ch
+		if !ok {
+			return snapshotMsg{closed: true}
+		}
+	drain:
+		for {
+			select {
+			case more, ok := <-ch:
+				if !ok {
+					break drain
+				}
+				b = b.Merge(more)
+			default:
+				break drain
+			}
+		}
+		b.Paths = relevant(b.Paths)
+		msg := snapshotMsg{paths: b.Paths, rescan: b.Rescan, watch: b.Err}
+		var snap *model.Snapshot
+		if b.Rescan {
+			s, err := store.Load(dir)
+			if err != nil {
+				msg.loadErr = err
+				snap = prev
+			} else {
+				snap = s
+			}
+		} else if len(b.Paths) > 0 {
+			snap = store.Reload(dir, prev, b.Paths)
+		} else {
+			snap = prev
+		}
+		msg.snap = snap
+		msg.g, msg.f = derive(snap)
+		return msg
+	}
+}
+
+// reloadAll reads the whole folder again (after a conflict, or without a watcher).
+func (m *Model) reloadAll() tea.Cmd {
+	dir := m.dir
+	return func() tea.Msg {
+		snap, err := store.Load(dir)
+		if err != nil {
+			return snapshotMsg{loadErr: err, full: true}
+		}
+		g, f := derive(snap)
+		return snapshotMsg{snap: snap, g: g, f: f, full: true}
+	}
+}
+
+// relevant keeps the files a snapshot is made of: objects, config.json and the log
+// (not the backups under history/l-*/, which are not objects of the folder).
+func relevant(paths []string) []string {
+	out := paths[:0:0]
+	for _, p := range paths {
+		dir, _ := path.Split(p)
+		switch {
+		case p == store.ConfigFile, p == store.LogFile,
+			dir == store.ProblemDir+"/", dir == store.StatementDir+"/", dir == store.ExperienceDir+"/":
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// changedIDs are the objects a batch touched.
+func changedIDs(paths []string) []string {
+	var ids []string
+	for _, p := range paths {
+		dir, file := path.Split(p)
+		switch dir {
+		case "problem/", "statement/", "experience/":
+			if id, ok := strings.CutSuffix(file, ".json"); ok {
+				ids = append(ids, id)
+			}
+		}
+	}
+	return ids
+}
+
+// onSnapshot takes a new snapshot: applied now, or kept while the view is paused.
+func (m *Model) onSnapshot(msg snapshotMsg) tea.Cmd {
+	var cmds []tea.Cmd
+	if msg.closed {
+		m.watchNote = "watching stopped"
+		m.watcher = nil
+		return nil
+	}
+	if msg.watch != nil {
+		m.watchNote = msg.watch.Error()
+	}
+	if msg.loadErr != nil {
+		m.flashError("cannot read the folder: " + msg.loadErr.Error())
+	}
+	if !msg.full {
+		if msg.snap != nil {
+			m.latest = msg.snap
+		}
+		cmds = append(cmds, m.listen(m.latest))
+	} else if msg.snap != nil {
+		m.latest = msg.snap
+	}
+	if msg.snap == nil {
+		return tea.Batch(cmds...)
+	}
+	ids := changedIDs(msg.paths)
+	if m.paused && !msg.full {
+		m.pending = &msg
+		m.pendingCount += len(msg.paths)
+		if msg.rescan {
+			m.pendingCount++
+		}
+		return tea.Batch(cmds...)
+	}
+	cmds = append(cmds, m.setSnapshot(msg.snap, msg.g, msg.f, ids))
+	return tea.Batch(cmds...)
+}
+
+// setSnapshot shows a snapshot: the tree keeps its cursor and folds by path, changed
+// objects flash for a moment.
+func (m *Model) setSnapshot(snap *model.Snapshot, g *model.Graph, f *forest, changed []string) tea.Cmd {
+	m.snap, m.g, m.forest = snap, g, f
+	m.tree.SetForest(f)
+	m.searchResults = nil
+	if m.search != "" {
+		m.searchResults = m.findMatches(m.search)
+	}
+	var cmd tea.Cmd
+	if len(changed) > 0 {
+		until := m.now().Add(flashFor)
+		for _, id := range changed {
+			m.flash[id] = until
+		}
+		cmd = tea.Tick(flashFor, func(time.Time) tea.Msg { return flashTickMsg{} })
+	}
+	return tea.Batch(cmd, m.refreshDetail(false))
+}
+
+// togglePause pauses or resumes the live view; on resume the latest snapshot is shown.
+func (m *Model) togglePause() tea.Cmd {
+	m.paused = !m.paused
+	if m.paused {
+		m.flashInfo("live view paused: changes are counted and shown when you press p again")
+		return nil
+	}
+	n := m.pendingCount
+	p := m.pending
+	m.pending, m.pendingCount = nil, 0
+	if p == nil {
+		m.flashInfo("live view resumed")
+		return nil
+	}
+	m.flashInfo("live view resumed: " + plural(n, "change", "changes") + " applied")
+	return m.setSnapshot(p.snap, p.g, p.f, nil)
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return itoa(n) + " " + many
+}

@@ -1,0 +1,772 @@
+// Package tui is referee's terminal workbench: a Bubble Tea program over a live contents
+// folder. Data flows one way: files → store → snapshot → tui → views; a change goes
+// tui → store.Run → files → watcher → snapshot.
+package tui
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+
+	"charm.land/bubbles/v2/textinput"
+	tea "charm.land/bubbletea/v2"
+
+	"referee/model"
+	"referee/store"
+	"referee/themes"
+	"referee/views"
+)
+
+// Options configure the workbench.
+type Options struct {
+	// Theme is "auto" (or ""): follow the terminal background; "dark", "light",
+	// "high-contrast" or "none".
+	Theme string
+	// Actor is who changes are recorded as; default $REFEREE_ACTOR, else "human".
+	Actor string
+	// NoColor turns colour off; NO_COLOR in the environment does too.
+	NoColor bool
+	// Editor runs for P (fix-patch-proof); default $VISUAL, else $EDITOR, else vi.
+	Editor string
+	// NoWatch disables the live view (the folder is read once, and after each change).
+	NoWatch bool
+	// Now is the clock (tests); default time.Now.
+	Now func() time.Time
+}
+
+type focus uint8
+
+const (
+	focusTree focus = iota
+	focusDetail
+)
+
+// Model is the workbench state.
+type Model struct {
+	dir   string
+	name  string
+	opts  Options
+	actor string
+
+	st     *themes.Styles
+	dark   bool
+	themed bool // the background colour answered (for auto)
+
+	snap   *model.Snapshot
+	g      *model.Graph
+	forest *forest
+	latest *model.Snapshot // head of the reload chain (may be ahead of snap when paused)
+
+	watcher      *store.Watcher
+	watchNote    string
+	paused       bool
+	pending      *snapshotMsg
+	pendingCount int
+
+	tree   *Tree
+	detail *Detail
+	focus  focus
+	width  int
+	height int
+
+	// detail state
+	selPath  string
+	selID    string
+	sentence int
+	issue    int
+	link     int
+	history  []string
+	proofs   map[string]*views.RenderedProof
+	inflight map[string]bool
+
+	// search
+	searching     bool
+	searchInput   textinput.Model
+	search        string
+	searchResults []string
+	searchAt      int
+
+	// overlays
+	form    *Form
+	confirm *change
+	picker  *Picker
+
+	flash     map[string]time.Time
+	message   string
+	messageOK bool
+	messageAt time.Time
+
+	session []*store.Result
+	acts    []action
+
+	// syncRender renders markdown in Update instead of a command (tests: deterministic).
+	syncRender bool
+}
+
+// New opens a contents folder. It loads the folder once; the watcher starts unless
+// opts.NoWatch. Call Close when done.
+func New(dir string, opts Options) (*Model, error) {
+	snap, err := store.Load(dir)
+	if err != nil {
+		return nil, err
+	}
+	if opts.Now == nil {
+		opts.Now = time.Now
+	}
+	actor := opts.Actor
+	if actor == "" {
+		actor = os.Getenv("REFEREE_ACTOR")
+	}
+	if actor == "" {
+		actor = "human"
+	}
+	abs, _ := filepath.Abs(dir)
+	m := &Model{
+		dir: dir, name: filepath.Base(abs), opts: opts, actor: actor,
+		tree: newTree(), detail: newDetail(),
+		proofs: map[string]*views.RenderedProof{}, inflight: map[string]bool{},
+		flash: map[string]time.Time{}, sentence: 0, issue: -1, link: -1,
+		dark: true,
+	}
+	m.applyTheme()
+	g, f := derive(snap)
+	m.latest = snap
+	m.setSnapshot(snap, g, f, nil)
+	if !opts.NoWatch {
+		w, err := store.Watch(dir, store.WatchOptions{})
+		if err != nil {
+			m.watchNote = "not watching: " + err.Error()
+		} else {
+			m.watcher = w
+		}
+	}
+	return m, nil
+}
+
+// Close stops the watcher.
+func (m *Model) Close() {
+	if m.watcher != nil {
+		_ = m.watcher.Close()
+		m.watcher = nil
+	}
+}
+
+func (m *Model) now() time.Time { return m.opts.Now() }
+
+func (m *Model) applyTheme() {
+	if m.searchInput.Prompt == "" {
+		m.searchInput = newInput(m.dark)
+		m.searchInput.Prompt = "/"
+		m.searchInput.Placeholder = "ID or words of a claim"
+	}
+	noColor := m.opts.NoColor || themes.NoColorEnv()
+	m.st = themes.New(themes.Resolve(m.opts.Theme, m.dark, noColor))
+	m.searchInput.SetStyles(inputStyles(m.dark))
+}
+
+// Init asks the terminal for its background and starts listening to the folder.
+func (m *Model) Init() tea.Cmd {
+	return tea.Batch(tea.RequestBackgroundColor, m.listen(m.latest), m.refreshDetail(false))
+}
+
+// Update handles one message.
+func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	cmd := m.update(msg)
+	// Whatever moved the tree cursor, the detail follows.
+	if m.tree.Cursor() != m.selPath {
+		cmd = tea.Batch(cmd, m.refreshDetail(true))
+	}
+	return m, cmd
+}
+
+func (m *Model) update(msg tea.Msg) tea.Cmd {
+	switch msg := msg.(type) {
+	case tea.WindowSizeMsg:
+		m.width, m.height = msg.Width, msg.Height
+		m.layout()
+		return m.refreshDetail(false)
+	case tea.BackgroundColorMsg:
+		if m.opts.Theme == "" || m.opts.Theme == "auto" {
+			m.dark = msg.IsDark()
+			m.applyTheme()
+			return m.refreshDetail(false)
+		}
+		return nil
+	case snapshotMsg:
+		return m.onSnapshot(msg)
+	case proofRenderedMsg:
+		delete(m.inflight, msg.key)
+		if msg.rp != nil {
+			if len(m.proofs) > 256 {
+				clear(m.proofs)
+			}
+			m.proofs[msg.key] = msg.rp
+			return m.refreshDetail(false)
+		}
+		return nil
+	case flashTickMsg:
+		now := m.now()
+		for id, until := range m.flash {
+			if !now.Before(until) {
+				delete(m.flash, id)
+			}
+		}
+		return nil
+	case skillDoneMsg:
+		return m.skillDone(msg)
+	case editorDoneMsg:
+		return m.editorDone(msg)
+	case tea.MouseClickMsg:
+		return m.mouseClick(msg)
+	case tea.MouseWheelMsg:
+		m.mouseWheel(msg)
+		return nil
+	case tea.KeyPressMsg:
+		return m.key(msg)
+	}
+	// Other messages (cursor blink) go to whatever input is focused.
+	switch {
+	case m.form != nil:
+		cmd, _ := m.form.Update(msg)
+		return cmd
+	case m.picker != nil:
+		cmd, _ := m.picker.Update(msg)
+		return cmd
+	case m.searching:
+		var cmd tea.Cmd
+		m.searchInput, cmd = m.searchInput.Update(msg)
+		return cmd
+	}
+	return nil
+}
+
+// key routes a key press: the modal layer on top gets it first.
+func (m *Model) key(msg tea.KeyPressMsg) tea.Cmd {
+	k := msg.String()
+	if k == "ctrl+c" {
+		return tea.Quit
+	}
+	switch {
+	case m.confirm != nil:
+		ch := m.confirm
+		m.confirm = nil
+		if k == "y" {
+			return m.apply(ch)
+		}
+		m.flashInfo("cancelled: nothing was written")
+		return nil
+	case m.form != nil:
+		cmd, done := m.form.Update(msg)
+		if done && m.confirm == nil {
+			m.form = nil
+			if k == "esc" {
+				m.flashInfo("cancelled: nothing was written")
+			}
+		}
+		return cmd
+	case m.picker != nil:
+		cmd, done := m.picker.Update(msg)
+		if done {
+			m.picker = nil
+		}
+		return cmd
+	case m.searching:
+		return m.searchKey(msg)
+	}
+	m.message = ""
+	if m.focus == focusTree {
+		if m.tree.Update(msg) {
+			return nil
+		}
+	} else {
+		switch k {
+		case ">", "<", "enter":
+		default:
+			if m.detail.Update(msg) {
+				return nil
+			}
+		}
+	}
+	a, ok := m.actionFor(k)
+	if !ok || a.run == nil {
+		return nil
+	}
+	if a.disabled != nil {
+		if why := a.disabled(m); why != "" {
+			m.flashError(why)
+			return nil
+		}
+	}
+	return a.run(m)
+}
+
+// layout sizes the panes for the window.
+func (m *Model) layout() {
+	tw, dw, ph := m.paneSizes()
+	m.tree.SetSize(max(tw-2, 0), max(ph-2, 0))
+	m.detail.SetSize(max(dw-2, 0), max(ph-2, 0))
+	if m.form != nil {
+		m.form.SetWidth(m.dialogWidth() - 4)
+	}
+	if m.picker != nil {
+		m.picker.SetSize(m.dialogWidth()-4, m.dialogHeight()-2)
+	}
+	m.searchInput.SetWidth(max(m.width-20, 10))
+}
+
+// paneSizes: tree width, detail width, pane height. Below 60 columns only the focused
+// pane shows.
+func (m *Model) paneSizes() (tw, dw, ph int) {
+	ph = max(m.height-2, 0)
+	switch {
+	case m.width < 60:
+		if m.focus == focusTree {
+			return m.width, 0, ph
+		}
+		return 0, m.width, ph
+	case m.width < 100:
+		tw = m.width * 9 / 20
+	default:
+		tw = min(max(m.width*2/5, 40), 80)
+	}
+	return tw, m.width - tw, ph
+}
+
+func (m *Model) dialogWidth() int {
+	if m.width < 14 {
+		return max(m.width, 0)
+	}
+	return min(m.width-4, 96)
+}
+
+func (m *Model) dialogHeight() int {
+	if m.height < 7 {
+		return max(m.height, 0)
+	}
+	return m.height - 4
+}
+
+func (m *Model) toggleFocus() {
+	if m.focus == focusTree {
+		m.focus = focusDetail
+	} else {
+		m.focus = focusTree
+	}
+	m.layout()
+}
+
+// enter opens: on the tree it shows the node in the detail pane (a group folds or
+// unfolds); in the detail it follows the link under the link cursor.
+func (m *Model) enter() tea.Cmd {
+	if m.focus == focusDetail {
+		links := m.detail.doc.Links
+		if m.link >= 0 && m.link < len(links) {
+			m.follow(links[m.link].ID)
+		} else if len(links) > 0 {
+			m.flashInfo("choose a link with > and < first")
+		}
+		return nil
+	}
+	r, ok := m.tree.Selected()
+	if !ok {
+		return nil
+	}
+	if r.Kind == views.RowGroup || r.Kind == views.RowBroken {
+		m.tree.SetOpen(r.Path, !r.Open)
+		return nil
+	}
+	m.focus = focusDetail
+	m.layout()
+	return nil
+}
+
+// back closes what is open: the search, then the jump history, then the detail focus.
+func (m *Model) back() {
+	switch {
+	case m.search != "":
+		m.search, m.searchResults = "", nil
+		m.flashInfo("search cleared")
+	case len(m.history) > 0:
+		p := m.history[len(m.history)-1]
+		m.history = m.history[:len(m.history)-1]
+		m.tree.Reveal(p)
+	case m.focus == focusDetail:
+		m.focus = focusTree
+		m.layout()
+	}
+}
+
+// follow jumps to an object, remembering where we were (esc goes back).
+func (m *Model) follow(id string) {
+	if m.forest == nil {
+		return
+	}
+	p, ok := m.forest.canon[id]
+	if !ok {
+		m.flashError(id + " is not in the tree (it does not exist)")
+		return
+	}
+	m.history = append(m.history, m.tree.Cursor())
+	if len(m.history) > 100 {
+		m.history = m.history[1:]
+	}
+	m.tree.Reveal(p)
+}
+
+func (m *Model) moveLink(d int) {
+	n := len(m.detail.doc.Links)
+	if n == 0 {
+		return
+	}
+	m.link = ((m.link+d)%n + n) % n
+	if m.link < 0 {
+		m.link = 0
+	}
+	m.rebuildDetail()
+	l := m.detail.doc.Links[m.link]
+	m.detail.ScrollTo(l.Line, l.Line)
+}
+
+// refreshDetail rebuilds the detail pane for the selection. With reset (the selection
+// changed) the sentence and issue cursors start over: on the first open issue's
+// sentence when there is one. It returns the markdown rendering to run, if any.
+func (m *Model) refreshDetail(reset bool) tea.Cmd {
+	if m.snap == nil {
+		return nil
+	}
+	r, _ := m.tree.Selected()
+	if r.Path != m.selPath {
+		reset = true
+	}
+	if reset {
+		m.selPath, m.selID = r.Path, r.ID
+		m.sentence, m.issue, m.link = 0, -1, -1
+		m.detail.offset = 0
+		if st := m.snap.Statements[r.ID]; st != nil && r.Kind == views.RowStatement {
+			if open := model.Unanswered(st.Issues, st.Responses); len(open) > 0 {
+				threads, _ := model.Threads(st.Issues, st.Responses)
+				for i, t := range threads {
+					if t.Issue.Number == open[0] {
+						m.issue = i
+						if idx, _ := model.LocateSentence(model.SplitSentences(st.Proof.Full), t.Issue.Sentence, t.Issue.SentenceText); idx >= 0 {
+							m.sentence = idx
+						}
+						break
+					}
+				}
+			}
+		}
+	}
+	cmd := m.rebuildDetail()
+	if reset && m.issue >= 0 {
+		m.scrollToSentence()
+	}
+	return cmd
+}
+
+// rebuildDetail renders the detail doc for the current state (no reset).
+func (m *Model) rebuildDetail() tea.Cmd {
+	r, ok := m.tree.Selected()
+	w := m.detail.width
+	if !ok || w <= 0 {
+		m.detail.SetDoc(views.Doc{ProofStart: -1})
+		return nil
+	}
+	var cmd tea.Cmd
+	state := views.DetailState{Sentence: m.sentence, Issue: m.issue, Link: m.link, Broken: m.snap.Broken}
+	var doc views.Doc
+	switch r.Kind {
+	case views.RowStatement:
+		if st := m.snap.Statements[r.ID]; st != nil && strings.TrimSpace(st.Proof.Full) != "" {
+			state.Proof, cmd = m.proofFor(st.Proof.Full, w-2)
+			m.sentence = min(max(m.sentence, 0), max(len(state.Proof.Sentences)-1, 0))
+			state.Sentence = m.sentence
+		}
+		doc = views.StatementDetail(m.st, m.snap, m.g, r.ID, state, w)
+	case views.RowProblem:
+		doc = views.ProblemDetail(m.st, m.snap, m.g, r.ID, state, w)
+	case views.RowGroup:
+		var members []string
+		for _, c := range m.forest.childrenOf(r.Path, child{id: r.ID, kind: r.Kind}) {
+			members = append(members, c.id)
+		}
+		switch r.ID {
+		case groupPremises:
+			doc = views.GroupDetail(m.st, m.snap, m.g, "Premises of "+parentID(r.Path), "The statements this one rests on (usually assumptions, true from the start).", members, state, w)
+		case groupUnattached:
+			doc = views.GroupDetail(m.st, m.snap, m.g, "Unattached", "Objects nothing leads to from a problem: created but never linked (an agent may have died between its two commands), or a cycle nothing enters.", members, state, w)
+		case groupBroken:
+			doc = views.BrokenDetail(m.st, m.forest.brokenOrphans, w)
+		}
+	case views.RowBroken:
+		doc = views.BrokenDetail(m.st, m.forest.brokenOrphans, w)
+	case views.RowMissing:
+		doc = views.MissingDetail(m.st, m.g, r.ID, w)
+	case views.RowCycle:
+		doc = views.GroupDetail(m.st, m.snap, m.g, "Cycle at "+r.ID, r.ID+" is already above this point: following it again would loop, so the tree stops here.", []string{r.ID}, state, w)
+	}
+	m.detail.SetDoc(doc)
+	return cmd
+}
+
+// proofFor returns the best rendering at hand (markdown if cached, else the plain
+// fallback) and the command that renders the markdown when it is not cached.
+func (m *Model) proofFor(proof string, width int) (*views.RenderedProof, tea.Cmd) {
+	style := m.st.MarkdownStyle()
+	key := views.ProofKey(proof, width, style)
+	if rp, ok := m.proofs[key]; ok {
+		return rp, nil
+	}
+	plainKey := views.ProofKey(proof, width, "plain")
+	rp, ok := m.proofs[plainKey]
+	if !ok {
+		rp = views.RenderProofPlain(proof, width)
+		m.proofs[plainKey] = rp
+	}
+	if m.syncRender {
+		if md, err := views.RenderProofMarkdown(proof, width, style); err == nil {
+			m.proofs[key] = md
+			return md, nil
+		}
+	}
+	if m.inflight[key] {
+		return rp, nil
+	}
+	m.inflight[key] = true
+	return rp, renderProof(key, proof, width, style)
+}
+
+// proofRenderedMsg carries a markdown rendering made in a command.
+type proofRenderedMsg struct {
+	key string
+	rp  *views.RenderedProof
+}
+
+func renderProof(key, proof string, width int, style string) tea.Cmd {
+	return func() tea.Msg {
+		rp, err := views.RenderProofMarkdown(proof, width, style)
+		if err != nil {
+			return proofRenderedMsg{key: key}
+		}
+		return proofRenderedMsg{key: key, rp: rp}
+	}
+}
+
+// moveSentence moves the sentence cursor and keeps the sentence in view.
+func (m *Model) moveSentence(d int) {
+	st := m.selectedStatement()
+	if st == nil {
+		return
+	}
+	n := len(model.SplitSentences(st.Proof.Full))
+	if n == 0 {
+		return
+	}
+	m.sentence = min(max(m.sentence+d, 0), n-1)
+	m.rebuildDetail()
+	m.scrollToSentence()
+}
+
+func (m *Model) scrollToSentence() {
+	r, ok := m.tree.Selected()
+	if !ok {
+		return
+	}
+	st := m.snap.Statements[r.ID]
+	if st == nil || m.detail.doc.ProofStart < 0 {
+		return
+	}
+	rp, _ := m.proofFor(st.Proof.Full, m.detail.width-2)
+	if m.sentence >= len(rp.Start) {
+		return
+	}
+	start := m.detail.doc.ProofStart + rp.Start[m.sentence]
+	end := start
+	if m.sentence+1 < len(rp.Start) {
+		end = m.detail.doc.ProofStart + rp.Start[m.sentence+1]
+	}
+	m.detail.ScrollTo(start, end)
+}
+
+// nextIssue moves the issue cursor to the next thread and the sentence cursor to the
+// sentence it points at.
+func (m *Model) nextIssue() {
+	st := m.selectedStatement()
+	if st == nil || len(st.Issues) == 0 {
+		return
+	}
+	threads, _ := model.Threads(st.Issues, st.Responses)
+	m.issue = (m.issue + 1) % len(threads)
+	t := threads[m.issue]
+	if idx, _ := model.LocateSentence(model.SplitSentences(st.Proof.Full), t.Issue.Sentence, t.Issue.SentenceText); idx >= 0 {
+		m.sentence = idx
+	}
+	m.rebuildDetail()
+	m.scrollToSentence()
+	if m.issue < len(m.detail.doc.IssueLines) && m.detail.doc.ProofStart < 0 {
+		l := m.detail.doc.IssueLines[m.issue]
+		m.detail.ScrollTo(l, l+3)
+	}
+	label := fmt.Sprintf("issue %d of %d", m.issue+1, len(threads))
+	if t.Issue.Number > 0 {
+		label = fmt.Sprintf("issue #%d (%d of %d)", t.Issue.Number, m.issue+1, len(threads))
+	}
+	m.flashInfo(label + fmt.Sprintf(": sentence %d, %s", m.sentence+1, model.SanitizeLine(t.Issue.ErrorType)))
+}
+
+// waiting reports whether a statement waits for a human: a proof to verify, a gap to
+// judge, a modification to decide.
+func (m *Model) waiting(id string) bool {
+	if m.snap.Statements[id] == nil {
+		return false
+	}
+	switch m.g.Phase[id] {
+	case model.PhaseAwaitingCheck, model.PhaseHasGap, model.PhaseNeedsDecision:
+		return true
+	}
+	return false
+}
+
+// next steps through search matches, or with no search through the statements waiting
+// for a human, in tree order.
+func (m *Model) next(d int) {
+	if m.forest == nil {
+		return
+	}
+	var list []string
+	what := "statement waiting for a human"
+	if m.search != "" {
+		list = m.searchResults
+		what = "match for " + m.search
+		if len(list) == 0 {
+			m.flashError("no match for " + m.search)
+			return
+		}
+	} else {
+		for _, id := range m.forest.order {
+			if m.waiting(id) {
+				list = append(list, id)
+			}
+		}
+		if len(list) == 0 {
+			m.flashInfo("no statement is waiting for a human")
+			return
+		}
+	}
+	cur, _ := m.tree.Selected()
+	pos := slices.Index(m.forest.order, cur.ID)
+	target := ""
+	if i := slices.Index(list, cur.ID); i >= 0 {
+		target = list[((i+d)%len(list)+len(list))%len(list)]
+	} else {
+		// Not on one: the first after (or before) the cursor in tree order.
+		idx := map[string]int{}
+		for i, id := range m.forest.order {
+			idx[id] = i
+		}
+		if d > 0 {
+			target = list[0]
+			for _, id := range list {
+				if idx[id] > pos {
+					target = id
+					break
+				}
+			}
+		} else {
+			target = list[len(list)-1]
+			for i := len(list) - 1; i >= 0; i-- {
+				if idx[list[i]] < pos {
+					target = list[i]
+					break
+				}
+			}
+		}
+	}
+	m.tree.Reveal(m.forest.canon[target])
+	at := slices.Index(list, target) + 1
+	msg := fmt.Sprintf("%s %d of %d", what, at, len(list))
+	if m.search == "" {
+		msg = fmt.Sprintf("%s: %s (%d of %d waiting for a human)", target, m.g.Phase[target], at, len(list))
+	}
+	m.flashInfo(msg)
+}
+
+func (m *Model) flashError(s string) {
+	m.message, m.messageOK, m.messageAt = s, false, m.now()
+}
+
+func (m *Model) flashInfo(s string) {
+	m.message, m.messageOK, m.messageAt = s, true, m.now()
+}
+
+// openForm shows a form.
+func (m *Model) openForm(f *Form) tea.Cmd {
+	m.form = f
+	f.setDark(m.dark)
+	f.SetWidth(m.dialogWidth() - 4)
+	return f.Focus()
+}
+
+// openPalette lists every skill, enabled or with the reason it is not.
+func (m *Model) openPalette() tea.Cmd {
+	var es []entry
+	for _, s := range store.Skills {
+		name := s.Name
+		k := m.skillKey(name)
+		why := m.skillDisabled(name, m.verbFor(name))
+		es = append(es, entry{group: "skills", key: k, title: name, desc: s.Summary, disabled: why, mutating: true,
+			run: func() tea.Cmd { return m.startSkill(name) }})
+	}
+	es = append(es,
+		entry{group: "view", key: "u", title: "undo", desc: "undo the last change made in this session", mutating: true,
+			disabled: m.undoDisabled(), run: func() tea.Cmd { m.openUndo(); return nil }},
+		entry{group: "view", key: "p", title: "pause", desc: "pause/resume the live view", run: func() tea.Cmd { return m.togglePause() }},
+		entry{group: "view", key: "n", title: "next waiting", desc: "next statement waiting for a human", run: func() tea.Cmd { m.next(1); return nil }},
+		entry{group: "view", key: "?", title: "help", desc: "every key", run: func() tea.Cmd { return m.openHelp() }},
+	)
+	m.picker = newPicker("Command palette", es, true, "")
+	m.picker.filter.SetStyles(inputStyles(m.dark))
+	m.picker.SetSize(m.dialogWidth()-4, m.dialogHeight()-2)
+	return m.picker.filter.Focus()
+}
+
+func (m *Model) undoDisabled() string {
+	if len(m.session) == 0 {
+		return "cannot undo: no change was made in this session"
+	}
+	return ""
+}
+
+// openHelp lists every key with its description and, for changes, why it is disabled.
+func (m *Model) openHelp() tea.Cmd {
+	var es []entry
+	for _, a := range m.actions() {
+		if a.key == "" {
+			continue
+		}
+		e := entry{group: a.group, key: a.key, title: a.desc, mutating: a.skill != "" || a.key == "u"}
+		if a.skill != "" {
+			e.desc = a.skill
+		}
+		if a.disabled != nil {
+			e.disabled = a.disabled(m)
+		}
+		es = append(es, e)
+	}
+	es = append(es,
+		entry{group: "marks", key: "★", title: "fully proved (true, and everything under it)"},
+		entry{group: "marks", key: "⚑o/t", title: "open issues / all issues"},
+		entry{group: "marks", key: "→check", title: "what the orchestrator would run next"},
+		entry{group: "marks", key: "⇉", title: "shared: the node appears under several parents"},
+		entry{group: "marks", key: "↺", title: "a cycle, cut here"},
+		entry{group: "marks", key: "stale", title: "true, but rests on something false, abandoned or missing"},
+		entry{group: "marks", key: "▌ [n]", title: "the sentence cursor; ! marks a sentence with an open issue"},
+	)
+	m.picker = newPicker("Help", es, false, "?")
+	m.picker.filter.SetStyles(inputStyles(m.dark))
+	m.picker.SetSize(m.dialogWidth()-4, m.dialogHeight()-2)
+	return m.picker.filter.Focus()
+}

@@ -1,0 +1,52 @@
+package tui
+
+import (
+	tea "charm.land/bubbletea/v2"
+)
+
+// mouseClick selects a tree row, or focuses the detail and follows a link under the
+// pointer.
+func (m *Model) mouseClick(msg tea.MouseClickMsg) tea.Cmd {
+	if m.form != nil || m.confirm != nil || m.picker != nil || msg.Button != tea.MouseLeft {
+		return nil
+	}
+	tw, dw, ph := m.paneSizes()
+	if msg.Y < 1 || msg.Y >= ph-1 {
+		return nil
+	}
+	y := msg.Y - 1
+	switch {
+	case msg.X < tw:
+		m.focus = focusTree
+		m.tree.Click(y)
+	case dw > 0:
+		m.focus = focusDetail
+		if l, ok := m.detail.LinkAt(y); ok {
+			m.follow(l.ID)
+		}
+	}
+	m.layout()
+	return nil
+}
+
+// mouseWheel scrolls the pane under the pointer.
+func (m *Model) mouseWheel(msg tea.MouseWheelMsg) {
+	d := 0
+	switch msg.Button {
+	case tea.MouseWheelUp:
+		d = -3
+	case tea.MouseWheelDown:
+		d = 3
+	default:
+		return
+	}
+	tw, _, _ := m.paneSizes()
+	if m.picker != nil || m.form != nil || m.confirm != nil {
+		return
+	}
+	if msg.X < tw {
+		m.tree.Scroll(d)
+	} else {
+		m.detail.Scroll(d)
+	}
+}

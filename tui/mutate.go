@@ -1,0 +1,368 @@
+package tui
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"strings"
+
+	tea "charm.land/bubbletea/v2"
+
+	"referee/model"
+	"referee/store"
+)
+
+// change is a change waiting for the reviewer's "y": the skill, its exact arguments,
+// the version of the target the reviewer saw, and what will be written.
+type change struct {
+	skill   *store.Skill
+	args    store.Args
+	target  string
+	version string
+	preview []string
+	undo    *store.Result // set for an undo: the session change it reverts
+}
+
+// skillDoneMsg reports a change applied (or refused) by the store.
+type skillDoneMsg struct {
+	ch  *change
+	res *store.Result
+	err error
+}
+
+// editorDoneMsg reports that $EDITOR exited.
+type editorDoneMsg struct {
+	path    string
+	orig    string
+	err     error
+	skill   string
+	target  string
+	version string
+}
+
+// startSkill begins a change: it refuses with the precondition's reason, or opens the
+// skill's form, or (for C) goes straight to the confirmation.
+func (m *Model) startSkill(name string) tea.Cmd {
+	skill, ok := store.Lookup(name)
+	if !ok {
+		return nil
+	}
+	if why := m.skillDisabled(name, m.verbFor(name)); why != "" {
+		m.flashError(why)
+		return nil
+	}
+	id, _, _ := m.target(skill)
+	ch := &change{skill: skill, target: id, version: m.snap.Versions[id], args: store.Args{skill.Target: id}}
+	st := m.snap.Statements[id]
+	pr := m.snap.Problems[id]
+	open := []int(nil)
+	if st != nil {
+		open = model.Unanswered(st.Issues, st.Responses)
+	}
+	firstOpen := 0
+	if len(open) > 0 {
+		firstOpen = open[0]
+	}
+	title := name + " · " + id
+	var f *Form
+	switch name {
+	case "check-confirm-proof":
+		m.openConfirm(ch)
+		return nil
+	case "check-reject-proof":
+		n, text := m.sentenceUnderCursor()
+		f = newForm(title, "Record a gap at a sentence of the proof (the sentence under the cursor is filled in; ]/[ move it before pressing R).").
+			number("sentence_number", "Sentence number", n, true).
+			text("sentence_text", "Sentence text (quoted exactly)", text, true).
+			choose("error_type", "Error type", model.ErrorTypes, "gap").
+			text("explanation", "Explanation: what does not follow", "", true).
+			text("suggested_fix", "Suggested fix", "", true)
+	case "state-mark-false":
+		f = newForm(title, "The statement becomes false. Give the counterexample; with an issue number it also answers that issue.").
+			text("counterexample", "Counterexample", "", true).
+			number("issue_number", "Answers issue # (optional)", firstOpen, false)
+	case "state-propose-modification":
+		prem := ""
+		if st != nil {
+			prem = strings.Join(st.Hypothesis, "; ")
+		}
+		claim := ""
+		if st != nil {
+			claim = st.Claim()
+		}
+		f = newForm(title, "Propose a changed claim or premises; the statement then waits for a decision.").
+			choose("modification_type", "Modification type", model.ModificationTypes, "").
+			text("suggested_claim", "Suggested claim", claim, false).
+			list("suggested_premises", "Suggested premises", prem, false).
+			text("rationale", "Rationale", "", true).
+			number("issue_number", "Answers issue # (optional)", firstOpen, false)
+	case "fix-patch-proof", "state-complete-proof":
+		return m.editProof(name, id, ch.version)
+	case "state-setup-substatement":
+		f = newForm(title, "Decompose the statement: a new pending sub-statement is created and the statement waits for it.").
+			text("claim", "Sub-statement claim", "", true).
+			list("premises", "Its premises", "", false).
+			text("rationale", "Rationale", "", true)
+	case "fix-create-substatement":
+		gap := ""
+		if st != nil && firstOpen > 0 {
+			for _, raw := range st.Issues {
+				if is := model.ParseIssue(raw); is.Number == firstOpen && is.Sentence > 0 {
+					gap = fmt.Sprintf("sentence %d", is.Sentence)
+				}
+			}
+		}
+		f = newForm(title, "Answer an issue with a lemma: a new pending statement under this one.").
+			number("issue_number", "Answers issue #", firstOpen, true).
+			text("sub_claim", "Lemma claim", "", true).
+			list("sub_premises", "Lemma premises", "", false).
+			text("gap_location", "Gap location", gap, true).
+			text("purpose", "Purpose: how it fills the gap", "", true)
+	case "prob-wrapup-statement":
+		f = newForm(title, "Create the statement that, once proved, resolves the problem.").
+			text("claim", "Claim", "", true).
+			list("premises", "Premises, e.g. (s-001) text", "", false).
+			text("purpose", "Purpose", "", false)
+	case "prob-setup-subgoal":
+		f = newForm(title, "Create a subproblem; plain hypotheses become new pending statements.").
+			list("subproblem_objective", "Objectives", "", true).
+			list("subproblem_hypothesis", "Hypotheses, (s-XXX) text or plain", "", false).
+			text("rationale", "Rationale", "", true).
+			text("priority", "Priority", "", false)
+	case "prob-finish-up":
+		var keys []string
+		if pr != nil {
+			for _, it := range pr.Progresses {
+				if sid, ok := model.RefID(it); ok && m.snap.Statements[sid] != nil && m.snap.Statements[sid].Status == "true" {
+					keys = append(keys, sid)
+				}
+			}
+		}
+		f = newForm(title, "Mark the problem solved by its key statements (each must be true).").
+			text("resolution", "Resolution", "", true).
+			list("key_statement_id", "Key statements", strings.Join(keys, "; "), true).
+			list("cot", "Reasoning (optional)", "", false)
+	case "abandon":
+		f = newForm(title, "The statement becomes abandoned (out of scope or no longer needed).").
+			text("reason", "Reason", "", false)
+	default:
+		return nil
+	}
+	f.submit = func(vals map[string]any) tea.Cmd {
+		for k, v := range vals {
+			ch.args[k] = v
+		}
+		m.finishArgs(ch)
+		m.openConfirm(ch)
+		return nil
+	}
+	return m.openForm(f)
+}
+
+// finishArgs turns form values into the skill's argument shapes.
+func (m *Model) finishArgs(ch *change) {
+	a := ch.args
+	switch ch.skill.Name {
+	case "state-mark-false", "state-propose-modification":
+		a["source"] = "prove"
+		if a.Has("issue_number") {
+			a["source"] = "fix"
+		}
+	case "state-setup-substatement":
+		a["sub_statements"] = []store.SubStatement{{Claim: a.Str("claim"), Premises: nonNil(a.List("premises"))}}
+		delete(a, "claim")
+		delete(a, "premises")
+	}
+	for _, p := range ch.skill.Params {
+		if p.Kind == store.ParamStrings || p.Kind == store.ParamIDs {
+			if s, ok := a[p.Name].(string); ok {
+				a[p.Name] = []string{s}
+			}
+		}
+	}
+}
+
+func nonNil(s []string) []string {
+	if s == nil {
+		return []string{}
+	}
+	return s
+}
+
+// sentenceUnderCursor is the number and text of the sentence the cursor is on.
+func (m *Model) sentenceUnderCursor() (int, string) {
+	st := m.selectedStatement()
+	if st == nil {
+		return 0, ""
+	}
+	sents := model.SplitSentences(st.Proof.Full)
+	if m.sentence < 0 || m.sentence >= len(sents) {
+		return 0, ""
+	}
+	return m.sentence + 1, model.NormalizeSpace(sents[m.sentence].Text)
+}
+
+// editProof opens $EDITOR on the proof, like git commit; the rest of the change is
+// asked for when the editor exits.
+func (m *Model) editProof(skill, id, version string) tea.Cmd {
+	st := m.snap.Statements[id]
+	orig := ""
+	if st != nil {
+		orig = st.Proof.Full
+	}
+	text := orig
+	if skill == "state-complete-proof" && text == "" {
+		text = "We prove the claim directly.\n\nStep 1: …\n\nQED."
+	}
+	f, err := os.CreateTemp("", "referee-"+id+"-proof-*.md")
+	if err != nil {
+		m.flashError("cannot open an editor: " + err.Error())
+		return nil
+	}
+	_, werr := f.WriteString(text)
+	cerr := f.Close()
+	if werr != nil || cerr != nil {
+		m.flashError("cannot write the proof for the editor")
+		return nil
+	}
+	argv := editorArgv(m.opts.Editor)
+	c := exec.Command(argv[0], append(argv[1:], f.Name())...)
+	path := f.Name()
+	return tea.ExecProcess(c, func(err error) tea.Msg {
+		return editorDoneMsg{path: path, orig: orig, err: err, skill: skill, target: id, version: version}
+	})
+}
+
+func editorArgv(editor string) []string {
+	for _, e := range []string{editor, os.Getenv("VISUAL"), os.Getenv("EDITOR")} {
+		if f := strings.Fields(e); len(f) > 0 {
+			return f
+		}
+	}
+	return []string{"vi"}
+}
+
+// editorDone continues a proof change after the editor exits.
+func (m *Model) editorDone(msg editorDoneMsg) tea.Cmd {
+	data, rerr := os.ReadFile(msg.path)
+	_ = os.Remove(msg.path)
+	if msg.err != nil {
+		m.flashError("the editor failed: " + msg.err.Error())
+		return nil
+	}
+	if rerr != nil {
+		m.flashError("cannot read the edited proof: " + rerr.Error())
+		return nil
+	}
+	proof := strings.TrimRight(string(data), "\n")
+	if strings.TrimSpace(proof) == "" || proof == strings.TrimRight(msg.orig, "\n") {
+		m.flashInfo("proof unchanged: nothing to write")
+		return nil
+	}
+	skill, _ := store.Lookup(msg.skill)
+	ch := &change{skill: skill, target: msg.target, version: msg.version, args: store.Args{skill.Target: msg.target}}
+	var f *Form
+	if msg.skill == "fix-patch-proof" {
+		ch.args["updated_proof"] = proof
+		first := 0
+		if st := m.snap.Statements[msg.target]; st != nil {
+			if open := model.Unanswered(st.Issues, st.Responses); len(open) > 0 {
+				first = open[0]
+			}
+		}
+		f = newForm("fix-patch-proof · "+msg.target, fmt.Sprintf("The edited proof has %d sentences. Which issue does it answer, and what changed?", len(model.SplitSentences(proof)))).
+			number("issue_number", "Answers issue #", first, true).
+			text("change_description", "Change description", "", true)
+	} else {
+		ch.args["proof_text"] = proof
+		f = newForm("state-complete-proof · "+msg.target, "Submit the proof for verification.").
+			choose("strategy", "Strategy", []string{"direct", "contradiction", "case_analysis", "backward"}, "direct")
+	}
+	f.submit = func(vals map[string]any) tea.Cmd {
+		for k, v := range vals {
+			ch.args[k] = v
+		}
+		m.finishArgs(ch)
+		m.openConfirm(ch)
+		return nil
+	}
+	return m.openForm(f)
+}
+
+// openUndo asks to undo the last change of this session.
+func (m *Model) openUndo() {
+	if len(m.session) == 0 {
+		m.flashError("cannot undo: no change was made in this session")
+		return
+	}
+	last := m.session[len(m.session)-1]
+	ch := &change{undo: last}
+	ch.preview = append(ch.preview, fmt.Sprintf("revert %s (%s by %s)", last.Change, last.Skill, last.Actor))
+	for _, id := range last.Modified {
+		ch.preview = append(ch.preview, fmt.Sprintf("restore %s from history/%s/%s.json", id, last.Change, id))
+	}
+	for _, id := range last.Created {
+		ch.preview = append(ch.preview, fmt.Sprintf("remove %s (created by %s; backed up first)", id, last.Change))
+	}
+	ch.preview = append(ch.preview, "recorded as a change of its own (skill undo) by "+m.actor)
+	m.confirm = ch
+}
+
+// openConfirm shows what will be written and waits for y.
+func (m *Model) openConfirm(ch *change) {
+	ch.preview = m.preview(ch)
+	m.confirm = ch
+	m.form = nil
+}
+
+// apply runs the change off the UI goroutine.
+func (m *Model) apply(ch *change) tea.Cmd {
+	dir, actor := m.dir, m.actor
+	return func() tea.Msg {
+		if ch.undo != nil {
+			res, err := store.Undo(dir, ch.undo.Change, store.Options{Actor: actor})
+			return skillDoneMsg{ch: ch, res: res, err: err}
+		}
+		res, err := store.Run(dir, ch.skill, ch.args, store.Options{Actor: actor, ExpectVersion: ch.version})
+		return skillDoneMsg{ch: ch, res: res, err: err}
+	}
+}
+
+// skillDone reports the outcome: the change ID, or why nothing was written.
+func (m *Model) skillDone(msg skillDoneMsg) tea.Cmd {
+	name := "undo"
+	if msg.ch.skill != nil {
+		name = msg.ch.skill.Name
+	}
+	if msg.err != nil {
+		var ce *store.ConflictError
+		if errors.As(msg.err, &ce) {
+			m.flashError(fmt.Sprintf("%s changed since you read it (someone else wrote it); nothing was written. Showing the new version.", ce.Object))
+			return m.reloadAll()
+		}
+		m.flashError(name + " failed, nothing was written: " + reason(msg.err))
+		return nil
+	}
+	res := msg.res
+	if msg.ch.undo != nil {
+		m.session = m.session[:len(m.session)-1]
+	} else {
+		m.session = append(m.session, res)
+	}
+	var what []string
+	if len(res.Created) > 0 {
+		what = append(what, "created "+strings.Join(res.Created, ", "))
+	}
+	if len(res.Modified) > 0 {
+		what = append(what, "modified "+strings.Join(res.Modified, ", "))
+	}
+	if len(res.Deleted) > 0 {
+		what = append(what, "removed "+strings.Join(res.Deleted, ", "))
+	}
+	m.flashInfo(fmt.Sprintf("✓ %s %s by %s: %s", res.Change, name, res.Actor, strings.Join(what, "; ")))
+	if m.watcher == nil {
+		return m.reloadAll()
+	}
+	return nil
+}

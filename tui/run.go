@@ -1,0 +1,24 @@
+package tui
+
+import (
+	"fmt"
+
+	tea "charm.land/bubbletea/v2"
+
+	"referee/themes"
+)
+
+// Run opens the workbench on a contents folder and blocks until the reviewer quits.
+func Run(dir string, opts Options) error {
+	if !themes.Valid(opts.Theme) {
+		return fmt.Errorf("unknown theme %q (one of %v)", opts.Theme, themes.Names)
+	}
+	m, err := New(dir, opts)
+	if err != nil {
+		return err
+	}
+	defer m.Close()
+	p := tea.NewProgram(m)
+	_, err = p.Run()
+	return err
+}

@@ -1,0 +1,269 @@
+package tui
+
+import (
+	"strings"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+
+	"referee/themes"
+	"referee/views"
+)
+
+// TreeKeyMap is the tree pane's keys.
+type TreeKeyMap struct {
+	Up, Down, Fold, Unfold, Top, Bottom, PageUp, PageDown, Toggle key.Binding
+}
+
+// DefaultTreeKeyMap returns the tree's fixed keys.
+func DefaultTreeKeyMap() TreeKeyMap {
+	return TreeKeyMap{
+		Up:       key.NewBinding(key.WithKeys("k", "up"), key.WithHelp("k/↑", "move up")),
+		Down:     key.NewBinding(key.WithKeys("j", "down"), key.WithHelp("j/↓", "move down")),
+		Fold:     key.NewBinding(key.WithKeys("h", "left"), key.WithHelp("h/←", "fold (or go to parent)")),
+		Unfold:   key.NewBinding(key.WithKeys("l", "right"), key.WithHelp("l/→", "unfold (or go to first child)")),
+		Top:      key.NewBinding(key.WithKeys("g", "home"), key.WithHelp("g", "top")),
+		Bottom:   key.NewBinding(key.WithKeys("G", "end"), key.WithHelp("G", "bottom")),
+		PageUp:   key.NewBinding(key.WithKeys("pgup", "ctrl+u"), key.WithHelp("pgup", "page up")),
+		PageDown: key.NewBinding(key.WithKeys("pgdown", "ctrl+d"), key.WithHelp("pgdn", "page down")),
+		Toggle:   key.NewBinding(key.WithKeys("space"), key.WithHelp("space", "fold/unfold")),
+	}
+}
+
+// Tree is the tree pane. The cursor and the folds are kept by node path (IDs from the
+// root), never by row index, so a live reload never moves the reviewer.
+type Tree struct {
+	f      *forest
+	folds  map[string]bool
+	rows   []views.TreeRow
+	index  map[string]int
+	cursor string
+	cur    int
+	offset int
+	width  int
+	height int
+	keys   TreeKeyMap
+}
+
+func newTree() *Tree {
+	return &Tree{folds: map[string]bool{}, index: map[string]int{}, keys: DefaultTreeKeyMap()}
+}
+
+// SetSize sets the pane's inner size.
+func (t *Tree) SetSize(w, h int) {
+	t.width, t.height = max(w, 0), max(h, 0)
+	t.clampOffset()
+}
+
+// SetForest swaps in a new snapshot's tree, keeping the cursor on the same node.
+func (t *Tree) SetForest(f *forest) {
+	t.f = f
+	t.rebuild()
+}
+
+func (t *Tree) rebuild() {
+	if t.f == nil {
+		return
+	}
+	t.rows = t.f.flatten(t.folds)
+	clear(t.index)
+	for i, r := range t.rows {
+		t.index[r.Path] = i
+	}
+	t.locate()
+}
+
+// locate finds the cursor's row after a rebuild: the same path; else the same object
+// where it now sits; else the nearest row to where it was.
+func (t *Tree) locate() {
+	if len(t.rows) == 0 {
+		t.cur, t.offset = 0, 0
+		return
+	}
+	t.cur = t.findRow(t.cursor, t.cur)
+	t.cursor = t.rows[t.cur].Path
+	t.clampOffset()
+}
+
+func (t *Tree) findRow(path string, was int) int {
+	if path == "" {
+		return 0
+	}
+	if i, ok := t.index[path]; ok {
+		return i
+	}
+	if cp, ok := t.f.canon[lastID(path)]; ok {
+		if i, ok := t.index[cp]; ok {
+			return i
+		}
+	}
+	// The node is gone or folded away: its nearest visible ancestor, else stay put.
+	for _, a := range reverse(ancestors(path)) {
+		if i, ok := t.index[a]; ok {
+			return i
+		}
+	}
+	return min(max(was, 0), len(t.rows)-1)
+}
+
+func reverse(s []string) []string {
+	for i, j := 0, len(s)-1; i < j; i, j = i+1, j-1 {
+		s[i], s[j] = s[j], s[i]
+	}
+	return s
+}
+
+// Selected returns the row under the cursor (zero row when empty).
+func (t *Tree) Selected() (views.TreeRow, bool) {
+	if t.cur < 0 || t.cur >= len(t.rows) {
+		return views.TreeRow{}, false
+	}
+	return t.rows[t.cur], true
+}
+
+// Cursor is the selected node's path.
+func (t *Tree) Cursor() string { return t.cursor }
+
+// Rows is the number of visible rows.
+func (t *Tree) Rows() []views.TreeRow { return t.rows }
+
+// Open reports whether the node at path is open.
+func (t *Tree) IsOpen(path string) bool {
+	i, ok := t.index[path]
+	return ok && t.rows[i].Open
+}
+
+func (t *Tree) moveTo(i int) {
+	if len(t.rows) == 0 {
+		return
+	}
+	t.cur = min(max(i, 0), len(t.rows)-1)
+	t.cursor = t.rows[t.cur].Path
+	t.clampOffset()
+}
+
+// clampOffset keeps the cursor inside the window with a little context.
+func (t *Tree) clampOffset() {
+	h := max(t.height, 1)
+	margin := min(2, (h-1)/2)
+	if t.cur < t.offset+margin {
+		t.offset = t.cur - margin
+	}
+	if t.cur > t.offset+h-1-margin {
+		t.offset = t.cur - h + 1 + margin
+	}
+	t.offset = min(t.offset, len(t.rows)-h)
+	t.offset = max(t.offset, 0)
+}
+
+// Scroll moves the window (mouse wheel) and drags the cursor along if it leaves it.
+func (t *Tree) Scroll(n int) {
+	h := max(t.height, 1)
+	t.offset = max(0, min(t.offset+n, len(t.rows)-h))
+	if t.cur < t.offset {
+		t.moveTo(t.offset)
+	} else if t.cur >= t.offset+h {
+		t.moveTo(t.offset + h - 1)
+	}
+}
+
+// Click selects the row at a line of the pane (0 = first visible row).
+func (t *Tree) Click(y int) bool {
+	i := t.offset + y
+	if y < 0 || i >= len(t.rows) {
+		return false
+	}
+	t.cur = i
+	t.cursor = t.rows[i].Path
+	return true
+}
+
+// SetOpen folds or unfolds a node.
+func (t *Tree) SetOpen(path string, open bool) {
+	t.folds[path] = open
+	t.rebuild()
+}
+
+// Reveal opens every ancestor of a path and puts the cursor on it.
+func (t *Tree) Reveal(path string) bool {
+	for _, a := range ancestors(path) {
+		t.folds[a] = true
+	}
+	t.cursor = path
+	t.rebuild()
+	return t.cursor == path
+}
+
+// Update handles the tree's own keys; it reports whether the key was one of them.
+func (t *Tree) Update(msg tea.KeyPressMsg) bool {
+	k := t.keys
+	switch {
+	case key.Matches(msg, k.Up):
+		t.moveTo(t.cur - 1)
+	case key.Matches(msg, k.Down):
+		t.moveTo(t.cur + 1)
+	case key.Matches(msg, k.Top):
+		t.moveTo(0)
+	case key.Matches(msg, k.Bottom):
+		t.moveTo(len(t.rows) - 1)
+	case key.Matches(msg, k.PageUp):
+		t.moveTo(t.cur - max(t.height-1, 1))
+	case key.Matches(msg, k.PageDown):
+		t.moveTo(t.cur + max(t.height-1, 1))
+	case key.Matches(msg, k.Fold):
+		r, ok := t.Selected()
+		if !ok {
+			break
+		}
+		if r.Open {
+			t.SetOpen(r.Path, false)
+		} else if a := ancestors(r.Path); len(a) > 0 {
+			if i, ok := t.index[a[len(a)-1]]; ok {
+				t.moveTo(i)
+			}
+		}
+	case key.Matches(msg, k.Unfold):
+		r, ok := t.Selected()
+		if !ok || !r.HasKids {
+			break
+		}
+		if !r.Open {
+			t.SetOpen(r.Path, true)
+		} else {
+			t.moveTo(t.cur + 1)
+		}
+	case key.Matches(msg, k.Toggle):
+		if r, ok := t.Selected(); ok && r.HasKids {
+			t.SetOpen(r.Path, !r.Open)
+		}
+	default:
+		return false
+	}
+	return true
+}
+
+// View renders the visible window only: cost is the pane height, not the tree size.
+func (t *Tree) View(st *themes.Styles, focused bool, flash map[string]bool) string {
+	if t.height <= 0 || t.width <= 0 {
+		return ""
+	}
+	lines := make([]string, 0, t.height)
+	if t.f == nil || len(t.rows) == 0 {
+		lines = append(lines, st.Muted.Render(fitWidth("(no problems or statements yet)", t.width)))
+	} else {
+		end := min(t.offset+t.height, len(t.rows))
+		for i := t.offset; i < end; i++ {
+			r := t.rows[i]
+			var info views.RowInfo
+			if r.Kind == views.RowStatement || r.Kind == views.RowProblem {
+				info = views.InfoFor(t.f.snap, t.f.g, r.ID, t.f.broken)
+				info.Flash = flash[r.ID]
+			}
+			lines = append(lines, views.TreeLine(st, r, info, t.width, i == t.cur, focused))
+		}
+	}
+	for len(lines) < t.height {
+		lines = append(lines, strings.Repeat(" ", t.width))
+	}
+	return strings.Join(lines, "\n")
+}

@@ -1,0 +1,221 @@
+package tui
+
+import (
+	"fmt"
+	"strings"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"referee/model"
+	"referee/themes"
+	"referee/views"
+)
+
+// View draws the screen. It only slices what Update prepared: visible tree rows, the
+// detail doc's window, the status bar, and an overlay if one is open.
+func (m *Model) View() tea.View {
+	v := tea.NewView(m.Render())
+	v.AltScreen = true
+	v.MouseMode = tea.MouseModeCellMotion
+	v.WindowTitle = "referee · " + m.name
+	return v
+}
+
+// Render is the screen as a string (View's content).
+func (m *Model) Render() string {
+	if m.width <= 0 || m.height <= 0 {
+		return ""
+	}
+	st := m.st
+	tw, dw, ph := m.paneSizes()
+	var parts []string
+	if ph > 0 {
+		flash := map[string]bool{}
+		for id := range m.flash {
+			flash[id] = true
+		}
+		var cols []string
+		if tw > 0 {
+			title := "Tree"
+			if m.forest != nil {
+				title = fmt.Sprintf("Tree · %d rows", len(m.tree.Rows()))
+			}
+			cols = append(cols, box(st, title, m.tree.View(st, m.focus == focusTree, flash), tw, ph, m.focus == focusTree))
+		}
+		if dw > 0 {
+			cols = append(cols, box(st, m.detailTitle(), m.detail.View(), dw, ph, m.focus == focusDetail))
+		}
+		parts = append(parts, joinColumns(cols...))
+	}
+	status := m.statusLines()
+	if len(status) > m.height {
+		status = status[len(status)-m.height:]
+	}
+	parts = append(parts, strings.Join(status, "\n"))
+	screen := strings.Join(parts, "\n")
+
+	var dlg string
+	switch {
+	case m.confirm != nil:
+		dlg = dialog(st, "confirm · "+m.confirmTitle(), m.confirmBody(), m.dialogWidth(), m.dialogHeight())
+	case m.form != nil:
+		dlg = dialog(st, m.form.title, m.form.View(st), m.dialogWidth(), m.dialogHeight())
+	case m.picker != nil:
+		body := m.picker.View(st)
+		dlg = dialog(st, m.picker.title, body, m.dialogWidth(), m.dialogHeight())
+	}
+	if dlg != "" {
+		w, h := ansi.StringWidth(strings.SplitN(dlg, "\n", 2)[0]), strings.Count(dlg, "\n")+1
+		screen = overlay(screen, dlg, max((m.width-w)/2, 0), max((m.height-h)/2-1, 0))
+	}
+	return screen
+}
+
+func (m *Model) detailTitle() string {
+	r, ok := m.tree.Selected()
+	if !ok {
+		return "Detail"
+	}
+	switch r.Kind {
+	case views.RowStatement:
+		return r.ID + " · statement"
+	case views.RowProblem:
+		return r.ID + " · problem"
+	}
+	return "Detail"
+}
+
+func (m *Model) confirmTitle() string {
+	if m.confirm.undo != nil {
+		return "undo " + m.confirm.undo.Change
+	}
+	return m.confirm.skill.Name
+}
+
+func (m *Model) confirmBody() []string {
+	st := m.st
+	ch := m.confirm
+	w := m.dialogWidth() - 4
+	var lines []string
+	if ch.undo != nil {
+		lines = append(lines, st.Bold.Render("Undo the last change of this session?"))
+	} else {
+		v := ch.version
+		if v == "" {
+			v = "?"
+		}
+		lines = append(lines, st.Bold.Render(fmt.Sprintf("%s on %s", ch.skill.Name, ch.target))+
+			st.Muted.Render(fmt.Sprintf("  (the version you saw: %s) as %s", v, m.actor)))
+	}
+	lines = append(lines, "", st.Muted.Render("will write:"))
+	for _, p := range ch.preview {
+		for _, l := range strings.Split(ansi.Wrap(p, max(w-2, 8), ""), "\n") {
+			lines = append(lines, "  "+st.Base.Render(l))
+		}
+	}
+	if args := argLines(ch); len(args) > 0 {
+		lines = append(lines, "", st.Muted.Render("arguments:"))
+		for _, a := range args {
+			lines = append(lines, "  "+st.Faint.Render(ansi.Truncate(a, max(w-2, 8), "…")))
+		}
+	}
+	lines = append(lines, "", st.Danger.Render("y")+st.Base.Render(" write it")+st.Muted.Render("   ·   any other key (enter, esc…) cancels"))
+	return lines
+}
+
+// statusLines are the two bottom lines: state, then hints or the last message.
+func (m *Model) statusLines() []string {
+	st := m.st
+	w := m.width
+	var left []string
+	left = append(left, st.Accent.Render("referee")+" "+st.StatusVal.Render(model.SanitizeLine(m.name)))
+	if m.g != nil {
+		var counts []string
+		order := []model.Phase{model.PhaseProved, model.PhaseAwaitingCheck, model.PhaseHasGap, model.PhaseNeedsDecision,
+			model.PhaseAwaitingSubs, model.PhaseNeedsProof, model.PhaseValidating, model.PhaseRefuted, model.PhaseAbandoned, model.PhaseUnknown}
+		n := map[model.Phase]int{}
+		for id := range m.snap.Statements {
+			n[m.g.Phase[id]]++
+		}
+		for _, ph := range order {
+			if n[ph] > 0 {
+				b := themes.BadgeFor(ph, "?")
+				counts = append(counts, st.Status(ph).Render(fmt.Sprintf("%s%d", b.Symbol, n[ph])))
+			}
+		}
+		left = append(left, strings.Join(counts, " "))
+		if k := len(m.forest.brokenOrphans) + len(m.forest.broken); k > 0 {
+			left = append(left, st.Error.Render(fmt.Sprintf("⚠%d broken", k)))
+		}
+	}
+	switch {
+	case m.paused:
+		s := "⏸ paused"
+		if m.pendingCount > 0 {
+			s += fmt.Sprintf(" (%s waiting)", plural(m.pendingCount, "change", "changes"))
+		}
+		left = append(left, st.Warn.Render(s))
+	case m.watcher != nil:
+		left = append(left, st.Status(model.PhaseProved).Render("● live"))
+	default:
+		left = append(left, st.Muted.Render("○ not live"))
+	}
+	if m.snap != nil && len(m.snap.Log) > 0 {
+		e := m.snap.Log[len(m.snap.Log)-1]
+		s := e.ID
+		if e.Skill != "" {
+			s += " " + e.Skill
+		}
+		if e.By != "" {
+			s += " · " + e.By
+		}
+		left = append(left, st.Muted.Render("last: ")+st.StatusVal.Render(model.SanitizeLine(s)))
+	}
+	line1 := fitWidth(" "+strings.Join(left, st.Faint.Render(" │ ")), w)
+
+	var line2 string
+	switch {
+	case m.searching:
+		line2 = " " + m.searchInput.View()
+	case m.message != "":
+		style := st.Error
+		prefix := "⚠ "
+		if m.messageOK {
+			style, prefix = st.Accent, ""
+		}
+		line2 = " " + style.Render(prefix+model.SanitizeLine(m.message))
+	default:
+		line2 = " " + m.hints()
+	}
+	if m.watchNote != "" && m.message == "" && !m.searching {
+		line2 = " " + st.Warn.Render(model.SanitizeLine(m.watchNote)) + st.Faint.Render(" │ ") + strings.TrimPrefix(line2, " ")
+	}
+	return []string{line1, fitWidth(line2, w)}
+}
+
+// hints are the most useful keys for the selection.
+func (m *Model) hints() string {
+	st := m.st
+	type hint struct{ k, d string }
+	var hs []hint
+	if m.search != "" {
+		hs = append(hs, hint{"n/N", fmt.Sprintf("matches (%d)", len(m.searchResults))}, hint{"esc", "clear search"})
+	}
+	if s := m.selectedStatement(); s != nil {
+		switch m.g.Phase[s.ID] {
+		case model.PhaseAwaitingCheck:
+			hs = append(hs, hint{"C", "confirm"}, hint{"R", "reject"}, hint{"]/[", "sentence"})
+		case model.PhaseHasGap:
+			hs = append(hs, hint{"i", "issue"}, hint{"P", "patch"}, hint{"L", "lemma"}, hint{"F", "false"})
+		case model.PhaseNeedsDecision:
+			hs = append(hs, hint{"M", "modify"}, hint{"F", "false"}, hint{"A", "abandon"})
+		}
+	}
+	hs = append(hs, hint{"n", "next waiting"}, hint{"/", "search"}, hint{"tab", "pane"}, hint{":", "palette"}, hint{"?", "help"}, hint{"p", "pause"}, hint{"q", "quit"})
+	var parts []string
+	for _, h := range hs {
+		parts = append(parts, st.StatusKey.Render(h.k)+" "+st.StatusBar.Render(h.d))
+	}
+	return strings.Join(parts, "  ")
+}

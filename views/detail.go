@@ -1,0 +1,499 @@
+package views
+
+import (
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/charmbracelet/x/ansi"
+
+	"referee/model"
+	"referee/themes"
+)
+
+// Link is a reference shown in the detail pane that can be followed.
+type Link struct {
+	Line int
+	ID   string
+}
+
+// Doc is a rendered detail pane: its lines and where the interactive parts are.
+type Doc struct {
+	Lines      []string
+	Links      []Link
+	ProofStart int   // line of the first proof line; -1 without a proof
+	IssueLines []int // line of each issue thread, by thread index
+}
+
+// DetailState is the UI state the detail pane shows.
+type DetailState struct {
+	Sentence int // sentence cursor, 0-based; -1 none
+	Issue    int // issue cursor (thread index); -1 none
+	Link     int // link cursor; -1 none
+	Proof    *RenderedProof
+	Broken   []model.BrokenFile
+}
+
+type docBuilder struct {
+	st    *themes.Styles
+	width int
+	doc   Doc
+	state DetailState
+}
+
+func (b *docBuilder) line(s string) {
+	if ansi.StringWidth(s) > b.width {
+		s = ansi.Truncate(s, b.width, "…")
+	}
+	b.doc.Lines = append(b.doc.Lines, s)
+}
+
+func (b *docBuilder) blank() {
+	if n := len(b.doc.Lines); n > 0 && b.doc.Lines[n-1] != "" {
+		b.doc.Lines = append(b.doc.Lines, "")
+	}
+}
+
+func (b *docBuilder) heading(s string) {
+	b.blank()
+	b.line(b.st.Heading.Render(s))
+}
+
+// para writes sanitised text wrapped at the width with an indent.
+func (b *docBuilder) para(text string, indent int, style func(...string) string) {
+	text = model.Sanitize(text)
+	w := max(b.width-indent, 8)
+	pad := strings.Repeat(" ", indent)
+	for l := range strings.SplitSeq(text, "\n") {
+		l = strings.ReplaceAll(l, "\t", "    ")
+		for wl := range strings.SplitSeq(ansi.Wrap(l, w, ""), "\n") {
+			b.line(pad + style(wl))
+		}
+	}
+}
+
+// labelled writes "Label: text" with the text wrapped under itself.
+func (b *docBuilder) labelled(indent int, label, text string) {
+	if strings.TrimSpace(text) == "" {
+		return
+	}
+	text = model.Sanitize(text)
+	pad := strings.Repeat(" ", indent)
+	lw := ansi.StringWidth(label) + 2
+	w := max(b.width-indent-lw, 8)
+	if lw > (b.width-indent)/4 {
+		// Narrow: the label on its own line, the text under it.
+		b.line(pad + b.st.Muted.Render(label+":"))
+		b.para(text, indent+2, b.st.Base.Render)
+		return
+	}
+	first := true
+	for l := range strings.SplitSeq(text, "\n") {
+		for wl := range strings.SplitSeq(ansi.Wrap(l, w, ""), "\n") {
+			if first {
+				b.line(pad + b.st.Muted.Render(label+": ") + b.st.Base.Render(wl))
+				first = false
+			} else {
+				b.line(pad + strings.Repeat(" ", lw) + b.st.Base.Render(wl))
+			}
+		}
+	}
+}
+
+// ref writes a reference item: a followable link when it names an object.
+func (b *docBuilder) ref(snap *model.Snapshot, g *model.Graph, item string, indent int) {
+	pad := strings.Repeat(" ", indent)
+	id, ok := model.RefID(item)
+	if !ok {
+		b.para("• "+item, indent, b.st.Base.Render)
+		return
+	}
+	text := strings.TrimSpace(strings.TrimPrefix(item, "("+id+")"))
+	if text == id {
+		text = ""
+	}
+	var info RowInfo
+	exists := snap.Exists(id)
+	if exists {
+		info = InfoFor(snap, g, id, nil)
+		if text == "" {
+			text = info.Text
+		}
+	}
+	cur := len(b.doc.Links) == b.state.Link
+	arrow := "→ "
+	if cur {
+		arrow = b.st.Cursor.Render("→") + " "
+	}
+	idStyle := b.st.Link
+	badge := ""
+	if exists {
+		badge = b.st.Badge(info.Phase, info.Status, 0) + " "
+	} else {
+		badge = b.st.Error.Render("⚠ missing") + " "
+	}
+	b.doc.Links = append(b.doc.Links, Link{Line: len(b.doc.Lines), ID: id})
+	b.line(pad + arrow + idStyle.Render(id) + " " + badge + b.st.Base.Render(model.SanitizeLine(text)))
+}
+
+func header(st *themes.Styles, id string, info RowInfo, extra ...string) string {
+	parts := []string{st.Title.Render(id), st.Badge(info.Phase, info.Status, 0)}
+	if info.Status != "" && themes.BadgeFor(info.Phase, info.Status).Word != info.Status {
+		parts = append(parts, st.Faint.Render("("+model.SanitizeLine(info.Status)+")"))
+	}
+	parts = append(parts, extra...)
+	return strings.Join(parts, "  ")
+}
+
+// StatementDetail renders a statement: claim, premises, sub-statements, proof with
+// numbered sentences, issue threads, progress notes, proposals and file problems.
+func StatementDetail(st *themes.Styles, snap *model.Snapshot, g *model.Graph, id string, state DetailState, width int) Doc {
+	b := &docBuilder{st: st, width: max(width, 10), state: state, doc: Doc{ProofStart: -1}}
+	s := snap.Statements[id]
+	if s == nil {
+		b.line(st.Error.Render("⚠ " + id + " does not exist"))
+		return b.doc
+	}
+	info := InfoFor(snap, g, id, nil)
+	var marks []string
+	if s.Type != "" {
+		marks = append(marks, st.Muted.Render(model.SanitizeLine(s.Type)))
+	}
+	if info.FullyProved {
+		marks = append(marks, st.Status(model.PhaseProved).Render("★ fully proved"))
+	}
+	if info.Next != "" {
+		marks = append(marks, st.Accent.Render("next: "+model.SanitizeLine(info.Next)))
+	}
+	b.line(header(st, id, info, marks...))
+	if s.Reliability != 0 || s.CountUsage != 0 {
+		b.line(st.Faint.Render(fmt.Sprintf("reliability %s · used %d×", reliability(s.Reliability), s.CountUsage)))
+	}
+	if why, ok := g.Stale[id]; ok {
+		b.line(st.Warn.Render("stale: " + model.SanitizeLine(why)))
+	}
+	b.brokenNote(id)
+
+	b.heading("Claim")
+	b.para(s.Claim(), 2, st.Bold.Render)
+	if len(s.Hypothesis) > 0 {
+		b.heading(fmt.Sprintf("Premises (%d)", len(s.Hypothesis)))
+		for _, h := range s.Hypothesis {
+			b.ref(snap, g, h, 2)
+		}
+	}
+	if len(s.Preliminaries) > 0 {
+		b.heading(fmt.Sprintf("Sub-statements (%d)", len(s.Preliminaries)))
+		for _, p := range s.Preliminaries {
+			b.ref(snap, g, p, 2)
+		}
+	}
+
+	threads, stray := model.Threads(s.Issues, s.Responses)
+	flagged := map[int]bool{}
+	located := make([]int, len(threads))
+	var rule []model.LocateRule
+	var sents []model.Sentence
+	if state.Proof != nil {
+		sents = state.Proof.Sentences
+	} else {
+		sents = model.SplitSentences(s.Proof.Full)
+	}
+	open := model.Unanswered(s.Issues, s.Responses)
+	for i, t := range threads {
+		idx, r := model.LocateSentence(sents, t.Issue.Sentence, t.Issue.SentenceText)
+		located[i] = idx
+		rule = append(rule, r)
+		if idx >= 0 && slices.Contains(open, t.Issue.Number) {
+			flagged[idx] = true
+		}
+	}
+
+	if strings.TrimSpace(s.Proof.Full) != "" {
+		title := fmt.Sprintf("Proof (%d sentences", len(sents))
+		if state.Sentence >= 0 && state.Sentence < len(sents) {
+			title += fmt.Sprintf(" · cursor on %d", state.Sentence+1)
+		}
+		title += ")"
+		b.heading(title)
+		if len(s.Proof.Ref) > 0 {
+			var refs []string
+			for _, r := range s.Proof.Ref {
+				refs = append(refs, model.SanitizeLine(r))
+			}
+			b.para("cites "+strings.Join(refs, ", "), 2, st.Faint.Render)
+		}
+		b.doc.ProofStart = len(b.doc.Lines)
+		if state.Proof != nil {
+			for _, l := range state.Proof.Compose(st, state.Sentence, flagged) {
+				b.line(l)
+			}
+		} else {
+			b.para(s.Proof.Full, 2, st.Base.Render)
+		}
+		if len(s.Proof.Cot) > 0 {
+			b.blank()
+			b.line(st.Muted.Render("  reasoning"))
+			for _, c := range s.Proof.Cot {
+				b.para("· "+c, 4, st.Faint.Render)
+			}
+		}
+	}
+
+	if len(threads) > 0 || len(stray) > 0 {
+		b.heading(fmt.Sprintf("Issues (%d open of %d)", len(open), len(threads)))
+		for i, t := range threads {
+			b.blank()
+			b.doc.IssueLines = append(b.doc.IssueLines, len(b.doc.Lines))
+			b.thread(t, i, located[i], rule[i], sents, slices.Contains(open, t.Issue.Number))
+		}
+		for _, r := range stray {
+			b.blank()
+			b.line(st.Warn.Render("  response to no listed issue:"))
+			b.response(r, 4)
+		}
+	}
+
+	if len(s.Progresses) > 0 {
+		b.heading("Progress")
+		for _, raw := range s.Progresses {
+			pr := model.ParseProgress(raw)
+			if pr.Tag == "" {
+				b.para("· "+pr.Body, 2, st.Base.Render)
+				continue
+			}
+			b.labelled(2, pr.Tag, pr.Body)
+		}
+	}
+	b.proposals(s)
+	b.fieldProblems(s.Problems)
+	return b.doc
+}
+
+func (b *docBuilder) thread(t model.Thread, i, located int, rule model.LocateRule, sents []model.Sentence, open bool) {
+	st := b.st
+	is := t.Issue
+	state := st.Status(model.PhaseProved).Render("answered")
+	if open {
+		state = st.Status(model.PhaseHasGap).Render("● open")
+	}
+	cur := "  "
+	if i == b.state.Issue {
+		cur = st.Cursor.Render("▶") + " "
+	}
+	num := "issue"
+	if is.Number > 0 {
+		num = fmt.Sprintf("issue #%d", is.Number)
+	}
+	if !is.Parsed {
+		b.line(cur + st.Bold.Render(num) + "  " + state + "  " + st.Warn.Render("(unparsed: "+is.Problem+")"))
+		b.para(is.Raw, 4, st.Base.Render)
+		for _, r := range t.Responses {
+			b.response(r, 4)
+		}
+		return
+	}
+	where := fmt.Sprintf("sentence %d", is.Sentence)
+	if located >= 0 && located+1 != is.Sentence {
+		where += fmt.Sprintf(" (found as sentence %d by %s)", located+1, rule)
+	} else if located < 0 {
+		where += " (not found in the proof)"
+	}
+	b.line(cur + st.Bold.Render(num) + "  " + state + "  " + st.Accent.Render(model.SanitizeLine(is.ErrorType)) + "  " + st.Muted.Render(where))
+	if is.SentenceText != "" {
+		b.para("“"+is.SentenceText+"”", 4, st.Faint.Render)
+	}
+	b.labelled(4, "Explanation", is.Explanation)
+	b.labelled(4, "Fix", is.Fix)
+	for _, r := range t.Responses {
+		b.response(r, 4)
+	}
+}
+
+func (b *docBuilder) response(r model.Response, indent int) {
+	st := b.st
+	pad := strings.Repeat(" ", indent)
+	head := "↳ response"
+	if r.Number > 0 {
+		head = fmt.Sprintf("↳ response #%d", r.Number)
+	}
+	if !r.Parsed {
+		b.line(pad + st.Bold.Render(head) + "  " + st.Warn.Render("(unparsed: "+r.Problem+")"))
+		b.para(r.Raw, indent+2, st.Base.Render)
+		return
+	}
+	b.line(pad + st.Bold.Render(head) + "  " + st.Accent.Render(model.SanitizeLine(r.Type)))
+	switch r.Type {
+	case "patch":
+		b.labelled(indent+2, "Change", r.Change)
+	case "substatement":
+		b.labelled(indent+2, "Sub-statement", r.SubID)
+		b.labelled(indent+2, "Purpose", r.Purpose)
+	case "false":
+		b.labelled(indent+2, "Counterexample", r.Counterexample)
+	case "modification":
+		b.labelled(indent+2, "Type", r.ModType)
+		b.labelled(indent+2, "Proposal", r.Proposal)
+	}
+}
+
+func (b *docBuilder) proposals(s *model.Statement) {
+	for _, raw := range s.Progresses {
+		pr := model.ParseProgress(raw)
+		switch pr.Tag {
+		case "COUNTEREXAMPLE":
+			b.heading("Counterexample")
+			b.para(pr.Body, 2, b.st.Status(model.PhaseRefuted).Render)
+		case "MODIFICATION PROPOSED":
+			b.heading("Modification proposal")
+			b.labelled(2, "Type", pr.ModType)
+			b.labelled(2, "Change", pr.Change)
+			b.labelled(2, "Rationale", pr.Rationale)
+		}
+	}
+}
+
+func (b *docBuilder) fieldProblems(ps []model.FieldProblem) {
+	if len(ps) == 0 {
+		return
+	}
+	b.heading("File problems")
+	for _, p := range ps {
+		b.para("⚠ "+p.String(), 2, b.st.Warn.Render)
+	}
+}
+
+func (b *docBuilder) brokenNote(id string) {
+	for _, bf := range b.state.Broken {
+		if bf.ID == id {
+			b.para(fmt.Sprintf("⚠ %s does not parse (%s); showing its last good version", bf.Path, bf.Reason), 0, b.st.Error.Render)
+		}
+	}
+}
+
+// ProblemDetail renders a problem: objectives, hypotheses, subgoals, statements, solution.
+func ProblemDetail(st *themes.Styles, snap *model.Snapshot, g *model.Graph, id string, state DetailState, width int) Doc {
+	b := &docBuilder{st: st, width: max(width, 10), state: state, doc: Doc{ProofStart: -1}}
+	p := snap.Problems[id]
+	if p == nil {
+		b.line(st.Error.Render("⚠ " + id + " does not exist"))
+		return b.doc
+	}
+	info := InfoFor(snap, g, id, nil)
+	var marks []string
+	if p.Priority != "" {
+		marks = append(marks, st.Muted.Render("priority "+model.SanitizeLine(p.Priority)))
+	}
+	if info.Next != "" {
+		marks = append(marks, st.Accent.Render("next: "+info.Next))
+	}
+	b.line(header(st, id, info, marks...))
+	b.brokenNote(id)
+	b.heading("Objectives")
+	for _, o := range p.Objectives {
+		b.para("• "+o, 2, st.Bold.Render)
+	}
+	if p.Summary != "" {
+		b.heading("Summary")
+		b.para(p.Summary, 2, st.Base.Render)
+	}
+	if len(p.Hypothesis) > 0 {
+		b.heading(fmt.Sprintf("Hypotheses (%d)", len(p.Hypothesis)))
+		for _, h := range p.Hypothesis {
+			b.ref(snap, g, h, 2)
+		}
+	}
+	var subgoals, needs []string
+	for _, it := range p.Preliminaries {
+		if rid, _ := model.RefID(it); model.KindOf(rid) == model.KindProblem {
+			subgoals = append(subgoals, it)
+		} else {
+			needs = append(needs, it)
+		}
+	}
+	if len(subgoals) > 0 {
+		b.heading(fmt.Sprintf("Subgoals (%d)", len(subgoals)))
+		for _, it := range subgoals {
+			b.ref(snap, g, it, 2)
+		}
+	}
+	if len(needs) > 0 {
+		b.heading(fmt.Sprintf("Needs (%d)", len(needs)))
+		for _, it := range needs {
+			b.ref(snap, g, it, 2)
+		}
+	}
+	if len(p.Progresses) > 0 {
+		b.heading(fmt.Sprintf("Statements (%d)", len(p.Progresses)))
+		for _, it := range p.Progresses {
+			b.ref(snap, g, it, 2)
+		}
+	}
+	if p.Solution.Full != "" || len(p.Solution.Ref) > 0 || len(p.Solution.Cot) > 0 {
+		b.heading("Solution")
+		if p.Solution.Full != "" {
+			b.para(p.Solution.Full, 2, st.Base.Render)
+		}
+		for _, r := range p.Solution.Ref {
+			b.ref(snap, g, r, 2)
+		}
+		for _, c := range p.Solution.Cot {
+			b.para("· "+c, 4, st.Faint.Render)
+		}
+	}
+	b.fieldProblems(p.Problems)
+	return b.doc
+}
+
+// GroupDetail renders a group row: what it holds and why.
+func GroupDetail(st *themes.Styles, snap *model.Snapshot, g *model.Graph, title, about string, members []string, state DetailState, width int) Doc {
+	b := &docBuilder{st: st, width: max(width, 10), state: state, doc: Doc{ProofStart: -1}}
+	b.line(st.Title.Render(model.SanitizeLine(title)))
+	if about != "" {
+		b.blank()
+		b.para(about, 0, st.Muted.Render)
+	}
+	b.blank()
+	for _, id := range members {
+		b.ref(snap, g, id, 2)
+	}
+	return b.doc
+}
+
+// BrokenDetail lists the files that do not parse.
+func BrokenDetail(st *themes.Styles, broken []model.BrokenFile, width int) Doc {
+	b := &docBuilder{st: st, width: max(width, 10), doc: Doc{ProofStart: -1}}
+	b.line(st.Title.Render("Files that do not parse"))
+	b.blank()
+	b.para("A file an agent is writing can be empty or half-written for a moment; referee keeps the last good version of its object until the file parses again.", 0, st.Muted.Render)
+	for _, bf := range broken {
+		b.blank()
+		b.line(st.Error.Render("⚠ " + model.SanitizeLine(bf.Path)))
+		b.para(bf.Reason, 2, st.Base.Render)
+	}
+	return b.doc
+}
+
+// MissingDetail explains a dangling reference.
+func MissingDetail(st *themes.Styles, g *model.Graph, id string, width int) Doc {
+	b := &docBuilder{st: st, width: max(width, 10), doc: Doc{ProofStart: -1}}
+	b.line(st.Error.Render("⚠ " + id + " does not exist"))
+	b.blank()
+	b.para("These objects reference it:", 0, st.Muted.Render)
+	for _, e := range g.Dangling {
+		if e.To == id {
+			b.para(fmt.Sprintf("%s (%s): %s", e.From, e.Kind, e.Item), 2, st.Base.Render)
+		}
+	}
+	return b.doc
+}
+
+// reliability prints a float the way the files hold it (1.0, 0.85).
+func reliability(f float64) string {
+	s := strconv.FormatFloat(f, 'f', -1, 64)
+	if !strings.ContainsAny(s, ".eE") {
+		s += ".0"
+	}
+	return s
+}

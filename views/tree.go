@@ -1,0 +1,189 @@
+// Package views renders referee's state as strings: pure functions of the snapshot, the
+// graph and the UI state, with no Bubble Tea in them. Every string that comes from a
+// file passes through model.Sanitize or model.SanitizeLine here, and widths are measured
+// in terminal cells (ansi.StringWidth), never in bytes.
+package views
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/charmbracelet/x/ansi"
+
+	"referee/model"
+	"referee/themes"
+)
+
+// RowKind is what a tree row shows.
+type RowKind uint8
+
+const (
+	RowProblem   RowKind = iota
+	RowStatement         // a statement
+	RowGroup             // a folded group: premises, unattached, broken files
+	RowCycle             // a reference back to an ancestor: the cycle is cut here
+	RowMissing           // a reference to an object that does not exist
+	RowBroken            // a file that does not parse and has no last good version
+)
+
+// TreeRow is one visible row of the tree.
+type TreeRow struct {
+	Kind    RowKind
+	Path    string // the node: IDs from the root, joined by "/"
+	ID      string // object ID (for groups: the group key, e.g. "#premises")
+	Label   string // groups: "premises (6)"; broken files: the path
+	Depth   int
+	HasKids bool
+	Open    bool
+	Shared  bool   // the object appears under several parents
+	Edge    string // how the parent references it ("cites", "solution", …) when notable
+}
+
+// RowInfo is what a row shows about its object, read from the snapshot and graph.
+type RowInfo struct {
+	Phase       model.Phase
+	Status      string
+	Text        string // claim or objectives, one line, sanitised
+	IssuesOpen  int
+	IssuesTotal int
+	FullyProved bool
+	Stale       bool
+	Next        string // the agent the orchestrator would run
+	Broken      bool   // the file is broken; this is its last good version
+	Flash       bool   // changed a moment ago
+}
+
+// InfoFor reads a row's info. It tolerates anything: a missing object gives zero info.
+func InfoFor(snap *model.Snapshot, g *model.Graph, id string, broken map[string]bool) RowInfo {
+	var ri RowInfo
+	if st := snap.Statements[id]; st != nil {
+		ri.Status = st.Status
+		ri.Text = firstLine(st.Claim())
+		ri.IssuesTotal = len(st.Issues)
+		ri.IssuesOpen = len(model.Unanswered(st.Issues, st.Responses))
+	} else if p := snap.Problems[id]; p != nil {
+		ri.Status = p.Status
+		ri.Text = firstLine(p.Title())
+	}
+	if g != nil {
+		ri.Phase = g.Phase[id]
+		ri.FullyProved = g.FullyProved[id]
+		_, ri.Stale = g.Stale[id]
+		ri.Next = g.Next[id]
+	}
+	ri.Broken = broken[id]
+	return ri
+}
+
+func firstLine(s string) string {
+	s = strings.TrimSpace(s)
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		s = s[:i] + " …"
+	}
+	return model.SanitizeLine(s)
+}
+
+// NextWord is the short form of an agent for the "next" mark.
+func NextWord(agent string) string {
+	switch agent {
+	case model.AgentCheck:
+		return "check"
+	case model.AgentProve:
+		return "prove"
+	case model.AgentFix:
+		return "fix"
+	case model.AgentSolve:
+		return "solve"
+	case model.AgentHuman:
+		return "decide"
+	}
+	return strings.TrimPrefix(agent, "agent-")
+}
+
+// TreeLine renders one row at exactly width cells (or less, never more).
+func TreeLine(st *themes.Styles, r TreeRow, info RowInfo, width int, selected, focused bool) string {
+	if width <= 0 {
+		return ""
+	}
+	indent := strings.Repeat("  ", min(r.Depth, 40))
+	fold := "  "
+	if r.HasKids {
+		fold = "▸ "
+		if r.Open {
+			fold = "▾ "
+		}
+	}
+	var left, right []string
+	plainLeft := indent + fold
+	switch r.Kind {
+	case RowGroup:
+		left = append(left, st.Muted.Render(model.SanitizeLine(r.Label)))
+	case RowCycle:
+		left = append(left, st.Warn.Render("↺ "+r.ID+" (cycle: already above)"))
+	case RowMissing:
+		left = append(left, st.Error.Render("⚠ "+r.ID+" (missing)"))
+	case RowBroken:
+		left = append(left, st.Error.Render("⚠ "+model.SanitizeLine(r.Label)+" (does not parse)"))
+	default:
+		left = append(left, st.Badge(info.Phase, info.Status, themes.BadgeWidth))
+		id := st.ID.Render(r.ID)
+		if r.Shared {
+			id += st.Faint.Render("⇉")
+		}
+		left = append(left, id)
+		if r.Edge != "" {
+			left = append(left, st.Faint.Render("("+r.Edge+")"))
+		}
+		left = append(left, st.Base.Render(info.Text))
+		if info.IssuesTotal > 0 {
+			s := fmt.Sprintf("⚑%d/%d", info.IssuesOpen, info.IssuesTotal)
+			if info.IssuesOpen > 0 {
+				right = append(right, st.Status(model.PhaseHasGap).Render(s))
+			} else {
+				right = append(right, st.Faint.Render(s))
+			}
+		}
+		if info.FullyProved && r.Kind == RowStatement {
+			right = append(right, st.Status(model.PhaseProved).Render("★"))
+		}
+		if info.Stale {
+			right = append(right, st.Warn.Render("stale"))
+		}
+		if info.Next != "" {
+			right = append(right, st.Accent.Render("→"+NextWord(info.Next)))
+		}
+		if info.Broken {
+			right = append(right, st.Error.Render("⚠broken"))
+		}
+	}
+	l := plainLeft + strings.Join(left, " ")
+	rt := strings.Join(right, " ")
+	rw := ansi.StringWidth(rt)
+	if rw > 0 && rw+12 > width { // no room: drop the marks rather than the ID
+		rt, rw = "", 0
+	}
+	avail := width - rw
+	if rw > 0 {
+		avail-- // a space before the marks
+	}
+	if ansi.StringWidth(l) > avail {
+		l = ansi.Truncate(l, avail, "…")
+	}
+	line := l
+	if rw > 0 {
+		line += strings.Repeat(" ", max(1, width-rw-ansi.StringWidth(l))) + rt
+	}
+	pad := width - ansi.StringWidth(line)
+	if pad > 0 {
+		line += strings.Repeat(" ", pad)
+	}
+	switch {
+	case selected && focused:
+		line = st.Selected.Render(ansi.Strip(line))
+	case selected:
+		line = st.SelectedBlur.Render(ansi.Strip(line))
+	case info.Flash:
+		line = st.Flash.Render(ansi.Strip(line))
+	}
+	return line
+}
