@@ -94,18 +94,24 @@ type txObject struct {
 	isNew bool
 }
 
-func begin(dir, skill string) (*tx, error) {
+func begin(dir, skill string) (*tx, error) { return open(dir, skill, true) }
+
+// open starts a batch; without lock it only reads (for a Plan), so it never waits on a
+// writer and never creates anything.
+func open(dir, skill string, lock bool) (*tx, error) {
 	if info, err := os.Stat(dir); err != nil || !info.IsDir() {
 		return nil, inputf("contents folder %s does not exist (run referee init, or pass --contents)", dir)
 	}
-	if err := os.MkdirAll(filepath.Join(dir, HistoryDir), 0o755); err != nil {
-		return nil, inputf("cannot create %s: %v", filepath.Join(dir, HistoryDir), unwrapPath(err))
+	t := &tx{dir: dir, objs: map[string]*txObject{}, skill: skill}
+	if lock {
+		if err := os.MkdirAll(filepath.Join(dir, HistoryDir), 0o755); err != nil {
+			return nil, inputf("cannot create %s: %v", filepath.Join(dir, HistoryDir), unwrapPath(err))
+		}
+		t.lock = flock.New(filepath.Join(dir, filepath.FromSlash(LockFile)))
+		if err := t.lock.Lock(); err != nil {
+			return nil, inputf("cannot lock %s: %v", LockFile, unwrapPath(err))
+		}
 	}
-	lock := flock.New(filepath.Join(dir, filepath.FromSlash(LockFile)))
-	if err := lock.Lock(); err != nil {
-		return nil, inputf("cannot lock %s: %v", LockFile, unwrapPath(err))
-	}
-	t := &tx{dir: dir, lock: lock, objs: map[string]*txObject{}, skill: skill}
 	data, err := readStable(filepath.Join(dir, ConfigFile))
 	if err != nil {
 		t.end()
@@ -375,6 +381,42 @@ func (t *tx) commit(opts Options) (*Result, error) {
 		return nil, err
 	}
 	return res, nil
+}
+
+// Planned is a change batch worked out but not written.
+type Planned struct {
+	Result
+	Objects []PlannedObject // created first, then modified, in the order the skill made them
+}
+
+// PlannedObject is one object as it is and as the change would write it (Before is the
+// zero Value for a new object).
+type PlannedObject struct {
+	ID            string
+	New           bool
+	Before, After model.Value
+}
+
+func (t *tx) plan(opts Options) (*Planned, error) {
+	defer t.end()
+	lid, err := t.newID(model.KindChange)
+	if err != nil {
+		return nil, err
+	}
+	now := time.Now
+	if opts.Now != nil {
+		now = opts.Now
+	}
+	p := &Planned{Result: Result{Change: lid, Skill: t.skill, Actor: opts.Actor, At: now().UTC().Format(time.RFC3339),
+		Created: nonNil(t.created), Modified: nonNil(t.changed), Notes: t.notes}}
+	for _, id := range t.created {
+		p.Objects = append(p.Objects, PlannedObject{ID: id, New: true, After: t.objs[id].doc})
+	}
+	for _, id := range t.changed {
+		before, _ := model.Parse(t.objs[id].orig)
+		p.Objects = append(p.Objects, PlannedObject{ID: id, Before: before, After: t.objs[id].doc})
+	}
+	return p, nil
 }
 
 // current is the last p, s and e IDs after the change, as the log's "current" lists them.

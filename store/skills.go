@@ -217,37 +217,63 @@ func validText(s string) bool {
 // Run applies a skill as one change batch: lock, read the objects as they are on disk,
 // check the preconditions, write. On any error nothing is written.
 func Run(dir string, s *Skill, a Args, opts Options) (*Result, error) {
+	t, err := prepare(dir, s, a, &opts, true)
+	if err != nil {
+		return nil, err
+	}
+	defer t.end()
+	return t.commit(opts)
+}
+
+// Plan works a skill call out exactly as Run would — same validation, preconditions and
+// effects on the objects as they are on disk — and returns what it would write, writing
+// nothing. The UI shows it before the reviewer says y.
+func Plan(dir string, s *Skill, a Args, opts Options) (*Planned, error) {
+	t, err := prepare(dir, s, a, &opts, false)
+	if err != nil {
+		return nil, err
+	}
+	return t.plan(opts)
+}
+
+// prepare runs a skill up to the point of writing. With lock, the tx holds the folder
+// lock until the caller ends it.
+func prepare(dir string, s *Skill, a Args, opts *Options, lock bool) (*tx, error) {
 	if err := s.Validate(a); err != nil {
 		return nil, err
 	}
 	if opts.Actor == "" {
 		opts.Actor = "agent"
 	}
-	t, err := begin(dir, s.Name)
+	t, err := open(dir, s.Name, lock)
 	if err != nil {
 		return nil, err
 	}
-	defer t.end()
-	if opts.ExpectVersion != "" && s.Target != "" {
+	if err := t.run(s, a, opts.ExpectVersion); err != nil {
+		t.end()
+		return nil, err
+	}
+	return t, nil
+}
+
+func (t *tx) run(s *Skill, a Args, expect string) error {
+	if expect != "" && s.Target != "" {
 		id := a.Str(s.Target)
 		o, err := t.object(id)
 		if err != nil {
-			return nil, err
+			return err
 		}
 		if o == nil {
-			return nil, &PreconditionError{Object: id, Status: "missing", Skill: s.Name}
+			return &PreconditionError{Object: id, Status: "missing", Skill: s.Name}
 		}
-		if v := model.Version(o.orig); v != opts.ExpectVersion {
-			return nil, &ConflictError{Object: id, Expected: opts.ExpectVersion, Actual: v}
+		if v := model.Version(o.orig); v != expect {
+			return &ConflictError{Object: id, Expected: expect, Actual: v}
 		}
 	}
 	if err := s.Check(t, a); err != nil {
-		return nil, err
+		return err
 	}
-	if err := s.apply(t, a); err != nil {
-		return nil, err
-	}
-	return t.commit(opts)
+	return s.apply(t, a)
 }
 
 // Lookup finds a skill by name or alias.

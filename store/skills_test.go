@@ -509,3 +509,39 @@ func TestUndo(t *testing.T) {
 		t.Errorf("second undo: %v", err)
 	}
 }
+
+// Plan says exactly what Run will write, and writes nothing.
+func TestPlanMatchesRun(t *testing.T) {
+	dir := copyDir(t, fixtureDir)
+	write(t, dir, "statement/s-007.json", read(t, fixtureDir, "history/l-005/s-007.json"))
+	s, _ := Lookup("check-confirm-proof")
+	args := Args{"statement_id": "s-007", "verification_summary": "ok"}
+	before := tree(t, dir)
+	plan, err := Plan(dir, s, args, Options{Actor: "human", Now: pinned})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if after := tree(t, dir); len(after) != len(before) {
+		t.Fatalf("Plan wrote files: %d before, %d after", len(before), len(after))
+	}
+	if plan.Change != "l-007" || len(plan.Objects) != 1 || plan.Objects[0].ID != "s-007" || plan.Objects[0].New {
+		t.Fatalf("plan %+v", plan.Result)
+	}
+	var fields []string
+	for _, c := range model.DiffFields(plan.Objects[0].Before, plan.Objects[0].After) {
+		fields = append(fields, c.Path)
+	}
+	if strings.Join(fields, ",") != "status,reliability,progresses" {
+		t.Errorf("planned fields %v", fields)
+	}
+	res, err := Run(dir, s, args, Options{Actor: "human", Now: pinned})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := read(t, dir, "statement/s-007.json"); got != string(model.EncodeIndent(plan.Objects[0].After)) || res.Change != plan.Change {
+		t.Error("Run wrote something else than Plan said")
+	}
+	if _, err := Plan(dir, s, args, Options{}); err == nil || err.Error() != `check-confirm-proof: s-007 is "true"; it needs a submitted proof awaiting verification` {
+		t.Errorf("plan of a refused change: %v", err)
+	}
+}
