@@ -114,7 +114,8 @@ func (d *Detail) LinkAt(y int) (views.Link, bool) {
 	return views.Link{}, false
 }
 
-// View renders the visible window, every line exactly the pane's width.
+// View renders the visible window, every line exactly the pane's width. The doc draws
+// the proof's sentence marks on the lines asked for, so only visible lines pay for them.
 func (d *Detail) View() string {
 	if d.height <= 0 || d.width <= 0 {
 		return ""
@@ -122,7 +123,7 @@ func (d *Detail) View() string {
 	lines := make([]string, 0, d.height)
 	end := min(d.offset+d.height, len(d.doc.Lines))
 	for i := d.offset; i < end; i++ {
-		lines = append(lines, fitWidth(d.doc.Lines[i], d.width))
+		lines = append(lines, fitWidth(d.doc.Line(i), d.width))
 	}
 	for len(lines) < d.height {
 		lines = append(lines, strings.Repeat(" ", d.width))

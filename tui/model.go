@@ -104,6 +104,8 @@ type Model struct {
 
 	// syncRender renders markdown in Update instead of a command (tests: deterministic).
 	syncRender bool
+	// renderMarkdown is views.RenderProofMarkdown (tests count the calls through it).
+	renderMarkdown func(proof string, width int, style string) (*views.RenderedProof, error)
 }
 
 // New opens a contents folder. It loads the folder once; the watcher starts unless
@@ -129,7 +131,7 @@ func New(dir string, opts Options) (*Model, error) {
 		tree: newTree(), detail: newDetail(),
 		proofs: map[string]*views.RenderedProof{}, inflight: map[string]bool{},
 		flash: map[string]time.Time{}, sentence: 0, issue: -1, link: -1,
-		dark: true,
+		dark: true, renderMarkdown: views.RenderProofMarkdown,
 	}
 	m.applyTheme()
 	g, f := derive(snap)
@@ -527,7 +529,7 @@ func (m *Model) proofFor(proof string, width int) (*views.RenderedProof, tea.Cmd
 		m.proofs[plainKey] = rp
 	}
 	if m.syncRender {
-		if md, err := views.RenderProofMarkdown(proof, width, style); err == nil {
+		if md, err := m.renderMarkdown(proof, width, style); err == nil {
 			m.proofs[key] = md
 			return md, nil
 		}
@@ -536,7 +538,7 @@ func (m *Model) proofFor(proof string, width int) (*views.RenderedProof, tea.Cmd
 		return rp, nil
 	}
 	m.inflight[key] = true
-	return rp, renderProof(key, proof, width, style)
+	return rp, renderProof(m.renderMarkdown, key, proof, width, style)
 }
 
 // proofRenderedMsg carries a markdown rendering made in a command.
@@ -545,9 +547,9 @@ type proofRenderedMsg struct {
 	rp  *views.RenderedProof
 }
 
-func renderProof(key, proof string, width int, style string) tea.Cmd {
+func renderProof(render func(string, int, string) (*views.RenderedProof, error), key, proof string, width int, style string) tea.Cmd {
 	return func() tea.Msg {
-		rp, err := views.RenderProofMarkdown(proof, width, style)
+		rp, err := render(proof, width, style)
 		if err != nil {
 			return proofRenderedMsg{key: key}
 		}
@@ -580,15 +582,11 @@ func (m *Model) scrollToSentence() {
 		return
 	}
 	rp, _ := m.proofFor(st.Proof.Full, m.detail.width-2)
-	if m.sentence >= len(rp.Start) {
+	first, last := rp.SentenceLines(m.sentence)
+	if first < 0 {
 		return
 	}
-	start := m.detail.doc.ProofStart + rp.Start[m.sentence]
-	end := start
-	if m.sentence+1 < len(rp.Start) {
-		end = m.detail.doc.ProofStart + rp.Start[m.sentence+1]
-	}
-	m.detail.ScrollTo(start, end)
+	m.detail.ScrollTo(m.detail.doc.ProofStart+first, m.detail.doc.ProofStart+last)
 }
 
 // nextIssue moves the issue cursor to the next thread and the sentence cursor to the
@@ -763,7 +761,8 @@ func (m *Model) openHelp() tea.Cmd {
 		entry{group: "marks", key: "⇉", title: "shared: the node appears under several parents"},
 		entry{group: "marks", key: "↺", title: "a cycle, cut here"},
 		entry{group: "marks", key: "stale", title: "true, but rests on something false, abandoned or missing"},
-		entry{group: "marks", key: "▌ [n]", title: "the sentence cursor; ! marks a sentence with an open issue"},
+		entry{group: "marks", key: "[n]", title: "a sentence: under the cursor in reverse video; the selected issue's underlined"},
+		entry{group: "marks", key: "![n]", title: "a sentence with an open issue"},
 	)
 	m.picker = newPicker("Help", es, false, "?")
 	m.picker.filter.SetStyles(inputStyles(m.dark))

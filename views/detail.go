@@ -24,6 +24,26 @@ type Doc struct {
 	Links      []Link
 	ProofStart int   // line of the first proof line; -1 without a proof
 	IssueLines []int // line of each issue thread, by thread index
+
+	proof *proofMarks // the sentence marks, drawn by Line
+}
+
+// proofMarks is what Line draws over the proof's lines.
+type proofMarks struct {
+	rp    *RenderedProof
+	marks SentenceMarks
+	bang  string
+}
+
+// Line is line i as shown. The proof's lines get their sentence marks here, when they
+// are shown: the pane draws only its visible lines, so moving the sentence cursor
+// costs a few lines' work whatever the proof's length.
+func (d Doc) Line(i int) string {
+	l := d.Lines[i]
+	if p := d.proof; p != nil && i >= d.ProofStart && i < d.ProofStart+p.rp.Lines() {
+		return p.rp.Paint(l, i-d.ProofStart, p.marks, p.bang)
+	}
+	return l
 }
 
 // DetailState is the UI state the detail pane shows.
@@ -226,9 +246,14 @@ func StatementDetail(st *themes.Styles, snap *model.Snapshot, g *model.Graph, id
 		}
 		b.doc.ProofStart = len(b.doc.Lines)
 		if state.Proof != nil {
-			for _, l := range state.Proof.Compose(st, state.Sentence, flagged) {
-				b.line(l)
+			marks := SentenceMarks{Cursor: state.Sentence, Issue: -1, Open: flagged}
+			if state.Issue >= 0 && state.Issue < len(located) {
+				marks.Issue = located[state.Issue]
 			}
+			// Cached per rendering and theme, and wrapped to the width: no measuring here
+			// (the pane cuts a line that a wide character made longer when it draws it).
+			b.doc.Lines = append(b.doc.Lines, state.Proof.Display(st)...)
+			b.doc.proof = &proofMarks{rp: state.Proof, marks: marks, bang: st.Error.Render("!")}
 		} else {
 			b.para(s.Proof.Full, 2, st.Base.Render)
 		}
@@ -299,8 +324,17 @@ func (b *docBuilder) thread(t model.Thread, i, located int, rule model.LocateRul
 		where += fmt.Sprintf(" (found as sentence %d by %s)", located+1, rule)
 	} else if located < 0 {
 		where += " (not found in the proof)"
+	} else if rule == model.LocatedByNumber && strings.TrimSpace(is.SentenceText) != "" {
+		where += " (by number: the quoted text is not in the proof)"
 	}
-	b.line(cur + st.Bold.Render(num) + "  " + state + "  " + st.Accent.Render(model.SanitizeLine(is.ErrorType)) + "  " + st.Muted.Render(where))
+	head := cur + st.Bold.Render(num) + "  " + state + "  " + st.Accent.Render(model.SanitizeLine(is.ErrorType))
+	if ansi.StringWidth(head)+2+ansi.StringWidth(where) <= b.width {
+		b.line(head + "  " + st.Muted.Render(where))
+	} else {
+		// Narrow: where the issue points goes under it rather than being cut off.
+		b.line(head)
+		b.para(where, 4, st.Muted.Render)
+	}
 	if is.SentenceText != "" {
 		b.para("“"+is.SentenceText+"”", 4, st.Faint.Render)
 	}

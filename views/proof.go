@@ -9,8 +9,10 @@ package views
 //     `*` of $a*b$ as emphasis and the backslash of `\{`; one rune per rune keeps the
 //     width glamour wrapped with;
 //   - a sentence marker "[N]" is inserted, also as placeholder runes, where each sentence
-//     starts (model.SplitSentences), so that after rendering we know on which line each
-//     sentence begins: the sentence cursor is drawn from that, without rendering again.
+//     starts (model.SplitSentences), and the last rune of each sentence's text becomes a
+//     placeholder too, so that after rendering we know exactly where each sentence's text
+//     lies, line and column: the sentence cursor and the flagged sentence are drawn over
+//     those spans when the visible lines are shown, without rendering again.
 
 import (
 	"crypto/sha256"
@@ -34,6 +36,7 @@ type placeholder struct {
 	text     string
 	sentence int // > 0: first rune of sentence N's marker
 	marker   bool
+	end      int // > 0: last rune of sentence N's text
 }
 
 // preparedProof is a proof ready for a markdown renderer.
@@ -45,27 +48,59 @@ type preparedProof struct {
 
 var listStart = regexp.MustCompile(`^[ \t]*(?:#{1,6}[ \t]+|[-*+•][ \t]+|\d{1,3}[.)][ \t]+|>[ \t]?)`)
 
+// proofWriter builds the markdown handed to the renderer and the placeholder table.
+type proofWriter struct {
+	b     strings.Builder
+	table []placeholder
+	// The rune at byte offset endAt of the segment being written ends sentence endN.
+	endAt, endN int
+}
+
+func (w *proofWriter) full() bool { return len(w.table) >= 0xFFFD }
+
+func (w *proofWriter) put(ph placeholder) {
+	w.b.WriteRune(rune(puaBase + len(w.table)))
+	w.table = append(w.table, ph)
+}
+
+// protect writes s, found at byte offset off of the segment (-1: not from it), as
+// placeholders: one per rune, spaces left as they are.
+func (w *proofWriter) protect(s string, off, sentence int, marker bool) {
+	first := true
+	for i, r := range s {
+		if w.full() || r == ' ' {
+			w.b.WriteRune(r)
+			continue
+		}
+		ph := placeholder{text: string(r), marker: marker}
+		if first && sentence > 0 {
+			ph.sentence = sentence
+		}
+		if off >= 0 && off+i == w.endAt {
+			ph.end = w.endN
+		}
+		first = false
+		w.put(ph)
+	}
+}
+
+// textEnd is the byte offset of the last rune of a segment's text at or after from:
+// trailing blanks and emphasis or code delimiters (which the renderer drops) do not
+// count. -1 when there is none.
+func textEnd(seg string, from int) int {
+	i := len(strings.TrimRight(seg, " \t\r\n*_~`"))
+	if i <= from {
+		return -1
+	}
+	_, size := utf8.DecodeLastRuneInString(seg[:i])
+	return i - size
+}
+
 func prepareProof(proof string) preparedProof {
 	sents := model.SplitSentences(proof)
 	p := preparedProof{sentences: sents}
-	var b strings.Builder
-	b.Grow(len(proof) + 8*len(sents))
-	protect := func(s string, sentence int, marker bool) {
-		first := true
-		for _, r := range s {
-			if len(p.table) >= 0xFFFD || r == ' ' {
-				b.WriteRune(r)
-				continue
-			}
-			ph := placeholder{text: string(r), marker: marker}
-			if first && sentence > 0 {
-				ph.sentence = sentence
-			}
-			first = false
-			b.WriteRune(rune(puaBase + len(p.table)))
-			p.table = append(p.table, ph)
-		}
-	}
+	w := &proofWriter{endAt: -1}
+	w.b.Grow(len(proof) + 8*len(sents))
 	for _, s := range sents {
 		seg := model.Sanitize(proof[s.Start:s.End])
 		// Put the marker after leading space and after a list or heading marker at a
@@ -78,22 +113,23 @@ func prepareProof(proof string) preparedProof {
 				at = lead + len(m)
 			}
 		}
-		writeProtected(&b, seg[:at], protect)
-		protect(fmt.Sprintf("[%d]", s.N), s.N, true)
+		w.endAt, w.endN = textEnd(seg, at), s.N
+		writeProtected(w, seg[:at], 0)
+		w.protect(fmt.Sprintf("[%d]", s.N), -1, s.N, true)
 		// A placeholder space: it reads as a space but does not break, so the marker
 		// stays with the sentence's first word.
-		if len(p.table) < 0xFFFD {
-			b.WriteRune(rune(puaBase + len(p.table)))
-			p.table = append(p.table, placeholder{text: " "})
+		if !w.full() {
+			w.put(placeholder{text: " "})
 		}
-		writeProtected(&b, seg[at:], protect)
+		writeProtected(w, seg[at:], at)
 	}
-	p.md = b.String()
+	p.md, p.table = w.b.String(), w.table
 	return p
 }
 
-// writeProtected writes text, swapping math spans and backslash escapes for placeholders.
-func writeProtected(b *strings.Builder, s string, protect func(string, int, bool)) {
+// writeProtected writes text found at byte offset off of the segment, swapping math
+// spans and backslash escapes for placeholders, and the rune that ends the sentence.
+func writeProtected(w *proofWriter, s string, off int) {
 	for i := 0; i < len(s); {
 		switch {
 		case s[i] == '\\' && i+1 < len(s) && (s[i+1] == '(' || s[i+1] == '['):
@@ -103,36 +139,42 @@ func writeProtected(b *strings.Builder, s string, protect func(string, int, bool
 			}
 			if j := strings.Index(s[i+2:], closer); j >= 0 {
 				end := i + 2 + j + 2
-				protect(s[i:end], 0, false)
+				w.protect(s[i:end], off+i, 0, false)
 				i = end
 				continue
 			}
-			protect(s[i:i+2], 0, false)
+			w.protect(s[i:i+2], off+i, 0, false)
 			i += 2
 		case s[i] == '\\' && i+1 < len(s):
 			_, size := utf8.DecodeRuneInString(s[i+1:])
-			protect(s[i:i+1+size], 0, false)
+			w.protect(s[i:i+1+size], off+i, 0, false)
 			i += 1 + size
 		case strings.HasPrefix(s[i:], "$$"):
 			if j := strings.Index(s[i+2:], "$$"); j >= 0 {
 				end := i + 2 + j + 2
-				protect(s[i:end], 0, false)
+				w.protect(s[i:end], off+i, 0, false)
 				i = end
 				continue
 			}
-			protect("$$", 0, false)
+			w.protect("$$", off+i, 0, false)
 			i += 2
 		case s[i] == '$':
 			if j := mathEnd(s, i+1); j > 0 {
-				protect(s[i:j], 0, false)
+				w.protect(s[i:j], off+i, 0, false)
 				i = j
 				continue
 			}
-			protect("$", 0, false)
+			w.protect("$", off+i, 0, false)
 			i++
 		default:
-			_, size := utf8.DecodeRuneInString(s[i:])
-			b.WriteString(s[i : i+size])
+			r, size := utf8.DecodeRuneInString(s[i:])
+			// The sentence's last rune becomes a placeholder, unless it is wider than
+			// one (a placeholder is one cell: the wrapping would change).
+			if off+i == w.endAt && !w.full() && ansi.StringWidth(string(r)) == 1 {
+				w.put(placeholder{text: string(r), end: w.endN})
+			} else {
+				w.b.WriteString(s[i : i+size])
+			}
 			i += size
 		}
 	}
@@ -157,7 +199,9 @@ func mathEnd(s string, from int) int {
 }
 
 // RenderedProof is a proof rendered for one width and style: lines still holding the
-// placeholder runes, and where each sentence starts.
+// placeholder runes, and where each sentence's text lies on them. It is computed once
+// per rendering (in a tea.Cmd or in Update) and only read afterwards, except for the
+// restored lines it caches per theme in Update.
 type RenderedProof struct {
 	Key       string
 	lines     []string
@@ -165,7 +209,22 @@ type RenderedProof struct {
 	Sentences []model.Sentence
 	Start     []int // line index where sentence i (0-based) starts
 	Markdown  bool  // rendered by glamour (false: the plain fallback)
+
+	spans  [][]sentenceSpan // per line: the pieces of sentences' text on it
+	extent [][2]int         // per sentence: its first and last line; -1 when not rendered
+	bang   []cellPos        // per sentence: the blank cell before its marker, drawn "!" when flagged
+
+	shownFor *themes.Styles // the styles shown was restored with
+	shown    []string
 }
+
+// sentenceSpan is the text of a sentence on one line: cells [from, to) of the restored
+// line (gutter excluded), blanks at either end left out.
+type sentenceSpan struct{ sentence, from, to int }
+
+// cellPos is a cell of the proof: a line and a column (of the restored line in layout,
+// of the displayed line, gutter included, in bang); line -1 for none.
+type cellPos struct{ line, col int }
 
 // Lines is the number of lines of the rendered proof.
 func (r *RenderedProof) Lines() int { return len(r.lines) }
@@ -233,33 +292,113 @@ func finish(key string, lines []string, p preparedProof, width int, md bool) *Re
 		}
 	}
 	rp := &RenderedProof{Key: key, lines: fitted, table: p.table, Sentences: p.sentences, Markdown: md}
-	rp.Start = make([]int, len(p.sentences))
-	found := make([]bool, len(p.sentences))
-	for li, l := range fitted {
-		for _, r := range l {
-			if k := int(r) - puaBase; k >= 0 && k < len(p.table) && p.table[k].sentence > 0 {
-				n := p.table[k].sentence - 1
-				if n < len(found) && !found[n] {
-					rp.Start[n], found[n] = li, true
-				}
-			}
-		}
-	}
-	for i := range rp.Start {
-		if !found[i] && i > 0 {
-			rp.Start[i] = rp.Start[i-1]
-		}
-	}
+	rp.layout()
 	return rp
 }
 
-var sgr = regexp.MustCompile(`\x1b\[[0-9;:]*m`)
+// layout finds, once per rendering, where each sentence lies: the cell its marker
+// starts at, the cell after its last rune, and from those the spans of its text on each
+// line. A sentence whose end did not survive rendering runs up to the next sentence's
+// marker (or the end of the proof).
+func (r *RenderedProof) layout() {
+	n := len(r.Sentences)
+	start, end := make([]cellPos, n), make([]cellPos, n)
+	for i := range n {
+		start[i], end[i] = cellPos{-1, 0}, cellPos{-1, 0}
+	}
+	plain := make([]string, len(r.lines))
+	for li, l := range r.lines {
+		var b strings.Builder
+		var state byte
+		for len(l) > 0 {
+			seq, _, size, ns := ansi.DecodeSequence(l, state, nil)
+			state, l = ns, l[size:]
+			if seq == "" || seq[0] == ansi.ESC {
+				continue
+			}
+			for _, rn := range seq {
+				k := int(rn) - puaBase
+				if k < 0 || k >= len(r.table) {
+					b.WriteRune(rn)
+					continue
+				}
+				ph := r.table[k]
+				if s := ph.sentence - 1; s >= 0 && s < n && start[s].line < 0 {
+					start[s] = cellPos{li, ansi.StringWidth(b.String())}
+				}
+				b.WriteString(ph.text)
+				if e := ph.end - 1; e >= 0 && e < n && end[e].line < 0 {
+					end[e] = cellPos{li, ansi.StringWidth(b.String())}
+				}
+			}
+		}
+		plain[li] = b.String()
+	}
+
+	r.Start = make([]int, n)
+	r.extent = make([][2]int, n)
+	r.bang = make([]cellPos, n)
+	r.spans = make([][]sentenceSpan, len(r.lines))
+	for i := range n {
+		r.extent[i], r.bang[i] = [2]int{-1, -1}, cellPos{-1, 0}
+		if start[i].line < 0 {
+			if i > 0 {
+				r.Start[i] = r.Start[i-1]
+			}
+			continue
+		}
+		s := start[i]
+		r.Start[i] = s.line
+		// "!" goes on the blank before the marker, else in the gutter's second cell.
+		r.bang[i] = cellPos{s.line, 1}
+		if s.col > 0 && ansi.Cut(plain[s.line], s.col-1, s.col) == " " {
+			r.bang[i] = cellPos{s.line, gutterWidth + s.col - 1}
+		}
+		e := end[i]
+		if e.line < 0 || e.line < s.line || (e.line == s.line && e.col <= s.col) {
+			e = cellPos{len(plain) - 1, ansi.StringWidth(plain[len(plain)-1])}
+			for j := i + 1; j < n; j++ {
+				if start[j].line >= 0 {
+					e = start[j]
+					break
+				}
+			}
+		}
+		for li := s.line; li <= e.line; li++ {
+			from, to := 0, ansi.StringWidth(plain[li])
+			if li == s.line {
+				from = s.col
+			}
+			if li == e.line {
+				to = min(to, e.col)
+			}
+			text := ansi.Cut(plain[li], from, to)
+			from += len(text) - len(strings.TrimLeft(text, " "))
+			to -= len(text) - len(strings.TrimRight(text, " "))
+			if from >= to {
+				continue
+			}
+			r.spans[li] = append(r.spans[li], sentenceSpan{i, from, to})
+			if r.extent[i][0] < 0 {
+				r.extent[i][0] = li
+			}
+			r.extent[i][1] = li
+		}
+	}
+}
+
+// SentenceLines returns the first and last line of sentence i's text, or -1, -1.
+func (r *RenderedProof) SentenceLines(i int) (first, last int) {
+	if i < 0 || i >= len(r.extent) {
+		return -1, -1
+	}
+	return r.extent[i][0], r.extent[i][1]
+}
 
 // trimRightANSI drops trailing blanks (glamour pads every line to the wrap width),
 // keeping the line's escapes balanced with a final reset.
 func trimRightANSI(l string) string {
-	trail := regexp.MustCompile(`(?:\x1b\[[0-9;:]*m| )+$`)
-	if loc := trail.FindStringIndex(l); loc != nil {
+	if loc := trailingBlanks.FindStringIndex(l); loc != nil {
 		l = l[:loc[0]]
 		if strings.Contains(l, "\x1b[") {
 			l += "\x1b[m"
@@ -267,6 +406,8 @@ func trimRightANSI(l string) string {
 	}
 	return l
 }
+
+var trailingBlanks = regexp.MustCompile(`(?:\x1b\[[0-9;:]*m| )+$`)
 
 // dropMargin removes up to n leading spaces that precede any text.
 func dropMargin(l string, n int) string {
@@ -288,108 +429,139 @@ func trimBlankLines(lines []string) []string {
 	return lines
 }
 
-// Compose restores the placeholders of a rendered proof and draws the sentence cursor
-// (0-based; -1 for none) and the flagged sentences (issue highlights) into a gutter:
-// "▌" beside the lines of the current sentence, "!" where a flagged sentence starts.
-// It is cheap (linear in the proof) and runs in Update when the cursor moves.
-func (r *RenderedProof) Compose(st *themes.Styles, cursor int, flagged map[int]bool) []string {
-	curStart, curEnd := -1, -1
-	if cursor >= 0 && cursor < len(r.Start) {
-		curStart = r.Start[cursor]
-		curEnd = curStart
-		if cursor+1 < len(r.Start) {
-			curEnd = max(curStart, r.Start[cursor+1]-1)
-			if r.Start[cursor+1] == curStart {
-				curEnd = curStart
-			}
-		} else {
-			curEnd = len(r.lines) - 1
-		}
-		// Do not run the highlight over the blank line between paragraphs.
-		for curEnd > curStart && strings.TrimSpace(ansi.Strip(r.lines[curEnd])) == "" {
-			curEnd--
-		}
-	}
-	flagStart := map[int]bool{}
-	for n := range flagged {
-		if n >= 0 && n < len(r.Start) {
-			flagStart[r.Start[n]] = true
-		}
+// gutterWidth is the blank margin before each proof line; a flagged sentence whose
+// marker starts its line gets its "!" there.
+const gutterWidth = 2
+
+// Display returns the proof's lines as shown, without marks: placeholders swapped back,
+// sentence markers faint, a gutter before each line. It is computed once per rendering
+// and theme (in Update), then reused: moving the cursor does not redo it.
+func (r *RenderedProof) Display(st *themes.Styles) []string {
+	if r.shownFor == st && r.shown != nil {
+		return r.shown
 	}
 	out := make([]string, len(r.lines))
+	gutter := strings.Repeat(" ", gutterWidth)
 	for i, l := range r.lines {
-		gutter := "  "
-		switch {
-		case i >= curStart && i <= curEnd:
-			gutter = st.Gutter.Render("▌") + " "
-			if flagStart[i] {
-				gutter = st.Gutter.Render("▌") + st.Error.Render("!")
-			}
-		case flagStart[i]:
-			gutter = " " + st.Error.Render("!")
-		}
-		out[i] = gutter + r.restore(st, l, cursor)
+		out[i] = gutter + r.restore(st, l)
 	}
+	r.shownFor, r.shown = st, out
 	return out
 }
 
-// restore swaps placeholders back; sentence markers are styled (the current one in
-// reverse video), and the escape state glamour had is re-emitted after each marker.
-func (r *RenderedProof) restore(st *themes.Styles, l string, cursor int) string {
+// restore swaps placeholders back; sentence markers are styled faint, and the escape
+// state glamour had is re-emitted after each marker.
+func (r *RenderedProof) restore(st *themes.Styles, l string) string {
 	if !strings.ContainsFunc(l, isPUA) {
 		return l
 	}
 	var b strings.Builder
-	lastSGR := ""
-	for i := 0; i < len(l); {
-		if l[i] == 0x1b {
-			if loc := sgr.FindStringIndex(l[i:]); loc != nil && loc[0] == 0 {
-				lastSGR = l[i : i+loc[1]]
-				if lastSGR == "\x1b[m" || lastSGR == "\x1b[0m" {
-					lastSGR = ""
-				}
-				b.WriteString(l[i : i+loc[1]])
-				i += loc[1]
-				continue
-			}
+	var sgrs sgrState
+	var state byte
+	for len(l) > 0 {
+		seq, _, size, ns := ansi.DecodeSequence(l, state, nil)
+		state = ns
+		if isSGR(seq) {
+			sgrs.add(seq)
 		}
-		rn, size := utf8.DecodeRuneInString(l[i:])
+		rn, _ := utf8.DecodeRuneInString(seq)
 		k := int(rn) - puaBase
-		if k < 0 || k >= len(r.table) {
-			b.WriteString(l[i : i+size])
-			i += size
+		if seq == "" || seq[0] == ansi.ESC || k < 0 || k >= len(r.table) {
+			b.WriteString(restoreRunes(r.table, seq))
+			l = l[size:]
 			continue
 		}
-		ph := r.table[k]
-		if !ph.marker {
-			b.WriteString(ph.text)
-			i += size
+		if !r.table[k].marker {
+			b.WriteString(restoreRunes(r.table, seq))
+			l = l[size:]
 			continue
 		}
-		// Collect the whole marker run.
+		// The whole marker run: its runes are one grapheme each.
 		var m strings.Builder
-		sentence := 0
-		for i < len(l) {
-			rn, size := utf8.DecodeRuneInString(l[i:])
+		for len(l) > 0 {
+			rn, size := utf8.DecodeRuneInString(l)
 			k := int(rn) - puaBase
 			if k < 0 || k >= len(r.table) || !r.table[k].marker || (m.Len() > 0 && r.table[k].sentence > 0) {
 				break
 			}
-			if r.table[k].sentence > 0 {
-				sentence = r.table[k].sentence
-			}
 			m.WriteString(r.table[k].text)
-			i += size
+			l = l[size:]
 		}
-		style := st.Faint
-		if sentence > 0 && sentence-1 == cursor {
-			style = st.Cursor
+		state = ansi.NormalState
+		if sgrs.on != "" {
+			b.WriteString(ansi.ResetStyle)
 		}
-		b.WriteString("\x1b[m")
-		b.WriteString(style.Render(m.String()))
-		b.WriteString(lastSGR)
+		b.WriteString(st.Faint.Render(m.String()))
+		b.WriteString(sgrs.on)
 	}
 	return b.String()
+}
+
+// restoreRunes swaps the placeholders of a piece of text back.
+func restoreRunes(table []placeholder, s string) string {
+	if !strings.ContainsFunc(s, isPUA) {
+		return s
+	}
+	var b strings.Builder
+	for _, rn := range s {
+		if k := int(rn) - puaBase; k >= 0 && k < len(table) {
+			b.WriteString(table[k].text)
+		} else {
+			b.WriteRune(rn)
+		}
+	}
+	return b.String()
+}
+
+// SentenceMarks say what a proof's rendering marks (sentences 0-based).
+type SentenceMarks struct {
+	Cursor int          // under the cursor: reverse video over its text; -1 none
+	Issue  int          // the sentence the selected issue flags: underlined; -1 none
+	Open   map[int]bool // sentences with an open issue: "!" just before their number
+}
+
+// Paint draws the marks on line i of Display(st): only the spans of the sentences
+// marked and the "!" cells, by inserting SGR codes at their cells. It runs in View on
+// the visible lines only; bang is the "!" as drawn.
+func (r *RenderedProof) Paint(line string, i int, marks SentenceMarks, bang string) string {
+	if i < 0 || i >= len(r.spans) {
+		return line
+	}
+	var spans []attrSpan
+	for _, s := range r.spans[i] {
+		a := 0
+		if s.sentence == marks.Cursor {
+			a |= attrReverse
+		}
+		if s.sentence == marks.Issue {
+			a |= attrUnderline
+		}
+		if a != 0 {
+			spans = append(spans, attrSpan{gutterWidth + s.from, gutterWidth + s.to, a})
+		}
+	}
+	var bangs []int
+	for n, open := range marks.Open {
+		if open && n >= 0 && n < len(r.bang) && r.bang[n].line == i {
+			bangs = append(bangs, r.bang[n].col)
+		}
+	}
+	if len(spans) == 0 && len(bangs) == 0 {
+		return line
+	}
+	return paintCells(line, spans, bangs, bang)
+}
+
+// Compose is every line of the proof with its marks (Display then Paint): for tests
+// and one-off renderings; the detail pane paints only what is visible.
+func (r *RenderedProof) Compose(st *themes.Styles, marks SentenceMarks) []string {
+	lines := r.Display(st)
+	out := make([]string, len(lines))
+	bang := st.Error.Render("!")
+	for i, l := range lines {
+		out[i] = r.Paint(l, i, marks, bang)
+	}
+	return out
 }
 
 func isPUA(r rune) bool { return r >= puaBase && r < puaBase+0xFFFE }

@@ -18,7 +18,7 @@ func TestProofMarkdownKeepsMathAndNumbersSentences(t *testing.T) {
 			t.Fatal(err)
 		}
 		st := themes.New(themes.Dark())
-		out := ansi.Strip(strings.Join(rp.Compose(st, 1, map[int]bool{2: true}), "\n"))
+		out := ansi.Strip(strings.Join(rp.Compose(st, SentenceMarks{Cursor: 1, Issue: 2, Open: map[int]bool{2: true}}), "\n"))
 		for _, want := range []string{`$a*b \{x\} = c_1 * d_2$`, `$$x \\ y$$`, "[1]", "[2]", "[3]", "[4]", "bold"} {
 			if !strings.Contains(out, want) {
 				t.Errorf("%s: %q missing from\n%s", style, want, out)
@@ -40,8 +40,8 @@ func TestProofMarkdownKeepsMathAndNumbersSentences(t *testing.T) {
 
 func TestPlainProofFallback(t *testing.T) {
 	rp := RenderProofPlain("First. Second sentence here.\n\nStep 1: Third $a * b$.", 40)
-	out := ansi.Strip(strings.Join(rp.Compose(themes.New(themes.None(true)), 0, nil), "\n"))
-	for _, want := range []string{"▌ [1] First.", "[2] Second", "[3] Step 1: Third $a * b$."} {
+	out := ansi.Strip(strings.Join(rp.Compose(themes.New(themes.None(true)), SentenceMarks{Cursor: 0, Issue: -1}), "\n"))
+	for _, want := range []string{"  [1] First.", "[2] Second", "[3] Step 1: Third $a * b$."} {
 		if !strings.Contains(out, want) {
 			t.Errorf("%q missing from\n%s", want, out)
 		}
