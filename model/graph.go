@@ -63,68 +63,147 @@ type Graph struct {
 }
 
 // Derive computes the graph of a snapshot. It is cycle-safe and never loops.
+//
+// It works on integer indices (index below) rather than maps keyed by ID: a folder of
+// 10k statements has tens of thousands of edges, and map traffic was most of the time.
 func Derive(s *Snapshot) *Graph {
-	g := &Graph{
-		Out: map[string][]Edge{}, In: map[string][]Edge{}, Depth: map[string]int{},
-		Phase: map[string]Phase{}, Next: map[string]string{}, FullyProved: map[string]bool{},
-		Stale: map[string]string{}, Counts: map[string]int{}, ProblemCounts: map[string]int{},
-	}
-	add := func(from string, kind EdgeKind, items []string) {
-		for _, it := range items {
-			to, ok := RefID(it)
-			if !ok {
-				continue
-			}
-			e := Edge{From: from, To: to, Kind: kind, Item: it}
-			g.Out[from] = append(g.Out[from], e)
-			if s.Exists(to) {
-				g.In[to] = append(g.In[to], e)
-			} else {
-				g.Dangling = append(g.Dangling, e)
-			}
-		}
-	}
 	pids := sortedKeys(s.Problems)
 	sids := sortedKeys(s.Statements)
-	for _, id := range pids {
+	x := newIndex(s, pids, sids)
+	n := len(x.ids)
+	g := &Graph{
+		Out: make(map[string][]Edge, n), In: make(map[string][]Edge, n), Depth: make(map[string]int, n),
+		Phase: make(map[string]Phase, len(pids)+len(sids)), Next: map[string]string{}, FullyProved: make(map[string]bool, len(sids)),
+		Stale: map[string]string{}, Counts: map[string]int{}, ProblemCounts: map[string]int{},
+	}
+	in := make([][]Edge, n)
+	var edges []Edge // the node's edges so far
+	var targets []int32
+	add := func(from string, kind EdgeKind, item string) {
+		to, ok := RefID(item)
+		if !ok {
+			return
+		}
+		e := Edge{From: from, To: to, Kind: kind, Item: item}
+		j := x.lookup(to)
+		edges, targets = append(edges, e), append(targets, j)
+		if j >= 0 {
+			in[j] = append(in[j], e)
+		} else {
+			g.Dangling = append(g.Dangling, e)
+		}
+	}
+	done := func(i int, from string) {
+		if len(edges) > 0 {
+			g.Out[from] = slices.Clone(edges)
+			x.out[i] = slices.Clone(targets)
+		}
+		edges, targets = edges[:0], targets[:0]
+	}
+	addAll := func(from string, kind EdgeKind, items []string) {
+		for _, it := range items {
+			add(from, kind, it)
+		}
+	}
+	for i, id := range pids {
 		p := s.Problems[id]
 		for _, it := range p.Preliminaries {
-			to, _ := RefID(it)
-			if KindOf(to) == KindStatement {
-				add(id, EdgeNeeds, []string{it})
+			if to, _ := RefID(it); KindOf(to) == KindStatement {
+				add(id, EdgeNeeds, it)
 			} else {
-				add(id, EdgeSubgoal, []string{it})
+				add(id, EdgeSubgoal, it)
 			}
 		}
-		add(id, EdgeProgress, p.Progresses)
-		add(id, EdgeSolution, p.Solution.Ref)
-		add(id, EdgePremise, p.Hypothesis)
+		addAll(id, EdgeProgress, p.Progresses)
+		addAll(id, EdgeSolution, p.Solution.Ref)
+		addAll(id, EdgePremise, p.Hypothesis)
+		done(i, id)
 	}
-	for _, id := range sids {
+	for k, id := range sids {
 		st := s.Statements[id]
-		add(id, EdgeSub, st.Preliminaries)
-		add(id, EdgeCites, st.Proof.Ref)
-		add(id, EdgePremise, st.Hypothesis)
+		addAll(id, EdgeSub, st.Preliminaries)
+		addAll(id, EdgeCites, st.Proof.Ref)
+		addAll(id, EdgePremise, st.Hypothesis)
+		done(len(pids)+k, id)
+	}
+	for j, es := range in {
+		if len(es) > 0 {
+			g.In[x.ids[j]] = es
+		}
 	}
 
-	for _, id := range pids {
-		if !slices.ContainsFunc(g.In[id], func(e Edge) bool { return e.Kind == EdgeSubgoal }) {
+	for i, id := range pids {
+		if !slices.ContainsFunc(in[i], func(e Edge) bool { return e.Kind == EdgeSubgoal }) {
 			g.Roots = append(g.Roots, id)
 		}
 	}
-	g.depths(s, pids, sids)
-	for _, id := range sids {
-		if len(g.In[id]) == 0 {
+	depth := g.depths(x, len(pids))
+	for k, id := range sids {
+		if len(in[len(pids)+k]) == 0 {
 			g.Orphans = append(g.Orphans, id)
 		}
-		if _, ok := g.Depth[id]; !ok {
+		if depth[len(pids)+k] < 0 {
 			g.Unreachable = append(g.Unreachable, id)
 		}
 	}
-	g.Cycles = cycles(append(slices.Clone(pids), sids...), g.Out, s)
+	// The last three passes write different fields: two of them run beside the third.
+	beside := make(chan struct{})
+	go func() {
+		g.Cycles = cycles(x, len(pids)+len(sids))
+		g.provedAndStale(s, x, len(pids))
+		close(beside)
+	}()
 	g.phases(s, pids, sids)
-	g.provedAndStale(s, sids)
+	<-beside
 	return g
+}
+
+// index numbers the objects of a snapshot: problems, then statements (both in ID
+// order), then experiences. out[i] holds, for each of node i's edges in Graph.Out, the
+// index of the object it points to, or -1 when that does not exist.
+type index struct {
+	ids        []string
+	of         map[string]int32
+	np, ns     int
+	out        [][]int32
+	snapExists func(string) bool
+}
+
+func newIndex(s *Snapshot, pids, sids []string) *index {
+	eids := sortedKeys(s.Experiences)
+	x := &index{np: len(pids), ns: len(sids)}
+	x.ids = make([]string, 0, len(pids)+len(sids)+len(eids))
+	x.ids = append(append(append(x.ids, pids...), sids...), eids...)
+	x.of = make(map[string]int32, len(x.ids))
+	for i, id := range x.ids {
+		x.of[id] = int32(i)
+	}
+	x.out = make([][]int32, len(x.ids))
+	return x
+}
+
+// lookup is the index of the object id names, or -1 when it does not exist (as
+// Snapshot.Exists: a problem ID among the problems, and so on).
+func (x *index) lookup(id string) int32 {
+	i, ok := x.of[id]
+	if !ok {
+		return -1
+	}
+	var lo, hi int
+	switch KindOf(id) {
+	case KindProblem:
+		lo, hi = 0, x.np
+	case KindStatement:
+		lo, hi = x.np, x.np+x.ns
+	case KindExperience:
+		lo, hi = x.np+x.ns, len(x.ids)
+	default:
+		return -1
+	}
+	if int(i) < lo || int(i) >= hi {
+		return -1
+	}
+	return i
 }
 
 func sortedKeys[V any](m map[string]V) []string {
@@ -138,61 +217,81 @@ func sortedKeys[V any](m map[string]V) []string {
 
 // depths is the shortest structural distance from a root problem (breadth first);
 // what only premises or citations reach gets a depth one below its first referrer.
-func (g *Graph) depths(s *Snapshot, pids, sids []string) {
-	queue := slices.Clone(g.Roots)
+// It fills g.Depth and returns the depth of every node, -1 where there is none.
+func (g *Graph) depths(x *index, np int) []int32 {
+	depth := make([]int32, len(x.ids))
+	for i := range depth {
+		depth[i] = -1
+	}
+	var queue []int32
+	for _, id := range g.Roots {
+		queue = append(queue, x.of[id])
+	}
 	if len(queue) == 0 { // every problem is someone's subgoal: a cycle; start anywhere
-		queue = slices.Clone(pids)
+		for i := range np {
+			queue = append(queue, int32(i))
+		}
 	}
-	for _, id := range queue {
-		g.Depth[id] = 0
+	for _, i := range queue {
+		depth[i] = 0
 	}
-	var reached []string
+	var reached []int32
 	walk := func(follow func(EdgeKind) bool) {
 		for len(queue) > 0 {
-			id := queue[0]
+			i := queue[0]
 			queue = queue[1:]
-			reached = append(reached, id)
-			for _, e := range g.Out[id] {
-				if !follow(e.Kind) || !s.Exists(e.To) {
+			reached = append(reached, i)
+			for k, e := range g.Out[x.ids[i]] {
+				j := x.out[i][k]
+				if j < 0 || !follow(e.Kind) {
 					continue
 				}
-				if _, seen := g.Depth[e.To]; !seen {
-					g.Depth[e.To] = g.Depth[id] + 1
-					queue = append(queue, e.To)
+				if depth[j] < 0 {
+					depth[j] = depth[i] + 1
+					queue = append(queue, j)
 				}
 			}
 		}
 	}
 	walk(EdgeKind.Structural)
-	queue = reached
+	queue = slices.Clone(reached) // then everything, from everything reached
 	walk(func(EdgeKind) bool { return true })
+	for i, d := range depth {
+		if d >= 0 {
+			g.Depth[x.ids[i]] = int(d)
+		}
+	}
+	return depth
 }
 
 // cycles finds strongly connected components with more than one node (or a self-loop),
-// with Tarjan's algorithm.
-func cycles(ids []string, out map[string][]Edge, s *Snapshot) [][]string {
-	index := map[string]int{}
-	low := map[string]int{}
-	onStack := map[string]bool{}
-	var stack []string
+// with Tarjan's algorithm, starting from the first n nodes (problems and statements).
+func cycles(x *index, n int) [][]string {
+	const unseen = -1
+	index := make([]int32, len(x.ids))
+	low := make([]int32, len(x.ids))
+	onStack := make([]bool, len(x.ids))
+	for i := range index {
+		index[i] = unseen
+	}
+	var stack []int32
 	var result [][]string
-	next := 0
-	var visit func(v string)
-	visit = func(v string) {
+	var next int32
+	var visit func(v int32)
+	visit = func(v int32) {
 		index[v], low[v] = next, next
 		next++
 		stack = append(stack, v)
 		onStack[v] = true
 		self := false
-		for _, e := range out[v] {
-			w := e.To
-			if !s.Exists(w) {
+		for _, w := range x.out[v] {
+			if w < 0 {
 				continue
 			}
 			if w == v {
 				self = true
 			}
-			if _, seen := index[w]; !seen {
+			if index[w] == unseen {
 				visit(w)
 				low[v] = min(low[v], low[w])
 			} else if onStack[w] {
@@ -205,7 +304,7 @@ func cycles(ids []string, out map[string][]Edge, s *Snapshot) [][]string {
 				w := stack[len(stack)-1]
 				stack = stack[:len(stack)-1]
 				onStack[w] = false
-				comp = append(comp, w)
+				comp = append(comp, x.ids[w])
 				if w == v {
 					break
 				}
@@ -216,9 +315,9 @@ func cycles(ids []string, out map[string][]Edge, s *Snapshot) [][]string {
 			}
 		}
 	}
-	for _, id := range ids {
-		if _, seen := index[id]; !seen {
-			visit(id)
+	for i := range n {
+		if index[i] == unseen {
+			visit(int32(i))
 		}
 	}
 	slices.SortFunc(result, func(a, b []string) int { return CompareIDs(a[0], b[0]) })
@@ -333,78 +432,87 @@ func (g *Graph) prelimsDone(s *Snapshot, prelims []string) bool {
 
 // provedAndStale computes fully proved (true, and every preliminary fully proved) and
 // stale (true, but resting on something false, abandoned, missing or itself stale).
-func (g *Graph) provedAndStale(s *Snapshot, sids []string) {
+func (g *Graph) provedAndStale(s *Snapshot, x *index, np int) {
 	const (
 		unvisited = iota
 		visiting
 		done
 	)
-	state := map[string]int{}
-	var proved func(id string) bool
-	proved = func(id string) bool {
-		switch state[id] {
+	state := make([]uint8, x.ns)
+	proved := make([]bool, x.ns)
+	var isProved func(id string) bool
+	isProved = func(id string) bool {
+		i := x.lookup(id)
+		if i < 0 || KindOf(id) != KindStatement {
+			return false // not a statement: it proves nothing
+		}
+		k := int(i) - np
+		switch state[k] {
 		case visiting:
 			return false // a cycle proves nothing
 		case done:
-			return g.FullyProved[id]
+			return proved[k]
 		}
-		state[id] = visiting
+		state[k] = visiting
 		st := s.Statements[id]
-		ok := st != nil && st.Status == "true"
+		ok := st.Status == "true"
 		if ok {
 			for _, it := range st.Preliminaries {
-				if !proved(refOr(it)) {
+				if !isProved(refOr(it)) {
 					ok = false
 				}
 			}
 		}
-		state[id] = done
+		state[k] = done
 		if ok {
+			proved[k] = true
 			g.FullyProved[id] = true
 		}
 		return ok
 	}
-	staleState := map[string]int{}
-	var stale func(id string) string
-	stale = func(id string) string {
-		switch staleState[id] {
+	staleState := make([]uint8, x.ns)
+	var stale func(k int) string
+	stale = func(k int) string {
+		id := x.ids[np+k]
+		switch staleState[k] {
 		case visiting:
 			return ""
 		case done:
 			return g.Stale[id]
 		}
-		staleState[id] = visiting
+		staleState[k] = visiting
 		st := s.Statements[id]
 		reason := ""
-		if st != nil && st.Status == "true" {
-			for _, e := range g.Out[id] {
-				if e.Kind != EdgeSub && e.Kind != EdgeCites && e.Kind != EdgePremise {
+		if st.Status == "true" {
+			for e, edge := range g.Out[id] {
+				if edge.Kind != EdgeSub && edge.Kind != EdgeCites && edge.Kind != EdgePremise {
 					continue
 				}
-				dep := s.Statements[e.To]
+				j := x.out[np+k][e]
+				isStatement := j >= int32(np) && j < int32(np+x.ns)
 				switch {
-				case dep == nil && KindOf(e.To) == KindStatement:
-					reason = fmt.Sprintf("rests on %s, which does not exist", e.To)
-				case dep == nil:
+				case !isStatement && KindOf(edge.To) == KindStatement:
+					reason = fmt.Sprintf("rests on %s, which does not exist", edge.To)
+				case !isStatement:
 					continue
-				case dep.Status == "false" || dep.Status == "abandoned":
-					reason = fmt.Sprintf("rests on %s, which is %s", e.To, dep.Status)
-				case stale(e.To) != "":
-					reason = fmt.Sprintf("rests on %s, which is stale", e.To)
+				case s.Statements[edge.To].Status == "false" || s.Statements[edge.To].Status == "abandoned":
+					reason = fmt.Sprintf("rests on %s, which is %s", edge.To, s.Statements[edge.To].Status)
+				case stale(int(j)-np) != "":
+					reason = fmt.Sprintf("rests on %s, which is stale", edge.To)
 				}
 				if reason != "" {
 					break
 				}
 			}
 		}
-		staleState[id] = done
+		staleState[k] = done
 		if reason != "" {
 			g.Stale[id] = reason
 		}
 		return reason
 	}
-	for _, id := range sids {
-		proved(id)
-		stale(id)
+	for k := range x.ns {
+		isProved(x.ids[np+k])
+		stale(k)
 	}
 }

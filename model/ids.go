@@ -15,19 +15,44 @@ const (
 	KindChange     = "l"
 )
 
-var (
-	idPattern  = regexp.MustCompile(`^([pesl])-([a-z]*)([0-9]{3})$`)
-	refPattern = regexp.MustCompile(`^\(([se]-[a-z]*\d+)\)`)
-)
+// idPattern is the form of an ID. The functions below match it by hand (parseID): a
+// load checks, sorts and resolves hundreds of thousands of IDs, and the regular
+// expression was most of the time it took to derive a folder's graph. ids_test.go
+// checks them against the expressions.
+var idPattern = regexp.MustCompile(`^([pesl])-([a-z]*)([0-9]{3})$`)
+
+// parseID splits an ID as idPattern does: the kind letter, the letters, the three digits.
+func parseID(s string) (kind byte, letters, digits string, ok bool) {
+	n := len(s)
+	if n < 5 || s[1] != '-' {
+		return 0, "", "", false
+	}
+	switch s[0] {
+	case 'p', 'e', 's', 'l':
+	default:
+		return 0, "", "", false
+	}
+	for i := n - 3; i < n; i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return 0, "", "", false
+		}
+	}
+	for i := 2; i < n-3; i++ {
+		if s[i] < 'a' || s[i] > 'z' {
+			return 0, "", "", false
+		}
+	}
+	return s[0], s[2 : n-3], s[n-3:], true
+}
 
 // ValidID reports whether s is an ID of the given kind ("" for any kind) and so safe to
 // use as a file name. Counter values like "s-000" (nothing issued yet) are not object IDs.
 func ValidID(s, kind string) bool {
-	m := idPattern.FindStringSubmatch(s)
-	if m == nil || m[3] == "000" {
+	k, _, digits, ok := parseID(s)
+	if !ok || digits == "000" {
 		return false
 	}
-	return kind == "" || m[1] == kind
+	return kind == "" || len(kind) == 1 && k == kind[0]
 }
 
 // CheckID returns a clear error when s is not a usable ID of the kind.
@@ -67,16 +92,15 @@ func KindOf(id string) string {
 // NextID returns the successor of a counter value: 001 … 999, a001 … a999, b001 … z999,
 // aa001 …; "s-000" gives "s-001".
 func NextID(last string) (string, error) {
-	m := idPattern.FindStringSubmatch(last)
-	if m == nil {
+	kind, letters, digits, ok := parseID(last)
+	if !ok {
 		return "", fmt.Errorf("counter %q is not of the form <kind>-<letters><three digits>", last)
 	}
-	n, _ := strconv.Atoi(m[3])
-	letters := m[2]
+	n, _ := strconv.Atoi(digits)
 	if n < 999 {
-		return fmt.Sprintf("%s-%s%03d", m[1], letters, n+1), nil
+		return fmt.Sprintf("%c-%s%03d", kind, letters, n+1), nil
 	}
-	return fmt.Sprintf("%s-%s001", m[1], nextLetters(letters)), nil
+	return fmt.Sprintf("%c-%s001", kind, nextLetters(letters)), nil
 }
 
 // nextLetters counts in bijective base 26: "" → a, z → aa, az → ba, zz → aaa.
@@ -94,20 +118,21 @@ func nextLetters(s string) string {
 
 // CompareIDs orders IDs of one kind by issue order (a001 comes after 999).
 func CompareIDs(a, b string) int {
-	ma, mb := idPattern.FindStringSubmatch(a), idPattern.FindStringSubmatch(b)
-	if ma == nil || mb == nil {
+	ka, la, da, oka := parseID(a)
+	kb, lb, db, okb := parseID(b)
+	if !oka || !okb {
 		return strings.Compare(a, b)
 	}
-	if c := strings.Compare(ma[1], mb[1]); c != 0 {
+	if ka != kb {
+		return strings.Compare(a[:1], b[:1])
+	}
+	if len(la) != len(lb) {
+		return len(la) - len(lb)
+	}
+	if c := strings.Compare(la, lb); c != 0 {
 		return c
 	}
-	if len(ma[2]) != len(mb[2]) {
-		return len(ma[2]) - len(mb[2])
-	}
-	if c := strings.Compare(ma[2], mb[2]); c != 0 {
-		return c
-	}
-	return strings.Compare(ma[3], mb[3])
+	return strings.Compare(da, db)
 }
 
 // RefID returns the object a text item references: the item is exactly an ID, or starts
@@ -116,8 +141,20 @@ func RefID(item string) (string, bool) {
 	if ValidID(item, "") && KindOf(item) != KindChange {
 		return item, true
 	}
-	if m := refPattern.FindStringSubmatch(item); m != nil {
-		return m[1], true
+	// "(s-007) …" or "(e-a12) …": ^\(([se]-[a-z]*\d+)\)
+	if len(item) < 5 || item[0] != '(' || item[1] != 's' && item[1] != 'e' || item[2] != '-' {
+		return "", false
 	}
-	return "", false
+	i := 3
+	for i < len(item) && 'a' <= item[i] && item[i] <= 'z' {
+		i++
+	}
+	j := i
+	for j < len(item) && '0' <= item[j] && item[j] <= '9' {
+		j++
+	}
+	if j == i || j == len(item) || item[j] != ')' {
+		return "", false
+	}
+	return item[1:j], true
 }

@@ -6,10 +6,15 @@ package model
 // Python's json.load accepts and an encoder that prints what json.dumps prints.
 
 import (
+	"bytes"
+	"encoding/binary"
 	"fmt"
 	"math"
+	"math/bits"
+	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode/utf16"
 	"unicode/utf8"
 )
@@ -161,7 +166,13 @@ func (e *SyntaxError) Error() string {
 // (NaN, Infinity, -Infinity; duplicate keys keep their first position and last value)
 // and its strictness (no control characters inside strings, valid UTF-8 only).
 func Parse(data []byte) (Value, error) {
-	p := parser{data: data}
+	p := parsers.Get().(*parser)
+	p.data, p.pos = data, 0
+	defer func() {
+		p.data = nil
+		p.vals, p.mems = p.vals[:0], p.mems[:0]
+		parsers.Put(p)
+	}()
 	p.space()
 	if p.pos < len(p.data) && strings.HasPrefix(string(p.data[p.pos:min(len(p.data), p.pos+3)]), "\ufeff") {
 		return Value{}, p.fail("unexpected UTF-8 byte-order mark")
@@ -177,18 +188,19 @@ func Parse(data []byte) (Value, error) {
 	return v, nil
 }
 
+// A load parses thousands of files on a few goroutines; each parser keeps its scratch
+// stacks between documents, so lists and objects are allocated once, at their size.
+var parsers = sync.Pool{New: func() any { return new(parser) }}
+
 type parser struct {
 	data []byte
 	pos  int
+	vals []Value  // items of the lists being parsed, innermost last
+	mems []Member // members of the objects being parsed, innermost last
 }
 
 func (p *parser) fail(msg string) error {
-	line := 1
-	for _, c := range p.data[:min(p.pos, len(p.data))] {
-		if c == '\n' {
-			line++
-		}
-	}
+	line := 1 + bytes.Count(p.data[:min(p.pos, len(p.data))], []byte{'\n'})
 	return &SyntaxError{Offset: p.pos, Line: line, Msg: msg}
 }
 
@@ -219,7 +231,7 @@ func (p *parser) value(depth int) (Value, error) {
 	case c == '[':
 		return p.array(depth)
 	case c == '"':
-		s, err := p.str()
+		s, err := p.str(false)
 		return Value{Kind: String, Str: s}, err
 	case c == 't':
 		return p.literal("true", Value{Kind: Bool, Str: "true"})
@@ -237,7 +249,13 @@ func (p *parser) value(depth int) (Value, error) {
 		}
 		return p.number()
 	default:
-		return Value{}, p.fail(fmt.Sprintf("unexpected character %q", rune(c)))
+		// Name a byte that does not start a UTF-8 character as a byte, not as the Latin-1
+		// character it would be.
+		r, size := utf8.DecodeRune(p.data[p.pos:])
+		if r == utf8.RuneError && size <= 1 {
+			return Value{}, p.fail(fmt.Sprintf("unexpected byte 0x%02x (not UTF-8 text)", c))
+		}
+		return Value{}, p.fail(fmt.Sprintf("unexpected character %q", r))
 	}
 }
 
@@ -287,7 +305,16 @@ func (p *parser) number() (Value, error) {
 			p.pos = save
 		}
 	}
-	return Value{Kind: Number, Str: string(p.data[start:p.pos])}, nil
+	lit := p.data[start:p.pos]
+	switch string(lit) { // the numbers every object has, without an allocation
+	case "0":
+		return Value{Kind: Number, Str: "0"}, nil
+	case "0.0":
+		return Value{Kind: Number, Str: "0.0"}, nil
+	case "1.0":
+		return Value{Kind: Number, Str: "1.0"}, nil
+	}
+	return Value{Kind: Number, Str: string(lit)}, nil
 }
 
 func (p *parser) array(depth int) (Value, error) {
@@ -299,13 +326,15 @@ func (p *parser) array(depth int) (Value, error) {
 		v.Arr = []Value{}
 		return v, nil
 	}
+	mark := len(p.vals)
+	defer func() { p.vals = p.vals[:mark] }()
 	for {
 		p.space()
 		item, err := p.value(depth + 1)
 		if err != nil {
 			return Value{}, err
 		}
-		v.Arr = append(v.Arr, item)
+		p.vals = append(p.vals, item)
 		p.space()
 		if p.pos >= len(p.data) {
 			return Value{}, p.fail("unexpected end of file inside a list (truncated?)")
@@ -315,6 +344,7 @@ func (p *parser) array(depth int) (Value, error) {
 			p.pos++
 		case ']':
 			p.pos++
+			v.Arr = slices.Clone(p.vals[mark:])
 			return v, nil
 		default:
 			return Value{}, p.fail("expected ',' or ']' in a list")
@@ -331,6 +361,8 @@ func (p *parser) object(depth int) (Value, error) {
 		v.Obj = []Member{}
 		return v, nil
 	}
+	mark := len(p.mems)
+	defer func() { p.mems = p.mems[:mark] }()
 	var index map[string]int // built only for large objects with duplicate checks
 	for {
 		p.space()
@@ -340,7 +372,7 @@ func (p *parser) object(depth int) (Value, error) {
 		if p.data[p.pos] != '"' {
 			return Value{}, p.fail("expected a quoted key")
 		}
-		key, err := p.str()
+		key, err := p.str(true)
 		if err != nil {
 			return Value{}, err
 		}
@@ -355,29 +387,30 @@ func (p *parser) object(depth int) (Value, error) {
 			return Value{}, err
 		}
 		// Python keeps a duplicate key at its first position with the last value.
+		members := p.mems[mark:]
 		dup := -1
 		if index != nil {
 			if i, ok := index[key]; ok {
 				dup = i
 			}
 		} else {
-			for i := range v.Obj {
-				if v.Obj[i].Key == key {
+			for i := range members {
+				if members[i].Key == key {
 					dup = i
 					break
 				}
 			}
 		}
 		if dup >= 0 {
-			v.Obj[dup].Value = val
+			members[dup].Value = val
 		} else {
-			v.Obj = append(v.Obj, Member{Key: key, Value: val})
-			if index != nil {
-				index[key] = len(v.Obj) - 1
-			} else if len(v.Obj) > 16 {
+			p.mems = append(p.mems, Member{Key: key, Value: val})
+			if n := len(p.mems) - mark; index != nil {
+				index[key] = n - 1
+			} else if n > 16 {
 				index = make(map[string]int, 32)
-				for i := range v.Obj {
-					index[v.Obj[i].Key] = i
+				for i, m := range p.mems[mark:] {
+					index[m.Key] = i
 				}
 			}
 		}
@@ -390,6 +423,7 @@ func (p *parser) object(depth int) (Value, error) {
 			p.pos++
 		case '}':
 			p.pos++
+			v.Obj = slices.Clone(p.mems[mark:])
 			return v, nil
 		default:
 			return Value{}, p.fail("expected ',' or '}' in an object")
@@ -397,100 +431,163 @@ func (p *parser) object(depth int) (Value, error) {
 	}
 }
 
-func (p *parser) str() (string, error) {
-	p.pos++ // opening quote
-	start := p.pos
-	// Fast path: no escapes, plain ASCII or valid UTF-8.
-	for p.pos < len(p.data) {
-		c := p.data[p.pos]
-		if c == '"' {
-			s := p.data[start:p.pos]
-			if !utf8.Valid(s) {
-				return "", p.fail("invalid UTF-8 in a string")
-			}
-			p.pos++
-			return string(s), nil
+const (
+	ones  = 0x0101010101010101
+	highs = 0x8080808080808080
+)
+
+// nextSpecial returns the index of the first byte at or after i that a string scan must
+// look at (a quote, a backslash, a control character, a byte of a multi-byte character),
+// or len(data). It tests eight bytes at a time (the usual SWAR tests; the lowest flagged
+// byte is exact, as borrows only run upwards).
+func nextSpecial(data []byte, i int) int {
+	for ; i+8 <= len(data); i += 8 {
+		w := binary.LittleEndian.Uint64(data[i:])
+		quote, backslash := w^(ones*'"'), w^(ones*'\\')
+		if m := ((w-ones*0x20)&^w | (quote-ones)&^quote | (backslash-ones)&^backslash | w) & highs; m != 0 {
+			return i + bits.TrailingZeros64(m)>>3
 		}
-		if c == '\\' {
-			break
-		}
-		if c < 0x20 {
-			return "", p.fail("control character inside a string")
-		}
-		p.pos++
 	}
-	var b strings.Builder
-	b.Write(p.data[start:p.pos])
+	for i < len(data) && plain[data[i]] {
+		i++
+	}
+	return i
+}
+
+// plain marks the bytes a string holds as they are: printable ASCII but '"' and '\\'.
+var plain = func() (t [256]bool) {
+	for c := 0x20; c < 0x80; c++ {
+		t[c] = c != '"' && c != '\\'
+	}
+	return t
+}()
+
+// closingQuote returns the index of the quote that ends the string whose body starts at
+// start (-1 if none): the first quote not escaped by an odd run of backslashes.
+func closingQuote(data []byte, start int) int {
+	for i := start; ; {
+		q := bytes.IndexByte(data[i:], '"')
+		if q < 0 {
+			return -1
+		}
+		q += i
+		n := 0
+		for k := q - 1; k >= start && data[k] == '\\'; k-- {
+			n++
+		}
+		if n%2 == 0 {
+			return q
+		}
+		i = q + 1
+	}
+}
+
+// str reads a string in one pass, skipping runs of plain bytes eight at a time. A string
+// without escapes is copied once; one with escapes is decoded straight into a buffer of
+// its raw length (escapes only shrink), which becomes the string without a copy. Errors
+// are reported at the byte where they are. Keys are interned.
+func (p *parser) str(key bool) (string, error) {
+	data := p.data
+	start := p.pos + 1 // after the opening quote
+	i := start
+	var out strings.Builder
+	escaped := false
 	for {
-		if p.pos >= len(p.data) {
+		j := nextSpecial(data, i)
+		if escaped {
+			out.Write(data[i:j])
+		}
+		i = j
+		if i >= len(data) {
+			p.pos = len(data)
 			return "", p.fail("unterminated string (truncated?)")
 		}
-		c := p.data[p.pos]
-		switch {
+		switch c := data[i]; {
 		case c == '"':
-			p.pos++
-			s := b.String()
-			return s, nil
-		case c < 0x20:
-			return "", p.fail("control character inside a string")
+			p.pos = i + 1
+			switch {
+			case escaped:
+				return out.String(), nil
+			case key:
+				return internKey(data[start:i]), nil
+			}
+			return string(data[start:i]), nil
 		case c == '\\':
-			if p.pos+1 >= len(p.data) {
+			if i+1 >= len(data) {
+				p.pos = i
 				return "", p.fail("unterminated string (truncated?)")
 			}
-			e := p.data[p.pos+1]
-			p.pos += 2
+			if !escaped {
+				escaped = true
+				if end := closingQuote(data, i); end >= 0 {
+					// Each escape shrinks by at least one byte and has at most two
+					// backslashes: a bound that leaves almost no slack in the string.
+					out.Grow(end - start - bytes.Count(data[i:end], []byte{'\\'})/2)
+				}
+				out.Write(data[start:i])
+			}
+			e := data[i+1]
+			i += 2
 			switch e {
 			case '"', '\\', '/':
-				b.WriteByte(e)
+				out.WriteByte(e)
 			case 'b':
-				b.WriteByte('\b')
+				out.WriteByte('\b')
 			case 'f':
-				b.WriteByte('\f')
+				out.WriteByte('\f')
 			case 'n':
-				b.WriteByte('\n')
+				out.WriteByte('\n')
 			case 'r':
-				b.WriteByte('\r')
+				out.WriteByte('\r')
 			case 't':
-				b.WriteByte('\t')
+				out.WriteByte('\t')
 			case 'u':
-				r, ok := p.hex4()
+				r, ok := hex4(data, i)
 				if !ok {
+					p.pos = i
 					return "", p.fail("invalid \\u escape")
 				}
-				if utf16.IsSurrogate(r) && r < 0xdc00 && p.pos+6 <= len(p.data) && p.data[p.pos] == '\\' && p.data[p.pos+1] == 'u' {
-					save := p.pos
-					p.pos += 2
-					if r2, ok := p.hex4(); ok && r2 >= 0xdc00 && r2 <= 0xdfff {
-						b.WriteRune(utf16.DecodeRune(r, r2))
+				i += 4
+				if utf16.IsSurrogate(r) && r < 0xdc00 && i+6 <= len(data) && data[i] == '\\' && data[i+1] == 'u' {
+					if r2, ok := hex4(data, i+2); ok && r2 >= 0xdc00 && r2 <= 0xdfff {
+						out.WriteRune(utf16.DecodeRune(r, r2))
+						i += 6
 						continue
 					}
-					p.pos = save
 				}
 				if utf16.IsSurrogate(r) {
-					writeSurrogate(&b, r)
+					writeSurrogate(&out, r)
 				} else {
-					b.WriteRune(r)
+					out.WriteRune(r)
 				}
 			default:
+				p.pos = i
 				return "", p.fail(fmt.Sprintf("invalid escape \\%c", e))
 			}
-		default:
-			r, size := utf8.DecodeRune(p.data[p.pos:])
+		case c < 0x20:
+			p.pos = i
+			return "", p.fail("control character inside a string")
+		default: // a byte of a multi-byte character
+			r, size := utf8.DecodeRune(data[i:])
 			if r == utf8.RuneError && size <= 1 {
+				p.pos = i
 				return "", p.fail("invalid UTF-8 in a string")
 			}
-			b.Write(p.data[p.pos : p.pos+size])
-			p.pos += size
+			if escaped {
+				out.Write(data[i : i+size])
+			}
+			i += size
 		}
 	}
 }
 
-func (p *parser) hex4() (rune, bool) {
-	if p.pos+4 > len(p.data) {
+// hex4 reads the four hex digits at data[at:].
+func hex4(data []byte, at int) (rune, bool) {
+	if at+4 > len(data) {
 		return 0, false
 	}
 	var r rune
-	for _, c := range p.data[p.pos : p.pos+4] {
+	for _, c := range data[at : at+4] {
 		r <<= 4
 		switch {
 		case c >= '0' && c <= '9':
@@ -503,8 +600,63 @@ func (p *parser) hex4() (rune, bool) {
 			return 0, false
 		}
 	}
-	p.pos += 4
 	return r, true
+}
+
+// internKey returns the keys of FORMAT.md's objects as constants: a folder has hundreds
+// of thousands of them, and they need not be allocated one by one.
+func internKey(b []byte) string {
+	switch string(b) {
+	case "id":
+		return "id"
+	case "type":
+		return "type"
+	case "conclusion":
+		return "conclusion"
+	case "hypothesis":
+		return "hypothesis"
+	case "preliminaries":
+		return "preliminaries"
+	case "status":
+		return "status"
+	case "reliability":
+		return "reliability"
+	case "stats":
+		return "stats"
+	case "count_usage":
+		return "count_usage"
+	case "progresses":
+		return "progresses"
+	case "proof":
+		return "proof"
+	case "cot":
+		return "cot"
+	case "full":
+		return "full"
+	case "ref":
+		return "ref"
+	case "validation":
+		return "validation"
+	case "issues":
+		return "issues"
+	case "responses":
+		return "responses"
+	case "objectives":
+		return "objectives"
+	case "priority":
+		return "priority"
+	case "summary":
+		return "summary"
+	case "solution":
+		return "solution"
+	case "creation":
+		return "creation"
+	case "modification":
+		return "modification"
+	case "current":
+		return "current"
+	}
+	return string(b)
 }
 
 // writeSurrogate stores a lone surrogate as WTF-8 (ED A0..BF xx).

@@ -85,6 +85,17 @@ func joinItems(items []string) string {
 	return s
 }
 
+// described names a kind with its article, for messages: "a list", "an object", "null".
+func (k Kind) described() string {
+	switch k {
+	case Null:
+		return "null"
+	case Object:
+		return "an object"
+	}
+	return "a " + k.String()
+}
+
 // reader pulls typed fields out of an object, noting every shape problem.
 type reader struct {
 	doc      *Value
@@ -125,12 +136,13 @@ func (r *reader) str(path ...string) string {
 	case String:
 		return v.Str
 	case Null:
+		r.note(dotted(path), "expected a string, found null")
 		return ""
 	case Number, Bool:
-		r.note(dotted(path), "expected a string, found a %s", v.Kind)
+		r.note(dotted(path), "expected a string, found %s", v.Kind.described())
 		return v.Str
 	}
-	r.note(dotted(path), "expected a string, found a %s", v.Kind)
+	r.note(dotted(path), "expected a string, found %s", v.Kind.described())
 	return ""
 }
 
@@ -151,9 +163,10 @@ func (r *reader) list(path ...string) []string {
 		r.note(dotted(path), "expected a list of strings, found a string")
 		return []string{v.Str}
 	case Null:
+		r.note(dotted(path), "expected a list of strings, found null")
 		return nil
 	}
-	r.note(dotted(path), "expected a list of strings, found a %s", v.Kind)
+	r.note(dotted(path), "expected a list of strings, found %s", v.Kind.described())
 	return nil
 }
 
@@ -164,7 +177,7 @@ func (r *reader) number(path ...string) (float64, bool) {
 		return 0, false
 	}
 	if v.Kind != Number {
-		r.note(dotted(path), "expected a number, found a %s", v.Kind)
+		r.note(dotted(path), "expected a number, found %s", v.Kind.described())
 		return 0, false
 	}
 	f, err := strconv.ParseFloat(v.Str, 64)
@@ -190,7 +203,7 @@ func (r *reader) id(wantKind string) string {
 func StatementFrom(doc Value) *Statement {
 	s := &Statement{Doc: doc}
 	if doc.Kind != Object {
-		s.Problems = []FieldProblem{{Field: "(file)", Msg: fmt.Sprintf("expected an object, found a %s", doc.Kind)}}
+		s.Problems = []FieldProblem{{Field: "(file)", Msg: fmt.Sprintf("expected an object, found %s", doc.Kind.described())}}
 		return s
 	}
 	r := reader{doc: &s.Doc}
@@ -203,13 +216,17 @@ func StatementFrom(doc Value) *Statement {
 	if r.has("reliability") {
 		s.Reliability, _ = r.number("reliability")
 	}
-	if r.has("stats", "count_usage") {
+	if stats, ok := r.lookup([]string{"stats"}); ok && stats.Kind != Object {
+		r.note("stats", "expected {count_usage}, found %s", stats.Kind.described())
+	} else if r.has("stats", "count_usage") {
 		f, _ := r.number("stats", "count_usage")
 		s.CountUsage = int(f)
 	}
 	s.Progresses = r.list("progresses")
 	s.Proof = r.proof("proof")
-	if r.has("validation") {
+	if v, ok := r.lookup([]string{"validation"}); ok && v.Kind != Object {
+		r.note("validation", "expected {issues, responses}, found %s", v.Kind.described())
+	} else if ok {
 		s.Issues = r.list("validation", "issues")
 		s.Responses = r.list("validation", "responses")
 	} else {
@@ -230,7 +247,7 @@ func (r *reader) proof(key string) Proof {
 			r.note(key, "expected {cot, full, ref}, found a string")
 			return Proof{Full: v.Str}
 		}
-		r.note(key, "expected {cot, full, ref}, found a %s", v.Kind)
+		r.note(key, "expected {cot, full, ref}, found %s", v.Kind.described())
 		return Proof{}
 	}
 	return Proof{Cot: r.list(key, "cot"), Full: r.str(key, "full"), Ref: r.list(key, "ref")}
@@ -240,7 +257,7 @@ func (r *reader) proof(key string) Proof {
 func ProblemFrom(doc Value) *Problem {
 	p := &Problem{Doc: doc}
 	if doc.Kind != Object {
-		p.Problems = []FieldProblem{{Field: "(file)", Msg: fmt.Sprintf("expected an object, found a %s", doc.Kind)}}
+		p.Problems = []FieldProblem{{Field: "(file)", Msg: fmt.Sprintf("expected an object, found %s", doc.Kind.described())}}
 		return p
 	}
 	r := reader{doc: &p.Doc}
@@ -261,7 +278,7 @@ func ProblemFrom(doc Value) *Problem {
 func ExperienceFrom(doc Value) *Experience {
 	e := &Experience{Doc: doc}
 	if doc.Kind != Object {
-		e.Problems = []FieldProblem{{Field: "(file)", Msg: fmt.Sprintf("expected an object, found a %s", doc.Kind)}}
+		e.Problems = []FieldProblem{{Field: "(file)", Msg: fmt.Sprintf("expected an object, found %s", doc.Kind.described())}}
 		return e
 	}
 	r := reader{doc: &e.Doc}
@@ -314,12 +331,12 @@ type Config struct {
 // ConfigFrom reads config.json's tree.
 func ConfigFrom(doc Value) (*Config, error) {
 	if doc.Kind != Object {
-		return nil, fmt.Errorf("expected an object, found a %s", doc.Kind)
+		return nil, fmt.Errorf("expected an object, found %s", doc.Kind.described())
 	}
 	c := &Config{Last: map[string]string{}, Doc: doc}
 	for _, m := range doc.Obj {
 		if m.Value.Kind != String {
-			return nil, fmt.Errorf("%q: expected an ID string, found a %s", m.Key, m.Value.Kind)
+			return nil, fmt.Errorf("%q: expected an ID string, found %s", m.Key, m.Value.Kind.described())
 		}
 		if !idPattern.MatchString(m.Value.Str) || KindOf(m.Value.Str) != m.Key {
 			return nil, fmt.Errorf("%q: %q is not a %s counter", m.Key, m.Value.Str, KindName(m.Key))

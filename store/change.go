@@ -1,6 +1,7 @@
 package store
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -76,6 +77,7 @@ type tx struct {
 	dir     string
 	lock    *flock.Flock
 	cfg     model.Value
+	cfgOrig []byte // config.json as read under the lock; nil when there is none (init)
 	last    map[string]string
 	objs    map[string]*txObject
 	created []string
@@ -102,6 +104,9 @@ func open(dir, skill string, lock bool) (*tx, error) {
 	if info, err := os.Stat(dir); err != nil || !info.IsDir() {
 		return nil, inputf("contents folder %s does not exist (run referee init, or pass --contents)", dir)
 	}
+	if err := refuseUnsafe(dir); err != nil {
+		return nil, err
+	}
 	t := &tx{dir: dir, objs: map[string]*txObject{}, skill: skill}
 	if lock {
 		if err := os.MkdirAll(filepath.Join(dir, HistoryDir), 0o755); err != nil {
@@ -126,7 +131,7 @@ func open(dir, skill string, lock bool) (*tx, error) {
 		t.end()
 		return nil, inputf("config.json: %v", err)
 	}
-	t.cfg, t.last = doc, cfg.Last
+	t.cfg, t.last, t.cfgOrig = doc, cfg.Last, data
 	return t, nil
 }
 
@@ -138,18 +143,22 @@ func (t *tx) end() {
 }
 
 // readStable reads and parses a file, retrying for a moment while it does not parse:
-// the agents write in place, so a reader can catch a file empty or half-written.
+// the agents write in place, so a reader can catch a file empty or half-written. A read
+// is kept only when a second read gives the same bytes: a read that overlaps a rewrite
+// can join the old file's start to the new one's end and still parse. Links are refused.
 func readStable(path string) ([]byte, error) {
 	var lastErr error
 	for attempt := 0; attempt < 25; attempt++ {
-		data, err := os.ReadFile(path)
+		data, err := readNoFollow(path)
 		if err != nil {
 			return nil, unwrapPath(err)
 		}
-		if _, err := model.Parse(data); err == nil {
+		if _, err := model.Parse(data); err != nil {
+			lastErr = err
+		} else if again, err := readNoFollow(path); err == nil && bytes.Equal(again, data) {
 			return data, nil
 		} else {
-			lastErr = err
+			lastErr = errors.New("it changed while being read")
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
@@ -289,7 +298,7 @@ func folderVocab(dir string) model.Vocab {
 				if !model.ValidID(id, "") || !model.ValidID(e.ID, model.KindChange) || objectFile(id) == "" {
 					continue
 				}
-				if b, err := os.ReadFile(path); err == nil {
+				if b, err := readNoFollow(path); err == nil {
 					if v, err := model.Parse(b); err == nil {
 						if st, ok := v.Get("status"); ok && st.Kind == model.String {
 							statuses = append(statuses, st.Str)
@@ -329,41 +338,13 @@ func (t *tx) commit(opts Options) (*Result, error) {
 	res := &Result{Change: lid, Skill: t.skill, Actor: opts.Actor, At: now().UTC().Format(time.RFC3339),
 		Created: nonNil(t.created), Modified: nonNil(t.changed), Deleted: t.deleted, Notes: t.notes}
 
-	// 1. config.json with every issued ID.
+	// config.json with every issued ID, the backups of every modified (or deleted) object
+	// as it was before, the objects, then one log line: batch.write keeps that order.
 	for _, kind := range []string{model.KindProblem, model.KindStatement, model.KindExperience, model.KindChange} {
 		if v, ok := t.last[kind]; ok {
 			t.cfg.Set(kind, model.Str(v))
 		}
 	}
-	if err := writeAtomic(filepath.Join(t.dir, ConfigFile), model.EncodeIndent(t.cfg)); err != nil {
-		return nil, err
-	}
-	// 2. backups of every modified (or deleted) object, as it was before.
-	backupDir := filepath.Join(t.dir, HistoryDir, lid)
-	for _, id := range append(append([]string{}, t.changed...), t.deleted...) {
-		if err := os.MkdirAll(backupDir, 0o755); err != nil {
-			return nil, fmt.Errorf("cannot create %s: %v", backupDir, unwrapPath(err))
-		}
-		if err := writeAtomic(filepath.Join(backupDir, id+".json"), t.objs[id].orig); err != nil {
-			return nil, err
-		}
-	}
-	// 3. the objects.
-	for _, id := range append(append([]string{}, t.created...), t.changed...) {
-		path := filepath.Join(t.dir, objectFile(id))
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			return nil, fmt.Errorf("cannot create %s: %v", filepath.Dir(path), unwrapPath(err))
-		}
-		if err := writeAtomic(path, model.EncodeIndent(t.objs[id].doc)); err != nil {
-			return nil, err
-		}
-	}
-	for _, id := range t.deleted {
-		if err := os.Remove(filepath.Join(t.dir, objectFile(id))); err != nil && !errors.Is(err, fs.ErrNotExist) {
-			return nil, fmt.Errorf("cannot remove %s: %v", objectFile(id), unwrapPath(err))
-		}
-	}
-	// 4. one log line.
 	line := model.Obj(
 		model.M(lid, model.Obj(model.M("creation", model.Strs(t.created)), model.M("modification", model.Strs(t.changed)))),
 		model.M("current", model.Strs(t.current())),
@@ -377,7 +358,17 @@ func (t *tx) commit(opts Options) (*Result, error) {
 	for _, m := range t.extra {
 		line.Set(m.Key, m.Value)
 	}
-	if err := appendLine(filepath.Join(t.dir, filepath.FromSlash(LogFile)), model.EncodeLine(line)); err != nil {
+	b := &batch{dir: t.dir, change: lid, configBefore: t.cfgOrig, config: model.EncodeIndent(t.cfg), line: model.EncodeLine(line)}
+	for _, id := range t.created {
+		b.objects = append(b.objects, batchObject{id: id, after: model.EncodeIndent(t.objs[id].doc), created: true})
+	}
+	for _, id := range t.changed {
+		b.objects = append(b.objects, batchObject{id: id, before: t.objs[id].orig, after: model.EncodeIndent(t.objs[id].doc)})
+	}
+	for _, id := range t.deleted {
+		b.objects = append(b.objects, batchObject{id: id, before: t.objs[id].orig, deleted: true})
+	}
+	if err := b.write(); err != nil {
 		return nil, err
 	}
 	return res, nil

@@ -35,11 +35,13 @@ func (f Finding) String() string {
 }
 
 // Check lints a contents folder: unreadable or misnamed files, fields of the wrong shape,
-// broken references and cycles, issue and response numbering against the statuses,
-// config counters that would make the next ID collide, and the change log with its
-// backups. Findings come errors first, then by file (IDs in issue order), then in the
-// order they were found. It fails only when the folder itself cannot be read.
+// broken references and cycles, claims repeating a settled one (re-treads, warnings),
+// issue and response numbering against the statuses, config counters that would make
+// the next ID collide, and the change log with its backups. Findings come errors first,
+// then by file (IDs in issue order), then in the order they were found. It fails only
+// when the folder itself cannot be read.
 func Check(dir string) ([]Finding, error) {
+	defer readLock(dir)() // a change in progress is not a leftover
 	snap, err := Load(dir)
 	if err != nil {
 		return nil, &InputError{Msg: err.Error()}
@@ -48,8 +50,11 @@ func Check(dir string) ([]Finding, error) {
 	c.files()
 	c.objects()
 	c.references()
+	c.retreads()
 	c.config()
 	c.log()
+	c.referenceItems()
+	c.interrupted()
 	slices.SortStableFunc(c.out, compareFindings)
 	if c.out == nil {
 		c.out = []Finding{}
@@ -80,13 +85,16 @@ func (c *checker) files() {
 		c.add(SeverityError, b.Path, b.ID, "%s", b.Reason)
 	}
 	for _, sub := range objectDirs {
+		if isLink(c.dir, sub) {
+			continue // Load reported it
+		}
 		entries, err := os.ReadDir(filepath.Join(c.dir, sub))
 		if err != nil {
 			continue // Load reported it, or the folder is simply absent
 		}
 		for _, e := range entries {
-			if strings.HasSuffix(e.Name(), ".json") {
-				continue
+			if strings.HasSuffix(e.Name(), ".json") || isTempName(e.Name()) {
+				continue // temp files: interrupted() reports them
 			}
 			c.add(SeverityWarning, sub+"/"+e.Name(), "", "not an object file (the agents and referee ignore it)")
 		}
@@ -276,6 +284,9 @@ func (c *checker) highestOnDisk(kind string) (id, where string) {
 		sub = StatementDir
 	case model.KindExperience:
 		sub = ExperienceDir
+	}
+	if isLink(c.dir, sub) {
+		return "", ""
 	}
 	entries, err := os.ReadDir(filepath.Join(c.dir, sub))
 	if err != nil {

@@ -47,6 +47,9 @@ func Init(dir string, objectives, hypotheses []string, opts Options) (*Result, e
 			return nil, &NotEmptyError{Dir: dir, What: what}
 		}
 	}
+	if err := refuseUnsafe(dir); err != nil {
+		return nil, err
+	}
 	if err := os.MkdirAll(filepath.Join(dir, HistoryDir), 0o755); err != nil {
 		return nil, inputf("cannot create %s: %v", filepath.Join(dir, HistoryDir), unwrapPath(err))
 	}

@@ -13,6 +13,10 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
+	"syscall"
+
+	"golang.org/x/sys/unix"
 
 	"referee/model"
 )
@@ -42,14 +46,16 @@ func Load(dir string) (*model.Snapshot, error) {
 	if !info.IsDir() {
 		return nil, fmt.Errorf("contents folder %s: not a directory", dir)
 	}
-	snap := &model.Snapshot{
-		Problems:    map[string]*model.Problem{},
-		Statements:  map[string]*model.Statement{},
-		Experiences: map[string]*model.Experience{},
-		Versions:    map[string]string{},
-	}
+	metaRead := make(chan meta, 1) // the log is parsed while the objects are
+	go func() { metaRead <- readMeta(dir) }()
+	snap := &model.Snapshot{}
 	var paths []string
+	count := map[string]int{}
 	for _, sub := range objectDirs {
+		if isLink(dir, sub) {
+			snap.Broken = append(snap.Broken, model.BrokenFile{Path: sub, Reason: linkReason})
+			continue
+		}
 		entries, err := os.ReadDir(filepath.Join(dir, sub))
 		if err != nil {
 			if !errors.Is(err, fs.ErrNotExist) {
@@ -60,48 +66,75 @@ func Load(dir string) (*model.Snapshot, error) {
 		for _, e := range entries {
 			paths = append(paths, sub+"/"+e.Name())
 		}
+		count[sub] = len(entries)
 	}
+	// Sized up front: growing maps of 10k entries one by one is most of apply's time.
+	snap.Problems = make(map[string]*model.Problem, count[ProblemDir])
+	snap.Statements = make(map[string]*model.Statement, count[StatementDir])
+	snap.Experiences = make(map[string]*model.Experience, count[ExperienceDir])
+	snap.Versions = make(map[string]string, len(paths))
 	results := readAll(dir, paths)
 	for _, r := range results {
 		apply(snap, r)
 	}
-	loadMeta(dir, snap)
+	setMeta(snap, <-metaRead)
 	snap.Vocab = model.DetectVocab(snap.Statuses)
 	return snap, nil
 }
 
-// readResult is one object file read and parsed (or why not).
+// readResult is one object file read, parsed and typed (or why not).
 type readResult struct {
-	path    string
-	id      string
-	kind    string
-	doc     model.Value
-	version string
-	err     string
-	gone    bool
+	path       string
+	id         string
+	kind       string
+	problem    *model.Problem
+	statement  *model.Statement
+	experience *model.Experience
+	version    string
+	err        string
+	gone       bool
 }
 
-// readAll reads files in parallel; parsing dominates, and files are independent.
+// readAll reads files in parallel; parsing dominates, and files are independent. Workers
+// take the next file from a counter (a channel hand-off per file was measured to cost
+// more in scheduling than it saved), and read relative to the object folders, opened
+// once: a lookup then walks one name, not the whole path, which is what made lstat and
+// open slow when the workers walked the same parent folders at once.
 func readAll(dir string, paths []string) []readResult {
+	linked := map[string]bool{} // object folders that are links, asked once, not per file
+	folders := map[string]folder{}
+	for _, sub := range objectDirs {
+		linked[sub] = isLink(dir, sub)
+		if linked[sub] {
+			continue
+		}
+		fd, err := unix.Open(filepath.Join(dir, sub), unix.O_RDONLY|unix.O_DIRECTORY|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0)
+		folders[sub] = folder{fd: fd, err: err}
+		if err == nil {
+			defer unix.Close(fd)
+		}
+	}
 	out := make([]readResult, len(paths))
-	workers := min(runtime.GOMAXPROCS(0)*2, max(1, len(paths)))
+	var next atomic.Int64
 	var wg sync.WaitGroup
-	next := make(chan int)
-	for range workers {
+	for range min(runtime.GOMAXPROCS(0)*2, max(1, len(paths))) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			for i := range next {
-				out[i] = readObject(dir, paths[i])
+			var buf []byte // each worker reads every file into one buffer: nothing keeps the bytes
+			for i := int(next.Add(1)) - 1; i < len(paths); i = int(next.Add(1)) - 1 {
+				out[i], buf = readObject(paths[i], linked, folders, buf)
 			}
 		}()
 	}
-	for i := range paths {
-		next <- i
-	}
-	close(next)
 	wg.Wait()
 	return out
+}
+
+// folder is an object folder opened for reading its files, or why it could not be.
+type folder struct {
+	fd  int
+	err error
 }
 
 // objectPath tells the kind and ID a relative path names, if it names an object file.
@@ -124,7 +157,9 @@ func objectPath(rel string) (kind, id string, ok bool) {
 	return kind, id, true
 }
 
-func readObject(dir, rel string) readResult {
+// readObject reads, parses and types one object file, reading into buf (which it returns,
+// grown as needed, for the next file).
+func readObject(rel string, linked map[string]bool, folders map[string]folder, buf []byte) (readResult, []byte) {
 	r := readResult{path: rel}
 	kind, id, ok := objectPath(rel)
 	if !ok {
@@ -133,51 +168,146 @@ func readObject(dir, rel string) readResult {
 		} else {
 			r.gone = true // editor swap files, temp files: not ours to judge
 		}
-		return r
+		return r, buf
 	}
 	r.kind, r.id = kind, id
 	if !model.ValidID(id, kind) {
 		r.err = fmt.Sprintf("file name %q is not a %s ID", id, model.KindName(kind))
 		r.id = ""
-		return r
+		return r, buf
 	}
-	full := filepath.Join(dir, filepath.FromSlash(rel))
-	info, err := os.Lstat(full)
+	sub, name, _ := strings.Cut(rel, "/")
+	if linked[sub] {
+		r.gone = true // Load lists the linked folder itself as broken
+		return r, buf
+	}
+	f := folders[sub]
+	var st unix.Stat_t
+	err := f.err
+	if err == nil {
+		err = unix.Fstatat(f.fd, name, &st, unix.AT_SYMLINK_NOFOLLOW)
+	}
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
 			r.gone = true
-			return r
+			return r, buf
 		}
 		r.err = unwrapPath(err).Error()
-		return r
+		return r, buf
 	}
-	switch {
-	case info.Mode()&fs.ModeSymlink != 0:
+	switch st.Mode & unix.S_IFMT {
+	case unix.S_IFLNK:
 		r.err = "is a symbolic link (links are not followed)"
-		return r
-	case info.IsDir():
+		return r, buf
+	case unix.S_IFDIR:
 		r.err = "is a directory, expected a JSON file"
-		return r
-	case !info.Mode().IsRegular():
+		return r, buf
+	case unix.S_IFREG:
+	default:
 		r.err = "is not a regular file"
-		return r
-	case info.Size() > MaxObjectSize:
-		r.err = fmt.Sprintf("is %d bytes, more than the %d an object file may have", info.Size(), MaxObjectSize)
-		return r
+		return r, buf
 	}
-	data, err := os.ReadFile(full)
+	if st.Size > MaxObjectSize {
+		r.err = fmt.Sprintf("is %d bytes, more than the %d an object file may have", st.Size, MaxObjectSize)
+		return r, buf
+	}
+	fd, err := unix.Openat(f.fd, name, unix.O_RDONLY|unix.O_NONBLOCK|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0)
+	var data []byte
+	if err == nil {
+		data, err = readSame(fd, uint64(st.Dev), st.Ino, buf[:0]) // a link swapped in since the stat is refused too
+		if cap(data) > cap(buf) {
+			buf = data
+		}
+	}
 	if err != nil {
+		if errors.Is(err, unix.ELOOP) {
+			err = errLink
+		}
 		r.err = unwrapPath(err).Error()
-		return r
+		return r, buf
 	}
 	doc, err := model.Parse(data)
 	if err != nil {
 		r.err = "not valid JSON: " + err.Error()
-		return r
+		return r, buf
 	}
-	r.doc = doc
 	r.version = model.Version(data)
-	return r
+	switch kind { // typed here, on the worker, not one by one in apply
+	case model.KindProblem:
+		r.problem = model.ProblemFrom(doc)
+	case model.KindStatement:
+		r.statement = model.StatementFrom(doc)
+	case model.KindExperience:
+		r.experience = model.ExperienceFrom(doc)
+	}
+	return r, buf
+}
+
+// readRegular is readNoFollow with readSame's single read: the log of a large run is
+// megabytes, and io.ReadAll would grow its buffer a dozen times.
+func readRegular(path string) ([]byte, error) {
+	info, err := os.Lstat(path)
+	if err != nil {
+		return nil, err
+	}
+	if err := regular(info); err != nil {
+		return nil, err
+	}
+	seen, ok := info.Sys().(*syscall.Stat_t)
+	if !ok {
+		return readNoFollow(path)
+	}
+	fd, err := unix.Open(path, unix.O_RDONLY|unix.O_NONBLOCK|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0)
+	if errors.Is(err, unix.ELOOP) {
+		return nil, errLink
+	} else if err != nil {
+		return nil, err
+	}
+	return readSame(fd, uint64(seen.Dev), seen.Ino, nil)
+}
+
+// readSame reads the open file fd, and closes it, if it is still the regular file that
+// stat saw (device dev, inode ino): a link or FIFO swapped in since is refused, and
+// O_NONBLOCK kept the open from blocking on one. It reads in one read of the size
+// (io.ReadAll grows its buffer and reads again and again; a load reads thousands of
+// files), into buf when it is large enough.
+func readSame(fd int, dev, ino uint64, buf []byte) ([]byte, error) {
+	defer unix.Close(fd)
+	var st unix.Stat_t
+	if err := unix.Fstat(fd, &st); err != nil {
+		return nil, err
+	}
+	if uint64(st.Dev) != dev || st.Ino != ino {
+		return nil, errLink
+	}
+	if st.Mode&unix.S_IFMT != unix.S_IFREG {
+		return nil, errors.New("is not a regular file")
+	}
+	// One byte more than the size: a short read then ends the file, with no second read.
+	if int64(cap(buf)) < st.Size+1 {
+		buf = make([]byte, st.Size+1, max(st.Size+1, 64<<10))
+	}
+	buf = buf[:st.Size+1]
+	n := 0
+	for {
+		m, err := unix.Read(fd, buf[n:])
+		if errors.Is(err, unix.EINTR) {
+			continue
+		} else if err != nil {
+			return nil, err
+		}
+		n += m
+		switch {
+		case m == 0 || n == int(st.Size) && n < len(buf):
+			return buf[:n], nil
+		case n == len(buf): // it grew since fstat
+			if n > MaxObjectSize {
+				return nil, fmt.Errorf("grew to more than the %d bytes an object file may have", MaxObjectSize)
+			}
+			buf = append(buf, make([]byte, len(buf))...)
+			buf = buf[:cap(buf)]
+		}
+	}
 }
 
 // apply puts one read result into a snapshot: a good read replaces the object; a bad one
@@ -200,46 +330,67 @@ func apply(snap *model.Snapshot, r readResult) {
 	snap.Versions[r.id] = r.version
 	switch r.kind {
 	case model.KindProblem:
-		snap.Problems[r.id] = model.ProblemFrom(r.doc)
+		snap.Problems[r.id] = r.problem
 	case model.KindStatement:
-		snap.Statements[r.id] = model.StatementFrom(r.doc)
+		snap.Statements[r.id] = r.statement
 	case model.KindExperience:
-		snap.Experiences[r.id] = model.ExperienceFrom(r.doc)
+		snap.Experiences[r.id] = r.experience
 	}
 }
 
-// loadMeta reads config.json and the log.
-func loadMeta(dir string, snap *model.Snapshot) {
-	snap.Config = nil
+// meta is config.json and the log as read, and the files among them that are broken.
+type meta struct {
+	config *model.Config
+	log    []model.LogEntry
+	broken []model.BrokenFile
+}
+
+// loadMeta reads config.json and the log into snap.
+func loadMeta(dir string, snap *model.Snapshot) { setMeta(snap, readMeta(dir)) }
+
+func setMeta(snap *model.Snapshot, m meta) {
 	snap.Broken = slices.DeleteFunc(snap.Broken, func(b model.BrokenFile) bool {
-		return b.Path == ConfigFile || b.Path == LogFile
+		return b.Path == ConfigFile || b.Path == LogFile || b.Path == HistoryDir
 	})
-	if data, err := os.ReadFile(filepath.Join(dir, ConfigFile)); err != nil {
+	snap.Broken = append(snap.Broken, m.broken...)
+	snap.Config, snap.Log = m.config, m.log
+}
+
+// readMeta reads config.json and the log; it touches no snapshot, so a load runs it
+// beside the object files.
+func readMeta(dir string) meta {
+	var m meta
+	if data, err := readRegular(filepath.Join(dir, ConfigFile)); err != nil {
 		if !errors.Is(err, fs.ErrNotExist) {
-			snap.Broken = append(snap.Broken, model.BrokenFile{Path: ConfigFile, Reason: unwrapPath(err).Error()})
+			m.broken = append(m.broken, model.BrokenFile{Path: ConfigFile, Reason: unwrapPath(err).Error()})
 		}
 	} else if doc, err := model.Parse(data); err != nil {
-		snap.Broken = append(snap.Broken, model.BrokenFile{Path: ConfigFile, Reason: "not valid JSON: " + err.Error()})
+		m.broken = append(m.broken, model.BrokenFile{Path: ConfigFile, Reason: "not valid JSON: " + err.Error()})
 	} else if cfg, err := model.ConfigFrom(doc); err != nil {
-		snap.Broken = append(snap.Broken, model.BrokenFile{Path: ConfigFile, Reason: err.Error()})
+		m.broken = append(m.broken, model.BrokenFile{Path: ConfigFile, Reason: err.Error()})
 	} else {
-		snap.Config = cfg
+		m.config = cfg
 	}
-	snap.Log = nil
-	data, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(LogFile)))
+	if isLink(dir, HistoryDir) {
+		m.broken = append(m.broken, model.BrokenFile{Path: HistoryDir, Reason: linkReason})
+		return m
+	}
+	data, err := readRegular(filepath.Join(dir, filepath.FromSlash(LogFile)))
 	if err != nil {
 		if !errors.Is(err, fs.ErrNotExist) {
-			snap.Broken = append(snap.Broken, model.BrokenFile{Path: LogFile, Reason: unwrapPath(err).Error()})
+			m.broken = append(m.broken, model.BrokenFile{Path: LogFile, Reason: unwrapPath(err).Error()})
 		}
-		return
+		return m
 	}
-	snap.Log = ParseLog(string(data))
+	m.log = ParseLog(string(data))
+	return m
 }
 
 // ParseLog reads every line of log.jsonl; blank lines are skipped, bad lines kept with Err.
 func ParseLog(data string) []model.LogEntry {
-	var out []model.LogEntry
-	for i, line := range strings.Split(data, "\n") {
+	lines := strings.Split(data, "\n")
+	out := make([]model.LogEntry, 0, len(lines))
+	for i, line := range lines {
 		if strings.TrimSpace(line) == "" {
 			continue
 		}

@@ -1,0 +1,156 @@
+package model
+
+import (
+	"cmp"
+	"slices"
+)
+
+// Weights of what an open item holds up. A root problem is the goal of the run, so
+// holding one up outweighs any number of intermediate steps; a subproblem is a milestone
+// several statements feed; a statement counts once.
+const (
+	BlockWeightRoot      = 10
+	BlockWeightProblem   = 3
+	BlockWeightStatement = 1
+)
+
+// Blocking is how much of the tree an open item holds up: every object above it that
+// cannot be finished before it is, up to the root problems.
+type Blocking struct {
+	ID         string   `json:"id"`
+	Above      []string `json:"above"` // unfinished objects above it, in ID order
+	Statements int      `json:"statements"`
+	Problems   int      `json:"problems"` // subproblems (not roots)
+	Roots      int      `json:"roots"`
+	Score      int      `json:"score"` // the weighted sum (BlockWeight*)
+}
+
+// blockingEdge says whether the object an edge starts from must wait for the object it
+// points at: a sub-statement, a statement a problem needs or was set up to resolve, a
+// subgoal, a statement a proof cites. Premises are assumed and solutions already done.
+func blockingEdge(k EdgeKind) bool {
+	switch k {
+	case EdgeSub, EdgeNeeds, EdgeSubgoal, EdgeProgress, EdgeCites:
+		return true
+	}
+	return false
+}
+
+// finished says whether nothing above an object can still wait for it: proved,
+// refuted, abandoned, or a solved problem.
+func finished(g *Graph, id string) bool {
+	ph := g.Phase[id]
+	return ph.Decided() || ph == PhaseProblemSolved
+}
+
+// Above lists the unfinished objects that wait, directly or through other unfinished
+// objects, for id, in ID order. It stops at finished objects (nothing waits through a
+// proved statement or a solved problem, and work under a refuted one is moot) and is
+// cycle-safe.
+func Above(g *Graph, id string) []string {
+	seen := map[string]bool{id: true}
+	var out []string
+	queue := []string{id}
+	for len(queue) > 0 {
+		cur := queue[0]
+		queue = queue[1:]
+		for _, e := range g.In[cur] {
+			if !blockingEdge(e.Kind) || seen[e.From] {
+				continue
+			}
+			seen[e.From] = true
+			if finished(g, e.From) {
+				continue
+			}
+			out = append(out, e.From)
+			queue = append(queue, e.From)
+		}
+	}
+	slices.SortFunc(out, CompareIDs)
+	return out
+}
+
+// BlockingOf weighs what id holds up.
+func BlockingOf(g *Graph, id string) Blocking {
+	b := Blocking{ID: id, Above: Above(g, id)}
+	for _, a := range b.Above {
+		switch {
+		case KindOf(a) == KindProblem && slices.Contains(g.Roots, a):
+			b.Roots++
+		case KindOf(a) == KindProblem:
+			b.Problems++
+		default:
+			b.Statements++
+		}
+	}
+	b.Score = b.Roots*BlockWeightRoot + b.Problems*BlockWeightProblem + b.Statements*BlockWeightStatement
+	if b.Above == nil {
+		b.Above = []string{}
+	}
+	return b
+}
+
+// Blocks weighs every open statement and problem.
+func Blocks(s *Snapshot, g *Graph) map[string]Blocking {
+	out := map[string]Blocking{}
+	for id, ph := range g.Phase {
+		if ph.Open() && s.Exists(id) {
+			out[id] = BlockingOf(g, id)
+		}
+	}
+	return out
+}
+
+// NextByBlocking is the orchestrator's actionable list with what holds up the most of
+// the root first; ties keep the orchestrator's order (deepest first).
+func NextByBlocking(s *Snapshot, g *Graph) []Action {
+	out := slices.Clone(g.Actionable)
+	score := map[string]int{}
+	for _, a := range out {
+		score[a.ID] = BlockingOf(g, a.ID).Score
+	}
+	slices.SortStableFunc(out, func(a, b Action) int { return score[b.ID] - score[a.ID] })
+	return out
+}
+
+// WaitsForHuman says whether a statement waits for a reviewer: a proof to verify, a gap
+// to judge, a modification to decide.
+func WaitsForHuman(s *Snapshot, g *Graph, id string) bool {
+	if s.Statements[id] == nil {
+		return false
+	}
+	switch g.Phase[id] {
+	case PhaseAwaitingCheck, PhaseHasGap, PhaseNeedsDecision:
+		return true
+	}
+	return false
+}
+
+// ReviewOrder is the review queue: the statements waiting for a human, what holds up
+// the most of the root first, then the deepest, then by ID.
+func ReviewOrder(s *Snapshot, g *Graph) []string {
+	var ids []string
+	score := map[string]int{}
+	for id := range s.Statements {
+		if WaitsForHuman(s, g, id) {
+			ids = append(ids, id)
+			score[id] = BlockingOf(g, id).Score
+		}
+	}
+	depth := func(id string) int {
+		if d, ok := g.Depth[id]; ok {
+			return d
+		}
+		return -1
+	}
+	slices.SortFunc(ids, func(a, b string) int {
+		if c := cmp.Compare(score[b], score[a]); c != 0 {
+			return c
+		}
+		if c := cmp.Compare(depth(b), depth(a)); c != 0 {
+			return c
+		}
+		return CompareIDs(a, b)
+	})
+	return ids
+}

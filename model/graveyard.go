@@ -1,0 +1,66 @@
+package model
+
+import "slices"
+
+// Grave is a statement that failed (false) or was given up (abandoned): why, and what
+// it held up.
+type Grave struct {
+	ID     string `json:"id"`
+	Status string `json:"status"`
+	Claim  string `json:"claim"`
+	// Counterexample is the body of its COUNTEREXAMPLE note, else the counterexample of
+	// its last "Type: false" response.
+	Counterexample string `json:"counterexample,omitempty"`
+	// Reason is the body of its ABANDONED note (the last one).
+	Reason string `json:"reason,omitempty"`
+	// Blocked lists the unfinished objects above it (Above): the parents and problems
+	// that waited for it and are still not proved.
+	Blocked []string `json:"blocked"`
+	// Stale lists the true statements that rest on it (a sub-statement, a citation or a
+	// premise), which are no longer trustworthy.
+	Stale []string `json:"stale"`
+}
+
+// Graveyard lists every false or abandoned statement, in ID order.
+func Graveyard(s *Snapshot, g *Graph) []Grave {
+	var out []Grave
+	for _, id := range sortedKeys(s.Statements) {
+		st := s.Statements[id]
+		ph, _, _ := StatusInfo(st.Status)
+		if ph != PhaseRefuted && ph != PhaseAbandoned {
+			continue
+		}
+		gr := Grave{ID: id, Status: st.Status, Claim: st.Claim(), Blocked: Above(g, id), Stale: []string{}}
+		if gr.Blocked == nil {
+			gr.Blocked = []string{}
+		}
+		for _, n := range st.Progresses {
+			switch p := ParseProgress(n); p.Tag {
+			case "COUNTEREXAMPLE":
+				if gr.Counterexample == "" {
+					gr.Counterexample = p.Body
+				}
+			case "ABANDONED":
+				gr.Reason = p.Body
+			}
+		}
+		if gr.Counterexample == "" {
+			for _, r := range st.Responses {
+				if pr := ParseResponse(r); pr.Type == "false" && pr.Counterexample != "" {
+					gr.Counterexample = pr.Counterexample
+				}
+			}
+		}
+		for _, e := range g.In[id] {
+			if e.Kind != EdgeSub && e.Kind != EdgeCites && e.Kind != EdgePremise {
+				continue
+			}
+			if dep := s.Statements[e.From]; dep != nil && dep.Status == "true" && !slices.Contains(gr.Stale, e.From) {
+				gr.Stale = append(gr.Stale, e.From)
+			}
+		}
+		slices.SortFunc(gr.Stale, CompareIDs)
+		out = append(out, gr)
+	}
+	return out
+}

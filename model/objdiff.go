@@ -1,0 +1,145 @@
+package model
+
+import (
+	"strings"
+
+	"github.com/aymanbagabas/go-udiff/lcs"
+)
+
+// FieldDiff is one field of an object as a reader compares two versions of it (time
+// travel, the activity list). Exactly one shape is filled, by the field's kind:
+// Added/Removed for a list of strings (notes, issues, responses, references), Lines for
+// a text that spans lines (a proof), From/To for anything else (as text; a value that is
+// not a string as its JSON).
+type FieldDiff struct {
+	Field   string     `json:"field"` // dotted path, e.g. "proof.full", "validation.issues"
+	From    string     `json:"from,omitempty"`
+	To      string     `json:"to,omitempty"`
+	Added   []string   `json:"added,omitempty"`
+	Removed []string   `json:"removed,omitempty"`
+	Lines   []DiffLine `json:"lines,omitempty"`
+}
+
+// DiffLine is one line of a text diff: Op is "=" (kept), "-" (removed) or "+" (added).
+type DiffLine struct {
+	Op   string `json:"op"`
+	Text string `json:"text"`
+}
+
+// DiffObject lists how after differs from before, field by field (DiffFields' order).
+// An absent version is the zero Value: every field of the other shows as added or removed.
+func DiffObject(before, after Value) []FieldDiff {
+	if before.Kind == Null {
+		before = Obj()
+	}
+	if after.Kind == Null {
+		after = Obj()
+	}
+	var out []FieldDiff
+	for _, c := range DiffFields(before, after) {
+		d := FieldDiff{Field: c.Path}
+		var old, cur Value
+		if c.Old != nil {
+			old = *c.Old
+		}
+		if c.New != nil {
+			cur = *c.New
+		}
+		switch {
+		case c.Old == nil && cur.Kind == Object, c.New == nil && old.Kind == Object:
+			// A whole object added or dropped: its fields one by one.
+			for _, sub := range DiffObject(old, cur) {
+				sub.Field = c.Path + "." + sub.Field
+				out = append(out, sub)
+			}
+			continue
+		case c.Appended != nil:
+			for _, v := range c.Appended {
+				d.Added = append(d.Added, scalarText(&v))
+			}
+		case isStringList(&old) && isStringList(&cur):
+			la, _ := old.StringList()
+			lb, _ := cur.StringList()
+			d.Added, d.Removed = listDiff(la, lb)
+		case (old.Kind == String || old.Kind == Null) && (cur.Kind == String || cur.Kind == Null) &&
+			(strings.Contains(old.Str, "\n") || strings.Contains(cur.Str, "\n")):
+			d.Lines = DiffLines(old.Str, cur.Str)
+		default:
+			d.From, d.To = scalarText(&old), scalarText(&cur)
+		}
+		out = append(out, d)
+	}
+	return out
+}
+
+// isStringList is true for a list of strings and for an absent value (no list yet).
+func isStringList(v *Value) bool {
+	if v.Kind == Null {
+		return true
+	}
+	_, ok := v.StringList()
+	return ok
+}
+
+func scalarText(v *Value) string {
+	switch v.Kind {
+	case Null:
+		return ""
+	case String:
+		return v.Str
+	}
+	return string(EncodeLine(*v))
+}
+
+// listDiff is what b adds to a and what it drops from a, as multisets, each in its own
+// list's order: an item repeated once more counts as added once.
+func listDiff(a, b []string) (added, removed []string) {
+	left := func(from, minus []string) []string {
+		count := map[string]int{}
+		for _, s := range minus {
+			count[s]++
+		}
+		var out []string
+		for _, s := range from {
+			if count[s] > 0 {
+				count[s]--
+			} else {
+				out = append(out, s)
+			}
+		}
+		return out
+	}
+	return left(b, a), left(a, b)
+}
+
+// DiffLines is all of texts a and b, line by line, each line kept, removed or added
+// (a longest common subsequence of lines).
+func DiffLines(a, b string) []DiffLine {
+	la, lb := textLines(a), textLines(b)
+	var out []DiffLine
+	i := 0
+	for _, d := range lcs.DiffLines(la, lb) {
+		for ; i < d.Start; i++ {
+			out = append(out, DiffLine{Op: "=", Text: la[i]})
+		}
+		for j := d.Start; j < d.End; j++ {
+			out = append(out, DiffLine{Op: "-", Text: la[j]})
+		}
+		for j := d.ReplStart; j < d.ReplEnd; j++ {
+			out = append(out, DiffLine{Op: "+", Text: lb[j]})
+		}
+		i = d.End
+	}
+	for ; i < len(la); i++ {
+		out = append(out, DiffLine{Op: "=", Text: la[i]})
+	}
+	return out
+}
+
+// textLines splits a text at newlines; the empty text has no lines.
+func textLines(s string) []string {
+	if s == "" {
+		return nil
+	}
+	return strings.Split(s, "\n")
+}

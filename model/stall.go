@@ -1,0 +1,72 @@
+package model
+
+import (
+	"fmt"
+	"strings"
+	"time"
+)
+
+// DefaultStallAfter is how long a live run may show no change while the agents have
+// work before it counts as stalled: longer than one agent's slowest step (a long proof
+// with retries takes minutes), short enough to catch a dead orchestrator within a break.
+const DefaultStallAfter = 15 * time.Minute
+
+// Stall is the verdict of the stall alarm.
+type Stall struct {
+	Stalled bool          `json:"stalled"`
+	Idle    time.Duration `json:"idle_ns"` // since the last change seen
+	// Waiting is the actionable work the agents could do (the orchestrator's order),
+	// leaving out what waits for a human decision.
+	Waiting []Action `json:"waiting"`
+	Reason  string   `json:"reason"`
+}
+
+// CheckStall decides whether a run is stalled: nothing changed (the log, the state
+// files — whatever last is) for at least after, while the agents have actionable work.
+// lastWhat names what changed last, for the reason. A zero last means nothing was ever
+// seen to change, which counts as idle since forever.
+func CheckStall(g *Graph, last time.Time, lastWhat string, now time.Time, after time.Duration) Stall {
+	if after <= 0 {
+		after = DefaultStallAfter
+	}
+	st := Stall{Waiting: []Action{}}
+	var human []string
+	for _, a := range g.Actionable {
+		if a.Agent == AgentHuman {
+			human = append(human, a.ID)
+			continue
+		}
+		st.Waiting = append(st.Waiting, a)
+	}
+	since := "never changed"
+	if !last.IsZero() {
+		st.Idle = max(now.Sub(last), 0)
+		since = fmt.Sprintf("last change %s ago (%s)", st.Idle.Round(time.Second), lastWhat)
+	}
+	switch {
+	case len(st.Waiting) == 0 && len(human) > 0:
+		st.Reason = fmt.Sprintf("not stalled: the agents have nothing to do; %s wait for a human decision; %s",
+			strings.Join(human, ", "), since)
+	case len(st.Waiting) == 0:
+		st.Reason = "not stalled: nothing is actionable; " + since
+	case !last.IsZero() && st.Idle < after:
+		st.Reason = fmt.Sprintf("not stalled: %s, under %s; %d actionable", since, after, len(st.Waiting))
+	default:
+		st.Stalled = true
+		var items []string
+		for i, a := range st.Waiting {
+			if i == 3 {
+				items = append(items, fmt.Sprintf("and %d more", len(st.Waiting)-3))
+				break
+			}
+			items = append(items, a.Agent+" "+a.ID)
+		}
+		what := fmt.Sprintf("nothing changed for %s (%s)", st.Idle.Round(time.Second), lastWhat)
+		if last.IsZero() {
+			what = "nothing was ever seen to change"
+		}
+		st.Reason = fmt.Sprintf("stalled: %s, at least %s, while %d item(s) are actionable: %s",
+			what, after, len(st.Waiting), strings.Join(items, ", "))
+	}
+	return st
+}

@@ -1,0 +1,33 @@
+package model
+
+import (
+	"testing"
+	"time"
+)
+
+func TestCheckStall(t *testing.T) {
+	now := time.Date(2026, 11, 21, 12, 0, 0, 0, time.UTC)
+	busy := &Graph{Actionable: []Action{{"s-014", AgentCheck, 3}, {"s-007", AgentProve, 2}, {"s-015", AgentFix, 1}, {"s-016", AgentHuman, 1}, {"p-002", AgentSolve, 0}}}
+	human := &Graph{Actionable: []Action{{"s-016", AgentHuman, 1}}}
+	done := &Graph{}
+	for _, c := range []struct {
+		g       *Graph
+		last    time.Time
+		stalled bool
+		reason  string
+	}{
+		{busy, now.Add(-20 * time.Minute), true, "stalled: nothing changed for 20m0s (history/log.jsonl), at least 15m0s, while 4 item(s) are actionable: agent-check s-014, agent-prove s-007, agent-fix s-015, and 1 more"},
+		{busy, now.Add(-14 * time.Minute), false, "not stalled: last change 14m0s ago (history/log.jsonl), under 15m0s; 4 actionable"},
+		{busy, time.Time{}, true, "stalled: nothing was ever seen to change, at least 15m0s, while 4 item(s) are actionable: agent-check s-014, agent-prove s-007, agent-fix s-015, and 1 more"},
+		{human, now.Add(-time.Hour), false, "not stalled: the agents have nothing to do; s-016 wait for a human decision; last change 1h0m0s ago (history/log.jsonl)"},
+		{done, now.Add(-time.Hour), false, "not stalled: nothing is actionable; last change 1h0m0s ago (history/log.jsonl)"},
+	} {
+		got := CheckStall(c.g, c.last, "history/log.jsonl", now, 0)
+		if got.Stalled != c.stalled || got.Reason != c.reason {
+			t.Errorf("got %v %q\nwant %v %q", got.Stalled, got.Reason, c.stalled, c.reason)
+		}
+	}
+	if got := CheckStall(busy, now.Add(-20*time.Minute), "x", now, time.Hour); got.Stalled || got.Idle != 20*time.Minute || len(got.Waiting) != 4 {
+		t.Errorf("an hour's patience: %+v", got)
+	}
+}

@@ -1,0 +1,123 @@
+package store
+
+import (
+	"os"
+	"slices"
+	"strings"
+
+	"referee/model"
+)
+
+// Change is one line of the change log as the activity list shows it: who did what to
+// which objects, with each object's status before and after, rebuilt from the backups.
+type Change struct {
+	ID    string `json:"id"`
+	Line  int    `json:"line"`  // line number in history/log.jsonl
+	At    string `json:"at"`    // RFC 3339; "" on the agents' own lines, which carry no time
+	Actor string `json:"actor"` // "" on the agents' own lines
+	Skill string `json:"skill"` // "" on the agents' own lines
+	// GuessedSkill is the skill the change most likely was, read from what it did (only
+	// when the line does not say); GuessedActor the one agent that uses that skill.
+	GuessedSkill string               `json:"guessed_skill,omitempty"`
+	GuessedActor string               `json:"guessed_actor,omitempty"`
+	Reverts      string               `json:"reverts,omitempty"` // an undo: the change it reverts
+	Created      []string             `json:"created"`
+	Modified     []string             `json:"modified"`
+	Deleted      []string             `json:"deleted"`
+	Objects      []model.ObjectChange `json:"objects"` // created, then modified, then deleted
+	Err          string               `json:"error,omitempty"`
+}
+
+// SkillOrGuess is the skill the line names, else the guess marked with "~".
+func (c Change) SkillOrGuess() string {
+	if c.Skill != "" || c.GuessedSkill == "" {
+		return c.Skill
+	}
+	return "~" + c.GuessedSkill
+}
+
+// ActorOrGuess is the actor the line names, else the guess marked with "~".
+func (c Change) ActorOrGuess() string {
+	if c.Actor != "" || c.GuessedActor == "" {
+		return c.Actor
+	}
+	return "~" + c.GuessedActor
+}
+
+// Touches says whether the change created, modified or deleted the object.
+func (c Change) Touches(id string) bool {
+	return slices.Contains(c.Created, id) || slices.Contains(c.Modified, id) || slices.Contains(c.Deleted, id)
+}
+
+// Activity lists every change of the log, oldest first.
+func (h *History) Activity() []Change {
+	g := model.Derive(h.snap)
+	out := make([]Change, 0, len(h.log))
+	for i, e := range h.log {
+		out = append(out, h.change(i, e, g))
+	}
+	return out
+}
+
+// ActivityFrom lists the changes from index i of Changes on (to follow a growing log).
+func (h *History) ActivityFrom(i int) []Change {
+	if i >= len(h.log) {
+		return nil
+	}
+	g := model.Derive(h.snap)
+	var out []Change
+	for j := max(i, 0); j < len(h.log); j++ {
+		out = append(out, h.change(j, h.log[j], g))
+	}
+	return out
+}
+
+func (h *History) change(i int, e model.LogEntry, g *model.Graph) Change {
+	c := Change{ID: e.ID, Line: e.Line, At: e.At, Actor: e.By, Skill: e.Skill, Err: e.Err,
+		Created: nonNil(e.Creation), Modified: nonNil(e.Modification), Deleted: nonNil(logDeleted(e))}
+	if v, ok := e.Doc.Get("reverts"); ok && v.Kind == model.String {
+		c.Reverts = v.Str
+	}
+	add := func(ids []string, action string) {
+		for _, id := range ids {
+			if !model.ValidID(id, "") || objectFile(id) == "" {
+				continue
+			}
+			var before, after Version
+			if action != model.Created {
+				before = h.before(id, i)
+			}
+			if action != model.Deleted {
+				after = h.after(id, i)
+			}
+			oc := model.CompareVersions(id, action, before.Doc, after.Doc)
+			var why []string
+			for _, b := range append(before.Skipped, after.Skipped...) {
+				why = append(why, b.Path+": "+b.Reason)
+			}
+			oc.Unknown = strings.Join(why, "; ")
+			c.Objects = append(c.Objects, oc)
+		}
+	}
+	add(e.Creation, model.Created)
+	add(e.Modification, model.Modified)
+	add(c.Deleted, model.Deleted)
+	if c.Objects == nil {
+		c.Objects = []model.ObjectChange{}
+	}
+	if c.Skill == "" {
+		c.GuessedSkill = model.GuessSkill(c.Objects, g)
+		if s, ok := Lookup(c.GuessedSkill); ok && !strings.Contains(s.Agents, ",") {
+			c.GuessedActor = s.Agents
+		}
+	}
+	return c
+}
+
+// Activity lists every change in the log of dir, whose snapshot (the folder now) is snap.
+func Activity(dir string, snap *model.Snapshot) ([]Change, error) {
+	if info, err := os.Stat(dir); err != nil || !info.IsDir() {
+		return nil, inputf("contents folder %s does not exist (pass --contents)", dir)
+	}
+	return NewHistory(dir, snap).Activity(), nil
+}

@@ -1,0 +1,373 @@
+package store
+
+// Writing one change batch so that neither a full disk nor a crash leaves a mix.
+//
+// FORMAT.md orders a change: config.json, the backups, the objects, one log line. Each
+// file is replaced by renaming a complete temp file over it, so a reader sees a file's
+// old or new bytes, never part of either. Across files, a batch works in three steps:
+//
+//  1. prepare: every new file is written to a temp file beside its place and fsynced,
+//     and a copy of config.json is kept. A full disk or a read-only folder fails here,
+//     and the temp files are removed: nothing was changed.
+//  2. the journal history/.pending-<l-id>.json is written: what the change is about to
+//     write (content hashes before and after of each object, the config before and
+//     after, the log line). From here on a crash can be repaired without guessing.
+//  3. publish, in FORMAT.md's order: rename config, backups, objects into place, then
+//     append the log line; then remove the journal. If a rename or the append fails
+//     (the log line needs room too), the batch is undone in place: renames need no
+//     room, the log is truncated back, the config copy is renamed back.
+//
+// A process killed anywhere leaves the journal, and `referee repair` either completes
+// the change (every object written: add the log line) or undoes it from the backups.
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"referee/model"
+)
+
+// journalPrefix names a change's journal: history/.pending-<l-id>.json.
+const journalPrefix = ".pending-"
+
+func journalFile(change string) string { return HistoryDir + "/" + journalPrefix + change + ".json" }
+
+// batch is one change's writes, worked out in full before anything is written.
+type batch struct {
+	dir          string
+	change       string
+	configBefore []byte // nil when there was no config.json (init)
+	config       []byte
+	objects      []batchObject // created, then modified, then deleted
+	line         []byte
+}
+
+// batchObject is one object the change creates, modifies or deletes.
+type batchObject struct {
+	id      string
+	before  []byte // the file as read under the lock; nil for a created object
+	after   []byte // the new file; nil for a deleted object
+	created bool
+	deleted bool
+}
+
+func (o batchObject) rel() string { return filepath.ToSlash(objectFile(o.id)) }
+
+func (o batchObject) backupRel(change string) string {
+	return HistoryDir + "/" + change + "/" + o.id + ".json"
+}
+
+// contentHash identifies a file's bytes in the journal.
+func contentHash(data []byte) string {
+	sum := sha256.Sum256(data)
+	return hex.EncodeToString(sum[:])
+}
+
+// journal is what a change records before it publishes anything.
+func (b *batch) journal() []byte {
+	hash := func(data []byte, absent bool) model.Value {
+		if absent {
+			return model.Value{Kind: model.Null}
+		}
+		return model.Str(contentHash(data))
+	}
+	var objs []model.Value
+	for _, o := range b.objects {
+		objs = append(objs, model.Obj(
+			model.M("id", model.Str(o.id)),
+			model.M("before", hash(o.before, o.created)),
+			model.M("after", hash(o.after, o.deleted)),
+		))
+	}
+	before := model.Value{Kind: model.Null}
+	if b.configBefore != nil {
+		before = model.Str(string(b.configBefore))
+	}
+	return model.EncodeIndent(model.Obj(
+		model.M("change", model.Str(b.change)),
+		model.M("line", model.Str(string(b.line))),
+		model.M("config_before", before),
+		model.M("config_after", model.Str(string(b.config))),
+		model.M("objects", model.Value{Kind: model.Array, Arr: append([]model.Value{}, objs...)}),
+	))
+}
+
+// crashPoint runs after every file operation of a batch; tests stop the batch there to
+// see what each crash point leaves behind.
+var crashPoint = func() {}
+
+// publishing tracks a batch on its way to disk, so that a failure can be undone.
+type publishing struct {
+	b        *batch
+	madeDirs []string          // folders prepare created (removed again if the batch is undone)
+	temps    map[string]string // final relative path → its temp file
+	cfgCopy  string            // temp file with config.json's old bytes
+	journal  bool              // the journal is on disk
+	// What publish did so far.
+	configDone bool
+	backups    []string // backups renamed into place
+	objects    []int    // indexes of b.objects written or removed
+	logTouched bool
+	logSize    int64
+	logExisted bool
+}
+
+func (b *batch) abs(rel string) string { return filepath.Join(b.dir, filepath.FromSlash(rel)) }
+
+// write writes the batch; on error nothing was changed, unless the error says so.
+func (b *batch) write() error {
+	p := &publishing{b: b, temps: map[string]string{}}
+	if err := p.prepare(); err != nil {
+		p.discard()
+		return fmt.Errorf("%v; nothing was changed", err)
+	}
+	if err := p.publish(); err != nil {
+		if uerr := p.undo(); uerr != nil {
+			return fmt.Errorf("%v; undoing the half-written change failed too (%v): run referee repair", err, uerr)
+		}
+		return fmt.Errorf("%v; the change was undone, nothing was changed", err)
+	}
+	// The change is complete; a journal or copy left by a failure here is harmless
+	// (check reports it, repair removes it).
+	_ = os.Remove(b.abs(journalFile(b.change)))
+	if p.cfgCopy != "" {
+		_ = os.Remove(p.cfgCopy)
+	}
+	return nil
+}
+
+func (p *publishing) prepare() error {
+	b := p.b
+	hasBackups := false
+	for _, o := range b.objects {
+		if !o.created {
+			hasBackups = true
+		}
+		if !o.deleted {
+			if err := p.mkdir(filepath.ToSlash(filepath.Dir(objectFile(o.id)))); err != nil {
+				return err
+			}
+		}
+	}
+	if hasBackups {
+		if err := p.mkdir(HistoryDir + "/" + b.change); err != nil {
+			return err
+		}
+	}
+	if err := p.temp(ConfigFile, b.config, true); err != nil {
+		return err
+	}
+	for _, o := range b.objects {
+		if !o.created {
+			if err := p.temp(o.backupRel(b.change), o.before, true); err != nil {
+				return err
+			}
+		}
+	}
+	for _, o := range b.objects {
+		if !o.deleted {
+			if err := p.temp(o.rel(), o.after, true); err != nil {
+				return err
+			}
+		}
+	}
+	if b.configBefore != nil {
+		// Not fsynced: it only serves to undo a failure while this process runs.
+		path, err := writeTemp(b.abs(ConfigFile), b.configBefore, false)
+		if err != nil {
+			return fmt.Errorf("cannot write %s: %v", ConfigFile, err)
+		}
+		p.cfgCopy = path
+		crashPoint()
+	}
+	j := journalFile(b.change)
+	path, err := writeTemp(b.abs(j), b.journal(), true)
+	if err == nil {
+		if err = os.Rename(path, b.abs(j)); err != nil {
+			os.Remove(path)
+		}
+	}
+	if err != nil {
+		return fmt.Errorf("cannot write %s: %v", j, unwrapPath(err))
+	}
+	p.journal = true
+	crashPoint()
+	return syncDir(b.abs(HistoryDir))
+}
+
+// mkdir creates a folder the batch needs, remembering it if it was not there.
+func (p *publishing) mkdir(rel string) error {
+	path := p.b.abs(rel)
+	if _, err := os.Lstat(path); err == nil {
+		return nil
+	}
+	if err := os.Mkdir(path, 0o755); err != nil {
+		return fmt.Errorf("cannot create %s: %v", rel, unwrapPath(err))
+	}
+	p.madeDirs = append(p.madeDirs, path)
+	crashPoint()
+	return nil
+}
+
+func (p *publishing) temp(rel string, data []byte, sync bool) error {
+	path, err := writeTemp(p.b.abs(rel), data, sync)
+	if err != nil {
+		return fmt.Errorf("cannot write %s: %v", rel, err)
+	}
+	p.temps[rel] = path
+	crashPoint()
+	return nil
+}
+
+// writeTemp writes data to a new temp file beside path (".<name>.tmp-<random>", which
+// the watcher ignores and repair removes when it is left over) and returns its name.
+func writeTemp(path string, data []byte, sync bool) (string, error) {
+	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp-*")
+	if err != nil {
+		return "", unwrapPath(err)
+	}
+	tmp := f.Name()
+	_, err = f.Write(data)
+	if err == nil {
+		err = f.Chmod(0o644)
+	}
+	if err == nil && sync {
+		err = f.Sync()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		os.Remove(tmp)
+		return "", unwrapPath(err)
+	}
+	return tmp, nil
+}
+
+// discard removes what prepare made.
+func (p *publishing) discard() {
+	for _, tmp := range p.temps {
+		os.Remove(tmp)
+	}
+	if p.cfgCopy != "" {
+		os.Remove(p.cfgCopy)
+	}
+	if p.journal {
+		os.Remove(p.b.abs(journalFile(p.b.change)))
+	}
+	for i := len(p.madeDirs) - 1; i >= 0; i-- {
+		os.Remove(p.madeDirs[i]) // only if empty: never a folder someone else filled
+	}
+}
+
+func (p *publishing) rename(rel string) error {
+	if err := os.Rename(p.temps[rel], p.b.abs(rel)); err != nil {
+		return fmt.Errorf("cannot write %s: %v", rel, unwrapPath(err))
+	}
+	delete(p.temps, rel)
+	crashPoint()
+	return nil
+}
+
+func (p *publishing) publish() error {
+	b := p.b
+	if err := p.rename(ConfigFile); err != nil {
+		return err
+	}
+	p.configDone = true
+	_ = syncDir(b.dir)
+	for _, o := range b.objects {
+		if o.created {
+			continue
+		}
+		if err := p.rename(o.backupRel(b.change)); err != nil {
+			return err
+		}
+		p.backups = append(p.backups, o.backupRel(b.change))
+	}
+	_ = syncDir(b.abs(HistoryDir + "/" + b.change))
+	dirs := map[string]bool{}
+	for i, o := range b.objects {
+		if o.deleted {
+			if err := os.Remove(b.abs(o.rel())); err != nil && !errors.Is(err, fs.ErrNotExist) {
+				return fmt.Errorf("cannot remove %s: %v", o.rel(), unwrapPath(err))
+			}
+			crashPoint()
+		} else if err := p.rename(o.rel()); err != nil {
+			return err
+		}
+		p.objects = append(p.objects, i)
+		dirs[filepath.Dir(b.abs(o.rel()))] = true
+	}
+	for d := range dirs {
+		_ = syncDir(d)
+	}
+	logPath := b.abs(LogFile)
+	if info, err := os.Lstat(logPath); err == nil {
+		p.logExisted, p.logSize = true, info.Size()
+	}
+	p.logTouched = true
+	if err := appendLine(logPath, b.line); err != nil {
+		return errors.New(strings.Replace(err.Error(), logPath, LogFile, 1))
+	}
+	crashPoint()
+	return nil
+}
+
+// undo reverts what publish did, newest first. Renames need no room on disk, so this
+// works on a full disk: a modified or deleted object gets its backup renamed back.
+func (p *publishing) undo() error {
+	b := p.b
+	var fails []string
+	fail := func(what string, err error) {
+		if err != nil && !errors.Is(err, fs.ErrNotExist) {
+			fails = append(fails, what+": "+unwrapPath(err).Error())
+		}
+	}
+	if p.logTouched {
+		if p.logExisted {
+			fail("cannot truncate "+LogFile, os.Truncate(b.abs(LogFile), p.logSize))
+		} else {
+			fail("cannot remove "+LogFile, os.Remove(b.abs(LogFile)))
+		}
+	}
+	restored := map[string]bool{}
+	for k := len(p.objects) - 1; k >= 0; k-- {
+		o := b.objects[p.objects[k]]
+		if o.created {
+			fail("cannot remove "+o.rel(), os.Remove(b.abs(o.rel())))
+			continue
+		}
+		fail("cannot restore "+o.rel(), os.Rename(b.abs(o.backupRel(b.change)), b.abs(o.rel())))
+		restored[o.backupRel(b.change)] = true
+	}
+	for _, rel := range p.backups {
+		if !restored[rel] {
+			fail("cannot remove "+rel, os.Remove(b.abs(rel)))
+		}
+	}
+	if p.configDone {
+		if p.cfgCopy != "" {
+			fail("cannot restore "+ConfigFile, os.Rename(p.cfgCopy, b.abs(ConfigFile)))
+			p.cfgCopy = ""
+		} else {
+			fail("cannot remove "+ConfigFile, os.Remove(b.abs(ConfigFile)))
+		}
+	}
+	if len(fails) > 0 {
+		// Keep the journal: repair finishes the undo from it.
+		p.journal = false
+		for _, tmp := range p.temps {
+			os.Remove(tmp)
+		}
+		return errors.New(strings.Join(fails, "; "))
+	}
+	p.discard()
+	return nil
+}

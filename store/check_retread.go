@@ -1,0 +1,20 @@
+package store
+
+import "referee/model"
+
+// retreads warns about claims that repeat an older statement that already failed or
+// already holds (model.Retreads), naming both.
+func (c *checker) retreads() {
+	for _, r := range model.Retreads(c.snap) {
+		what := "is " + r.OfStatus
+		switch r.OfStatus {
+		case "true":
+			what = "already holds (true)"
+		case "false":
+			what = "already failed (false)"
+		case "abandoned":
+			what = "was abandoned"
+		}
+		c.add(SeverityWarning, objectRelPath(r.ID), r.ID, "re-tread: its claim repeats %s, which %s (similarity %.2f)", r.Of, what, r.Score)
+	}
+}

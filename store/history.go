@@ -1,0 +1,330 @@
+package store
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"sync"
+
+	"referee/model"
+)
+
+// History rebuilds a folder's past from its log and backups. A backup
+// history/<l-id>/<obj>.json holds the object as it was before change l-id, which is the
+// object as it was right after the previous change that touched it: so the object
+// after change N is its backup in the first later change that modified (or deleted)
+// it, or, when no later change did, the file as it is now.
+//
+// A History belongs to one snapshot (the folder now); it reads each backup once and is
+// safe for concurrent use. Nothing it returns is ever written back.
+type History struct {
+	dir  string
+	snap *model.Snapshot
+	log  []model.LogEntry // the log lines that name a change, in file order
+	pos  map[string]int   // change ID → index in log (the first line with that ID)
+	// created and deleted give the index of the change that created (deleted) an object;
+	// touched lists, per object, the indexes of the changes that backed it up.
+	created, deleted map[string]int
+	touched          map[string][]int
+
+	cache *backupCache
+}
+
+// backupCache holds the backups read so far, by path relative to the folder. A backup
+// never changes once its change is logged, so the cache is shared by the Histories of
+// successive snapshots (With); a read that failed is not kept, since an agent's backup
+// can be caught half-written and be whole a moment later.
+type backupCache struct {
+	mu      sync.Mutex
+	backups map[string]backup
+}
+
+type backup struct {
+	doc     model.Value
+	version string
+	err     string // why it cannot be used ("" when it can)
+}
+
+// NewHistory indexes the log of snap, the folder dir as it is now.
+func NewHistory(dir string, snap *model.Snapshot) *History {
+	h := &History{dir: dir, snap: snap, pos: map[string]int{}, created: map[string]int{},
+		deleted: map[string]int{}, touched: map[string][]int{}, cache: &backupCache{backups: map[string]backup{}}}
+	for _, e := range snap.Log {
+		if e.ID == "" || !model.ValidID(e.ID, model.KindChange) {
+			continue
+		}
+		if _, dup := h.pos[e.ID]; dup {
+			continue // check reports it; the first line is the change
+		}
+		i := len(h.log)
+		h.log = append(h.log, e)
+		h.pos[e.ID] = i
+		for _, id := range e.Creation {
+			if _, ok := h.created[id]; !ok {
+				h.created[id] = i
+			}
+		}
+		for _, id := range e.Modification {
+			h.touched[id] = append(h.touched[id], i)
+		}
+		for _, id := range logDeleted(e) {
+			h.touched[id] = append(h.touched[id], i)
+			h.deleted[id] = i
+		}
+	}
+	return h
+}
+
+// With is the History of a newer snapshot of the same folder, sharing the backups
+// already read (the UI makes one per snapshot while the agents work).
+func (h *History) With(snap *model.Snapshot) *History {
+	n := NewHistory(h.dir, snap)
+	n.cache = h.cache
+	return n
+}
+
+// logDeleted is the "deleted" list referee's undo adds to its log lines.
+func logDeleted(e model.LogEntry) []string {
+	v, ok := e.Doc.Get("deleted")
+	if !ok {
+		return nil
+	}
+	ids, _ := v.StringList()
+	return ids
+}
+
+// Changes is the log as History reads it: every line naming a change, in file order.
+func (h *History) Changes() []model.LogEntry { return h.log }
+
+// Index is the position of a change in Changes, or an error naming the log.
+func (h *History) Index(changeID string) (int, error) {
+	if err := model.CheckID(changeID, model.KindChange); err != nil {
+		return 0, &InputError{Msg: err.Error()}
+	}
+	i, ok := h.pos[changeID]
+	if !ok {
+		return 0, &InputError{Msg: fmt.Sprintf("%s is not in %s", changeID, LogFile)}
+	}
+	return i, nil
+}
+
+// Version is one object as it was at some point.
+type Version struct {
+	Doc     model.Value // the zero Value when the object did not exist
+	Exists  bool
+	Version string // model.Version of the file it came from
+	// Source is the file it was read from: a backup "history/l-005/s-007.json", or the
+	// object file when no later change touched it.
+	Source string
+	// Skipped lists the backups that could not be used on the way (missing or broken);
+	// the next one, or the file now, stands in for them.
+	Skipped []model.BrokenFile
+}
+
+// after is object id as it was right after the change at index i (i = -1: before the
+// first change).
+func (h *History) after(id string, i int) Version {
+	if c, ok := h.created[id]; ok && c > i {
+		return Version{}
+	}
+	var v Version
+	for _, j := range h.touched[id] {
+		if j <= i {
+			continue
+		}
+		path := HistoryDir + "/" + h.log[j].ID + "/" + id + ".json"
+		b := h.backup(path)
+		if b.err != "" {
+			v.Skipped = append(v.Skipped, model.BrokenFile{Path: path, ID: id, Reason: b.err})
+			continue
+		}
+		v.Doc, v.Exists, v.Version, v.Source = b.doc, true, b.version, path
+		return v
+	}
+	if d, ok := h.deleted[id]; ok && d <= i {
+		return v
+	}
+	doc, ok := h.current(id)
+	if ok {
+		v.Doc, v.Exists, v.Version, v.Source = doc, true, h.snap.Versions[id], objectRelPath(id)
+	}
+	return v
+}
+
+// current is the object in the snapshot (the folder now).
+func (h *History) current(id string) (model.Value, bool) {
+	switch model.KindOf(id) {
+	case model.KindProblem:
+		if p := h.snap.Problems[id]; p != nil {
+			return p.Doc, true
+		}
+	case model.KindStatement:
+		if s := h.snap.Statements[id]; s != nil {
+			return s.Doc, true
+		}
+	case model.KindExperience:
+		if e := h.snap.Experiences[id]; e != nil {
+			return e.Doc, true
+		}
+	}
+	return model.Value{}, false
+}
+
+// before is object id as change i found it: the backup it made (modified, deleted), or
+// absent (created). Without a usable backup it is unknown: absent, with Skipped saying why.
+func (h *History) before(id string, i int) Version {
+	if c, ok := h.created[id]; ok && c >= i {
+		return Version{}
+	}
+	path := HistoryDir + "/" + h.log[i].ID + "/" + id + ".json"
+	b := h.backup(path)
+	if b.err != "" {
+		return Version{Skipped: []model.BrokenFile{{Path: path, ID: id, Reason: b.err}}}
+	}
+	return Version{Doc: b.doc, Exists: true, Version: b.version, Source: path}
+}
+
+func (h *History) backup(path string) backup {
+	h.cache.mu.Lock()
+	defer h.cache.mu.Unlock()
+	if b, ok := h.cache.backups[path]; ok {
+		return b
+	}
+	var b backup
+	full := filepath.Join(h.dir, filepath.FromSlash(path))
+	info, err := os.Lstat(full)
+	var data []byte
+	if err == nil {
+		switch {
+		case !info.Mode().IsRegular():
+			b.err = "the backup is not a regular file (links are not followed)"
+		case info.Size() > MaxObjectSize:
+			b.err = fmt.Sprintf("the backup is %d bytes, more than an object file may have", info.Size())
+		default:
+			data, err = os.ReadFile(full)
+		}
+	}
+	switch {
+	case b.err != "":
+	case err != nil && os.IsNotExist(err):
+		b.err = "the backup is missing"
+	case err != nil:
+		b.err = unwrapPath(err).Error()
+	default:
+		if doc, perr := model.Parse(data); perr != nil {
+			b.err = "the backup is not valid JSON: " + perr.Error()
+		} else {
+			b.doc, b.version = doc, model.Version(data)
+		}
+	}
+	if b.err == "" {
+		h.cache.backups[path] = b
+	}
+	return b
+}
+
+// Object is object id as it was right after change changeID ("" for now).
+func (h *History) Object(id, changeID string) (Version, error) {
+	if err := model.CheckID(id, ""); err != nil || objectFile(id) == "" {
+		return Version{}, &InputError{Msg: fmt.Sprintf("%q is not a problem, statement or experience ID", id)}
+	}
+	if changeID == "" {
+		doc, ok := h.current(id)
+		return Version{Doc: doc, Exists: ok, Version: h.snap.Versions[id], Source: objectRelPath(id)}, nil
+	}
+	i, err := h.Index(changeID)
+	if err != nil {
+		return Version{}, err
+	}
+	return h.after(id, i), nil
+}
+
+// At is the folder as it was right after change changeID: objects created later are
+// absent, objects changed later are restored from the first later backup. Its Log ends
+// with that change, its Config holds the counters the change left, and Broken lists the
+// backups that could not be used (with the version shown instead). It is a view: no file
+// is written.
+func (h *History) At(changeID string) (*model.Snapshot, error) {
+	i, err := h.Index(changeID)
+	if err != nil {
+		return nil, err
+	}
+	snap := &model.Snapshot{
+		Problems:    map[string]*model.Problem{},
+		Statements:  map[string]*model.Statement{},
+		Experiences: map[string]*model.Experience{},
+		Versions:    map[string]string{},
+	}
+	ids := map[string]bool{}
+	for id := range h.created {
+		ids[id] = true
+	}
+	for id := range h.touched {
+		ids[id] = true
+	}
+	for id := range h.snap.Problems {
+		ids[id] = true
+	}
+	for id := range h.snap.Statements {
+		ids[id] = true
+	}
+	for id := range h.snap.Experiences {
+		ids[id] = true
+	}
+	for id := range ids {
+		if objectFile(id) == "" || !model.ValidID(id, "") {
+			continue
+		}
+		v := h.after(id, i)
+		snap.Broken = append(snap.Broken, v.Skipped...)
+		if !v.Exists {
+			continue
+		}
+		snap.Versions[id] = v.Version
+		switch model.KindOf(id) {
+		case model.KindProblem:
+			snap.Problems[id] = model.ProblemFrom(v.Doc)
+		case model.KindStatement:
+			snap.Statements[id] = model.StatementFrom(v.Doc)
+		case model.KindExperience:
+			snap.Experiences[id] = model.ExperienceFrom(v.Doc)
+		}
+	}
+	slices.SortFunc(snap.Broken, func(a, b model.BrokenFile) int { return comparePaths(a.Path, b.Path) })
+	// The log up to and including the change, as the file held it then.
+	for _, e := range h.snap.Log {
+		snap.Log = append(snap.Log, e)
+		if e.ID == changeID {
+			break
+		}
+	}
+	snap.Config = configAfter(h.log[i])
+	snap.Vocab = model.DetectVocab(snap.Statuses)
+	return snap, nil
+}
+
+// configAfter is config.json as a change left it: its "current" IDs and itself.
+func configAfter(e model.LogEntry) *model.Config {
+	doc := model.Obj()
+	for _, id := range e.Current {
+		if k := model.KindOf(id); k != "" && model.ValidID(id, k) {
+			doc.Set(k, model.Str(id))
+		}
+	}
+	doc.Set(model.KindChange, model.Str(e.ID))
+	cfg, err := model.ConfigFrom(doc)
+	if err != nil {
+		return nil
+	}
+	return cfg
+}
+
+// At is the folder dir as it was right after change changeID (see History.At).
+func At(dir, changeID string) (*model.Snapshot, error) {
+	snap, err := Load(dir)
+	if err != nil {
+		return nil, &InputError{Msg: err.Error()}
+	}
+	return NewHistory(dir, snap).At(changeID)
+}

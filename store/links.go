@@ -1,0 +1,87 @@
+package store
+
+// A contents folder is written by agents, so it may hold symbolic links planted to make
+// referee read or write elsewhere (statement/ -> /etc, history/log.jsonl -> ~/.bashrc).
+// referee follows no link inside the folder: not an object file, not an object folder,
+// not history/, config.json, the log, the lock or a backup. The folder itself may be a
+// link: the user named it.
+
+import (
+	"errors"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+)
+
+// linkReason is what Load and check say about a link in the folder.
+const linkReason = "is a symbolic link (links are not followed)"
+
+// errLink is returned when a path that referee reads or writes is a link.
+var errLink = errors.New(linkReason)
+
+// isLink reports whether rel (forward slashes, relative to dir) is a symbolic link.
+func isLink(dir, rel string) bool {
+	info, err := os.Lstat(filepath.Join(dir, filepath.FromSlash(rel)))
+	return err == nil && info.Mode()&fs.ModeSymlink != 0
+}
+
+// refuseUnsafe fails with an InputError naming the first path a change batch would
+// write through that is a link, or (for config, log and lock) not a plain file. begin
+// calls it before anything is written, so nothing is written through a link.
+func refuseUnsafe(dir string) error {
+	for _, rel := range []string{HistoryDir, ProblemDir, StatementDir, ExperienceDir, ConfigFile, LogFile, LockFile} {
+		info, err := os.Lstat(filepath.Join(dir, filepath.FromSlash(rel)))
+		if err != nil {
+			continue // absent: created as a plain file or folder; other errors surface on use
+		}
+		if info.Mode()&fs.ModeSymlink != 0 {
+			return inputf("%s %s; referee does not read or write through links in a contents folder", rel, linkReason)
+		}
+		if strings.Contains(rel, ".") && !info.Mode().IsRegular() {
+			return inputf("%s %s", rel, regular(info))
+		}
+	}
+	return nil
+}
+
+// readNoFollow reads a regular file and fails with errLink when path is a link. It never
+// opens a FIFO or device (which could block or never end), and it compares the file it
+// opened with what Lstat saw, so a link or FIFO swapped in between is refused too.
+func readNoFollow(path string) ([]byte, error) {
+	before, err := os.Lstat(path)
+	if err != nil {
+		return nil, err
+	}
+	if err := regular(before); err != nil {
+		return nil, err
+	}
+	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	opened, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	if !os.SameFile(before, opened) {
+		return nil, errLink
+	}
+	return io.ReadAll(f)
+}
+
+// regular says why a file referee reads or writes is not a plain file, or nil.
+func regular(info fs.FileInfo) error {
+	switch {
+	case info.Mode()&fs.ModeSymlink != 0:
+		return errLink
+	case info.IsDir():
+		return errors.New("is a directory, expected a file")
+	case !info.Mode().IsRegular():
+		return errors.New("is not a regular file")
+	}
+	return nil
+}
