@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -95,8 +96,8 @@ func oneLine(s string) string {
 	return model.SanitizeLine(strings.TrimSpace(s))
 }
 
-// openTUI opens the terminal UI: bare `referee` on --contents, with --theme.
-var openTUI = func(dir, theme string) error { return tui.Run(dir, tui.Options{Theme: theme}) }
+// openTUI opens the terminal UI: bare `referee` on --contents, with --theme and --stall-after.
+var openTUI = func(dir string, opts tui.Options) error { return tui.Run(dir, opts) }
 
 func (a *app) rootCommand() *cobra.Command {
 	root := &cobra.Command{
@@ -118,9 +119,10 @@ func (a *app) rootCommand() *cobra.Command {
 	}
 	contents := addContentsFlag(root)
 	theme := root.Flags().String("theme", "auto", "the UI theme: auto (follows the terminal), dark, light, high-contrast or none")
+	stallAfter := root.Flags().Duration("stall-after", model.DefaultStallAfter, "the UI's stall alarm: how long nothing may change while work is actionable (negative turns it off)")
 	root.RunE = func(cmd *cobra.Command, args []string) error {
 		if openTUI != nil {
-			return openTUI(*contents, *theme)
+			return openTUI(*contents, tui.Options{Theme: *theme, StallAfter: *stallAfter})
 		}
 		if err := a.printStatus(*contents, "text"); err != nil {
 			return err
@@ -129,7 +131,8 @@ func (a *app) rootCommand() *cobra.Command {
 		return nil
 	}
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return &usageError{msg: err.Error()} })
-	root.AddCommand(a.skillCommand(), a.skillsCommand(), a.statusCommand(), a.showCommand(), a.checkCommand(), a.initCommand())
+	root.AddCommand(a.skillCommand(), a.skillsCommand(), a.statusCommand(), a.showCommand(), a.checkCommand(), a.initCommand(), a.genCommand(),
+		a.logCommand(), a.runsCommand(), a.diffCommand(), a.graveyardCommand(), a.similarCommand(), a.exportCommand(), a.repairCommand(), a.benchCommand())
 	return root
 }
 
@@ -178,10 +181,15 @@ func noArgs(cmd *cobra.Command, args []string) error {
 
 // writeJSON prints v as indented JSON.
 func (a *app) writeJSON(v any) error {
-	enc := json.NewEncoder(a.stdout)
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
 	enc.SetEscapeHTML(false)
 	enc.SetIndent("", "  ")
-	return enc.Encode(v)
+	if err := enc.Encode(v); err != nil {
+		return err
+	}
+	_, err := a.stdout.Write(model.InertJSON(buf.Bytes())) // agents' text: no C1 or bidi controls raw
+	return err
 }
 
 // printResult prints a change: one line (and its notes) or the JSON of store.Result.

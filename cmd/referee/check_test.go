@@ -201,17 +201,20 @@ problems: 1 (resolved 1)
     {
       "id": "s-008",
       "agent": "agent-prove",
-      "depth": 2
+      "depth": 2,
+      "blocks": 11
     },
     {
       "id": "p-001",
       "agent": "agent-solve",
-      "depth": 0
+      "depth": 0,
+      "blocks": 0
     },
     {
       "id": "s-009",
       "agent": "agent-prove",
-      "depth": -1
+      "depth": -1,
+      "blocks": 0
     }
   ],
   "counts": {
@@ -249,10 +252,10 @@ problems: 1 (resolved 1)
 `, "")
 	// Text from the files is made inert for the terminal (ESC shows as a picture).
 	referee(t, root, "", "status").want(t, 0, `contents: ./contents (P014 vocabulary)
-next (deepest first):
-  agent-prove  s-008  depth 2    Alice is not a Knave
-  agent-solve  p-001  depth 0    Determine the role of each player: Olivia, Alice, and Ivy
-  agent-prove  s-009  unattached Lost␛[31m red
+next (what holds up the most of the root first, then deepest):
+  agent-prove  s-008  depth 2    blocks 11  Alice is not a Knave
+  agent-solve  p-001  depth 0    blocks 0   Determine the role of each player: Olivia, Alice, and Ivy
+  agent-prove  s-009  unattached blocks 0   Lost␛[31m red
 statements: 10 (pending 2, validating 1, true 5, false 1, done 1)
 problems: 1 (unresolved 1)
 stale:

@@ -24,20 +24,21 @@ func (a *app) showCommand() *cobra.Command {
 	}
 	contents := addContentsFlag(cmd)
 	output := addOutputFlag(cmd)
+	at := addAtFlag(cmd)
 	cmd.RunE = func(_ *cobra.Command, args []string) error {
 		if err := checkOutput(*output); err != nil {
 			return err
 		}
-		return a.show(*contents, args[0], *output)
+		return a.show(*contents, args[0], *output, *at)
 	}
 	return cmd
 }
 
-func (a *app) show(dir, id, output string) error {
+func (a *app) show(dir, id, output, at string) error {
 	if err := model.CheckID(id, ""); err != nil {
 		return usagef("show: %v", err)
 	}
-	snap, err := loadFolder(dir)
+	snap, err := loadAt(dir, at)
 	if err != nil {
 		return err
 	}
@@ -58,7 +59,7 @@ func (a *app) show(dir, id, output string) error {
 				return fmt.Errorf("%s: %s", b.Path, b.Reason)
 			}
 		}
-		return fmt.Errorf("%s does not exist in %s", id, dir)
+		return fmt.Errorf("%s does not exist in %s%s", id, dir, atSuffix(at))
 	}
 	g := model.Derive(snap)
 	phase := g.Phase[id].String()
@@ -72,10 +73,16 @@ func (a *app) show(dir, id, output string) error {
 			model.M("phase", model.Str(phase)),
 			model.M("object", doc),
 		)
+		if at != "" {
+			out.Set("at", model.Str(at))
+		}
 		_, err := a.stdout.Write(append(model.EncodeIndent(out), '\n'))
 		return err
 	}
 	v := &viewer{out: &strings.Builder{}, version: snap.Versions[id]}
+	if at != "" {
+		v.line("as it was right after %s (rebuilt from %s/; read-only)", at, store.HistoryDir)
+	}
 	switch {
 	case snap.Statements[id] != nil:
 		v.statement(g, snap.Statements[id])

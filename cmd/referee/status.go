@@ -45,9 +45,10 @@ type statusJSON struct {
 }
 
 type statusNext struct {
-	ID    string `json:"id"`
-	Agent string `json:"agent"`
-	Depth int    `json:"depth"`
+	ID     string `json:"id"`
+	Agent  string `json:"agent"`
+	Depth  int    `json:"depth"`
+	Blocks int    `json:"blocks"` // model.BlockingOf(...).Score: how much of the root it holds up
 }
 
 type statusDangling struct {
@@ -78,8 +79,8 @@ func (a *app) printStatus(dir, output string) error {
 	if st.Cycles == nil {
 		st.Cycles = [][]string{}
 	}
-	for _, act := range g.Actionable {
-		st.Next = append(st.Next, statusNext{ID: act.ID, Agent: act.Agent, Depth: act.Depth})
+	for _, act := range model.NextByBlocking(snap, g) {
+		st.Next = append(st.Next, statusNext{ID: act.ID, Agent: act.Agent, Depth: act.Depth, Blocks: model.BlockingOf(g, act.ID).Score})
 	}
 	for _, e := range g.Dangling {
 		st.Dangling = append(st.Dangling, statusDangling{From: e.From, To: e.To, Kind: e.Kind.String()})
@@ -96,7 +97,7 @@ func (a *app) printStatus(dir, output string) error {
 	if len(st.Next) == 0 {
 		w("next: nothing to run\n")
 	} else {
-		w("next (deepest first):\n")
+		w("next (what holds up the most of the root first, then deepest):\n")
 		agentWidth, idWidth := 0, 0
 		for _, n := range st.Next {
 			agentWidth, idWidth = max(agentWidth, len(n.Agent)), max(idWidth, len(n.ID))
@@ -106,7 +107,7 @@ func (a *app) printStatus(dir, output string) error {
 			if n.Depth < 0 {
 				depth = "unattached"
 			}
-			w("  %-*s  %-*s  %-10s %s\n", agentWidth, n.Agent, idWidth, n.ID, depth, clip(titleOf(snap, n.ID), 72))
+			w("  %-*s  %-*s  %-10s blocks %-3d %s\n", agentWidth, n.Agent, idWidth, n.ID, depth, n.Blocks, clip(titleOf(snap, n.ID), 72))
 		}
 	}
 	w("statements: %s\n", countsText(g.Counts, statementStatusOrder))

@@ -1,0 +1,34 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestGenThenCheck(t *testing.T) {
+	root := t.TempDir()
+	referee(t, root, "", "gen", "--contents", "big", "--statements", "1500", "--problems", "15", "--seed", "4", "--vocabulary", "P014").
+		want(t, 0, "generated big: 1500 statements, 15 problems, seed 4, P014\n", "")
+	out := referee(t, root, "", "check", "--contents", "big")
+	if out.code != 0 || !strings.HasSuffix(out.stdout, "0 errors, 1 warning\n") {
+		t.Errorf("check on a generated folder: exit %d, stdout ends %q", out.code, tail(out.stdout))
+	}
+	entries, _ := os.ReadDir(filepath.Join(root, "big", "statement"))
+	if len(entries) != 1500 {
+		t.Errorf("%d statement files", len(entries))
+	}
+
+	// A second run must not touch the folder; bad sizes and vocabularies are usage errors.
+	referee(t, root, "", "gen", "--contents", "big", "--statements", "10", "--problems", "1").
+		want(t, 1, "", "referee: gen: big is not empty; generate into a new folder\n")
+	referee(t, root, "", "gen", "--contents", "small", "--statements", "0", "--problems", "1").
+		want(t, 2, "", "referee: gen: statements: 0; expected at least 1\n")
+	referee(t, root, "", "gen", "--contents", "small", "--vocabulary", "P015").
+		want(t, 2, "", "referee: --vocabulary: \"P015\" is not P013 or P014\n")
+	referee(t, root, "", "gen", "--statements", "10").
+		want(t, 2, "", "referee: gen needs --contents DIR (a new folder)\n")
+}
+
+func tail(s string) string { return s[max(0, len(s)-200):] }

@@ -1,0 +1,187 @@
+package main
+
+import (
+	"fmt"
+
+	"github.com/spf13/cobra"
+
+	"referee/model"
+	"referee/store"
+)
+
+// Time travel: the folder as it was right after a change, rebuilt from the backups.
+
+func addAtFlag(cmd *cobra.Command) *string {
+	return cmd.Flags().String("at", "", "the folder as it was right after this change (e.g. l-004), rebuilt from history/")
+}
+
+// loadAt loads the folder now, or as it was right after change at.
+func loadAt(dir, at string) (*model.Snapshot, error) {
+	if at != "" {
+		if err := model.CheckID(at, model.KindChange); err != nil {
+			return nil, usagef("--at: %v", err)
+		}
+	}
+	snap, err := loadFolder(dir)
+	if err != nil || at == "" {
+		return snap, err
+	}
+	return store.NewHistory(dir, snap).At(at)
+}
+
+func atSuffix(at string) string {
+	if at == "" {
+		return ""
+	}
+	return " right after " + at
+}
+
+func (a *app) diffCommand() *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "diff ID l-AAA [l-BBB]",
+		Short: "How one object changed between two changes (status, claim, proof line by line, issues, responses)",
+		Long: "diff compares an object as it was right after change l-AAA with the object right after\n" +
+			"l-BBB (or as it is now, without l-BBB), rebuilt from the backups in history/.",
+		Args: func(_ *cobra.Command, args []string) error {
+			if len(args) < 2 || len(args) > 3 {
+				return usagef("diff takes an ID and one or two changes (e.g. referee diff s-007 l-003 l-005), got %d arguments", len(args))
+			}
+			return nil
+		},
+	}
+	contents := addContentsFlag(cmd)
+	output := addOutputFlag(cmd)
+	cmd.RunE = func(_ *cobra.Command, args []string) error {
+		if err := checkOutput(*output); err != nil {
+			return err
+		}
+		id, from := args[0], args[1]
+		to := ""
+		if len(args) == 3 {
+			to = args[2]
+		}
+		if err := model.CheckID(id, ""); err != nil || model.KindOf(id) == model.KindChange {
+			return usagef("diff: %q is not a problem, statement or experience ID", id)
+		}
+		for _, c := range args[1:] {
+			if err := model.CheckID(c, model.KindChange); err != nil {
+				return usagef("diff: %v", err)
+			}
+		}
+		snap, err := loadFolder(*contents)
+		if err != nil {
+			return err
+		}
+		h := store.NewHistory(*contents, snap)
+		a1, err := h.Object(id, from)
+		if err != nil {
+			return err
+		}
+		b1, err := h.Object(id, to)
+		if err != nil {
+			return err
+		}
+		toName := to
+		if to == "" {
+			toName = "now"
+		}
+		fields := model.DiffObject(a1.Doc, b1.Doc)
+		if *output == "json" {
+			if fields == nil {
+				fields = []model.FieldDiff{}
+			}
+			return a.writeJSON(struct {
+				ID         string            `json:"id"`
+				From       string            `json:"from"`
+				To         string            `json:"to"`
+				ExistsFrom bool              `json:"exists_from"`
+				ExistsTo   bool              `json:"exists_to"`
+				Fields     []model.FieldDiff `json:"fields"`
+			}{id, from, toName, a1.Exists, b1.Exists, fields})
+		}
+		a.printDiff(id, from, toName, a1, b1, fields)
+		return nil
+	}
+	return cmd
+}
+
+// diffContext is how many unchanged lines of a text are shown around a changed one.
+const diffContext = 2
+
+func (a *app) printDiff(id, from, to string, before, after store.Version, fields []model.FieldDiff) {
+	w := func(format string, args ...any) { fmt.Fprintf(a.stdout, format+"\n", args...) }
+	w("%s: right after %s → %s", id, from, to)
+	for _, v := range []struct {
+		ver  store.Version
+		name string
+	}{{before, from}, {after, to}} {
+		if !v.ver.Exists {
+			when := "right after " + v.name
+			if v.name == "now" {
+				when = "now"
+			}
+			w("(%s did not exist %s)", id, when)
+		}
+		for _, b := range v.ver.Skipped {
+			w("(%s: %s; a later version stands in)", b.Path, oneLine(b.Reason))
+		}
+	}
+	if len(fields) == 0 {
+		w("no difference")
+		return
+	}
+	for _, f := range fields {
+		switch {
+		case f.Lines != nil:
+			w("%s:", f.Field)
+			for _, l := range contextLines(f.Lines, diffContext) {
+				w("  %s", oneLine(l))
+			}
+		case f.Added != nil || f.Removed != nil:
+			w("%s:", f.Field)
+			for _, r := range f.Removed {
+				w("  - %s", oneLine(r))
+			}
+			for _, r := range f.Added {
+				w("  + %s", oneLine(r))
+			}
+		default:
+			w("%s: %s → %s", f.Field, orDash(f.From), orDash(f.To))
+		}
+	}
+}
+
+// contextLines keeps the changed lines of a text diff and n kept lines around each,
+// marking a gap with "…".
+func contextLines(lines []model.DiffLine, n int) []string {
+	keep := make([]bool, len(lines))
+	for i, l := range lines {
+		if l.Op == "=" {
+			continue
+		}
+		for j := max(0, i-n); j <= min(len(lines)-1, i+n); j++ {
+			keep[j] = true
+		}
+	}
+	var out []string
+	gap := false
+	for i, l := range lines {
+		if !keep[i] {
+			gap = true
+			continue
+		}
+		if gap && len(out) > 0 {
+			out = append(out, "…")
+		}
+		gap = false
+		mark := " "
+		if l.Op != "=" {
+			mark = l.Op
+		}
+		out = append(out, mark+" "+l.Text)
+	}
+	if gap && len(out) > 0 {
+		out = append(out, "…")
+	}
+	return out
+}

@@ -1,0 +1,193 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/signal"
+	"slices"
+	"strings"
+	"syscall"
+
+	"github.com/spf13/cobra"
+
+	"referee/model"
+	"referee/store"
+)
+
+func (a *app) logCommand() *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "log",
+		Short: "Every change from the log: time, actor, skill, objects and the status changes it caused",
+		Long: "log lists the change log, oldest first: each change's time, actor and skill, and for each\n" +
+			"object it created, modified or deleted the status before and after (rebuilt from the\n" +
+			"backups in history/). The agents' own log lines carry no time, actor or skill; for those\n" +
+			"the skill (and the agent that uses it) is guessed from what the change did, marked \"~\".\n\n" +
+			"--follow keeps printing changes as they are appended, until interrupted (Ctrl+C).\n" +
+			"With --output json the list is one JSON array, or with --follow one JSON object per line.",
+		Args: noArgs,
+	}
+	contents := addContentsFlag(cmd)
+	output := addOutputFlag(cmd)
+	follow := cmd.Flags().BoolP("follow", "f", false, "keep printing new changes as they are appended")
+	actor := cmd.Flags().String("actor", "", "only changes by this actor (or, on the agents' lines, the guessed agent)")
+	object := cmd.Flags().String("object", "", "only changes that created, modified or deleted this object")
+	cmd.RunE = func(*cobra.Command, []string) error {
+		if err := checkOutput(*output); err != nil {
+			return err
+		}
+		if *object != "" {
+			if err := model.CheckID(*object, ""); err != nil {
+				return usagef("--object: %v", err)
+			}
+		}
+		f := logFilter{actor: *actor, object: *object}
+		if !*follow {
+			return a.printLog(*contents, f, *output)
+		}
+		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+		defer stop()
+		return a.followLog(ctx, *contents, f, *output)
+	}
+	return cmd
+}
+
+type logFilter struct{ actor, object string }
+
+func (f logFilter) keep(c store.Change) bool {
+	if f.object != "" && !c.Touches(f.object) {
+		return false
+	}
+	if f.actor != "" && c.Actor != f.actor && (c.Actor != "" || c.GuessedActor != f.actor) {
+		return false
+	}
+	return true
+}
+
+func (a *app) printLog(dir string, f logFilter, output string) error {
+	snap, err := loadFolder(dir)
+	if err != nil {
+		return err
+	}
+	changes := []store.Change{}
+	for _, c := range store.NewHistory(dir, snap).Activity() {
+		if f.keep(c) {
+			changes = append(changes, c)
+		}
+	}
+	if output == "json" {
+		return a.writeJSON(changes)
+	}
+	if len(changes) == 0 {
+		fmt.Fprintln(a.stdout, "no changes")
+	}
+	for _, c := range changes {
+		fmt.Fprintln(a.stdout, changeLine(c))
+	}
+	return nil
+}
+
+// followLog prints the log, then every change appended to it, until ctx ends. The
+// watcher starts before the first read, so a change made in between is not missed.
+func (a *app) followLog(ctx context.Context, dir string, f logFilter, output string) error {
+	w, err := store.Watch(dir, store.WatchOptions{})
+	if err != nil {
+		return &store.InputError{Msg: err.Error()}
+	}
+	defer w.Close()
+	printed := 0
+	emit := func() error {
+		snap, err := loadFolder(dir)
+		if err != nil {
+			return err
+		}
+		h := store.NewHistory(dir, snap)
+		n := len(h.Changes())
+		if n < printed { // the log was cut (rewound by hand): start over from its end
+			fmt.Fprintf(a.stderr, "referee: %s now has %d changes, fewer than the %d shown; following from its end\n", store.LogFile, n, printed)
+			printed = n
+			return nil
+		}
+		for _, c := range h.ActivityFrom(printed) {
+			if !f.keep(c) {
+				continue
+			}
+			if output == "json" {
+				line, _ := json.Marshal(c)
+				fmt.Fprintln(a.stdout, string(line))
+			} else {
+				fmt.Fprintln(a.stdout, changeLine(c))
+			}
+		}
+		printed = n
+		return nil
+	}
+	if err := emit(); err != nil {
+		return err
+	}
+	for {
+		select {
+		case <-ctx.Done():
+			return nil
+		case b, ok := <-w.Batches():
+			if !ok {
+				return nil
+			}
+			if b.Err != nil {
+				fmt.Fprintln(a.stderr, "referee: "+oneLine(b.Err.Error()))
+			}
+			if b.Rescan || slices.Contains(b.Paths, store.LogFile) {
+				if err := emit(); err != nil {
+					return err
+				}
+			}
+		}
+	}
+}
+
+// changeLine is one change on one line: ID, time, actor, skill, what it did.
+func changeLine(c store.Change) string {
+	var parts []string
+	for _, oc := range c.Objects {
+		parts = append(parts, objectChangeText(oc))
+	}
+	what := strings.Join(parts, "; ")
+	if c.Reverts != "" {
+		what = "reverts " + c.Reverts + ": " + what
+	}
+	if c.Err != "" {
+		what += " (line does not parse: " + c.Err + ")"
+	}
+	return oneLine(fmt.Sprintf("%-6s %-20s %-13s %-27s %s", c.ID, orDash(c.At), orDash(c.ActorOrGuess()),
+		orDash(c.SkillOrGuess()), what))
+}
+
+// objectChangeText says what a change did to one object: "+s-008 pending" (created),
+// "s-007 pending → validating +PROOF" (modified), "-s-017 was pending" (deleted).
+func objectChangeText(oc model.ObjectChange) string {
+	var s string
+	switch oc.Action {
+	case model.Created:
+		s = "+" + oc.ID + " " + orDash(oc.To)
+	case model.Deleted:
+		s = "-" + oc.ID + " was " + orDash(oc.From)
+	default:
+		if oc.From != oc.To {
+			s = oc.ID + " " + orDash(oc.From) + " → " + orDash(oc.To)
+		} else {
+			s = oc.ID + " " + orDash(oc.To) + " (" + strings.Join(oc.Fields, ", ") + ")"
+		}
+	}
+	for _, n := range oc.Notes {
+		if tag := model.ParseProgress(n).Tag; tag != "" {
+			s += " +" + strings.ReplaceAll(tag, " ", "_")
+		} else if id, ok := model.RefID(n); ok { // a problem's new wrap-up statement
+			s += " +" + id
+		}
+	}
+	if oc.Unknown != "" {
+		s += " (incomplete: " + oc.Unknown + ")"
+	}
+	return s
+}

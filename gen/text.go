@@ -1,0 +1,156 @@
+package gen
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"strconv"
+	"strings"
+)
+
+// The texts below imitate what the agents write: claims and premises with inline math,
+// proofs of "Step N:" paragraphs ending "QED.", notes with the FORMAT.md tags. They carry
+// LaTeX backslashes and a little non-ASCII (≤, →, ε), which the agents' json.dumps escapes,
+// so a load spends its time on the same escapes as on a real run. Apostrophes are left
+// out: an issue quotes a sentence between single quotes.
+
+var mathBits = []string{
+	`$n \ge %d$`, `$a_{%d} \le b_{%d}$`, `$\sum_{k=1}^{n} k^{%d}$`, `$f(x) = x^{%d} + %d$`,
+	`$|G| = p^{%d}$`, `$\gcd(a, b) = %d$`, `$x \in \mathbb{Z}_{%d}$`, `$\frac{n(n+%d)}{2}$`,
+	`$\varepsilon < 1/%d$`, `$p \mid n^{%d} - 1$`, `$H \le G$ with $[G : H] = %d$`,
+	`$\deg P = %d$`, `$x_{%d} \to 0$`, `$m + %d \equiv 0 \pmod{q}$`,
+}
+
+var unicodeBits = []string{"≤", "→", "ε", "∀", "∈", "≠"}
+
+var sentenceForms = []string{
+	"By the induction hypothesis, %s holds for every %s.",
+	"Since %s, it follows that %s.",
+	"Hence %s, which contradicts %s.",
+	"We claim that %s whenever %s.",
+	"Consider first the case %s, where %s.",
+	"Then %s and therefore %s.",
+	"Summing over all indices gives %s, and so %s.",
+	"It remains to show that %s given %s.",
+	"Combining the two bounds, %s implies %s.",
+	"In particular %s, so %s as required.",
+	"Substituting %s into the previous identity yields %s.",
+	"Every term satisfies %s, hence %s.",
+}
+
+var openings = map[string]string{
+	"direct":        "We prove the claim directly from the premises, using %s.",
+	"contradiction": "Suppose, for contradiction, that %s fails.",
+	"case_analysis": "We split into cases according to %s.",
+	"backward":      "We work backward from the goal %s.",
+}
+
+var claimForms = []string{
+	"For every integer %s, %s.",
+	"If %s, then %s.",
+	"There is no solution with %s and %s.",
+	"The map defined by %s satisfies %s.",
+	"Whenever %s, we have %s.",
+}
+
+var rationales = []string{
+	"the two cases need different tools",
+	"the bound is easier to prove for each factor separately",
+	"the induction step splits into a base estimate and a transfer lemma",
+	"the parity argument and the size argument are independent",
+	"each summand can be estimated on its own",
+}
+
+var explanations = []string{
+	"the step uses the bound without showing it applies to the boundary case",
+	"the inequality is asserted but the constant is never justified",
+	"the argument silently assumes the set is finite",
+	"the conclusion restates the claim being proved",
+	"the case $n = 1$ is not covered by the argument",
+	"the lemma is applied outside its hypotheses",
+}
+
+var fixes = []string{
+	"prove the bound for the boundary case separately",
+	"justify the constant with an explicit estimate",
+	"add finiteness as a premise or prove it",
+	"replace the circular step with a direct computation",
+	"treat the small cases by hand",
+}
+
+// texter draws the words of one object from its own random stream, so that an object's
+// text does not depend on how much text came before it.
+type texter struct{ r *rand.Rand }
+
+func newTexter(seed, stream uint64) texter {
+	return texter{r: rand.New(rand.NewPCG(seed, stream))}
+}
+
+func (t texter) pick(list []string) string { return list[t.r.IntN(len(list))] }
+
+func (t texter) math() string {
+	form := t.pick(mathBits)
+	n := strings.Count(form, "%d")
+	args := make([]any, n)
+	for i := range args {
+		args[i] = 1 + t.r.IntN(12)
+	}
+	s := fmt.Sprintf(form, args...)
+	if t.r.IntN(8) == 0 { // a little non-ASCII, as agents sometimes write it
+		s += " " + t.pick(unicodeBits) + " " + fmt.Sprintf(`$c_{%d}$`, t.r.IntN(9))
+	}
+	return s
+}
+
+func (t texter) sentence() string {
+	return fmt.Sprintf(t.pick(sentenceForms), t.math(), t.math())
+}
+
+// claim is a claim with a case number of its own: real claims differ, and check flags a
+// claim that repeats one already decided (numbers that differ keep two claims apart).
+func (t texter) claim(n uint64) string {
+	c := fmt.Sprintf(t.pick(claimForms), t.math(), t.math())
+	return fmt.Sprintf("%s in case $c = %d$.", strings.TrimSuffix(c, "."), n)
+}
+
+func (t texter) premise(n uint64) string {
+	return fmt.Sprintf("Assume %s in case $c = %d$.", t.math(), n)
+}
+
+// proof writes a proof of about size bytes, never more than most: an opening sentence,
+// "Step N:" paragraphs of two to six sentences, and "QED.". It returns the number of
+// steps too.
+func (t texter) proof(strategy string, size, most int, cites []string) (string, int) {
+	const end = "\n\nQED."
+	var b strings.Builder
+	b.Grow(size + 256)
+	fmt.Fprintf(&b, openings[strategy], t.math())
+	step := 0
+	fits := func(s string) bool { return b.Len()+len(s)+len(end) <= most }
+	for b.Len() < size-len(end) {
+		header := "\n\nStep " + strconv.Itoa(step+1) + ": "
+		first := t.sentence()
+		if !fits(header + first) {
+			break
+		}
+		step++
+		b.WriteString(header)
+		b.WriteString(first)
+		for i, n := 1, 2+t.r.IntN(5); i < n && b.Len() < size-len(end); i++ {
+			s := t.sentence()
+			if len(cites) > 0 && t.r.IntN(6) == 0 {
+				s = fmt.Sprintf("By %s, %s.", cites[t.r.IntN(len(cites))], t.math())
+			}
+			if !fits(" " + s) {
+				break
+			}
+			b.WriteString(" ")
+			b.WriteString(s)
+		}
+	}
+	b.WriteString(end)
+	return b.String(), step
+}
+
+func (t texter) rationale() string   { return t.pick(rationales) }
+func (t texter) explanation() string { return t.pick(explanations) }
+func (t texter) fix() string         { return t.pick(fixes) }
