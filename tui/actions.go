@@ -29,6 +29,7 @@ type action struct {
 const (
 	groupMove   = "move"
 	groupLook   = "look"
+	groupSuper  = "supervise"
 	groupChange = "change (asks for y)"
 	groupApp    = "app"
 )
@@ -58,7 +59,15 @@ func (m *Model) actions() []action {
 		{keys: []string{"]"}, key: "]/[", desc: "next/previous sentence of the proof", group: groupLook, run: func(m *Model) tea.Cmd { m.moveSentence(1); return nil }, disabled: needProof},
 		{keys: []string{"["}, key: "", desc: "", group: groupLook, run: func(m *Model) tea.Cmd { m.moveSentence(-1); return nil }, disabled: needProof},
 		{keys: []string{"i"}, key: "i", desc: "next issue (highlights its sentence)", group: groupLook, run: func(m *Model) tea.Cmd { m.nextIssue(); return nil }, disabled: needIssues},
-		{keys: []string{"p"}, key: "p", desc: "pause/resume the live view", group: groupLook, run: func(m *Model) tea.Cmd { return m.togglePause() }},
+		{keys: []string{"p"}, key: "p", desc: "pause/resume the live view", group: groupLook, run: func(m *Model) tea.Cmd { return m.pause() }},
+
+		{keys: []string{"a"}, key: "a", desc: "activity: every change, newest first (in it: / filter, enter go to, t travel there)", group: groupSuper, run: func(m *Model) tea.Cmd { return m.toggleSide(sideActivity) }},
+		{keys: []string{"r"}, key: "r", desc: "agent runs: session, messages, tokens, cost, last activity, stall verdict", group: groupSuper, run: func(m *Model) tea.Cmd { return m.toggleSide(sideRuns) }},
+		{keys: []string{"x"}, key: "x", desc: "graveyard: false and abandoned statements, why, what they held up", group: groupSuper, run: func(m *Model) tea.Cmd { return m.toggleSide(sideGraveyard) }},
+		{keys: []string{"t"}, key: "t", desc: "time travel: the folder as it was after a change, read-only; t again returns to now", group: groupSuper, run: func(m *Model) tea.Cmd { return m.toggleTravel() }},
+		{keys: []string{","}, key: ",/.", desc: "time travel: earlier/later change", group: groupSuper, disabled: needTravel, run: func(m *Model) tea.Cmd { return m.scrub(-1) }},
+		{keys: []string{"."}, key: "", desc: "", group: groupSuper, disabled: needTravel, run: func(m *Model) tea.Cmd { return m.scrub(1) }},
+		{keys: []string{"d"}, key: "d", desc: "time travel: diff the selected object with the previous change (again: with now)", group: groupSuper, disabled: needTravel, run: func(m *Model) tea.Cmd { return m.cycleDiff() }},
 
 		m.skillAction("C", "check-confirm-proof", "confirm", "confirm the proof: the statement becomes true"),
 		m.skillAction("R", "check-reject-proof", "reject", "reject the proof at the sentence under the cursor"),
@@ -72,13 +81,8 @@ func (m *Model) actions() []action {
 		m.skillAction("D", "prob-finish-up", "finish", "finish the problem with its key statements"),
 		m.skillAction("A", "abandon", "abandon", "abandon the statement"),
 		{keys: []string{"u"}, key: "u", desc: "undo the last change made in this session", group: groupChange,
-			disabled: func(m *Model) string {
-				if len(m.session) == 0 {
-					return "cannot undo: no change was made in this session"
-				}
-				return ""
-			},
-			run: func(m *Model) tea.Cmd { m.openUndo(); return nil }},
+			disabled: func(m *Model) string { return m.undoDisabled() },
+			run:      func(m *Model) tea.Cmd { m.openUndo(); return nil }},
 
 		{keys: []string{":"}, key: ":", desc: "command palette: every skill", group: groupApp, run: func(m *Model) tea.Cmd { return m.openPalette() }},
 		{keys: []string{"?"}, key: "?", desc: "help: every key", group: groupApp, run: func(m *Model) tea.Cmd { return m.openHelp() }},
@@ -158,6 +162,9 @@ func (m *Model) skillDisabled(name, verb string) string {
 	skill, ok := store.Lookup(name)
 	if !ok {
 		return "unknown skill " + name
+	}
+	if why := m.readOnly(); why != "" {
+		return why
 	}
 	id, ok, why := m.target(skill)
 	if !ok {

@@ -154,7 +154,7 @@ func (m *Model) onSnapshot(msg snapshotMsg) tea.Cmd {
 		return tea.Batch(cmds...)
 	}
 	ids := changedIDs(msg.paths)
-	if m.paused && !msg.full {
+	if m.paused && !msg.full || m.travel != nil { // time travel waits like a pause
 		m.pending = &msg
 		m.pendingCount += len(msg.paths)
 		if msg.rescan {

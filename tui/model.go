@@ -35,6 +35,13 @@ type Options struct {
 	NoWatch bool
 	// Now is the clock (tests); default time.Now.
 	Now func() time.Time
+	// StallAfter is how long nothing may change while the agents have actionable work
+	// before the status bar shows the stall alarm; 0 is model.DefaultStallAfter, a
+	// negative duration turns the alarm off.
+	StallAfter time.Duration
+	// Runs says where the agents' state files are; default: every JSON state file
+	// under .claude/ next to the contents folder.
+	Runs store.RunsOptions
 }
 
 type focus uint8
@@ -102,6 +109,8 @@ type Model struct {
 	session []*store.Result
 	acts    []action
 
+	supervision
+
 	// syncRender renders markdown in Update instead of a command (tests: deterministic).
 	syncRender bool
 	// renderMarkdown is views.RenderProofMarkdown (tests count the calls through it).
@@ -128,7 +137,7 @@ func New(dir string, opts Options) (*Model, error) {
 	abs, _ := filepath.Abs(dir)
 	m := &Model{
 		dir: dir, name: filepath.Base(abs), opts: opts, actor: actor,
-		tree: newTree(), detail: newDetail(),
+		tree: newTree(), detail: newDetail(), supervision: supervision{activity: newActivity()},
 		proofs: map[string]*views.RenderedProof{}, inflight: map[string]bool{},
 		flash: map[string]time.Time{}, sentence: 0, issue: -1, link: -1,
 		dark: true, renderMarkdown: views.RenderProofMarkdown,
@@ -167,11 +176,12 @@ func (m *Model) applyTheme() {
 	noColor := m.opts.NoColor || themes.NoColorEnv()
 	m.st = themes.New(themes.Resolve(m.opts.Theme, m.dark, noColor))
 	m.searchInput.SetStyles(inputStyles(m.dark))
+	m.activity.filter.SetStyles(inputStyles(m.dark))
 }
 
 // Init asks the terminal for its background and starts listening to the folder.
 func (m *Model) Init() tea.Cmd {
-	return tea.Batch(tea.RequestBackgroundColor, m.listen(m.latest), m.refreshDetail(false))
+	return tea.Batch(tea.RequestBackgroundColor, m.listen(m.latest), m.refreshDetail(false), m.pollRuns(true))
 }
 
 // Update handles one message.
@@ -181,7 +191,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	if m.tree.Cursor() != m.selPath {
 		cmd = tea.Batch(cmd, m.refreshDetail(true))
 	}
-	return m, cmd
+	return m, tea.Batch(cmd, m.supervise())
 }
 
 func (m *Model) update(msg tea.Msg) tea.Cmd {
@@ -221,6 +231,18 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		return m.skillDone(msg)
 	case editorDoneMsg:
 		return m.editorDone(msg)
+	case historyMsg:
+		return m.onHistory(msg)
+	case extrasMsg:
+		return m.onExtras(msg)
+	case travelMsg:
+		return m.onTravel(msg)
+	case diffMsg:
+		return m.onDiff(msg)
+	case runsMsg:
+		return m.onRuns(msg)
+	case runsTickMsg:
+		return m.pollRuns(true)
 	case tea.MouseClickMsg:
 		return m.mouseClick(msg)
 	case tea.MouseWheelMsg:
@@ -240,6 +262,10 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 	case m.searching:
 		var cmd tea.Cmd
 		m.searchInput, cmd = m.searchInput.Update(msg)
+		return cmd
+	case m.activity.filtering:
+		var cmd tea.Cmd
+		m.activity.filter, cmd = m.activity.filter.Update(msg)
 		return cmd
 	}
 	return nil
@@ -283,6 +309,11 @@ func (m *Model) key(msg tea.KeyPressMsg) tea.Cmd {
 		if m.tree.Update(msg) {
 			return nil
 		}
+	} else if m.side == sideActivity {
+		if cmd, ok, jump := m.activity.Update(msg); ok {
+			m.jumpTo(jump)
+			return cmd
+		}
 	} else {
 		switch k {
 		case ">", "<", "enter":
@@ -310,6 +341,7 @@ func (m *Model) layout() {
 	tw, dw, ph := m.paneSizes()
 	m.tree.SetSize(max(tw-2, 0), max(ph-2, 0))
 	m.detail.SetSize(max(dw-2, 0), max(ph-2, 0))
+	m.activity.SetSize(max(dw-2, 0), max(ph-2, 0))
 	if m.form != nil {
 		m.form.SetWidth(m.dialogWidth() - 4)
 	}
@@ -365,7 +397,9 @@ func (m *Model) toggleFocus() {
 func (m *Model) enter() tea.Cmd {
 	if m.focus == focusDetail {
 		links := m.detail.doc.Links
-		if m.link >= 0 && m.link < len(links) {
+		if m.link >= 0 && m.link < len(links) && m.side != sideDetail {
+			m.jumpTo(links[m.link].ID)
+		} else if m.link >= 0 && m.link < len(links) {
 			m.follow(links[m.link].ID)
 		} else if len(links) > 0 {
 			m.flashInfo("choose a link with > and < first")
@@ -391,6 +425,13 @@ func (m *Model) back() {
 	case m.search != "":
 		m.search, m.searchResults = "", nil
 		m.flashInfo("search cleared")
+	case m.side != sideDetail && m.focus == focusDetail:
+		if m.side == sideDiff {
+			m.travel.diff = diffOff
+		}
+		m.setSide(sideDetail)
+		m.layout()
+		m.rebuildDetail()
 	case len(m.history) > 0:
 		p := m.history[len(m.history)-1]
 		m.history = m.history[:len(m.history)-1]
@@ -443,6 +484,12 @@ func (m *Model) refreshDetail(reset bool) tea.Cmd {
 	if r.Path != m.selPath {
 		reset = true
 	}
+	if reset && (m.side == sideRuns || m.side == sideGraveyard || m.side == sideActivity) {
+		// The pane shown does not follow the tree: keep its place.
+		m.selPath, m.selID = r.Path, r.ID
+		m.sentence, m.issue = 0, -1
+		return m.rebuildDetail()
+	}
 	if reset {
 		m.selPath, m.selID = r.Path, r.ID
 		m.sentence, m.issue, m.link = 0, -1, -1
@@ -473,6 +520,10 @@ func (m *Model) refreshDetail(reset bool) tea.Cmd {
 func (m *Model) rebuildDetail() tea.Cmd {
 	r, ok := m.tree.Selected()
 	w := m.detail.width
+	if doc, cmd, side := m.sideDoc(w); side && w > 0 {
+		m.detail.SetDoc(doc)
+		return cmd
+	}
 	if !ok || w <= 0 {
 		m.detail.SetDoc(views.Doc{ProofStart: -1})
 		return nil
@@ -486,6 +537,10 @@ func (m *Model) rebuildDetail() tea.Cmd {
 			state.Proof, cmd = m.proofFor(st.Proof.Full, w-2)
 			m.sentence = min(max(m.sentence, 0), max(len(state.Proof.Sentences)-1, 0))
 			state.Sentence = m.sentence
+		}
+		if m.ex != nil {
+			state.Similar = m.ex.similarTo(r.ID)
+			state.Retreads = m.ex.retreads[r.ID]
 		}
 		doc = views.StatementDetail(m.st, m.snap, m.g, r.ID, state, w)
 	case views.RowProblem:
@@ -615,21 +670,9 @@ func (m *Model) nextIssue() {
 	m.flashInfo(label + fmt.Sprintf(": sentence %d, %s", m.sentence+1, model.SanitizeLine(t.Issue.ErrorType)))
 }
 
-// waiting reports whether a statement waits for a human: a proof to verify, a gap to
-// judge, a modification to decide.
-func (m *Model) waiting(id string) bool {
-	if m.snap.Statements[id] == nil {
-		return false
-	}
-	switch m.g.Phase[id] {
-	case model.PhaseAwaitingCheck, model.PhaseHasGap, model.PhaseNeedsDecision:
-		return true
-	}
-	return false
-}
-
-// next steps through search matches, or with no search through the statements waiting
-// for a human, in tree order.
+// next steps through search matches (in tree order), or with no search through the
+// review queue: the statements waiting for a human, what holds up the most of the root
+// first (model.ReviewOrder).
 func (m *Model) next(d int) {
 	if m.forest == nil {
 		return
@@ -644,52 +687,66 @@ func (m *Model) next(d int) {
 			return
 		}
 	} else {
-		for _, id := range m.forest.order {
-			if m.waiting(id) {
-				list = append(list, id)
-			}
-		}
+		list = m.reviewOrder()
 		if len(list) == 0 {
 			m.flashInfo("no statement is waiting for a human")
 			return
 		}
 	}
 	cur, _ := m.tree.Selected()
-	pos := slices.Index(m.forest.order, cur.ID)
 	target := ""
-	if i := slices.Index(list, cur.ID); i >= 0 {
+	switch i := slices.Index(list, cur.ID); {
+	case i >= 0:
 		target = list[((i+d)%len(list)+len(list))%len(list)]
-	} else {
-		// Not on one: the first after (or before) the cursor in tree order.
-		idx := map[string]int{}
-		for i, id := range m.forest.order {
-			idx[id] = i
-		}
-		if d > 0 {
-			target = list[0]
-			for _, id := range list {
-				if idx[id] > pos {
-					target = id
-					break
-				}
-			}
-		} else {
-			target = list[len(list)-1]
-			for i := len(list) - 1; i >= 0; i-- {
-				if idx[list[i]] < pos {
-					target = list[i]
-					break
-				}
-			}
-		}
+	case m.search == "" && d > 0:
+		target = list[0] // not on one: the queue starts with what holds up the most
+	case m.search == "":
+		target = list[len(list)-1]
+	default:
+		target = m.nearestInTreeOrder(list, cur.ID, d)
 	}
 	m.tree.Reveal(m.forest.canon[target])
 	at := slices.Index(list, target) + 1
 	msg := fmt.Sprintf("%s %d of %d", what, at, len(list))
 	if m.search == "" {
 		msg = fmt.Sprintf("%s: %s (%d of %d waiting for a human)", target, m.g.Phase[target], at, len(list))
+		if n := len(model.Above(m.g, target)); n > 0 {
+			msg += fmt.Sprintf(" · holds up %d", n)
+		}
 	}
 	m.flashInfo(msg)
+}
+
+// reviewOrder is the review queue of the shown snapshot.
+func (m *Model) reviewOrder() []string {
+	if m.ex != nil && m.ex.snap == m.snap {
+		return m.ex.review
+	}
+	return model.ReviewOrder(m.snap, m.g)
+}
+
+// nearestInTreeOrder is the first item of list after (d > 0) or before the cursor's
+// object in tree order, wrapping around.
+func (m *Model) nearestInTreeOrder(list []string, cur string, d int) string {
+	pos := slices.Index(m.forest.order, cur)
+	idx := map[string]int{}
+	for i, id := range m.forest.order {
+		idx[id] = i
+	}
+	if d > 0 {
+		for _, id := range list {
+			if idx[id] > pos {
+				return id
+			}
+		}
+		return list[0]
+	}
+	for i := len(list) - 1; i >= 0; i-- {
+		if idx[list[i]] < pos {
+			return list[i]
+		}
+	}
+	return list[len(list)-1]
 }
 
 func (m *Model) flashError(s string) {
@@ -721,8 +778,14 @@ func (m *Model) openPalette() tea.Cmd {
 	es = append(es,
 		entry{group: "view", key: "u", title: "undo", desc: "undo the last change made in this session", mutating: true,
 			disabled: m.undoDisabled(), run: func() tea.Cmd { m.openUndo(); return nil }},
-		entry{group: "view", key: "p", title: "pause", desc: "pause/resume the live view", run: func() tea.Cmd { return m.togglePause() }},
-		entry{group: "view", key: "n", title: "next waiting", desc: "next statement waiting for a human", run: func() tea.Cmd { m.next(1); return nil }},
+		entry{group: "view", key: "p", title: "pause", desc: "pause/resume the live view", run: func() tea.Cmd { return m.pause() }},
+		entry{group: "view", key: "n", title: "next waiting", desc: "next statement waiting for a human, what holds up the most of the root first", run: func() tea.Cmd { m.next(1); return nil }},
+		entry{group: "supervise", key: "a", title: "activity", desc: "every change, newest first; filter by actor or object", run: func() tea.Cmd { return m.toggleSide(sideActivity) }},
+		entry{group: "supervise", key: "r", title: "agent runs", desc: "the agents' state files and the stall alarm", run: func() tea.Cmd { return m.toggleSide(sideRuns) }},
+		entry{group: "supervise", key: "x", title: "graveyard", desc: "false and abandoned statements, why, what they held up", run: func() tea.Cmd { return m.toggleSide(sideGraveyard) }},
+		entry{group: "supervise", key: "t", title: "time travel", desc: "the folder after a change, read-only; , . scrub; t returns", run: func() tea.Cmd { return m.toggleTravel() }},
+		entry{group: "supervise", key: "d", title: "diff", desc: "time travel: the selected object against the previous change or now",
+			disabled: needTravel(m), run: func() tea.Cmd { return m.cycleDiff() }},
 		entry{group: "view", key: "?", title: "help", desc: "every key", run: func() tea.Cmd { return m.openHelp() }},
 	)
 	m.picker = newPicker("Command palette", es, true, "")
@@ -732,6 +795,9 @@ func (m *Model) openPalette() tea.Cmd {
 }
 
 func (m *Model) undoDisabled() string {
+	if why := m.readOnly(); why != "" {
+		return why
+	}
 	if len(m.session) == 0 {
 		return "cannot undo: no change was made in this session"
 	}
@@ -763,6 +829,10 @@ func (m *Model) openHelp() tea.Cmd {
 		entry{group: "marks", key: "stale", title: "true, but rests on something false, abandoned or missing"},
 		entry{group: "marks", key: "[n]", title: "a sentence: under the cursor in reverse video; the selected issue's underlined"},
 		entry{group: "marks", key: "![n]", title: "a sentence with an open issue"},
+		entry{group: "marks", key: "≈", title: "re-tread: the claim repeats an older true, false or abandoned statement (the detail names it)"},
+		entry{group: "marks", key: "~", title: "activity: an actor or skill guessed from what the change did (the agents' lines do not say)"},
+		entry{group: "marks", key: "◷", title: "time travel: the change shown"},
+		entry{group: "marks", key: "⚠stalled", title: "nothing changed for the stall time while the agents have work"},
 	)
 	m.picker = newPicker("Help", es, false, "?")
 	m.picker.filter.SetStyles(inputStyles(m.dark))

@@ -19,9 +19,14 @@ func (m *Model) mouseClick(msg tea.MouseClickMsg) tea.Cmd {
 	case msg.X < tw:
 		m.focus = focusTree
 		m.tree.Click(y)
+	case dw > 0 && m.side == sideActivity:
+		m.focus = focusDetail
+		m.activity.Click(y)
 	case dw > 0:
 		m.focus = focusDetail
-		if l, ok := m.detail.LinkAt(y); ok {
+		if l, ok := m.detail.LinkAt(y); ok && m.side != sideDetail {
+			m.jumpTo(l.ID)
+		} else if ok {
 			m.follow(l.ID)
 		}
 	}
@@ -46,6 +51,8 @@ func (m *Model) mouseWheel(msg tea.MouseWheelMsg) {
 	}
 	if msg.X < tw {
 		m.tree.Scroll(d)
+	} else if m.side == sideActivity {
+		m.activity.Scroll(d)
 	} else {
 		m.detail.Scroll(d)
 	}

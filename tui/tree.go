@@ -6,6 +6,7 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
+	"referee/model"
 	"referee/themes"
 	"referee/views"
 )
@@ -43,6 +44,8 @@ type Tree struct {
 	width  int
 	height int
 	keys   TreeKeyMap
+	// retreads marks the statements whose claims repeat an older decided one (≈).
+	retreads map[string][]model.Retread
 }
 
 func newTree() *Tree {
@@ -120,6 +123,9 @@ func (t *Tree) Selected() (views.TreeRow, bool) {
 	}
 	return t.rows[t.cur], true
 }
+
+// SetRetreads sets the statements marked as re-treads.
+func (t *Tree) SetRetreads(r map[string][]model.Retread) { t.retreads = r }
 
 // Cursor is the selected node's path.
 func (t *Tree) Cursor() string { return t.cursor }
@@ -258,6 +264,7 @@ func (t *Tree) View(st *themes.Styles, focused bool, flash map[string]bool) stri
 			if r.Kind == views.RowStatement || r.Kind == views.RowProblem {
 				info = views.InfoFor(t.f.snap, t.f.g, r.ID, t.f.broken)
 				info.Flash = flash[r.ID]
+				info.Retread = len(t.retreads[r.ID]) > 0
 			}
 			lines = append(lines, views.TreeLine(st, r, info, t.width, i == t.cur, focused))
 		}

@@ -41,10 +41,17 @@ func (m *Model) Render() string {
 			if m.forest != nil {
 				title = fmt.Sprintf("Tree · %d rows", len(m.tree.Rows()))
 			}
+			if t := m.travel; t != nil && t.at >= 0 {
+				title += " · as after " + t.id
+			}
 			cols = append(cols, box(st, title, m.tree.View(st, m.focus == focusTree, flash), tw, ph, m.focus == focusTree))
 		}
 		if dw > 0 {
-			cols = append(cols, box(st, m.detailTitle(), m.detail.View(), dw, ph, m.focus == focusDetail))
+			body := m.detail.View()
+			if m.side == sideActivity {
+				body = m.activity.View(st, m.focus == focusDetail)
+			}
+			cols = append(cols, box(st, m.detailTitle(), body, dw, ph, m.focus == focusDetail))
 		}
 		parts = append(parts, joinColumns(cols...))
 	}
@@ -73,6 +80,9 @@ func (m *Model) Render() string {
 }
 
 func (m *Model) detailTitle() string {
+	if m.side != sideDetail {
+		return m.sideTitle()
+	}
 	r, ok := m.tree.Selected()
 	if !ok {
 		return "Detail"
@@ -130,6 +140,13 @@ func (m *Model) statusLines() []string {
 	w := m.width
 	var left []string
 	left = append(left, st.Accent.Render("referee")+" "+st.StatusVal.Render(model.SanitizeLine(m.name)))
+	if m.travel != nil {
+		// First, so that a narrow screen cuts anything else before it.
+		left = append(left, st.Warn.Bold(true).Render(m.travelLabel()))
+	}
+	if m.stalled() {
+		left = append(left, st.Error.Render("⚠ stalled "+views.Idle(m.runs.stall.Idle)+" (r)"))
+	}
 	if m.g != nil {
 		var counts []string
 		order := []model.Phase{model.PhaseProved, model.PhaseAwaitingCheck, model.PhaseHasGap, model.PhaseNeedsDecision,
@@ -156,12 +173,15 @@ func (m *Model) statusLines() []string {
 			s += fmt.Sprintf(" (%s waiting)", plural(m.pendingCount, "change", "changes"))
 		}
 		left = append(left, st.Warn.Render(s))
+	case m.travel != nil && m.pending != nil:
+		left = append(left, st.Warn.Render("○ folder changed since"))
+	case m.travel != nil:
 	case m.watcher != nil:
 		left = append(left, st.Status(model.PhaseProved).Render("● live"))
 	default:
 		left = append(left, st.Muted.Render("○ not live"))
 	}
-	if m.snap != nil && len(m.snap.Log) > 0 {
+	if m.snap != nil && len(m.snap.Log) > 0 && m.travel == nil {
 		e := m.snap.Log[len(m.snap.Log)-1]
 		s := e.ID
 		if e.Skill != "" {
@@ -185,6 +205,8 @@ func (m *Model) statusLines() []string {
 			style, prefix = st.Accent, ""
 		}
 		line2 = " " + style.Render(prefix+model.SanitizeLine(m.message))
+	case m.travel != nil && m.travel.summary != "":
+		line2 = " " + st.Accent.Render(model.SanitizeLine(m.travel.summary)) + "  " + m.hints()
 	default:
 		line2 = " " + m.hints()
 	}
@@ -199,10 +221,27 @@ func (m *Model) hints() string {
 	st := m.st
 	type hint struct{ k, d string }
 	var hs []hint
+	if m.travel != nil {
+		hs = append(hs, hint{",/.", "earlier/later"}, hint{"d", "diff"}, hint{"t", "back to now"})
+	}
+	if m.focus == focusDetail {
+		switch m.side {
+		case sideActivity:
+			hs = append(hs, hint{"/", "filter"}, hint{"enter", "go to"})
+			if m.travel == nil {
+				hs = append(hs, hint{"t", "travel there"})
+			}
+			hs = append(hs, hint{"a", "close"})
+		case sideGraveyard:
+			hs = append(hs, hint{">/<", "choose"}, hint{"enter", "go to"}, hint{"x", "close"})
+		case sideRuns:
+			hs = append(hs, hint{"r", "close"})
+		}
+	}
 	if m.search != "" {
 		hs = append(hs, hint{"n/N", fmt.Sprintf("matches (%d)", len(m.searchResults))}, hint{"esc", "clear search"})
 	}
-	if s := m.selectedStatement(); s != nil {
+	if s := m.selectedStatement(); s != nil && m.travel == nil {
 		switch m.g.Phase[s.ID] {
 		case model.PhaseAwaitingCheck:
 			hs = append(hs, hint{"C", "confirm"}, hint{"R", "reject"}, hint{"]/[", "sentence"})

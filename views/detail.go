@@ -53,6 +53,11 @@ type DetailState struct {
 	Link     int // link cursor; -1 none
 	Proof    *RenderedProof
 	Broken   []model.BrokenFile
+	// Similar is the statements whose claims are most like this one's, best first;
+	// Retreads the older decided ones it repeats. Both from the snapshot's similarity
+	// index, built off the UI goroutine (nil until it is).
+	Similar  []model.Match
+	Retreads []model.Retread
 }
 
 type docBuilder struct {
@@ -193,6 +198,9 @@ func StatementDetail(st *themes.Styles, snap *model.Snapshot, g *model.Graph, id
 	if why, ok := g.Stale[id]; ok {
 		b.line(st.Warn.Render("stale: " + model.SanitizeLine(why)))
 	}
+	for _, r := range state.Retreads {
+		b.para(fmt.Sprintf("≈ this claim repeats %s, which is %s (similarity %.2f)", r.Of, r.OfStatus, r.Score), 0, st.Warn.Render)
+	}
 	b.brokenNote(id)
 
 	b.heading("Claim")
@@ -292,8 +300,26 @@ func StatementDetail(st *themes.Styles, snap *model.Snapshot, g *model.Graph, id
 		}
 	}
 	b.proposals(s)
+	if len(state.Similar) > 0 {
+		b.heading(fmt.Sprintf("Similar statements (top %d)", len(state.Similar)))
+		for _, m := range state.Similar {
+			b.similar(snap, g, m)
+		}
+	}
 	b.fieldProblems(s.Problems)
 	return b.doc
+}
+
+// similar writes one similar statement: a followable link with its score and badge.
+func (b *docBuilder) similar(snap *model.Snapshot, g *model.Graph, m model.Match) {
+	info := InfoFor(snap, g, m.ID, nil)
+	arrow := "→ "
+	if len(b.doc.Links) == b.state.Link {
+		arrow = b.st.Cursor.Render("→") + " "
+	}
+	b.doc.Links = append(b.doc.Links, Link{Line: len(b.doc.Lines), ID: m.ID})
+	b.line("  " + arrow + b.st.Link.Render(m.ID) + " " + b.st.Badge(info.Phase, info.Status, 0) + " " +
+		b.st.Muted.Render(fmt.Sprintf("%.2f", m.Score)) + " " + b.st.Base.Render(info.Text))
 }
 
 func (b *docBuilder) thread(t model.Thread, i, located int, rule model.LocateRule, sents []model.Sentence, open bool) {
@@ -400,7 +426,11 @@ func (b *docBuilder) fieldProblems(ps []model.FieldProblem) {
 
 func (b *docBuilder) brokenNote(id string) {
 	for _, bf := range b.state.Broken {
-		if bf.ID == id {
+		switch {
+		case bf.ID != id:
+		case strings.HasPrefix(bf.Path, "history/"): // time travel: a backup it could not use
+			b.para(fmt.Sprintf("⚠ %s: %s; the next version stands in", bf.Path, bf.Reason), 0, b.st.Error.Render)
+		default:
 			b.para(fmt.Sprintf("⚠ %s does not parse (%s); showing its last good version", bf.Path, bf.Reason), 0, b.st.Error.Render)
 		}
 	}

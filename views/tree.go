@@ -51,6 +51,7 @@ type RowInfo struct {
 	Next        string // the agent the orchestrator would run
 	Broken      bool   // the file is broken; this is its last good version
 	Flash       bool   // changed a moment ago
+	Retread     bool   // the claim repeats an older true, false or abandoned one (≈)
 }
 
 // InfoFor reads a row's info. It tolerates anything: a missing object gives zero info.
@@ -142,6 +143,9 @@ func TreeLine(st *themes.Styles, r TreeRow, info RowInfo, width int, selected, f
 			} else {
 				right = append(right, st.Faint.Render(s))
 			}
+		}
+		if info.Retread {
+			right = append(right, st.Warn.Render("≈"))
 		}
 		if info.FullyProved && r.Kind == RowStatement {
 			right = append(right, st.Status(model.PhaseProved).Render("★"))

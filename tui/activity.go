@@ -1,0 +1,351 @@
+package tui
+
+import (
+	"fmt"
+	"strings"
+
+	"charm.land/bubbles/v2/key"
+	"charm.land/bubbles/v2/textinput"
+	tea "charm.land/bubbletea/v2"
+
+	"referee/model"
+	"referee/store"
+	"referee/themes"
+	"referee/views"
+)
+
+// ActivityKeyMap is the activity pane's keys (when it has the focus).
+type ActivityKeyMap struct {
+	Up, Down, Top, Bottom, PageUp, PageDown, Filter, Jump, Clear key.Binding
+}
+
+// DefaultActivityKeyMap returns the activity pane's keys.
+func DefaultActivityKeyMap() ActivityKeyMap {
+	return ActivityKeyMap{
+		Up:       key.NewBinding(key.WithKeys("k", "up"), key.WithHelp("k/↑", "up")),
+		Down:     key.NewBinding(key.WithKeys("j", "down"), key.WithHelp("j/↓", "down")),
+		Top:      key.NewBinding(key.WithKeys("g", "home"), key.WithHelp("g", "newest")),
+		Bottom:   key.NewBinding(key.WithKeys("G", "end"), key.WithHelp("G", "oldest")),
+		PageUp:   key.NewBinding(key.WithKeys("pgup", "ctrl+u"), key.WithHelp("pgup", "page up")),
+		PageDown: key.NewBinding(key.WithKeys("pgdown", "ctrl+d", "space"), key.WithHelp("pgdn", "page down")),
+		Filter:   key.NewBinding(key.WithKeys("/"), key.WithHelp("/", "filter by actor, skill or object")),
+		Jump:     key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "go to the object in the tree")),
+		Clear:    key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "clear the filter")),
+	}
+}
+
+// maxObjectRows is how many objects of one change the list shows; the rest are counted.
+const maxObjectRows = 6
+
+// actRow is one row of the activity list: a change's header (object < 0), one of its
+// objects, or the count of those not listed (more > 0).
+type actRow struct {
+	change int // index in changes
+	object int // -1: the header
+	more   int
+}
+
+// Activity is the activity pane: every change of the log, newest first, filtered by
+// what is typed after "/". Rows are rebuilt in Update when the log or the filter
+// changes; View draws the visible rows only.
+type Activity struct {
+	changes   []store.Change
+	entries   []views.ActivityEntry // one per change, converted once
+	rows      []actRow
+	matched   int // changes under the filter
+	cur       int
+	offset    int
+	width     int
+	height    int
+	filter    textinput.Model
+	filtering bool
+	loaded    bool
+	shown     string // the change time travel shows, marked ◷
+	keys      ActivityKeyMap
+}
+
+func newActivity() *Activity {
+	in := newInput(true)
+	in.Prompt = "filter: "
+	in.Placeholder = "actor, skill, object or change ID"
+	return &Activity{filter: in, keys: DefaultActivityKeyMap()}
+}
+
+// SetSize sets the pane's inner size.
+func (a *Activity) SetSize(w, h int) {
+	a.width, a.height = max(w, 0), max(h, 0)
+	a.filter.SetWidth(max(w-10, 4))
+	a.clamp()
+}
+
+// SetChanges takes the log's activity (oldest first; a longer list that starts with
+// the same changes only converts the new ones) and keeps the cursor on its row: on the
+// newest row if it was there (following the log), else on the same change.
+func (a *Activity) SetChanges(changes []store.Change) {
+	keep := len(a.entries)
+	if keep > len(changes) || (keep > 0 && changes[keep-1].ID != a.changes[keep-1].ID) {
+		keep = 0
+	}
+	a.entries = a.entries[:keep]
+	for _, c := range changes[keep:] {
+		a.entries = append(a.entries, entryOf(c))
+	}
+	a.changes = changes
+	a.loaded = true
+	a.rebuild()
+}
+
+func entryOf(c store.Change) views.ActivityEntry {
+	e := views.ActivityEntry{ID: c.ID, At: c.At, Actor: c.Actor, Skill: c.Skill, Reverts: c.Reverts, Err: c.Err, Objects: c.Objects}
+	if e.Actor == "" && c.GuessedActor != "" {
+		e.Actor, e.ActorGuessed = c.GuessedActor, true
+	}
+	if e.Skill == "" && c.GuessedSkill != "" {
+		e.Skill, e.SkillGuessed = c.GuessedSkill, true
+	}
+	return e
+}
+
+// rebuild lists the rows under the filter, keeping the cursor's row.
+func (a *Activity) rebuild() {
+	atTop := a.cur == 0
+	var was actRow
+	if a.cur < len(a.rows) {
+		was = a.rows[a.cur]
+	}
+	wasID := ""
+	if was.change < len(a.changes) && len(a.rows) > 0 {
+		wasID = a.changes[was.change].ID
+	}
+	words := strings.Fields(strings.ToLower(a.filter.Value()))
+	a.rows = a.rows[:0]
+	a.cur, a.matched = 0, 0
+	for i := len(a.changes) - 1; i >= 0; i-- {
+		c := &a.changes[i]
+		if !matches(c, &a.entries[i], words) {
+			continue
+		}
+		a.matched++
+		if !atTop && c.ID == wasID && was.object < 0 {
+			a.cur = len(a.rows)
+		}
+		a.rows = append(a.rows, actRow{change: i, object: -1})
+		for j := range c.Objects {
+			if j == maxObjectRows && len(c.Objects) > maxObjectRows+1 {
+				if !atTop && c.ID == wasID && was.object >= j {
+					a.cur = len(a.rows)
+				}
+				a.rows = append(a.rows, actRow{change: i, object: j, more: len(c.Objects) - j})
+				break
+			}
+			if !atTop && c.ID == wasID && was.object == j {
+				a.cur = len(a.rows)
+			}
+			a.rows = append(a.rows, actRow{change: i, object: j})
+		}
+	}
+	a.clamp()
+}
+
+// matches says whether a change has every word of the filter in its ID, actor, skill
+// (guessed ones too) or the IDs of the objects it touched.
+func matches(c *store.Change, e *views.ActivityEntry, words []string) bool {
+	if len(words) == 0 {
+		return true
+	}
+	hay := strings.ToLower(c.ID + " " + e.Actor + " " + e.Skill + " " + strings.Join(c.Created, " ") + " " +
+		strings.Join(c.Modified, " ") + " " + strings.Join(c.Deleted, " "))
+	for _, w := range words {
+		if !strings.Contains(hay, w) {
+			return false
+		}
+	}
+	return true
+}
+
+func (a *Activity) listHeight() int {
+	if a.filtering || a.filter.Value() != "" {
+		return max(a.height-1, 0)
+	}
+	return a.height
+}
+
+func (a *Activity) clamp() {
+	a.cur = min(max(a.cur, 0), max(len(a.rows)-1, 0))
+	h := max(a.listHeight(), 1)
+	if a.cur < a.offset {
+		a.offset = a.cur
+	}
+	if a.cur >= a.offset+h {
+		a.offset = a.cur - h + 1
+	}
+	a.offset = max(min(a.offset, len(a.rows)-h), 0)
+}
+
+func (a *Activity) moveTo(i int) {
+	a.cur = i
+	a.clamp()
+}
+
+// Scroll moves the window (mouse wheel), dragging the cursor along.
+func (a *Activity) Scroll(n int) {
+	h := max(a.listHeight(), 1)
+	a.offset = max(0, min(a.offset+n, len(a.rows)-h))
+	a.cur = min(max(a.cur, a.offset), a.offset+h-1)
+	a.clamp()
+}
+
+// Click selects the row at a line of the pane (0 = the first line).
+func (a *Activity) Click(y int) {
+	if a.filtering || a.filter.Value() != "" {
+		y--
+	}
+	if i := a.offset + y; y >= 0 && i < len(a.rows) {
+		a.cur = i
+	}
+}
+
+// Selected is the change under the cursor.
+func (a *Activity) Selected() (store.Change, bool) {
+	if a.cur >= len(a.rows) {
+		return store.Change{}, false
+	}
+	return a.changes[a.rows[a.cur].change], true
+}
+
+// Target is the object enter goes to: the object under the cursor, or the change's
+// first object still there (created or modified), else its first.
+func (a *Activity) Target() string {
+	if a.cur >= len(a.rows) {
+		return ""
+	}
+	r := a.rows[a.cur]
+	objs := a.changes[r.change].Objects
+	if r.object >= 0 && r.object < len(objs) {
+		return objs[r.object].ID
+	}
+	for _, oc := range objs {
+		if oc.Action != model.Deleted {
+			return oc.ID
+		}
+	}
+	if len(objs) > 0 {
+		return objs[0].ID
+	}
+	return ""
+}
+
+// Update handles the pane's keys. handled is false for a key the pane leaves to the
+// workbench; jump names an object to go to.
+func (a *Activity) Update(msg tea.KeyPressMsg) (cmd tea.Cmd, handled bool, jump string) {
+	k := a.keys
+	if a.filtering {
+		switch msg.String() {
+		case "esc":
+			a.filtering = false
+			a.filter.Blur()
+			a.filter.SetValue("")
+			a.rebuild()
+		case "enter":
+			a.filtering = false
+			a.filter.Blur()
+		default:
+			a.filter, cmd = a.filter.Update(msg)
+			a.cur = 0
+			a.rebuild()
+		}
+		return cmd, true, ""
+	}
+	switch {
+	case key.Matches(msg, k.Up):
+		a.moveTo(a.cur - 1)
+	case key.Matches(msg, k.Down):
+		a.moveTo(a.cur + 1)
+	case key.Matches(msg, k.Top):
+		a.moveTo(0)
+	case key.Matches(msg, k.Bottom):
+		a.moveTo(len(a.rows) - 1)
+	case key.Matches(msg, k.PageUp):
+		a.moveTo(a.cur - max(a.listHeight()-1, 1))
+	case key.Matches(msg, k.PageDown):
+		a.moveTo(a.cur + max(a.listHeight()-1, 1))
+	case key.Matches(msg, k.Filter):
+		a.filtering = true
+		a.clamp()
+		return a.filter.Focus(), true, ""
+	case key.Matches(msg, k.Jump):
+		return nil, true, a.Target()
+	case key.Matches(msg, k.Clear) && a.filter.Value() != "":
+		a.filter.SetValue("")
+		a.rebuild()
+	default:
+		return nil, false, ""
+	}
+	return nil, true, ""
+}
+
+// Show marks the change time travel shows ("" for none) and puts the cursor on it.
+func (a *Activity) Show(id string) {
+	a.shown = id
+	if id == "" {
+		return
+	}
+	for i, r := range a.rows {
+		if r.object < 0 && a.changes[r.change].ID == id {
+			a.moveTo(i)
+			return
+		}
+	}
+}
+
+// Title is the pane's title: how many changes it lists.
+func (a *Activity) Title() string {
+	switch {
+	case !a.loaded:
+		return "Activity"
+	case a.filter.Value() != "":
+		return fmt.Sprintf("Activity · %d of %d changes", a.matched, len(a.changes))
+	}
+	return fmt.Sprintf("Activity · %s, newest first", plural(len(a.changes), "change", "changes"))
+}
+
+// View renders the filter line (when there is a filter) and the visible rows.
+func (a *Activity) View(st *themes.Styles, focused bool) string {
+	if a.height <= 0 || a.width <= 0 {
+		return ""
+	}
+	lines := make([]string, 0, a.height)
+	if a.filtering || a.filter.Value() != "" {
+		lines = append(lines, fitWidth(a.filter.View(), a.width))
+	}
+	switch {
+	case !a.loaded:
+		lines = append(lines, st.Muted.Render("reading the log…"))
+	case len(a.changes) == 0:
+		lines = append(lines, st.Muted.Render("The log has no change yet."))
+	case len(a.rows) == 0:
+		lines = append(lines, st.Muted.Render("No change matches the filter (esc clears it)."))
+	}
+	end := min(a.offset+a.listHeight(), len(a.rows))
+	for i := a.offset; i < end; i++ {
+		r := a.rows[i]
+		e := &a.entries[r.change]
+		var l string
+		switch {
+		case r.object < 0:
+			l = views.ActivityHeader(st, *e, a.width, e.ID == a.shown && a.shown != "")
+		case r.more > 0:
+			l = views.ActivityMore(st, r.more, a.width)
+		default:
+			l = views.ActivityObject(st, e.Objects[r.object], a.width)
+		}
+		lines = append(lines, views.SelectLine(st, l, a.width, i == a.cur, focused))
+	}
+	for i := range lines {
+		lines[i] = fitWidth(lines[i], a.width)
+	}
+	for len(lines) < a.height {
+		lines = append(lines, strings.Repeat(" ", a.width))
+	}
+	return strings.Join(lines, "\n")
+}
