@@ -14,7 +14,6 @@ import (
 
 	"referee/model"
 	"referee/store"
-	"referee/tui"
 )
 
 // Exit codes.
@@ -96,8 +95,9 @@ func oneLine(s string) string {
 	return model.SanitizeLine(strings.TrimSpace(s))
 }
 
-// openTUI opens the terminal UI: bare `referee` on --contents, with --theme and --stall-after.
-var openTUI = func(dir string, opts tui.Options) error { return tui.Run(dir, opts) }
+// openTUI opens the terminal UI (bare `referee`); it is nil in a build without the UI
+// (ui.go, noui.go).
+var openTUI func(dir, theme string, stallAfter time.Duration) error
 
 func (a *app) rootCommand() *cobra.Command {
 	root := &cobra.Command{
@@ -122,12 +122,12 @@ func (a *app) rootCommand() *cobra.Command {
 	stallAfter := root.Flags().Duration("stall-after", model.DefaultStallAfter, "the UI's stall alarm: how long nothing may change while work is actionable (negative turns it off)")
 	root.RunE = func(cmd *cobra.Command, args []string) error {
 		if openTUI != nil {
-			return openTUI(*contents, tui.Options{Theme: *theme, StallAfter: *stallAfter})
+			return openTUI(*contents, *theme, *stallAfter)
 		}
 		if err := a.printStatus(*contents, "text"); err != nil {
 			return err
 		}
-		fmt.Fprintln(a.stdout, "\n(The terminal UI is not built yet; this is `referee status`. `referee --help` lists the commands.)")
+		fmt.Fprintln(a.stdout, "\n(This referee was built without the terminal UI (-tags noui); this is `referee status`.)")
 		return nil
 	}
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return &usageError{msg: err.Error()} })

@@ -1,0 +1,41 @@
+package main
+
+import (
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// The build without the UI (-tags noui) is the fast one for agents: it must do every CLI
+// command the same, and say what it is when asked for the UI.
+func TestBuildWithoutUI(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the binary")
+	}
+	bin := filepath.Join(t.TempDir(), "referee-noui")
+	if out, err := exec.Command("go", "build", "-tags", "noui", "-o", bin, ".").CombinedOutput(); err != nil {
+		t.Fatalf("go build -tags noui: %v\n%s", err, out)
+	}
+	deps, err := exec.Command("go", "list", "-tags", "noui", "-deps", ".").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, dep := range strings.Fields(string(deps)) {
+		if dep == "referee/tui" || strings.HasPrefix(dep, "charm.land/glamour") {
+			t.Errorf("the noui build still links %s", dep)
+		}
+	}
+	out, err := exec.Command(bin, "--contents", "../../contents").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(string(out), "contents: ../../contents (P013 vocabulary)\n") ||
+		!strings.HasSuffix(string(out), "\n(This referee was built without the terminal UI (-tags noui); this is `referee status`.)\n") {
+		t.Errorf("bare referee without the UI printed:\n%s", out)
+	}
+	list, err := exec.Command(bin, "skills", "list").Output()
+	if err != nil || !strings.Contains(string(list), "check-confirm-proof") {
+		t.Errorf("skills list: %v\n%s", err, list)
+	}
+}
