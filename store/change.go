@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/gofrs/flock"
@@ -36,6 +37,20 @@ type Result struct {
 	Modified []string `json:"modified"`
 	Deleted  []string `json:"deleted,omitempty"`
 	Notes    []string `json:"notes,omitempty"`
+}
+
+// Objects says what the change did to which objects, e.g. "created s-008; modified p-001".
+func (r *Result) Objects() string {
+	var parts []string
+	for _, p := range []struct {
+		verb string
+		ids  []string
+	}{{"created", r.Created}, {"modified", r.Modified}, {"deleted", r.Deleted}} {
+		if len(p.ids) > 0 {
+			parts = append(parts, p.verb+" "+strings.Join(p.ids, ", "))
+		}
+	}
+	return strings.Join(parts, "; ")
 }
 
 // PreconditionError says which object is not in the state a skill needs. Nothing was written.

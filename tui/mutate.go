@@ -350,17 +350,7 @@ func (m *Model) skillDone(msg skillDoneMsg) tea.Cmd {
 	} else {
 		m.session = append(m.session, res)
 	}
-	var what []string
-	if len(res.Created) > 0 {
-		what = append(what, "created "+strings.Join(res.Created, ", "))
-	}
-	if len(res.Modified) > 0 {
-		what = append(what, "modified "+strings.Join(res.Modified, ", "))
-	}
-	if len(res.Deleted) > 0 {
-		what = append(what, "removed "+strings.Join(res.Deleted, ", "))
-	}
-	m.flashInfo(fmt.Sprintf("✓ %s %s by %s: %s", res.Change, name, res.Actor, strings.Join(what, "; ")))
+	m.flashInfo(fmt.Sprintf("✓ %s %s by %s: %s", res.Change, name, model.SanitizeLine(res.Actor), res.Objects()))
 	if m.watcher == nil {
 		return m.reloadAll()
 	}

@@ -197,17 +197,7 @@ func (a *app) printResult(res *store.Result, output string) error {
 	if output == "json" {
 		return a.writeJSON(res)
 	}
-	var parts []string
-	if len(res.Created) > 0 {
-		parts = append(parts, "created "+strings.Join(res.Created, ", "))
-	}
-	if len(res.Modified) > 0 {
-		parts = append(parts, "modified "+strings.Join(res.Modified, ", "))
-	}
-	if len(res.Deleted) > 0 {
-		parts = append(parts, "deleted "+strings.Join(res.Deleted, ", "))
-	}
-	fmt.Fprintf(a.stdout, "%s %s by %s: %s\n", res.Change, res.Skill, oneLine(res.Actor), strings.Join(parts, "; "))
+	fmt.Fprintf(a.stdout, "%s %s by %s: %s\n", res.Change, res.Skill, oneLine(res.Actor), res.Objects())
 	for _, n := range res.Notes {
 		fmt.Fprintln(a.stdout, "note: "+oneLine(n))
 	}
