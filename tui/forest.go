@@ -43,18 +43,21 @@ type forest struct {
 }
 
 func newForest(snap *model.Snapshot, g *model.Graph) *forest {
-	f := &forest{snap: snap, g: g, kids: map[string][]child{}, shared: map[string]bool{},
-		canon: map[string]string{}, broken: map[string]bool{}}
-	parents := map[string]map[string]bool{}
+	n := len(snap.Problems) + len(snap.Statements)
+	f := &forest{snap: snap, g: g, kids: make(map[string][]child, n), shared: map[string]bool{},
+		canon: make(map[string]string, n), order: make([]string, 0, n), broken: map[string]bool{}}
+	// A node is shared when a second, different parent leads to it. Only the first parent
+	// is kept (a set of parents per node cost most of the build at 10k statements).
+	firstParent := make(map[string]string, n)
 	addParent := func(to, from string) {
-		if parents[to] == nil {
-			parents[to] = map[string]bool{}
+		if p, ok := firstParent[to]; !ok {
+			firstParent[to] = from
+		} else if p != from {
+			f.shared[to] = true
 		}
-		parents[to][from] = true
 	}
 	build := func(id string) {
 		var structural, premises []child
-		seen := map[string]bool{}
 		for _, e := range g.Out[id] {
 			kind := views.RowStatement
 			if model.KindOf(e.To) == model.KindProblem {
@@ -65,10 +68,9 @@ func newForest(snap *model.Snapshot, g *model.Graph) *forest {
 			}
 			switch e.Kind {
 			case model.EdgeSubgoal, model.EdgeNeeds, model.EdgeProgress, model.EdgeSub, model.EdgeSolution:
-				if seen[e.To] {
+				if slices.ContainsFunc(structural, func(c child) bool { return c.id == e.To }) {
 					continue
 				}
-				seen[e.To] = true
 				c := child{id: e.To, kind: kind}
 				if e.Kind == model.EdgeSolution {
 					c.edge = "solution"
@@ -103,11 +105,6 @@ func newForest(snap *model.Snapshot, g *model.Graph) *forest {
 	}
 	for id := range snap.Statements {
 		build(id)
-	}
-	for id, ps := range parents {
-		if len(ps) > 1 {
-			f.shared[id] = true
-		}
 	}
 	for _, b := range snap.Broken {
 		if b.ID != "" && snap.Exists(b.ID) {

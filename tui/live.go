@@ -138,6 +138,8 @@ func (m *Model) onSnapshot(msg snapshotMsg) tea.Cmd {
 	}
 	if msg.watch != nil {
 		m.watchNote = msg.watch.Error()
+	} else if msg.rescan && msg.loadErr == nil && strings.Contains(m.watchNote, "is gone") {
+		m.watchNote = "" // the folder is back and was read again
 	}
 	if msg.loadErr != nil {
 		m.flashError("cannot read the folder: " + msg.loadErr.Error())

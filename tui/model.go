@@ -62,10 +62,12 @@ type Model struct {
 	dark   bool
 	themed bool // the background colour answered (for auto)
 
-	snap   *model.Snapshot
-	g      *model.Graph
-	forest *forest
-	latest *model.Snapshot // head of the reload chain (may be ahead of snap when paused)
+	snap     *model.Snapshot
+	g        *model.Graph
+	forest   *forest
+	latest   *model.Snapshot     // head of the reload chain (may be ahead of snap when paused)
+	counts   map[model.Phase]int // statements per phase, of the graph countsOf
+	countsOf *model.Graph
 
 	watcher      *store.Watcher
 	watchNote    string

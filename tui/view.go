@@ -151,10 +151,7 @@ func (m *Model) statusLines() []string {
 		var counts []string
 		order := []model.Phase{model.PhaseProved, model.PhaseAwaitingCheck, model.PhaseHasGap, model.PhaseNeedsDecision,
 			model.PhaseAwaitingSubs, model.PhaseNeedsProof, model.PhaseValidating, model.PhaseRefuted, model.PhaseAbandoned, model.PhaseUnknown}
-		n := map[model.Phase]int{}
-		for id := range m.snap.Statements {
-			n[m.g.Phase[id]]++
-		}
+		n := m.phaseCounts()
 		for _, ph := range order {
 			if n[ph] > 0 {
 				b := themes.BadgeFor(ph, "?")
