@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 	"unicode"
 )
 
@@ -224,6 +225,10 @@ type SimilarityIndex struct {
 	snap *Snapshot
 	docs map[string]*claimDoc
 	ids  []string
+
+	postingsOnce sync.Once
+	postings     map[int32][]int32 // word term → positions of decided claims that have it, ascending
+	maxWeight    map[int32]float64 // word term → its largest weight in those claims
 }
 
 // terms numbers the terms of one kind and counts the claims that have each.
@@ -390,30 +395,82 @@ func (ix *SimilarityIndex) Retreads() []Retread {
 // RetreadThreshold), the closest first.
 func (ix *SimilarityIndex) RetreadsOf(id string) []Retread {
 	d := ix.docs[id]
-	if d == nil {
+	if d == nil || d.empty {
 		return nil
 	}
 	var found []Retread
-	for _, older := range ix.ids[:d.pos] {
+	for _, pos := range ix.candidates(d) {
+		older := ix.ids[pos]
 		ost := ix.snap.Statements[older]
-		ph, _, _ := StatusInfo(ost.Status)
-		if !ph.Decided() {
-			continue
-		}
 		if ost.Type == "assumption" && ix.snap.Statements[id].Type == "assumption" {
 			continue // two problems set up on the same premise: given, not proposed again
 		}
 		// RepeatScore ≤ Score, the mean of two cosines of at most 1: a word cosine under
 		// 2·threshold − 1 cannot reach the threshold, and is the cheaper one.
-		if od := ix.docs[older]; d.empty || od.empty || d.words.dot(od.words) < 2*RetreadThreshold-1 {
+		if d.words.dot(ix.docs[older].words) < 2*RetreadThreshold-1 {
 			continue
 		}
 		if s := ix.RepeatScore(id, older); s >= RetreadThreshold {
-			found = append(found, Retread{ID: id, Of: older, OfStatus: ix.snap.Statements[older].Status, Score: s})
+			found = append(found, Retread{ID: id, Of: older, OfStatus: ost.Status, Score: s})
 		}
 	}
-	slices.SortStableFunc(found, func(a, b Retread) int { return cmp.Compare(b.Score, a.Score) })
+	sortRetreads(found)
 	return found
+}
+
+// sortRetreads puts the closest repeats first, keeping ID order among equals.
+func sortRetreads(found []Retread) {
+	slices.SortStableFunc(found, func(a, b Retread) int { return cmp.Compare(b.Score, a.Score) })
+}
+
+// candidates lists, in ID order, the older decided claims whose word cosine with d can
+// reach 2·threshold − 1. Comparing with every older claim is quadratic (minutes at 100k);
+// instead d's most common words are set aside while the most they could add to a cosine
+// (d's weight × the word's largest weight anywhere) stays under the cut, and only claims
+// sharing one of the remaining words are candidates: any other claim's cosine is below
+// the cut, so the result is exactly that of the full comparison.
+func (ix *SimilarityIndex) candidates(d *claimDoc) []int32 {
+	ix.postingsOnce.Do(ix.buildPostings)
+	byCommon := slices.Clone(d.words)
+	slices.SortFunc(byCommon, func(a, b entry) int {
+		return cmp.Compare(len(ix.postings[b.term]), len(ix.postings[a.term]))
+	})
+	cut := 2*RetreadThreshold - 1
+	var setAside float64
+	start := 0
+	for ; start < len(byCommon); start++ {
+		e := byCommon[start]
+		if b := e.w * ix.maxWeight[e.term]; setAside+b < cut {
+			setAside += b
+			continue
+		}
+		break
+	}
+	var out []int32
+	for _, e := range byCommon[start:] {
+		for _, pos := range ix.postings[e.term] {
+			if int(pos) >= d.pos {
+				break
+			}
+			out = append(out, pos)
+		}
+	}
+	slices.Sort(out)
+	return slices.Compact(out)
+}
+
+func (ix *SimilarityIndex) buildPostings() {
+	ix.postings, ix.maxWeight = map[int32][]int32{}, map[int32]float64{}
+	for pos, id := range ix.ids {
+		d := ix.docs[id]
+		if ph, _, _ := StatusInfo(ix.snap.Statements[id].Status); d.empty || !ph.Decided() {
+			continue
+		}
+		for _, e := range d.words {
+			ix.postings[e.term] = append(ix.postings[e.term], int32(pos))
+			ix.maxWeight[e.term] = max(ix.maxWeight[e.term], e.w)
+		}
+	}
 }
 
 // Similar is NewSimilarityIndex(s).Similar(id, k); the UI keeps the index instead.

@@ -1,0 +1,79 @@
+package model
+
+import (
+	"fmt"
+	"math/rand"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+// The candidate filter must find exactly what comparing with every older claim finds.
+func TestRetreadCandidatesMatchFullComparison(t *testing.T) {
+	words := strings.Fields("every integer prime sum of cubes is even odd square the a n k divides product list finite infinitely many greater than")
+	statuses := []string{"true", "false", "abandoned", "pending", "has_gap", "validating"}
+	r := rand.New(rand.NewSource(7))
+	s := &Snapshot{Statements: map[string]*Statement{}}
+	var claims []string
+	for i := 1; i <= 600; i++ {
+		var claim string
+		if i > 1 && r.Intn(3) == 0 { // a re-tread: an earlier claim, perhaps with a word changed
+			f := strings.Fields(claims[r.Intn(len(claims))])
+			if r.Intn(2) == 0 {
+				f[r.Intn(len(f))] = words[r.Intn(len(words))]
+			}
+			claim = strings.Join(f, " ")
+		} else {
+			n := 4 + r.Intn(8)
+			f := make([]string, n)
+			for j := range f {
+				f[j] = words[r.Intn(len(words))]
+			}
+			claim = strings.Join(f, " ")
+		}
+		claims = append(claims, claim)
+		id := fmt.Sprintf("s-%03d", i)
+		s.Statements[id] = &Statement{ID: id, Type: "normal", Status: statuses[r.Intn(len(statuses))], Conclusion: []string{claim}}
+	}
+	ix := NewSimilarityIndex(s)
+	var want []Retread
+	for _, id := range ix.ids {
+		var found []Retread
+		for _, older := range ix.ids[:ix.docs[id].pos] {
+			if ph, _, _ := StatusInfo(s.Statements[older].Status); !ph.Decided() || ix.docs[older].empty || ix.docs[id].empty {
+				continue
+			}
+			if sc := ix.RepeatScore(id, older); sc >= RetreadThreshold {
+				found = append(found, Retread{ID: id, Of: older, OfStatus: s.Statements[older].Status, Score: sc})
+			}
+		}
+		sortRetreads(found)
+		want = append(want, found...)
+	}
+	got := ix.Retreads()
+	if len(want) < 50 {
+		t.Fatalf("the test makes too few re-treads (%d) to mean anything", len(want))
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("%d re-treads with the filter, %d comparing everything", len(got), len(want))
+	}
+}
+
+func BenchmarkRetreads10k(b *testing.B) {
+	r := rand.New(rand.NewSource(1))
+	words := strings.Fields("every integer prime sum of cubes is even odd square the a n k divides product list finite infinitely many greater than lemma case step modulo residue bound")
+	s := &Snapshot{Statements: map[string]*Statement{}}
+	for i := 1; i <= 10000; i++ {
+		f := make([]string, 6+r.Intn(10))
+		for j := range f {
+			f[j] = words[r.Intn(len(words))]
+		}
+		f = append(f, fmt.Sprint("case ", i)) // like gen's claims: each carries its own number
+		id := fmt.Sprintf("s-%s%03d", string(rune('a'+i/1000)), i%1000+1)
+		s.Statements[id] = &Statement{ID: id, Type: "normal", Status: []string{"true", "false", "pending"}[i%3], Conclusion: []string{strings.Join(f, " ")}}
+	}
+	b.ResetTimer()
+	for range b.N {
+		NewSimilarityIndex(s).Retreads()
+	}
+}
