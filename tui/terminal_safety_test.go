@@ -1,0 +1,111 @@
+package tui
+
+import (
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/colorprofile"
+	"github.com/charmbracelet/x/ansi"
+	"github.com/charmbracelet/x/exp/teatest/v2"
+
+	"referee/model"
+)
+
+// hostile holds every kind of sequence an agent's text could carry to take over a
+// terminal. Each carries the marker PWNED or the numbers 1337 so that it can be told apart
+// from what the renderer itself sends.
+var hostile = strings.Join([]string{
+	"\x1b[2J\x1b[1337;1337H",              // CSI: clear, move the cursor
+	"\x1b[31337m",                         // CSI: an SGR we never send
+	"\x1b]0;PWNED-title\x07",              // OSC 0: window title
+	"\x1b]8;;https://PWNED.example\x1b\\", // OSC 8: hyperlink
+	"\x1b]52;c;UFdORUQ=\x07",              // OSC 52: clipboard
+	"\x1bP+qPWNED\x1b\\",                  // DCS
+	"\x1b_PWNED-apc\x1b\\",                // APC
+	"\u009b1337A",                         // C1 CSI
+	"\u009d0;PWNED-c1\u009c",              // C1 OSC … ST
+	"\u202eDEWNP\u202c \u2066PWNED\u2069", // bidi overrides and isolates
+	"\x00\x07\x08\x7f",                    // NUL, BEL, BS, DEL
+}, " ")
+
+// Every string from a file passes through the sanitiser: put the hostile text in every
+// field a reviewer sees, run the real program, and read what reached the terminal.
+func TestNoEscapeFromAFileReachesTheTerminal(t *testing.T) {
+	dir := copyDir(t, "testdata/demo")
+	p := filepath.Join(dir, "statement", "s-015.json")
+	doc, err := model.Parse([]byte(readFile(t, p)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	evil := model.Str("Claim " + hostile)
+	doc.Set("conclusion", model.Value{Kind: model.Array, Arr: []model.Value{evil}})
+	doc.Set("hypothesis", model.Strs([]string{"(s-005) " + hostile}))
+	doc.Set("progresses", model.Strs([]string{"PROOF: " + hostile}))
+	proof, _ := doc.Get("proof")
+	proof.Set("full", model.Str("We start. "+hostile+"\n\nStep 1: Then "+hostile+". QED."))
+	validation, _ := doc.Get("validation")
+	validation.Set("issues", model.Strs([]string{model.FormatIssue(1, 2, hostile, "gap", hostile, hostile)}))
+	validation.Set("responses", model.Strs([]string{model.FormatPatchResponse(1, 1, hostile)}))
+	if err := os.WriteFile(p, model.EncodeIndent(doc), 0o644); err != nil {
+		t.Fatal(err)
+	}
+
+	m, err := New(dir, Options{Theme: "dark", NoWatch: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(m.Close)
+	tm := teatest.NewTestModel(t, m, teatest.WithInitialTermSize(120, 40),
+		teatest.WithProgramOptions(tea.WithColorProfile(colorprofile.TrueColor)))
+	tm.Type("/s-015")
+	tm.Send(tea.KeyPressMsg{Code: tea.KeyEnter})
+	tm.Send(tea.KeyPressMsg{Code: tea.KeyTab})
+	tm.Type("]]ia") // move in the proof, select the issue, open the activity pane
+	var out []byte
+	for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
+		b, _ := io.ReadAll(tm.Output())
+		out = append(out, b...)
+		if strings.Contains(string(out), "Activity") && strings.Contains(string(out), "DEWNP") {
+			break
+		}
+	}
+	tm.Type("q")
+	tm.WaitFinished(t, teatest.WithFinalTimeout(5*time.Second))
+	if !strings.Contains(string(out), "DEWNP") {
+		t.Fatal("the hostile statement never reached the screen; the test proves nothing")
+	}
+	if !strings.Contains(string(out), "␛]52;c;UFdORUQ=") {
+		t.Error("the OSC 52 sequence is not shown as a visible stand-in")
+	}
+
+	// Walk the output as a terminal would: every sequence the renderer sent must be its
+	// own, and no control or bidi character may stand outside one.
+	s := string(out)
+	var state byte
+	for len(s) > 0 {
+		seq, width, n, newState := ansi.DecodeSequence(s, state, nil)
+		state = newState
+		if n <= 0 {
+			break
+		}
+		switch {
+		case width == 0 && strings.HasPrefix(seq, "\x1b"):
+			if strings.Contains(seq, "PWNED") || strings.Contains(seq, "1337") {
+				t.Errorf("a sequence from the file reached the terminal: %q", seq)
+			}
+		default:
+			for _, r := range seq {
+				if (r < 0x20 && r != '\n' && r != '\r' && r != '\t') || (r >= 0x7f && r <= 0x9f) ||
+					(r >= 0x202a && r <= 0x202e) || (r >= 0x2066 && r <= 0x2069) || r == 0x200e || r == 0x200f || r == 0x061c {
+					t.Errorf("control character U+%04X reached the terminal in %q", r, seq)
+				}
+			}
+		}
+		s = s[n:]
+	}
+}
