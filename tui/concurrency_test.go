@@ -1,0 +1,122 @@
+package tui
+
+import (
+	"fmt"
+	"io"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/colorprofile"
+	"github.com/charmbracelet/x/exp/teatest/v2"
+
+	"referee/store"
+	"referee/views/vtcells"
+)
+
+// A running workbench and several CLI processes change one folder at once: no change is
+// lost, no ID reused, and the workbench ends showing the final state.
+func TestWorkbenchAndCLIProcessesTogether(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the binary and runs processes")
+	}
+	bin := filepath.Join(t.TempDir(), "referee")
+	if out, err := exec.Command("go", "build", "-o", bin, "referee/cmd/referee").CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	dir := copyDir(t, "testdata/demo")
+	before, err := store.Load(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := New(dir, Options{Theme: "none", Actor: "human"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(m.Close)
+	const w, h = 120, 40
+	tm := teatest.NewTestModel(t, m, teatest.WithInitialTermSize(w, h),
+		teatest.WithProgramOptions(tea.WithColorProfile(colorprofile.Ascii)))
+
+	const procs, each = 4, 8
+	var wg sync.WaitGroup
+	errs := make(chan string, procs)
+	for p := range procs {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range each {
+				cmd := exec.Command(bin, "skill", "prob-wrapup-statement", "--contents", dir, "--actor", fmt.Sprintf("agent-%d", p),
+					"--problem-id", "p-002", "--claim", fmt.Sprintf("claim %d of agent %d", i, p))
+				if out, err := cmd.CombinedOutput(); err != nil {
+					errs <- fmt.Sprintf("agent %d: %v: %s", p, err, out)
+					return
+				}
+			}
+		}()
+	}
+	// Meanwhile the reviewer confirms s-014 from the workbench.
+	tm.Type("/s-014")
+	tm.Send(tea.KeyPressMsg{Code: tea.KeyEnter})
+	tm.Type("C")
+	time.Sleep(200 * time.Millisecond)
+	tm.Type("y")
+	wg.Wait()
+	close(errs)
+	for e := range errs {
+		t.Fatal(e)
+	}
+
+	total := len(before.Log) + procs*each + 1
+	last := fmt.Sprintf("l-%03d", total)
+	var stream []byte
+	var scr string
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(50 * time.Millisecond) {
+		b, _ := io.ReadAll(tm.Output())
+		stream = append(stream, b...)
+		scr = vtcells.Feed(stream, w, h).String()
+		if strings.Contains(scr, "last: "+last) {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the workbench never showed %s:\n%s", last, scr)
+		}
+	}
+	tm.Type("q")
+	final := tm.FinalModel(t, teatest.WithFinalTimeout(5*time.Second)).(*Model)
+
+	after, err := store.Load(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(after.Broken) != 0 {
+		t.Fatalf("broken files: %+v", after.Broken)
+	}
+	if len(after.Log) != total || after.Config.Last["l"] != last {
+		t.Errorf("%d log lines and config l = %s, want %d and %s", len(after.Log), after.Config.Last["l"], total, last)
+	}
+	seen := map[string]bool{}
+	for i, e := range after.Log {
+		if e.Err != "" || e.ID != fmt.Sprintf("l-%03d", i+1) || seen[e.ID] {
+			t.Errorf("log line %d: %q %s", i+1, e.ID, e.Err)
+		}
+		seen[e.ID] = true
+	}
+	if got, want := len(after.Problems["p-002"].Progresses), len(before.Problems["p-002"].Progresses)+procs*each; got != want {
+		t.Errorf("p-002 has %d progresses, want %d: a change was lost", got, want)
+	}
+	if after.Statements["s-014"].Status != "true" {
+		t.Errorf("the reviewer's confirmation was lost: s-014 is %q", after.Statements["s-014"].Status)
+	}
+	if len(final.snap.Statements) != len(after.Statements) || final.snap.Statements["s-014"].Status != "true" {
+		t.Errorf("the workbench ends with %d statements (s-014 %q), the folder has %d",
+			len(final.snap.Statements), final.snap.Statements["s-014"].Status, len(after.Statements))
+	}
+	if v := final.snap.Versions["p-002"]; v != after.Versions["p-002"] {
+		t.Errorf("the workbench shows p-002 version %s, the file is %s", v, after.Versions["p-002"])
+	}
+}
