@@ -62,23 +62,29 @@ func TestNoEscapeFromAFileReachesTheTerminal(t *testing.T) {
 	t.Cleanup(m.Close)
 	tm := teatest.NewTestModel(t, m, teatest.WithInitialTermSize(120, 40),
 		teatest.WithProgramOptions(tea.WithColorProfile(colorprofile.TrueColor)))
-	tm.Type("/s-015")
-	tm.Send(tea.KeyPressMsg{Code: tea.KeyEnter})
-	tm.Send(tea.KeyPressMsg{Code: tea.KeyTab})
-	tm.Type("]]ia") // move in the proof, select the issue, open the activity pane
 	var out []byte
-	for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
-		b, _ := io.ReadAll(tm.Output())
-		out = append(out, b...)
-		if strings.Contains(string(out), "Activity") && strings.Contains(string(out), "DEWNP") {
-			break
+	// waitFor reads the output until it holds text: frames can coalesce, so each screen
+	// is waited for before the keys that leave it.
+	waitFor := func(text string) {
+		t.Helper()
+		for deadline := time.Now().Add(5 * time.Second); !strings.Contains(string(out), text); time.Sleep(20 * time.Millisecond) {
+			b, _ := io.ReadAll(tm.Output())
+			out = append(out, b...)
+			if time.Now().After(deadline) {
+				t.Fatalf("%q never reached the screen; the test proves nothing", text)
+			}
 		}
 	}
+	tm.Type("/s-015")
+	tm.Send(tea.KeyPressMsg{Code: tea.KeyEnter})
+	waitFor("DEWNP") // the claim in the detail
+	tm.Send(tea.KeyPressMsg{Code: tea.KeyTab})
+	tm.Type("]]i") // move in the proof, select the issue
+	waitFor("issue #1")
+	tm.Type("a") // the activity pane
+	waitFor("Activity")
 	tm.Type("q")
 	tm.WaitFinished(t, teatest.WithFinalTimeout(5*time.Second))
-	if !strings.Contains(string(out), "DEWNP") {
-		t.Fatal("the hostile statement never reached the screen; the test proves nothing")
-	}
 	if !strings.Contains(string(out), "␛]52;c;UFdORUQ=") {
 		t.Error("the OSC 52 sequence is not shown as a visible stand-in")
 	}
