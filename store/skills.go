@@ -440,6 +440,17 @@ func issueOpen(skill, param string) func(o Objects, a Args) error {
 
 // --- effects -----------------------------------------------------------------------------
 
+// modifyStatement is a statement as read before this change (for numbering its issues
+// and responses) and its tree, recorded as modified.
+func (t *tx) modifyStatement(id string) (*model.Statement, *model.Value, error) {
+	st, err := t.Statement(id)
+	if err != nil {
+		return nil, nil, err
+	}
+	doc, err := t.modify(id)
+	return st, doc, err
+}
+
 func appendStr(doc *model.Value, key, s string) {
 	if v, ok := doc.Get(key); ok && v.Kind == model.Array {
 		v.Arr = append(v.Arr, model.Str(s))
@@ -738,9 +749,7 @@ var Skills = []*Skill{
 		},
 		check: undecided("state-mark-false"),
 		apply: func(t *tx, a Args) error {
-			id := a.Str("statement_id")
-			st, _ := t.Statement(id)
-			doc, err := t.modify(id)
+			st, doc, err := t.modifyStatement(a.Str("statement_id"))
 			if err != nil {
 				return err
 			}
@@ -770,9 +779,7 @@ var Skills = []*Skill{
 		},
 		check: undecided("state-propose-modification"),
 		apply: func(t *tx, a Args) error {
-			id := a.Str("statement_id")
-			st, _ := t.Statement(id)
-			doc, err := t.modify(id)
+			st, doc, err := t.modifyStatement(a.Str("statement_id"))
 			if err != nil {
 				return err
 			}
@@ -827,9 +834,7 @@ var Skills = []*Skill{
 		},
 		check: proofSubmitted("check-reject-proof"),
 		apply: func(t *tx, a Args) error {
-			id := a.Str("statement_id")
-			st, _ := t.Statement(id)
-			doc, err := t.modify(id)
+			st, doc, err := t.modifyStatement(a.Str("statement_id"))
 			if err != nil {
 				return err
 			}
@@ -854,9 +859,7 @@ var Skills = []*Skill{
 		},
 		check: issueOpen("fix-patch-proof", "statement_id"),
 		apply: func(t *tx, a Args) error {
-			id := a.Str("statement_id")
-			st, _ := t.Statement(id)
-			doc, err := t.modify(id)
+			st, doc, err := t.modifyStatement(a.Str("statement_id"))
 			if err != nil {
 				return err
 			}
