@@ -300,6 +300,27 @@ func NewSimilarityIndex(s *Snapshot) *SimilarityIndex {
 	return ix
 }
 
+// Serves reports whether the index answers for s as well as for the snapshot it was built
+// from: the same statements with the same claims, statuses and types, which is all that
+// similarity and re-treads read. Most changes (a proof, an issue, a response) keep them,
+// so a live view need not rebuild the index on every write; Reload shares unchanged
+// statements, so this is mostly pointer comparisons.
+func (ix *SimilarityIndex) Serves(s *Snapshot) bool {
+	if len(s.Statements) != len(ix.snap.Statements) {
+		return false
+	}
+	for id, st := range s.Statements {
+		old := ix.snap.Statements[id]
+		if old == st {
+			continue
+		}
+		if old == nil || old.Status != st.Status || old.Type != st.Type || old.Claim() != st.Claim() {
+			return false
+		}
+	}
+	return true
+}
+
 // Score is how related the claims of two statements are, from 0 (nothing shared) to 1
 // (the same normalised text): the mean of the two cosines; 0 when either is unknown or
 // has no claim. Similar ranks by it; re-treads use RepeatScore.

@@ -77,3 +77,34 @@ func BenchmarkRetreads10k(b *testing.B) {
 		NewSimilarityIndex(s).Retreads()
 	}
 }
+
+// An index serves a later snapshot exactly when claims, statuses and types are the same.
+func TestIndexServesWhileClaimsAndStatusesHold(t *testing.T) {
+	st := func(id, status, claim string) *Statement {
+		return &Statement{ID: id, Type: "normal", Status: status, Conclusion: []string{claim}}
+	}
+	a, b := st("s-001", "true", "every prime is odd"), st("s-002", "pending", "every prime greater than two is odd")
+	snap := &Snapshot{Statements: map[string]*Statement{"s-001": a, "s-002": b}}
+	ix := NewSimilarityIndex(snap)
+	proofOnly := *b
+	proofOnly.Proof.Full, proofOnly.Issues = "Step 1: new proof.", []string{"[Issue #1] x"}
+	cases := []struct {
+		name  string
+		next  *Statement
+		serve bool
+	}{
+		{"the same statements", b, true},
+		{"a new proof and an issue", &proofOnly, true},
+		{"a new status", st("s-002", "false", "every prime greater than two is odd"), false},
+		{"a new claim", st("s-002", "pending", "every prime is even"), false},
+	}
+	for _, c := range cases {
+		next := &Snapshot{Statements: map[string]*Statement{"s-001": a, "s-002": c.next}}
+		if got := ix.Serves(next); got != c.serve {
+			t.Errorf("%s: Serves = %v", c.name, got)
+		}
+	}
+	if ix.Serves(&Snapshot{Statements: map[string]*Statement{"s-001": a}}) {
+		t.Error("serves a snapshot with a statement removed")
+	}
+}

@@ -70,11 +70,18 @@ type extras struct {
 // similarK is how many similar statements the detail pane lists.
 const similarK = 5
 
-func newExtras(snap *model.Snapshot, g *model.Graph) *extras {
-	ix := model.NewSimilarityIndex(snap)
-	ex := &extras{snap: snap, ix: ix, retreads: map[string][]model.Retread{}, similar: map[string][]model.Match{},
+// newExtras builds the extras of a snapshot. The similarity index and its re-treads
+// (an all-pairs check: seconds at 10k statements) are kept from prev when no claim,
+// status or type changed, which is what most agent writes leave alone.
+func newExtras(prev *extras, snap *model.Snapshot, g *model.Graph) *extras {
+	ex := &extras{snap: snap, similar: map[string][]model.Match{},
 		graves: model.Graveyard(snap, g), review: model.ReviewOrder(snap, g)}
-	for _, r := range ix.Retreads() {
+	if prev != nil && prev.ix.Serves(snap) {
+		ex.ix, ex.retreads = prev.ix, prev.retreads
+		return ex
+	}
+	ex.ix, ex.retreads = model.NewSimilarityIndex(snap), map[string][]model.Retread{}
+	for _, r := range ex.ix.Retreads() {
 		ex.retreads[r.ID] = append(ex.retreads[r.ID], r)
 	}
 	return ex
@@ -127,8 +134,8 @@ func (m *Model) supervise() tea.Cmd {
 	}
 	if m.travel == nil && !m.exBusy && m.snap != nil && (m.ex == nil || m.ex.snap != m.snap) {
 		m.exBusy = true
-		snap, g := m.snap, m.g
-		cmds = append(cmds, func() tea.Msg { return extrasMsg{newExtras(snap, g)} })
+		prev, snap, g := m.ex, m.snap, m.g
+		cmds = append(cmds, func() tea.Msg { return extrasMsg{newExtras(prev, snap, g)} })
 	}
 	return tea.Batch(cmds...)
 }

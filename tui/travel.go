@@ -115,7 +115,7 @@ func (m *Model) travelStep() tea.Cmd {
 			return travelMsg{index: idx, id: id, err: err}
 		}
 		g, f := derive(snap)
-		return travelMsg{index: idx, id: id, snap: snap, g: g, f: f, ex: newExtras(snap, g)}
+		return travelMsg{index: idx, id: id, snap: snap, g: g, f: f, ex: newExtras(nil, snap, g)}
 	}
 }
 
