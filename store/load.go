@@ -418,8 +418,7 @@ func Reload(dir string, prev *model.Snapshot, paths []string) *model.Snapshot {
 			meta = true
 			continue
 		}
-		// Backups under history/ are not objects of the snapshot; only object folders are read.
-		if _, _, ok := objectPath(p); ok {
+		if InSnapshot(p) {
 			objects = append(objects, p)
 		}
 	}
@@ -440,4 +439,15 @@ func unwrapPath(err error) error {
 		return pe.Err
 	}
 	return err
+}
+
+// InSnapshot reports whether a file (relative, slash-separated) is one a snapshot is made
+// of: an object file, config.json or the log. Backups under history/l-*/, temp files and
+// the lock are not, so a change to them alone changes no snapshot.
+func InSnapshot(rel string) bool {
+	if rel == ConfigFile || rel == LogFile {
+		return true
+	}
+	_, _, ok := objectPath(rel)
+	return ok
 }

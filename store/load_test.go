@@ -130,3 +130,15 @@ func TestReloadIgnoresBackups(t *testing.T) {
 		t.Errorf("broken %v, %d log lines", next.Broken, len(next.Log))
 	}
 }
+
+func TestInSnapshot(t *testing.T) {
+	for rel, want := range map[string]bool{
+		"config.json": true, "history/log.jsonl": true, "statement/s-001.json": true, "problem/p-001.json": true,
+		"experience/e-001.json": true, "history/l-004/s-007.json": false, "statement/.s-001.json.tmp-1": false,
+		"history/.referee.lock": false, "statement/s-001.json.swp": false, "history/.pending-l-009.json": false,
+	} {
+		if got := InSnapshot(rel); got != want {
+			t.Errorf("InSnapshot(%q) = %v, want %v", rel, got, want)
+		}
+	}
+}

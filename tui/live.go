@@ -2,6 +2,7 @@ package tui
 
 import (
 	"path"
+	"slices"
 	"strings"
 	"time"
 
@@ -63,7 +64,7 @@ func (m *Model) listen(prev *model.Snapshot) tea.Cmd {
 				break drain
 			}
 		}
-		b.Paths = relevant(b.Paths)
+		b.Paths = slices.DeleteFunc(b.Paths, func(p string) bool { return !store.InSnapshot(p) })
 		msg := snapshotMsg{paths: b.Paths, rescan: b.Rescan, watch: b.Err}
 		var snap *model.Snapshot
 		if b.Rescan {
@@ -77,7 +78,7 @@ func (m *Model) listen(prev *model.Snapshot) tea.Cmd {
 		} else if len(b.Paths) > 0 {
 			snap = store.Reload(dir, prev, b.Paths)
 		} else {
-			snap = prev
+			return msg // only backups, temp files or the lock: nothing to derive or show
 		}
 		msg.snap = snap
 		msg.g, msg.f = derive(snap)
@@ -96,21 +97,6 @@ func (m *Model) reloadAll() tea.Cmd {
 		g, f := derive(snap)
 		return snapshotMsg{snap: snap, g: g, f: f, full: true}
 	}
-}
-
-// relevant keeps the files a snapshot is made of: objects, config.json and the log
-// (not the backups under history/l-*/, which are not objects of the folder).
-func relevant(paths []string) []string {
-	out := paths[:0:0]
-	for _, p := range paths {
-		dir, _ := path.Split(p)
-		switch {
-		case p == store.ConfigFile, p == store.LogFile,
-			dir == store.ProblemDir+"/", dir == store.StatementDir+"/", dir == store.ExperienceDir+"/":
-			out = append(out, p)
-		}
-	}
-	return out
 }
 
 // changedIDs are the objects a batch touched.
