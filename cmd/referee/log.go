@@ -97,12 +97,25 @@ func (a *app) followLog(ctx context.Context, dir string, f logFilter, output str
 	}
 	defer w.Close()
 	printed := 0
-	emit := func() error {
-		snap, err := loadFolder(dir)
-		if err != nil {
-			return err
+	snap, err := loadFolder(dir)
+	if err != nil {
+		return err
+	}
+	h := store.NewHistory(dir, snap)
+	// follow keeps the snapshot up to date with every batch, reading only the changed
+	// files (store.Reload); emit prints what the log gained, with a history that keeps
+	// the backups it already read.
+	follow := func(b store.Batch) error {
+		switch {
+		case b.Rescan:
+			snap, err = loadFolder(dir)
+		case len(b.Paths) > 0:
+			snap = store.Reload(dir, snap, b.Paths)
 		}
-		h := store.NewHistory(dir, snap)
+		return err
+	}
+	emit := func() error {
+		h = h.With(snap)
 		n := len(h.Changes())
 		if n < printed { // the log was cut (rewound by hand): start over from its end
 			fmt.Fprintf(a.stderr, "referee: %s now has %d changes, fewer than the %d shown; following from its end\n", store.LogFile, n, printed)
@@ -136,6 +149,9 @@ func (a *app) followLog(ctx context.Context, dir string, f logFilter, output str
 			}
 			if b.Err != nil {
 				fmt.Fprintln(a.stderr, "referee: "+oneLine(b.Err.Error()))
+			}
+			if err := follow(b); err != nil {
+				return err
 			}
 			if b.Rescan || slices.Contains(b.Paths, store.LogFile) {
 				if err := emit(); err != nil {
