@@ -38,7 +38,14 @@ const MaxObjectSize = 64 << 20
 
 // Load reads a whole contents folder into a snapshot. Broken files do not fail the load:
 // they are listed in Snapshot.Broken. It fails only when the folder itself is unusable.
-func Load(dir string) (*model.Snapshot, error) {
+func Load(dir string) (*model.Snapshot, error) { return LoadWithProgress(dir, nil) }
+
+// Progress counts the object files a load has read, so that a caller on another
+// goroutine can show how far it is. Total is set once the folders are listed.
+type Progress struct{ Done, Total atomic.Int64 }
+
+// LoadWithProgress is Load, counting into p (which may be nil) as it goes.
+func LoadWithProgress(dir string, p *Progress) (*model.Snapshot, error) {
 	info, err := os.Stat(dir)
 	if err != nil {
 		return nil, fmt.Errorf("contents folder %s: %w", dir, unwrapPath(err))
@@ -73,7 +80,10 @@ func Load(dir string) (*model.Snapshot, error) {
 	snap.Statements = make(map[string]*model.Statement, count[StatementDir])
 	snap.Experiences = make(map[string]*model.Experience, count[ExperienceDir])
 	snap.Versions = make(map[string]string, len(paths))
-	results := readAll(dir, paths)
+	if p != nil {
+		p.Total.Store(int64(len(paths)))
+	}
+	results := readAll(dir, paths, p)
 	for _, r := range results {
 		apply(snap, r)
 	}
@@ -100,7 +110,7 @@ type readResult struct {
 // more in scheduling than it saved), and read relative to the object folders, opened
 // once: a lookup then walks one name, not the whole path, which is what made lstat and
 // open slow when the workers walked the same parent folders at once.
-func readAll(dir string, paths []string) []readResult {
+func readAll(dir string, paths []string, p *Progress) []readResult {
 	linked := map[string]bool{} // object folders that are links, asked once, not per file
 	folders := map[string]folder{}
 	for _, sub := range objectDirs {
@@ -124,6 +134,9 @@ func readAll(dir string, paths []string) []readResult {
 			var buf []byte // each worker reads every file into one buffer: nothing keeps the bytes
 			for i := int(next.Add(1)) - 1; i < len(paths); i = int(next.Add(1)) - 1 {
 				out[i], buf = readObject(paths[i], linked, folders, buf)
+				if p != nil {
+					p.Done.Add(1)
+				}
 			}
 		}()
 	}
@@ -422,7 +435,7 @@ func Reload(dir string, prev *model.Snapshot, paths []string) *model.Snapshot {
 			objects = append(objects, p)
 		}
 	}
-	for _, r := range readAll(dir, objects) {
+	for _, r := range readAll(dir, objects, nil) {
 		apply(snap, r)
 	}
 	if meta {
