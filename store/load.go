@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io/fs"
 	"maps"
+	"math"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -57,6 +58,7 @@ func LoadWithProgress(dir string, p *Progress) (*model.Snapshot, error) {
 	go func() { metaRead <- readMeta(dir) }()
 	snap := &model.Snapshot{}
 	var paths []string
+	var regular []bool // what the folder listing says, so most files need no stat before open
 	count := map[string]int{}
 	for _, sub := range objectDirs {
 		if isLink(dir, sub) {
@@ -72,6 +74,7 @@ func LoadWithProgress(dir string, p *Progress) (*model.Snapshot, error) {
 		}
 		for _, e := range entries {
 			paths = append(paths, sub+"/"+e.Name())
+			regular = append(regular, e.Type().IsRegular())
 		}
 		count[sub] = len(entries)
 	}
@@ -83,7 +86,7 @@ func LoadWithProgress(dir string, p *Progress) (*model.Snapshot, error) {
 	if p != nil {
 		p.Total.Store(int64(len(paths)))
 	}
-	results := readAll(dir, paths, p)
+	results := readAll(dir, paths, regular, p)
 	for _, r := range results {
 		apply(snap, r)
 	}
@@ -110,7 +113,10 @@ type readResult struct {
 // more in scheduling than it saved), and read relative to the object folders, opened
 // once: a lookup then walks one name, not the whole path, which is what made lstat and
 // open slow when the workers walked the same parent folders at once.
-func readAll(dir string, paths []string, p *Progress) []readResult {
+//
+// regular, when not nil, says which paths the folder listing gave as regular files
+// (d_type): those are opened at once, without the stat that otherwise comes first.
+func readAll(dir string, paths []string, regular []bool, p *Progress) []readResult {
 	linked := map[string]bool{} // object folders that are links, asked once, not per file
 	folders := map[string]folder{}
 	for _, sub := range objectDirs {
@@ -133,7 +139,7 @@ func readAll(dir string, paths []string, p *Progress) []readResult {
 			defer wg.Done()
 			var buf []byte // each worker reads every file into one buffer: nothing keeps the bytes
 			for i := int(next.Add(1)) - 1; i < len(paths); i = int(next.Add(1)) - 1 {
-				out[i], buf = readObject(paths[i], linked, folders, buf)
+				out[i], buf = readObject(paths[i], regular != nil && regular[i], linked, folders, buf)
 				if p != nil {
 					p.Done.Add(1)
 				}
@@ -171,8 +177,10 @@ func objectPath(rel string) (kind, id string, ok bool) {
 }
 
 // readObject reads, parses and types one object file, reading into buf (which it returns,
-// grown as needed, for the next file).
-func readObject(rel string, linked map[string]bool, folders map[string]folder, buf []byte) (readResult, []byte) {
+// grown as needed, for the next file). listedRegular skips the stat before the open: the
+// open cannot follow a link nor block on a FIFO, and readSame's fstat still refuses
+// anything but a regular file, so the stat only served to name a link or a folder.
+func readObject(rel string, listedRegular bool, linked map[string]bool, folders map[string]folder, buf []byte) (readResult, []byte) {
 	r := readResult{path: rel}
 	kind, id, ok := objectPath(rel)
 	if !ok {
@@ -197,7 +205,9 @@ func readObject(rel string, linked map[string]bool, folders map[string]folder, b
 	f := folders[sub]
 	var st unix.Stat_t
 	err := f.err
-	if err == nil {
+	if err == nil && listedRegular {
+		st.Mode = unix.S_IFREG // the listing's word; Dev and Ino 0: readSame checks the type itself
+	} else if err == nil {
 		err = unix.Fstatat(f.fd, name, &st, unix.AT_SYMLINK_NOFOLLOW)
 	}
 	if err != nil {
@@ -227,7 +237,7 @@ func readObject(rel string, linked map[string]bool, folders map[string]folder, b
 	fd, err := unix.Openat(f.fd, name, unix.O_RDONLY|unix.O_NONBLOCK|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0)
 	var data []byte
 	if err == nil {
-		data, err = readSame(fd, uint64(st.Dev), st.Ino, buf[:0]) // a link swapped in since the stat is refused too
+		data, err = readSame(fd, uint64(st.Dev), st.Ino, buf[:0], MaxObjectSize) // a link swapped in since the stat is refused too
 		if cap(data) > cap(buf) {
 			buf = data
 		}
@@ -276,25 +286,30 @@ func readRegular(path string) ([]byte, error) {
 	} else if err != nil {
 		return nil, err
 	}
-	return readSame(fd, uint64(seen.Dev), seen.Ino, nil)
+	return readSame(fd, uint64(seen.Dev), seen.Ino, nil, math.MaxInt64)
 }
 
 // readSame reads the open file fd, and closes it, if it is still the regular file that
 // stat saw (device dev, inode ino): a link or FIFO swapped in since is refused, and
 // O_NONBLOCK kept the open from blocking on one. It reads in one read of the size
 // (io.ReadAll grows its buffer and reads again and again; a load reads thousands of
-// files), into buf when it is large enough.
-func readSame(fd int, dev, ino uint64, buf []byte) ([]byte, error) {
+// files), into buf when it is large enough. Ino 0 means no stat came before (the folder
+// listing said regular file): only the type is checked. A file larger than limit is
+// refused unread.
+func readSame(fd int, dev, ino uint64, buf []byte, limit int64) ([]byte, error) {
 	defer unix.Close(fd)
 	var st unix.Stat_t
 	if err := unix.Fstat(fd, &st); err != nil {
 		return nil, err
 	}
-	if uint64(st.Dev) != dev || st.Ino != ino {
+	if ino != 0 && (uint64(st.Dev) != dev || st.Ino != ino) {
 		return nil, errLink
 	}
 	if st.Mode&unix.S_IFMT != unix.S_IFREG {
 		return nil, errors.New("is not a regular file")
+	}
+	if st.Size > limit {
+		return nil, fmt.Errorf("is %d bytes, more than the %d an object file may have", st.Size, limit)
 	}
 	// One byte more than the size: a short read then ends the file, with no second read.
 	if int64(cap(buf)) < st.Size+1 {
@@ -435,7 +450,7 @@ func Reload(dir string, prev *model.Snapshot, paths []string) *model.Snapshot {
 			objects = append(objects, p)
 		}
 	}
-	for _, r := range readAll(dir, objects, nil) {
+	for _, r := range readAll(dir, objects, nil, nil) {
 		apply(snap, r)
 	}
 	if meta {
