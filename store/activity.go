@@ -74,10 +74,7 @@ func (h *History) ActivityFrom(i int) []Change {
 
 func (h *History) change(i int, e model.LogEntry, g *model.Graph) Change {
 	c := Change{ID: e.ID, Line: e.Line, At: e.At, Actor: e.By, Skill: e.Skill, Err: e.Err,
-		Created: nonNil(e.Creation), Modified: nonNil(e.Modification), Deleted: nonNil(logDeleted(e))}
-	if v, ok := e.Doc.Get("reverts"); ok && v.Kind == model.String {
-		c.Reverts = v.Str
-	}
+		Created: nonNil(e.Creation), Modified: nonNil(e.Modification), Deleted: nonNil(e.Deleted), Reverts: e.Reverts}
 	add := func(ids []string, action string) {
 		for _, id := range ids {
 			if !model.ValidID(id, "") || objectFile(id) == "" {

@@ -73,7 +73,7 @@ func TestActivityGuessesTheDemo(t *testing.T) {
 	}
 	var lines []string
 	for _, e := range orig.Log {
-		doc := e.Doc.Clone()
+		doc := e.Document()
 		var keep []model.Member
 		for _, m := range doc.Obj {
 			if m.Key != "at" && m.Key != "by" && m.Key != "skill" {

@@ -68,7 +68,7 @@ func NewHistory(dir string, snap *model.Snapshot) *History {
 		for _, id := range e.Modification {
 			h.touched[id] = append(h.touched[id], i)
 		}
-		for _, id := range logDeleted(e) {
+		for _, id := range e.Deleted {
 			h.touched[id] = append(h.touched[id], i)
 			h.deleted[id] = i
 		}
@@ -82,16 +82,6 @@ func (h *History) With(snap *model.Snapshot) *History {
 	n := NewHistory(h.dir, snap)
 	n.cache = h.cache
 	return n
-}
-
-// logDeleted is the "deleted" list referee's undo adds to its log lines.
-func logDeleted(e model.LogEntry) []string {
-	v, ok := e.Doc.Get("deleted")
-	if !ok {
-		return nil
-	}
-	ids, _ := v.StringList()
-	return ids
 }
 
 // Changes is the log as History reads it: every line naming a change, in file order.

@@ -415,16 +415,19 @@ func readMeta(dir string) meta {
 }
 
 // ParseLog reads every line of log.jsonl; blank lines are skipped, bad lines kept with Err.
+// The entries' strings are slices of data.
 func ParseLog(data string) []model.LogEntry {
-	lines := strings.Split(data, "\n")
-	out := make([]model.LogEntry, 0, len(lines))
-	for i, line := range lines {
-		if strings.TrimSpace(line) == "" {
-			continue
+	out := make([]model.LogEntry, 0, strings.Count(data, "\n")+1)
+	for n := 1; ; n++ {
+		line, rest, more := strings.Cut(data, "\n")
+		if strings.TrimSpace(line) != "" {
+			out = append(out, model.ParseLogLine(n, line))
 		}
-		out = append(out, model.ParseLogLine(i+1, line))
+		if !more {
+			return out
+		}
+		data = rest
 	}
-	return out
 }
 
 // Reload returns a new snapshot with the given files (paths relative to the folder, with

@@ -21,7 +21,7 @@ func TestLoadFixture(t *testing.T) {
 	if snap.Config.Last["l"] != "l-006" || snap.Vocab != model.P014 {
 		t.Errorf("config %v vocab %v", snap.Config.Last, snap.Vocab)
 	}
-	if got := snap.Versions["s-007"]; got != model.Version([]byte(read(t, fixtureDir, "statement/s-007.json"))) || len(got) != 12 {
+	if got := snap.Versions["s-007"]; got != model.Version([]byte(read(t, fixtureDir, "statement/s-007.json"))) || len(got) != 8 {
 		t.Errorf("version %q", got)
 	}
 	e := snap.Log[0]

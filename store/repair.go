@@ -720,11 +720,8 @@ func (pl *repairPlan) missingObjects() {
 		for _, id := range e.Modification {
 			note(id, false)
 		}
-		if d, ok := e.Doc.Get("deleted"); ok {
-			list, _ := d.StringList()
-			for _, id := range list {
-				delete(last, id)
-			}
+		for _, id := range e.Deleted {
+			delete(last, id)
 		}
 	}
 	for _, id := range order {

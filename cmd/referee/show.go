@@ -103,7 +103,7 @@ func (a *app) showChange(snap *model.Snapshot, id, output string) error {
 			continue
 		}
 		if output == "json" {
-			out := model.Obj(model.M("id", model.Str(id)), model.M("line", model.Int(e.Line)), model.M("object", e.Doc))
+			out := model.Obj(model.M("id", model.Str(id)), model.M("line", model.Int(e.Line)), model.M("object", e.Document()))
 			_, err := a.stdout.Write(append(model.EncodeIndent(out), '\n'))
 			return err
 		}

@@ -34,8 +34,8 @@ func TestSkillErrors(t *testing.T) {
 			"referee: check-confirm-proof: s-007 is \"true\"; it needs a submitted proof awaiting verification\n"},
 		{"missing object", "", []string{"skill", "abandon", "--statement-id", "s-099"}, 1,
 			"referee: abandon: s-099 does not exist\n"},
-		{"conflict", "", []string{"skill", "abandon", "--statement-id", "s-007", "--expect-version", "000000000000"}, 1,
-			"referee: s-007 changed since you read it (you saw version 000000000000, it is now 79b1fbb39297); read it again\n"},
+		{"conflict", "", []string{"skill", "abandon", "--statement-id", "s-007", "--expect-version", "00000000"}, 1,
+			"referee: s-007 changed since you read it (you saw version 00000000, it is now 35c3a310); read it again\n"},
 		{"not a number", "", []string{"skill", "fix-patch-proof", "--statement-id", "s-007", "--issue-number", "one",
 			"--updated-proof", "p", "--change-description", "c"}, 2,
 			"referee: --issue-number: \"one\" is not a whole number\n"},
@@ -96,7 +96,7 @@ func TestSkillOutputAndVersions(t *testing.T) {
 	if err := json.Unmarshal([]byte(o.stdout), &shown); err != nil || o.code != 0 {
 		t.Fatalf("show: %v %+v", err, o)
 	}
-	if shown.ID != "s-007" || shown.Version != "79b1fbb39297" || shown.Phase != "proved" || shown.Object["status"] != "true" {
+	if shown.ID != "s-007" || shown.Version != "35c3a310" || shown.Phase != "proved" || shown.Object["status"] != "true" {
 		t.Errorf("show s-007: %+v", shown)
 	}
 
@@ -133,7 +133,7 @@ func TestSkillOutputAndVersions(t *testing.T) {
 	// Now the version read before is stale: the conflict is reported before the
 	// precondition (s-007 is already abandoned).
 	referee(t, root, "", "skill", "abandon", "--statement-id", "s-007", "--expect-version", shown.Version).want(t, 1, "",
-		"referee: s-007 changed since you read it (you saw version 79b1fbb39297, it is now c8d6dca52e83); read it again\n")
+		"referee: s-007 changed since you read it (you saw version 35c3a310, it is now 52423f4b); read it again\n")
 }
 
 // Lists keep commas; --params supplies what flags do not, flags override --params, and

@@ -1,0 +1,293 @@
+package model
+
+import (
+	"fmt"
+	"slices"
+	"unicode/utf8"
+)
+
+// LogEntry is one line of history/log.jsonl: one change batch.
+type LogEntry struct {
+	Line         int // 1-based line number in the file
+	ID           string
+	Creation     []string
+	Modification []string
+	Current      []string
+	Deleted      []string // referee's extra keys from here to Skill; empty on the agents' own lines
+	Reverts      string   // the change an undo reverts
+	At           string
+	By           string
+	Skill        string
+	Raw          string
+	Err          string // why the line did not parse; the other fields are then partial
+}
+
+// Document is the line's whole JSON value, for a reader that wants every key (the zero
+// Value when it does not parse). Entries keep only the fields above: a 100k log is
+// 230k lines, and their trees were a fifth of the heap.
+func (e LogEntry) Document() Value {
+	v, _ := Parse([]byte(e.Raw))
+	return v
+}
+
+// ParseLogLine reads one log line. Readers find the change ID as the key starting "l-".
+// The lines referee and the agents write take a scanner that allocates one list per
+// line; anything else (escapes, numbers, duplicate keys, errors) goes through Parse.
+func ParseLogLine(n int, line string) LogEntry {
+	if e, ok := scanLogLine(line); ok {
+		e.Line = n
+		return e
+	}
+	return parseLogLine(n, line)
+}
+
+// parseLogLine is ParseLogLine for any line: Parse, then the fields.
+func parseLogLine(n int, line string) LogEntry {
+	e := LogEntry{Line: n, Raw: line}
+	doc, err := Parse([]byte(line))
+	if err != nil {
+		e.Err = err.Error()
+		return e
+	}
+	if doc.Kind != Object {
+		e.Err = "expected an object"
+		return e
+	}
+	for _, m := range doc.Obj {
+		switch {
+		case KindOf(m.Key) == KindChange && e.ID == "":
+			e.ID = m.Key
+			if !ValidID(m.Key, KindChange) {
+				e.Err = fmt.Sprintf("%q is not a change ID", m.Key)
+			}
+			r := reader{doc: &m.Value}
+			if m.Value.Kind != Object {
+				e.Err = fmt.Sprintf("%s: expected {creation, modification}", m.Key)
+				continue
+			}
+			e.Creation = r.list("creation")
+			e.Modification = r.list("modification")
+			if len(r.problems) > 0 && e.Err == "" {
+				e.Err = m.Key + "." + r.problems[0].String()
+			}
+		case m.Key == "current":
+			e.Current, _ = m.Value.StringList()
+		case m.Key == "deleted":
+			e.Deleted, _ = m.Value.StringList()
+		case m.Key == "reverts" && m.Value.Kind == String:
+			e.Reverts = m.Value.Str
+		case m.Key == "at" && m.Value.Kind == String:
+			e.At = m.Value.Str
+		case m.Key == "by" && m.Value.Kind == String:
+			e.By = m.Value.Str
+		case m.Key == "skill" && m.Value.Kind == String:
+			e.Skill = m.Value.Str
+		}
+	}
+	if e.ID == "" && e.Err == "" {
+		e.Err = "no key naming a change (l-…)"
+	}
+	return e
+}
+
+// scanLogLine reads a line of the usual shape without building a tree: an object of
+// plain strings (no escapes), lists and objects of those, no key twice. Its strings are
+// slices of the line. ok is false for anything else, and for every line with an error,
+// so that parseLogLine words it.
+func scanLogLine(line string) (e LogEntry, ok bool) {
+	s := logScanner{data: line}
+	var buf [32]string
+	items := buf[:0] // the strings of every list read, in order, until the one allocation below
+	type list struct {
+		from, to int
+		read     bool
+	}
+	var creation, modification, current, deleted list
+	readList := func(l *list) bool {
+		l.from = len(items)
+		items, l.read = s.list(items)
+		l.to = len(items)
+		return l.read
+	}
+	change := func(key string) bool {
+		switch key {
+		case "creation":
+			return readList(&creation)
+		case "modification":
+			return readList(&modification)
+		}
+		return s.skip(maxSkipDepth - 1)
+	}
+	member := func(key string) (ok bool) {
+		switch {
+		case KindOf(key) == KindChange && e.ID == "":
+			e.ID = key
+			return ValidID(key, KindChange) && s.object(change, true) && creation.read && modification.read
+		case key == "current":
+			return readList(&current)
+		case key == "deleted":
+			return readList(&deleted)
+		case key == "reverts":
+			e.Reverts, ok = s.str()
+		case key == "at":
+			e.At, ok = s.str()
+		case key == "by":
+			e.By, ok = s.str()
+		case key == "skill":
+			e.Skill, ok = s.str()
+		default:
+			return s.skip(maxSkipDepth)
+		}
+		return ok
+	}
+	s.space()
+	if !s.object(member, true) || e.ID == "" {
+		return e, false
+	}
+	if s.space(); s.pos != len(s.data) {
+		return e, false
+	}
+	// One array for all the lists of the line; each list is capped so that an append
+	// to one cannot write into the next.
+	all := make([]string, len(items))
+	copy(all, items)
+	cut := func(l list) []string {
+		if !l.read {
+			return nil
+		}
+		return all[l.from:l.to:l.to]
+	}
+	e.Creation, e.Modification, e.Current, e.Deleted = cut(creation), cut(modification), cut(current), cut(deleted)
+	e.Raw = line
+	return e, true
+}
+
+// logScanner reads the subset of JSON scanLogLine takes; each method reports whether
+// what it read was in that subset.
+type logScanner struct {
+	data string
+	pos  int
+}
+
+func (s *logScanner) space() {
+	for s.pos < len(s.data) {
+		switch s.data[s.pos] {
+		case ' ', '\t', '\n', '\r':
+			s.pos++
+		default:
+			return
+		}
+	}
+}
+
+func (s *logScanner) byte(c byte) bool {
+	if s.pos < len(s.data) && s.data[s.pos] == c {
+		s.pos++
+		return true
+	}
+	return false
+}
+
+// str reads a string with no escapes and no control characters, in valid UTF-8.
+func (s *logScanner) str() (string, bool) {
+	if !s.byte('"') {
+		return "", false
+	}
+	start, ascii := s.pos, true
+	for ; s.pos < len(s.data); s.pos++ {
+		switch c := s.data[s.pos]; {
+		case c == '"':
+			out := s.data[start:s.pos]
+			s.pos++
+			return out, ascii || utf8.ValidString(out)
+		case c == '\\' || c < 0x20:
+			return "", false
+		case c >= 0x80:
+			ascii = false
+		}
+	}
+	return "", false
+}
+
+// object reads an object, calling value to read the value of each key. With unique, a
+// key seen before (or more keys than it tracks) is not taken: Parse merges duplicates.
+func (s *logScanner) object(value func(key string) bool, unique bool) bool {
+	var keys [8]string
+	n := 0
+	return s.sequence('{', '}', func() bool {
+		key, ok := s.str()
+		if !ok {
+			return false
+		}
+		if unique {
+			if n == len(keys) || slices.Contains(keys[:n], key) {
+				return false
+			}
+			keys[n] = key
+			n++
+		}
+		s.space()
+		if !s.byte(':') {
+			return false
+		}
+		s.space()
+		return value(key)
+	})
+}
+
+// sequence reads open, items separated by commas, and close.
+func (s *logScanner) sequence(open, close byte, item func() bool) bool {
+	if !s.byte(open) {
+		return false
+	}
+	s.space()
+	if s.byte(close) {
+		return true
+	}
+	for {
+		if !item() {
+			return false
+		}
+		s.space()
+		if s.byte(close) {
+			return true
+		}
+		if !s.byte(',') {
+			return false
+		}
+		s.space()
+	}
+}
+
+// list reads a list of strings onto items.
+func (s *logScanner) list(items []string) ([]string, bool) {
+	ok := s.sequence('[', ']', func() bool {
+		v, ok := s.str()
+		items = append(items, v)
+		return ok
+	})
+	return items, ok
+}
+
+// maxSkipDepth bounds the nesting of the values scanLogLine skips, far below Parse's
+// MaxDepth, so that a line too deep for Parse is never scanned.
+const maxSkipDepth = 8
+
+// skip reads a value nobody keeps: a string, or a list or object of such values, at
+// most depth levels deep. Its objects may repeat keys: whichever value Parse kept,
+// nobody reads it.
+func (s *logScanner) skip(depth int) bool {
+	if s.pos >= len(s.data) {
+		return false
+	}
+	switch s.data[s.pos] {
+	case '"':
+		_, ok := s.str()
+		return ok
+	case '[':
+		return depth > 0 && s.sequence('[', ']', func() bool { return s.skip(depth - 1) })
+	case '{':
+		return depth > 0 && s.object(func(string) bool { return s.skip(depth - 1) }, false)
+	}
+	return false
+}
