@@ -30,6 +30,11 @@ type WatchOptions struct {
 	// limit reached). It is also how often the folder's identity is checked, to notice a
 	// deleted-and-recreated folder whose deletion event went missing. Default 2s.
 	Poll time.Duration
+	// Backups also reports the backups written into history/l-*/, with a watch on each of
+	// those folders. Off by default: no snapshot is made of backups, and a long run has
+	// tens of thousands of change folders — as many inotify watches, enough to exhaust
+	// the limit and fall back to polling.
+	Backups bool
 
 	// addHook, when set (tests), runs before every watch is added; an error it returns is
 	// treated as the error of the add (relative path, "." for the folder itself).
@@ -79,8 +84,9 @@ func joinErr(a, b error) error {
 
 // Watcher watches a contents folder and delivers coalesced batches of changed paths.
 //
-// It watches the folder, problem/, statement/, experience/, history/ and every
-// history/l-*/ (inotify is not recursive), adding watches as those folders appear. When
+// It watches the folder, problem/, statement/, experience/, history/ and, with
+// WatchOptions.Backups, every history/l-*/ (inotify is not recursive), adding watches as
+// those folders appear. When
 // inotify runs out of watches or instances it falls back to polling file sizes and
 // modification times. Batches are delivered on an unbuffered channel; while the
 // consumer is not receiving, new batches are merged into the one waiting, so the
@@ -325,11 +331,11 @@ const (
 
 var topFolders = []string{ProblemDir, StatementDir, ExperienceDir, HistoryDir}
 
-func folderKind(rel string) int {
+func (l *watchLoop) folderKind(rel string) int {
 	if slices.Contains(topFolders, rel) {
 		return topFolder
 	}
-	if dir, name := path.Split(rel); dir == HistoryDir+"/" && strings.HasPrefix(name, "l-") {
+	if dir, name := path.Split(rel); l.opts.Backups && dir == HistoryDir+"/" && strings.HasPrefix(name, "l-") {
 		return backupFolder
 	}
 	return notWatched
@@ -414,7 +420,7 @@ func (l *watchLoop) syncWatches() {
 	backups := map[string]bool{}
 	for _, name := range subfolders(l.abs(HistoryDir)) {
 		rel := HistoryDir + "/" + name
-		if folderKind(rel) != backupFolder {
+		if l.folderKind(rel) != backupFolder {
 			continue
 		}
 		backups[rel] = true
@@ -423,7 +429,7 @@ func (l *watchLoop) syncWatches() {
 		}
 	}
 	for rel := range l.watched {
-		if folderKind(rel) == backupFolder && !backups[rel] {
+		if l.folderKind(rel) == backupFolder && !backups[rel] {
 			l.unwatch(rel)
 		}
 	}
@@ -448,7 +454,7 @@ func (l *watchLoop) handle(ev fsnotify.Event) {
 		return
 	}
 	if ev.Has(fsnotify.Create) {
-		if kind := folderKind(rel); kind != notWatched {
+		if kind := l.folderKind(rel); kind != notWatched {
 			if isDir(l.abs(rel)) {
 				if l.watched[rel] {
 					l.unwatch(rel) // replaced before we saw it go
@@ -596,7 +602,7 @@ func (l *watchLoop) fallback(cause error) {
 	}
 	l.report(&pollingError{what: what, every: l.opts.Poll, cause: cause})
 	var err error
-	l.files, l.dirs, err = scanTree(l.root)
+	l.files, l.dirs, err = l.scanTree()
 	l.lost = err != nil
 	if l.lost {
 		l.report(l.goneErr())
@@ -610,7 +616,7 @@ func (l *watchLoop) fallback(cause error) {
 }
 
 func (l *watchLoop) poll() {
-	files, dirs, err := scanTree(l.root)
+	files, dirs, err := l.scanTree()
 	if err != nil {
 		if !l.lost {
 			l.lost = true
@@ -644,7 +650,8 @@ func (l *watchLoop) poll() {
 
 // scanTree stamps every file the watcher would report, and tells which top-level folders
 // exist. It fails when the folder itself is unusable.
-func scanTree(root string) (map[string]stamp, map[string]bool, error) {
+func (l *watchLoop) scanTree() (map[string]stamp, map[string]bool, error) {
+	root := l.root
 	info, err := os.Stat(root)
 	if err != nil {
 		return nil, nil, err
@@ -687,7 +694,7 @@ func scanTree(root string) (map[string]stamp, map[string]bool, error) {
 			continue
 		}
 		for _, name := range subdirs {
-			if rel := sub + "/" + name; folderKind(rel) == backupFolder {
+			if rel := sub + "/" + name; l.folderKind(rel) == backupFolder {
 				scan(rel)
 			}
 		}

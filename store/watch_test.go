@@ -8,6 +8,7 @@ import (
 	"runtime"
 	"slices"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"syscall"
 	"testing"
@@ -191,7 +192,7 @@ func TestWatchManyFilesCoalesced(t *testing.T) {
 
 func TestWatchNewBackupFolder(t *testing.T) {
 	root := watchTree(t, ProblemDir, StatementDir, HistoryDir)
-	w := startWatch(t, root, WatchOptions{Debounce: 100 * time.Millisecond})
+	w := startWatch(t, root, WatchOptions{Debounce: 100 * time.Millisecond, Backups: true})
 
 	// A change: backups into a new history/l-009/, then the log line.
 	mustMkdir(t, filepath.Join(root, "history", "l-009"))
@@ -377,7 +378,7 @@ func TestWatchPollingFallback(t *testing.T) {
 	t.Run("at start", func(t *testing.T) {
 		root := watchTree(t, ProblemDir, StatementDir, HistoryDir)
 		mustWrite(t, root, "statement/s-001.json", `{}`)
-		w := startWatch(t, root, WatchOptions{Poll: 100 * time.Millisecond, addHook: enospc(StatementDir)})
+		w := startWatch(t, root, WatchOptions{Poll: 100 * time.Millisecond, addHook: enospc(StatementDir), Backups: true})
 		b := next(t, w)
 		checkErr(t, b.Err)
 		if len(b.Paths) != 0 || b.Rescan {
@@ -410,12 +411,43 @@ func TestWatchPollingFallback(t *testing.T) {
 
 	t.Run("on a new backup folder", func(t *testing.T) {
 		root := watchTree(t, ProblemDir, StatementDir, HistoryDir)
-		w := startWatch(t, root, WatchOptions{Poll: 100 * time.Millisecond, addHook: enospc("history/l-003")})
+		w := startWatch(t, root, WatchOptions{Poll: 100 * time.Millisecond, addHook: enospc("history/l-003"), Backups: true})
 		mustMkdir(t, filepath.Join(root, "history", "l-003"))
 		_, all := until(t, w, func(all Batch) bool { return all.Err != nil && all.Rescan })
 		checkErr(t, all.Err)
 		writeUntilSeen(t, w, root, "history/l-003/s-001.json")
 	})
+}
+
+// Without Backups no history/l-*/ folder gets a watch (a long run has tens of thousands)
+// and a change reaches the consumer through its objects and its log line only.
+func TestWatchLeavesBackupsAloneByDefault(t *testing.T) {
+	root := watchTree(t, ProblemDir, StatementDir, HistoryDir, "history/l-001")
+	var mu sync.Mutex
+	var added []string
+	w := startWatch(t, root, WatchOptions{Debounce: 100 * time.Millisecond, addHook: func(rel string) error {
+		mu.Lock()
+		defer mu.Unlock()
+		added = append(added, rel)
+		return nil
+	}})
+	mustWrite(t, root, "history/l-001/s-001.json", `{"id": "s-001"}`)
+	mustMkdir(t, filepath.Join(root, "history", "l-002"))
+	mustWrite(t, root, "history/l-002/s-001.json", `{"id": "s-001"}`)
+	mustWrite(t, root, "statement/s-001.json", `{"id": "s-001"}`)
+	mustWrite(t, root, LogFile, `{"l-002": {"creation": [], "modification": ["s-001"]}}`)
+	want := []string{LogFile, "statement/s-001.json"}
+	_, all := until(t, w, func(all Batch) bool { return has(all, want[0]) && has(all, want[1]) })
+	noBatch(t, w, 300*time.Millisecond)
+	if !slices.Equal(all.Paths, want) || all.Rescan || all.Err != nil {
+		t.Fatalf("got %+v, want exactly %v", all, want)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	slices.Sort(added)
+	if !slices.Equal(added, []string{".", HistoryDir, ProblemDir, StatementDir}) {
+		t.Fatalf("watches added: %v", added)
+	}
 }
 
 func TestWatchOverflowRescansAndResyncs(t *testing.T) {
@@ -424,7 +456,7 @@ func TestWatchOverflowRescansAndResyncs(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	opts := WatchOptions{Debounce: time.Millisecond, MaxDelay: time.Millisecond, Poll: time.Hour}
+	opts := WatchOptions{Debounce: time.Millisecond, MaxDelay: time.Millisecond, Poll: time.Hour, Backups: true}
 	l := newWatchLoop(root, info, opts, new(atomic.Int64))
 	if err := l.start(); err != nil {
 		t.Fatal(err)
