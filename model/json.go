@@ -11,12 +11,12 @@ import (
 	"fmt"
 	"math"
 	"math/bits"
-	"slices"
 	"strconv"
 	"strings"
 	"sync"
 	"unicode/utf16"
 	"unicode/utf8"
+	"unsafe"
 )
 
 // Kind is the JSON type of a Value.
@@ -165,19 +165,25 @@ func (e *SyntaxError) Error() string {
 // Parse decodes one JSON document with the leniencies of Python's json.load
 // (NaN, Infinity, -Infinity; duplicate keys keep their first position and last value)
 // and its strictness (no control characters inside strings, valid UTF-8 only).
+//
+// A document costs three allocations, whatever its size: one slab for all its list
+// items, one for all its object members, and one string, the arena, holding the decoded
+// text of all its strings, keys and numbers, which the Values hold parts of. The parse
+// runs on scratch kept between documents and sizes the three at the end. (So a part of
+// a document held alone keeps the whole document's slabs and text alive.)
 func Parse(data []byte) (Value, error) {
 	p := parsers.Get().(*parser)
 	p.data, p.pos = data, 0
-	defer func() {
-		p.data = nil
-		p.vals, p.mems = p.vals[:0], p.mems[:0]
-		parsers.Put(p)
-	}()
+	defer p.release()
+	// The decoded text is never longer than the document: text needs no growing.
+	if cap(p.text) < len(data) {
+		p.text = make([]byte, 0, len(data))
+	}
 	p.space()
 	if p.pos < len(p.data) && strings.HasPrefix(string(p.data[p.pos:min(len(p.data), p.pos+3)]), "\ufeff") {
 		return Value{}, p.fail("unexpected UTF-8 byte-order mark")
 	}
-	v, err := p.value(0)
+	t, err := p.value(0)
 	if err != nil {
 		return Value{}, err
 	}
@@ -185,18 +191,113 @@ func Parse(data []byte) (Value, error) {
 	if p.pos != len(p.data) {
 		return Value{}, p.fail("extra data after the document")
 	}
-	return v, nil
+	return p.build(t), nil
 }
 
 // A load parses thousands of files on a few goroutines; each parser keeps its scratch
-// stacks between documents, so lists and objects are allocated once, at their size.
+// between documents.
 var parsers = sync.Pool{New: func() any { return new(parser) }}
 
 type parser struct {
 	data []byte
 	pos  int
-	vals []Value  // items of the lists being parsed, innermost last
-	mems []Member // members of the objects being parsed, innermost last
+	// While parsing, a value is a node. The items of the lists (members of the objects)
+	// being parsed wait on vals (mems), innermost last; a finished list moves its items to
+	// the end of items (members), where they stay together: a list node names its items
+	// by their place there, and build turns that place into a slice of the slab.
+	vals    []node
+	mems    []member
+	items   []node
+	members []member
+	text    []byte // the decoded strings, keys and numbers, one after the other
+	// set by build
+	arena string
+	slabV []Value
+	slabM []Member
+}
+
+// node is a Value before its document's slabs exist: its Str is statics[off] or
+// text[off:off+n]; a list's items are items[off:off+n], an object's members
+// members[off:off+n].
+type node struct {
+	kind   Kind
+	static bool
+	off, n int
+}
+
+// statics are the literals and the numbers every object has, stored without a byte.
+var statics = [...]string{"true", "false", "NaN", "Infinity", "-Infinity", "0", "0.0", "1.0"}
+
+const (
+	staticTrue = iota
+	staticFalse
+	staticNaN
+	staticInf
+	staticNegInf
+	staticZero
+	staticZeroF
+	staticOneF
+)
+
+// member is a Member before the slabs exist. Its key is either interned (off < 0) or
+// text[off:off+len(key)], which key views until build.
+type member struct {
+	key string
+	off int
+	val node
+}
+
+func (p *parser) release() {
+	p.data, p.arena, p.slabV, p.slabM = nil, "", nil, nil
+	p.vals, p.mems, p.items, p.members, p.text = p.vals[:0], p.mems[:0], p.items[:0], p.members[:0], p.text[:0]
+	parsers.Put(p)
+}
+
+// build allocates the document's slabs and arena at their size and makes the Values.
+func (p *parser) build(root node) Value {
+	p.arena = string(p.text) // not zeroed first, unlike a make
+	if len(p.items) > 0 {
+		p.slabV = make([]Value, len(p.items))
+	}
+	if len(p.members) > 0 {
+		p.slabM = make([]Member, len(p.members))
+	}
+	for i, t := range p.items {
+		p.slabV[i] = p.finish(t)
+	}
+	for i := range p.members {
+		m := &p.members[i]
+		key := m.key
+		if m.off >= 0 {
+			key = p.arena[m.off : m.off+len(key)]
+		}
+		p.slabM[i] = Member{Key: key, Value: p.finish(m.val)}
+	}
+	return p.finish(root)
+}
+
+// finish makes the Value of a node; a list or object needs only the slabs to exist.
+func (p *parser) finish(t node) Value {
+	v := Value{Kind: t.kind}
+	switch {
+	case t.kind == Array:
+		if t.n == 0 {
+			v.Arr = []Value{}
+		} else { // capped, so that an append copies instead of writing over the next list
+			v.Arr = p.slabV[t.off : t.off+t.n : t.off+t.n]
+		}
+	case t.kind == Object:
+		if t.n == 0 {
+			v.Obj = []Member{}
+		} else {
+			v.Obj = p.slabM[t.off : t.off+t.n : t.off+t.n]
+		}
+	case t.static:
+		v.Str = statics[t.off]
+	default:
+		v.Str = p.arena[t.off : t.off+t.n]
+	}
+	return v
 }
 
 func (p *parser) fail(msg string) error {
@@ -207,7 +308,13 @@ func (p *parser) fail(msg string) error {
 func (p *parser) space() {
 	for p.pos < len(p.data) {
 		switch p.data[p.pos] {
-		case ' ', '\t', '\n', '\r':
+		case '\n':
+			p.pos++
+			// json.dumps(indent=4) starts every line with spaces: skip them eight at a time.
+			for p.pos+8 <= len(p.data) && binary.LittleEndian.Uint64(p.data[p.pos:]) == ones*' ' {
+				p.pos += 8
+			}
+		case ' ', '\t', '\r':
 			p.pos++
 		default:
 			return
@@ -215,15 +322,15 @@ func (p *parser) space() {
 	}
 }
 
-func (p *parser) value(depth int) (Value, error) {
+func (p *parser) value(depth int) (node, error) {
 	if depth > MaxDepth {
-		return Value{}, p.fail(fmt.Sprintf("nesting deeper than %d levels", MaxDepth))
+		return node{}, p.fail(fmt.Sprintf("nesting deeper than %d levels", MaxDepth))
 	}
 	if p.pos >= len(p.data) {
 		if len(p.data) == 0 {
-			return Value{}, p.fail("empty file")
+			return node{}, p.fail("empty file")
 		}
-		return Value{}, p.fail("unexpected end of file (truncated?)")
+		return node{}, p.fail("unexpected end of file (truncated?)")
 	}
 	switch c := p.data[p.pos]; {
 	case c == '{':
@@ -231,21 +338,21 @@ func (p *parser) value(depth int) (Value, error) {
 	case c == '[':
 		return p.array(depth)
 	case c == '"':
-		s, err := p.str(false)
-		return Value{Kind: String, Str: s}, err
+		off, n, err := p.str()
+		return node{kind: String, off: off, n: n}, err
 	case c == 't':
-		return p.literal("true", Value{Kind: Bool, Str: "true"})
+		return p.literal(Bool, staticTrue)
 	case c == 'f':
-		return p.literal("false", Value{Kind: Bool, Str: "false"})
+		return p.literal(Bool, staticFalse)
 	case c == 'n':
-		return p.literal("null", Value{Kind: Null})
+		return p.literal(Null, -1)
 	case c == 'N':
-		return p.literal("NaN", Value{Kind: Number, Str: "NaN"})
+		return p.literal(Number, staticNaN)
 	case c == 'I':
-		return p.literal("Infinity", Value{Kind: Number, Str: "Infinity"})
+		return p.literal(Number, staticInf)
 	case c == '-' || (c >= '0' && c <= '9'):
 		if strings.HasPrefix(string(p.data[p.pos:min(len(p.data), p.pos+9)]), "-Infinity") {
-			return p.literal("-Infinity", Value{Kind: Number, Str: "-Infinity"})
+			return p.literal(Number, staticNegInf)
 		}
 		return p.number()
 	default:
@@ -253,21 +360,26 @@ func (p *parser) value(depth int) (Value, error) {
 		// character it would be.
 		r, size := utf8.DecodeRune(p.data[p.pos:])
 		if r == utf8.RuneError && size <= 1 {
-			return Value{}, p.fail(fmt.Sprintf("unexpected byte 0x%02x (not UTF-8 text)", c))
+			return node{}, p.fail(fmt.Sprintf("unexpected byte 0x%02x (not UTF-8 text)", c))
 		}
-		return Value{}, p.fail(fmt.Sprintf("unexpected character %q", r))
+		return node{}, p.fail(fmt.Sprintf("unexpected character %q", r))
 	}
 }
 
-func (p *parser) literal(word string, v Value) (Value, error) {
+// literal reads the word statics[i] (null when i < 0).
+func (p *parser) literal(kind Kind, i int) (node, error) {
+	word, t := "null", node{kind: kind}
+	if i >= 0 {
+		word, t.static, t.off = statics[i], true, i
+	}
 	if len(p.data)-p.pos >= len(word) && string(p.data[p.pos:p.pos+len(word)]) == word {
 		p.pos += len(word)
-		return v, nil
+		return t, nil
 	}
-	return Value{}, p.fail("invalid literal (expected " + word + ")")
+	return node{}, p.fail("invalid literal (expected " + word + ")")
 }
 
-func (p *parser) number() (Value, error) {
+func (p *parser) number() (node, error) {
 	start := p.pos
 	if p.data[p.pos] == '-' {
 		p.pos++
@@ -282,11 +394,11 @@ func (p *parser) number() (Value, error) {
 	}
 	intStart := p.pos
 	if digits() == 0 {
-		return Value{}, p.fail("invalid number")
+		return node{}, p.fail("invalid number")
 	}
 	if p.data[intStart] == '0' && p.pos-intStart > 1 {
 		// Python reads "01" as 0 followed by extra data; say so plainly.
-		return Value{}, p.fail("number with a leading zero")
+		return node{}, p.fail("number with a leading zero")
 	}
 	if p.pos < len(p.data) && p.data[p.pos] == '.' {
 		save := p.pos
@@ -306,85 +418,92 @@ func (p *parser) number() (Value, error) {
 		}
 	}
 	lit := p.data[start:p.pos]
-	switch string(lit) { // the numbers every object has, without an allocation
+	switch string(lit) { // the numbers every object has, without a byte
 	case "0":
-		return Value{Kind: Number, Str: "0"}, nil
+		return node{kind: Number, static: true, off: staticZero}, nil
 	case "0.0":
-		return Value{Kind: Number, Str: "0.0"}, nil
+		return node{kind: Number, static: true, off: staticZeroF}, nil
 	case "1.0":
-		return Value{Kind: Number, Str: "1.0"}, nil
+		return node{kind: Number, static: true, off: staticOneF}, nil
 	}
-	return Value{Kind: Number, Str: string(lit)}, nil
+	off := len(p.text)
+	p.text = append(p.text, lit...)
+	return node{kind: Number, off: off, n: len(lit)}, nil
 }
 
-func (p *parser) array(depth int) (Value, error) {
+func (p *parser) array(depth int) (node, error) {
 	p.pos++ // [
-	v := Value{Kind: Array}
 	p.space()
 	if p.pos < len(p.data) && p.data[p.pos] == ']' {
 		p.pos++
-		v.Arr = []Value{}
-		return v, nil
+		return node{kind: Array}, nil
 	}
 	mark := len(p.vals)
-	defer func() { p.vals = p.vals[:mark] }()
 	for {
 		p.space()
 		item, err := p.value(depth + 1)
 		if err != nil {
-			return Value{}, err
+			return node{}, err
 		}
 		p.vals = append(p.vals, item)
 		p.space()
 		if p.pos >= len(p.data) {
-			return Value{}, p.fail("unexpected end of file inside a list (truncated?)")
+			return node{}, p.fail("unexpected end of file inside a list (truncated?)")
 		}
 		switch p.data[p.pos] {
 		case ',':
 			p.pos++
 		case ']':
 			p.pos++
-			v.Arr = slices.Clone(p.vals[mark:])
-			return v, nil
+			t := node{kind: Array, off: len(p.items), n: len(p.vals) - mark}
+			p.items = append(p.items, p.vals[mark:]...)
+			p.vals = p.vals[:mark]
+			return t, nil
 		default:
-			return Value{}, p.fail("expected ',' or ']' in a list")
+			return node{}, p.fail("expected ',' or ']' in a list")
 		}
 	}
 }
 
-func (p *parser) object(depth int) (Value, error) {
+func (p *parser) object(depth int) (node, error) {
 	p.pos++ // {
-	v := Value{Kind: Object}
 	p.space()
 	if p.pos < len(p.data) && p.data[p.pos] == '}' {
 		p.pos++
-		v.Obj = []Member{}
-		return v, nil
+		return node{kind: Object}, nil
 	}
 	mark := len(p.mems)
-	defer func() { p.mems = p.mems[:mark] }()
 	var index map[string]int // built only for large objects with duplicate checks
 	for {
 		p.space()
 		if p.pos >= len(p.data) {
-			return Value{}, p.fail("unexpected end of file inside an object (truncated?)")
+			return node{}, p.fail("unexpected end of file inside an object (truncated?)")
 		}
 		if p.data[p.pos] != '"' {
-			return Value{}, p.fail("expected a quoted key")
+			return node{}, p.fail("expected a quoted key")
 		}
-		key, err := p.str(true)
+		off, n, err := p.str()
 		if err != nil {
-			return Value{}, err
+			return node{}, err
+		}
+		key, known := internKey(p.text[off:])
+		if known {
+			p.text = p.text[:off]
+			off = -1
+		} else if n > 0 {
+			// A view of text, for the duplicate checks below: text does not move (see
+			// Parse), and build takes the key from the arena.
+			key = unsafe.String(&p.text[off], n)
 		}
 		p.space()
 		if p.pos >= len(p.data) || p.data[p.pos] != ':' {
-			return Value{}, p.fail("expected ':' after a key")
+			return node{}, p.fail("expected ':' after a key")
 		}
 		p.pos++
 		p.space()
 		val, err := p.value(depth + 1)
 		if err != nil {
-			return Value{}, err
+			return node{}, err
 		}
 		// Python keeps a duplicate key at its first position with the last value.
 		members := p.mems[mark:]
@@ -395,38 +514,40 @@ func (p *parser) object(depth int) (Value, error) {
 			}
 		} else {
 			for i := range members {
-				if members[i].Key == key {
+				if members[i].key == key {
 					dup = i
 					break
 				}
 			}
 		}
 		if dup >= 0 {
-			members[dup].Value = val
+			members[dup].val = val
 		} else {
-			p.mems = append(p.mems, Member{Key: key, Value: val})
+			p.mems = append(p.mems, member{key: key, off: off, val: val})
 			if n := len(p.mems) - mark; index != nil {
 				index[key] = n - 1
 			} else if n > 16 {
 				index = make(map[string]int, 32)
 				for i, m := range p.mems[mark:] {
-					index[m.Key] = i
+					index[m.key] = i
 				}
 			}
 		}
 		p.space()
 		if p.pos >= len(p.data) {
-			return Value{}, p.fail("unexpected end of file inside an object (truncated?)")
+			return node{}, p.fail("unexpected end of file inside an object (truncated?)")
 		}
 		switch p.data[p.pos] {
 		case ',':
 			p.pos++
 		case '}':
 			p.pos++
-			v.Obj = slices.Clone(p.mems[mark:])
-			return v, nil
+			t := node{kind: Object, off: len(p.members), n: len(p.mems) - mark}
+			p.members = append(p.members, p.mems[mark:]...)
+			p.mems = p.mems[:mark]
+			return t, nil
 		default:
-			return Value{}, p.fail("expected ',' or '}' in an object")
+			return node{}, p.fail("expected ',' or '}' in an object")
 		}
 	}
 }
@@ -436,22 +557,14 @@ const (
 	highs = 0x8080808080808080
 )
 
-// nextSpecial returns the index of the first byte at or after i that a string scan must
-// look at (a quote, a backslash, a control character, a byte of a multi-byte character),
-// or len(data). It tests eight bytes at a time (the usual SWAR tests; the lowest flagged
-// byte is exact, as borrows only run upwards).
-func nextSpecial(data []byte, i int) int {
-	for ; i+8 <= len(data); i += 8 {
-		w := binary.LittleEndian.Uint64(data[i:])
-		quote, backslash := w^(ones*'"'), w^(ones*'\\')
-		if m := ((w-ones*0x20)&^w | (quote-ones)&^quote | (backslash-ones)&^backslash | w) & highs; m != 0 {
-			return i + bits.TrailingZeros64(m)>>3
-		}
-	}
-	for i < len(data) && plain[data[i]] {
-		i++
-	}
-	return i
+// specials flags (high bit) the bytes of w, little-endian, that a string scan must look
+// at: a quote, a backslash, a control character, a byte of a multi-byte character. The
+// usual SWAR tests, with one for two: w^0x02 turns '"' into 0x20 and keeps control
+// characters below it, so "below 0x21" finds both. The lowest flagged byte is exact, as
+// borrows only run upwards.
+func specials(w uint64) uint64 {
+	t, b := w^(ones*0x02), w^(ones*'\\')
+	return ((t - ones*0x21) | t | (b-ones)&^b) & highs
 }
 
 // plain marks the bytes a string holds as they are: printable ASCII but '"' and '\\'.
@@ -462,120 +575,97 @@ var plain = func() (t [256]bool) {
 	return t
 }()
 
-// closingQuote returns the index of the quote that ends the string whose body starts at
-// start (-1 if none): the first quote not escaped by an odd run of backslashes.
-func closingQuote(data []byte, start int) int {
-	for i := start; ; {
-		q := bytes.IndexByte(data[i:], '"')
-		if q < 0 {
-			return -1
-		}
-		q += i
-		n := 0
-		for k := q - 1; k >= start && data[k] == '\\'; k-- {
-			n++
-		}
-		if n%2 == 0 {
-			return q
-		}
-		i = q + 1
-	}
-}
+// unescape maps the letter of a one-letter escape (\n) to the byte it stands for.
+var unescape = [256]byte{'"': '"', '\\': '\\', '/': '/', 'b': '\b', 'f': '\f', 'n': '\n', 'r': '\r', 't': '\t'}
 
-// str reads a string in one pass, skipping runs of plain bytes eight at a time. A string
-// without escapes is copied once; one with escapes is decoded straight into a buffer of
-// its raw length (escapes only shrink), which becomes the string without a copy. Errors
-// are reported at the byte where they are. Keys are interned.
-func (p *parser) str(key bool) (string, error) {
+// str decodes the string at p.pos to the end of text and says where it is there. Runs
+// of plain bytes are scanned and copied sixteen bytes at a time (the bytes past a run's
+// end are stored too, and written over next). Errors are reported at the byte where
+// they are.
+func (p *parser) str() (off, n int, err error) {
 	data := p.data
-	start := p.pos + 1 // after the opening quote
-	i := start
-	var out strings.Builder
-	escaped := false
+	i := p.pos + 1 // after the opening quote
+	// Nothing is written past the last byte read: escapes only shrink (a lone surrogate's
+	// \uXXXX, 6 bytes, becomes 3 of WTF-8), quotes are dropped. So w <= i, and a word
+	// stored at w fits in text, whose capacity is len(data).
+	buf := p.text[:cap(p.text)]
+	off = len(p.text)
+	w := off
 	for {
-		j := nextSpecial(data, i)
-		if escaped {
-			out.Write(data[i:j])
+		for {
+			if i+16 > len(data) {
+				for i < len(data) && plain[data[i]] {
+					buf[w] = data[i]
+					i, w = i+1, w+1
+				}
+				break
+			}
+			src, dst := data[i:i+16:i+16], buf[w:w+16:w+16]
+			x, y := binary.LittleEndian.Uint64(src), binary.LittleEndian.Uint64(src[8:])
+			binary.LittleEndian.PutUint64(dst, x)
+			binary.LittleEndian.PutUint64(dst[8:], y)
+			if mx, my := specials(x), specials(y); mx|my != 0 {
+				k := bits.TrailingZeros64(mx) >> 3
+				if mx == 0 {
+					k = 8 + bits.TrailingZeros64(my)>>3
+				}
+				i, w = i+k, w+k
+				break
+			}
+			i, w = i+16, w+16
 		}
-		i = j
 		if i >= len(data) {
 			p.pos = len(data)
-			return "", p.fail("unterminated string (truncated?)")
+			return 0, 0, p.fail("unterminated string (truncated?)")
 		}
 		switch c := data[i]; {
 		case c == '"':
 			p.pos = i + 1
-			switch {
-			case escaped:
-				return out.String(), nil
-			case key:
-				return internKey(data[start:i]), nil
-			}
-			return string(data[start:i]), nil
+			p.text = buf[:w]
+			return off, w - off, nil
 		case c == '\\':
 			if i+1 >= len(data) {
 				p.pos = i
-				return "", p.fail("unterminated string (truncated?)")
-			}
-			if !escaped {
-				escaped = true
-				if end := closingQuote(data, i); end >= 0 {
-					// Each escape shrinks by at least one byte and has at most two
-					// backslashes: a bound that leaves almost no slack in the string.
-					out.Grow(end - start - bytes.Count(data[i:end], []byte{'\\'})/2)
-				}
-				out.Write(data[start:i])
+				return 0, 0, p.fail("unterminated string (truncated?)")
 			}
 			e := data[i+1]
 			i += 2
-			switch e {
-			case '"', '\\', '/':
-				out.WriteByte(e)
-			case 'b':
-				out.WriteByte('\b')
-			case 'f':
-				out.WriteByte('\f')
-			case 'n':
-				out.WriteByte('\n')
-			case 'r':
-				out.WriteByte('\r')
-			case 't':
-				out.WriteByte('\t')
-			case 'u':
-				r, ok := hex4(data, i)
-				if !ok {
-					p.pos = i
-					return "", p.fail("invalid \\u escape")
-				}
-				i += 4
-				if utf16.IsSurrogate(r) && r < 0xdc00 && i+6 <= len(data) && data[i] == '\\' && data[i+1] == 'u' {
-					if r2, ok := hex4(data, i+2); ok && r2 >= 0xdc00 && r2 <= 0xdfff {
-						out.WriteRune(utf16.DecodeRune(r, r2))
-						i += 6
-						continue
-					}
-				}
-				if utf16.IsSurrogate(r) {
-					writeSurrogate(&out, r)
-				} else {
-					out.WriteRune(r)
-				}
-			default:
+			if d := unescape[e]; d != 0 {
+				buf[w] = d
+				w++
+				continue
+			}
+			if e != 'u' {
 				p.pos = i
-				return "", p.fail(fmt.Sprintf("invalid escape \\%c", e))
+				return 0, 0, p.fail(fmt.Sprintf("invalid escape \\%c", e))
+			}
+			r, ok := hex4(data, i)
+			if !ok {
+				p.pos = i
+				return 0, 0, p.fail("invalid \\u escape")
+			}
+			i += 4
+			if utf16.IsSurrogate(r) && r < 0xdc00 && i+6 <= len(data) && data[i] == '\\' && data[i+1] == 'u' {
+				if r2, ok := hex4(data, i+2); ok && r2 >= 0xdc00 && r2 <= 0xdfff {
+					r = utf16.DecodeRune(r, r2)
+					i += 6
+				}
+			}
+			if utf16.IsSurrogate(r) {
+				w += len(appendSurrogate(buf[w:w], r))
+			} else {
+				w += utf8.EncodeRune(buf[w:], r)
 			}
 		case c < 0x20:
 			p.pos = i
-			return "", p.fail("control character inside a string")
+			return 0, 0, p.fail("control character inside a string")
 		default: // a byte of a multi-byte character
 			r, size := utf8.DecodeRune(data[i:])
 			if r == utf8.RuneError && size <= 1 {
 				p.pos = i
-				return "", p.fail("invalid UTF-8 in a string")
+				return 0, 0, p.fail("invalid UTF-8 in a string")
 			}
-			if escaped {
-				out.Write(data[i : i+size])
-			}
+			w += copy(buf[w:], data[i:i+size])
 			i += size
 		}
 	}
@@ -603,67 +693,70 @@ func hex4(data []byte, at int) (rune, bool) {
 	return r, true
 }
 
-// internKey returns the keys of FORMAT.md's objects as constants: a folder has hundreds
-// of thousands of them, and they need not be allocated one by one.
-func internKey(b []byte) string {
+// internKey returns the keys of FORMAT.md's objects as constants (ok is false for any
+// other): a folder has hundreds of thousands of them, and they need no byte in an arena.
+func internKey(b []byte) (string, bool) {
 	switch string(b) {
 	case "id":
-		return "id"
+		return "id", true
 	case "type":
-		return "type"
+		return "type", true
 	case "conclusion":
-		return "conclusion"
+		return "conclusion", true
 	case "hypothesis":
-		return "hypothesis"
+		return "hypothesis", true
 	case "preliminaries":
-		return "preliminaries"
+		return "preliminaries", true
 	case "status":
-		return "status"
+		return "status", true
 	case "reliability":
-		return "reliability"
+		return "reliability", true
 	case "stats":
-		return "stats"
+		return "stats", true
 	case "count_usage":
-		return "count_usage"
+		return "count_usage", true
 	case "progresses":
-		return "progresses"
+		return "progresses", true
 	case "proof":
-		return "proof"
+		return "proof", true
 	case "cot":
-		return "cot"
+		return "cot", true
 	case "full":
-		return "full"
+		return "full", true
 	case "ref":
-		return "ref"
+		return "ref", true
 	case "validation":
-		return "validation"
+		return "validation", true
 	case "issues":
-		return "issues"
+		return "issues", true
 	case "responses":
-		return "responses"
+		return "responses", true
 	case "objectives":
-		return "objectives"
+		return "objectives", true
 	case "priority":
-		return "priority"
+		return "priority", true
 	case "summary":
-		return "summary"
+		return "summary", true
 	case "solution":
-		return "solution"
+		return "solution", true
 	case "creation":
-		return "creation"
+		return "creation", true
 	case "modification":
-		return "modification"
+		return "modification", true
 	case "current":
-		return "current"
+		return "current", true
 	}
-	return string(b)
+	return "", false
 }
 
 // writeSurrogate stores a lone surrogate as WTF-8 (ED A0..BF xx).
 func writeSurrogate(b *strings.Builder, r rune) {
-	b.WriteByte(0xe0 | byte(r>>12))
-	b.WriteByte(0x80 | byte(r>>6)&0x3f)
-	b.WriteByte(0x80 | byte(r)&0x3f)
+	b.Write(appendSurrogate(nil, r))
+}
+
+// appendSurrogate appends a lone surrogate as WTF-8 (ED A0..BF xx).
+func appendSurrogate(b []byte, r rune) []byte {
+	return append(b, 0xe0|byte(r>>12), 0x80|byte(r>>6)&0x3f, 0x80|byte(r)&0x3f)
 }
 
 // EncodeIndent prints v as json.dumps(v, indent=4) does.
