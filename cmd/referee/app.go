@@ -74,7 +74,7 @@ func newApp(stdin io.Reader, stdout, stderr io.Writer) *app {
 }
 
 func (a *app) execute(args []string) int {
-	root := a.rootCommand()
+	root := a.rootCommand(args)
 	root.SetArgs(args)
 	root.SetIn(a.stdin)
 	root.SetOut(a.stdout)
@@ -99,7 +99,10 @@ func oneLine(s string) string {
 // (ui.go, noui.go).
 var openTUI func(dir, theme string, stallAfter time.Duration) error
 
-func (a *app) rootCommand() *cobra.Command {
+// rootCommand is the command tree for a command line. A skill call, what agents run most,
+// gets only its own command: the others (and the other skills' flags) would cost a
+// quarter of a millisecond at every start, and cobra would only look them up.
+func (a *app) rootCommand(args []string) *cobra.Command {
 	root := &cobra.Command{
 		Use:   "referee",
 		Short: "Review and steer the proof trees AI agents write",
@@ -131,7 +134,11 @@ func (a *app) rootCommand() *cobra.Command {
 		return nil
 	}
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return &usageError{msg: err.Error()} })
-	root.AddCommand(a.skillCommand(), a.skillsCommand(), a.statusCommand(), a.showCommand(), a.checkCommand(), a.initCommand(), a.genCommand(),
+	if s := calledSkill(args); s != nil {
+		root.AddCommand(a.skillCommand(s))
+		return root
+	}
+	root.AddCommand(a.skillCommand(store.Skills...), a.skillsCommand(), a.statusCommand(), a.showCommand(), a.checkCommand(), a.initCommand(), a.genCommand(),
 		a.logCommand(), a.runsCommand(), a.diffCommand(), a.graveyardCommand(), a.similarCommand(), a.exportCommand(), a.repairCommand(), a.benchCommand())
 	return root
 }

@@ -1,3 +1,5 @@
+//go:build !noui
+
 package main
 
 import (
@@ -24,15 +26,21 @@ func (a *app) benchCommand() *cobra.Command {
 	seed := cmd.Flags().Uint64("seed", 1, "the generator's seed")
 	python := cmd.Flags().String("python", "python3", "the Python interpreter for the agents' side (\"\" leaves it out)")
 	budget := cmd.Flags().Duration("budget", 2*time.Second, "time spent repeating one figure (at least 3 runs)")
+	binary := cmd.Flags().String("binary", "", "the referee the process rows run (default: this one); the agents' CLI-only build times what they run")
 	cmd.RunE = func(*cobra.Command, []string) error {
 		for _, n := range *sizes {
 			if n < 100 {
 				return usagef("--sizes: %d is too small (at least 100 statements)", n)
 			}
 		}
-		bin, err := os.Executable()
-		if err != nil {
-			bin = "" // the process rows are left out
+		bin := *binary
+		if bin == "" {
+			var err error
+			if bin, err = os.Executable(); err != nil {
+				bin = "" // the process rows are left out
+			}
+		} else if info, err := os.Stat(bin); err != nil || info.IsDir() {
+			return usagef("--binary: %s is not a program", bin)
 		}
 		return bench.Run(a.stdout, bench.Options{Sizes: *sizes, Seed: *seed, Binary: bin, Python: *python,
 			Budget: *budget, Progress: a.stderr})

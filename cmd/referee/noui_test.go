@@ -38,4 +38,17 @@ func TestBuildWithoutUI(t *testing.T) {
 	if err != nil || !strings.Contains(string(list), "check-confirm-proof") {
 		t.Errorf("skills list: %v\n%s", err, list)
 	}
+	// This is the build the note of `skills install` recommends: it does not repeat it.
+	install, err := exec.Command(bin, "skills", "install", "--dir", t.TempDir()).Output()
+	if err != nil || strings.Count(string(install), "\n") != 12 || strings.Contains(string(install), "note:") {
+		t.Errorf("skills install: %v\n%s", err, install)
+	}
+	// bench times the UI too, so this build has none; it says so.
+	var stderr strings.Builder
+	bench := exec.Command(bin, "bench")
+	bench.Stderr = &stderr
+	if err := bench.Run(); bench.ProcessState.ExitCode() != 2 ||
+		stderr.String() != "referee: this referee was built without the terminal UI (-tags noui), and bench times the UI too; run bench from the default build (go build ./cmd/referee)\n" {
+		t.Errorf("bench: %v, stderr %q", err, stderr.String())
+	}
 }

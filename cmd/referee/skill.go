@@ -17,8 +17,9 @@ import (
 // commonSkillFlags are the flags every skill command has besides its parameters.
 var commonSkillFlags = []string{"contents", "actor", "output", "expect-version", "params", "help"}
 
-// skillCommand is `referee skill <name>`, with one subcommand per skill of the registry.
-func (a *app) skillCommand() *cobra.Command {
+// skillCommand is `referee skill <name>`, with a subcommand for each of the skills (all
+// of the registry, or only the one a command line calls: see rootCommand).
+func (a *app) skillCommand(skills ...*store.Skill) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "skill <name> [flags]",
 		Short: "Apply one of the agents' skills as a change batch",
@@ -34,10 +35,19 @@ func (a *app) skillCommand() *cobra.Command {
 		},
 	}
 	cmd.SetHelpFunc(func(*cobra.Command, []string) { a.printAllSkillUsage() })
-	for _, s := range store.Skills {
+	for _, s := range skills {
 		cmd.AddCommand(a.oneSkillCommand(s))
 	}
 	return cmd
+}
+
+// calledSkill is the skill a command line `skill <name-or-alias> …` calls, or nil.
+func calledSkill(args []string) *store.Skill {
+	if len(args) < 2 || args[0] != "skill" {
+		return nil
+	}
+	s, _ := store.Lookup(args[1])
+	return s
 }
 
 func (a *app) printAllSkillUsage() {
@@ -369,11 +379,20 @@ func (a *app) skillsCommand() *cobra.Command {
 		for _, p := range paths {
 			fmt.Fprintln(a.stdout, "wrote "+p)
 		}
+		if openTUI != nil {
+			fmt.Fprint(a.stdout, agentBuildNote)
+		}
 		return nil
 	}
 	cmd.AddCommand(list, install)
 	return cmd
 }
+
+// agentBuildNote is what `skills install` adds in a build with the UI: the agents run a
+// process per skill call, and this build's UI libraries cost ~20 ms at every start
+// (package init, which Go cannot defer); the CLI-only build starts in about 2 ms.
+const agentBuildNote = "note: the agents run `referee skill …` once per call; give them the CLI-only build, which\n" +
+	"note: starts in ~2 ms instead of this one's ~20 ms: CGO_ENABLED=0 go build -tags noui -o referee ./cmd/referee\n"
 
 type skillListItem struct {
 	Name    string          `json:"name"`

@@ -263,6 +263,8 @@ func TestSkillsListAndInstall(t *testing.T) {
 	for _, s := range store.Skills {
 		wantOut.WriteString("wrote .claude/skills/" + s.Name + "/SKILL.md\n")
 	}
+	wantOut.WriteString("note: the agents run `referee skill …` once per call; give them the CLI-only build, which\n" +
+		"note: starts in ~2 ms instead of this one's ~20 ms: CGO_ENABLED=0 go build -tags noui -o referee ./cmd/referee\n")
 	referee(t, root, "", "skills", "install").want(t, 0, wantOut.String(), "")
 	got := files(t, filepath.Join(root, ".claude/skills"))
 	if len(got) != 12 {
