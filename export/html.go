@@ -4,6 +4,7 @@ import (
 	"html/template"
 	"io"
 	"strings"
+	"sync"
 
 	"referee/model"
 )
@@ -63,7 +64,9 @@ type htmlPage struct {
 
 type htmlLegend struct{ Word, Color string }
 
-var page = template.Must(template.New("page").Parse(`<!DOCTYPE html>
+// page is parsed on first use: every referee process would otherwise parse it at start.
+var page = sync.OnceValue(func() *template.Template {
+	return template.Must(template.New("page").Parse(`<!DOCTYPE html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
@@ -117,6 +120,7 @@ dd { margin-left: 1.2em; }
 {{end}}</body>
 </html>
 `))
+})
 
 func (d *document) html(w io.Writer) error {
 	pg := htmlPage{Heading: d.heading(), Summary: d.summary()}
@@ -136,7 +140,7 @@ func (d *document) html(w io.Writer) error {
 	for _, id := range d.order {
 		pg.Objects = append(pg.Objects, d.htmlObject(id))
 	}
-	return page.Execute(w, pg)
+	return page().Execute(w, pg)
 }
 
 func (d *document) htmlNode(n *node) htmlNode {

@@ -62,7 +62,7 @@ func FuzzParseIssue(f *testing.F) {
 		}
 		s := FormatIssue(int(number), int(sentence), text, typ, explanation, fix)
 		// Fields that hold the label ending them cannot be told apart from it.
-		if typeLabel.MatchString(text) || explanationLabel.MatchString(typ) || fixLabel.MatchString(fix) {
+		if typeLabel().MatchString(text) || explanationLabel().MatchString(typ) || fixLabel().MatchString(fix) {
 			return
 		}
 		p := ParseIssue(s)
@@ -93,12 +93,12 @@ func FuzzParseResponse(f *testing.F) {
 		case 1:
 			s = FormatFalseResponse(n, m, text)
 		case 2:
-			if purposeLabel.MatchString(short) {
+			if purposeLabel().MatchString(short) {
 				return
 			}
 			s = FormatSubstatementResponse(n, m, short, text)
 		case 3:
-			if proposalLabel.MatchString(short) {
+			if proposalLabel().MatchString(short) {
 				return
 			}
 			s = FormatModificationResponse(n, m, short, text)

@@ -2,7 +2,6 @@ package model
 
 import (
 	"fmt"
-	"regexp"
 	"strconv"
 	"strings"
 )
@@ -15,13 +14,10 @@ const (
 	KindChange     = "l"
 )
 
-// idPattern is the form of an ID. The functions below match it by hand (parseID): a
-// load checks, sorts and resolves hundreds of thousands of IDs, and the regular
-// expression was most of the time it took to derive a folder's graph. ids_test.go
-// checks them against the expressions.
-var idPattern = regexp.MustCompile(`^([pesl])-([a-z]*)([0-9]{3})$`)
-
-// parseID splits an ID as idPattern does: the kind letter, the letters, the three digits.
+// parseID splits an ID of the form ^([pesl])-([a-z]*)([0-9]{3})$ into the kind letter,
+// the letters and the three digits. It matches by hand: a load checks, sorts and
+// resolves hundreds of thousands of IDs, and the regular expression was most of the time
+// it took to derive a folder's graph. ids_ref_test.go checks it against the expression.
 func parseID(s string) (kind byte, letters, digits string, ok bool) {
 	n := len(s)
 	if n < 5 || s[1] != '-' {

@@ -6,6 +6,9 @@ import (
 	"testing"
 )
 
+// idPattern is the form of an ID, as FORMAT.md gives it; parseID matches it by hand.
+var idPattern = regexp.MustCompile(`^([pesl])-([a-z]*)([0-9]{3})$`)
+
 // The ID functions match the ID forms by hand; these are the regular expressions they
 // replaced, as the reference they must agree with on every input.
 var refRefPattern = regexp.MustCompile(`^\(([se]-[a-z]*\d+)\)`)

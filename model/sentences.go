@@ -21,7 +21,6 @@ package model
 // last ends at len(proof). White space between two sentences belongs to the first.
 
 import (
-	"regexp"
 	"strconv"
 	"strings"
 	"unicode"
@@ -40,9 +39,9 @@ type Sentence struct {
 var (
 	// stepLabel matches "Step 3:", "step 3.", "**Step 3:**", "## Step 3.1:" at a line or
 	// sentence start.
-	stepLabel = regexp.MustCompile(`(?i)^(?:#{1,6}[ \t]+)?(?:\*\*|__)?step[ \t]+(\d+)(?:\.\d+)*[ \t]*(?:\*\*|__)?[ \t]*[:.)](?:\*\*|__)?`)
+	stepLabel = lazyRegexp(`(?i)^(?:#{1,6}[ \t]+)?(?:\*\*|__)?step[ \t]+(\d+)(?:\.\d+)*[ \t]*(?:\*\*|__)?[ \t]*[:.)](?:\*\*|__)?`)
 	// listMarker matches a list-item marker at a line start, with the blank after it.
-	listMarker = regexp.MustCompile(`^(?:\d{1,3}[.)]|[A-Za-z][.)]|\((?:\d{1,3}|[A-Za-z]|[ivxIVX]+)\)|[-*+•])[ \t]`)
+	listMarker = lazyRegexp(`^(?:\d{1,3}[.)]|[A-Za-z][.)]|\((?:\d{1,3}|[A-Za-z]|[ivxIVX]+)\)|[-*+•])[ \t]`)
 )
 
 // labelWindow bounds how far a line-start label is looked for; labels are short, and a
@@ -225,14 +224,14 @@ func (sp *splitter) record(pos, para, step, n int) int {
 // label's length, 0 if there is none.
 func (sp *splitter) labelAt(pos, end int, atLineStart bool) (step, length int) {
 	w := sp.window(pos, end)
-	if m := stepLabel.FindStringSubmatchIndex(w); m != nil {
+	if m := stepLabel().FindStringSubmatchIndex(w); m != nil {
 		if step, err := strconv.Atoi(w[m[2]:m[3]]); err == nil {
 			return step, m[1]
 		}
 		return 0, m[1]
 	}
 	if atLineStart {
-		if l := listMarker.FindStringIndex(w); l != nil {
+		if l := listMarker().FindStringIndex(w); l != nil {
 			return -1, l[1]
 		}
 	}

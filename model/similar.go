@@ -3,7 +3,6 @@ package model
 import (
 	"cmp"
 	"math"
-	"regexp"
 	"slices"
 	"strings"
 	"sync"
@@ -57,12 +56,12 @@ type Retread struct {
 }
 
 var (
-	mathSpan   = regexp.MustCompile(`(?s)\$\$(.+?)\$\$|\$(.+?)\$|\\\((.+?)\\\)|\\\[(.+?)\\\]`)
-	mathToken  = regexp.MustCompile(`\\[a-z]+|[a-z]|[0-9]+|[^\s{}]`)
-	proseToken = regexp.MustCompile(`\\[a-z]+|[\pL]+|[0-9]+`)
-	numberRun  = regexp.MustCompile(`[0-9]+`)
+	mathSpan   = lazyRegexp(`(?s)\$\$(.+?)\$\$|\$(.+?)\$|\\\((.+?)\\\)|\\\[(.+?)\\\]`)
+	mathToken  = lazyRegexp(`\\[a-z]+|[a-z]|[0-9]+|[^\s{}]`)
+	proseToken = lazyRegexp(`\\[a-z]+|[\pL]+|[0-9]+`)
+	numberRun  = lazyRegexp(`[0-9]+`)
 	// Layout-only commands: they change how a formula looks, not what it says.
-	mathNoise = regexp.MustCompile(`\\(?:left|right|bigl|bigr|biggl|biggr|big|bigg|Big|Bigg|displaystyle|textstyle|quad|qquad|mathrm|mathit|mathbf|operatorname|text)\b|\\[,;:! ]`)
+	mathNoise = lazyRegexp(`\\(?:left|right|bigl|bigr|biggl|biggr|big|bigg|Big|Bigg|displaystyle|textstyle|quad|qquad|mathrm|mathit|mathbf|operatorname|text)\b|\\[,;:! ]`)
 )
 
 // One spelling for symbols written several ways, inside math and out.
@@ -101,7 +100,7 @@ func claimTokens(s string) []string {
 	s = mathSynonyms.Replace(s)
 	var out []string
 	prose := func(text string) {
-		for _, w := range proseToken.FindAllString(strings.ToLower(text), -1) {
+		for _, w := range proseToken().FindAllString(strings.ToLower(text), -1) {
 			if syn, ok := wordSynonyms[w]; ok {
 				w = syn
 			}
@@ -114,7 +113,7 @@ func claimTokens(s string) []string {
 		}
 	}
 	last := 0
-	for _, m := range mathSpan.FindAllStringSubmatchIndex(s, -1) {
+	for _, m := range mathSpan().FindAllStringSubmatchIndex(s, -1) {
 		prose(s[last:m[0]])
 		for g := 2; g < len(m); g += 2 {
 			if m[g] >= 0 {
@@ -128,8 +127,8 @@ func claimTokens(s string) []string {
 }
 
 func mathTokens(m string) []string {
-	m = mathNoise.ReplaceAllString(mathSynonyms.Replace(m), " ")
-	return mathToken.FindAllString(m, -1)
+	m = mathNoise().ReplaceAllString(mathSynonyms.Replace(m), " ")
+	return mathToken().FindAllString(m, -1)
 }
 
 // sentenceOpeners are capitalised only because they start a sentence.
@@ -147,7 +146,7 @@ func init() {
 // word, both in lower case.
 func claimNames(s string) (names, words map[string]bool) {
 	names, words = map[string]bool{}, map[string]bool{}
-	for _, w := range proseToken.FindAllString(mathSpan.ReplaceAllString(s, " "), -1) {
+	for _, w := range proseToken().FindAllString(mathSpan().ReplaceAllString(s, " "), -1) {
 		lower := strings.ToLower(w)
 		words[lower] = true
 		r := []rune(w)
@@ -289,7 +288,7 @@ func NewSimilarityIndex(s *Snapshot) *SimilarityIndex {
 		}
 		gramTF[i], wordTF[i] = grams.count(gtf), words.count(wtf)
 		d := &claimDoc{id: id, tokens: toks, empty: len(toks) == 0, pos: i,
-			numbers: strings.Join(numberRun.FindAllString(strings.Join(toks, " "), -1), " ")}
+			numbers: strings.Join(numberRun().FindAllString(strings.Join(toks, " "), -1), " ")}
 		d.names, d.words0 = claimNames(claim)
 		ix.docs[id] = d
 	}

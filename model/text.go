@@ -33,8 +33,8 @@ var ModificationTypes = []string{"strengthen_premises", "weaken_conclusion", "ad
 
 // fieldLabel matches "| Name:" with any spacing and case; the match includes the white
 // space after the colon, so the field's value starts at the end of the match.
-func fieldLabel(name string) *regexp.Regexp {
-	return regexp.MustCompile(`(?i)\|\s*` + name + `\s*:\s*`)
+func fieldLabel(name string) func() *regexp.Regexp {
+	return lazyRegexp(`(?i)\|\s*` + name + `\s*:\s*`)
 }
 
 var (
@@ -49,14 +49,14 @@ var (
 	proposalLabel       = fieldLabel(`proposal`)
 	rationaleLabel      = fieldLabel(`rationale`)
 
-	issueHeader     = regexp.MustCompile(`(?i)^\s*\[\s*issue\s*#?\s*(\d+)\s*\]`)
-	issueMention    = regexp.MustCompile(`(?i)issue\s*#\s*(\d+)`)
-	sentenceField   = regexp.MustCompile(`(?i)^\s*sentence\s*#?\s*(\d*)\s*:?`)
-	responseHeader  = regexp.MustCompile(`(?i)^\s*\[\s*response\s*#?\s*(\d+)\s*\]`)
-	responseMention = regexp.MustCompile(`(?i)response\s*#\s*(\d+)`)
-	fixesField      = regexp.MustCompile(`(?i)\bfix(?:es)?\s+issue\s*#?\s*(\d+)`)
-	progressTag     = regexp.MustCompile(`(?i)^\s*(proof|verified|decomposed|counterexample|modification[\s_]+proposed|abandoned)\s*:`)
-	modTypeSetting  = regexp.MustCompile(`(?i)^type\s*[=:]`)
+	issueHeader     = lazyRegexp(`(?i)^\s*\[\s*issue\s*#?\s*(\d+)\s*\]`)
+	issueMention    = lazyRegexp(`(?i)issue\s*#\s*(\d+)`)
+	sentenceField   = lazyRegexp(`(?i)^\s*sentence\s*#?\s*(\d*)\s*:?`)
+	responseHeader  = lazyRegexp(`(?i)^\s*\[\s*response\s*#?\s*(\d+)\s*\]`)
+	responseMention = lazyRegexp(`(?i)response\s*#\s*(\d+)`)
+	fixesField      = lazyRegexp(`(?i)\bfix(?:es)?\s+issue\s*#?\s*(\d+)`)
+	progressTag     = lazyRegexp(`(?i)^\s*(proof|verified|decomposed|counterexample|modification[\s_]+proposed|abandoned)\s*:`)
+	modTypeSetting  = lazyRegexp(`(?i)^type\s*[=:]`)
 )
 
 // Issue is one parsed string of validation.issues:
@@ -78,15 +78,15 @@ func ParseIssue(s string) Issue {
 	is := Issue{Raw: s}
 	var p problems
 	rest := s
-	if m := issueHeader.FindStringSubmatchIndex(rest); m != nil {
+	if m := issueHeader().FindStringSubmatchIndex(rest); m != nil {
 		is.Number = p.number(rest[m[2]:m[3]], "issue number")
 		rest = rest[m[1]:]
 	} else {
 		p.add(`no "[Issue #N]" header`)
-		is.Number = mentionedNumber(issueMention, s)
+		is.Number = mentionedNumber(issueMention(), s)
 	}
 
-	if m := sentenceField.FindStringSubmatchIndex(rest); m != nil {
+	if m := sentenceField().FindStringSubmatchIndex(rest); m != nil {
 		if m[2] == m[3] {
 			p.add(`no sentence number`)
 		} else {
@@ -105,11 +105,11 @@ func ParseIssue(s string) Issue {
 	}
 	rest = afterType
 
-	explanation := explanationLabel.FindStringIndex(rest)
+	explanation := explanationLabel().FindStringIndex(rest)
 	if explanation == nil {
 		p.add(`no "| Explanation:" field`)
 		// Still show the type and any fix that can be found.
-		typ, fix, _ := cutLast(rest, fixLabel)
+		typ, fix, _ := cutLast(rest, fixLabel())
 		is.ErrorType = canonicalType(typ, ErrorTypes)
 		is.Fix = fix
 		return is.done(p)
@@ -119,7 +119,7 @@ func ParseIssue(s string) Issue {
 		p.add(`empty "Type:" field`)
 	}
 	var found bool
-	is.Explanation, is.Fix, found = cutLast(rest[explanation[1]:], fixLabel)
+	is.Explanation, is.Fix, found = cutLast(rest[explanation[1]:], fixLabel())
 	if !found {
 		p.add(`no "| Fix:" field`)
 	}
@@ -136,7 +136,7 @@ func (is Issue) done(p problems) Issue {
 // matching quote followed by "| Type:", so it may hold quotes and " | " itself.
 func quotedUntilType(s string) (text, rest string, ok bool) {
 	s = strings.TrimLeftFunc(s, unicode.IsSpace)
-	labels := typeLabel.FindAllStringIndex(s, -1)
+	labels := typeLabel().FindAllStringIndex(s, -1)
 	if len(labels) == 0 {
 		return trimQuotes(s), "", false
 	}
@@ -195,18 +195,18 @@ func ParseResponse(s string) Response {
 	r := Response{Raw: s}
 	var p problems
 	head, rest := s, ""
-	typ := typeLabel.FindStringIndex(s)
+	typ := typeLabel().FindStringIndex(s)
 	if typ != nil {
 		head, rest = s[:typ[0]], s[typ[1]:]
 	}
 
-	if m := responseHeader.FindStringSubmatchIndex(head); m != nil {
+	if m := responseHeader().FindStringSubmatchIndex(head); m != nil {
 		r.Number = p.number(head[m[2]:m[3]], "response number")
 	} else {
 		p.add(`no "[Response #N]" header`)
-		r.Number = mentionedNumber(responseMention, head)
+		r.Number = mentionedNumber(responseMention(), head)
 	}
-	if m := fixesField.FindStringSubmatchIndex(head); m != nil {
+	if m := fixesField().FindStringSubmatchIndex(head); m != nil {
 		r.Fixes = p.number(head[m[2]:m[3]], "issue number")
 	} else {
 		p.add(`no "Fixes Issue #M" field`)
@@ -225,13 +225,13 @@ func ParseResponse(s string) Response {
 	r.Type = canonicalType(r.Type, ResponseTypes)
 	switch r.Type {
 	case "patch":
-		r.Change = p.lastField(rest, changeLabel, "Change")
+		r.Change = p.lastField(rest, changeLabel(), "Change")
 	case "substatement":
-		r.SubID, r.Purpose = p.twoFields(rest, subIDLabel, "SubID", purposeLabel, "Purpose")
+		r.SubID, r.Purpose = p.twoFields(rest, subIDLabel(), "SubID", purposeLabel(), "Purpose")
 	case "false":
-		r.Counterexample = p.lastField(rest, counterexampleLabel, "Counterexample")
+		r.Counterexample = p.lastField(rest, counterexampleLabel(), "Counterexample")
 	case "modification":
-		r.ModType, r.Proposal = p.twoFields(rest, modTypeLabel, "ModType", proposalLabel, "Proposal")
+		r.ModType, r.Proposal = p.twoFields(rest, modTypeLabel(), "ModType", proposalLabel(), "Proposal")
 		r.ModType = canonicalType(r.ModType, ModificationTypes)
 	case "":
 		p.add(`empty "Type:" field`)
@@ -362,7 +362,7 @@ type Progress struct {
 // ("Verified:" is seen in real data); a string without a known tag is all Body.
 func ParseProgress(s string) Progress {
 	pr := Progress{Raw: s, Body: strings.TrimSpace(s)}
-	m := progressTag.FindStringSubmatchIndex(s)
+	m := progressTag().FindStringSubmatchIndex(s)
 	if m == nil {
 		return pr
 	}
@@ -372,13 +372,13 @@ func ParseProgress(s string) Progress {
 		return pr
 	}
 	rest := pr.Body
-	if l := modTypeSetting.FindStringIndex(rest); l != nil {
+	if l := modTypeSetting().FindStringIndex(rest); l != nil {
 		typ, after, _ := strings.Cut(rest[l[1]:], "|")
 		pr.ModType, rest = canonicalType(typ, ModificationTypes), after
 	}
 	// The change is the structured part and may hold " | " (claim | premises), so the
 	// rationale is what follows the last label.
-	pr.Change, pr.Rationale, _ = cutLast(rest, rationaleLabel)
+	pr.Change, pr.Rationale, _ = cutLast(rest, rationaleLabel())
 	return pr
 }
 

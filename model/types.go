@@ -338,7 +338,7 @@ func ConfigFrom(doc Value) (*Config, error) {
 		if m.Value.Kind != String {
 			return nil, fmt.Errorf("%q: expected an ID string, found %s", m.Key, m.Value.Kind.described())
 		}
-		if !idPattern.MatchString(m.Value.Str) || KindOf(m.Value.Str) != m.Key {
+		if _, _, _, ok := parseID(m.Value.Str); !ok || KindOf(m.Value.Str) != m.Key {
 			return nil, fmt.Errorf("%q: %q is not a %s counter", m.Key, m.Value.Str, KindName(m.Key))
 		}
 		c.Last[m.Key] = m.Value.Str
