@@ -79,7 +79,8 @@ func Derive(s *Snapshot) *Graph {
 	in := make([][]Edge, n)
 	var edges []Edge // the node's edges so far
 	var targets []int32
-	add := func(from string, kind EdgeKind, item string) {
+	var from string // the node whose edges are being added
+	add := func(kind EdgeKind, item string) {
 		to, ok := RefID(item)
 		if !ok {
 			return
@@ -93,37 +94,21 @@ func Derive(s *Snapshot) *Graph {
 			g.Dangling = append(g.Dangling, e)
 		}
 	}
-	done := func(i int, from string) {
+	done := func(i int, id string) {
 		if len(edges) > 0 {
-			g.Out[from] = slices.Clone(edges)
+			g.Out[id] = slices.Clone(edges)
 			x.out[i] = slices.Clone(targets)
 		}
 		edges, targets = edges[:0], targets[:0]
 	}
-	addAll := func(from string, kind EdgeKind, items []string) {
-		for _, it := range items {
-			add(from, kind, it)
-		}
-	}
 	for i, id := range pids {
-		p := s.Problems[id]
-		for _, it := range p.Preliminaries {
-			if to, _ := RefID(it); KindOf(to) == KindStatement {
-				add(id, EdgeNeeds, it)
-			} else {
-				add(id, EdgeSubgoal, it)
-			}
-		}
-		addAll(id, EdgeProgress, p.Progresses)
-		addAll(id, EdgeSolution, p.Solution.Ref)
-		addAll(id, EdgePremise, p.Hypothesis)
+		from = id
+		problemLinks(s.Problems[id], add)
 		done(i, id)
 	}
 	for k, id := range sids {
-		st := s.Statements[id]
-		addAll(id, EdgeSub, st.Preliminaries)
-		addAll(id, EdgeCites, st.Proof.Ref)
-		addAll(id, EdgePremise, st.Hypothesis)
+		from = id
+		statementLinks(s.Statements[id], add)
 		done(len(pids)+k, id)
 	}
 	for j, es := range in {
@@ -156,6 +141,34 @@ func Derive(s *Snapshot) *Graph {
 	g.phases(s, pids, sids)
 	<-beside
 	return g
+}
+
+// problemLinks calls add with every item of a problem that may reference an object, as
+// the edge it makes when it does, in the order of Graph.Out.
+func problemLinks(p *Problem, add func(EdgeKind, string)) {
+	for _, it := range p.Preliminaries {
+		if to, _ := RefID(it); KindOf(to) == KindStatement {
+			add(EdgeNeeds, it)
+		} else {
+			add(EdgeSubgoal, it)
+		}
+	}
+	addEach(add, EdgeProgress, p.Progresses)
+	addEach(add, EdgeSolution, p.Solution.Ref)
+	addEach(add, EdgePremise, p.Hypothesis)
+}
+
+// statementLinks is problemLinks for a statement.
+func statementLinks(st *Statement, add func(EdgeKind, string)) {
+	addEach(add, EdgeSub, st.Preliminaries)
+	addEach(add, EdgeCites, st.Proof.Ref)
+	addEach(add, EdgePremise, st.Hypothesis)
+}
+
+func addEach(add func(EdgeKind, string), kind EdgeKind, items []string) {
+	for _, it := range items {
+		add(kind, it)
+	}
 }
 
 // index numbers the objects of a snapshot: problems, then statements (both in ID
@@ -359,8 +372,8 @@ func (g *Graph) phases(s *Snapshot, pids, sids []string) {
 		if ph == PhaseUnknown {
 			g.Unknown = append(g.Unknown, id)
 		}
-		if ph == PhaseProblemOpen && g.prelimsDone(s, p.Preliminaries) {
-			g.Next[id] = AgentSolve
+		if agent := problemNext(s, p, ph); agent != "" {
+			g.Next[id] = agent
 		}
 	}
 	for _, id := range sids {
@@ -371,47 +384,71 @@ func (g *Graph) phases(s *Snapshot, pids, sids []string) {
 		if ph == PhaseUnknown {
 			g.Unknown = append(g.Unknown, id)
 		}
-		if !ph.Open() || !g.prelimsDone(s, st.Preliminaries) {
-			continue
-		}
-		switch ph {
-		case PhaseNeedsProof:
-			g.Next[id] = AgentProve
-		case PhaseAwaitingCheck:
-			g.Next[id] = AgentCheck
-		case PhaseHasGap:
-			g.Next[id] = AgentFix
-		case PhaseNeedsDecision:
-			g.Next[id] = AgentHuman
-		case PhaseAwaitingSubs:
-			// P013: the sub-statements are done; a decomposition without a proof goes back to
-			// the prover, a gap filled by a lemma goes to the checker.
-			switch {
-			case len(st.Issues) > len(st.Responses):
-				g.Next[id] = AgentFix
-			case st.Proof.Full == "":
-				g.Next[id] = AgentProve
-			default:
-				g.Next[id] = AgentCheck
-			}
+		if agent := statementNext(s, st, ph); agent != "" {
+			g.Next[id] = agent
 		}
 	}
 	for id, agent := range g.Next {
-		d, ok := g.Depth[id]
-		if !ok {
-			d = -1 // unattached work runs last
-		}
-		g.Actionable = append(g.Actionable, Action{ID: id, Agent: agent, Depth: d})
+		g.Actionable = append(g.Actionable, g.action(id, agent))
 	}
-	slices.SortFunc(g.Actionable, func(a, b Action) int {
-		if a.Depth != b.Depth {
-			return b.Depth - a.Depth
-		}
-		return CompareIDs(a.ID, b.ID)
-	})
+	slices.SortFunc(g.Actionable, compareActions)
 }
 
-func (g *Graph) prelimsDone(s *Snapshot, prelims []string) bool {
+// action is the orchestrator's entry for an object with a next agent.
+func (g *Graph) action(id, agent string) Action {
+	d, ok := g.Depth[id]
+	if !ok {
+		d = -1 // unattached work runs last
+	}
+	return Action{ID: id, Agent: agent, Depth: d}
+}
+
+// compareActions orders Graph.Actionable: deepest first, then by ID.
+func compareActions(a, b Action) int {
+	if a.Depth != b.Depth {
+		return b.Depth - a.Depth
+	}
+	return CompareIDs(a.ID, b.ID)
+}
+
+// problemNext is the agent a problem in phase ph waits for, or "".
+func problemNext(s *Snapshot, p *Problem, ph Phase) string {
+	if ph == PhaseProblemOpen && prelimsDone(s, p.Preliminaries) {
+		return AgentSolve
+	}
+	return ""
+}
+
+// statementNext is the agent a statement in phase ph waits for, or "".
+func statementNext(s *Snapshot, st *Statement, ph Phase) string {
+	if !ph.Open() || !prelimsDone(s, st.Preliminaries) {
+		return ""
+	}
+	switch ph {
+	case PhaseNeedsProof:
+		return AgentProve
+	case PhaseAwaitingCheck:
+		return AgentCheck
+	case PhaseHasGap:
+		return AgentFix
+	case PhaseNeedsDecision:
+		return AgentHuman
+	case PhaseAwaitingSubs:
+		// P013: the sub-statements are done; a decomposition without a proof goes back to
+		// the prover, a gap filled by a lemma goes to the checker.
+		switch {
+		case len(st.Issues) > len(st.Responses):
+			return AgentFix
+		case st.Proof.Full == "":
+			return AgentProve
+		default:
+			return AgentCheck
+		}
+	}
+	return ""
+}
+
+func prelimsDone(s *Snapshot, prelims []string) bool {
 	for _, it := range prelims {
 		id := refOr(it)
 		switch KindOf(id) {
@@ -454,15 +491,7 @@ func (g *Graph) provedAndStale(s *Snapshot, x *index, np int) {
 			return proved[k]
 		}
 		state[k] = visiting
-		st := s.Statements[id]
-		ok := st.Status == "true"
-		if ok {
-			for _, it := range st.Preliminaries {
-				if !isProved(refOr(it)) {
-					ok = false
-				}
-			}
-		}
+		ok := provedOver(s.Statements[id], isProved)
 		state[k] = done
 		if ok {
 			proved[k] = true
@@ -485,22 +514,9 @@ func (g *Graph) provedAndStale(s *Snapshot, x *index, np int) {
 		reason := ""
 		if st.Status == "true" {
 			for e, edge := range g.Out[id] {
-				if edge.Kind != EdgeSub && edge.Kind != EdgeCites && edge.Kind != EdgePremise {
-					continue
-				}
 				j := x.out[np+k][e]
 				isStatement := j >= int32(np) && j < int32(np+x.ns)
-				switch {
-				case !isStatement && KindOf(edge.To) == KindStatement:
-					reason = fmt.Sprintf("rests on %s, which does not exist", edge.To)
-				case !isStatement:
-					continue
-				case s.Statements[edge.To].Status == "false" || s.Statements[edge.To].Status == "abandoned":
-					reason = fmt.Sprintf("rests on %s, which is %s", edge.To, s.Statements[edge.To].Status)
-				case stale(int(j)-np) != "":
-					reason = fmt.Sprintf("rests on %s, which is stale", edge.To)
-				}
-				if reason != "" {
+				if reason = restsOn(s, edge, isStatement, func() bool { return stale(int(j)-np) != "" }); reason != "" {
 					break
 				}
 			}
@@ -515,4 +531,37 @@ func (g *Graph) provedAndStale(s *Snapshot, x *index, np int) {
 		isProved(x.ids[np+k])
 		stale(k)
 	}
+}
+
+// provedOver reports whether a statement is fully proved, given which of its
+// preliminaries are (isProved is asked about each of them, when the statement is true).
+func provedOver(st *Statement, isProved func(id string) bool) bool {
+	ok := st.Status == "true"
+	if ok {
+		for _, it := range st.Preliminaries {
+			if !isProved(refOr(it)) {
+				ok = false
+			}
+		}
+	}
+	return ok
+}
+
+// restsOn says why a true statement is stale because of one of its edges, or "". The edge
+// leads to an existing statement when isStatement; stale reports whether that one is.
+func restsOn(s *Snapshot, edge Edge, isStatement bool, stale func() bool) string {
+	if edge.Kind != EdgeSub && edge.Kind != EdgeCites && edge.Kind != EdgePremise {
+		return ""
+	}
+	switch {
+	case !isStatement && KindOf(edge.To) == KindStatement:
+		return fmt.Sprintf("rests on %s, which does not exist", edge.To)
+	case !isStatement:
+		return ""
+	case s.Statements[edge.To].Status == "false" || s.Statements[edge.To].Status == "abandoned":
+		return fmt.Sprintf("rests on %s, which is %s", edge.To, s.Statements[edge.To].Status)
+	case stale():
+		return fmt.Sprintf("rests on %s, which is stale", edge.To)
+	}
+	return ""
 }
