@@ -33,7 +33,7 @@ func TestWorkbenchAndCLIProcessesTogether(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	m, err := New(dir, Options{Theme: "none", Actor: "human"})
+	m, err := New(dir, Options{Theme: "none", Actor: "human", SyncLoad: true}) // loaded before the keys are typed
 	if err != nil {
 		t.Fatal(err)
 	}

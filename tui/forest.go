@@ -30,6 +30,15 @@ type child struct {
 type forest struct {
 	snap   *model.Snapshot
 	g      *model.Graph
+	broken map[string]bool // objects shown in their last good version: the file does not parse
+	*shape
+}
+
+// shape is the part of a forest that rests on the links alone (and on the files that do
+// not parse at all): the rows under any folds. A snapshot that keeps its links keeps the
+// shape of the one before, so the tree neither rebuilds nor re-flattens it (with). It is
+// never changed once built.
+type shape struct {
 	top    []child
 	kids   map[string][]child // by object ID; groups by parent ID + group key
 	shared map[string]bool
@@ -39,13 +48,36 @@ type forest struct {
 	order         []string
 	unattached    []string
 	brokenOrphans []model.BrokenFile // broken files with no last good object
-	broken        map[string]bool
+}
+
+// brokenOf splits a snapshot's broken files: the objects that keep a last good version,
+// and the files that have none.
+func brokenOf(snap *model.Snapshot) (broken map[string]bool, orphans []model.BrokenFile) {
+	broken = map[string]bool{}
+	for _, b := range snap.Broken {
+		if b.ID != "" && snap.Exists(b.ID) {
+			broken[b.ID] = true
+		} else {
+			orphans = append(orphans, b)
+		}
+	}
+	return broken, orphans
+}
+
+// with is the forest of snap and g, which keep f's links (model.Graph.Update said so):
+// f's shape, unless the files that do not parse at all changed.
+func (f *forest) with(snap *model.Snapshot, g *model.Graph) *forest {
+	broken, orphans := brokenOf(snap)
+	if !slices.Equal(orphans, f.brokenOrphans) {
+		return newForest(snap, g)
+	}
+	return &forest{snap: snap, g: g, broken: broken, shape: f.shape}
 }
 
 func newForest(snap *model.Snapshot, g *model.Graph) *forest {
 	n := len(snap.Problems) + len(snap.Statements)
-	f := &forest{snap: snap, g: g, kids: make(map[string][]child, n), shared: map[string]bool{},
-		canon: make(map[string]string, n), order: make([]string, 0, n), broken: map[string]bool{}}
+	f := &forest{snap: snap, g: g, shape: &shape{kids: make(map[string][]child, n), shared: map[string]bool{},
+		canon: make(map[string]string, n), order: make([]string, 0, n)}}
 	// A node is shared when a second, different parent leads to it. Only the first parent
 	// is kept (a set of parents per node cost most of the build at 10k statements).
 	firstParent := make(map[string]string, n)
@@ -106,13 +138,7 @@ func newForest(snap *model.Snapshot, g *model.Graph) *forest {
 	for id := range snap.Statements {
 		build(id)
 	}
-	for _, b := range snap.Broken {
-		if b.ID != "" && snap.Exists(b.ID) {
-			f.broken[b.ID] = true
-		} else {
-			f.brokenOrphans = append(f.brokenOrphans, b)
-		}
-	}
+	f.broken, f.brokenOrphans = brokenOf(snap)
 
 	for _, r := range g.Roots {
 		f.top = append(f.top, child{id: r, kind: views.RowProblem})

@@ -50,7 +50,14 @@ func newTestModel(t testing.TB, w, h int) (*Model, string) {
 
 func openTestModel(t testing.TB, dir string, w, h int) *Model {
 	t.Helper()
-	m, err := New(dir, Options{NoWatch: true, Theme: "dark", Actor: "human", Now: func() time.Time { return fixedNow }})
+	return openModel(t, dir, Options{NoWatch: true, SyncLoad: true}, w, h)
+}
+
+// openModel is openTestModel with options (the theme, actor and clock are set here).
+func openModel(t testing.TB, dir string, opts Options, w, h int) *Model {
+	t.Helper()
+	opts.Theme, opts.Actor, opts.Now = "dark", "human", func() time.Time { return fixedNow }
+	m, err := New(dir, opts)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -37,13 +37,59 @@ func derive(snap *model.Snapshot) (*model.Graph, *forest) {
 	return g, newForest(snap, g)
 }
 
+// deriveFrom is derive for snap, a reload of base's snapshot with the files paths name
+// read again: when the changed objects keep their references (an agent's write usually
+// changes a status, a proof, an issue or a response) the graph is updated for what they
+// touch and the tree keeps base's shape, instead of deriving 10k objects again per
+// write. Without a base it derives in full.
+func deriveFrom(base *forest, snap *model.Snapshot, paths []string) (*model.Graph, *forest) {
+	switch {
+	case base == nil:
+		return derive(snap)
+	case snap == base.snap:
+		return base.g, base
+	}
+	g, relinked := base.g.Update(base.snap, snap, changedIDs(paths))
+	if relinked {
+		return g, newForest(snap, g)
+	}
+	return g, base.with(snap, g)
+}
+
+// derivedOf is the tree (and, in it, the graph) the model holds for snap, if any: what
+// the next batch of the chain is derived from.
+func (m *Model) derivedOf(snap *model.Snapshot) *forest {
+	held := []*forest{m.forest}
+	if m.pending != nil {
+		held = append(held, m.pending.f)
+	}
+	if m.travel != nil {
+		held = append(held, m.travel.live.f)
+	}
+	for _, f := range held {
+		if f != nil && f.snap == snap {
+			return f
+		}
+	}
+	return nil
+}
+
 // listen waits for the watcher's next batch, coalesces whatever else is already
 // queued, reloads only the changed files from prev (store.Reload: a half-written file
 // keeps its last good version) and returns one message. One listen is outstanding at a
 // time, so the reload chain has a single owner.
 func (m *Model) listen(prev *model.Snapshot) tea.Cmd {
+	return m.listenFrom(prev, m.derivedOf(prev))
+}
+
+// listenFrom is listen with the tree derived from prev, when there is one (base): the
+// next snapshot's graph and tree are updated from it rather than derived anew.
+func (m *Model) listenFrom(prev *model.Snapshot, base *forest) tea.Cmd {
 	if m.watcher == nil {
 		return nil
+	}
+	if base != nil && base.snap != prev {
+		base = nil
 	}
 	ch := m.watcher.Batches()
 	dir := m.dir
@@ -73,7 +119,7 @@ func (m *Model) listen(prev *model.Snapshot) tea.Cmd {
 				msg.loadErr = err
 				snap = prev
 			} else {
-				snap = s
+				snap, base = s, nil // every object read anew
 			}
 		} else if len(b.Paths) > 0 {
 			snap = store.Reload(dir, prev, b.Paths)
@@ -81,7 +127,7 @@ func (m *Model) listen(prev *model.Snapshot) tea.Cmd {
 			return msg // only backups, temp files or the lock: nothing to derive or show
 		}
 		msg.snap = snap
-		msg.g, msg.f = derive(snap)
+		msg.g, msg.f = deriveFrom(base, snap, b.Paths)
 		return msg
 	}
 }
@@ -131,10 +177,11 @@ func (m *Model) onSnapshot(msg snapshotMsg) tea.Cmd {
 		m.flashError("cannot read the folder: " + msg.loadErr.Error())
 	}
 	if !msg.full {
+		base := m.derivedOf(m.latest)
 		if msg.snap != nil {
-			m.latest = msg.snap
+			m.latest, base = msg.snap, msg.f
 		}
-		cmds = append(cmds, m.listen(m.latest))
+		cmds = append(cmds, m.listenFrom(m.latest, base))
 	} else if msg.snap != nil {
 		m.latest = msg.snap
 	}

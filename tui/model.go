@@ -4,7 +4,9 @@
 package tui
 
 import (
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -42,6 +44,9 @@ type Options struct {
 	// Runs says where the agents' state files are; default: every JSON state file
 	// under .claude/ next to the contents folder.
 	Runs store.RunsOptions
+	// SyncLoad reads the folder in New, as callers that need the tree at once want
+	// (tests); by default New returns at once and Init loads it, showing progress.
+	SyncLoad bool
 }
 
 type focus uint8
@@ -66,6 +71,7 @@ type Model struct {
 	g        *model.Graph
 	forest   *forest
 	latest   *model.Snapshot     // head of the reload chain (may be ahead of snap when paused)
+	loading  *loading            // the folder is being read (loading.go); nil once shown
 	counts   map[model.Phase]int // statements per phase, of the graph countsOf
 	countsOf *model.Graph
 
@@ -119,11 +125,11 @@ type Model struct {
 	renderMarkdown func(proof string, width int, style string) (*views.RenderedProof, error)
 }
 
-// New opens a contents folder. It loads the folder once; the watcher starts unless
-// opts.NoWatch. Call Close when done.
+// New opens a contents folder: it fails if the folder is unusable, and otherwise
+// returns at once; Init starts the watcher (unless opts.NoWatch) and the load
+// (loading.go). With opts.SyncLoad both are done here. Call Close when done.
 func New(dir string, opts Options) (*Model, error) {
-	snap, err := store.Load(dir)
-	if err != nil {
+	if err := checkFolder(dir); err != nil {
 		return nil, err
 	}
 	if opts.Now == nil {
@@ -145,10 +151,11 @@ func New(dir string, opts Options) (*Model, error) {
 		dark: true, renderMarkdown: views.RenderProofMarkdown,
 	}
 	m.applyTheme()
-	g, f := derive(snap)
-	m.latest = snap
-	m.setSnapshot(snap, g, f, nil)
-	if !opts.NoWatch {
+	if !opts.SyncLoad {
+		m.loading = newLoading(!opts.NoWatch)
+		return m, nil
+	}
+	if !opts.NoWatch { // before the load: a change made during it is reported, not missed
 		w, err := store.Watch(dir, store.WatchOptions{})
 		if err != nil {
 			m.watchNote = "not watching: " + err.Error()
@@ -156,11 +163,36 @@ func New(dir string, opts Options) (*Model, error) {
 			m.watcher = w
 		}
 	}
+	snap, err := store.Load(dir)
+	if err != nil {
+		m.Close()
+		return nil, err
+	}
+	g, f := derive(snap)
+	m.latest = snap
+	m.setSnapshot(snap, g, f, nil)
 	return m, nil
+}
+
+// checkFolder is the error store.Load gives for an unusable folder, without reading it.
+func checkFolder(dir string) error {
+	info, err := os.Stat(dir)
+	if err != nil {
+		var pe *fs.PathError
+		if errors.As(err, &pe) {
+			err = pe.Err
+		}
+		return fmt.Errorf("contents folder %s: %w", dir, err)
+	}
+	if !info.IsDir() {
+		return fmt.Errorf("contents folder %s: not a directory", dir)
+	}
+	return nil
 }
 
 // Close stops the watcher.
 func (m *Model) Close() {
+	m.closeLoading()
 	if m.watcher != nil {
 		_ = m.watcher.Close()
 		m.watcher = nil
@@ -181,8 +213,12 @@ func (m *Model) applyTheme() {
 	m.activity.filter.SetStyles(inputStyles(m.dark))
 }
 
-// Init asks the terminal for its background and starts listening to the folder.
+// Init asks the terminal for its background and starts loading the folder, or (loaded
+// in New) listening to it.
 func (m *Model) Init() tea.Cmd {
+	if m.loading != nil {
+		return tea.Batch(tea.RequestBackgroundColor, m.startLoad(), m.pollRuns(true))
+	}
 	return tea.Batch(tea.RequestBackgroundColor, m.listen(m.latest), m.refreshDetail(false), m.pollRuns(true))
 }
 
@@ -211,6 +247,12 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		return nil
 	case snapshotMsg:
 		return m.onSnapshot(msg)
+	case loadedMsg:
+		return m.onLoaded(msg)
+	case loadTickMsg:
+		return m.onLoadTick()
+	case loadRetryMsg:
+		return m.onLoadRetry(msg)
 	case proofRenderedMsg:
 		delete(m.inflight, msg.key)
 		if msg.rp != nil {
@@ -246,6 +288,9 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 	case runsTickMsg:
 		return m.pollRuns(true)
 	case tea.MouseClickMsg:
+		if m.loading != nil {
+			return nil
+		}
 		return m.mouseClick(msg)
 	case tea.MouseWheelMsg:
 		m.mouseWheel(msg)
@@ -305,6 +350,8 @@ func (m *Model) key(msg tea.KeyPressMsg) tea.Cmd {
 		return cmd
 	case m.searching:
 		return m.searchKey(msg)
+	case m.loading != nil:
+		return m.keyWhileLoading(k)
 	}
 	m.message = ""
 	if m.focus == focusTree {

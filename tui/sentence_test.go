@@ -63,7 +63,7 @@ func TestSentenceMarksReachTheTerminal(t *testing.T) {
 	}{{"dark", colorprofile.ANSI}, {"none", colorprofile.Ascii}} {
 		t.Run(c.theme, func(t *testing.T) {
 			const w, h = 120, 40
-			m, err := New(copyDir(t, "testdata/demo"), Options{Theme: c.theme, NoWatch: true})
+			m, err := New(copyDir(t, "testdata/demo"), Options{Theme: c.theme, NoWatch: true, SyncLoad: true})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -461,7 +461,7 @@ func openStalled(t *testing.T, w, h int, after time.Duration) *Model {
 	dir := copyDir(t, "testdata/demo")
 	stateFile(t, dir, demoState, fixedNow.Add(-70*time.Minute))
 	age(t, dir, fixedNow.Add(-time.Hour))
-	m, err := New(dir, Options{NoWatch: true, Theme: "dark", Actor: "human", Now: func() time.Time { return fixedNow }, StallAfter: after})
+	m, err := New(dir, Options{NoWatch: true, Theme: "dark", Actor: "human", Now: func() time.Time { return fixedNow }, StallAfter: after, SyncLoad: true})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -55,7 +55,7 @@ func TestNoEscapeFromAFileReachesTheTerminal(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	m, err := New(dir, Options{Theme: "dark", NoWatch: true})
+	m, err := New(dir, Options{Theme: "dark", NoWatch: true, SyncLoad: true})
 	if err != nil {
 		t.Fatal(err)
 	}

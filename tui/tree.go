@@ -58,10 +58,15 @@ func (t *Tree) SetSize(w, h int) {
 	t.clampOffset()
 }
 
-// SetForest swaps in a new snapshot's tree, keeping the cursor on the same node.
+// SetForest swaps in a new snapshot's tree, keeping the cursor on the same node. A tree
+// of the same shape (the links kept) has the same rows: only their badges change, and
+// View reads those from the forest.
 func (t *Tree) SetForest(f *forest) {
+	same := t.f != nil && f != nil && t.f.shape == f.shape
 	t.f = f
-	t.rebuild()
+	if !same {
+		t.rebuild()
+	}
 }
 
 func (t *Tree) rebuild() {

@@ -44,7 +44,11 @@ func (m *Model) Render() string {
 			if t := m.travel; t != nil && t.at >= 0 {
 				title += " · as after " + t.id
 			}
-			cols = append(cols, box(st, title, m.tree.View(st, m.focus == focusTree, flash), tw, ph, m.focus == focusTree))
+			body := m.tree.View(st, m.focus == focusTree, flash)
+			if m.loading != nil {
+				body = m.loadingView(max(tw-2, 0), max(ph-2, 0))
+			}
+			cols = append(cols, box(st, title, body, tw, ph, m.focus == focusTree))
 		}
 		if dw > 0 {
 			body := m.detail.View()
@@ -173,6 +177,8 @@ func (m *Model) statusLines() []string {
 	case m.travel != nil && m.pending != nil:
 		left = append(left, st.Warn.Render("○ folder changed since"))
 	case m.travel != nil:
+	case m.loading != nil:
+		left = append(left, st.Muted.Render("◌ loading"))
 	case m.watcher != nil:
 		left = append(left, st.Status(model.PhaseProved).Render("● live"))
 	default:
@@ -218,6 +224,9 @@ func (m *Model) hints() string {
 	st := m.st
 	type hint struct{ k, d string }
 	var hs []hint
+	if m.loading != nil {
+		return st.StatusKey.Render("?") + " " + st.StatusBar.Render("help") + "  " + st.StatusKey.Render("q") + " " + st.StatusBar.Render("quit")
+	}
 	if m.travel != nil {
 		hs = append(hs, hint{",/.", "earlier/later"}, hint{"d", "diff"}, hint{"t", "back to now"})
 	}

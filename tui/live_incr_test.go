@@ -1,0 +1,98 @@
+package tui
+
+import (
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+
+	"referee/model"
+	"referee/store"
+)
+
+// rewrite replaces old by new in a file of the folder and reloads it as listen does.
+func rewrite(t *testing.T, m *Model, dir, rel, old, new string) (*model.Snapshot, []string) {
+	t.Helper()
+	p := filepath.Join(dir, rel)
+	text := readFile(t, p)
+	if !strings.Contains(text, old) {
+		t.Fatalf("%s has no %q", rel, old)
+	}
+	if err := os.WriteFile(p, []byte(strings.Replace(text, old, new, 1)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return store.Reload(dir, m.latest, []string{rel}), []string{rel}
+}
+
+// A status write (s-014 confirmed, which sends s-012, with its proof, to the checker) is applied
+// without deriving the folder again: the tree keeps its shape and its rows (not
+// flattened again), the cursor and the folds stay, and the screen is the one a full
+// derivation gives.
+func TestStatusWriteKeepsTheTreeShape(t *testing.T) {
+	m, dir := newTestModel(t, 120, 40)
+	keys(t, m, "/")
+	typeText(t, m, "s-014")
+	keys(t, m, "enter", "esc")
+	m.tree.SetOpen("p-002/p-003", false)
+	cursor, rows, before := m.tree.Cursor(), m.tree.Rows(), screen(m)
+
+	next, paths := rewrite(t, m, dir, "statement/s-014.json", `"awaiting_verification"`, `"true"`)
+	g, f := deriveFrom(m.derivedOf(m.latest), next, paths)
+	wantG, wantF := derive(next)
+	if f.shape != m.forest.shape {
+		t.Fatal("a status write rebuilt the tree")
+	}
+	if !reflect.DeepEqual(g, wantG) {
+		t.Fatal("the updated graph is not the derived one")
+	}
+	if g.Next["s-012"] != model.AgentCheck || m.g.Next["s-012"] != "" {
+		t.Fatalf("s-012 next: %q, was %q", g.Next["s-012"], m.g.Next["s-012"])
+	}
+	send(t, m, snapshotMsg{snap: next, g: g, f: f, paths: paths})
+	if got := m.tree.Rows(); &got[0] != &rows[0] || !reflect.DeepEqual(got, wantF.flatten(m.tree.folds)) {
+		t.Fatal("the rows were flattened again, or differ from the derived tree's")
+	}
+	if m.tree.Cursor() != cursor || m.tree.IsOpen("p-002/p-003") {
+		t.Fatalf("cursor %q (was %q), p-002/p-003 open %v", m.tree.Cursor(), cursor, m.tree.IsOpen("p-002/p-003"))
+	}
+	incremental := screen(m)
+	if incremental == before {
+		t.Fatal("the screen does not show the write")
+	}
+	send(t, m, snapshotMsg{snap: next, g: wantG, f: wantF})
+	if full := screen(m); full != incremental {
+		t.Fatalf("the screen differs from a full derivation's:\n%s\nfull:\n%s", incremental, full)
+	}
+}
+
+// A write that adds a sub-statement changes the links: the tree is rebuilt, as derive
+// builds it.
+func TestRelinkingWriteRebuildsTheTree(t *testing.T) {
+	m, dir := newTestModel(t, 120, 40)
+	next, paths := rewrite(t, m, dir, "statement/s-004.json", `"preliminaries": []`, `"preliminaries": ["s-017"]`)
+	g, f := deriveFrom(m.derivedOf(m.latest), next, paths)
+	wantG, wantF := derive(next)
+	if f.shape == m.forest.shape || !reflect.DeepEqual(g, wantG) || !reflect.DeepEqual(f.shape, wantF.shape) {
+		t.Fatal("a new sub-statement kept the old tree, or built another than derive")
+	}
+}
+
+// The reload chain derives from the tree of the snapshot it reloads: the one shown, or
+// while paused the one waiting.
+func TestReloadChainDerivesFromTheLatestTree(t *testing.T) {
+	m, dir := newTestModel(t, 120, 40)
+	if m.derivedOf(m.latest) != m.forest {
+		t.Fatal("the shown tree is not the chain's")
+	}
+	keys(t, m, "p")
+	next, paths := rewrite(t, m, dir, "statement/s-017.json", `"pending"`, `"abandoned"`)
+	g, f := deriveFrom(m.derivedOf(m.latest), next, paths)
+	send(t, m, snapshotMsg{snap: next, g: g, f: f, paths: paths})
+	if m.forest == f || m.derivedOf(m.latest) != f {
+		t.Fatal("while paused the chain does not go on from the waiting tree")
+	}
+	if _, again := deriveFrom(f, next, nil); again != f {
+		t.Fatal("the same snapshot was derived again")
+	}
+}

@@ -1,0 +1,275 @@
+package tui
+
+import (
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
+
+	"referee/model"
+	"referee/store"
+)
+
+// Opening a folder streams: New only checks that the folder is usable and returns; Init
+// starts the watcher and the load in a command (off the UI goroutine), and a tick copies
+// the load's progress into the frame until the snapshot, its graph and its tree arrive.
+// At 10k statements the watcher alone takes 0.1 s or more (one inotify watch per backup
+// folder) and the load as long again: a frame that says so comes first.
+
+// loadStep is what the load command is doing.
+type loadStep int32
+
+const (
+	stepWatch  loadStep = iota // starting the watcher, before the load so no change is missed
+	stepRead                   // listing and reading the object files
+	stepDerive                 // building the graph and the tree
+)
+
+// loadTickEvery is how often the frame shows the load's progress while it runs.
+const loadTickEvery = 40 * time.Millisecond
+
+// loading is the Model's state while the folder is being read (nil once shown).
+type loading struct {
+	progress store.Progress // counted by the load command
+	step     atomic.Int32   // a loadStep, set by the load command
+
+	// As last copied by a tick, on the UI goroutine: View draws these only.
+	shownStep   loadStep
+	done, total int64
+	err         error // the load failed: shown until a change in the folder retries it
+
+	// The watcher, made by the load command: Close stops it if the program ends before
+	// Update took it from loadedMsg.
+	mu      sync.Mutex
+	watcher *store.Watcher
+	closed  bool
+}
+
+func newLoading(watch bool) *loading {
+	ls := &loading{shownStep: stepRead}
+	if watch {
+		ls.shownStep = stepWatch
+	}
+	ls.step.Store(int32(ls.shownStep))
+	return ls
+}
+
+// loadedMsg is the result of the load command.
+type loadedMsg struct {
+	snap     *model.Snapshot
+	g        *model.Graph
+	f        *forest
+	err      error
+	watcher  *store.Watcher // started by this command (nil if it was running already)
+	watchErr error
+}
+
+type loadTickMsg struct{}
+
+// loadRetryMsg: the folder changed after a failed load.
+type loadRetryMsg struct{ closed bool }
+
+// startLoad is the load command and the first progress tick.
+func (m *Model) startLoad() tea.Cmd { return tea.Batch(m.loadCmd(), loadTick()) }
+
+// loadCmd starts the watcher (store.Watch: a change made during the load is then in
+// its first batch, which listen applies to the loaded snapshot) unless it runs already
+// or is off, then loads the folder and derives its graph and tree.
+func (m *Model) loadCmd() tea.Cmd {
+	ls, dir := m.loading, m.dir
+	watch := !m.opts.NoWatch && m.watcher == nil
+	return func() tea.Msg {
+		var msg loadedMsg
+		if watch {
+			ls.step.Store(int32(stepWatch))
+			w, err := store.Watch(dir, store.WatchOptions{})
+			if err != nil {
+				msg.watchErr = err
+			} else {
+				ls.mu.Lock()
+				if ls.closed {
+					ls.mu.Unlock()
+					_ = w.Close()
+					return nil // the program ended meanwhile
+				}
+				ls.watcher, msg.watcher = w, w
+				ls.mu.Unlock()
+			}
+		}
+		ls.step.Store(int32(stepRead))
+		snap, err := store.LoadWithProgress(dir, &ls.progress)
+		if err != nil {
+			msg.err = err
+			return msg
+		}
+		ls.step.Store(int32(stepDerive))
+		msg.snap = snap
+		msg.g, msg.f = derive(snap)
+		return msg
+	}
+}
+
+func loadTick() tea.Cmd {
+	return tea.Tick(loadTickEvery, func(time.Time) tea.Msg { return loadTickMsg{} })
+}
+
+// onLoadTick copies the load's progress for the frame, and ticks again while it runs.
+func (m *Model) onLoadTick() tea.Cmd {
+	ls := m.loading
+	if ls == nil || ls.err != nil {
+		return nil
+	}
+	ls.shownStep = loadStep(ls.step.Load())
+	ls.done, ls.total = ls.progress.Done.Load(), ls.progress.Total.Load()
+	return loadTick()
+}
+
+// onLoaded shows the loaded folder as New used to (cursor on the first row, default
+// folds) and starts listening from that snapshot; or shows why it could not be read.
+func (m *Model) onLoaded(msg loadedMsg) tea.Cmd {
+	ls := m.loading
+	if ls == nil {
+		return nil
+	}
+	if msg.watcher != nil {
+		m.watcher = msg.watcher
+	}
+	if msg.watchErr != nil {
+		m.watchNote = "not watching: " + msg.watchErr.Error()
+	}
+	if msg.err != nil {
+		ls.err = msg.err
+		ls.progress.Done.Store(0)
+		ls.progress.Total.Store(0)
+		m.flashError("cannot read the folder: " + msg.err.Error())
+		return m.retryOnChange()
+	}
+	m.loading = nil
+	m.latest = msg.snap
+	show := m.setSnapshot(msg.snap, msg.g, msg.f, nil)
+	return tea.Batch(show, m.listen(m.latest)) // after setSnapshot: the chain goes on from its tree
+}
+
+// retryOnChange waits for the watcher's next batch after a failed load (the folder
+// came back, or was made usable), then loads again.
+func (m *Model) retryOnChange() tea.Cmd {
+	if m.watcher == nil {
+		return nil
+	}
+	ch := m.watcher.Batches()
+	return func() tea.Msg {
+		_, ok := <-ch
+		return loadRetryMsg{closed: !ok}
+	}
+}
+
+func (m *Model) onLoadRetry(msg loadRetryMsg) tea.Cmd {
+	if m.loading == nil {
+		return nil
+	}
+	if msg.closed {
+		m.watchNote = "watching stopped"
+		m.watcher = nil
+		return nil
+	}
+	m.loading.err = nil
+	m.message = ""
+	return m.startLoad()
+}
+
+// closeLoading stops a watcher the load command made that Update never took.
+func (m *Model) closeLoading() {
+	ls := m.loading
+	if ls == nil {
+		return
+	}
+	ls.mu.Lock()
+	defer ls.mu.Unlock()
+	ls.closed = true
+	if ls.watcher != nil && ls.watcher != m.watcher {
+		_ = ls.watcher.Close()
+	}
+	ls.watcher = nil
+}
+
+// keyWhileLoading: q quits and ? shows help; the other keys need the tree.
+func (m *Model) keyWhileLoading(k string) tea.Cmd {
+	switch k {
+	case "q", "?":
+		if a, ok := m.actionFor(k); ok {
+			return a.run(m)
+		}
+	}
+	if m.loading.err != nil {
+		m.flashError("cannot read the folder: " + m.loading.err.Error())
+		return nil
+	}
+	m.flashInfo("still loading " + m.name + "/: " + k + " waits for the tree (q quits, ? help)")
+	return nil
+}
+
+// loadingView is the tree pane while the folder loads: what is being done, how far it
+// is, and which keys work.
+func (m *Model) loadingView(w, h int) string {
+	if w <= 0 || h <= 0 {
+		return ""
+	}
+	st, ls := m.st, m.loading
+	var lines []string
+	add := func(style lipgloss.Style, text string) { // wrapped: a narrow pane shows it all
+		for _, l := range wrapLines(style, text, w) {
+			lines = append(lines, fitWidth(l, w))
+		}
+	}
+	if ls.err != nil {
+		add(st.Error, "cannot read "+model.SanitizeLine(m.name)+"/: "+model.SanitizeLine(ls.err.Error()))
+		lines = append(lines, "")
+		add(st.Muted, "read again when the folder changes · q quits")
+	} else {
+		add(st.Bold, m.loadingLine())
+		// A bar of the files read (bubbles' progress would add a module for one line).
+		full := 0
+		if ls.total > 0 {
+			full = int(int64(w) * ls.done / ls.total)
+		}
+		lines = append(lines, st.Accent.Render(strings.Repeat("█", full))+st.Faint.Render(strings.Repeat("░", w-full)), "")
+		add(st.Muted, "q quits · ? help · the other keys wait for the tree")
+	}
+	lines = lines[:min(len(lines), h)]
+	for len(lines) < h {
+		lines = append(lines, strings.Repeat(" ", w))
+	}
+	return strings.Join(lines, "\n")
+}
+
+// loadingLine says what the load is doing, e.g. "loading contents/ … 4,312 of 10,000
+// files".
+func (m *Model) loadingLine() string {
+	ls := m.loading
+	s := "loading " + model.SanitizeLine(m.name) + "/ … "
+	switch {
+	case ls.shownStep == stepWatch:
+		return s + "starting to watch it for changes"
+	case ls.shownStep == stepDerive:
+		return s + thousands(ls.total) + " files read; building the tree"
+	case ls.total == 0:
+		return s + "listing the files"
+	}
+	return s + thousands(ls.done) + " of " + thousands(ls.total) + " files"
+}
+
+// thousands writes n with commas: 10,000.
+func thousands(n int64) string {
+	s := strconv.FormatInt(n, 10)
+	if n < 0 {
+		return "-" + thousands(-n)
+	}
+	for i := len(s) - 3; i > 0; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	return s
+}

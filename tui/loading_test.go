@@ -1,0 +1,253 @@
+package tui
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"referee/store"
+)
+
+func screenLine(t *testing.T, m *Model, contains string) string {
+	t.Helper()
+	for _, l := range strings.Split(ansi.Strip(m.Render()), "\n") {
+		for _, cell := range strings.Split(l, "│") {
+			if strings.Contains(cell, contains) {
+				return strings.TrimSpace(cell)
+			}
+		}
+	}
+	t.Fatalf("no line with %q on the screen:\n%s", contains, ansi.Strip(m.Render()))
+	return ""
+}
+
+// New returns before reading the objects; the frame says the folder is loading and
+// which keys work; the loaded frame is the very one a synchronous load shows.
+func TestStreamedLoadShowsProgressThenTheSameTree(t *testing.T) {
+	dir := copyDir(t, "testdata/demo")
+	m := openModel(t, dir, Options{NoWatch: true}, 200, 40)
+	if m.snap != nil || m.forest != nil {
+		t.Fatal("New read the folder")
+	}
+	if got := screenLine(t, m, "loading "); got != "loading contents/ … listing the files" {
+		t.Fatalf("loading line %q", got)
+	}
+	if lines := strings.Split(ansi.Strip(m.Render()), "\n"); strings.TrimSpace(lines[38]) != "referee contents │ ◌ loading" {
+		t.Fatalf("status line %q", lines[38])
+	}
+	if lines := strings.Split(ansi.Strip(m.Render()), "\n"); strings.TrimSpace(lines[39]) != "? help  q quit" {
+		t.Fatalf("hints %q", lines[39])
+	}
+	if got := screenLine(t, m, "q quits"); got != "q quits · ? help · the other keys wait for the tree" {
+		t.Fatalf("hints %q", got)
+	}
+
+	load := m.loadCmd()
+	msg := load().(loadedMsg)
+	if m.Update(loadTickMsg{}); m.loading.shownStep != stepDerive { // a tick between the read and the message
+		t.Fatalf("step %d after the read", m.loading.shownStep)
+	}
+	if got := screenLine(t, m, "loading "); got != "loading contents/ … 20 files read; building the tree" {
+		t.Fatalf("loading line after the read %q", got)
+	}
+	m.loading.shownStep = stepRead
+	m.loading.done = 7
+	if got := screenLine(t, m, "loading "); got != "loading contents/ … 7 of 20 files" {
+		t.Fatalf("loading line while reading %q", got)
+	}
+
+	send(t, m, msg)
+	if m.loading != nil || m.snap == nil {
+		t.Fatal("the snapshot was not taken")
+	}
+	want := openTestModel(t, copyDir(t, "testdata/demo"), 200, 40)
+	if got, exp := ansi.Strip(m.Render()), ansi.Strip(want.Render()); got != exp {
+		t.Fatalf("streamed load shows\n%s\nsynchronous load shows\n%s", got, exp)
+	}
+	if m.tree.Cursor() != want.tree.Cursor() {
+		t.Fatalf("cursor %q, want %q", m.tree.Cursor(), want.tree.Cursor())
+	}
+}
+
+// While loading, q quits and ? opens help; the keys that need the tree say so.
+func TestKeysWhileLoading(t *testing.T) {
+	m := openModel(t, copyDir(t, "testdata/demo"), Options{NoWatch: true}, 120, 40)
+	for _, k := range []string{"j", "C", ":", "tab", "/"} {
+		send(t, m, keyMsg(k))
+		if want := "still loading contents/: " + k + " waits for the tree (q quits, ? help)"; m.message != want {
+			t.Fatalf("after %s: message %q, want %q", k, m.message, want)
+		}
+		if m.searching || m.picker != nil || m.form != nil || m.focus != focusTree {
+			t.Fatalf("%s acted while loading", k)
+		}
+	}
+	send(t, m, keyMsg("?"))
+	if m.picker == nil || m.picker.title != "Help" {
+		t.Fatal("? did not open help")
+	}
+	send(t, m, keyMsg("esc"))
+	if m.picker != nil {
+		t.Fatal("esc did not close help")
+	}
+	_, cmd := m.Update(keyMsg("q"))
+	if cmd == nil {
+		t.Fatal("q did nothing")
+	}
+	if !containsQuit(cmd()) {
+		t.Fatal("q did not quit")
+	}
+}
+
+func containsQuit(msg tea.Msg) bool {
+	switch msg := msg.(type) {
+	case tea.QuitMsg:
+		return true
+	case tea.BatchMsg:
+		for _, c := range msg {
+			if c != nil && containsQuit(c()) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// An unusable folder fails New with the error store.Load gives (the CLI prints it and
+// exits 1).
+func TestNewFailsOnAnUnusableFolder(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "file")
+	if err := os.WriteFile(file, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, dir := range []string{filepath.Join(t.TempDir(), "missing"), file} {
+		_, want := store.Load(dir)
+		_, err := New(dir, Options{})
+		if err == nil || want == nil || err.Error() != want.Error() {
+			t.Fatalf("New(%s): %v, want %v", dir, err, want)
+		}
+	}
+}
+
+// A folder that goes away between New and the load: the frame says why it cannot be
+// read; a change in the folder (it is back) reads it again.
+func TestLoadErrorIsShownAndRetried(t *testing.T) {
+	t.Chdir(filepath.Dir(copyDir(t, "testdata/demo")))
+	dir := "contents" // relative: the error fits the pane
+	m := openModel(t, dir, Options{NoWatch: true}, 120, 40)
+	moved := dir + ".away"
+	if err := os.Rename(dir, moved); err != nil {
+		t.Fatal(err)
+	}
+	send(t, m, m.loadCmd()())
+	var shown []string
+	for _, l := range strings.Split(ansi.Strip(m.Render()), "\n")[1:3] {
+		shown = append(shown, strings.TrimSpace(strings.Split(l, "│")[1]))
+	}
+	if got, want := strings.Join(shown, " "), "cannot read contents/: contents folder contents: no such file or directory"; got != want {
+		t.Fatalf("error lines %q, want %q", shown, want)
+	}
+	if !strings.Contains(ansi.Strip(m.Render()), "read again when the folder changes · q quits") {
+		t.Fatal("no word on what happens next")
+	}
+	send(t, m, keyMsg("j"))
+	if m.message != "cannot read the folder: contents folder "+dir+": no such file or directory" {
+		t.Fatalf("message %q", m.message)
+	}
+	if err := os.Rename(moved, dir); err != nil {
+		t.Fatal(err)
+	}
+	send(t, m, loadRetryMsg{})
+	if m.loading != nil || m.snap == nil || len(m.snap.Statements) == 0 {
+		t.Fatal("the retry did not load the folder")
+	}
+}
+
+// The watcher starts before the load: a change made after the files were read but
+// before the snapshot reached the UI is applied to it (the listen chain starts from the
+// loaded snapshot).
+func TestChangeDuringTheLoadIsApplied(t *testing.T) {
+	dir := copyDir(t, "testdata/demo")
+	m := openModel(t, dir, Options{}, 120, 40)
+	msg := m.loadCmd()().(loadedMsg)
+	if msg.watcher == nil {
+		t.Fatalf("no watcher: %v", msg.watchErr)
+	}
+	p := filepath.Join(dir, "statement/s-017.json")
+	data := strings.Replace(readFile(t, p), `"status": "pending"`, `"status": "abandoned"`, 1)
+	if err := os.WriteFile(p, []byte(data), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if got := msg.snap.Statements["s-017"].Status; got != "pending" {
+		t.Fatalf("the load saw %q", got)
+	}
+	send(t, m, msg) // runs the listen command: the watcher's batch arrives within its wait
+	if got := m.snap.Statements["s-017"].Status; got != "abandoned" {
+		t.Fatalf("s-017 is %q after the batch", got)
+	}
+	if m.watcher == nil {
+		t.Fatal("the watcher was not taken")
+	}
+}
+
+// BenchmarkFirstFrame10k is the time from New to the first frame showing the load
+// (loading-ms), and to the first frame showing the tree (full-ms; ns/op), on a
+// generated 10k-statement folder at 120×40: with the watcher (as the program opens
+// a folder) and without; sync is the load in New (SyncLoad, as before the load was
+// streamed: the first frame is the tree). Goal: a useful frame ≤ 150 ms.
+func BenchmarkFirstFrame10k(b *testing.B) {
+	dir := benchFolder(b, 10_000) // package bench imports tui: the tui benchmarks' own cache
+	for _, c := range []struct {
+		name        string
+		watch, sync bool
+	}{{"watch", true, false}, {"nowatch", false, false}, {"sync", true, true}} {
+		b.Run(c.name, func(b *testing.B) {
+			var loading, full time.Duration
+			cpu := cpuTime()
+			for range b.N {
+				l, f, err := measureFirstFrame(dir, 120, 40, c.watch)
+				if c.sync {
+					l, err = syncFirstFrame(dir, 120, 40)
+					f = l
+				}
+				if err != nil {
+					b.Fatal(err)
+				}
+				loading += l
+				full += f
+			}
+			b.ReportMetric(float64(loading.Microseconds())/1000/float64(b.N), "loading-ms")
+			b.ReportMetric(float64(full.Microseconds())/1000/float64(b.N), "full-ms")
+			b.ReportMetric(float64((cpuTime()-cpu).Microseconds())/1000/float64(b.N), "cpu-ms/op")
+		})
+	}
+}
+
+// cpuTime is the CPU time the process has used (user and system, all threads): on a
+// shared machine it moves less than wall time.
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// syncFirstFrame is the time from New with SyncLoad to its first frame.
+func syncFirstFrame(dir string, width, height int) (time.Duration, error) {
+	start := time.Now()
+	m, err := New(dir, Options{Theme: "dark", Actor: "human", SyncLoad: true})
+	if err != nil {
+		return 0, err
+	}
+	defer m.Close()
+	m.exBusy = true
+	m.Update(tea.WindowSizeMsg{Width: width, Height: height})
+	_ = m.View()
+	return time.Since(start), nil
+}
