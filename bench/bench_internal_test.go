@@ -171,6 +171,15 @@ func TestRunPrintsTheTable(t *testing.T) {
 		`^reload 1 changed file \+ derive, 200 +` + d + ` +— +` + d + ` +python reads all again: —$`,
 		`^memory after load \+ derive, 200 +\d+\.\d KiB/st +— +\d+\.\d KiB/st disk +heap \d+ MiB; at 100k \d+\.\d\d GiB \(<1 GiB\) [✓✗]$`,
 		`^skill call \(reject, patch\) in process, 200 +` + d + ` +— +— +python/referee — \(referee locks and fsyncs; python does neither\)$`,
+		`^first frame \(load progress\), 200 +` + d + ` +— +— +\(goal ≤150 ms at 10,000\)$`,
+		`^  first frame with the tree, same runs +` + d + ` +— +— +\(goal ≤150 ms at 10,000\)$`,
+		`^keypress \(j\) → frame, 200 statements +` + d + ` +— +— +\(goal ≤2 ms at 100,000\)$`,
+		`^agent's write → frame, 200: p99 +` + d + ` +— +— +\(goal ≤50 ms p99 at 10,000\)$`,
+		`^  mean of the same writes +` + d + ` +— +—$`,
+		`^proof render 2 KB, cold +` + d + ` +— +— +off the UI goroutine ✓$`,
+		`^  cached +` + d + ` +— +— +once per \(hash, width, theme\) ✓$`,
+		`^proof render 20 KB, cold +` + d + ` +— +— +off the UI goroutine ✓$`,
+		`^  cached +` + d + ` +— +— +once per \(hash, width, theme\) ✓$`,
 	}
 	if len(lines) != len(want) {
 		t.Fatalf("%d lines, want %d:\n%s", len(lines), len(want), out.String())

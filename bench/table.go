@@ -60,10 +60,9 @@ type Env struct {
 	progress io.Writer
 }
 
-// sections make the table's rows, in order. The UI's rows (a keypress in a 100k-node
-// tree, the first frame, an agent's write → the updated frame, proof rendering) are to
-// be one more section here, made the same way.
-var sections = []func(*Env) ([]Row, error){loadRows, reloadRows, memoryRows, skillRows}
+// sections make the table's rows, in order; the workbench's (the UI's) are in
+// workbench.go.
+var sections = []func(*Env) ([]Row, error){loadRows, reloadRows, memoryRows, skillRows, workbenchRows}
 
 // Run measures every row and prints the table to w, one row as soon as it is measured.
 func Run(w io.Writer, opts Options) error {

@@ -6,9 +6,6 @@ import (
 	"path/filepath"
 	"sync"
 	"testing"
-	"time"
-
-	tea "charm.land/bubbletea/v2"
 
 	"referee/gen"
 )
@@ -70,21 +67,17 @@ func benchFolder(tb testing.TB, n int) string {
 
 var benchModels sync.Map // dir → *Model: a 100k folder takes seconds to load
 
-// benchModel opens a folder the way the program does (watcher off) at a terminal size,
-// once per folder and test binary. The background work (similarity, review order) is
-// marked busy so that it is not started: it runs off the UI goroutine and is not part
-// of a frame.
+// benchModel opens a folder as `referee bench` does (openForMeasure) at a terminal
+// size, once per folder and test binary.
 func benchModel(b *testing.B, dir string, w, h int) *Model {
 	b.Helper()
 	if m, ok := benchModels.Load(dir); ok {
 		return m.(*Model)
 	}
-	m, err := New(dir, Options{NoWatch: true, Theme: "dark", Actor: "human", Now: func() time.Time { return fixedNow }})
+	m, err := openForMeasure(dir, w, h)
 	if err != nil {
 		b.Fatal(err)
 	}
-	m.exBusy = true
-	m.Update(tea.WindowSizeMsg{Width: w, Height: h})
 	benchModels.Store(dir, m)
 	return m
 }

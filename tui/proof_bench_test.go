@@ -1,51 +1,39 @@
 package tui
 
-import (
-	"strings"
-	"testing"
+import "testing"
 
-	"referee/views"
-)
-
-// benchProof is a proof of about n bytes: paragraphs of prose with inline math, a list
-// and a display formula, as the agents write them.
-func benchProof(n int) string {
-	para := "By the induction hypothesis, $f(x_k) \\le C \\cdot k^{-1/2}$ for every $k < n$, " +
-		"and **Lemma 3** gives $\\sum_{i=1}^{n} a_i^2 \\le 1$. Hence the claim holds for $n$.\n\n" +
-		"- first, the case $n = 1$ is immediate;\n- second, for $n > 1$ we split the sum.\n\n" +
-		"$$\\int_0^1 g(t)\\,dt = \\lim_{m\\to\\infty} \\frac{1}{m}\\sum_{j=1}^m g(j/m).$$\n\n"
-	return strings.Repeat(para, max(1, n/len(para)))
-}
-
-// benchProofRender renders a proof with glamour each time (cold) or takes it from the
-// workbench's cache of renderings (cached: hash of the text, width and theme, then a
-// map lookup), at an 80-column detail pane.
-func benchProofRender(b *testing.B, n int, cached bool) {
-	m, _ := newTestModel(b, 120, 40)
-	proof := benchProof(n)
-	b.SetBytes(int64(len(proof)))
-	style := m.st.MarkdownStyle()
-	if cached {
-		if _, cmd := m.proofFor(proof, 78); cmd != nil {
-			b.Fatal("synchronous rendering expected")
-		}
+// benchProofRender shows a proof of kb KiB at an 80-column detail pane, rendered with
+// glamour each time (cold) or taken from the workbench's cache of renderings (cached:
+// hash of the text, width and theme, then a map lookup): ProofCase, as `referee bench`
+// measures it.
+func benchProofRender(b *testing.B, kb int, cached bool) {
+	c, err := NewProofCase(kb)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(c.Close)
+	b.SetBytes(int64(c.Len()))
+	if _, err := c.Cached(1); err != nil { // the plain fallback and, for cached, the markdown
+		b.Fatal(err)
 	}
 	b.ResetTimer()
-	for range b.N {
-		if cached {
-			rp, _ := m.proofFor(proof, 78)
-			if rp == nil {
-				b.Fatal("no rendering")
-			}
-			continue
+	if cached {
+		_, err = c.Cached(b.N)
+	} else {
+		for i := 0; i < b.N && err == nil; i++ {
+			_, err = c.Cold()
 		}
-		if _, err := views.RenderProofMarkdown(proof, 78, style); err != nil {
-			b.Fatal(err)
-		}
+	}
+	b.StopTimer()
+	if err != nil {
+		b.Fatal(err)
+	}
+	if !c.OffUIGoroutine || !c.RenderedOnce {
+		b.Fatalf("rendered off the UI goroutine: %v; once per (hash, width, theme): %v", c.OffUIGoroutine, c.RenderedOnce)
 	}
 }
 
-func BenchmarkProofRender2KBCold(b *testing.B)    { benchProofRender(b, 2<<10, false) }
-func BenchmarkProofRender2KBCached(b *testing.B)  { benchProofRender(b, 2<<10, true) }
-func BenchmarkProofRender20KBCold(b *testing.B)   { benchProofRender(b, 20<<10, false) }
-func BenchmarkProofRender20KBCached(b *testing.B) { benchProofRender(b, 20<<10, true) }
+func BenchmarkProofRender2KBCold(b *testing.B)    { benchProofRender(b, 2, false) }
+func BenchmarkProofRender2KBCached(b *testing.B)  { benchProofRender(b, 2, true) }
+func BenchmarkProofRender20KBCold(b *testing.B)   { benchProofRender(b, 20, false) }
+func BenchmarkProofRender20KBCached(b *testing.B) { benchProofRender(b, 20, true) }

@@ -1,0 +1,293 @@
+package tui
+
+// Measurements of the workbench's speed goals (a keypress, an agent's write reaching the
+// screen, proof rendering), outside the tests so that `referee bench` can print them
+// beside the engine's figures; the tui benchmarks (go test -bench) run the same code.
+
+import (
+	"errors"
+	"fmt"
+	"maps"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+
+	"referee/model"
+	"referee/store"
+	"referee/views"
+)
+
+// openForMeasure opens a folder the way the program does, but loaded at once (SyncLoad)
+// and without a watcher, at a terminal size. The background work (similarity, review
+// order) is marked busy so that it is not started: it runs off the UI goroutine and is
+// no part of a frame.
+func openForMeasure(dir string, width, height int) (*Model, error) {
+	m, err := New(dir, Options{NoWatch: true, Theme: "dark", Actor: "human", SyncLoad: true})
+	if err != nil {
+		return nil, err
+	}
+	m.exBusy = true
+	m.Update(tea.WindowSizeMsg{Width: width, Height: height})
+	return m, nil
+}
+
+// KeypressCase is a workbench moving down its tree one key (j) at a time: the work of
+// the UI goroutine between a keypress and the terminal write, Update plus View. The
+// commands a key returns (the markdown of a newly shown proof) run elsewhere and are
+// not part of it.
+type KeypressCase struct {
+	m *Model
+}
+
+// NewKeypressCase opens a folder at a terminal size.
+func NewKeypressCase(dir string, width, height int) (*KeypressCase, error) {
+	m, err := openForMeasure(dir, width, height)
+	if err != nil {
+		return nil, err
+	}
+	return newKeypressCase(m), nil
+}
+
+func newKeypressCase(m *Model) *KeypressCase { return &KeypressCase{m: m} }
+
+var keyDown = tea.KeyPressMsg{Code: 'j', Text: "j"}
+
+// Press sends one j and draws the frame, and returns how long that took. When the key
+// did not move (the bottom of the tree) it goes back to the top (g, not timed).
+func (c *KeypressCase) Press() time.Duration {
+	before := c.m.tree.Cursor()
+	start := time.Now()
+	c.m.Update(keyDown)
+	_ = c.m.View()
+	d := time.Since(start)
+	if c.m.tree.Cursor() == before {
+		c.m.Update(tea.KeyPressMsg{Code: 'g', Text: "g"})
+	}
+	return d
+}
+
+// Mean presses n keys and returns the mean time of one.
+func (c *KeypressCase) Mean(n int) time.Duration {
+	var total time.Duration
+	for range n {
+		total += c.Press()
+	}
+	return total / time.Duration(max(n, 1))
+}
+
+// Close stops the workbench.
+func (c *KeypressCase) Close() { c.m.Close() }
+
+// WriteCase is an agent writing one statement file again and again, and the workbench
+// showing each version: what the program does with the watcher's batch (listen:
+// store.Reload of that file, the graph and the tree derived off the UI goroutine; then
+// the snapshot message through Update) and the next frame. The watcher's quiet time
+// (store.WatchOptions.Debounce) comes before it and is not part of it.
+type WriteCase struct {
+	m        *Model
+	dir      string
+	rel      string // the statement file written, relative to dir
+	versions [2][]byte
+	turn     int
+}
+
+// NewWriteCase opens a folder at a terminal size to write in it. The folder is changed:
+// pass a copy. The file is replaced (written beside and renamed, as referee and careful
+// agents do), never written in place, so a copy made of hard links is safe.
+func NewWriteCase(dir string, width, height int) (*WriteCase, error) {
+	m, err := openForMeasure(dir, width, height)
+	if err != nil {
+		return nil, err
+	}
+	c, err := newWriteCase(m, dir)
+	if err != nil {
+		m.Close()
+	}
+	return c, err
+}
+
+// newWriteCase picks the middle statement in ID order; its versions are the file as
+// it is and the same object with one more byte.
+func newWriteCase(m *Model, dir string) (*WriteCase, error) {
+	ids := slices.Sorted(maps.Keys(m.latest.Statements))
+	if len(ids) == 0 {
+		return nil, fmt.Errorf("%s: no statements to write", dir)
+	}
+	rel := store.StatementDir + "/" + ids[len(ids)/2] + ".json"
+	orig, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(rel)))
+	if err != nil {
+		return nil, err
+	}
+	return &WriteCase{m: m, dir: dir, rel: rel, versions: [2][]byte{orig, append(slices.Clip(orig), '\n')}}, nil
+}
+
+// Write replaces the file with its other version and returns how long it took from the
+// write to the frame that shows it.
+func (c *WriteCase) Write() (time.Duration, error) {
+	c.turn ^= 1
+	path := filepath.Join(c.dir, filepath.FromSlash(c.rel))
+	start := time.Now()
+	if err := os.WriteFile(path+".tmp", c.versions[c.turn], 0o644); err != nil {
+		return 0, err
+	}
+	if err := os.Rename(path+".tmp", path); err != nil {
+		return 0, err
+	}
+	paths := []string{c.rel}
+	snap := store.Reload(c.dir, c.m.latest, paths) // as listen does
+	if i := slices.IndexFunc(snap.Broken, func(b model.BrokenFile) bool { return b.Path == c.rel }); i >= 0 {
+		return 0, fmt.Errorf("%s: %s", c.rel, snap.Broken[i].Reason)
+	}
+	g, f := deriveFrom(c.m.derivedOf(c.m.latest), snap, paths) // as listen does
+	c.m.Update(snapshotMsg{snap: snap, g: g, f: f, paths: paths})
+	_ = c.m.View()
+	return time.Since(start), nil
+}
+
+// Run makes at least n writes, and more until budget has passed (at most 10n), and
+// returns the 99th percentile and the mean of their times. The first write after the
+// workbench opened is slower (caches fill): make it with Write before.
+func (c *WriteCase) Run(n int, budget time.Duration) (p99, mean time.Duration, err error) {
+	n = max(n, 1)
+	times := make([]time.Duration, 0, n)
+	var total time.Duration
+	deadline := time.Now().Add(budget)
+	for len(times) < n || len(times) < 10*n && time.Now().Before(deadline) {
+		d, err := c.Write()
+		if err != nil {
+			return 0, 0, err
+		}
+		times = append(times, d)
+		total += d
+	}
+	slices.Sort(times)
+	return times[len(times)*99/100], total / time.Duration(len(times)), nil
+}
+
+// Close stops the workbench.
+func (c *WriteCase) Close() { c.m.Close() }
+
+// ProofWidth is the width proofs are measured at: the detail pane of a 120-column
+// terminal.
+const ProofWidth = 78
+
+// ProofCase is a proof of some size shown in the detail pane: rendered with glamour by
+// a command (cold), then taken from the workbench's cache of renderings (cached).
+type ProofCase struct {
+	m       *Model
+	proof   string
+	empty   string // the empty folder the workbench opened, removed by Close
+	renders int    // markdown renderings made
+
+	// OffUIGoroutine is false once showing a proof that is not cached rendered the
+	// markdown in Update instead of returning a command for it.
+	OffUIGoroutine bool
+	// RenderedOnce is false once a cached proof was rendered again.
+	RenderedOnce bool
+}
+
+// NewProofCase makes a proof of about kb KiB and a workbench (on an empty folder) to
+// show it.
+func NewProofCase(kb int) (*ProofCase, error) {
+	empty, err := os.MkdirTemp("", "referee-measure-")
+	if err != nil {
+		return nil, err
+	}
+	m, err := openForMeasure(empty, 120, 40)
+	if err != nil {
+		os.RemoveAll(empty)
+		return nil, err
+	}
+	return newProofCase(m, ProofText(kb<<10), empty), nil
+}
+
+func newProofCase(m *Model, proof, empty string) *ProofCase {
+	c := &ProofCase{m: m, proof: proof, empty: empty, OffUIGoroutine: true, RenderedOnce: true}
+	render := m.renderMarkdown
+	m.renderMarkdown = func(proof string, width int, style string) (*views.RenderedProof, error) {
+		c.renders++
+		return render(proof, width, style)
+	}
+	return c
+}
+
+// ProofText is a proof of about n bytes: paragraphs of prose with inline math, a list
+// and a display formula, as the agents write them.
+func ProofText(n int) string {
+	para := "By the induction hypothesis, $f(x_k) \\le C \\cdot k^{-1/2}$ for every $k < n$, " +
+		"and **Lemma 3** gives $\\sum_{i=1}^{n} a_i^2 \\le 1$. Hence the claim holds for $n$.\n\n" +
+		"- first, the case $n = 1$ is immediate;\n- second, for $n > 1$ we split the sum.\n\n" +
+		"$$\\int_0^1 g(t)\\,dt = \\lim_{m\\to\\infty} \\frac{1}{m}\\sum_{j=1}^m g(j/m).$$\n\n"
+	return strings.Repeat(para, max(1, n/len(para)))
+}
+
+// Len is the proof's size in bytes.
+func (c *ProofCase) Len() int { return len(c.proof) }
+
+// Cold forgets the proof's markdown, shows the proof again and returns how long it took
+// until the markdown was in the workbench's cache: the lookup and the command that
+// renders it (run here, as the program runs it off the UI goroutine).
+func (c *ProofCase) Cold() (time.Duration, error) {
+	key := views.ProofKey(c.proof, ProofWidth, c.m.st.MarkdownStyle())
+	delete(c.m.proofs, key)
+	delete(c.m.inflight, key)
+	before := c.renders
+	start := time.Now()
+	_, cmd := c.m.proofFor(c.proof, ProofWidth)
+	if cmd == nil || c.renders != before {
+		c.OffUIGoroutine = false
+	}
+	if err := c.deliver(cmd); err != nil {
+		return 0, err
+	}
+	return time.Since(start), nil
+}
+
+// deliver runs a rendering command and gives its message to the workbench.
+func (c *ProofCase) deliver(cmd tea.Cmd) error {
+	if cmd == nil {
+		return nil
+	}
+	msg, ok := cmd().(proofRenderedMsg)
+	if !ok || msg.rp == nil {
+		return errors.New("the proof's markdown did not render")
+	}
+	c.m.Update(msg)
+	return nil
+}
+
+// Cached shows the proof n times from the cache (rendering it first if it is not
+// there) and returns the mean time of one.
+func (c *ProofCase) Cached(n int) (time.Duration, error) {
+	if _, cmd := c.m.proofFor(c.proof, ProofWidth); cmd != nil {
+		if err := c.deliver(cmd); err != nil {
+			return 0, err
+		}
+	}
+	before := c.renders
+	n = max(n, 1)
+	start := time.Now()
+	for range n {
+		_, cmd := c.m.proofFor(c.proof, ProofWidth)
+		if err := c.deliver(cmd); err != nil {
+			return 0, err
+		}
+	}
+	d := time.Since(start) / time.Duration(n)
+	if c.renders != before {
+		c.RenderedOnce = false
+	}
+	return d, nil
+}
+
+// Close stops the workbench and removes its folder.
+func (c *ProofCase) Close() {
+	c.m.Close()
+	if c.empty != "" {
+		os.RemoveAll(c.empty)
+	}
+}
