@@ -11,6 +11,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"runtime/debug"
 	"slices"
 	"strings"
 	"sync"
@@ -47,6 +48,7 @@ type Progress struct{ Done, Total atomic.Int64 }
 
 // LoadWithProgress is Load, counting into p (which may be nil) as it goes.
 func LoadWithProgress(dir string, p *Progress) (*model.Snapshot, error) {
+	defer pauseGC()()
 	info, err := os.Stat(dir)
 	if err != nil {
 		return nil, fmt.Errorf("contents folder %s: %w", dir, unwrapPath(err))
@@ -93,6 +95,32 @@ func LoadWithProgress(dir string, p *Progress) (*model.Snapshot, error) {
 	setMeta(snap, <-metaRead)
 	snap.Vocab = model.DetectVocab(snap.Statuses)
 	return snap, nil
+}
+
+// gcPaused counts the loads running: the collector is off while any runs. A load
+// allocates what the snapshot keeps; collecting during it only marks the growing heap
+// again and again (a tenth of a load's CPU). A GOMEMLIMIT still bounds it.
+var gcPaused struct {
+	sync.Mutex
+	loads   int
+	percent int // the setting to restore when the last load ends
+}
+
+// pauseGC turns the collector off until the returned function is called.
+func pauseGC() (resume func()) {
+	gcPaused.Lock()
+	if gcPaused.loads == 0 {
+		gcPaused.percent = debug.SetGCPercent(-1)
+	}
+	gcPaused.loads++
+	gcPaused.Unlock()
+	return func() {
+		gcPaused.Lock()
+		if gcPaused.loads--; gcPaused.loads == 0 {
+			debug.SetGCPercent(gcPaused.percent)
+		}
+		gcPaused.Unlock()
+	}
 }
 
 // readResult is one object file read, parsed and typed (or why not).

@@ -1,10 +1,13 @@
 package store
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
+	"runtime/debug"
 	"strings"
+	"sync"
 	"testing"
 
 	"referee/model"
@@ -140,5 +143,33 @@ func TestInSnapshot(t *testing.T) {
 		if got := InSnapshot(rel); got != want {
 			t.Errorf("InSnapshot(%q) = %v, want %v", rel, got, want)
 		}
+	}
+}
+
+// Loads turn the collector off while they run; overlapping loads must leave it as it was.
+func TestOverlappingLoadsRestoreTheCollector(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(dir, StatementDir), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for i := range 50 {
+		if err := os.WriteFile(filepath.Join(dir, StatementDir, fmt.Sprintf("s-%03d.json", i+1)), []byte(`{"status": "pending"}`), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	defer debug.SetGCPercent(debug.SetGCPercent(77))
+	var wg sync.WaitGroup
+	for range 8 {
+		wg.Go(func() {
+			for range 20 {
+				if _, err := Load(dir); err != nil {
+					t.Error(err)
+				}
+			}
+		})
+	}
+	wg.Wait()
+	if got := debug.SetGCPercent(77); got != 77 {
+		t.Fatalf("GC percent after the loads = %d, want 77", got)
 	}
 }
