@@ -39,9 +39,10 @@ type forest struct {
 // shape of the one before, so the tree neither rebuilds nor re-flattens it (with). It is
 // never changed once built.
 type shape struct {
-	top    []child
-	kids   map[string][]child // by object ID; groups by parent ID + group key
-	shared map[string]bool
+	top      []child
+	kids     map[string][]child // by object ID, and the "unattached" and "broken" groups by key
+	premises map[string][]child // the premises group of an object, by the object's ID
+	shared   map[string]bool
 	// canon is the first position of each object in tree order; order lists objects in
 	// that order (statements and problems), for n/N and search.
 	canon         map[string]string
@@ -74,10 +75,14 @@ func (f *forest) with(snap *model.Snapshot, g *model.Graph) *forest {
 	return &forest{snap: snap, g: g, broken: broken, shape: f.shape}
 }
 
+// newForest builds the tree of a snapshot. It runs on every load and on every write that
+// changes links, so at 10k statements it keeps allocations down: the children of all
+// objects share one array, and a path string is made only where an object is placed
+// (the walks and flatten compare the others in place, and reuse the placed ones).
 func newForest(snap *model.Snapshot, g *model.Graph) *forest {
 	n := len(snap.Problems) + len(snap.Statements)
-	f := &forest{snap: snap, g: g, shape: &shape{kids: make(map[string][]child, n), shared: map[string]bool{},
-		canon: make(map[string]string, n), order: make([]string, 0, n)}}
+	f := &forest{snap: snap, g: g, shape: &shape{kids: make(map[string][]child, n), premises: map[string][]child{},
+		shared: map[string]bool{}, canon: make(map[string]string, n), order: make([]string, 0, n)}}
 	// A node is shared when a second, different parent leads to it. Only the first parent
 	// is kept (a set of parents per node cost most of the build at 10k statements).
 	firstParent := make(map[string]string, n)
@@ -88,48 +93,62 @@ func newForest(snap *model.Snapshot, g *model.Graph) *forest {
 			f.shared[to] = true
 		}
 	}
+	edges := 0
+	for _, out := range g.Out {
+		edges += len(out)
+	}
+	// Each object's children are a piece of all, capped so that no append runs into the
+	// next piece: structural children, then the premises group's entry, then its premises.
+	all := make([]child, 0, edges+n)
 	build := func(id string) {
-		var structural, premises []child
-		for _, e := range g.Out[id] {
-			kind := views.RowStatement
-			if model.KindOf(e.To) == model.KindProblem {
-				kind = views.RowProblem
-			}
-			if !snap.Exists(e.To) {
-				kind = views.RowMissing
-			}
+		out := g.Out[id]
+		if len(out) == 0 {
+			return
+		}
+		s0 := len(all)
+		for _, e := range out {
 			switch e.Kind {
 			case model.EdgeSubgoal, model.EdgeNeeds, model.EdgeProgress, model.EdgeSub, model.EdgeSolution:
-				if slices.ContainsFunc(structural, func(c child) bool { return c.id == e.To }) {
+				if hasChild(all[s0:], e.To) {
 					continue
 				}
-				c := child{id: e.To, kind: kind}
+				c := child{id: e.To, kind: rowKind(snap, e.To)}
 				if e.Kind == model.EdgeSolution {
 					c.edge = "solution"
 				}
 				if e.Kind == model.EdgeNeeds {
 					c.edge = "needs"
 				}
-				structural = append(structural, c)
-				addParent(e.To, id)
-			case model.EdgePremise:
-				if kind == views.RowMissing || slices.ContainsFunc(premises, func(c child) bool { return c.id == e.To }) {
-					continue
-				}
-				premises = append(premises, child{id: e.To, kind: kind})
+				all = append(all, c)
 				addParent(e.To, id)
 			}
 		}
 		// Subgoals first, then statements, keeping list order within each.
-		slices.SortStableFunc(structural, func(a, b child) int {
+		slices.SortStableFunc(all[s0:], func(a, b child) int {
 			return rank(a) - rank(b)
 		})
-		if len(premises) > 0 {
-			structural = append(structural, child{id: groupPremises, kind: views.RowGroup})
-			f.kids[id+"/"+groupPremises] = premises
+		g0 := len(all)
+		all = append(all, child{id: groupPremises, kind: views.RowGroup})
+		p0 := len(all)
+		for _, e := range out {
+			if e.Kind != model.EdgePremise {
+				continue
+			}
+			kind := rowKind(snap, e.To)
+			if kind == views.RowMissing || hasChild(all[p0:], e.To) {
+				continue
+			}
+			all = append(all, child{id: e.To, kind: kind})
+			addParent(e.To, id)
 		}
-		if len(structural) > 0 {
-			f.kids[id] = structural
+		if p := len(all); p > p0 {
+			f.premises[id] = all[p0:p:p]
+			f.kids[id] = all[s0:p0:p0]
+			return
+		}
+		all = all[:g0]
+		if g0 > s0 {
+			f.kids[id] = all[s0:g0:g0]
 		}
 	}
 	for id := range snap.Problems {
@@ -140,6 +159,7 @@ func newForest(snap *model.Snapshot, g *model.Graph) *forest {
 	}
 	f.broken, f.brokenOrphans = brokenOf(snap)
 
+	f.top = make([]child, 0, len(g.Roots)+2)
 	for _, r := range g.Roots {
 		f.top = append(f.top, child{id: r, kind: views.RowProblem})
 	}
@@ -161,12 +181,17 @@ func newForest(snap *model.Snapshot, g *model.Graph) *forest {
 	for _, id := range g.Orphans {
 		place(id)
 	}
-	rest := make([]string, 0)
+	// Only the objects still unplaced are sorted (usually none of 10k).
+	var rest []string
 	for id := range snap.Problems {
-		rest = append(rest, id)
+		if _, ok := f.canon[id]; !ok {
+			rest = append(rest, id)
+		}
 	}
 	for id := range snap.Statements {
-		rest = append(rest, id)
+		if _, ok := f.canon[id]; !ok {
+			rest = append(rest, id)
+		}
 	}
 	slices.SortFunc(rest, model.CompareIDs)
 	for _, id := range rest {
@@ -192,6 +217,26 @@ func newForest(snap *model.Snapshot, g *model.Graph) *forest {
 	return f
 }
 
+// rowKind is how a reference to id shows: a problem, a statement, or missing.
+func rowKind(snap *model.Snapshot, id string) views.RowKind {
+	switch {
+	case !snap.Exists(id):
+		return views.RowMissing
+	case model.KindOf(id) == model.KindProblem:
+		return views.RowProblem
+	}
+	return views.RowStatement
+}
+
+func hasChild(cs []child, id string) bool {
+	for _, c := range cs {
+		if c.id == id {
+			return true
+		}
+	}
+	return false
+}
+
 func kindOf(id string) views.RowKind {
 	if model.KindOf(id) == model.KindProblem {
 		return views.RowProblem
@@ -210,42 +255,56 @@ func rank(c child) int {
 }
 
 // walk assigns canonical paths depth first; with groups it also enters premises groups.
-// It is iterative, so a very deep chain cannot exhaust the stack.
+// It is iterative, so a very deep chain cannot exhaust the stack. A frame holds its
+// parent's path: an object's own path is made only where it is placed; where it is
+// placed already, that path is reused.
 func (f *forest) walk(start []child, prefix string, groups bool) {
 	type frame struct {
-		c    child
-		path string
+		c   child
+		dir string
 	}
 	var stack []frame
 	for i := len(start) - 1; i >= 0; i-- {
-		stack = append(stack, frame{start[i], join(prefix, start[i].id)})
+		stack = append(stack, frame{start[i], prefix})
 	}
 	for len(stack) > 0 {
 		fr := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
 		id := fr.c.id
+		var path string
 		if fr.c.kind == views.RowGroup {
 			if !groups {
 				continue
 			}
+			path = join(fr.dir, id)
 		} else {
 			if fr.c.kind != views.RowProblem && fr.c.kind != views.RowStatement {
 				continue
 			}
 			if canon, seen := f.canon[id]; seen {
-				if canon != fr.path {
+				if !isPath(canon, fr.dir, id) {
 					continue // placed elsewhere; a second walk re-enters it only there
 				}
+				path = canon
 			} else {
-				f.canon[id] = fr.path
+				path = join(fr.dir, id)
+				f.canon[id] = path
 				f.order = append(f.order, id)
 			}
 		}
-		kids := f.childrenOf(fr.path, fr.c)
+		kids := f.childrenOf(path, fr.c)
 		for i := len(kids) - 1; i >= 0; i-- {
-			stack = append(stack, frame{kids[i], fr.path + "/" + kids[i].id})
+			stack = append(stack, frame{kids[i], path})
 		}
 	}
+}
+
+// isPath reports whether path is join(dir, id), without making that string.
+func isPath(path, dir, id string) bool {
+	if dir == "" {
+		return path == id
+	}
+	return len(path) == len(dir)+1+len(id) && path[len(dir)] == '/' && path[len(dir)+1:] == id && path[:len(dir)] == dir
 }
 
 func join(prefix, id string) string {
@@ -259,7 +318,7 @@ func join(prefix, id string) string {
 func (f *forest) childrenOf(path string, c child) []child {
 	if c.kind == views.RowGroup {
 		if c.id == groupPremises {
-			return f.kids[parentID(path)+"/"+groupPremises]
+			return f.premises[parentID(path)]
 		}
 		return f.kids[c.id]
 	}
@@ -305,43 +364,45 @@ func onPath(path, id string) bool {
 	return false
 }
 
-// defaultOpen says whether a node is open when the reviewer has not folded it: the tree
-// opens down to the statements, each object at its canonical position only (a shared
-// node opens once), premises folded.
-func (f *forest) defaultOpen(path string, c child) bool {
-	switch c.kind {
-	case views.RowGroup:
-		return c.id != groupPremises
-	case views.RowProblem, views.RowStatement:
-		return f.canon[c.id] == path
-	}
-	return false
-}
-
-// flatten lists the visible rows under the folds. Cost: the visible rows only.
+// flatten lists the visible rows under the folds. Cost: the visible rows only. A frame
+// holds its parent's path; a row at its object's canonical position takes that path
+// string, the others make their own.
 func (f *forest) flatten(folds map[string]bool) []views.TreeRow {
-	var rows []views.TreeRow
+	// Opened as by default: each object once, and the premises groups' rows (folded).
+	rows := make([]views.TreeRow, 0, len(f.top)+len(f.order)+len(f.premises))
 	type frame struct {
 		c     child
-		path  string
+		dir   string
 		depth int
 	}
 	var stack []frame
 	for i := len(f.top) - 1; i >= 0; i-- {
-		stack = append(stack, frame{f.top[i], f.top[i].id, 0})
+		stack = append(stack, frame{f.top[i], "", 0})
 	}
 	for len(stack) > 0 {
 		fr := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
 		c := fr.c
-		row := views.TreeRow{Kind: c.kind, Path: fr.path, ID: c.id, Depth: fr.depth, Edge: c.edge, Shared: f.shared[c.id]}
-		// A reference back to an ancestor is cut here.
-		if (c.kind == views.RowStatement || c.kind == views.RowProblem) && onPath(fr.path[:max(0, len(fr.path)-len(c.id)-1)], c.id) {
+		object := c.kind == views.RowStatement || c.kind == views.RowProblem
+		var path string
+		canonical := false
+		if object {
+			if cp, ok := f.canon[c.id]; ok && isPath(cp, fr.dir, c.id) {
+				path, canonical = cp, true
+			}
+		}
+		if !canonical {
+			path = join(fr.dir, c.id)
+		}
+		row := views.TreeRow{Kind: c.kind, Path: path, ID: c.id, Depth: fr.depth, Edge: c.edge, Shared: f.shared[c.id]}
+		// A reference back to an ancestor is cut here. (Never at a canonical position:
+		// that is the object's first place in the tree, so it is not above itself.)
+		if object && !canonical && onPath(fr.dir, c.id) {
 			row.Kind = views.RowCycle
 			rows = append(rows, row)
 			continue
 		}
-		kids := f.childrenOf(fr.path, c)
+		kids := f.childrenOf(path, c)
 		row.HasKids = len(kids) > 0
 		switch c.kind {
 		case views.RowGroup:
@@ -349,15 +410,17 @@ func (f *forest) flatten(folds map[string]bool) []views.TreeRow {
 		case views.RowBroken:
 			row.Label = c.id
 		}
-		open, set := folds[fr.path]
+		open, set := folds[path]
 		if !set {
-			open = f.defaultOpen(fr.path, c)
+			// By default the tree opens down to the statements, each object at its
+			// canonical position only (a shared node opens once), premises folded.
+			open = canonical || c.kind == views.RowGroup && c.id != groupPremises
 		}
 		row.Open = open && row.HasKids
 		rows = append(rows, row)
 		if row.Open {
 			for i := len(kids) - 1; i >= 0; i-- {
-				stack = append(stack, frame{kids[i], fr.path + "/" + kids[i].id, fr.depth + 1})
+				stack = append(stack, frame{kids[i], path, fr.depth + 1})
 			}
 		}
 	}

@@ -37,7 +37,7 @@ type Tree struct {
 	f      *forest
 	folds  map[string]bool
 	rows   []views.TreeRow
-	index  map[string]int
+	index  map[string]int // row by path, made on first use after a rebuild (rowAt)
 	cursor string
 	cur    int
 	offset int
@@ -49,7 +49,7 @@ type Tree struct {
 }
 
 func newTree() *Tree {
-	return &Tree{folds: map[string]bool{}, index: map[string]int{}, keys: DefaultTreeKeyMap()}
+	return &Tree{folds: map[string]bool{}, keys: DefaultTreeKeyMap()}
 }
 
 // SetSize sets the pane's inner size.
@@ -74,11 +74,21 @@ func (t *Tree) rebuild() {
 		return
 	}
 	t.rows = t.f.flatten(t.folds)
-	clear(t.index)
-	for i, r := range t.rows {
-		t.index[r.Path] = i
-	}
+	t.index = nil
 	t.locate()
+}
+
+// rowAt is the row of a path. The index is made when first asked for, not by rebuild:
+// the first frame of a folder, its cursor on the first row, needs none (10k rows).
+func (t *Tree) rowAt(path string) (int, bool) {
+	if t.index == nil {
+		t.index = make(map[string]int, len(t.rows))
+		for i, r := range t.rows {
+			t.index[r.Path] = i
+		}
+	}
+	i, ok := t.index[path]
+	return i, ok
 }
 
 // locate finds the cursor's row after a rebuild: the same path; else the same object
@@ -97,17 +107,17 @@ func (t *Tree) findRow(path string, was int) int {
 	if path == "" {
 		return 0
 	}
-	if i, ok := t.index[path]; ok {
+	if i, ok := t.rowAt(path); ok {
 		return i
 	}
 	if cp, ok := t.f.canon[lastID(path)]; ok {
-		if i, ok := t.index[cp]; ok {
+		if i, ok := t.rowAt(cp); ok {
 			return i
 		}
 	}
 	// The node is gone or folded away: its nearest visible ancestor, else stay put.
 	for _, a := range reverse(ancestors(path)) {
-		if i, ok := t.index[a]; ok {
+		if i, ok := t.rowAt(a); ok {
 			return i
 		}
 	}
@@ -140,7 +150,7 @@ func (t *Tree) Rows() []views.TreeRow { return t.rows }
 
 // Open reports whether the node at path is open.
 func (t *Tree) IsOpen(path string) bool {
-	i, ok := t.index[path]
+	i, ok := t.rowAt(path)
 	return ok && t.rows[i].Open
 }
 
@@ -229,7 +239,7 @@ func (t *Tree) Update(msg tea.KeyPressMsg) bool {
 		if r.Open {
 			t.SetOpen(r.Path, false)
 		} else if a := ancestors(r.Path); len(a) > 0 {
-			if i, ok := t.index[a[len(a)-1]]; ok {
+			if i, ok := t.rowAt(a[len(a)-1]); ok {
 				t.moveTo(i)
 			}
 		}
