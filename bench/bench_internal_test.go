@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"reflect"
 	"regexp"
 	"strings"
 	"testing"
@@ -120,6 +121,50 @@ func TestSkillLoopsMakeTheSameUpdate(t *testing.T) {
 	}
 }
 
+// ReloadCase updates the graph as the workbench does, and the graph it gives is the one
+// a full derive of the reloaded folder gives, version after version, without deriving
+// in full (a progress note keeps the links); the cached folder is left as it was.
+func TestReloadCaseUpdatesTheGraph(t *testing.T) {
+	cached := small(t, 300)
+	before := tree(t, cached)
+	r, err := NewReloadCase(cached)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	for i := range 3 {
+		if err := r.Change(); err != nil {
+			t.Fatal(err)
+		}
+		g, relinked, err := r.Reload()
+		if err != nil {
+			t.Fatal(err)
+		}
+		snap, err := store.Load(r.Dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got, want := r.snap.Versions[r.id], snap.Versions[r.id]; got != want {
+			t.Fatalf("change %d: %s is at version %s, the file at %s", i+1, r.id, got, want)
+		}
+		if relinked {
+			t.Errorf("change %d: a progress note derived the graph in full", i+1)
+		}
+		if want := model.Derive(r.snap); !reflect.DeepEqual(g, want) {
+			t.Errorf("change %d: the updated graph differs from a derive of the same snapshot", i+1)
+		}
+	}
+	if after := tree(t, cached); len(after) != len(before) {
+		t.Fatalf("the cached folder has %d files, it had %d", len(after), len(before))
+	} else {
+		for path, data := range before {
+			if !bytes.Equal(after[path], data) {
+				t.Errorf("the reloads changed the cached folder's %s", path)
+			}
+		}
+	}
+}
+
 // The Python loader reads what the loader reads.
 func TestPythonLoaderReadsTheFolder(t *testing.T) {
 	dir := small(t, 300)
@@ -168,13 +213,15 @@ func TestRunPrintsTheTable(t *testing.T) {
 		`^$`,
 		`^work +referee +python \(agents\) +read floor +goal$`,
 		`^load \+ derive, 200 statements +` + d + ` +— +` + d + ` +python/referee —, referee/floor \d+\.\d×$`,
-		`^reload 1 changed file \+ derive, 200 +` + d + ` +— +` + d + ` +python reads all again: —$`,
+		`^reload 1 changed file \+ graph update, 200 +` + d + ` +— +` + d + ` +python reads all again: —$`,
 		`^memory after load \+ derive, 200 +\d+\.\d KiB/st +— +\d+\.\d KiB/st disk +heap \d+ MiB; at 100k \d+\.\d\d GiB \(<1 GiB\) [✓✗]$`,
 		`^skill call \(reject, patch\) in process, 200 +` + d + ` +— +— +python/referee — \(referee locks and fsyncs; python does neither\)$`,
 		`^first frame \(load progress\), 200 +` + d + ` +— +— +\(goal ≤150 ms at 10,000\)$`,
 		`^  first frame with the tree, same runs +` + d + ` +— +— +\(goal ≤150 ms at 10,000\)$`,
 		`^keypress \(j\) → frame, 200 statements +` + d + ` +— +— +\(goal ≤2 ms at 100,000\)$`,
 		`^agent's write → frame, 200: p99 +` + d + ` +— +— +\(goal ≤50 ms p99 at 10,000\)$`,
+		`^  mean of the same writes +` + d + ` +— +—$`,
+		`^agent's write → watcher → frame, 200: p99 +` + d + ` +— +— +\(goal ≤50 ms p99 at 10,000\)$`,
 		`^  mean of the same writes +` + d + ` +— +—$`,
 		`^proof render 2 KB, cold +` + d + ` +— +— +off the UI goroutine ✓$`,
 		`^  cached +` + d + ` +— +— +once per \(hash, width, theme\) ✓$`,

@@ -298,14 +298,14 @@ func reloadRows(env *Env) ([]Row, error) {
 		}
 		dir := env.Folders[n]
 		rows = append(rows, Row{
-			Work: fmt.Sprintf("reload 1 changed file + derive, %s", thousands(n)),
+			Work: fmt.Sprintf("reload 1 changed file + graph update, %s", thousands(n)),
 			Cells: [numCols]Cell{
 				{Time: func() (time.Duration, error) {
 					if err := r.Change(); err != nil {
 						return 0, err
 					}
 					start := time.Now()
-					_, err := r.Reload()
+					_, _, err := r.Reload()
 					return time.Since(start), err
 				}},
 				env.pythonCell(func(py *Python) (time.Duration, error) { // no reload: all again

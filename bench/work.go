@@ -366,27 +366,32 @@ func storeArgs(skill *store.Skill, params map[string]string) (store.Args, error)
 
 // ReloadCase is a folder in which one statement file keeps changing, as when an agent
 // writes: Change rewrites the file (the agent's work, not timed), Reload reads it again
-// and derives (referee's work).
+// and updates the graph (referee's work, as the workbench does it for each batch of
+// the watcher: store.Reload of the changed file, then model.Graph.Update from the
+// previous graph, not a Derive of every object).
 type ReloadCase struct {
 	Dir     string
 	Path    string // the changing file, relative to Dir
+	id      string // the statement it holds
 	snap    *model.Snapshot
+	g       *model.Graph // snap's graph
 	bytes   [2][]byte
 	turn    int
 	cleanup func()
 }
 
-// NewReloadCase copies the cached folder and loads it once.
+// NewReloadCase copies the cached folder, loads it once and derives its graph.
 func NewReloadCase(cached string) (*ReloadCase, error) {
 	c, dir, cleanup, err := copyForCase(cached)
 	if err != nil {
 		return nil, err
 	}
-	r := &ReloadCase{Dir: dir, Path: c.path, cleanup: cleanup}
+	r := &ReloadCase{Dir: dir, Path: c.path, id: c.id, cleanup: cleanup}
 	if r.snap, err = store.Load(dir); err != nil {
 		cleanup()
 		return nil, err
 	}
+	r.g = model.Derive(r.snap)
 	if r.bytes[0], err = os.ReadFile(filepath.Join(dir, c.path)); err != nil {
 		cleanup()
 		return nil, err
@@ -408,14 +413,17 @@ func (r *ReloadCase) Change() error {
 	return os.Rename(path+".tmp", path)
 }
 
-// Reload is the work after a change: read the file again, derive the graph.
-func (r *ReloadCase) Reload() (*model.Graph, error) {
+// Reload is the work after a change: read the file again, update the graph from the
+// last one for the statement it holds. relinked says the update derived in full (the
+// statement's references changed): a progress note never does that.
+func (r *ReloadCase) Reload() (g *model.Graph, relinked bool, err error) {
 	next := store.Reload(r.Dir, r.snap, []string{r.Path})
 	if len(next.Broken) > 0 {
-		return nil, fmt.Errorf("%s: %s", next.Broken[0].Path, next.Broken[0].Reason)
+		return nil, false, fmt.Errorf("%s: %s", next.Broken[0].Path, next.Broken[0].Reason)
 	}
-	r.snap = next
-	return model.Derive(next), nil
+	g, relinked = r.g.Update(r.snap, next, []string{r.id})
+	r.snap, r.g = next, g
+	return g, relinked, nil
 }
 
 // ReadFile is the floor of a reload: the bytes of the changed file, read.

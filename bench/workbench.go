@@ -84,21 +84,39 @@ func keypressRow(env *Env) Row {
 }
 
 // writeRows time an agent's write reaching the screen, on a work copy of the 10k folder
-// (else the largest): the p99 and the mean of the same writes.
+// (else the largest): the p99 and the mean of the same writes, first from the watcher's
+// batch on (tui.WriteCase: the work the program does), then from the write itself
+// (tui.WatchedWriteCase: the watcher and its quiet time included, what a reviewer sees).
 func writeRows(env *Env) []Row {
 	n := sizeFor(env, writeGoalAt)
+	direct := writeRowPair(env, fmt.Sprintf("agent's write → frame, %s: p99", thousands(n)), n,
+		func(dir string) (writeCase, error) { return tui.NewWriteCase(dir, frameWidth, frameHeight) })
+	watched := writeRowPair(env, fmt.Sprintf("agent's write → watcher → frame, %s: p99", thousands(n)), n,
+		func(dir string) (writeCase, error) { return tui.NewWatchedWriteCase(dir, frameWidth, frameHeight, 0) })
+	return append(direct, watched...)
+}
+
+// writeCase is tui.WriteCase or tui.WatchedWriteCase.
+type writeCase interface {
+	Write() (time.Duration, error)
+	Run(n int, budget time.Duration) (p99, mean time.Duration, err error)
+	Close()
+}
+
+// writeRowPair is the p99 row and the mean row of one way of timing writes.
+func writeRowPair(env *Env, work string, n int, open func(dir string) (writeCase, error)) []Row {
 	cached := env.Folders[n]
 	budget := env.Opts.Budget
 	var p99, mean time.Duration
 	return []Row{{
-		Work: fmt.Sprintf("agent's write → frame, %s: p99", thousands(n)),
+		Work: work,
 		Cells: uiCells(Cell{Value: func() (string, error) {
 			dir, cleanup, err := workCopy(cached) // the file is replaced, never written in place
 			if err != nil {
 				return "", err
 			}
 			defer cleanup()
-			c, err := tui.NewWriteCase(dir, frameWidth, frameHeight)
+			c, err := open(dir)
 			if err != nil {
 				return "", err
 			}

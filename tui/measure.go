@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"maps"
 	"os"
+	"path"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -125,16 +126,21 @@ func newWriteCase(m *Model, dir string) (*WriteCase, error) {
 	return &WriteCase{m: m, dir: dir, rel: rel, versions: [2][]byte{orig, append(slices.Clip(orig), '\n')}}, nil
 }
 
+// replace writes the file's other version beside it and renames it over the file.
+func (c *WriteCase) replace() error {
+	c.turn ^= 1
+	path := filepath.Join(c.dir, filepath.FromSlash(c.rel))
+	if err := os.WriteFile(path+".tmp", c.versions[c.turn], 0o644); err != nil {
+		return err
+	}
+	return os.Rename(path+".tmp", path)
+}
+
 // Write replaces the file with its other version and returns how long it took from the
 // write to the frame that shows it.
 func (c *WriteCase) Write() (time.Duration, error) {
-	c.turn ^= 1
-	path := filepath.Join(c.dir, filepath.FromSlash(c.rel))
 	start := time.Now()
-	if err := os.WriteFile(path+".tmp", c.versions[c.turn], 0o644); err != nil {
-		return 0, err
-	}
-	if err := os.Rename(path+".tmp", path); err != nil {
+	if err := c.replace(); err != nil {
 		return 0, err
 	}
 	paths := []string{c.rel}
@@ -152,12 +158,16 @@ func (c *WriteCase) Write() (time.Duration, error) {
 // returns the 99th percentile and the mean of their times. The first write after the
 // workbench opened is slower (caches fill): make it with Write before.
 func (c *WriteCase) Run(n int, budget time.Duration) (p99, mean time.Duration, err error) {
+	return runWrites(n, budget, c.Write)
+}
+
+func runWrites(n int, budget time.Duration, write func() (time.Duration, error)) (p99, mean time.Duration, err error) {
 	n = max(n, 1)
 	times := make([]time.Duration, 0, n)
 	var total time.Duration
 	deadline := time.Now().Add(budget)
 	for len(times) < n || len(times) < 10*n && time.Now().Before(deadline) {
-		d, err := c.Write()
+		d, err := write()
 		if err != nil {
 			return 0, 0, err
 		}
@@ -170,6 +180,84 @@ func (c *WriteCase) Run(n int, budget time.Duration) (p99, mean time.Duration, e
 
 // Close stops the workbench.
 func (c *WriteCase) Close() { c.m.Close() }
+
+// WatchedWriteCase is WriteCase through the watcher, the whole path an agent's write
+// takes in the program: the file replaced, store.Watch's batch once the folder has been
+// quiet for the debounce, the model's own listen command (store.Reload of the batch,
+// the graph and tree updated), its message through Update, and View. The command runs
+// here rather than on a goroutine of its own, which changes nothing in the time: the UI
+// waits for its message either way.
+type WatchedWriteCase struct {
+	*WriteCase
+	id      string
+	next    tea.Cmd // listen: waits for the watcher's next batch
+	timeout time.Duration
+}
+
+// NewWatchedWriteCase opens a folder at a terminal size, watching it with the given
+// debounce (0: the watcher's default, as the program runs), to write in it. As with
+// NewWriteCase the folder is changed: pass a copy.
+func NewWatchedWriteCase(dir string, width, height int, debounce time.Duration) (*WatchedWriteCase, error) {
+	m, err := openForMeasure(dir, width, height)
+	if err != nil {
+		return nil, err
+	}
+	w, err := store.Watch(dir, store.WatchOptions{Debounce: debounce})
+	if err != nil {
+		m.Close()
+		return nil, err
+	}
+	m.watcher = w // Close stops it
+	c, err := newWriteCase(m, dir)
+	if err != nil {
+		m.Close()
+		return nil, err
+	}
+	id := strings.TrimSuffix(path.Base(c.rel), ".json")
+	return &WatchedWriteCase{WriteCase: c, id: id, next: m.listen(m.latest), timeout: 5 * time.Second}, nil
+}
+
+// Write replaces the file with its other version and returns how long it took until a
+// frame showed it: batches that do not bring it (only the temporary file) are taken
+// through Update and View too, as the program would.
+func (c *WatchedWriteCase) Write() (time.Duration, error) {
+	was := c.m.snap.Versions[c.id]
+	start := time.Now()
+	if err := c.replace(); err != nil {
+		return 0, err
+	}
+	for c.m.snap.Versions[c.id] == was {
+		msg, err := c.wait()
+		if err != nil {
+			return 0, err
+		}
+		c.m.Update(msg)
+		_ = c.m.View()
+		if c.m.watcher == nil {
+			return 0, fmt.Errorf("%s: the watcher stopped (%s)", c.dir, c.m.watchNote)
+		}
+		// What onSnapshot returned among its commands: listen from the snapshot shown.
+		c.next = c.m.listen(c.m.latest)
+	}
+	return time.Since(start), nil
+}
+
+// wait runs the listen command, for at most the case's timeout.
+func (c *WatchedWriteCase) wait() (tea.Msg, error) {
+	got := make(chan tea.Msg, 1)
+	go func(cmd tea.Cmd) { got <- cmd() }(c.next) // returns when the watcher closes at the latest
+	select {
+	case msg := <-got:
+		return msg, nil
+	case <-time.After(c.timeout):
+		return nil, fmt.Errorf("%s: no batch from the watcher within %s of a write", c.rel, c.timeout)
+	}
+}
+
+// Run is WriteCase.Run through the watcher.
+func (c *WatchedWriteCase) Run(n int, budget time.Duration) (p99, mean time.Duration, err error) {
+	return runWrites(n, budget, c.Write)
+}
 
 // ProofWidth is the width proofs are measured at: the detail pane of a 120-column
 // terminal.

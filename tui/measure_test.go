@@ -58,12 +58,7 @@ func TestWriteCaseShowsEachVersion(t *testing.T) {
 		if d, err := c.Write(); err != nil || d <= 0 {
 			t.Fatalf("write %d: %v, %v", i+1, d, err)
 		}
-		if got, _ := os.ReadFile(path); !bytes.Equal(got, want) {
-			t.Errorf("write %d: the file is %q…, want %q…", i+1, got[:20], want[:20])
-		}
-		if _, err := os.Stat(path + ".tmp"); !os.IsNotExist(err) {
-			t.Errorf("write %d: %s.tmp left: %v", i+1, path, err)
-		}
+		checkWritten(t, i+1, path, want)
 		v := c.m.snap.Versions["s-009"]
 		if seen[v] && i == 0 {
 			t.Errorf("write %d: the workbench still shows version %s", i+1, v)
@@ -110,5 +105,16 @@ func TestProofCaseRendersOffTheUIGoroutineOnce(t *testing.T) {
 	c.Close()
 	if _, err := os.Stat(empty); !os.IsNotExist(err) {
 		t.Errorf("%s is left: %v", empty, err)
+	}
+}
+
+// checkWritten checks write n left exactly want at path and no temporary file beside it.
+func checkWritten(t *testing.T, n int, path string, want []byte) {
+	t.Helper()
+	if got, _ := os.ReadFile(path); !bytes.Equal(got, want) {
+		t.Errorf("write %d: the file is %q…, want %q…", n, got[:20], want[:20])
+	}
+	if _, err := os.Stat(path + ".tmp"); !os.IsNotExist(err) {
+		t.Errorf("write %d: %s.tmp left: %v", n, path, err)
 	}
 }

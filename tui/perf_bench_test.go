@@ -29,6 +29,14 @@ func BenchmarkWriteToFrame10k(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
+	benchWrites(b, c)
+}
+
+// benchWrites times b.N writes after one to warm up, and reports their p99.
+func benchWrites(b *testing.B, c interface {
+	Write() (time.Duration, error)
+	Run(n int, budget time.Duration) (p99, mean time.Duration, err error)
+}) {
 	if _, err := c.Write(); err != nil { // warm up
 		b.Fatal(err)
 	}
