@@ -1,8 +1,12 @@
 package model
 
 import (
+	"cmp"
 	"fmt"
+	"runtime"
 	"slices"
+	"strings"
+	"sync"
 )
 
 // EdgeKind is how one object references another (FORMAT.md "References and the tree").
@@ -66,63 +70,42 @@ type Graph struct {
 //
 // It works on integer indices (index below) rather than maps keyed by ID: a folder of
 // 10k statements has tens of thousands of edges, and map traffic was most of the time.
+// What is left of it (the graph's own maps) is spread over the cores: the phases do
+// not read the links and run beside them, and Out and In are filled beside the walks.
 func Derive(s *Snapshot) *Graph {
 	pids := sortedKeys(s.Problems)
 	sids := sortedKeys(s.Statements)
 	x := newIndex(s, pids, sids)
 	n := len(x.ids)
-	g := &Graph{
-		Out: make(map[string][]Edge, n), In: make(map[string][]Edge, n), Depth: make(map[string]int, n),
-		Phase: make(map[string]Phase, len(pids)+len(sids)), Next: map[string]string{}, FullyProved: make(map[string]bool, len(sids)),
-		Stale: map[string]string{}, Counts: map[string]int{}, ProblemCounts: map[string]int{},
-	}
-	in := make([][]Edge, n)
-	var edges []Edge // the node's edges so far
-	var targets []int32
-	var from string // the node whose edges are being added
-	add := func(kind EdgeKind, item string) {
-		to, ok := RefID(item)
-		if !ok {
-			return
+	// Each map is made by the goroutine that fills it.
+	g := &Graph{Next: map[string]string{}, Stale: map[string]string{}, Counts: map[string]int{}, ProblemCounts: map[string]int{}}
+	var wg sync.WaitGroup
+	nextAt := make([]string, len(pids)+len(sids)) // each object's next agent, by index
+	wg.Go(func() { g.phases(s, x, nextAt) })
+	x.number()
+	in := g.link(s, x)
+	wg.Go(func() {
+		g.Out, g.In = make(map[string][]Edge, n), make(map[string][]Edge, n)
+		for i, es := range x.edges {
+			if len(es) > 0 {
+				g.Out[x.ids[i]] = es
+			}
 		}
-		e := Edge{From: from, To: to, Kind: kind, Item: item}
-		j := x.lookup(to)
-		edges, targets = append(edges, e), append(targets, j)
-		if j >= 0 {
-			in[j] = append(in[j], e)
-		} else {
-			g.Dangling = append(g.Dangling, e)
+		for j, es := range in {
+			if len(es) > 0 {
+				g.In[x.ids[j]] = es
+			}
 		}
-	}
-	done := func(i int, id string) {
-		if len(edges) > 0 {
-			g.Out[id] = slices.Clone(edges)
-			x.out[i] = slices.Clone(targets)
-		}
-		edges, targets = edges[:0], targets[:0]
-	}
-	for i, id := range pids {
-		from = id
-		problemLinks(s.Problems[id], add)
-		done(i, id)
-	}
-	for k, id := range sids {
-		from = id
-		statementLinks(s.Statements[id], add)
-		done(len(pids)+k, id)
-	}
-	for j, es := range in {
-		if len(es) > 0 {
-			g.In[x.ids[j]] = es
-		}
-	}
+	})
 
+	var roots []int32
 	for i, id := range pids {
 		if !slices.ContainsFunc(in[i], func(e Edge) bool { return e.Kind == EdgeSubgoal }) {
 			g.Roots = append(g.Roots, id)
+			roots = append(roots, int32(i))
 		}
 	}
-	depth := g.depths(x, len(pids))
+	depth := x.depths(roots)
 	for k, id := range sids {
 		if len(in[len(pids)+k]) == 0 {
 			g.Orphans = append(g.Orphans, id)
@@ -131,16 +114,104 @@ func Derive(s *Snapshot) *Graph {
 			g.Unreachable = append(g.Unreachable, id)
 		}
 	}
-	// The last three passes write different fields: two of them run beside the third.
-	beside := make(chan struct{})
-	go func() {
-		g.Cycles = cycles(x, len(pids)+len(sids))
-		g.provedAndStale(s, x, len(pids))
-		close(beside)
-	}()
-	g.phases(s, pids, sids)
-	<-beside
+	g.Cycles = cycles(x, len(pids)+len(sids))
+	g.provedAndStale(x)
+	g.Depth = make(map[string]int, n)
+	for i, d := range depth {
+		if d >= 0 {
+			g.Depth[x.ids[i]] = int(d)
+		}
+	}
+	wg.Wait()
+	g.Actionable = actionable(x, nextAt, depth)
 	return g
+}
+
+// link fills the index's edges and targets and g.Dangling, and returns each node's
+// edges in (Graph.In). The nodes are split in parts linked side by side: resolving tens
+// of thousands of references was the most of Derive's time left.
+func (g *Graph) link(s *Snapshot, x *index) (in [][]Edge) {
+	n, nodes := len(x.ids), x.np+x.ns // experiences reference nothing
+	parts := make([]linkPart, max(1, min(runtime.GOMAXPROCS(0), nodes/1024)))
+	var wg sync.WaitGroup
+	for p := range parts {
+		wg.Go(func() { parts[p].link(s, x, nodes*p/len(parts), nodes*(p+1)/len(parts)) })
+	}
+	wg.Wait()
+	// In, in the order of Out: a counting sort of the edges by target.
+	at := make([]int32, n+1) // where the next edge into j goes, then where j's end
+	for _, pt := range parts {
+		g.Dangling = append(g.Dangling, pt.dangling...)
+		for j, c := range pt.indeg {
+			at[j+1] += c
+		}
+	}
+	for j := range n {
+		at[j+1] += at[j]
+	}
+	into := make([]Edge, at[n])
+	in = make([][]Edge, n)
+	for j := range n {
+		if a, b := at[j], at[j+1]; a < b {
+			in[j] = into[a:b:b]
+		}
+	}
+	for _, pt := range parts {
+		for e, j := range pt.targets {
+			if j >= 0 {
+				into[at[j]] = pt.edges[e]
+				at[j]++
+			}
+		}
+	}
+	return in
+}
+
+// linkPart is what link finds in one range of nodes.
+type linkPart struct {
+	edges    []Edge  // the range's edges, node by node
+	targets  []int32 // for each edge the node it leads to, or -1
+	dangling []Edge
+	indeg    []int32 // how many of the edges lead to each node
+}
+
+// link resolves the references of nodes lo to hi, and sets their edges and targets in x.
+func (pt *linkPart) link(s *Snapshot, x *index, lo, hi int) {
+	pt.edges = make([]Edge, 0, 3*(hi-lo))
+	pt.targets = make([]int32, 0, cap(pt.edges))
+	pt.indeg = make([]int32, len(x.ids))
+	start := make([]int32, hi-lo+1) // node lo+k's edges are edges[start[k]:start[k+1]]
+	var from string                 // the node whose edges are being added
+	add := func(kind EdgeKind, item string) {
+		to, ok := RefID(item)
+		if !ok {
+			return
+		}
+		e := Edge{From: from, To: to, Kind: kind, Item: item}
+		j := x.lookup(to)
+		pt.edges, pt.targets = append(pt.edges, e), append(pt.targets, j)
+		if j >= 0 {
+			pt.indeg[j]++
+		} else {
+			pt.dangling = append(pt.dangling, e)
+		}
+	}
+	for i := lo; i < hi; i++ {
+		start[i-lo], from = int32(len(pt.edges)), x.ids[i]
+		if i < x.np {
+			problemLinks(s.Problems[from], add)
+		} else {
+			st := s.Statements[from]
+			x.st[i-x.np] = st
+			statementLinks(st, add)
+		}
+	}
+	start[hi-lo] = int32(len(pt.edges))
+	for i := lo; i < hi; i++ {
+		if a, b := start[i-lo], start[i-lo+1]; a < b {
+			x.edges[i], x.out[i] = pt.edges[a:b:b], pt.targets[a:b:b]
+		}
+	}
 }
 
 // problemLinks calls add with every item of a problem that may reference an object, as
@@ -175,11 +246,15 @@ func addEach(add func(EdgeKind, string), kind EdgeKind, items []string) {
 // order), then experiences. out[i] holds, for each of node i's edges in Graph.Out, the
 // index of the object it points to, or -1 when that does not exist.
 type index struct {
-	ids        []string
-	of         map[string]int32
-	np, ns     int
-	out        [][]int32
-	snapExists func(string) bool
+	ids    []string
+	of     map[string]int32
+	np, ns int
+	st     []*Statement // statement k is node np+k (once linked)
+	edges  [][]Edge     // node i's edges, as in Graph.Out
+	out    [][]int32
+	// ranked: the order of ids is the order of CompareIDs (every problem's and
+	// statement's ID is valid and of its kind), so an index compares as its ID does.
+	ranked bool
 }
 
 func newIndex(s *Snapshot, pids, sids []string) *index {
@@ -187,12 +262,28 @@ func newIndex(s *Snapshot, pids, sids []string) *index {
 	x := &index{np: len(pids), ns: len(sids)}
 	x.ids = make([]string, 0, len(pids)+len(sids)+len(eids))
 	x.ids = append(append(append(x.ids, pids...), sids...), eids...)
+	x.out = make([][]int32, len(x.ids))
+	x.edges = make([][]Edge, len(x.ids))
+	x.st = make([]*Statement, len(sids)) // filled by link
+	x.ranked = validOfKind(pids, 'p') && validOfKind(sids, 's')
+	return x
+}
+
+// number makes the map from ID to index.
+func (x *index) number() {
 	x.of = make(map[string]int32, len(x.ids))
 	for i, id := range x.ids {
 		x.of[id] = int32(i)
 	}
-	x.out = make([][]int32, len(x.ids))
-	return x
+}
+
+func validOfKind(ids []string, kind byte) bool {
+	for _, id := range ids {
+		if k, _, _, ok := parseID(id); !ok || k != kind {
+			return false
+		}
+	}
+	return true
 }
 
 // lookup is the index of the object id names, or -1 when it does not exist (as
@@ -219,44 +310,94 @@ func (x *index) lookup(id string) int32 {
 	return i
 }
 
+// sortedKeys is the keys of m in the order of CompareIDs. When every key is an ID it
+// sorts them by a number that orders them as CompareIDs does (idKey), or compares them
+// without parsing them again: sorting was a third of Derive's time at 10k.
 func sortedKeys[V any](m map[string]V) []string {
 	keys := make([]string, 0, len(m))
+	keyed := make([]keyedID, 0, len(m))
+	valid := true
 	for k := range m {
 		keys = append(keys, k)
+		if valid {
+			_, _, _, valid = parseID(k)
+			if key, ok := idKey(k); ok && valid && keyed != nil {
+				keyed = append(keyed, keyedID{key, k})
+			} else {
+				keyed = nil
+			}
+		}
 	}
-	slices.SortFunc(keys, CompareIDs)
+	switch {
+	case valid && keyed != nil:
+		slices.SortFunc(keyed, func(a, b keyedID) int { return cmp.Compare(a.key, b.key) })
+		for i, k := range keyed {
+			keys[i] = k.id
+		}
+	case valid:
+		slices.SortFunc(keys, compareValidIDs)
+	default:
+		slices.SortFunc(keys, CompareIDs)
+	}
 	return keys
+}
+
+type keyedID struct {
+	key uint64
+	id  string
+}
+
+// idKey is a number that orders valid IDs of up to three letters as CompareIDs does:
+// the kind, the length, then the bytes after "k-" (at most six) as a big-endian number.
+func idKey(id string) (uint64, bool) {
+	if len(id) < 2 || len(id) > 8 {
+		return 0, false
+	}
+	key := uint64(id[0])<<56 | uint64(len(id))<<48
+	for i := 2; i < len(id); i++ {
+		key |= uint64(id[i]) << (8 * (7 - i))
+	}
+	return key, true
+}
+
+// compareValidIDs is CompareIDs for two valid IDs: by kind, then by the length of the
+// letters (the digits are always three), then letters and digits as text.
+func compareValidIDs(a, b string) int {
+	if a[0] != b[0] {
+		return int(a[0]) - int(b[0])
+	}
+	if len(a) != len(b) {
+		return len(a) - len(b)
+	}
+	return strings.Compare(a, b)
 }
 
 // depths is the shortest structural distance from a root problem (breadth first);
 // what only premises or citations reach gets a depth one below its first referrer.
-// It fills g.Depth and returns the depth of every node, -1 where there is none.
-func (g *Graph) depths(x *index, np int) []int32 {
+// It returns the depth of every node, -1 where there is none.
+func (x *index) depths(roots []int32) []int32 {
 	depth := make([]int32, len(x.ids))
 	for i := range depth {
 		depth[i] = -1
 	}
-	var queue []int32
-	for _, id := range g.Roots {
-		queue = append(queue, x.of[id])
-	}
+	queue := slices.Clone(roots)
 	if len(queue) == 0 { // every problem is someone's subgoal: a cycle; start anywhere
-		for i := range np {
+		for i := range x.np {
 			queue = append(queue, int32(i))
 		}
 	}
 	for _, i := range queue {
 		depth[i] = 0
 	}
-	var reached []int32
-	walk := func(follow func(EdgeKind) bool) {
+	reached := make([]int32, 0, len(x.ids))
+	walk := func(all bool) {
 		for len(queue) > 0 {
 			i := queue[0]
 			queue = queue[1:]
 			reached = append(reached, i)
-			for k, e := range g.Out[x.ids[i]] {
+			for k, e := range x.edges[i] {
 				j := x.out[i][k]
-				if j < 0 || !follow(e.Kind) {
+				if j < 0 || !all && !e.Kind.Structural() {
 					continue
 				}
 				if depth[j] < 0 {
@@ -266,14 +407,9 @@ func (g *Graph) depths(x *index, np int) []int32 {
 			}
 		}
 	}
-	walk(EdgeKind.Structural)
+	walk(false)
 	queue = slices.Clone(reached) // then everything, from everything reached
-	walk(func(EdgeKind) bool { return true })
-	for i, d := range depth {
-		if d >= 0 {
-			g.Depth[x.ids[i]] = int(d)
-		}
-	}
+	walk(true)
 	return depth
 }
 
@@ -363,8 +499,11 @@ func refOr(item string) string {
 	return item
 }
 
-func (g *Graph) phases(s *Snapshot, pids, sids []string) {
-	for _, id := range pids {
+// phases fills Phase, Next, Counts, ProblemCounts and Unknown, and each object's next
+// agent by index in nextAt. It reads neither the links nor the depths.
+func (g *Graph) phases(s *Snapshot, x *index, nextAt []string) {
+	g.Phase = make(map[string]Phase, x.np+x.ns)
+	for i, id := range x.ids[:x.np] {
 		p := s.Problems[id]
 		g.ProblemCounts[p.Status]++
 		ph := ProblemPhase(p.Status)
@@ -374,9 +513,10 @@ func (g *Graph) phases(s *Snapshot, pids, sids []string) {
 		}
 		if agent := problemNext(s, p, ph); agent != "" {
 			g.Next[id] = agent
+			nextAt[i] = agent
 		}
 	}
-	for _, id := range sids {
+	for k, id := range x.ids[x.np : x.np+x.ns] {
 		st := s.Statements[id]
 		g.Counts[st.Status]++
 		ph := StatementPhase(s, st)
@@ -386,12 +526,43 @@ func (g *Graph) phases(s *Snapshot, pids, sids []string) {
 		}
 		if agent := statementNext(s, st, ph); agent != "" {
 			g.Next[id] = agent
+			nextAt[x.np+k] = agent
 		}
 	}
-	for id, agent := range g.Next {
-		g.Actionable = append(g.Actionable, g.action(id, agent))
+}
+
+// actionable is Graph.Actionable: the objects with a next agent, ordered by
+// compareActions. In index order a stable sort by depth alone gives that order when the
+// index is ranked.
+func actionable(x *index, nextAt []string, depth []int32) []Action {
+	var out []Action
+	for i, agent := range nextAt {
+		if agent != "" {
+			out = append(out, Action{ID: x.ids[i], Agent: agent, Depth: int(depth[i])})
+		}
 	}
-	slices.SortFunc(g.Actionable, compareActions)
+	if !x.ranked || len(out) == 0 {
+		slices.SortFunc(out, compareActions)
+		return out
+	}
+	// A counting sort by depth, deepest first (-1 last), keeping the index order.
+	deepest := 0
+	for _, a := range out {
+		deepest = max(deepest, a.Depth)
+	}
+	at := make([]int, deepest+3) // depth d goes from at[deepest-d+1]
+	for _, a := range out {
+		at[deepest-a.Depth+1]++
+	}
+	for d := 1; d < len(at); d++ {
+		at[d] += at[d-1]
+	}
+	sorted := make([]Action, len(out))
+	for _, a := range out {
+		sorted[at[deepest-a.Depth]] = a
+		at[deepest-a.Depth]++
+	}
+	return sorted
 }
 
 // action is the orchestrator's entry for an object with a next agent.
@@ -468,22 +639,23 @@ func prelimsDone(s *Snapshot, prelims []string) bool {
 }
 
 // provedAndStale computes fully proved (true, and every preliminary fully proved) and
-// stale (true, but resting on something false, abandoned, missing or itself stale).
-func (g *Graph) provedAndStale(s *Snapshot, x *index, np int) {
+// stale (true, but resting on something false, abandoned, missing or itself stale),
+// each by a walk in index order.
+func (g *Graph) provedAndStale(x *index) {
 	const (
 		unvisited = iota
 		visiting
 		done
 	)
-	state := make([]uint8, x.ns)
-	proved := make([]bool, x.ns)
-	var isProved func(id string) bool
-	isProved = func(id string) bool {
-		i := x.lookup(id)
-		if i < 0 || KindOf(id) != KindStatement {
-			return false // not a statement: it proves nothing
-		}
-		k := int(i) - np
+	np, ns := x.np, x.ns
+	g.FullyProved = make(map[string]bool, ns)
+	state := make([]uint8, ns)
+	proved := make([]bool, ns)
+	var isProved func(k int) bool
+	provedAt := func(j int32) bool { // not a statement: it proves nothing
+		return j >= int32(np) && j < int32(np+ns) && isProved(int(j)-np)
+	}
+	isProved = func(k int) bool {
 		switch state[k] {
 		case visiting:
 			return false // a cycle proves nothing
@@ -491,46 +663,84 @@ func (g *Graph) provedAndStale(s *Snapshot, x *index, np int) {
 			return proved[k]
 		}
 		state[k] = visiting
-		ok := provedOver(s.Statements[id], isProved)
+		st := x.st[k]
+		ok := st.Status == "true"
+		if ok {
+			// The sub-statement edges come first, one per preliminary that is a
+			// reference; an item that is not one is looked up as it stands.
+			es, ts := x.edges[np+k], x.out[np+k]
+			subs := 0
+			for subs < len(es) && es[subs].Kind == EdgeSub {
+				subs++
+			}
+			if subs == len(st.Preliminaries) {
+				for _, j := range ts[:subs] {
+					if !provedAt(j) {
+						ok = false
+					}
+				}
+			} else {
+				for _, it := range st.Preliminaries {
+					if !provedAt(x.lookup(refOr(it))) {
+						ok = false
+					}
+				}
+			}
+		}
 		state[k] = done
 		if ok {
 			proved[k] = true
-			g.FullyProved[id] = true
+			g.FullyProved[x.ids[np+k]] = true
 		}
 		return ok
 	}
-	staleState := make([]uint8, x.ns)
+	staleState := make([]uint8, ns)
+	staleAt := make([]string, ns)
 	var stale func(k int) string
 	stale = func(k int) string {
-		id := x.ids[np+k]
 		switch staleState[k] {
 		case visiting:
 			return ""
 		case done:
-			return g.Stale[id]
+			return staleAt[k]
 		}
 		staleState[k] = visiting
-		st := s.Statements[id]
 		reason := ""
-		if st.Status == "true" {
-			for e, edge := range g.Out[id] {
+		if x.st[k].Status == "true" {
+			for e, edge := range x.edges[np+k] {
 				j := x.out[np+k][e]
-				isStatement := j >= int32(np) && j < int32(np+x.ns)
-				if reason = restsOn(s, edge, isStatement, func() bool { return stale(int(j)-np) != "" }); reason != "" {
+				var target *Statement
+				if j >= int32(np) && j < int32(np+ns) {
+					target = x.st[int(j)-np]
+				}
+				var onStale bool
+				reason, onStale = restsOn(edge, target)
+				if onStale && stale(int(j)-np) != "" {
+					reason = staleBecause(edge)
+				}
+				if reason != "" {
 					break
 				}
 			}
 		}
 		staleState[k] = done
 		if reason != "" {
-			g.Stale[id] = reason
+			staleAt[k] = reason
+			g.Stale[x.ids[np+k]] = reason
 		}
 		return reason
 	}
-	for k := range x.ns {
-		isProved(x.ids[np+k])
-		stale(k)
+	// The two walks share nothing: the second runs beside the first.
+	var wg sync.WaitGroup
+	wg.Go(func() {
+		for k := range ns {
+			stale(k)
+		}
+	})
+	for k := range ns {
+		isProved(k)
 	}
+	wg.Wait()
 }
 
 // provedOver reports whether a statement is fully proved, given which of its
@@ -548,20 +758,24 @@ func provedOver(st *Statement, isProved func(id string) bool) bool {
 }
 
 // restsOn says why a true statement is stale because of one of its edges, or "". The edge
-// leads to an existing statement when isStatement; stale reports whether that one is.
-func restsOn(s *Snapshot, edge Edge, isStatement bool, stale func() bool) string {
+// leads to target when that is an existing statement (nil otherwise); onStale says the
+// statement is stale, because of this edge, exactly when target is (see staleBecause).
+func restsOn(edge Edge, target *Statement) (reason string, onStale bool) {
 	if edge.Kind != EdgeSub && edge.Kind != EdgeCites && edge.Kind != EdgePremise {
-		return ""
+		return "", false
 	}
 	switch {
-	case !isStatement && KindOf(edge.To) == KindStatement:
-		return fmt.Sprintf("rests on %s, which does not exist", edge.To)
-	case !isStatement:
-		return ""
-	case s.Statements[edge.To].Status == "false" || s.Statements[edge.To].Status == "abandoned":
-		return fmt.Sprintf("rests on %s, which is %s", edge.To, s.Statements[edge.To].Status)
-	case stale():
-		return fmt.Sprintf("rests on %s, which is stale", edge.To)
+	case target == nil && KindOf(edge.To) == KindStatement:
+		return fmt.Sprintf("rests on %s, which does not exist", edge.To), false
+	case target == nil:
+		return "", false
+	case target.Status == "false" || target.Status == "abandoned":
+		return fmt.Sprintf("rests on %s, which is %s", edge.To, target.Status), false
 	}
-	return ""
+	return "", true
+}
+
+// staleBecause is the reason of a statement that rests, through edge, on a stale one.
+func staleBecause(edge Edge) string {
+	return fmt.Sprintf("rests on %s, which is stale", edge.To)
 }

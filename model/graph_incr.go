@@ -306,8 +306,16 @@ func (u *update) restale(moved []string) bool {
 		reason := ""
 		if u.s.Statements[id].Status == "true" {
 			for _, edge := range u.g.Out[id] {
-				isStatement := KindOf(edge.To) == KindStatement && u.s.Statements[edge.To] != nil
-				if reason = restsOn(u.s, edge, isStatement, func() bool { return stale(edge.To) != "" }); reason != "" {
+				var target *Statement
+				if KindOf(edge.To) == KindStatement {
+					target = u.s.Statements[edge.To]
+				}
+				var onStale bool
+				reason, onStale = restsOn(edge, target)
+				if onStale && stale(edge.To) != "" {
+					reason = staleBecause(edge)
+				}
+				if reason != "" {
 					break
 				}
 			}
