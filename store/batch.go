@@ -229,9 +229,10 @@ func (p *publishing) prepare() error {
 	}
 	p.journalTemp, p.journal = "", true
 	crashPoint()
-	// Round 2: the journal's name (and the backup folder made above) in history/.
-	syncDirs([]string{b.abs(HistoryDir)})
-	return nil
+	// Round 2: the journal's name (and the backup folder made above) in history/. Unlike
+	// the later rounds' folder syncs, a failure here stops the change before it publishes.
+	syncPoint([]string{b.abs(HistoryDir)})
+	return syncDir(b.abs(HistoryDir))
 }
 
 // tempFile is a temp file written and still open, to be fsynced with the others.
