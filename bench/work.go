@@ -304,11 +304,15 @@ func findSkillCase(snap *model.Snapshot) (*skillCase, error) {
 	sort.Slice(ids, func(i, j int) bool { return model.CompareIDs(ids[i], ids[j]) < 0 })
 	for _, id := range ids {
 		st := snap.Statements[id]
-		if st.Status != "awaiting_verification" || st.Proof.Full == "" || len(model.Unanswered(st.Issues, st.Responses)) > 0 {
+		if st.Status != "awaiting_verification" || st.Proof.Empty() || len(model.Unanswered(st.Issues, st.Responses)) > 0 {
 			continue
 		}
-		sents := model.SplitSentences(st.Proof.Full)
-		return &skillCase{id: id, path: store.StatementDir + "/" + id + ".json", sentence: sents[0], proof: st.Proof.Full,
+		proof, err := st.Proof.Text()
+		if err != nil {
+			return nil, err
+		}
+		sents := model.SplitSentences(proof)
+		return &skillCase{id: id, path: store.StatementDir + "/" + id + ".json", sentence: sents[0], proof: proof,
 			issues: len(st.Issues), responses: len(st.Responses)}, nil
 	}
 	return nil, errors.New("no statement awaiting verification with every issue answered (a P013 folder has some)")

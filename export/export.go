@@ -25,16 +25,21 @@ type Options struct {
 
 // Write renders snap in a format (one of Formats).
 func Write(w io.Writer, format string, snap *model.Snapshot, opts Options) error {
-	doc := build(snap, opts)
+	if !slices.Contains(Formats, format) {
+		return fmt.Errorf("format %q is not one of %s", format, strings.Join(Formats, ", "))
+	}
+	doc, err := build(snap, opts, format != "dot") // the graph shows no proofs
+	if err != nil {
+		return err
+	}
 	switch format {
 	case "md":
 		return doc.markdown(w)
 	case "html":
 		return doc.html(w)
-	case "dot":
+	default:
 		return doc.dot(w)
 	}
-	return fmt.Errorf("format %q is not one of %s", format, strings.Join(Formats, ", "))
 }
 
 // node is one position in the work tree. An object under several parents is shown in
@@ -61,10 +66,11 @@ type document struct {
 	groups []group
 	order  []string // objects in tree order, each once: the order of the details
 	graves map[string]model.Grave
+	proofs map[string]string // statement proof texts, read before anything is written
 }
 
-func build(snap *model.Snapshot, opts Options) *document {
-	d := &document{snap: snap, g: model.Derive(snap), opts: opts, graves: map[string]model.Grave{}}
+func build(snap *model.Snapshot, opts Options, proofs bool) (*document, error) {
+	d := &document{snap: snap, g: model.Derive(snap), opts: opts, graves: map[string]model.Grave{}, proofs: map[string]string{}}
 	for _, gr := range model.Graveyard(snap, d.g) {
 		d.graves[gr.ID] = gr
 	}
@@ -121,7 +127,16 @@ func build(snap *model.Snapshot, opts Options) *document {
 			d.groups = append(d.groups, gr)
 		}
 	}
-	return d
+	for _, id := range d.order {
+		if st := snap.Statements[id]; st != nil && proofs {
+			text, err := st.Proof.Text()
+			if err != nil {
+				return nil, err
+			}
+			d.proofs[id] = text
+		}
+	}
+	return d, nil
 }
 
 // children are the structural references of an object, each target once: subgoals,

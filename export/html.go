@@ -185,8 +185,8 @@ func (d *document) htmlObject(id string) htmlObject {
 	}
 	list("Premises", st.Hypothesis)
 	list("Sub-statements", refs(st.Preliminaries))
-	if st.Proof.Full != "" {
-		o.ProofTitle, o.Proof = "Proof", model.Sanitize(st.Proof.Full)
+	if proof := d.proofs[id]; proof != "" {
+		o.ProofTitle, o.Proof = "Proof", model.Sanitize(proof)
 	}
 	open := openIssues(st)
 	for _, is := range open {

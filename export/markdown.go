@@ -89,8 +89,8 @@ func (d *document) mdDetails(w *bufio.Writer, id string) {
 	if len(st.Preliminaries) > 0 {
 		p("\nSub-statements: %s\n", mdLine(strings.Join(refs(st.Preliminaries), ", ")))
 	}
-	if st.Proof.Full != "" {
-		p("\nProof:\n\n%s\n", quote(mdText(st.Proof.Full)))
+	if proof := d.proofs[id]; proof != "" {
+		p("\nProof:\n\n%s\n", quote(mdText(proof)))
 	}
 	open := openIssues(st)
 	if len(open) > 0 {

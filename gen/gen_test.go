@@ -166,11 +166,14 @@ func TestGeneratedFolderIsValid(t *testing.T) {
 			// Proofs: 1–20 KB (a patch adds a sentence), inline math, steps, QED; threads parse.
 			proofs := 0
 			for id, st := range snap.Statements {
-				if st.Proof.Full == "" {
+				if st.Proof.Empty() {
 					continue
 				}
 				proofs++
-				full := st.Proof.Full
+				full, err := st.Proof.Text()
+				if err != nil {
+					t.Fatal(err)
+				}
 				if len(full) < 1<<10 || len(full) > 20<<10+len(st.Responses)*200 {
 					t.Errorf("%s: a proof of %d bytes", id, len(full))
 				}

@@ -610,7 +610,7 @@ func statementNext(s *Snapshot, st *Statement, ph Phase) string {
 		switch {
 		case len(st.Issues) > len(st.Responses):
 			return AgentFix
-		case st.Proof.Full == "":
+		case st.Proof.Empty():
 			return AgentProve
 		default:
 			return AgentCheck

@@ -212,7 +212,7 @@ func refPhases(g *Graph, s *Snapshot, pids, sids []string) {
 			switch {
 			case len(st.Issues) > len(st.Responses):
 				g.Next[id] = AgentFix
-			case st.Proof.Full == "":
+			case st.Proof.Empty():
 				g.Next[id] = AgentProve
 			default:
 				g.Next[id] = AgentCheck

@@ -175,9 +175,14 @@ func Parse(data []byte) (Value, error) {
 	p := parsers.Get().(*parser)
 	p.data, p.pos = data, 0
 	defer p.release()
+	return p.parse()
+}
+
+// parse parses p.data, from its start.
+func (p *parser) parse() (Value, error) {
 	// The decoded text is never longer than the document: text needs no growing.
-	if cap(p.text) < len(data) {
-		p.text = make([]byte, 0, len(data))
+	if cap(p.text) < len(p.data) {
+		p.text = make([]byte, 0, len(p.data))
 	}
 	p.space()
 	if p.pos < len(p.data) && strings.HasPrefix(string(p.data[p.pos:min(len(p.data), p.pos+3)]), "\ufeff") {
@@ -196,7 +201,7 @@ func Parse(data []byte) (Value, error) {
 
 // A load parses thousands of files on a few goroutines; each parser keeps its scratch
 // between documents.
-var parsers = sync.Pool{New: func() any { return new(parser) }}
+var parsers = sync.Pool{New: func() any { return &parser{body: span{n: -1}} }}
 
 type parser struct {
 	data []byte
@@ -214,7 +219,18 @@ type parser struct {
 	arena string
 	slabV []Value
 	slabM []Member
+	// A lean parse (parseLean) leaves a statement's long proof text in data: body says
+	// where it is (n < 0: nowhere), and build puts the document in scratch slabs kept
+	// between documents, as nothing keeps the document once it is typed.
+	lean     bool
+	inProof  bool // parsing the root's "proof" object
+	body     span
+	scratchV []Value
+	scratchM []Member
 }
+
+// span is a part of a document: the off..off+n bytes of data.
+type span struct{ off, n int }
 
 // node is a Value before its document's slabs exist: its Str is statics[off] or
 // text[off:off+n]; a list's items are items[off:off+n], an object's members
@@ -249,6 +265,7 @@ type member struct {
 
 func (p *parser) release() {
 	p.data, p.arena, p.slabV, p.slabM = nil, "", nil, nil
+	p.lean, p.inProof, p.body = false, false, span{n: -1}
 	p.vals, p.mems, p.items, p.members, p.text = p.vals[:0], p.mems[:0], p.items[:0], p.members[:0], p.text[:0]
 	parsers.Put(p)
 }
@@ -256,11 +273,22 @@ func (p *parser) release() {
 // build allocates the document's slabs and arena at their size and makes the Values.
 func (p *parser) build(root node) Value {
 	p.arena = string(p.text) // not zeroed first, unlike a make
-	if len(p.items) > 0 {
-		p.slabV = make([]Value, len(p.items))
-	}
-	if len(p.members) > 0 {
-		p.slabM = make([]Member, len(p.members))
+	switch {
+	case p.lean:
+		if cap(p.scratchV) < len(p.items) {
+			p.scratchV = make([]Value, len(p.items)+len(p.items)/2)
+		}
+		if cap(p.scratchM) < len(p.members) {
+			p.scratchM = make([]Member, len(p.members)+len(p.members)/2)
+		}
+		p.slabV, p.slabM = p.scratchV[:len(p.items)], p.scratchM[:len(p.members)]
+	default:
+		if len(p.items) > 0 {
+			p.slabV = make([]Value, len(p.items))
+		}
+		if len(p.members) > 0 {
+			p.slabM = make([]Member, len(p.members))
+		}
 	}
 	for i, t := range p.items {
 		p.slabV[i] = p.finish(t)
@@ -501,7 +529,12 @@ func (p *parser) object(depth int) (node, error) {
 		}
 		p.pos++
 		p.space()
-		val, err := p.value(depth + 1)
+		var val node
+		if p.lean && depth <= 1 {
+			val, err = p.leanMember(depth, key)
+		} else {
+			val, err = p.value(depth + 1)
+		}
 		if err != nil {
 			return node{}, err
 		}

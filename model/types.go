@@ -14,15 +14,18 @@ type FieldProblem struct {
 
 func (f FieldProblem) String() string { return f.Field + ": " + f.Msg }
 
-// Proof is a statement's (or a problem's solution's) proof.
+// Proof is a statement's (or a problem's solution's) proof. Its text is Full, or, in a
+// statement a load read lean (see leanProof), Body: read it with Text.
 type Proof struct {
 	Cot  []string
 	Full string
 	Ref  []string
+	Body *ProofText
 }
 
 // Statement is the typed view of statement/s-*.json. Doc is the whole object as written,
-// unknown keys included; it is the source of truth when the object is rewritten.
+// unknown keys included. A statement a load read lean (File set) keeps no Doc: Document
+// reads it again. A change never writes from either; it reads the file it changes.
 type Statement struct {
 	ID            string
 	Type          string
@@ -38,6 +41,7 @@ type Statement struct {
 	Responses     []string
 
 	Doc      Value
+	File     *File
 	Problems []FieldProblem
 }
 

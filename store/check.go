@@ -118,6 +118,10 @@ func (c *checker) objects() {
 	for _, id := range checkSortedIDs(c.snap.Statements) {
 		st := c.snap.Statements[id]
 		c.identity(id, st.ID, st.Problems)
+		var bad *model.TextError
+		if err := st.Proof.Check(); errors.As(err, &bad) { // the load left it unread
+			c.add(SeverityError, objectRelPath(id), id, "not valid JSON: %v (in proof.full)", bad.Err)
+		}
 		if st.Type != "" && st.Type != "assumption" && st.Type != "proposition" && st.Type != "normal" {
 			c.add(SeverityWarning, objectRelPath(id), id, "type %q is not assumption, proposition or normal", st.Type)
 		}
@@ -200,7 +204,7 @@ func (c *checker) threads(id string, st *model.Statement) {
 		if len(open) > 0 {
 			c.add(SeverityError, path, id, "status awaiting_verification, but issue #%d has no response (the checker will refuse it)", open[0])
 		}
-		if strings.TrimSpace(st.Proof.Full) == "" {
+		if st.Proof.Blank() {
 			c.add(SeverityError, path, id, "status awaiting_verification, but it has no proof")
 		}
 	case "true":

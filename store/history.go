@@ -135,30 +135,34 @@ func (h *History) after(id string, i int) Version {
 	if d, ok := h.deleted[id]; ok && d <= i {
 		return v
 	}
-	doc, ok := h.current(id)
-	if ok {
+	doc, ok, err := h.current(id)
+	if err != nil { // the file changed or went since the snapshot read it
+		v.Skipped = append(v.Skipped, model.BrokenFile{Path: objectRelPath(id), ID: id, Reason: err.Error()})
+	} else if ok {
 		v.Doc, v.Exists, v.Version, v.Source = doc, true, h.snap.Versions[id], objectRelPath(id)
 	}
 	return v
 }
 
-// current is the object in the snapshot (the folder now).
-func (h *History) current(id string) (model.Value, bool) {
+// current is the object in the snapshot (the folder now). A lean statement's document
+// is read from its file again.
+func (h *History) current(id string) (model.Value, bool, error) {
 	switch model.KindOf(id) {
 	case model.KindProblem:
 		if p := h.snap.Problems[id]; p != nil {
-			return p.Doc, true
+			return p.Doc, true, nil
 		}
 	case model.KindStatement:
 		if s := h.snap.Statements[id]; s != nil {
-			return s.Doc, true
+			doc, err := s.Document()
+			return doc, err == nil, err
 		}
 	case model.KindExperience:
 		if e := h.snap.Experiences[id]; e != nil {
-			return e.Doc, true
+			return e.Doc, true, nil
 		}
 	}
-	return model.Value{}, false
+	return model.Value{}, false, nil
 }
 
 // before is object id as change i found it: the backup it made (modified, deleted), or
@@ -220,7 +224,10 @@ func (h *History) Object(id, changeID string) (Version, error) {
 		return Version{}, &InputError{Msg: fmt.Sprintf("%q is not a problem, statement or experience ID", id)}
 	}
 	if changeID == "" {
-		doc, ok := h.current(id)
+		doc, ok, err := h.current(id)
+		if err != nil {
+			return Version{}, err
+		}
 		return Version{Doc: doc, Exists: ok, Version: h.snap.Versions[id], Source: objectRelPath(id)}, nil
 	}
 	i, err := h.Index(changeID)

@@ -321,7 +321,7 @@ func TestHostileTextRoundTrips(t *testing.T) {
 	if err != nil || snap.Statements["s-008"] == nil || len(snap.Broken) > 0 {
 		t.Fatalf("%v %v", err, snap.Broken)
 	}
-	if got := snap.Statements["s-008"].Proof.Full; got != proof {
+	if got := proofText(t, snap.Statements["s-008"]); got != proof {
 		t.Errorf("the proof read back is %d bytes, want %d", len(got), len(proof))
 	}
 	if _, err := Check(dir); err != nil {

@@ -167,7 +167,7 @@ func readAll(dir string, paths []string, regular []bool, p *Progress) []readResu
 			defer wg.Done()
 			var buf []byte // each worker reads every file into one buffer: nothing keeps the bytes
 			for i := int(next.Add(1)) - 1; i < len(paths); i = int(next.Add(1)) - 1 {
-				out[i], buf = readObject(paths[i], regular != nil && regular[i], linked, folders, buf)
+				out[i], buf = readObject(dir, paths[i], regular != nil && regular[i], linked, folders, buf)
 				if p != nil {
 					p.Done.Add(1)
 				}
@@ -208,7 +208,7 @@ func objectPath(rel string) (kind, id string, ok bool) {
 // grown as needed, for the next file). listedRegular skips the stat before the open: the
 // open cannot follow a link nor block on a FIFO, and readSame's fstat still refuses
 // anything but a regular file, so the stat only served to name a link or a folder.
-func readObject(rel string, listedRegular bool, linked map[string]bool, folders map[string]folder, buf []byte) (readResult, []byte) {
+func readObject(dir, rel string, listedRegular bool, linked map[string]bool, folders map[string]folder, buf []byte) (readResult, []byte) {
 	r := readResult{path: rel}
 	kind, id, ok := objectPath(rel)
 	if !ok {
@@ -277,21 +277,38 @@ func readObject(rel string, listedRegular bool, linked map[string]bool, folders 
 		r.err = unwrapPath(err).Error()
 		return r, buf
 	}
+	r.version = model.Version(data)
+	if kind == model.KindStatement { // read lean: see model.StatementLean
+		file := &model.File{Path: rel, Version: r.version, Read: rereader(dir, rel)}
+		if r.statement, err = model.StatementLean(data, file); err != nil {
+			r.err = "not valid JSON: " + err.Error()
+		}
+		return r, buf
+	}
 	doc, err := model.Parse(data)
 	if err != nil {
 		r.err = "not valid JSON: " + err.Error()
 		return r, buf
 	}
-	r.version = model.Version(data)
 	switch kind { // typed here, on the worker, not one by one in apply
 	case model.KindProblem:
 		r.problem = model.ProblemFrom(doc)
-	case model.KindStatement:
-		r.statement = model.StatementFrom(doc)
 	case model.KindExperience:
 		r.experience = model.ExperienceFrom(doc)
 	}
 	return r, buf
+}
+
+// rereader reads an object file again, for what a lean statement left in it; like a
+// load, it follows no link and reads nothing but a regular file.
+func rereader(dir, rel string) func() ([]byte, error) {
+	return func() ([]byte, error) {
+		data, err := readRegular(filepath.Join(dir, filepath.FromSlash(rel)))
+		if err != nil {
+			return nil, unwrapPath(err)
+		}
+		return data, nil
+	}
 }
 
 // readRegular is readNoFollow with readSame's single read: the log of a large run is

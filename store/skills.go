@@ -369,7 +369,7 @@ func proofSubmitted(skill string) func(o Objects, a Args) error {
 		default:
 			return &PreconditionError{Object: st.ID, Status: st.Status, Skill: skill, Need: need}
 		}
-		if strings.TrimSpace(st.Proof.Full) == "" {
+		if st.Proof.Blank() {
 			return &PreconditionError{Object: st.ID, Status: st.Status, Skill: skill, Need: "a proof, and it has none"}
 		}
 		if open := model.Unanswered(st.Issues, st.Responses); len(open) > 0 {

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"slices"
-	"strings"
 
 	tea "charm.land/bubbletea/v2"
 
@@ -99,7 +98,7 @@ func (m *Model) skillAction(k, skill, verb, desc string) action {
 }
 
 func needProof(m *Model) string {
-	if st := m.selectedStatement(); st == nil || strings.TrimSpace(st.Proof.Full) == "" {
+	if st := m.selectedStatement(); st == nil || st.Proof.Blank() {
 		return "no proof here: select a statement with a proof"
 	}
 	return ""

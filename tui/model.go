@@ -10,7 +10,6 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"strings"
 	"time"
 
 	"charm.land/bubbles/v2/textinput"
@@ -549,7 +548,7 @@ func (m *Model) refreshDetail(reset bool) tea.Cmd {
 				for i, t := range threads {
 					if t.Issue.Number == open[0] {
 						m.issue = i
-						if idx, _ := model.LocateSentence(model.SplitSentences(st.Proof.Full), t.Issue.Sentence, t.Issue.SentenceText); idx >= 0 {
+						if idx, _ := model.LocateSentence(model.SplitSentences(proofText(st)), t.Issue.Sentence, t.Issue.SentenceText); idx >= 0 {
 							m.sentence = idx
 						}
 						break
@@ -582,10 +581,13 @@ func (m *Model) rebuildDetail() tea.Cmd {
 	var doc views.Doc
 	switch r.Kind {
 	case views.RowStatement:
-		if st := m.snap.Statements[r.ID]; st != nil && strings.TrimSpace(st.Proof.Full) != "" {
-			state.Proof, cmd = m.proofFor(st.Proof.Full, w-2)
-			m.sentence = min(max(m.sentence, 0), max(len(state.Proof.Sentences)-1, 0))
-			state.Sentence = m.sentence
+		if st := m.snap.Statements[r.ID]; st != nil && !st.Proof.Blank() {
+			state.ProofText, state.ProofErr = st.Proof.Text()
+			if state.ProofErr == nil {
+				state.Proof, cmd = m.proofFor(state.ProofText, w-2)
+				m.sentence = min(max(m.sentence, 0), max(len(state.Proof.Sentences)-1, 0))
+				state.Sentence = m.sentence
+			}
 		}
 		if m.ex != nil {
 			state.Similar = m.ex.similarTo(r.ID)
@@ -661,13 +663,20 @@ func renderProof(render func(string, int, string) (*views.RenderedProof, error),
 	}
 }
 
+// proofText is a statement's proof text, or "" when it cannot be read: the detail pane
+// says why (a snapshot reads a long proof from its file when it is first shown).
+func proofText(st *model.Statement) string {
+	text, _ := st.Proof.Text()
+	return text
+}
+
 // moveSentence moves the sentence cursor and keeps the sentence in view.
 func (m *Model) moveSentence(d int) {
 	st := m.selectedStatement()
 	if st == nil {
 		return
 	}
-	n := len(model.SplitSentences(st.Proof.Full))
+	n := len(model.SplitSentences(proofText(st)))
 	if n == 0 {
 		return
 	}
@@ -685,7 +694,7 @@ func (m *Model) scrollToSentence() {
 	if st == nil || m.detail.doc.ProofStart < 0 {
 		return
 	}
-	rp, _ := m.proofFor(st.Proof.Full, m.detail.width-2)
+	rp, _ := m.proofFor(proofText(st), m.detail.width-2)
 	first, last := rp.SentenceLines(m.sentence)
 	if first < 0 {
 		return
@@ -703,7 +712,7 @@ func (m *Model) nextIssue() {
 	threads, _ := model.Threads(st.Issues, st.Responses)
 	m.issue = (m.issue + 1) % len(threads)
 	t := threads[m.issue]
-	if idx, _ := model.LocateSentence(model.SplitSentences(st.Proof.Full), t.Issue.Sentence, t.Issue.SentenceText); idx >= 0 {
+	if idx, _ := model.LocateSentence(model.SplitSentences(proofText(st)), t.Issue.Sentence, t.Issue.SentenceText); idx >= 0 {
 		m.sentence = idx
 	}
 	m.rebuildDetail()

@@ -176,7 +176,7 @@ func TestGapOpensOnTheFlaggedSentence(t *testing.T) {
 	keys(t, m, "n", "n") // s-015, has a gap
 	st := m.snap.Statements["s-015"]
 	is := model.ParseIssue(st.Issues[0])
-	idx, _ := model.LocateSentence(model.SplitSentences(st.Proof.Full), is.Sentence, is.SentenceText)
+	idx, _ := model.LocateSentence(model.SplitSentences(proofText(st)), is.Sentence, is.SentenceText)
 	if m.issue != 0 || m.sentence != idx {
 		t.Fatalf("issue cursor %d sentence %d, want 0 and %d", m.issue, m.sentence, idx)
 	}
@@ -184,7 +184,7 @@ func TestGapOpensOnTheFlaggedSentence(t *testing.T) {
 		t.Fatal("the flagged sentence's number is not on screen")
 	}
 	keys(t, m, "]")
-	if m.sentence != min(idx+1, len(model.SplitSentences(st.Proof.Full))-1) {
+	if m.sentence != min(idx+1, len(model.SplitSentences(proofText(st)))-1) {
 		t.Fatalf("] moved the sentence cursor to %d", m.sentence)
 	}
 	keys(t, m, "i")
@@ -303,7 +303,7 @@ func TestRejectPassesTheExactArguments(t *testing.T) {
 	if m.form == nil {
 		t.Fatalf("R did not open a form: %q", m.message)
 	}
-	sents := model.SplitSentences(m.snap.Statements["s-014"].Proof.Full)
+	sents := model.SplitSentences(proofText(m.snap.Statements["s-014"]))
 	if got := m.form.Value("sentence_number"); got != "3" {
 		t.Fatalf("sentence number prefilled %q, want 3", got)
 	}
@@ -420,7 +420,7 @@ func TestPatchOpensTheEditor(t *testing.T) {
 		t.Fatal("no proof file for the editor")
 	}
 	path := matches[len(matches)-1]
-	orig := m.snap.Statements["s-015"].Proof.Full
+	orig := proofText(m.snap.Statements["s-015"])
 	edited := orig + "\n\nStep 3: Since $n(n+1)$ is even, $m$ is an integer."
 	if err := os.WriteFile(path, []byte(edited), 0o644); err != nil {
 		t.Fatal(err)
@@ -432,7 +432,7 @@ func TestPatchOpensTheEditor(t *testing.T) {
 	typeText(t, m, "Show m is an integer")
 	keys(t, m, "enter", "y")
 	st := model.StatementFrom(mustParse(t, readFile(t, filepath.Join(dir, "statement/s-015.json"))))
-	if st.Proof.Full != edited || st.Status != "awaiting_verification" || len(st.Responses) != 1 {
+	if proofText(st) != edited || st.Status != "awaiting_verification" || len(st.Responses) != 1 {
 		t.Fatalf("after P: status %q responses %q", st.Status, st.Responses)
 	}
 	if st.Responses[0] != model.FormatPatchResponse(1, 1, "Show m is an integer") {

@@ -196,7 +196,7 @@ func (m *Model) sentenceUnderCursor() (int, string) {
 	if st == nil {
 		return 0, ""
 	}
-	sents := model.SplitSentences(st.Proof.Full)
+	sents := model.SplitSentences(proofText(st))
 	if m.sentence < 0 || m.sentence >= len(sents) {
 		return 0, ""
 	}
@@ -209,7 +209,11 @@ func (m *Model) editProof(skill, id, version string) tea.Cmd {
 	st := m.snap.Statements[id]
 	orig := ""
 	if st != nil {
-		orig = st.Proof.Full
+		var err error
+		if orig, err = st.Proof.Text(); err != nil {
+			m.flashError("cannot edit the proof: " + err.Error())
+			return nil
+		}
 	}
 	text := orig
 	if skill == "state-complete-proof" && text == "" {

@@ -127,7 +127,7 @@ func TestSentenceCursorDoesNotRenderAgain(t *testing.T) {
 		return views.RenderProofMarkdown(proof, width, style)
 	}
 	keys(t, m, "n", "n") // s-014, then s-015: one rendering each
-	proof := m.snap.Statements["s-015"].Proof.Full
+	proof := proofText(m.snap.Statements["s-015"])
 	if selectedID(m) != "s-015" || renders.Load() != 2 {
 		t.Fatalf("on %s after %d renders, want s-015 after 2", selectedID(m), renders.Load())
 	}

@@ -52,7 +52,11 @@ type DetailState struct {
 	Issue    int // issue cursor (thread index); -1 none
 	Link     int // link cursor; -1 none
 	Proof    *RenderedProof
-	Broken   []model.BrokenFile
+	// ProofText is the statement's proof text (Proof is its rendering), or ProofErr why
+	// it could not be read: a snapshot leaves long proofs in their files until shown.
+	ProofText string
+	ProofErr  error
+	Broken    []model.BrokenFile
 	// Similar is the statements whose claims are most like this one's, best first;
 	// Retreads the older decided ones it repeats. Both from the snapshot's similarity
 	// index, built off the UI goroutine (nil until it is).
@@ -226,7 +230,7 @@ func StatementDetail(st *themes.Styles, snap *model.Snapshot, g *model.Graph, id
 	if state.Proof != nil {
 		sents = state.Proof.Sentences
 	} else {
-		sents = model.SplitSentences(s.Proof.Full)
+		sents = model.SplitSentences(state.ProofText)
 	}
 	open := model.Unanswered(s.Issues, s.Responses)
 	for i, t := range threads {
@@ -238,12 +242,15 @@ func StatementDetail(st *themes.Styles, snap *model.Snapshot, g *model.Graph, id
 		}
 	}
 
-	if strings.TrimSpace(s.Proof.Full) != "" {
+	if !s.Proof.Blank() {
 		title := fmt.Sprintf("Proof (%d sentences", len(sents))
 		if state.Sentence >= 0 && state.Sentence < len(sents) {
 			title += fmt.Sprintf(" · cursor on %d", state.Sentence+1)
 		}
 		title += ")"
+		if state.ProofErr != nil {
+			title = "Proof"
+		}
 		b.heading(title)
 		if len(s.Proof.Ref) > 0 {
 			var refs []string
@@ -253,7 +260,9 @@ func StatementDetail(st *themes.Styles, snap *model.Snapshot, g *model.Graph, id
 			b.para("cites "+strings.Join(refs, ", "), 2, st.Faint.Render)
 		}
 		b.doc.ProofStart = len(b.doc.Lines)
-		if state.Proof != nil {
+		if state.ProofErr != nil {
+			b.para("cannot show the proof: "+state.ProofErr.Error(), 2, st.Error.Render)
+		} else if state.Proof != nil {
 			marks := SentenceMarks{Cursor: state.Sentence, Issue: -1, Open: flagged}
 			if state.Issue >= 0 && state.Issue < len(located) {
 				marks.Issue = located[state.Issue]
@@ -263,7 +272,7 @@ func StatementDetail(st *themes.Styles, snap *model.Snapshot, g *model.Graph, id
 			b.doc.Lines = append(b.doc.Lines, state.Proof.Display(st)...)
 			b.doc.proof = &proofMarks{rp: state.Proof, marks: marks, bang: st.Error.Render("!")}
 		} else {
-			b.para(s.Proof.Full, 2, st.Base.Render)
+			b.para(state.ProofText, 2, st.Base.Render)
 		}
 		if len(s.Proof.Cot) > 0 {
 			b.blank()

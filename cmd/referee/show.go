@@ -50,7 +50,9 @@ func (a *app) show(dir, id, output, at string) error {
 	case snap.Problems[id] != nil:
 		doc = snap.Problems[id].Doc
 	case snap.Statements[id] != nil:
-		doc = snap.Statements[id].Doc
+		if doc, err = snap.Statements[id].Document(); err != nil { // a lean load kept no document
+			return err
+		}
 	case snap.Experiences[id] != nil:
 		doc = snap.Experiences[id].Doc
 	default:
@@ -85,7 +87,11 @@ func (a *app) show(dir, id, output, at string) error {
 	}
 	switch {
 	case snap.Statements[id] != nil:
-		v.statement(g, snap.Statements[id])
+		proof, err := snap.Statements[id].Proof.Text()
+		if err != nil {
+			return err
+		}
+		v.statement(g, snap.Statements[id], doc, proof)
 	case snap.Problems[id] != nil:
 		v.problem(g, snap.Problems[id])
 	default:
@@ -183,19 +189,21 @@ var statementKeys = []string{"id", "type", "conclusion", "hypothesis", "prelimin
 
 var problemKeys = []string{"id", "hypothesis", "objectives", "status", "priority", "summary", "progresses", "preliminaries", "solution"}
 
-func (v *viewer) statement(g *model.Graph, st *model.Statement) {
+// statement shows st, whose document (st.Doc, unless a lean load left it out) and proof
+// text the caller has read.
+func (v *viewer) statement(g *model.Graph, st *model.Statement, doc model.Value, proof string) {
 	v.header(st.ID, "statement ("+orDash(st.Type)+")", st.Status, g)
 	v.items("claim", st.Conclusion)
 	v.items("premises", st.Hypothesis)
 	v.items("sub-statements", st.Preliminaries)
-	if r, ok := st.Doc.Get("reliability"); ok {
+	if r, ok := doc.Get("reliability"); ok {
 		v.line("reliability: %s", oneLine(string(model.EncodeLine(*r))))
 	}
 	v.items("progresses", st.Progresses)
-	if st.Proof.Full == "" {
+	if proof == "" {
 		v.line("proof: none")
 	} else {
-		v.block("proof", st.Proof.Full)
+		v.block("proof", proof)
 	}
 	if len(st.Proof.Cot) > 0 {
 		v.items("proof reasoning", st.Proof.Cot)
@@ -204,7 +212,7 @@ func (v *viewer) statement(g *model.Graph, st *model.Statement) {
 		v.line("proof cites: %s", listOrNone(st.Proof.Ref))
 	}
 	v.threads(st)
-	v.otherKeys(st.Doc, statementKeys)
+	v.otherKeys(doc, statementKeys)
 	for _, fp := range st.Problems {
 		v.line("malformed: %s", oneLine(fp.String()))
 	}

@@ -1,0 +1,258 @@
+package model
+
+import (
+	"bytes"
+	"fmt"
+	"strings"
+	"sync/atomic"
+	"unicode"
+	"unicode/utf8"
+)
+
+// A folder of 10,000 statements holds some 50 MB of proof text, and a session looks at a
+// few dozen proofs. Decoding, checking and storing that text cost more than reading the
+// files, and kept it all in memory. So a snapshot reads statements lean (StatementLean):
+// a proof text longer than leanProof bytes stays in its file, where the load only finds
+// its closing quote, and is read, checked and decoded when first asked for
+// (Proof.Text). The statement's document is not kept either: Statement.Document reads
+// it again. Everything else of the statement is read and checked as before.
+const leanProof = 256
+
+// File is the file a lean statement was read from, and how to read it again.
+type File struct {
+	Path    string // relative to the contents folder, e.g. "statement/s-007.json"
+	Version string // Version of the bytes the statement was read from
+	Read    func() ([]byte, error)
+}
+
+// ChangedError says a lean statement's file is no longer the one its snapshot read:
+// what was left in it belongs to a newer version, which the next snapshot will have.
+type ChangedError struct{ Path string }
+
+func (e *ChangedError) Error() string {
+	return e.Path + " has changed since it was loaded (the new version is read next)"
+}
+
+// TextError is a fault in a proof text a lean load left in its file (so the file is not
+// valid JSON after all). Err is the *SyntaxError, placed in the whole file.
+type TextError struct {
+	Path string
+	Err  error
+}
+
+func (e *TextError) Error() string { return e.Path + ": proof.full: " + e.Err.Error() }
+func (e *TextError) Unwrap() error { return e.Err }
+
+// read reads the file again, if it is still the version read.
+func (f *File) read() ([]byte, error) {
+	data, err := f.Read()
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", f.Path, err)
+	}
+	if Version(data) != f.Version {
+		return nil, &ChangedError{Path: f.Path}
+	}
+	return data, nil
+}
+
+// ProofText is a proof text a lean load left in its file: the bytes between the quotes
+// of proof.full. Text reads them again, checks and decodes them on first use, and keeps
+// the text from then on.
+type ProofText struct {
+	file  *File
+	off   int // of the first byte after the opening quote
+	n     int
+	blank bool
+	text  atomic.Pointer[string]
+}
+
+// Text is the proof text, read from the file on first use.
+func (t *ProofText) Text() (string, error) {
+	if s := t.text.Load(); s != nil {
+		return *s, nil
+	}
+	s, err := t.read()
+	if err != nil {
+		return "", err
+	}
+	t.text.Store(&s)
+	return s, nil
+}
+
+func (t *ProofText) read() (string, error) {
+	data, err := t.file.read()
+	if err != nil {
+		return "", err
+	}
+	s, err := decodeString(data, t.off-1)
+	if err != nil {
+		return "", &TextError{Path: t.file.Path, Err: err}
+	}
+	return s, nil
+}
+
+// Text is the proof's text: Full, or what a lean load left in the file.
+func (p Proof) Text() (string, error) {
+	if p.Body == nil {
+		return p.Full, nil
+	}
+	return p.Body.Text()
+}
+
+// Check reads the proof text as Text does, but keeps nothing: what `referee check` asks
+// of every proof, without holding them all.
+func (p Proof) Check() error {
+	if p.Body == nil || p.Body.text.Load() != nil {
+		return nil
+	}
+	_, err := p.Body.read()
+	return err
+}
+
+// Empty reports whether the proof has no text at all ("full" missing or "").
+func (p Proof) Empty() bool { return p.Full == "" && p.Body == nil }
+
+// Blank reports whether the proof's text is empty or white space only.
+func (p Proof) Blank() bool {
+	if p.Body != nil {
+		return p.Body.blank
+	}
+	return strings.TrimSpace(p.Full) == ""
+}
+
+// StatementLean reads a statement file as a snapshot keeps it: the typed view without
+// Doc, and a long proof text left in the file (see leanProof). It fails where Parse
+// fails, except for a fault inside the proof text left in the file: Proof.Text reports
+// that one. data is not kept; file reads it again.
+func StatementLean(data []byte, file *File) (*Statement, error) {
+	p := parsers.Get().(*parser)
+	p.data, p.pos, p.lean = data, 0, true
+	defer p.release()
+	doc, err := p.parse()
+	if err != nil {
+		return nil, err
+	}
+	s := StatementFrom(doc) // the document is in p's scratch: s keeps none of it
+	s.Doc, s.File = Value{}, file
+	if b := p.body; b.n >= 0 {
+		s.Proof.Body = &ProofText{file: file, off: b.off, n: b.n, blank: blankJSON(data[b.off : b.off+b.n])}
+	}
+	return s, nil
+}
+
+// Document is the statement's whole object as written: Doc, or for a lean statement its
+// file read and parsed again (a ChangedError if it is no longer the version read).
+func (s *Statement) Document() (Value, error) {
+	if s.File == nil {
+		return s.Doc, nil
+	}
+	data, err := s.File.read()
+	if err != nil {
+		return Value{}, err
+	}
+	doc, err := Parse(data)
+	if err != nil {
+		return Value{}, fmt.Errorf("%s: not valid JSON: %w", s.File.Path, err)
+	}
+	return doc, nil
+}
+
+// leanMember parses the value of member key of an object at depth 0 or 1 of a lean
+// parse: in the root's "proof" object, a long "full" string is only found, not decoded.
+func (p *parser) leanMember(depth int, key string) (node, error) {
+	if depth == 0 {
+		if key != "proof" {
+			return p.value(1)
+		}
+		p.body = span{n: -1} // of a repeated key, the last value is the one kept
+		p.inProof = true
+		t, err := p.value(1)
+		p.inProof = false
+		return t, err
+	}
+	if !p.inProof || key != "full" || p.pos >= len(p.data) || p.data[p.pos] != '"' {
+		return p.value(2)
+	}
+	p.body = span{n: -1}
+	end, err := p.stringEnd()
+	if err != nil {
+		return node{}, err
+	}
+	if end-p.pos-1 <= leanProof {
+		return p.value(2) // short: decoded now, like any string
+	}
+	p.body = span{off: p.pos + 1, n: end - p.pos - 1}
+	p.pos = end + 1
+	return node{kind: String, off: len(p.text)}, nil // "" in the document, which is not kept
+}
+
+// stringEnd finds the closing quote of the string at p.pos without decoding or checking
+// the bytes before it: a quote ends the string unless an odd number of backslashes
+// precede it. For a string Parse accepts, that is the quote Parse ends it at.
+func (p *parser) stringEnd() (int, error) {
+	data := p.data
+	for i := p.pos + 1; ; {
+		k := bytes.IndexByte(data[i:], '"')
+		if k < 0 {
+			p.pos = len(data)
+			return 0, p.fail("unterminated string (truncated?)")
+		}
+		q := i + k
+		b := q
+		for b > p.pos+1 && data[b-1] == '\\' {
+			b--
+		}
+		if (q-b)%2 == 0 {
+			return q, nil
+		}
+		i = q + 1
+	}
+}
+
+// decodeString decodes and checks the JSON string whose opening quote is data[at].
+func decodeString(data []byte, at int) (string, error) {
+	p := parsers.Get().(*parser)
+	p.data, p.pos = data, at
+	defer p.release()
+	if cap(p.text) < len(data) {
+		p.text = make([]byte, 0, len(data))
+	}
+	off, n, err := p.str()
+	if err != nil {
+		return "", err
+	}
+	return string(p.text[off : off+n]), nil
+}
+
+// blankJSON reports whether the raw bytes of a JSON string decode to white space only,
+// as strings.TrimSpace sees it. It stops at the first character that is not: for a
+// proof, the first.
+func blankJSON(raw []byte) bool {
+	for i := 0; i < len(raw); {
+		r, size := rune(raw[i]), 1
+		switch {
+		case raw[i] == '\\' && i+1 < len(raw):
+			switch raw[i+1] {
+			case 'n':
+				r, size = '\n', 2
+			case 't':
+				r, size = '\t', 2
+			case 'r':
+				r, size = '\r', 2
+			case 'f':
+				r, size = '\f', 2
+			case 'u':
+				if u, ok := hex4(raw, i+2); ok {
+					r, size = u, 6
+				}
+			}
+		case raw[i] >= utf8.RuneSelf:
+			r, size = utf8.DecodeRune(raw[i:])
+		}
+		if r == utf8.RuneError || r < 0x20 && size == 1 || !unicode.IsSpace(r) {
+			return false
+		}
+		i += size
+	}
+	return true
+}

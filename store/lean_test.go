@@ -1,0 +1,121 @@
+package store
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"referee/model"
+)
+
+// A load leaves long proof texts in their files (model.StatementLean): they are read
+// when asked for, from the version the snapshot read, and a fault in one is reported
+// then, by `referee check`, and by a change to the statement, which reads it whole.
+
+func TestLoadLeavesLongProofsInTheirFiles(t *testing.T) {
+	dir := copyDir(t, fixtureDir)
+	path := filepath.Join(dir, "statement", "s-007.json")
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := model.StatementFrom(mustParseDoc(t, data)).Proof.Full
+	snap, err := Load(dir)
+	if err != nil || len(snap.Broken) > 0 {
+		t.Fatalf("%v %v", err, snap.Broken)
+	}
+	st := snap.Statements["s-007"]
+	if st.Proof.Body == nil || st.Proof.Full != "" || st.Doc.Obj != nil || st.File == nil || st.File.Path != "statement/s-007.json" {
+		t.Fatalf("s-007 (a %d-byte proof) was not read lean: body %v, doc %v", len(want), st.Proof.Body != nil, st.Doc.Kind)
+	}
+	if got := proofText(t, st); got != want {
+		t.Fatalf("Text = %.60q, want %.60q", got, want)
+	}
+	if doc := document(t, st); !bytes.Equal(model.EncodeIndent(doc), data) {
+		t.Fatal("Document does not encode to the file's bytes")
+	}
+
+	// Changed on disk: the old snapshot says so; the reload reads the new text.
+	old := snap.Statements["s-007"]
+	fresh, _ := Load(dir)
+	changed := bytes.Replace(data, []byte("We prove that"), []byte("We show that"), 1)
+	if err := os.WriteFile(path, changed, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var ce *model.ChangedError
+	if _, err := fresh.Statements["s-007"].Proof.Text(); !errors.As(err, &ce) || err.Error() != "statement/s-007.json has changed since it was loaded (the new version is read next)" {
+		t.Fatalf("Text after the file changed: %v", err)
+	}
+	if got := proofText(t, old); got != want {
+		t.Fatal("a text read before the change is not kept")
+	}
+	next := Reload(dir, fresh, []string{"statement/s-007.json"})
+	unread := Reload(dir, fresh, []string{"statement/s-007.json"}).Statements["s-007"]
+	if got := proofText(t, next.Statements["s-007"]); got != strings.Replace(want, "We prove that", "We show that", 1) {
+		t.Fatalf("after the reload: %.60q", got)
+	}
+
+	// A text once read is kept; one not read yet, of a file gone or replaced by a link, is
+	// refused with the file named (the link not followed).
+	os.Remove(path)
+	if _, err := unread.Proof.Text(); err == nil || err.Error() != "statement/s-007.json: no such file or directory" {
+		t.Fatalf("Text of a file gone: %v", err)
+	}
+	if err := os.Symlink(filepath.Join(dir, "statement", "s-001.json"), path); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := unread.Proof.Text(); err == nil || err.Error() != "statement/s-007.json: is a symbolic link (links are not followed)" {
+		t.Fatalf("Text of a link: %v", err)
+	}
+}
+
+func TestAFaultInALongProofIsReportedWhenRead(t *testing.T) {
+	dir := copyDir(t, fixtureDir)
+	path := filepath.Join(dir, "statement", "s-007.json")
+	data, _ := os.ReadFile(path)
+	data = bytes.Replace(data, []byte(`"status": "true"`), []byte(`"status": "pending"`), 1)
+	full := bytes.Index(data, []byte(`"full": "`))
+	at := full + bytes.Index(data[full:], []byte("unique solution")) + len("unique")
+	data[at] = 0x01 // a raw control character: json.load refuses the file
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	where := fmt.Sprintf("line %d (byte %d): control character inside a string", 1+bytes.Count(data[:at], []byte("\n")), at)
+
+	snap, err := Load(dir)
+	if err != nil || len(snap.Broken) > 0 || snap.Statements["s-007"] == nil {
+		t.Fatalf("the load: %v %v", err, snap.Broken)
+	}
+	if _, err := snap.Statements["s-007"].Proof.Text(); err == nil || err.Error() != "statement/s-007.json: proof.full: "+where {
+		t.Fatalf("Text: %v, want statement/s-007.json: proof.full: %s", err, where)
+	}
+	findings, err := Check(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantFinding := Finding{SeverityError, "statement/s-007.json", "s-007", "not valid JSON: " + where + " (in proof.full)"}
+	found := false
+	for _, f := range findings {
+		found = found || f == wantFinding
+	}
+	if !found {
+		t.Fatalf("check found %v, want %v among them", findings, wantFinding)
+	}
+	err = runErr(t, dir, "state-complete-proof", Args{"statement_id": "s-007", "proof_text": "Step 1: x. QED.", "strategy": "direct"})
+	if err == nil || !strings.Contains(err.Error(), "statement/s-007.json") || !strings.Contains(err.Error(), where) {
+		t.Fatalf("a change to the statement: %v", err)
+	}
+}
+
+func mustParseDoc(t *testing.T, data []byte) model.Value {
+	t.Helper()
+	v, err := model.Parse(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return v
+}

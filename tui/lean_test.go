@@ -1,0 +1,43 @@
+package tui
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/charmbracelet/x/ansi"
+)
+
+// A long proof is read from its file when its statement is first shown; a fault in it is
+// shown in the detail pane, in place of the proof, and nothing else breaks.
+func TestAProofThatCannotBeReadIsSaidSo(t *testing.T) {
+	dir := copyDir(t, "testdata/demo")
+	path := filepath.Join(dir, "statement", "s-015.json")
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	full := bytes.Index(data, []byte(`"full": "`))
+	data[full+40] = 0x01 // a raw control character: not valid JSON
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	m := openTestModel(t, dir, 160, 40)
+	if len(m.snap.Broken) > 0 {
+		t.Fatalf("the load lists %v", m.snap.Broken)
+	}
+	keys(t, m, "n", "n") // s-015, as in TestGapOpensOnTheFlaggedSentence
+	if selectedID(m) != "s-015" {
+		t.Fatalf("on %s", selectedID(m))
+	}
+	keys(t, m, "]", "[", "i")
+	got := strings.Join(strings.Fields(ansi.Strip(strings.Join(m.detail.doc.Lines, "\n"))), " ")
+	want := fmt.Sprintf("Proof cites s-011 cannot show the proof: statement/s-015.json: proof.full: line %d (byte %d): control character inside a string",
+		1+bytes.Count(data[:full+40], []byte("\n")), full+40)
+	if !strings.Contains(got, want) {
+		t.Fatalf("the screen does not say %q:\n%s", want, screen(m))
+	}
+}
