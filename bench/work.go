@@ -120,9 +120,11 @@ func fingerprint() (string, error) {
 }
 
 // LoadDerive is what `referee status --output json` does before it prints: load the
-// folder and derive the graph.
+// folder's objects and config (status reads no log) and derive the graph, with the
+// collector off, as status runs.
 func LoadDerive(dir string) (*model.Snapshot, *model.Graph, error) {
-	snap, err := store.Load(dir)
+	defer store.PauseGC()()
+	snap, err := store.LoadNoLog(dir)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -132,8 +134,8 @@ func LoadDerive(dir string) (*model.Snapshot, *model.Graph, error) {
 	return snap, model.Derive(snap), nil
 }
 
-// ReadFloor reads the bytes a load reads (every object file, config.json and the log)
-// the fastest plain way, with the loader's parallelism, and parses nothing: the physical
+// ReadFloor reads the bytes LoadDerive reads (every object file and config.json; status
+// reads no log) the fastest plain way, with the loader's parallelism, and parses nothing: the physical
 // floor of a load. Like the loader it opens each object folder once and reads its files
 // relative to it, each in one read of its size, workers taking files from a counter;
 // unlike it, it checks nothing.
@@ -152,7 +154,7 @@ func ReadFloor(dir string) (int64, error) {
 		}
 		defer unix.Close(fd)
 		if sub == "." {
-			files = append(files, file{fd, store.ConfigFile}, file{fd, store.LogFile})
+			files = append(files, file{fd, store.ConfigFile})
 			continue
 		}
 		entries, err := os.ReadDir(filepath.Join(dir, sub))

@@ -48,6 +48,15 @@ type Progress struct{ Done, Total atomic.Int64 }
 
 // LoadWithProgress is Load, counting into p (which may be nil) as it goes.
 func LoadWithProgress(dir string, p *Progress) (*model.Snapshot, error) {
+	return load(dir, p, true)
+}
+
+// LoadNoLog is Load without the change log (Snapshot.Log stays empty), for a caller that
+// needs only the objects, as `referee status` does: a long run's log is megabytes of
+// lines to parse.
+func LoadNoLog(dir string) (*model.Snapshot, error) { return load(dir, nil, false) }
+
+func load(dir string, p *Progress, withLog bool) (*model.Snapshot, error) {
 	defer pauseGC()()
 	info, err := os.Stat(dir)
 	if err != nil {
@@ -57,7 +66,7 @@ func LoadWithProgress(dir string, p *Progress) (*model.Snapshot, error) {
 		return nil, fmt.Errorf("contents folder %s: not a directory", dir)
 	}
 	metaRead := make(chan meta, 1) // the log is parsed while the objects are
-	go func() { metaRead <- readMeta(dir) }()
+	go func() { metaRead <- readMeta(dir, withLog) }()
 	snap := &model.Snapshot{}
 	var paths []string
 	var regular []bool // what the folder listing says, so most files need no stat before open
@@ -105,6 +114,11 @@ var gcPaused struct {
 	loads   int
 	percent int // the setting to restore when the last load ends
 }
+
+// PauseGC turns the collector off until the returned function is called, as a load
+// does; `referee status` keeps it off to the end (see cmd/referee), and the benchmarks
+// of what status does pause it over the load and the derive alike.
+func PauseGC() (resume func()) { return pauseGC() }
 
 // pauseGC turns the collector off until the returned function is called.
 func pauseGC() (resume func()) {
@@ -419,7 +433,7 @@ type meta struct {
 }
 
 // loadMeta reads config.json and the log into snap.
-func loadMeta(dir string, snap *model.Snapshot) { setMeta(snap, readMeta(dir)) }
+func loadMeta(dir string, snap *model.Snapshot) { setMeta(snap, readMeta(dir, true)) }
 
 func setMeta(snap *model.Snapshot, m meta) {
 	snap.Broken = slices.DeleteFunc(snap.Broken, func(b model.BrokenFile) bool {
@@ -429,9 +443,9 @@ func setMeta(snap *model.Snapshot, m meta) {
 	snap.Config, snap.Log = m.config, m.log
 }
 
-// readMeta reads config.json and the log; it touches no snapshot, so a load runs it
-// beside the object files.
-func readMeta(dir string) meta {
+// readMeta reads config.json and (withLog) the log; it touches no snapshot, so a load
+// runs it beside the object files.
+func readMeta(dir string, withLog bool) meta {
 	var m meta
 	if data, err := readRegular(filepath.Join(dir, ConfigFile)); err != nil {
 		if !errors.Is(err, fs.ErrNotExist) {
@@ -446,6 +460,9 @@ func readMeta(dir string) meta {
 	}
 	if isLink(dir, HistoryDir) {
 		m.broken = append(m.broken, model.BrokenFile{Path: HistoryDir, Reason: linkReason})
+		return m
+	}
+	if !withLog {
 		return m
 	}
 	data, err := readRegular(filepath.Join(dir, filepath.FromSlash(LogFile)))

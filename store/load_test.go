@@ -173,3 +173,22 @@ func TestOverlappingLoadsRestoreTheCollector(t *testing.T) {
 		t.Fatalf("GC percent after the loads = %d, want 77", got)
 	}
 }
+
+// LoadNoLog, for status, is Load without the log: the same objects, config and versions.
+func TestLoadNoLogLeavesOnlyTheLog(t *testing.T) {
+	full, err := Load(fixtureDir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	noLog, err := LoadNoLog(fixtureDir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(full.Log) == 0 || len(noLog.Log) != 0 {
+		t.Fatalf("log lines: Load %d, LoadNoLog %d", len(full.Log), len(noLog.Log))
+	}
+	if !reflect.DeepEqual(full.Versions, noLog.Versions) || !reflect.DeepEqual(full.Config, noLog.Config) || full.Vocab != noLog.Vocab ||
+		len(full.Statements) != len(noLog.Statements) || len(full.Problems) != len(noLog.Problems) || len(noLog.Broken) != 0 {
+		t.Fatal("LoadNoLog read other objects than Load")
+	}
+}

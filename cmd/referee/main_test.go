@@ -278,3 +278,21 @@ func TestRunInProcess(t *testing.T) {
 		t.Errorf("bad ID: %d %q", code, errOut.String())
 	}
 }
+
+func TestOnlyCommandsThatLoadAndExitTurnTheCollectorOff(t *testing.T) {
+	for args, want := range map[string]bool{
+		"status --output json":     true,
+		"show s-001":               true,
+		"check":                    true,
+		"export md":                true,
+		"":                         false, // the workbench runs for hours
+		"--theme light":            false,
+		"skill check-reject-proof": false,
+		"log --follow":             false,
+		"gen --statements 100000":  false,
+	} {
+		if got := loadsAndExits(strings.Fields(args)); got != want {
+			t.Errorf("loadsAndExits(%q) = %v, want %v", args, got, want)
+		}
+	}
+}

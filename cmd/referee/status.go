@@ -66,9 +66,9 @@ func loadFolder(dir string) (*model.Snapshot, error) {
 }
 
 func (a *app) printStatus(dir, output string) error {
-	snap, err := loadFolder(dir)
+	snap, err := store.LoadNoLog(dir) // nothing here reads the log
 	if err != nil {
-		return err
+		return &store.InputError{Msg: err.Error()}
 	}
 	g := model.Derive(snap)
 	st := statusJSON{
