@@ -48,19 +48,33 @@ func (s *Snapshot) Exists(id string) bool {
 // DetectVocab tells which vocabulary a set of statuses uses: the one with more
 // statuses only it has; VocabUnknown when nothing tells (writers then use P013).
 func DetectVocab(statuses func(yield func(string) bool)) Vocab {
-	var n13, n14 int
+	var c VocabCount
 	for st := range statuses {
-		switch _, v, _ := StatusInfo(st); v {
-		case P013:
-			n13++
-		case P014:
-			n14++
-		}
+		c.Add(st)
 	}
+	return c.Vocab()
+}
+
+// VocabCount counts statuses that only one vocabulary has, for DetectVocab; counts of
+// parts of a folder add up.
+type VocabCount struct{ P013, P014 int }
+
+// Add counts one status.
+func (c *VocabCount) Add(status string) {
+	switch _, v, _ := StatusInfo(status); v {
+	case P013:
+		c.P013++
+	case P014:
+		c.P014++
+	}
+}
+
+// Vocab is the vocabulary the statuses counted use.
+func (c VocabCount) Vocab() Vocab {
 	switch {
-	case n14 > n13:
+	case c.P014 > c.P013:
 		return P014
-	case n13 > 0:
+	case c.P013 > 0:
 		return P013
 	}
 	return VocabUnknown

@@ -97,13 +97,42 @@ func load(dir string, p *Progress, withLog bool) (*model.Snapshot, error) {
 	if p != nil {
 		p.Total.Store(int64(len(paths)))
 	}
-	results := readAll(dir, paths, regular, p)
-	for _, r := range results {
-		apply(snap, r)
+	into := &intoSnapshot{snap: snap}
+	for _, r := range readAll(dir, paths, regular, p, into) {
+		if r.path != "" { // what the workers did not take: files gone or broken, in order
+			apply(snap, r)
+		}
 	}
 	setMeta(snap, <-metaRead)
-	snap.Vocab = model.DetectVocab(snap.Statuses)
+	snap.Vocab = into.vocab.Vocab()
 	return snap, nil
+}
+
+// intoSnapshot lets a load's workers put what they read straight into the new snapshot
+// (its maps under a lock), so that the load does not end with ten thousand map inserts
+// one by one; they count the statuses' vocabulary on the way. Broken files are left to
+// apply, in order, for a broken list in folder order.
+type intoSnapshot struct {
+	mu    sync.Mutex
+	snap  *model.Snapshot
+	vocab model.VocabCount
+}
+
+// take puts a good read into the snapshot and says so.
+func (in *intoSnapshot) take(r *readResult) bool {
+	if r.gone || r.err != "" {
+		return false
+	}
+	in.mu.Lock()
+	defer in.mu.Unlock()
+	put(in.snap, *r)
+	switch {
+	case r.problem != nil:
+		in.vocab.Add(r.problem.Status)
+	case r.statement != nil:
+		in.vocab.Add(r.statement.Status)
+	}
+	return true
 }
 
 // gcPaused counts the loads running: the collector is off while any runs. A load
@@ -158,7 +187,10 @@ type readResult struct {
 //
 // regular, when not nil, says which paths the folder listing gave as regular files
 // (d_type): those are opened at once, without the stat that otherwise comes first.
-func readAll(dir string, paths []string, regular []bool, p *Progress) []readResult {
+//
+// into, when not nil, takes what it can of each result as it is read (see intoSnapshot);
+// the results it took are left empty.
+func readAll(dir string, paths []string, regular []bool, p *Progress, into *intoSnapshot) []readResult {
 	linked := map[string]bool{} // object folders that are links, asked once, not per file
 	folders := map[string]folder{}
 	for _, sub := range objectDirs {
@@ -182,6 +214,9 @@ func readAll(dir string, paths []string, regular []bool, p *Progress) []readResu
 			var buf []byte // each worker reads every file into one buffer: nothing keeps the bytes
 			for i := int(next.Add(1)) - 1; i < len(paths); i = int(next.Add(1)) - 1 {
 				out[i], buf = readObject(dir, paths[i], regular != nil && regular[i], linked, folders, buf)
+				if into != nil && into.take(&out[i]) {
+					out[i] = readResult{} // taken: nothing left to apply
+				}
 				if p != nil {
 					p.Done.Add(1)
 				}
@@ -414,6 +449,11 @@ func apply(snap *model.Snapshot, r readResult) {
 		snap.Broken = append(snap.Broken, model.BrokenFile{Path: r.path, ID: r.id, Reason: r.err})
 		return
 	}
+	put(snap, r)
+}
+
+// put puts a good read into the snapshot.
+func put(snap *model.Snapshot, r readResult) {
 	snap.Versions[r.id] = r.version
 	switch r.kind {
 	case model.KindProblem:
@@ -515,7 +555,7 @@ func Reload(dir string, prev *model.Snapshot, paths []string) *model.Snapshot {
 			objects = append(objects, p)
 		}
 	}
-	for _, r := range readAll(dir, objects, nil, nil) {
+	for _, r := range readAll(dir, objects, nil, nil, nil) {
 		apply(snap, r)
 	}
 	if meta {
