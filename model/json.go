@@ -196,7 +196,25 @@ func (p *parser) parse() (Value, error) {
 	if p.pos != len(p.data) {
 		return Value{}, p.fail("extra data after the document")
 	}
+	if p.lean {
+		p.arena = string(p.text) // the nodes are read as they are: see reader
+		p.root = t
+		return Value{}, nil
+	}
 	return p.build(t), nil
+}
+
+// member is the value of key in the object node n.
+func (p *parser) member(n node, key string) (node, bool) {
+	if n.kind != Object {
+		return node{}, false
+	}
+	for _, m := range p.members[n.off : n.off+n.n] {
+		if m.key == key {
+			return m.val, true
+		}
+	}
+	return node{}, false
 }
 
 // A load parses thousands of files on a few goroutines; each parser keeps its scratch
@@ -219,14 +237,13 @@ type parser struct {
 	arena string
 	slabV []Value
 	slabM []Member
-	// A lean parse (parseLean) leaves a statement's long proof text in data: body says
-	// where it is (n < 0: nowhere), and build puts the document in scratch slabs kept
-	// between documents, as nothing keeps the document once it is typed.
-	lean     bool
-	inProof  bool // parsing the root's "proof" object
-	body     span
-	scratchV []Value
-	scratchM []Member
+	// A lean parse (StatementLean) leaves a statement's long proof text in data (body
+	// says where, n < 0: nowhere) and builds no document: the statement is typed from
+	// the nodes, from root, which nothing keeps.
+	lean    bool
+	root    node
+	inProof bool // parsing the root's "proof" object
+	body    span
 }
 
 // span is a part of a document: the off..off+n bytes of data.
@@ -265,7 +282,7 @@ type member struct {
 
 func (p *parser) release() {
 	p.data, p.arena, p.slabV, p.slabM = nil, "", nil, nil
-	p.lean, p.inProof, p.body = false, false, span{n: -1}
+	p.lean, p.inProof, p.body, p.root = false, false, span{n: -1}, node{}
 	p.vals, p.mems, p.items, p.members, p.text = p.vals[:0], p.mems[:0], p.items[:0], p.members[:0], p.text[:0]
 	parsers.Put(p)
 }
@@ -273,22 +290,11 @@ func (p *parser) release() {
 // build allocates the document's slabs and arena at their size and makes the Values.
 func (p *parser) build(root node) Value {
 	p.arena = string(p.text) // not zeroed first, unlike a make
-	switch {
-	case p.lean:
-		if cap(p.scratchV) < len(p.items) {
-			p.scratchV = make([]Value, len(p.items)+len(p.items)/2)
-		}
-		if cap(p.scratchM) < len(p.members) {
-			p.scratchM = make([]Member, len(p.members)+len(p.members)/2)
-		}
-		p.slabV, p.slabM = p.scratchV[:len(p.items)], p.scratchM[:len(p.members)]
-	default:
-		if len(p.items) > 0 {
-			p.slabV = make([]Value, len(p.items))
-		}
-		if len(p.members) > 0 {
-			p.slabM = make([]Member, len(p.members))
-		}
+	if len(p.items) > 0 {
+		p.slabV = make([]Value, len(p.items))
+	}
+	if len(p.members) > 0 {
+		p.slabM = make([]Member, len(p.members))
 	}
 	for i, t := range p.items {
 		p.slabV[i] = p.finish(t)

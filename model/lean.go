@@ -128,12 +128,12 @@ func StatementLean(data []byte, file *File) (*Statement, error) {
 	p := parsers.Get().(*parser)
 	p.data, p.pos, p.lean = data, 0, true
 	defer p.release()
-	doc, err := p.parse()
-	if err != nil {
+	if _, err := p.parse(); err != nil {
 		return nil, err
 	}
-	s := StatementFrom(doc) // the document is in p's scratch: s keeps none of it
-	s.Doc, s.File = Value{}, file
+	s := &Statement{File: file}
+	s.read(&reader{p: p, root: p.root}) // its strings are parts of p.arena, which s keeps
+
 	if b := p.body; b.n >= 0 {
 		s.Proof.Body = &ProofText{file: file, off: b.off, n: b.n, blank: blankJSON(data[b.off : b.off+b.n])}
 	}
@@ -164,7 +164,9 @@ func (p *parser) leanMember(depth int, key string) (node, error) {
 		if key != "proof" {
 			return p.value(1)
 		}
-		p.body = span{n: -1} // of a repeated key, the last value is the one kept
+		if err := p.dropBody(); err != nil { // of a repeated key, the last value is kept
+			return node{}, err
+		}
 		p.inProof = true
 		t, err := p.value(1)
 		p.inProof = false
@@ -173,7 +175,9 @@ func (p *parser) leanMember(depth int, key string) (node, error) {
 	if !p.inProof || key != "full" || p.pos >= len(p.data) || p.data[p.pos] != '"' {
 		return p.value(2)
 	}
-	p.body = span{n: -1}
+	if err := p.dropBody(); err != nil {
+		return node{}, err
+	}
 	end, err := p.stringEnd()
 	if err != nil {
 		return node{}, err
@@ -184,6 +188,18 @@ func (p *parser) leanMember(depth int, key string) (node, error) {
 	p.body = span{off: p.pos + 1, n: end - p.pos - 1}
 	p.pos = end + 1
 	return node{kind: String, off: len(p.text)}, nil // "" in the document, which is not kept
+}
+
+// dropBody forgets the text found so far, which a repeated key replaces. Nothing will
+// read it later, so it is checked now: Parse refuses the file if it is not valid.
+func (p *parser) dropBody() error {
+	if p.body.n >= 0 {
+		if _, err := decodeString(p.data, p.body.off-1); err != nil {
+			return err
+		}
+	}
+	p.body = span{n: -1}
+	return nil
 }
 
 // stringEnd finds the closing quote of the string at p.pos without decoding or checking

@@ -89,18 +89,20 @@ func TestStatementLeanReadsWhatParseReads(t *testing.T) {
 		t.Fatal("no proof was left in its file: the lean path is not exercised")
 	}
 	cases := map[string][]byte{
-		"escaped quotes and backslashes": longProof(`a \"quoted\" \\ and \\\" end \\\\`),
-		"escapes of every kind":          longProof(`\n\t\r\b\f\/ \u00e9 \ud83d\ude00 \ud800 $\\frac{1}{2}$`),
-		"short proof, decoded at once":   []byte(`{"id": "s-001", "proof": {"full": "short"}}`),
-		"full outside proof":             []byte(`{"id": "s-001", "full": "` + strings.Repeat("y", 400) + `", "proof": {"full": "p"}}`),
-		"full nested deeper":             []byte(`{"proof": {"x": {"full": "` + strings.Repeat("y", 400) + `"}, "full": "p"}}`),
-		"repeated proof, last is short":  []byte(`{"proof": {"full": "` + strings.Repeat("y", 400) + `"}, "proof": {"full": "p"}}`),
-		"repeated full, last is long":    []byte(`{"proof": {"full": "p", "full": "` + strings.Repeat("z", 400) + `"}}`),
-		"repeated full, last is short":   []byte(`{"proof": {"full": "` + strings.Repeat("z", 400) + `", "full": ""}}`),
-		"proof as a bare string":         []byte(`{"proof": "` + strings.Repeat("w", 400) + `"}`),
-		"full not a string":              []byte(`{"proof": {"full": ["` + strings.Repeat("w", 400) + `"]}}`),
-		"not an object":                  []byte(`[1, 2]`),
-		"blank long proof":               []byte(`{"proof": {"full": "` + strings.Repeat(` \n\t\u00a0\u2003`, 40) + `"}}`),
+		"escaped quotes and backslashes":  longProof(`a \"quoted\" \\ and \\\" end \\\\`),
+		"escapes of every kind":           longProof(`\n\t\r\b\f\/ \u00e9 \ud83d\ude00 \ud800 $\\frac{1}{2}$`),
+		"short proof, decoded at once":    []byte(`{"id": "s-001", "proof": {"full": "short"}}`),
+		"full outside proof":              []byte(`{"id": "s-001", "full": "` + strings.Repeat("y", 400) + `", "proof": {"full": "p"}}`),
+		"full nested deeper":              []byte(`{"proof": {"x": {"full": "` + strings.Repeat("y", 400) + `"}, "full": "p"}}`),
+		"repeated proof, last is short":   []byte(`{"proof": {"full": "` + strings.Repeat("y", 400) + `"}, "proof": {"full": "p"}}`),
+		"repeated full, last is long":     []byte(`{"proof": {"full": "p", "full": "` + strings.Repeat("z", 400) + `"}}`),
+		"repeated full, last is short":    []byte(`{"proof": {"full": "` + strings.Repeat("z", 400) + `", "full": ""}}`),
+		"repeated full, first not valid":  []byte(`{"proof": {"full": "` + strings.Repeat("z", 400) + "\x01" + `", "full": ""}}`),
+		"repeated proof, first not valid": []byte(`{"proof": {"full": "` + strings.Repeat("z", 400) + "\x01" + `"}, "proof": {}}`),
+		"proof as a bare string":          []byte(`{"proof": "` + strings.Repeat("w", 400) + `"}`),
+		"full not a string":               []byte(`{"proof": {"full": ["` + strings.Repeat("w", 400) + `"]}}`),
+		"not an object":                   []byte(`[1, 2]`),
+		"blank long proof":                []byte(`{"proof": {"full": "` + strings.Repeat(` \n\t\u00a0\u2003`, 40) + `"}}`),
 	}
 	for name, data := range cases {
 		t.Run(name, func(t *testing.T) { checkLean(t, data) })

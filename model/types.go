@@ -100,26 +100,84 @@ func (k Kind) described() string {
 	return "a " + k.String()
 }
 
-// reader pulls typed fields out of an object, noting every shape problem.
+// reader pulls typed fields out of an object, noting every shape problem. The object is
+// doc, or in a lean read (p set) the parser's nodes from root: a lean read types a
+// statement without building its document, which it does not keep (StatementLean).
 type reader struct {
 	doc      *Value
+	p        *parser
+	root     node
 	problems []FieldProblem
+}
+
+// found is a value a reader found: v, or in a lean read the node n of p.
+type found struct {
+	v *Value
+	p *parser
+	n node
+}
+
+func (f found) Kind() Kind {
+	if f.p != nil {
+		return f.n.kind
+	}
+	return f.v.Kind
+}
+
+// Str is the text of a string, number or literal, as Value.Str.
+func (f found) Str() string {
+	if f.p != nil {
+		return f.p.finish(f.n).Str
+	}
+	return f.v.Str
+}
+
+// StringList is Value.StringList.
+func (f found) StringList() ([]string, bool) {
+	if f.p == nil {
+		return f.v.StringList()
+	}
+	if f.n.kind != Array {
+		return nil, false
+	}
+	ok := true
+	out := make([]string, 0, f.n.n)
+	for _, it := range f.p.items[f.n.off : f.n.off+f.n.n] {
+		if it.kind != String {
+			ok = false
+			continue
+		}
+		out = append(out, f.p.finish(it).Str)
+	}
+	return out, ok
 }
 
 func (r *reader) note(field, format string, args ...any) {
 	r.problems = append(r.problems, FieldProblem{Field: field, Msg: fmt.Sprintf(format, args...)})
 }
 
-func (r *reader) lookup(path []string) (*Value, bool) {
+// top is the object read.
+func (r *reader) top() found { return found{v: r.doc, p: r.p, n: r.root} }
+
+func (r *reader) lookup(path []string) (found, bool) {
+	if r.p != nil {
+		n, ok := r.root, true
+		for _, k := range path {
+			if n, ok = r.p.member(n, k); !ok {
+				return found{}, false
+			}
+		}
+		return found{p: r.p, n: n}, true
+	}
 	v := r.doc
 	for _, k := range path {
 		next, ok := v.Get(k)
 		if !ok {
-			return nil, false
+			return found{}, false
 		}
 		v = next
 	}
-	return v, true
+	return found{v: v}, true
 }
 
 func dotted(path []string) string {
@@ -136,17 +194,17 @@ func (r *reader) str(path ...string) string {
 		r.note(dotted(path), "missing (expected a string)")
 		return ""
 	}
-	switch v.Kind {
+	switch v.Kind() {
 	case String:
-		return v.Str
+		return v.Str()
 	case Null:
 		r.note(dotted(path), "expected a string, found null")
 		return ""
 	case Number, Bool:
-		r.note(dotted(path), "expected a string, found %s", v.Kind.described())
-		return v.Str
+		r.note(dotted(path), "expected a string, found %s", v.Kind().described())
+		return v.Str()
 	}
-	r.note(dotted(path), "expected a string, found %s", v.Kind.described())
+	r.note(dotted(path), "expected a string, found %s", v.Kind().described())
 	return ""
 }
 
@@ -156,7 +214,7 @@ func (r *reader) list(path ...string) []string {
 		r.note(dotted(path), "missing (expected a list of strings)")
 		return nil
 	}
-	switch v.Kind {
+	switch v.Kind() {
 	case Array:
 		out, ok := v.StringList()
 		if !ok {
@@ -165,12 +223,12 @@ func (r *reader) list(path ...string) []string {
 		return out
 	case String: // a lone string where a list belongs: show it as one item
 		r.note(dotted(path), "expected a list of strings, found a string")
-		return []string{v.Str}
+		return []string{v.Str()}
 	case Null:
 		r.note(dotted(path), "expected a list of strings, found null")
 		return nil
 	}
-	r.note(dotted(path), "expected a list of strings, found %s", v.Kind.described())
+	r.note(dotted(path), "expected a list of strings, found %s", v.Kind().described())
 	return nil
 }
 
@@ -180,11 +238,11 @@ func (r *reader) number(path ...string) (float64, bool) {
 		r.note(dotted(path), "missing (expected a number)")
 		return 0, false
 	}
-	if v.Kind != Number {
-		r.note(dotted(path), "expected a number, found %s", v.Kind.described())
+	if v.Kind() != Number {
+		r.note(dotted(path), "expected a number, found %s", v.Kind().described())
 		return 0, false
 	}
-	f, err := strconv.ParseFloat(v.Str, 64)
+	f, err := strconv.ParseFloat(v.Str(), 64)
 	return f, err == nil
 }
 
@@ -206,11 +264,15 @@ func (r *reader) id(wantKind string) string {
 // shape is listed in Problems and read as empty.
 func StatementFrom(doc Value) *Statement {
 	s := &Statement{Doc: doc}
-	if doc.Kind != Object {
-		s.Problems = []FieldProblem{{Field: "(file)", Msg: fmt.Sprintf("expected an object, found %s", doc.Kind.described())}}
-		return s
+	s.read(&reader{doc: &s.Doc})
+	return s
+}
+
+func (s *Statement) read(r *reader) {
+	if k := r.top().Kind(); k != Object {
+		s.Problems = []FieldProblem{{Field: "(file)", Msg: fmt.Sprintf("expected an object, found %s", k.described())}}
+		return
 	}
-	r := reader{doc: &s.Doc}
 	s.ID = r.id(KindStatement)
 	s.Type = r.str("type")
 	s.Conclusion = r.list("conclusion")
@@ -220,16 +282,16 @@ func StatementFrom(doc Value) *Statement {
 	if r.has("reliability") {
 		s.Reliability, _ = r.number("reliability")
 	}
-	if stats, ok := r.lookup([]string{"stats"}); ok && stats.Kind != Object {
-		r.note("stats", "expected {count_usage}, found %s", stats.Kind.described())
+	if stats, ok := r.lookup([]string{"stats"}); ok && stats.Kind() != Object {
+		r.note("stats", "expected {count_usage}, found %s", stats.Kind().described())
 	} else if r.has("stats", "count_usage") {
 		f, _ := r.number("stats", "count_usage")
 		s.CountUsage = int(f)
 	}
 	s.Progresses = r.list("progresses")
 	s.Proof = r.proof("proof")
-	if v, ok := r.lookup([]string{"validation"}); ok && v.Kind != Object {
-		r.note("validation", "expected {issues, responses}, found %s", v.Kind.described())
+	if v, ok := r.lookup([]string{"validation"}); ok && v.Kind() != Object {
+		r.note("validation", "expected {issues, responses}, found %s", v.Kind().described())
 	} else if ok {
 		s.Issues = r.list("validation", "issues")
 		s.Responses = r.list("validation", "responses")
@@ -237,7 +299,6 @@ func StatementFrom(doc Value) *Statement {
 		r.note("validation", "missing (expected {issues, responses})")
 	}
 	s.Problems = r.problems
-	return s
 }
 
 func (r *reader) proof(key string) Proof {
@@ -246,12 +307,12 @@ func (r *reader) proof(key string) Proof {
 		r.note(key, "missing (expected {cot, full, ref})")
 		return Proof{}
 	}
-	if v.Kind != Object {
-		if v.Kind == String { // an early tool wrote the proof as a bare string
+	if v.Kind() != Object {
+		if v.Kind() == String { // an early tool wrote the proof as a bare string
 			r.note(key, "expected {cot, full, ref}, found a string")
-			return Proof{Full: v.Str}
+			return Proof{Full: v.Str()}
 		}
-		r.note(key, "expected {cot, full, ref}, found %s", v.Kind.described())
+		r.note(key, "expected {cot, full, ref}, found %s", v.Kind().described())
 		return Proof{}
 	}
 	return Proof{Cot: r.list(key, "cot"), Full: r.str(key, "full"), Ref: r.list(key, "ref")}
