@@ -147,7 +147,7 @@ func (f found) StringList() ([]string, bool) {
 			ok = false
 			continue
 		}
-		out = append(out, f.p.finish(it).Str)
+		out = append(out, f.p.arena[it.off:it.off+it.n]) // a string node is never static
 	}
 	return out, ok
 }
