@@ -170,7 +170,7 @@ func writeProtected(w *proofWriter, s string, off int) {
 			r, size := utf8.DecodeRuneInString(s[i:])
 			// The sentence's last rune becomes a placeholder, unless it is wider than
 			// one (a placeholder is one cell: the wrapping would change).
-			if off+i == w.endAt && !w.full() && ansi.StringWidth(string(r)) == 1 {
+			if off+i == w.endAt && !w.full() && cellWidth(string(r)) == 1 {
 				w.put(placeholder{text: string(r), end: w.endN})
 			} else {
 				w.b.WriteString(s[i : i+size])
@@ -285,7 +285,7 @@ func finish(key string, lines []string, p preparedProof, width int, md bool) *Re
 	// A long unbreakable run (a math span) may exceed the width: break it.
 	var fitted []string
 	for _, l := range lines {
-		if ansi.StringWidth(l) > width {
+		if cellWidth(l) > width {
 			fitted = append(fitted, strings.Split(ansi.Hardwrap(l, width, true), "\n")...)
 		} else {
 			fitted = append(fitted, l)
@@ -324,11 +324,11 @@ func (r *RenderedProof) layout() {
 				}
 				ph := r.table[k]
 				if s := ph.sentence - 1; s >= 0 && s < n && start[s].line < 0 {
-					start[s] = cellPos{li, ansi.StringWidth(b.String())}
+					start[s] = cellPos{li, cellWidth(b.String())}
 				}
 				b.WriteString(ph.text)
 				if e := ph.end - 1; e >= 0 && e < n && end[e].line < 0 {
-					end[e] = cellPos{li, ansi.StringWidth(b.String())}
+					end[e] = cellPos{li, cellWidth(b.String())}
 				}
 			}
 		}
@@ -356,7 +356,7 @@ func (r *RenderedProof) layout() {
 		}
 		e := end[i]
 		if e.line < 0 || e.line < s.line || (e.line == s.line && e.col <= s.col) {
-			e = cellPos{len(plain) - 1, ansi.StringWidth(plain[len(plain)-1])}
+			e = cellPos{len(plain) - 1, cellWidth(plain[len(plain)-1])}
 			for j := i + 1; j < n; j++ {
 				if start[j].line >= 0 {
 					e = start[j]
@@ -365,7 +365,7 @@ func (r *RenderedProof) layout() {
 			}
 		}
 		for li := s.line; li <= e.line; li++ {
-			from, to := 0, ansi.StringWidth(plain[li])
+			from, to := 0, cellWidth(plain[li])
 			if li == s.line {
 				from = s.col
 			}

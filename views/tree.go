@@ -162,7 +162,7 @@ func TreeLine(st *themes.Styles, r TreeRow, info RowInfo, width int, selected, f
 	}
 	l := plainLeft + strings.Join(left, " ")
 	rt := strings.Join(right, " ")
-	rw := ansi.StringWidth(rt)
+	rw := cellWidth(rt)
 	if rw > 0 && rw+12 > width { // no room: drop the marks rather than the ID
 		rt, rw = "", 0
 	}
@@ -170,14 +170,14 @@ func TreeLine(st *themes.Styles, r TreeRow, info RowInfo, width int, selected, f
 	if rw > 0 {
 		avail-- // a space before the marks
 	}
-	if ansi.StringWidth(l) > avail {
+	if cellWidth(l) > avail {
 		l = ansi.Truncate(l, avail, "…")
 	}
 	line := l
 	if rw > 0 {
-		line += strings.Repeat(" ", max(1, width-rw-ansi.StringWidth(l))) + rt
+		line += strings.Repeat(" ", max(1, width-rw-cellWidth(l))) + rt
 	}
-	pad := width - ansi.StringWidth(line)
+	pad := width - cellWidth(line)
 	if pad > 0 {
 		line += strings.Repeat(" ", pad)
 	}
@@ -190,4 +190,15 @@ func TreeLine(st *themes.Styles, r TreeRow, info RowInfo, width int, selected, f
 		line = st.Flash.Render(ansi.Strip(line))
 	}
 	return line
+}
+
+// cellWidth is ansi.StringWidth with a fast path for printable ASCII, one cell a byte:
+// most of a proof and of a tree line, measured again on every frame.
+func cellWidth(s string) int {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c >= 0x7f {
+			return ansi.StringWidth(s)
+		}
+	}
+	return len(s)
 }

@@ -85,3 +85,11 @@ func TestTreeLineFitsAnyWidth(t *testing.T) {
 		}
 	}
 }
+
+func TestCellWidthIsStringWidth(t *testing.T) {
+	for _, s := range []string{"", "s-001 For every $n$", "tab\there", "\x1b[1mbold\x1b[0m", "é and ∀", "中文", "a\u0301", "~\x7f"} {
+		if got, want := cellWidth(s), ansi.StringWidth(s); got != want {
+			t.Errorf("cellWidth(%q) = %d, ansi.StringWidth says %d", s, got, want)
+		}
+	}
+}
