@@ -41,3 +41,30 @@ func TestAProofThatCannotBeReadIsSaidSo(t *testing.T) {
 		t.Fatalf("the screen does not say %q:\n%s", want, screen(m))
 	}
 }
+
+// Paused, the view keeps the snapshot it had: a proof whose file changed since is not
+// mixed in, and the pane says how to see it.
+func TestAProofChangedWhilePausedIsNotMixedIn(t *testing.T) {
+	dir := copyDir(t, "testdata/demo")
+	m := openTestModel(t, dir, 160, 40)
+	keys(t, m, "p")
+	path := filepath.Join(dir, "statement", "s-016.json")
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, bytes.Replace(data, []byte("We compare"), []byte("We now compare"), 1), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	keys(t, m, "/")
+	typeText(t, m, "s-016")
+	keys(t, m, "enter")
+	if selectedID(m) != "s-016" {
+		t.Fatalf("on %s", selectedID(m))
+	}
+	got := strings.Join(strings.Fields(ansi.Strip(strings.Join(m.detail.doc.Lines, "\n"))), " ")
+	want := "cannot show the proof: statement/s-016.json has changed since this paused view was loaded: p resumes and shows it"
+	if !strings.Contains(got, want) {
+		t.Fatalf("the detail does not say %q:\n%s", want, got)
+	}
+}

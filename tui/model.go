@@ -583,6 +583,9 @@ func (m *Model) rebuildDetail() tea.Cmd {
 	case views.RowStatement:
 		if st := m.snap.Statements[r.ID]; st != nil && !st.Proof.Blank() {
 			state.ProofText, state.ProofErr = st.Proof.Text()
+			if changed := (*model.ChangedError)(nil); m.paused && errors.As(state.ProofErr, &changed) {
+				state.ProofErr = fmt.Errorf("%s has changed since this paused view was loaded: p resumes and shows it", changed.Path)
+			}
 			if state.ProofErr == nil {
 				state.Proof, cmd = m.proofFor(state.ProofText, w-2)
 				m.sentence = min(max(m.sentence, 0), max(len(state.Proof.Sentences)-1, 0))
