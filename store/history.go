@@ -110,11 +110,18 @@ type Version struct {
 	// Skipped lists the backups that could not be used on the way (missing or broken);
 	// the next one, or the file now, stands in for them.
 	Skipped []model.BrokenFile
+	// Now says the version is the snapshot's own (no change since touched it); At uses
+	// the snapshot's object as it is.
+	Now bool
 }
 
 // after is object id as it was right after the change at index i (i = -1: before the
 // first change).
-func (h *History) after(id string, i int) Version {
+func (h *History) after(id string, i int) Version { return h.afterChange(id, i, true) }
+
+// afterChange is after; unless read, an object unchanged since is not read again (Doc
+// stays empty, Now is set): the snapshot's object is that version.
+func (h *History) afterChange(id string, i int, read bool) Version {
 	if c, ok := h.created[id]; ok && c > i {
 		return Version{}
 	}
@@ -133,6 +140,10 @@ func (h *History) after(id string, i int) Version {
 		return v
 	}
 	if d, ok := h.deleted[id]; ok && d <= i {
+		return v
+	}
+	if !read {
+		v.Exists, v.Now, v.Version, v.Source = h.snap.Exists(id), true, h.snap.Versions[id], objectRelPath(id)
 		return v
 	}
 	doc, ok, err := h.current(id)
@@ -273,12 +284,23 @@ func (h *History) At(changeID string) (*model.Snapshot, error) {
 		if objectFile(id) == "" || !model.ValidID(id, "") {
 			continue
 		}
-		v := h.after(id, i)
+		v := h.afterChange(id, i, false)
 		snap.Broken = append(snap.Broken, v.Skipped...)
 		if !v.Exists {
 			continue
 		}
 		snap.Versions[id] = v.Version
+		if v.Now { // shared, lean statements and all: a snapshot is never changed
+			switch model.KindOf(id) {
+			case model.KindProblem:
+				snap.Problems[id] = h.snap.Problems[id]
+			case model.KindStatement:
+				snap.Statements[id] = h.snap.Statements[id]
+			case model.KindExperience:
+				snap.Experiences[id] = h.snap.Experiences[id]
+			}
+			continue
+		}
 		switch model.KindOf(id) {
 		case model.KindProblem:
 			snap.Problems[id] = model.ProblemFrom(v.Doc)

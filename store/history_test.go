@@ -316,3 +316,37 @@ func TestHistoryWithAndLinks(t *testing.T) {
 		t.Errorf("broken %v; s-007 %s", s3.Broken, s3.Statements["s-007"].Status)
 	}
 }
+
+// At shares the snapshot's objects that no later change touched, lean statements as they
+// are, instead of reading their files again; the others come from the backups.
+func TestAtSharesWhatNoLaterChangeTouched(t *testing.T) {
+	h := historyOf(t, demoDir)
+	s := at(t, h, "l-035")
+	shared, rebuilt := 0, 0
+	for id, st := range s.Statements {
+		if st == h.snap.Statements[id] {
+			shared++
+		} else {
+			rebuilt++
+		}
+	}
+	// What l-036 and l-037 touched is rebuilt from backups, the rest shared.
+	if rebuilt == 0 || shared == 0 || shared+rebuilt != len(s.Statements) {
+		t.Fatalf("At(l-035): %d statements shared, %d rebuilt", shared, rebuilt)
+	}
+	for _, e := range h.snap.Log {
+		if e.ID == "l-036" || e.ID == "l-037" {
+			for _, id := range append(slices.Clone(e.Creation), e.Modification...) {
+				if st := s.Statements[id]; st != nil && st == h.snap.Statements[id] {
+					t.Errorf("%s, touched by %s, is the snapshot's own", id, e.ID)
+				}
+			}
+		}
+	}
+	last := at(t, h, h.snap.Log[len(h.snap.Log)-1].ID)
+	for id, st := range h.snap.Statements {
+		if last.Statements[id] != st {
+			t.Errorf("At(last change): %s is not the snapshot's own", id)
+		}
+	}
+}
