@@ -2,6 +2,7 @@ package model
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"strings"
 	"sync/atomic"
@@ -26,12 +27,10 @@ type File struct {
 }
 
 // ChangedError says a lean statement's file is no longer the one its snapshot read:
-// what was left in it belongs to a newer version, which the next snapshot will have.
+// what was left in it belongs to a newer version, which only a newer snapshot has.
 type ChangedError struct{ Path string }
 
-func (e *ChangedError) Error() string {
-	return e.Path + " has changed since it was loaded (the new version is read next)"
-}
+func (e *ChangedError) Error() string { return e.Path + " has changed since it was loaded" }
 
 // TextError is a fault in a proof text a lean load left in its file (so the file is not
 // valid JSON after all). Err is the *SyntaxError, placed in the whole file.
@@ -57,38 +56,41 @@ func (f *File) read() ([]byte, error) {
 
 // ProofText is a proof text a lean load left in its file: the bytes between the quotes
 // of proof.full. Text reads them again, checks and decodes them on first use, and keeps
-// the text from then on.
+// what it found from then on: the text, or a fault in it, or that the file changed, all
+// settled for the version the snapshot read. A failed read (a file gone, too many open
+// files) is tried again next time.
 type ProofText struct {
 	file  *File
 	off   int // of the first byte after the opening quote
-	n     int
 	blank bool
-	text  atomic.Pointer[string]
+	read  atomic.Pointer[textRead]
+}
+
+type textRead struct {
+	text string
+	err  error
 }
 
 // Text is the proof text, read from the file on first use.
 func (t *ProofText) Text() (string, error) {
-	if s := t.text.Load(); s != nil {
-		return *s, nil
+	r := t.read.Load()
+	if r == nil {
+		r = &textRead{}
+		data, err := t.file.read()
+		var changed *ChangedError
+		switch {
+		case errors.As(err, &changed):
+			r.err = err
+		case err != nil:
+			return "", err
+		default:
+			if r.text, err = decodeString(data, t.off-1); err != nil {
+				r.err = &TextError{Path: t.file.Path, Err: err}
+			}
+		}
+		t.read.Store(r)
 	}
-	s, err := t.read()
-	if err != nil {
-		return "", err
-	}
-	t.text.Store(&s)
-	return s, nil
-}
-
-func (t *ProofText) read() (string, error) {
-	data, err := t.file.read()
-	if err != nil {
-		return "", err
-	}
-	s, err := decodeString(data, t.off-1)
-	if err != nil {
-		return "", &TextError{Path: t.file.Path, Err: err}
-	}
-	return s, nil
+	return r.text, r.err
 }
 
 // Text is the proof's text: Full, or what a lean load left in the file.
@@ -97,16 +99,6 @@ func (p Proof) Text() (string, error) {
 		return p.Full, nil
 	}
 	return p.Body.Text()
-}
-
-// Check reads the proof text as Text does, but keeps nothing: what `referee check` asks
-// of every proof, without holding them all.
-func (p Proof) Check() error {
-	if p.Body == nil || p.Body.text.Load() != nil {
-		return nil
-	}
-	_, err := p.Body.read()
-	return err
 }
 
 // Empty reports whether the proof has no text at all ("full" missing or "").
@@ -135,7 +127,7 @@ func StatementLean(data []byte, file *File) (*Statement, error) {
 	s.read(&reader{p: p, root: p.root}) // its strings are parts of p.arena, which s keeps
 
 	if b := p.body; b.n >= 0 {
-		s.Proof.Body = &ProofText{file: file, off: b.off, n: b.n, blank: blankJSON(data[b.off : b.off+b.n])}
+		s.Proof.Body = &ProofText{file: file, off: b.off, blank: blankJSON(data[b.off : b.off+b.n])}
 	}
 	return s, nil
 }
@@ -172,11 +164,14 @@ func (p *parser) leanMember(depth int, key string) (node, error) {
 		p.inProof = false
 		return t, err
 	}
-	if !p.inProof || key != "full" || p.pos >= len(p.data) || p.data[p.pos] != '"' {
+	if !p.inProof || key != "full" {
 		return p.value(2)
 	}
-	if err := p.dropBody(); err != nil {
+	if err := p.dropBody(); err != nil { // a repeated "full" replaces it, whatever it holds
 		return node{}, err
+	}
+	if p.pos >= len(p.data) || p.data[p.pos] != '"' {
+		return p.value(2)
 	}
 	end, err := p.stringEnd()
 	if err != nil {

@@ -97,6 +97,8 @@ func TestStatementLeanReadsWhatParseReads(t *testing.T) {
 		"repeated proof, last is short":   []byte(`{"proof": {"full": "` + strings.Repeat("y", 400) + `"}, "proof": {"full": "p"}}`),
 		"repeated full, last is long":     []byte(`{"proof": {"full": "p", "full": "` + strings.Repeat("z", 400) + `"}}`),
 		"repeated full, last is short":    []byte(`{"proof": {"full": "` + strings.Repeat("z", 400) + `", "full": ""}}`),
+		"repeated full, last is null":     []byte(`{"proof": {"full": "` + strings.Repeat("z", 400) + `", "full": null}}`),
+		"repeated full, last a number":    []byte(`{"proof": {"full": "` + strings.Repeat("z", 400) + `", "full": 1}}`),
 		"repeated full, first not valid":  []byte(`{"proof": {"full": "` + strings.Repeat("z", 400) + "\x01" + `", "full": ""}}`),
 		"repeated proof, first not valid": []byte(`{"proof": {"full": "` + strings.Repeat("z", 400) + "\x01" + `"}, "proof": {}}`),
 		"proof as a bare string":          []byte(`{"proof": "` + strings.Repeat("w", 400) + `"}`),
@@ -161,18 +163,51 @@ func TestLeanStatementReadsItsFileOnceAndOnlyTheVersionRead(t *testing.T) {
 		t.Fatalf("the file was read %d times for three Texts, want once", reads)
 	}
 
+	// Changed: said, and settled for this statement (its snapshot read the old version).
 	s, _ = StatementLean(data, file)
 	onDisk = longProof("a newer proof")
+	reads = 0
 	var changed *ChangedError
-	if _, err := s.Proof.Text(); !errors.As(err, &changed) || err.Error() != "statement/s-001.json has changed since it was loaded (the new version is read next)" {
-		t.Fatalf("Text of a changed file: %v", err)
+	for range 2 {
+		if _, err := s.Proof.Text(); !errors.As(err, &changed) || err.Error() != "statement/s-001.json has changed since it was loaded" {
+			t.Fatalf("Text of a changed file: %v", err)
+		}
 	}
 	if _, err := s.Document(); !errors.As(err, &changed) {
 		t.Fatalf("Document of a changed file: %v", err)
 	}
-	file.Read = func() ([]byte, error) { return nil, os.ErrNotExist }
-	if _, err := s.Proof.Text(); err == nil || err.Error() != "statement/s-001.json: file does not exist" {
-		t.Fatalf("Text of a file gone: %v", err)
+	if reads != 2 {
+		t.Fatalf("%d reads for two Texts and a Document of a changed file, want 2", reads)
+	}
+
+	// A fault in the text: settled too.
+	bad := longProof("a\\x")
+	bad[len(bad)-len(`", "ref": []}, "validation": {"issues": [], "responses": []}}`)-2] = 0x01
+	onDisk, reads = bad, 0
+	file.Version = Version(bad)
+	s, err = StatementLean(bad, file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for range 2 {
+		if _, err := s.Proof.Text(); err == nil || !strings.HasSuffix(err.Error(), "control character inside a string") {
+			t.Fatalf("Text of a bad text: %v", err)
+		}
+	}
+	if reads != 1 {
+		t.Fatalf("a bad text was read %d times, want once", reads)
+	}
+
+	// Gone: said, and tried again next time (it may be back).
+	s, _ = StatementLean(data, &File{Path: "statement/s-001.json", Version: Version(data), Read: func() ([]byte, error) { reads++; return nil, os.ErrNotExist }})
+	reads = 0
+	for range 2 {
+		if _, err := s.Proof.Text(); err == nil || err.Error() != "statement/s-001.json: file does not exist" {
+			t.Fatalf("Text of a file gone: %v", err)
+		}
+	}
+	if reads != 2 {
+		t.Fatalf("a file gone was read %d times for two Texts, want 2", reads)
 	}
 }
 
@@ -185,7 +220,7 @@ func FuzzStatementLean(f *testing.F) {
 			f.Add(data, false)
 		}
 	}
-	for _, s := range []string{`a \"b\" \\`, `\\\\\"`, "\x01", `\u00e9\ud800`, `" , "status": "x`, `\`, `\\`} {
+	for _, s := range []string{`a \"b\" \\`, `\\\\\"`, "\x01", `\u00e9\ud800`, `" , "status": "x`, `\`, `\\`, `x", "full": null, "y": "`} {
 		f.Add([]byte(s), true)
 	}
 	f.Fuzz(func(t *testing.T, data []byte, asProof bool) {
