@@ -26,6 +26,10 @@ type Change struct {
 	Deleted      []string             `json:"deleted"`
 	Objects      []model.ObjectChange `json:"objects"` // created, then modified, then deleted
 	Err          string               `json:"error,omitempty"`
+	// Provisional says an object's version after the change is the snapshot's, whose
+	// file changed before it could be read again (Version.Changed): the listing for the
+	// newer snapshot has this change right, and whoever keeps a listing lists it again.
+	Provisional bool `json:"provisional,omitempty"`
 }
 
 // SkillOrGuess is the skill the line names, else the guess marked with "~".
@@ -86,6 +90,7 @@ func (h *History) change(i int, e model.LogEntry, g *model.Graph) Change {
 			}
 			if action != model.Deleted {
 				after = h.after(id, i)
+				c.Provisional = c.Provisional || after.Changed
 			}
 			oc := model.CompareVersions(id, action, before.Doc, after.Doc)
 			var why []string

@@ -41,8 +41,8 @@ func (f Finding) String() string {
 // then by file (IDs in issue order), then in the order they were found. It fails only
 // when the folder itself cannot be read.
 func Check(dir string) ([]Finding, error) {
-	defer readLock(dir)() // a change in progress is not a leftover
-	snap, err := Load(dir)
+	defer readLock(dir)()       // a change in progress is not a leftover
+	snap, err := LoadWhole(dir) // every proof text checked, each file read once
 	if err != nil {
 		return nil, &InputError{Msg: err.Error()}
 	}
@@ -118,10 +118,6 @@ func (c *checker) objects() {
 	for _, id := range checkSortedIDs(c.snap.Statements) {
 		st := c.snap.Statements[id]
 		c.identity(id, st.ID, st.Problems)
-		var bad *model.TextError
-		if err := st.Proof.Check(); errors.As(err, &bad) { // the load left it unread
-			c.add(SeverityError, objectRelPath(id), id, "not valid JSON: %v (in proof.full)", bad.Err)
-		}
 		if st.Type != "" && st.Type != "assumption" && st.Type != "proposition" && st.Type != "normal" {
 			c.add(SeverityWarning, objectRelPath(id), id, "type %q is not assumption, proposition or normal", st.Type)
 		}

@@ -1,10 +1,12 @@
 package store
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"sync"
 
 	"referee/model"
@@ -113,6 +115,9 @@ type Version struct {
 	// Now says the version is the snapshot's own (no change since touched it); At uses
 	// the snapshot's object as it is.
 	Now bool
+	// Changed says the version is the snapshot's own, but its file (a lean statement's,
+	// read again for its document) has changed since the snapshot read it.
+	Changed bool
 }
 
 // after is object id as it was right after the change at index i (i = -1: before the
@@ -147,9 +152,15 @@ func (h *History) afterChange(id string, i int, read bool) Version {
 		return v
 	}
 	doc, ok, err := h.current(id)
-	if err != nil { // the file changed or went since the snapshot read it
-		v.Skipped = append(v.Skipped, model.BrokenFile{Path: objectRelPath(id), ID: id, Reason: err.Error()})
-	} else if ok {
+	var changed *model.ChangedError
+	switch {
+	case errors.As(err, &changed): // a newer snapshot has it; see Change.Provisional
+		v.Changed = true
+		v.Skipped = append(v.Skipped, model.BrokenFile{Path: changed.Path, ID: id, Reason: "has changed since it was loaded"})
+	case err != nil: // gone or unreadable since the snapshot read it
+		path := objectRelPath(id)
+		v.Skipped = append(v.Skipped, model.BrokenFile{Path: path, ID: id, Reason: strings.TrimPrefix(err.Error(), path+": ")})
+	case ok:
 		v.Doc, v.Exists, v.Version, v.Source = doc, true, h.snap.Versions[id], objectRelPath(id)
 	}
 	return v

@@ -47,7 +47,7 @@ func TestLoadLeavesLongProofsInTheirFiles(t *testing.T) {
 		t.Fatal(err)
 	}
 	var ce *model.ChangedError
-	if _, err := fresh.Statements["s-007"].Proof.Text(); !errors.As(err, &ce) || err.Error() != "statement/s-007.json has changed since it was loaded (the new version is read next)" {
+	if _, err := fresh.Statements["s-007"].Proof.Text(); !errors.As(err, &ce) || err.Error() != "statement/s-007.json has changed since it was loaded" {
 		t.Fatalf("Text after the file changed: %v", err)
 	}
 	if got := proofText(t, old); got != want {
@@ -93,11 +93,16 @@ func TestAFaultInALongProofIsReportedWhenRead(t *testing.T) {
 	if _, err := snap.Statements["s-007"].Proof.Text(); err == nil || err.Error() != "statement/s-007.json: proof.full: "+where {
 		t.Fatalf("Text: %v, want statement/s-007.json: proof.full: %s", err, where)
 	}
+	whole, err := LoadWhole(dir) // as check and export read
+	if err != nil || whole.Statements["s-007"] != nil || len(whole.Broken) != 1 || whole.Broken[0] != (model.BrokenFile{Path: "statement/s-007.json", ID: "s-007", Reason: "not valid JSON: " + where}) {
+		t.Fatalf("LoadWhole: %v, broken %v", err, whole.Broken)
+	}
 	findings, err := Check(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
-	wantFinding := Finding{SeverityError, "statement/s-007.json", "s-007", "not valid JSON: " + where + " (in proof.full)"}
+	// check reads every statement whole: the file is broken, as any file that is not JSON.
+	wantFinding := Finding{SeverityError, "statement/s-007.json", "s-007", "not valid JSON: " + where}
 	found := false
 	for _, f := range findings {
 		found = found || f == wantFinding
@@ -118,4 +123,40 @@ func mustParseDoc(t *testing.T, data []byte) model.Value {
 		t.Fatal(err)
 	}
 	return v
+}
+
+// An activity listing reads the documents of a lean snapshot again; one whose file an
+// agent rewrote meanwhile is marked provisional (and named once, without its path twice),
+// and the listing of the newer snapshot has the change right.
+func TestActivityOfAFileChangedSinceTheLoadIsProvisional(t *testing.T) {
+	dir := copyDir(t, demoDir)
+	snap, err := Load(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(dir, "statement", "s-017.json")
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, bytes.Replace(data, []byte(`"status": "pending"`), []byte(`"status": "awaiting_verification"`), 1), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	changes := NewHistory(dir, snap).Activity()
+	for _, c := range changes {
+		if c.Provisional != (c.ID == "l-036") { // l-036 created s-017; nothing touched it since
+			t.Errorf("%s: provisional %v", c.ID, c.Provisional)
+		}
+	}
+	l036 := changes[35]
+	if l036.ID != "l-036" || len(l036.Objects) != 1 || l036.Objects[0].Unknown != "statement/s-017.json: has changed since it was loaded" {
+		t.Fatalf("l-036: %+v", l036)
+	}
+	again, err := Load(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c := NewHistory(dir, again).Activity()[35]; c.Provisional || c.Objects[0].Unknown != "" || c.Objects[0].To != "awaiting_verification" {
+		t.Fatalf("l-036 listed for the newer snapshot: %+v", c)
+	}
 }

@@ -48,15 +48,21 @@ type Progress struct{ Done, Total atomic.Int64 }
 
 // LoadWithProgress is Load, counting into p (which may be nil) as it goes.
 func LoadWithProgress(dir string, p *Progress) (*model.Snapshot, error) {
-	return load(dir, p, true)
+	return load(dir, p, true, false)
 }
 
 // LoadNoLog is Load without the change log (Snapshot.Log stays empty), for a caller that
 // needs only the objects, as `referee status` does: a long run's log is megabytes of
 // lines to parse.
-func LoadNoLog(dir string) (*model.Snapshot, error) { return load(dir, nil, false) }
+func LoadNoLog(dir string) (*model.Snapshot, error) { return load(dir, nil, false, false) }
 
-func load(dir string, p *Progress, withLog bool) (*model.Snapshot, error) {
+// LoadWhole is Load reading every statement whole, its document and proof text
+// included (Load leaves long proof texts in their files: model.StatementLean), for a
+// caller that needs them all, as `check` and `export` do: each file is read once, and a
+// statement whose proof text is not valid JSON is a broken file, as any other fault.
+func LoadWhole(dir string) (*model.Snapshot, error) { return load(dir, nil, true, true) }
+
+func load(dir string, p *Progress, withLog, whole bool) (*model.Snapshot, error) {
 	defer pauseGC()()
 	info, err := os.Stat(dir)
 	if err != nil {
@@ -97,7 +103,7 @@ func load(dir string, p *Progress, withLog bool) (*model.Snapshot, error) {
 	if p != nil {
 		p.Total.Store(int64(len(paths)))
 	}
-	into := &intoSnapshot{snap: snap}
+	into := &intoSnapshot{snap: snap, whole: whole}
 	for _, r := range readAll(dir, paths, regular, p, into) {
 		if r.path != "" { // what the workers did not take: files gone or broken, in order
 			apply(snap, r)
@@ -116,6 +122,7 @@ type intoSnapshot struct {
 	mu    sync.Mutex
 	snap  *model.Snapshot
 	vocab model.VocabCount
+	whole bool // statements are read whole (LoadWhole), not lean
 }
 
 // take puts a good read into the snapshot and says so.
@@ -213,7 +220,7 @@ func readAll(dir string, paths []string, regular []bool, p *Progress, into *into
 			defer wg.Done()
 			var buf []byte // each worker reads every file into one buffer: nothing keeps the bytes
 			for i := int(next.Add(1)) - 1; i < len(paths); i = int(next.Add(1)) - 1 {
-				out[i], buf = readObject(dir, paths[i], regular != nil && regular[i], linked, folders, buf)
+				out[i], buf = readObject(dir, paths[i], regular != nil && regular[i], into != nil && into.whole, linked, folders, buf)
 				if into != nil && into.take(&out[i]) {
 					out[i] = readResult{} // taken: nothing left to apply
 				}
@@ -257,7 +264,7 @@ func objectPath(rel string) (kind, id string, ok bool) {
 // grown as needed, for the next file). listedRegular skips the stat before the open: the
 // open cannot follow a link nor block on a FIFO, and readSame's fstat still refuses
 // anything but a regular file, so the stat only served to name a link or a folder.
-func readObject(dir, rel string, listedRegular bool, linked map[string]bool, folders map[string]folder, buf []byte) (readResult, []byte) {
+func readObject(dir, rel string, listedRegular, whole bool, linked map[string]bool, folders map[string]folder, buf []byte) (readResult, []byte) {
 	r := readResult{path: rel}
 	kind, id, ok := objectPath(rel)
 	if !ok {
@@ -327,7 +334,7 @@ func readObject(dir, rel string, listedRegular bool, linked map[string]bool, fol
 		return r, buf
 	}
 	r.version = model.Version(data)
-	if kind == model.KindStatement { // read lean: see model.StatementLean
+	if kind == model.KindStatement && !whole { // read lean: see model.StatementLean
 		file := &model.File{Path: rel, Version: r.version, Read: rereader(dir, rel)}
 		if r.statement, err = model.StatementLean(data, file); err != nil {
 			r.err = "not valid JSON: " + err.Error()
@@ -342,6 +349,8 @@ func readObject(dir, rel string, listedRegular bool, linked map[string]bool, fol
 	switch kind { // typed here, on the worker, not one by one in apply
 	case model.KindProblem:
 		r.problem = model.ProblemFrom(doc)
+	case model.KindStatement:
+		r.statement = model.StatementFrom(doc)
 	case model.KindExperience:
 		r.experience = model.ExperienceFrom(doc)
 	}

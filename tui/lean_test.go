@@ -68,3 +68,25 @@ func TestAProofChangedWhilePausedIsNotMixedIn(t *testing.T) {
 		t.Fatalf("the detail does not say %q:\n%s", want, got)
 	}
 }
+
+// A change listed provisionally (store.Change.Provisional: a file it touched changed
+// before it could be read again) is listed again, with those after it, for the next
+// snapshot; the others are kept.
+func TestProvisionalChangesAreListedAgain(t *testing.T) {
+	m, _ := newTestModel(t, 160, 40)
+	keys(t, m, "a")
+	if len(m.changes) != 37 {
+		t.Fatalf("%d changes listed", len(m.changes))
+	}
+	m.changes[34].Skill = "(kept)" // a listing from further back would write over it
+	m.changes[35].Provisional = true
+	m.changes[35].Skill = "(listed provisionally)"
+	m.actOf = nil // as when a newer snapshot arrives
+	runCmds(t, m, m.supervise())
+	if len(m.changes) != 37 || m.changes[35].Provisional || m.changes[35].Skill != "prob-wrapup-statement" || m.changes[36].ID != "l-037" {
+		t.Fatalf("after the relisting: %d changes, l-036 %+v", len(m.changes), m.changes[35])
+	}
+	if m.changes[34].Skill != "(kept)" {
+		t.Fatal("the changes before the provisional one were listed again too")
+	}
+}

@@ -583,8 +583,8 @@ func (m *Model) rebuildDetail() tea.Cmd {
 	case views.RowStatement:
 		if st := m.snap.Statements[r.ID]; st != nil && !st.Proof.Blank() {
 			state.ProofText, state.ProofErr = st.Proof.Text()
-			if changed := (*model.ChangedError)(nil); m.paused && errors.As(state.ProofErr, &changed) {
-				state.ProofErr = fmt.Errorf("%s has changed since this paused view was loaded: p resumes and shows it", changed.Path)
+			if changed := (*model.ChangedError)(nil); errors.As(state.ProofErr, &changed) {
+				state.ProofErr = m.changedSince(changed.Path)
 			}
 			if state.ProofErr == nil {
 				state.Proof, cmd = m.proofFor(state.ProofText, w-2)
@@ -664,6 +664,18 @@ func renderProof(render func(string, int, string) (*views.RenderedProof, error),
 		}
 		return proofRenderedMsg{key: key, rp: rp}
 	}
+}
+
+// changedSince says that a proof's file changed since the shown snapshot was read, and
+// how to see the new version.
+func (m *Model) changedSince(path string) error {
+	switch {
+	case m.travel != nil:
+		return fmt.Errorf("%s has changed since the folder was loaded: t returns to now and shows it", path)
+	case m.paused:
+		return fmt.Errorf("%s has changed since this paused view was loaded: p resumes and shows it", path)
+	}
+	return fmt.Errorf("%s has changed since it was loaded: the new version is on its way", path)
 }
 
 // proofText is a statement's proof text, or "" when it cannot be read: the detail pane

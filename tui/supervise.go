@@ -2,6 +2,7 @@ package tui
 
 import (
 	"path/filepath"
+	"slices"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
@@ -150,6 +151,9 @@ func (m *Model) buildActivity() tea.Cmd {
 	}
 	made := m.hist
 	n := len(m.changes)
+	if i := slices.IndexFunc(m.changes, func(c store.Change) bool { return c.Provisional }); i >= 0 {
+		n = i // listed from a file that had changed since: list it again
+	}
 	lastID := ""
 	if n > 0 {
 		lastID = m.changes[n-1].ID
@@ -176,11 +180,11 @@ func (m *Model) onHistory(msg historyMsg) tea.Cmd {
 	if m.histOf != m.latest {
 		m.hist, m.histOf = msg.h, msg.snap
 	}
-	switch msg.from {
-	case len(m.changes):
-		m.changes = append(m.changes, msg.changes...)
-	case -1:
+	switch {
+	case msg.from == -1:
 		m.changes = msg.changes
+	case msg.from <= len(m.changes): // the changes gained, and those listed provisionally again
+		m.changes = append(m.changes[:msg.from:msg.from], msg.changes...)
 	default: // cannot happen with one listing at a time; start over
 		m.changes, m.actOf = nil, nil
 	}

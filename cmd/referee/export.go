@@ -31,7 +31,7 @@ func (a *app) exportCommand() *cobra.Command {
 		if !slices.Contains(export.Formats, *format) {
 			return usagef("--format: %q is not one of %s", *format, strings.Join(export.Formats, ", "))
 		}
-		snap, err := loadAt(*contents, *at)
+		snap, err := loadWholeAt(*contents, *at)
 		if err != nil {
 			return err
 		}

@@ -16,14 +16,25 @@ func addAtFlag(cmd *cobra.Command) *string {
 }
 
 // loadAt loads the folder now, or as it was right after change at.
-func loadAt(dir, at string) (*model.Snapshot, error) {
+func loadAt(dir, at string) (*model.Snapshot, error) { return loadAtWith(dir, at, store.Load) }
+
+// loadWholeAt is loadAt with every statement read whole (store.LoadWhole), for export,
+// which shows every proof.
+func loadWholeAt(dir, at string) (*model.Snapshot, error) {
+	return loadAtWith(dir, at, store.LoadWhole)
+}
+
+func loadAtWith(dir, at string, load func(string) (*model.Snapshot, error)) (*model.Snapshot, error) {
 	if at != "" {
 		if err := model.CheckID(at, model.KindChange); err != nil {
 			return nil, usagef("--at: %v", err)
 		}
 	}
-	snap, err := loadFolder(dir)
-	if err != nil || at == "" {
+	snap, err := load(dir)
+	if err != nil {
+		return nil, &store.InputError{Msg: err.Error()}
+	}
+	if at == "" {
 		return snap, err
 	}
 	return store.NewHistory(dir, snap).At(at)

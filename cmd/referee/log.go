@@ -97,6 +97,7 @@ func (a *app) followLog(ctx context.Context, dir string, f logFilter, output str
 	}
 	defer w.Close()
 	printed := 0
+	held := false // a change waits for the newer version of a file it touched
 	snap, err := loadFolder(dir)
 	if err != nil {
 		return err
@@ -122,7 +123,12 @@ func (a *app) followLog(ctx context.Context, dir string, f logFilter, output str
 			printed = n
 			return nil
 		}
-		for _, c := range h.ActivityFrom(printed) {
+		held = false
+		for i, c := range h.ActivityFrom(printed) {
+			if c.Provisional { // printed once right, on a later batch
+				held, n = true, printed+i
+				break
+			}
 			if !f.keep(c) {
 				continue
 			}
@@ -153,7 +159,7 @@ func (a *app) followLog(ctx context.Context, dir string, f logFilter, output str
 			if err := follow(b); err != nil {
 				return err
 			}
-			if b.Rescan || slices.Contains(b.Paths, store.LogFile) {
+			if b.Rescan || held || slices.Contains(b.Paths, store.LogFile) {
 				if err := emit(); err != nil {
 					return err
 				}
