@@ -129,7 +129,7 @@ func build(snap *model.Snapshot, opts Options, proofs bool) (*document, error) {
 	}
 	for _, id := range d.order {
 		if st := snap.Statements[id]; st != nil && proofs {
-			text, err := st.Proof.Text()
+			text, err := st.Proof.Text() // from the file if the load left it there
 			if err != nil {
 				return nil, err
 			}

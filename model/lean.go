@@ -125,7 +125,6 @@ func StatementLean(data []byte, file *File) (*Statement, error) {
 	}
 	s := &Statement{File: file}
 	s.read(&reader{p: p, root: p.root}) // its strings are parts of p.arena, which s keeps
-
 	if b := p.body; b.n >= 0 {
 		s.Proof.Body = &ProofText{file: file, off: b.off, blank: blankJSON(data[b.off : b.off+b.n])}
 	}
@@ -243,19 +242,10 @@ func blankJSON(raw []byte) bool {
 		r, size := rune(raw[i]), 1
 		switch {
 		case raw[i] == '\\' && i+1 < len(raw):
-			switch raw[i+1] {
-			case 'n':
-				r, size = '\n', 2
-			case 't':
-				r, size = '\t', 2
-			case 'r':
-				r, size = '\r', 2
-			case 'f':
-				r, size = '\f', 2
-			case 'u':
-				if u, ok := hex4(raw, i+2); ok {
-					r, size = u, 6
-				}
+			if d := unescape[raw[i+1]]; d != 0 {
+				r, size = rune(d), 2
+			} else if u, ok := hex4(raw, i+2); ok && raw[i+1] == 'u' {
+				r, size = u, 6
 			}
 		case raw[i] >= utf8.RuneSelf:
 			r, size = utf8.DecodeRune(raw[i:])

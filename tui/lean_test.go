@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -78,9 +79,11 @@ func TestProvisionalChangesAreListedAgain(t *testing.T) {
 	if len(m.changes) != 37 {
 		t.Fatalf("%d changes listed", len(m.changes))
 	}
-	m.changes[34].Skill = "(kept)" // a listing from further back would write over it
-	m.changes[35].Provisional = true
-	m.changes[35].Skill = "(listed provisionally)"
+	listed := slices.Clone(m.changes) // as if listed so, while s-017 changed
+	listed[34].Skill = "(kept)"       // a listing from further back would write over it
+	listed[35].Provisional = true
+	listed[35].Skill = "(listed provisionally)"
+	m.onHistory(historyMsg{snap: m.actOf, h: m.hist, from: -1, changes: listed})
 	m.actOf = nil // as when a newer snapshot arrives
 	runCmds(t, m, m.supervise())
 	if len(m.changes) != 37 || m.changes[35].Provisional || m.changes[35].Skill != "prob-wrapup-statement" || m.changes[36].ID != "l-037" {

@@ -44,6 +44,9 @@ type supervision struct {
 	actWanted bool
 	actBusy   bool
 	actOf     *model.Snapshot
+	// provisional is the first of changes listed provisionally (store.Change.Provisional),
+	// listed again with those after it; len(changes) when none is.
+	provisional int
 
 	// ex is the similarity index, re-treads, graveyard and review order of the shown
 	// snapshot (m.snap), built off the UI goroutine; it may lag a snapshot behind.
@@ -150,10 +153,7 @@ func (m *Model) buildActivity() tea.Cmd {
 		prev = nil // already made: reuse it as is
 	}
 	made := m.hist
-	n := len(m.changes)
-	if i := slices.IndexFunc(m.changes, func(c store.Change) bool { return c.Provisional }); i >= 0 {
-		n = i // listed from a file that had changed since: list it again
-	}
+	n := min(m.provisional, len(m.changes)) // from the first listed provisionally, if any
 	lastID := ""
 	if n > 0 {
 		lastID = m.changes[n-1].ID
@@ -187,6 +187,11 @@ func (m *Model) onHistory(msg historyMsg) tea.Cmd {
 		m.changes = append(m.changes[:msg.from:msg.from], msg.changes...)
 	default: // cannot happen with one listing at a time; start over
 		m.changes, m.actOf = nil, nil
+	}
+	// Only the changes just listed can be provisional: those before were not.
+	m.provisional = len(m.changes)
+	if i := slices.IndexFunc(msg.changes, func(c store.Change) bool { return c.Provisional }); i >= 0 && m.changes != nil {
+		m.provisional = len(m.changes) - len(msg.changes) + i
 	}
 	m.activity.SetChanges(m.changes)
 	if t := m.travel; t != nil {

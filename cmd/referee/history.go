@@ -30,11 +30,8 @@ func loadAtWith(dir, at string, load func(string) (*model.Snapshot, error)) (*mo
 			return nil, usagef("--at: %v", err)
 		}
 	}
-	snap, err := load(dir)
-	if err != nil {
-		return nil, &store.InputError{Msg: err.Error()}
-	}
-	if at == "" {
+	snap, err := loadWith(load, dir)
+	if err != nil || at == "" {
 		return snap, err
 	}
 	return store.NewHistory(dir, snap).At(at)

@@ -57,8 +57,12 @@ type statusDangling struct {
 	Kind string `json:"kind"`
 }
 
-func loadFolder(dir string) (*model.Snapshot, error) {
-	snap, err := store.Load(dir)
+func loadFolder(dir string) (*model.Snapshot, error) { return loadWith(store.Load, dir) }
+
+// loadWith loads dir with a store loader (Load, LoadNoLog, LoadWhole); a folder it cannot
+// read is bad input.
+func loadWith(load func(string) (*model.Snapshot, error), dir string) (*model.Snapshot, error) {
+	snap, err := load(dir)
 	if err != nil {
 		return nil, &store.InputError{Msg: err.Error()}
 	}
@@ -66,9 +70,9 @@ func loadFolder(dir string) (*model.Snapshot, error) {
 }
 
 func (a *app) printStatus(dir, output string) error {
-	snap, err := store.LoadNoLog(dir) // nothing here reads the log
+	snap, err := loadWith(store.LoadNoLog, dir) // nothing here reads the log
 	if err != nil {
-		return &store.InputError{Msg: err.Error()}
+		return err
 	}
 	g := model.Derive(snap)
 	st := statusJSON{
