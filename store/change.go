@@ -25,6 +25,9 @@ type Options struct {
 	// last saw; the change is refused with a ConflictError when the file changed since.
 	ExpectVersion string
 	Now           func() time.Time
+	// Vocabulary is the status vocabulary init sets a folder up for: P014 (the agents'
+	// today) unless P013 is asked for, which init's log line then records.
+	Vocabulary model.Vocab
 }
 
 // Result describes one applied change batch.
@@ -286,7 +289,7 @@ func (t *tx) create(id string, doc model.Value) {
 }
 
 // vocabFor is the status vocabulary for a write to an object with the given status:
-// the object's own where its status tells, else the folder's, else P013.
+// the object's own where its status tells, else the folder's (see folderVocab).
 func (t *tx) vocabFor(status string) model.Vocab {
 	if _, v, _ := model.StatusInfo(status); v != model.VocabUnknown {
 		return v
@@ -297,43 +300,76 @@ func (t *tx) vocabFor(status string) model.Vocab {
 	return t.vocab
 }
 
-// folderVocab looks at the objects the recent changes touched, and their backups: cheap,
-// and it sees the statuses the agents wrote last.
+// vocabTail is how much of the log's end folderVocab reads: the recent changes, never the
+// whole log (a long run's log is hundreds of megabytes).
+const vocabTail = 256 << 10
+
+// folderVocab is the vocabulary a folder shows (FORMAT.md "Statuses"): the statuses of
+// the objects the last 50 changes touched, now and in their backups; if those tell
+// nothing, what init recorded in the log's first line ("vocabulary": "P013" when asked
+// for); else P014, the agents' vocabulary today.
 func folderVocab(dir string) model.Vocab {
-	data, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(LogFile)))
+	path := filepath.Join(dir, filepath.FromSlash(LogFile))
+	f, err := openNoFollow(path)
 	if err != nil {
-		return model.P013
+		return model.P014
 	}
-	entries := ParseLog(string(data))
-	var statuses []string
+	defer f.Close()
+	info, err := f.Stat()
+	if err != nil || !info.Mode().IsRegular() {
+		return model.P014
+	}
+	size := info.Size()
+	from := max(0, size-vocabTail)
+	buf := make([]byte, size-from)
+	n, _ := f.ReadAt(buf, from)
+	tail := string(buf[:n])
+	if from > 0 { // the first line read may be cut: start after it
+		if _, rest, ok := strings.Cut(tail, "\n"); ok {
+			tail = rest
+		} else {
+			tail = ""
+		}
+	}
+	entries := ParseLog(tail)
+	var count model.VocabCount
 	for i := len(entries) - 1; i >= 0 && i >= len(entries)-50; i-- {
 		e := entries[i]
+		if !model.ValidID(e.ID, model.KindChange) {
+			continue
+		}
 		for _, id := range append(append([]string{}, e.Creation...), e.Modification...) {
-			for _, path := range []string{filepath.Join(dir, objectFile(id)), filepath.Join(dir, HistoryDir, e.ID, id+".json")} {
-				if !model.ValidID(id, "") || !model.ValidID(e.ID, model.KindChange) || objectFile(id) == "" {
-					continue
-				}
-				if b, err := readNoFollow(path); err == nil {
+			if !model.ValidID(id, "") || objectFile(id) == "" {
+				continue
+			}
+			for _, p := range []string{filepath.Join(dir, objectFile(id)), filepath.Join(dir, HistoryDir, e.ID, id+".json")} {
+				if b, err := readNoFollow(p); err == nil {
 					if v, err := model.Parse(b); err == nil {
 						if st, ok := v.Get("status"); ok && st.Kind == model.String {
-							statuses = append(statuses, st.Str)
+							count.Add(st.Str)
 						}
 					}
 				}
 			}
 		}
 	}
-	if v := model.DetectVocab(func(yield func(string) bool) {
-		for _, s := range statuses {
-			if !yield(s) {
-				return
-			}
-		}
-	}); v != model.VocabUnknown {
+	if v := count.Vocab(); v != model.VocabUnknown {
 		return v
 	}
-	return model.P013
+	first := make([]byte, 4096)
+	n, _ = f.ReadAt(first, 0)
+	line, _, _ := strings.Cut(string(first[:n]), "\n")
+	if doc, err := model.Parse([]byte(line)); err == nil {
+		if v, ok := doc.Get(vocabularyKey); ok && v.Kind == model.String && v.Str == model.P013.String() {
+			return model.P013
+		}
+	}
+	return model.P014
 }
+
+// vocabularyKey is the key of init's log line that records a folder set up for the
+// seed-era vocabulary, which its first objects (pending, true, unresolved) cannot show.
+const vocabularyKey = "vocabulary"
 
 // commit writes the batch exactly as FORMAT.md "A change" orders it: config, backups,
 // objects, then one log line. Each file is written to a temp file, fsynced and renamed.

@@ -81,6 +81,9 @@ func Init(dir string, objectives, hypotheses []string, opts Options) (*Result, e
 	if err := t.setUpProblem(objectives, hypotheses); err != nil {
 		return nil, err
 	}
+	if opts.Vocabulary == model.P013 {
+		t.extra = append(t.extra, model.M(vocabularyKey, model.Str(model.P013.String())))
+	}
 	return t.commit(opts)
 }
 

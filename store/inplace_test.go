@@ -214,8 +214,12 @@ func TestSkillWhileWrittenInPlace(t *testing.T) {
 		if status.Str != "needs_modification" && status.Str != "validating" {
 			t.Fatalf("round %d: status %q", k, status.Str)
 		}
+		prefix := "MODIFICATION: " // the agents' note at d8d7638; the seed-era one in a P013 object
+		if before, _ := doc.Get("status"); before != nil && before.Str == "needs_modification" {
+			prefix = "MODIFICATION PROPOSED: "
+		}
 		doc.Set("status", *status)
-		appendStr(&doc, "progresses", "MODIFICATION PROPOSED: Type=weaken_conclusion | No new wording given | Rationale: "+rationale)
+		appendStr(&doc, "progresses", prefix+"Type=weaken_conclusion | No new wording given | Rationale: "+rationale)
 		if string(model.EncodeIndent(doc)) != final {
 			t.Fatalf("round %d: the file is not its backup plus the change:\n%s", k, final)
 		}

@@ -51,6 +51,16 @@ func refuseUnsafe(dir string) error {
 // opens a FIFO or device (which could block or never end), and it compares the file it
 // opened with what Lstat saw, so a link or FIFO swapped in between is refused too.
 func readNoFollow(path string) ([]byte, error) {
+	f, err := openNoFollow(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return io.ReadAll(f)
+}
+
+// openNoFollow opens a regular file for reading with readNoFollow's checks.
+func openNoFollow(path string) (*os.File, error) {
 	before, err := os.Lstat(path)
 	if err != nil {
 		return nil, err
@@ -62,15 +72,16 @@ func readNoFollow(path string) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	defer f.Close()
 	opened, err := f.Stat()
 	if err != nil {
+		f.Close()
 		return nil, err
 	}
 	if !os.SameFile(before, opened) {
+		f.Close()
 		return nil, errLink
 	}
-	return io.ReadAll(f)
+	return f, nil
 }
 
 // regular says why a file referee reads or writes is not a plain file, or nil.

@@ -507,14 +507,30 @@ var strategyWords = map[string]string{
 	"direct": "Direct", "contradiction": "Contradiction", "case_analysis": "Case analysis", "backward": "Backward",
 }
 
-// newStatement creates a pending normal statement and returns its ID.
+// newStatement creates a pending normal statement and returns its ID. Its premises are
+// normalised as the agents' state.py does when it creates a statement.
 func (t *tx) newStatement(claim, premises []string) (string, error) {
+	premises = model.NormalizePremises(premises, t.conclusion)
 	id, err := t.newID(model.KindStatement)
 	if err != nil {
 		return "", err
 	}
 	t.create(id, model.NewStatement(id, "normal", claim, premises, "pending"))
 	return id, nil
+}
+
+// conclusion is the agents' load_statement_conclusion: the conclusion of
+// statement/<id>.json as it is now (or as this batch made it), for premise normalisation.
+// Their scripts look only in statement/, so an e- ID is never found there.
+func (t *tx) conclusion(id string) (string, bool) {
+	if model.KindOf(id) != model.KindStatement || !model.ValidID(id, model.KindStatement) {
+		return "", false
+	}
+	o, err := t.object(id)
+	if err != nil || o == nil {
+		return "", false
+	}
+	return model.ConclusionText(o.doc)
 }
 
 func modificationText(a Args) string {
@@ -529,6 +545,22 @@ func modificationText(a Args) string {
 		return "No new wording given"
 	}
 	return strings.Join(parts, "; ")
+}
+
+// ConfirmDirection is what check-confirm-proof will do with a statement: the direction
+// given, else the one its proof's first sentence states.
+func ConfirmDirection(st *model.Statement, a Args) string {
+	if d := a.Str("direction"); d != "" {
+		return d
+	}
+	if st == nil {
+		return model.DirectionProof
+	}
+	text, err := st.Proof.Text()
+	if err != nil {
+		return model.DirectionProof
+	}
+	return model.ProofDirection(text)
 }
 
 // Skills is the registry: the eleven skills and abandon.
@@ -563,30 +595,29 @@ var Skills = []*Skill{
 		Name: "prob-setup-subgoal", Agents: "agent-solve",
 		Summary: "Create a subproblem of an open problem",
 		When:    "A problem is too large to settle with one statement and splits into a smaller problem.",
-		Changes: "Creates an unresolved problem; each hypothesis item without a valid (s-XXX) becomes a new pending statement referenced as \"(s-NEW) text\"; appends p-NEW to the parent's preliminaries.",
+		Changes: "Creates an unresolved problem (summary left empty, as the agents leave it); a hypothesis \"(s-XXX)\" of an existing statement becomes \"(s-XXX) <its claim>\", every other item a new pending statement referenced as \"(s-NEW) text\"; appends p-NEW to the parent's preliminaries.",
 		Target:  "parent_problem_id",
 		Params: []Param{
 			{Name: "parent_problem_id", Kind: ParamID, IDKind: model.KindProblem, Required: true, Help: "the open parent problem"},
 			{Name: "subproblem_objective", Kind: ParamStrings, Required: true, Help: "what the subproblem must establish (repeat)"},
 			{Name: "subproblem_hypothesis", Kind: ParamStrings, Help: "its hypotheses: \"(s-XXX) text\" for existing statements, plain text for new ones (repeat)"},
-			{Name: "rationale", Kind: ParamString, Required: true, Help: "why this decomposition helps (kept as the summary)"},
+			{Name: "rationale", Kind: ParamString, Required: true, Help: "why this decomposition helps"},
 			{Name: "priority", Kind: ParamString, Help: "a priority label"},
 		},
 		check: problemOpen("prob-setup-subgoal", "parent_problem_id"),
 		apply: func(t *tx, a Args) error {
 			var hyps []string
 			for _, h := range a.List("subproblem_hypothesis") {
-				if id, ok := model.RefID(h); ok && strings.HasPrefix(h, "(") {
-					if st, err := t.Statement(id); err == nil && st != nil {
-						hyps = append(hyps, h)
-						continue
-					}
+				text, existing := model.SubgoalHypothesis(h, t.conclusion)
+				if existing {
+					hyps = append(hyps, text)
+					continue
 				}
-				id, err := t.newStatement([]string{h}, nil)
+				id, err := t.newStatement([]string{text}, nil)
 				if err != nil {
 					return err
 				}
-				hyps = append(hyps, "("+id+") "+h)
+				hyps = append(hyps, "("+id+") "+text)
 			}
 			pid, err := t.newID(model.KindProblem)
 			if err != nil {
@@ -597,7 +628,7 @@ var Skills = []*Skill{
 				return err
 			}
 			open := model.StatusWord(model.PhaseProblemOpen, model.P013)
-			t.create(pid, model.NewProblem(pid, hyps, a.List("subproblem_objective"), open, a.Str("priority"), a.Str("rationale")))
+			t.create(pid, model.NewProblem(pid, hyps, a.List("subproblem_objective"), open, a.Str("priority"), ""))
 			appendStr(parent, "preliminaries", pid)
 			return nil
 		},
@@ -766,7 +797,7 @@ var Skills = []*Skill{
 		Name: "state-propose-modification", Agents: "agent-prove, agent-fix",
 		Summary: "Propose a changed claim or premises for a statement",
 		When:    "An undecided statement is unprovable as stated but a stronger premise or weaker conclusion would hold.",
-		Changes: "Status needs_modification (validating); appends \"MODIFICATION PROPOSED: Type=… | … | Rationale: …\"; with --issue-number also a \"Type: modification\" response.",
+		Changes: "Status validating (needs_modification in the older vocabulary); appends \"MODIFICATION: Type=… | … | Rationale: …\" (\"MODIFICATION PROPOSED: …\" in the older vocabulary); with --issue-number also a \"Type: modification\" response.",
 		Target:  "statement_id",
 		Params: []Param{
 			{Name: "statement_id", Kind: ParamID, IDKind: model.KindStatement, Required: true, Help: "the statement"},
@@ -784,8 +815,12 @@ var Skills = []*Skill{
 				return err
 			}
 			change := modificationText(a)
+			prefix := "MODIFICATION: "
+			if t.vocabFor(statusOf(doc)) == model.P013 {
+				prefix = "MODIFICATION PROPOSED: " // the seed-era agents' note
+			}
 			t.setPhase(doc, model.PhaseNeedsDecision)
-			appendStr(doc, "progresses", "MODIFICATION PROPOSED: Type="+a.Str("modification_type")+" | "+change+" | Rationale: "+a.Str("rationale"))
+			appendStr(doc, "progresses", prefix+"Type="+a.Str("modification_type")+" | "+change+" | Rationale: "+a.Str("rationale"))
 			if a.Has("issue_number") {
 				appendIn(doc, "validation", "responses", model.FormatModificationResponse(nextResponse(st), a.Int("issue_number"), a.Str("modification_type"), change))
 			}
@@ -794,27 +829,31 @@ var Skills = []*Skill{
 	},
 	{
 		Name: "check-confirm-proof", Agents: "agent-check",
-		Summary: "Confirm a submitted proof: the statement becomes true",
-		When:    "You checked every sentence of a submitted proof and every issue has been answered.",
-		Changes: "Status true; reliability 1.0; appends \"VERIFIED: <summary>\" to progresses.",
+		Summary: "Confirm a submitted proof or disproof: the statement becomes true, or false",
+		When:    "You checked every sentence of a submitted proof (or disproof) and every issue has been answered.",
+		Changes: "Proof: status true, \"VERIFIED: <summary>\". Disproof (\"This statement is wrong. We disprove as follows\"): status false, \"DISPROOF VERIFIED: <summary>\". Reliability 1.0 either way.",
 		Target:  "statement_id",
 		Params: []Param{
 			{Name: "statement_id", Kind: ParamID, IDKind: model.KindStatement, Required: true, Help: "the statement whose proof was checked"},
+			{Name: "direction", Kind: ParamString, Enum: []string{model.DirectionProof, model.DirectionDisproof}, Help: "proof or disproof (default: read from the proof's first sentence)"},
 			{Name: "verification_summary", Kind: ParamString, Help: "what was checked"},
 		},
 		check: proofSubmitted("check-confirm-proof"),
 		apply: func(t *tx, a Args) error {
-			doc, err := t.modify(a.Str("statement_id"))
+			st, doc, err := t.modifyStatement(a.Str("statement_id"))
 			if err != nil {
 				return err
 			}
-			doc.Set("status", model.Str("true"))
-			doc.Set("reliability", model.Float(1))
-			summary := a.Str("verification_summary")
-			if summary == "" {
-				summary = "Proof checked and confirmed."
+			status, note, summary := "true", "VERIFIED: ", "Proof checked and confirmed."
+			if ConfirmDirection(st, a) == model.DirectionDisproof {
+				status, note, summary = "false", "DISPROOF VERIFIED: ", "Disproof checked and confirmed."
 			}
-			appendStr(doc, "progresses", "VERIFIED: "+summary)
+			doc.Set("status", model.Str(status))
+			doc.Set("reliability", model.Float(1))
+			if a.Has("verification_summary") {
+				summary = a.Str("verification_summary")
+			}
+			appendStr(doc, "progresses", note+summary)
 			return nil
 		},
 	},
@@ -873,7 +912,7 @@ var Skills = []*Skill{
 		Name: "fix-create-substatement", Agents: "agent-fix",
 		Summary: "Answer an issue with a lemma that fills the gap",
 		When:    "An issue has no response and the gap needs a claim of its own.",
-		Changes: "Creates a pending statement; appends it to the parent's preliminaries; appends \"[Response #N] Fixes Issue #M | Type: substatement | SubID: … | Purpose: …\" and \"DECOMPOSED: s-NEW fills the gap at … (Issue #M)\"; parent status awaiting_substatement (validating).",
+		Changes: "Creates a pending statement; appends it to the parent's preliminaries; appends \"[Response #N] Fixes Issue #M | Type: substatement | SubID: … | Purpose: …\"; parent status validating (awaiting_substatement in the older vocabulary). No progress note, as the agents write none.",
 		Target:  "parent_statement_id",
 		Params: []Param{
 			{Name: "parent_statement_id", Kind: ParamID, IDKind: model.KindStatement, Required: true, Help: "the statement with the gap"},
@@ -898,7 +937,6 @@ var Skills = []*Skill{
 			n := a.Int("issue_number")
 			appendStr(doc, "preliminaries", sub)
 			appendIn(doc, "validation", "responses", model.FormatSubstatementResponse(nextResponse(st), n, sub, a.Str("purpose")))
-			appendStr(doc, "progresses", fmt.Sprintf("DECOMPOSED: %s fills the gap at %s (Issue #%d)", sub, a.Str("gap_location"), n))
 			status := model.StatusWord(model.PhaseAwaitingSubs, t.vocabFor(statusOf(doc)))
 			if status == "awaiting_substatements" {
 				status = "awaiting_substatement" // the fixer's own word (FORMAT.md)

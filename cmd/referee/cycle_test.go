@@ -108,7 +108,7 @@ func golden(t *testing.T, name string, got map[string]string, keep func(path str
 	sameTree(t, sel, files(t, dir))
 }
 
-// On a fresh folder, in the seed-era vocabulary a fresh folder uses (P013).
+// On a fresh folder, in the vocabulary a fresh folder uses: the agents' own today (P014).
 func TestAgentCycleFreshFolder(t *testing.T) {
 	root := t.TempDir()
 	referee(t, root, "", append([]string{"init"}, knights...)...).want(t, 0,
@@ -136,15 +136,15 @@ func TestAgentCycleFreshFolder(t *testing.T) {
 	}
 	// The backups hold each object as it was before each change.
 	if !strings.Contains(got["history/l-003/s-007.json"], `"status": "pending"`) ||
-		!strings.Contains(got["history/l-004/s-007.json"], `"status": "awaiting_verification"`) ||
-		!strings.Contains(got["history/l-005/s-007.json"], `"status": "has_gap"`) ||
-		!strings.Contains(got["history/l-006/s-007.json"], `"status": "awaiting_verification"`) ||
+		!strings.Contains(got["history/l-004/s-007.json"], `"status": "validating"`) ||
+		!strings.Contains(got["history/l-005/s-007.json"], `"status": "validating"`) ||
+		!strings.Contains(got["history/l-006/s-007.json"], `"status": "validating"`) ||
 		!strings.Contains(got["history/l-007/p-001.json"], `"status": "unresolved"`) ||
 		got["history/l-002/p-001.json"] != readFile(t, filepath.Join(fixture, "history/l-003/p-001.json")) {
 		t.Error("a backup does not hold the object as it was before its change")
 	}
-	if !strings.Contains(got["problem/p-001.json"], `"status": "solved",`) {
-		t.Error("p-001 is not solved")
+	if !strings.Contains(got["problem/p-001.json"], `"status": "resolved",`) {
+		t.Error("p-001 is not resolved")
 	}
 	wantLog := `{"l-001": {"creation": ["s-001", "s-002", "s-003", "s-004", "s-005", "s-006", "p-001"], "modification": []}, "current": ["p-001", "s-006", "e-000"], "at": "2026-01-08T12:00:00Z", "by": "agent", "skill": "init"}
 {"l-002": {"creation": ["s-007"], "modification": ["p-001"]}, "current": ["p-001", "s-007", "e-000"], "at": "2026-01-08T12:00:00Z", "by": "agent-solve", "skill": "prob-wrapup-statement"}
@@ -222,4 +222,26 @@ func TestAgentCycleOnTheFixture(t *testing.T) {
 	}
 	// The second problem proves the very claim s-007 already holds: check says so.
 	referee(t, root, "", "check").want(t, 0, "warning: statement/s-009.json: s-009: re-tread: its claim repeats s-007, which already holds (true) (similarity 1.00)\n0 errors, 1 warning\n", "")
+}
+
+// init --vocabulary P013 sets a folder up for the seed-era vocabulary: its first objects
+// cannot show it, so init's log line records it, and every write after uses P013 words.
+func TestAgentCycleFreshFolderP013(t *testing.T) {
+	root := t.TempDir()
+	referee(t, root, "", append([]string{"init", "--vocabulary", "P013"}, knights...)...).want(t, 0,
+		"l-001 init by agent: created s-001, s-002, s-003, s-004, s-005, s-006, p-001\n", "")
+	runSteps(t, root, cycleSteps("p-001", "s-007", "l-007",
+		[]string{"l-002", "l-003", "l-004", "l-005", "l-006"}, ""))
+	got := files(t, filepath.Join(root, "contents"))
+	if !strings.HasPrefix(got["history/log.jsonl"], `{"l-001": {"creation": ["s-001", "s-002", "s-003", "s-004", "s-005", "s-006", "p-001"], "modification": []}, "current": ["p-001", "s-006", "e-000"], "at": "2026-01-08T12:00:00Z", "by": "agent", "skill": "init", "vocabulary": "P013"}`+"\n") {
+		t.Errorf("init's log line does not record P013:\n%s", got["history/log.jsonl"])
+	}
+	if !strings.Contains(got["history/l-004/s-007.json"], `"status": "awaiting_verification"`) ||
+		!strings.Contains(got["history/l-005/s-007.json"], `"status": "has_gap"`) ||
+		!strings.Contains(got["history/l-006/s-007.json"], `"status": "awaiting_verification"`) ||
+		!strings.Contains(got["problem/p-001.json"], `"status": "solved",`) {
+		t.Error("the writes did not keep the seed-era vocabulary")
+	}
+	referee(t, root, "", "init", "--vocabulary", "P015", "--objective", "x").want(t, 2, "",
+		"referee: --vocabulary: \"P015\" is not P014 or P013\n")
 }

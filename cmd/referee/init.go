@@ -3,6 +3,7 @@ package main
 import (
 	"github.com/spf13/cobra"
 
+	"referee/model"
 	"referee/store"
 )
 
@@ -22,6 +23,7 @@ func (a *app) initCommand() *cobra.Command {
 	hypotheses := cmd.Flags().StringArray("hypothesis", nil, "a hypothesis, kept as a true assumption statement (repeat)")
 	actor := cmd.Flags().String("actor", "", "who makes the change (default $REFEREE_ACTOR, else agent)")
 	add := cmd.Flags().Bool("add", false, "add the problem to a folder that is already set up")
+	vocabulary := cmd.Flags().String("vocabulary", "P014", "the status vocabulary the folder's writes use: P014 (the agents' today) or P013 (seed-era)")
 	cmd.RunE = func(*cobra.Command, []string) error {
 		if err := checkOutput(*output); err != nil {
 			return err
@@ -29,6 +31,14 @@ func (a *app) initCommand() *cobra.Command {
 		opts, err := options(*actor, "")
 		if err != nil {
 			return err
+		}
+		switch *vocabulary {
+		case "P014":
+			opts.Vocabulary = model.P014
+		case "P013":
+			opts.Vocabulary = model.P013
+		default:
+			return usagef("--vocabulary: %q is not P014 or P013", *vocabulary)
 		}
 		initFn := store.Init
 		if *add {

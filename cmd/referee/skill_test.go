@@ -164,7 +164,7 @@ func TestSkillParams(t *testing.T) {
 		"l-003 state-setup-substatement by agent: created s-008, s-009; modified s-007\n", "")
 	st = readFile(t, filepath.Join(dir, "statement/s-007.json"))
 	for _, frag := range []string{
-		"\"preliminaries\": [\n        \"s-008\",\n        \"s-009\"\n    ],\n    \"status\": \"awaiting_substatements\",",
+		"\"preliminaries\": [\n        \"s-008\",\n        \"s-009\"\n    ],\n    \"status\": \"validating\",",
 		"\"DECOMPOSED: Created s-008, s-009. Rationale: Alice's role decides the others\"",
 	} {
 		if !strings.Contains(st, frag) {
