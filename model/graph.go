@@ -474,15 +474,16 @@ func cycles(x *index, n int) [][]string {
 }
 
 // StatementPhase resolves a statement's phase; P014's "validating" is decided from the
-// counts exactly as the agents' orchestrator does.
+// counts exactly as the agents' orchestrator (current.py) does: a preliminary that exists
+// and is not true → waiting for sub-statements (one that does not exist counts as
+// satisfied); more issues than responses → the fixer; else the checker.
 func StatementPhase(s *Snapshot, st *Statement) Phase {
 	ph, _, _ := StatusInfo(st.Status)
 	if ph != PhaseValidating {
 		return ph
 	}
 	for _, id := range st.Preliminaries {
-		sub := s.Statements[refOr(id)]
-		if sub == nil || sub.Status != "true" {
+		if sub := s.Statements[id]; sub != nil && sub.Status != "true" {
 			return PhaseAwaitingSubs
 		}
 	}
@@ -582,9 +583,11 @@ func compareActions(a, b Action) int {
 	return CompareIDs(a.ID, b.ID)
 }
 
-// problemNext is the agent a problem in phase ph waits for, or "".
+// problemNext is the agent a problem in phase ph waits for, or "". Like the agents'
+// orchestrator, only "unresolved" is open for work (the plan's "pending" is shown as open
+// but not dispatched).
 func problemNext(s *Snapshot, p *Problem, ph Phase) string {
-	if ph == PhaseProblemOpen && prelimsDone(s, p.Preliminaries) {
+	if ph == PhaseProblemOpen && p.Status == "unresolved" && problemPrelimsDone(s, p.Preliminaries) {
 		return AgentSolve
 	}
 	return ""
@@ -592,13 +595,18 @@ func problemNext(s *Snapshot, p *Problem, ph Phase) string {
 
 // statementNext is the agent a statement in phase ph waits for, or "".
 func statementNext(s *Snapshot, st *Statement, ph Phase) string {
-	if !ph.Open() || !prelimsDone(s, st.Preliminaries) {
+	if !ph.Open() || !statementPrelimsDone(s, st.Preliminaries) {
 		return ""
 	}
 	switch ph {
 	case PhaseNeedsProof:
 		return AgentProve
 	case PhaseAwaitingCheck:
+		if st.Status == "validating" && len(st.Responses) > len(st.Issues) {
+			// More responses than issues: the orchestrator reports an invalid state and
+			// leaves it to a human.
+			return AgentHuman
+		}
 		return AgentCheck
 	case PhaseHasGap:
 		return AgentFix
@@ -619,20 +627,31 @@ func statementNext(s *Snapshot, st *Statement, ph Phase) string {
 	return ""
 }
 
-func prelimsDone(s *Snapshot, prelims []string) bool {
+// statementPrelimsDone is the orchestrator's test of a statement's preliminaries: every
+// item that names an existing statement is true; an item that names nothing is satisfied.
+func statementPrelimsDone(s *Snapshot, prelims []string) bool {
 	for _, it := range prelims {
-		id := refOr(it)
-		switch KindOf(id) {
-		case KindStatement:
-			if st := s.Statements[id]; st == nil || st.Status != "true" {
-				return false
-			}
-		case KindProblem:
-			if p := s.Problems[id]; p == nil || ProblemPhase(p.Status) != PhaseProblemSolved {
-				return false
-			}
-		default:
+		if st := s.Statements[it]; st != nil && st.Status != "true" {
 			return false
+		}
+	}
+	return true
+}
+
+// problemPrelimsDone is the orchestrator's test of a problem's preliminaries: an existing
+// p- item is resolved (or the seed-era "solved"), an existing s- item true; anything
+// missing or of another form is satisfied.
+func problemPrelimsDone(s *Snapshot, prelims []string) bool {
+	for _, it := range prelims {
+		switch {
+		case strings.HasPrefix(it, "p-"):
+			if p := s.Problems[it]; p != nil && ProblemPhase(p.Status) != PhaseProblemSolved {
+				return false
+			}
+		case strings.HasPrefix(it, "s-"):
+			if st := s.Statements[it]; st != nil && st.Status != "true" {
+				return false
+			}
 		}
 	}
 	return true

@@ -68,8 +68,8 @@ func TestDeriveMatchesReferenceOffTheFastPaths(t *testing.T) {
 func TestActionableOrderWithAStatementUnderAProblemID(t *testing.T) {
 	s := &Snapshot{
 		Problems: map[string]*Problem{
-			"p-001": {ID: "p-001", Status: "pending"},
-			"p-060": {ID: "p-060", Status: "pending", Preliminaries: []string{"p-061"}},
+			"p-001": {ID: "p-001", Status: "unresolved"},
+			"p-060": {ID: "p-060", Status: "unresolved", Preliminaries: []string{"p-061"}},
 			"p-061": {ID: "p-061", Status: "solved", Preliminaries: []string{"p-060"}},
 		},
 		Statements: map[string]*Statement{"p-050": {ID: "p-050", Status: "pending"}},

@@ -8,6 +8,7 @@ package model
 import (
 	"fmt"
 	"slices"
+	"strings"
 )
 
 // refDerive computes the graph of a snapshot. It is cycle-safe and never loops.
@@ -182,7 +183,7 @@ func refPhases(g *Graph, s *Snapshot, pids, sids []string) {
 		if ph == PhaseUnknown {
 			g.Unknown = append(g.Unknown, id)
 		}
-		if ph == PhaseProblemOpen && refPrelimsdone(g, s, p.Preliminaries) {
+		if p.Status == "unresolved" && refProblemPrelimsDone(s, p.Preliminaries) {
 			g.Next[id] = AgentSolve
 		}
 	}
@@ -194,7 +195,7 @@ func refPhases(g *Graph, s *Snapshot, pids, sids []string) {
 		if ph == PhaseUnknown {
 			g.Unknown = append(g.Unknown, id)
 		}
-		if !ph.Open() || !refPrelimsdone(g, s, st.Preliminaries) {
+		if !ph.Open() || !refStatementPrelimsDone(s, st.Preliminaries) {
 			continue
 		}
 		switch ph {
@@ -202,6 +203,9 @@ func refPhases(g *Graph, s *Snapshot, pids, sids []string) {
 			g.Next[id] = AgentProve
 		case PhaseAwaitingCheck:
 			g.Next[id] = AgentCheck
+			if st.Status == "validating" && len(st.Responses) > len(st.Issues) {
+				g.Next[id] = AgentHuman // current.py: an invalid state, for a human
+			}
 		case PhaseHasGap:
 			g.Next[id] = AgentFix
 		case PhaseNeedsDecision:
@@ -234,19 +238,28 @@ func refPhases(g *Graph, s *Snapshot, pids, sids []string) {
 	})
 }
 
-func refPrelimsdone(g *Graph, s *Snapshot, prelims []string) bool {
+// The agents' current.py, restated: a problem's preliminary counts when it names an
+// existing problem that is not resolved or an existing statement that is not true; a
+// statement's when it names an existing statement that is not true. Nothing else holds
+// work back.
+func refProblemPrelimsDone(s *Snapshot, prelims []string) bool {
 	for _, it := range prelims {
-		id := refOr(it)
-		switch KindOf(id) {
-		case KindStatement:
-			if st := s.Statements[id]; st == nil || st.Status != "true" {
+		if strings.HasPrefix(it, "p-") {
+			if p, ok := s.Problems[it]; ok && p.Status != "resolved" && p.Status != "solved" {
 				return false
 			}
-		case KindProblem:
-			if p := s.Problems[id]; p == nil || ProblemPhase(p.Status) != PhaseProblemSolved {
+		} else if strings.HasPrefix(it, "s-") {
+			if st, ok := s.Statements[it]; ok && st.Status != "true" {
 				return false
 			}
-		default:
+		}
+	}
+	return true
+}
+
+func refStatementPrelimsDone(s *Snapshot, prelims []string) bool {
+	for _, it := range prelims {
+		if st, ok := s.Statements[it]; ok && st.Status != "true" {
 			return false
 		}
 	}
