@@ -3,6 +3,7 @@ package model
 import (
 	"fmt"
 	"strconv"
+	"strings"
 )
 
 // FieldProblem is a field of an object that does not have the shape FORMAT.md gives it.
@@ -43,6 +44,10 @@ type Statement struct {
 	Doc      Value
 	File     *File
 	Problems []FieldProblem
+	// Older is set for a statement in the agents' format before v0.0.4 (dependencies,
+	// proof.reference, no validation): the keys added since are read as optional,
+	// dependencies as preliminaries and proof.reference as proof.ref.
+	Older bool
 }
 
 // Claim is the conclusion as one line of text.
@@ -62,6 +67,9 @@ type Problem struct {
 
 	Doc      Value
 	Problems []FieldProblem
+	// Older is set for a problem in the agents' format before v0.0.3 (motivation, no
+	// priority, summary, progresses or preliminaries): those keys are read as optional.
+	Older bool
 }
 
 // Title is the objectives as one line of text.
@@ -252,6 +260,25 @@ func (r *reader) has(path ...string) bool {
 	return ok
 }
 
+// optList reads a list that an object of the agents' older format may lack: quiet when
+// missing, else read as list reads it; fallback names the older key that held it.
+func (r *reader) optList(fallback []string, path ...string) []string {
+	switch {
+	case r.has(path...):
+		return r.list(path...)
+	case fallback != nil && r.has(fallback...):
+		return r.list(fallback...)
+	}
+	return nil
+}
+
+func (r *reader) optStr(path ...string) string {
+	if r.has(path...) {
+		return r.str(path...)
+	}
+	return ""
+}
+
 func (r *reader) id(wantKind string) string {
 	id := r.str("id")
 	if id != "" && !ValidID(id, wantKind) {
@@ -277,7 +304,12 @@ func (s *Statement) read(r *reader) {
 	s.Type = r.str("type")
 	s.Conclusion = r.list("conclusion")
 	s.Hypothesis = r.list("hypothesis")
-	s.Preliminaries = r.list("preliminaries")
+	s.Older = r.has("dependencies") || r.has("proof", "reference") || !r.has("validation") && !r.has("progresses")
+	if s.Older {
+		s.Preliminaries = r.optList([]string{"dependencies"}, "preliminaries")
+	} else {
+		s.Preliminaries = r.list("preliminaries")
+	}
 	s.Status = r.str("status")
 	if r.has("reliability") {
 		s.Reliability, _ = r.number("reliability")
@@ -288,20 +320,25 @@ func (s *Statement) read(r *reader) {
 		f, _ := r.number("stats", "count_usage")
 		s.CountUsage = int(f)
 	}
-	s.Progresses = r.list("progresses")
-	s.Proof = r.proof("proof")
+	if s.Older {
+		s.Progresses = r.optList(nil, "progresses")
+	} else {
+		s.Progresses = r.list("progresses")
+	}
+	s.Proof = r.proof("proof", s.Older)
 	if v, ok := r.lookup([]string{"validation"}); ok && v.Kind() != Object {
 		r.note("validation", "expected {issues, responses}, found %s", v.Kind().described())
 	} else if ok {
 		s.Issues = r.list("validation", "issues")
 		s.Responses = r.list("validation", "responses")
-	} else {
+	} else if !s.Older {
 		r.note("validation", "missing (expected {issues, responses})")
 	}
 	s.Problems = r.problems
 }
 
-func (r *reader) proof(key string) Proof {
+// proof reads {cot, full, ref}; in the older format ref may be missing or named reference.
+func (r *reader) proof(key string, older bool) Proof {
 	v, ok := r.lookup([]string{key})
 	if !ok {
 		r.note(key, "missing (expected {cot, full, ref})")
@@ -314,6 +351,9 @@ func (r *reader) proof(key string) Proof {
 		}
 		r.note(key, "expected {cot, full, ref}, found %s", v.Kind().described())
 		return Proof{}
+	}
+	if older {
+		return Proof{Cot: r.optList(nil, key, "cot"), Full: r.str(key, "full"), Ref: r.optList([]string{key, "reference"}, key, "ref")}
 	}
 	return Proof{Cot: r.list(key, "cot"), Full: r.str(key, "full"), Ref: r.list(key, "ref")}
 }
@@ -330,11 +370,19 @@ func ProblemFrom(doc Value) *Problem {
 	p.Hypothesis = r.list("hypothesis")
 	p.Objectives = r.list("objectives")
 	p.Status = r.str("status")
-	p.Priority = r.str("priority")
-	p.Summary = r.str("summary")
-	p.Progresses = r.list("progresses")
-	p.Preliminaries = r.list("preliminaries")
-	p.Solution = r.proof("solution")
+	p.Older = r.has("motivation") || !r.has("progresses") && !r.has("preliminaries") && !r.has("summary")
+	if p.Older {
+		p.Priority = r.optStr("priority")
+		p.Summary = r.optStr("summary")
+		p.Progresses = r.optList(nil, "progresses")
+		p.Preliminaries = r.optList(nil, "preliminaries")
+	} else {
+		p.Priority = r.str("priority")
+		p.Summary = r.str("summary")
+		p.Progresses = r.list("progresses")
+		p.Preliminaries = r.list("preliminaries")
+	}
+	p.Solution = r.proof("solution", p.Older)
 	p.Problems = r.problems
 	return p
 }
@@ -403,8 +451,12 @@ func ConfigFrom(doc Value) (*Config, error) {
 		if m.Value.Kind != String {
 			return nil, fmt.Errorf("%q: expected an ID string, found %s", m.Key, m.Value.Kind.described())
 		}
+		if strings.HasPrefix(m.Key, "count_") {
+			// The agents' config before v0.0.2 ({"count_problems": "p-002", …}).
+			return nil, fmt.Errorf("%q: the agents' earliest config format; expected {\"p\", \"s\", \"e\", \"l\"} with the last ID of each kind", m.Key)
+		}
 		if _, _, _, ok := parseID(m.Value.Str); !ok || KindOf(m.Value.Str) != m.Key {
-			return nil, fmt.Errorf("%q: %q is not a %s counter", m.Key, m.Value.Str, KindName(m.Key))
+			return nil, fmt.Errorf("%q: %q is not the last ID of kind %q (expected keys p, s, e, l)", m.Key, m.Value.Str, m.Key)
 		}
 		c.Last[m.Key] = m.Value.Str
 	}

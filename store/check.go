@@ -101,6 +101,45 @@ func (c *checker) files() {
 	}
 }
 
+// olderFormat says once per kind which objects are in the agents' earlier format: their
+// own history holds such files, which are read as they are, not reported key by key.
+func (c *checker) olderFormat() {
+	var problems, statements []string
+	for _, id := range checkSortedIDs(c.snap.Problems) {
+		if c.snap.Problems[id].Older {
+			problems = append(problems, id)
+		}
+	}
+	for _, id := range checkSortedIDs(c.snap.Statements) {
+		if c.snap.Statements[id].Older {
+			statements = append(statements, id)
+		}
+	}
+	if len(problems) > 0 {
+		c.add(SeverityWarning, ProblemDir+"/", "", "%s in the agents' earlier format (motivation; no priority, summary, progresses or preliminaries), read as such: %s",
+			countOf(len(problems), "problem", "problems"), listIDs(problems))
+	}
+	if len(statements) > 0 {
+		c.add(SeverityWarning, StatementDir+"/", "", "%s in the agents' earlier format (dependencies, proof.reference, no validation), read as such: %s",
+			countOf(len(statements), "statement", "statements"), listIDs(statements))
+	}
+}
+
+func countOf(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return fmt.Sprintf("%d %s", n, many)
+}
+
+// listIDs names up to 10 IDs.
+func listIDs(ids []string) string {
+	if len(ids) <= 10 {
+		return strings.Join(ids, ", ")
+	}
+	return strings.Join(ids[:10], ", ") + fmt.Sprintf(" and %d more", len(ids)-10)
+}
+
 // objects checks each object on its own: its id, field shapes, type, status, and for
 // statements the issue and response threads against the status.
 func (c *checker) objects() {
@@ -130,6 +169,7 @@ func (c *checker) objects() {
 		}
 		c.threads(id, st)
 	}
+	c.olderFormat()
 	for _, id := range checkSortedIDs(c.snap.Experiences) {
 		e := c.snap.Experiences[id]
 		c.identity(id, e.ID, e.Problems)
