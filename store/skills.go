@@ -844,10 +844,16 @@ var Skills = []*Skill{
 			if err != nil {
 				return err
 			}
+			dir := ConfirmDirection(st, a)
 			status, note, summary := "true", "VERIFIED: ", "Proof checked and confirmed."
-			if ConfirmDirection(st, a) == model.DirectionDisproof {
+			if dir == model.DirectionDisproof {
 				status, note, summary = "false", "DISPROOF VERIFIED: ", "Disproof checked and confirmed."
 			}
+			how := "given"
+			if !a.Has("direction") {
+				how = "read from the proof's first sentence"
+			}
+			t.notes = append(t.notes, fmt.Sprintf("confirms a %s (%s): %s becomes %s", dir, how, st.ID, status))
 			doc.Set("status", model.Str(status))
 			doc.Set("reliability", model.Float(1))
 			if a.Has("verification_summary") {

@@ -68,7 +68,7 @@ func (m *Model) actions() []action {
 		{keys: []string{"."}, key: "", desc: "", group: groupSuper, disabled: needTravel, run: func(m *Model) tea.Cmd { return m.scrub(1) }},
 		{keys: []string{"d"}, key: "d", desc: "time travel: diff the selected object with the previous change (again: with now)", group: groupSuper, disabled: needTravel, run: func(m *Model) tea.Cmd { return m.cycleDiff() }},
 
-		m.skillAction("C", "check-confirm-proof", "confirm", "confirm the proof: the statement becomes true"),
+		m.skillAction("C", "check-confirm-proof", "confirm", "confirm the proof (true) or disproof (false)"),
 		m.skillAction("R", "check-reject-proof", "reject", "reject the proof at the sentence under the cursor"),
 		m.skillAction("F", "state-mark-false", "mark false", "mark false with a counterexample"),
 		m.skillAction("M", "state-propose-modification", "propose a modification", "propose a changed claim or premises"),
