@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -102,6 +103,7 @@ type tx struct {
 	changed []string // modified, in order of first modification
 	deleted []string
 	notes   []string
+	explain []string // what the plan shows before y, beside notes (e.g. a confirmation's direction)
 	vocab   model.Vocab
 	skill   string
 	extra   []model.Member // more keys for the log line (e.g. which change an undo reverts)
@@ -450,7 +452,7 @@ func (t *tx) plan(opts Options) (*Planned, error) {
 		now = opts.Now
 	}
 	p := &Planned{Result: Result{Change: lid, Skill: t.skill, Actor: opts.Actor, At: now().UTC().Format(time.RFC3339),
-		Created: nonNil(t.created), Modified: nonNil(t.changed), Notes: t.notes}}
+		Created: nonNil(t.created), Modified: nonNil(t.changed), Notes: append(slices.Clip(t.explain), t.notes...)}}
 	for _, id := range t.created {
 		p.Objects = append(p.Objects, PlannedObject{ID: id, New: true, After: t.objs[id].doc})
 	}

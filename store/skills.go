@@ -853,7 +853,7 @@ var Skills = []*Skill{
 			if !a.Has("direction") {
 				how = "read from the proof's first sentence"
 			}
-			t.notes = append(t.notes, fmt.Sprintf("confirms a %s (%s): %s becomes %s", dir, how, st.ID, status))
+			t.explain = append(t.explain, fmt.Sprintf("confirms a %s (%s): %s becomes %s", dir, how, st.ID, status))
 			doc.Set("status", model.Str(status))
 			doc.Set("reliability", model.Float(1))
 			if a.Has("verification_summary") {
