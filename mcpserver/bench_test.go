@@ -44,7 +44,7 @@ func rejectPatch(i int) (string, store.Args) {
 			"explanation": "why", "suggested_fix": "say why"}
 	}
 	return "fix-patch-proof", store.Args{"statement_id": "s-007", "issue_number": i/2 + 1,
-		"updated_proof": fmt.Sprintf("Alice cannot be a Knight.\n\nStep 1: She says she is a spy, version %d. QED.", i),
+		"updated_proof":      fmt.Sprintf("Alice cannot be a Knight.\n\nStep 1: She says she is a spy, version %d. QED.", i),
 		"change_description": "said why"}
 }
 
