@@ -230,3 +230,65 @@ func mustJSON(v any) string {
 	b, _ := json.Marshal(v)
 	return string(b)
 }
+
+// skills install writes referee's entry into .mcp.json, keeping what else is there; a
+// file that does not parse stops the install with nothing written.
+func TestSkillsInstallWritesMCPConfig(t *testing.T) {
+	root := t.TempDir()
+	writeFile(t, filepath.Join(root, ".mcp.json"), `{"mcpServers": {"lean": {"command": "lean-mcp", "args": []}, "referee": {"command": "old"}}, "other": [1, 2]}`)
+	o := referee(t, root, "", "skills", "install", "--contents", "proofs/contents", "--output", "json")
+	if o.code != 0 || !strings.HasSuffix(o.stdout, "  \".mcp.json\"\n]\n") {
+		t.Errorf("install: %d %s %s", o.code, o.stdout, o.stderr)
+	}
+	want := `{
+    "mcpServers": {
+        "lean": {
+            "command": "lean-mcp",
+            "args": []
+        },
+        "referee": {
+            "command": "referee",
+            "args": [
+                "mcp",
+                "--contents",
+                "proofs/contents"
+            ]
+        }
+    },
+    "other": [
+        1,
+        2
+    ]
+}
+`
+	if got := readFile(t, filepath.Join(root, ".mcp.json")); got != want {
+		t.Errorf(".mcp.json:\n%s\nwant:\n%s", got, want)
+	}
+	// Again: the same file.
+	referee(t, root, "", "skills", "install", "--contents", "proofs/contents", "--output", "json")
+	if got := readFile(t, filepath.Join(root, ".mcp.json")); got != want {
+		t.Errorf(".mcp.json after a second install:\n%s", got)
+	}
+	// A fresh folder gets a file of its own.
+	fresh := t.TempDir()
+	referee(t, fresh, "", "skills", "install", "--output", "json")
+	var cfg struct {
+		MCPServers map[string]struct {
+			Command string
+			Args    []string
+		} `json:"mcpServers"`
+	}
+	if err := json.Unmarshal([]byte(readFile(t, filepath.Join(fresh, ".mcp.json"))), &cfg); err != nil ||
+		cfg.MCPServers["referee"].Command != "referee" || strings.Join(cfg.MCPServers["referee"].Args, " ") != "mcp --contents ./contents" {
+		t.Errorf("fresh .mcp.json: %v %+v", err, cfg)
+	}
+	broken := t.TempDir()
+	writeFile(t, filepath.Join(broken, ".mcp.json"), `{"mcpServers": `)
+	o = referee(t, broken, "", "skills", "install")
+	if o.code != 2 || !strings.HasPrefix(o.stderr, "referee: .mcp.json: not valid JSON (") {
+		t.Errorf("broken .mcp.json: %d %q", o.code, o.stderr)
+	}
+	if got := files(t, broken); len(got) != 1 || got[".mcp.json"] != `{"mcpServers": ` {
+		t.Errorf("a broken .mcp.json: the install wrote %d files", len(got))
+	}
+}

@@ -246,18 +246,30 @@ func (a *app) skillsCommand() *cobra.Command {
 
 	install := &cobra.Command{
 		Use:   "install",
-		Short: "Write <dir>/<name>/SKILL.md for every skill (overwrites them)",
+		Short: "Write <dir>/<name>/SKILL.md for every skill (overwrites them) and referee's entry in .mcp.json",
 		Args:  noArgs,
 	}
 	dir := install.Flags().String("dir", ".claude/skills", "the skills folder of the agents")
+	mcpConfig := install.Flags().String("mcp-config", ".mcp.json", "also write referee's MCP server entry into this file, keeping its other servers (\"\" skips it)")
+	mcpContents := install.Flags().String("contents", "./contents", "the contents folder the MCP entry serves")
 	installOutput := addOutputFlag(install)
 	install.RunE = func(*cobra.Command, []string) error {
 		if err := checkOutput(*installOutput); err != nil {
 			return err
 		}
+		// .mcp.json first: an agent's file that does not parse stops the install before
+		// anything is written.
+		if *mcpConfig != "" {
+			if err := store.InstallMCPConfig(*mcpConfig, *mcpContents); err != nil {
+				return err
+			}
+		}
 		paths, err := store.InstallSkillDocs(*dir)
 		if err != nil {
 			return err
+		}
+		if *mcpConfig != "" {
+			paths = append(paths, *mcpConfig)
 		}
 		if *installOutput == "json" {
 			return a.writeJSON(paths)
