@@ -292,3 +292,33 @@ func TestSkillsInstallWritesMCPConfig(t *testing.T) {
 		t.Errorf("a broken .mcp.json: the install wrote %d files", len(got))
 	}
 }
+
+// -tags nomcp leaves the MCP SDK (and net/http, crypto) out, for the fastest process start;
+// its mcp says so.
+func TestBuildWithoutMCP(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds referee")
+	}
+	bin := filepath.Join(t.TempDir(), "referee")
+	build := exec.Command("go", "build", "-tags", "noui,nomcp", "-o", bin, ".")
+	build.Env = append(os.Environ(), "CGO_ENABLED=0")
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	deps, err := exec.Command("go", "list", "-tags", "noui,nomcp", "-deps", ".").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, dep := range []string{"github.com/modelcontextprotocol/go-sdk/mcp", "net/http", "referee/mcpserver"} {
+		if slices.Contains(strings.Fields(string(deps)), dep) {
+			t.Errorf("the nomcp build links %s", dep)
+		}
+	}
+	var stderr strings.Builder
+	cmd := exec.Command(bin, "mcp")
+	cmd.Stderr = &stderr
+	if err := cmd.Run(); cmd.ProcessState.ExitCode() != 2 ||
+		stderr.String() != "referee: this referee was built without the MCP server (-tags nomcp); build it without that tag to serve MCP\n" {
+		t.Errorf("mcp in the nomcp build: %v %q", err, stderr.String())
+	}
+}
