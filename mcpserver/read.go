@@ -257,23 +257,11 @@ func showIn(snap *model.Snapshot, dir, id string) (*shown, error) {
 		}
 		return nil, fmt.Errorf("%s is not in %s", id, store.LogFile)
 	}
-	var doc model.Value
-	var err error
-	switch {
-	case snap.Problems[id] != nil:
-		doc = snap.Problems[id].Doc
-	case snap.Statements[id] != nil:
-		if doc, err = snap.Statements[id].Document(); err != nil {
-			return nil, err
-		}
-	case snap.Experiences[id] != nil:
-		doc = snap.Experiences[id].Doc
-	default:
-		for _, b := range snap.Broken {
-			if b.ID == id {
-				return nil, fmt.Errorf("%s: %s", b.Path, b.Reason)
-			}
-		}
+	doc, found, err := store.ObjectDoc(snap, id)
+	if err != nil {
+		return nil, err
+	}
+	if !found {
 		return nil, fmt.Errorf("%s does not exist in %s", id, dir)
 	}
 	out := &shown{ID: id, Version: snap.Versions[id], Object: model.EncodeLine(doc)}
