@@ -53,7 +53,7 @@ func (a *app) mcpCommand() *cobra.Command {
 		if who == "" {
 			who = os.Getenv(envActor)
 		}
-		opts, err := options("-", "") // only for $REFEREE_NOW
+		opts, err := options("", "") // for $REFEREE_NOW only: the actor is worked out above
 		if err != nil {
 			return err
 		}

@@ -177,10 +177,3 @@ func sortedKeys[V any](m map[string]V) []string {
 	slices.SortFunc(keys, model.CompareIDs)
 	return keys
 }
-
-func nonNil(s []string) []string {
-	if s == nil {
-		return []string{}
-	}
-	return s
-}
