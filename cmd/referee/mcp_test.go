@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -321,4 +322,108 @@ func TestBuildWithoutMCP(t *testing.T) {
 		stderr.String() != "referee: this referee was built without the MCP server (-tags nomcp); build it without that tag to serve MCP\n" {
 		t.Errorf("mcp in the nomcp build: %v %q", err, stderr.String())
 	}
+}
+
+// referee mcp --http: loopback only unless --allow-remote, a token generated and printed
+// when none is given, the tools behind it.
+func TestMCPOverHTTP(t *testing.T) {
+	root := t.TempDir()
+	dir := filepath.Join(root, "contents")
+	copyTree(t, freshStart, dir)
+	referee(t, root, "", "mcp", "--http", "0.0.0.0:0").want(t, 2, "",
+		"referee: --http: 0.0.0.0 is not a loopback address; referee mcp serves only this machine unless --allow-remote is given\n")
+
+	cmd := exec.Command(binary, "mcp", "--contents", dir, "--http", ":0")
+	cmd.Env = []string{"REFEREE_NOW=" + now, "PATH=" + os.Getenv("PATH"), "HOME=" + os.Getenv("HOME")}
+	stderr, err := cmd.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() {
+		cmd.Process.Signal(os.Interrupt)
+		done := make(chan error, 1)
+		go func() { done <- cmd.Wait() }()
+		select {
+		case err := <-done:
+			if err != nil {
+				t.Errorf("referee mcp --http after an interrupt: %v", err)
+			}
+		case <-time.After(10 * time.Second):
+			cmd.Process.Kill()
+			t.Error("referee mcp --http did not stop on an interrupt")
+		}
+	}()
+	lines := make(chan string, 2)
+	go func() {
+		buf := make([]byte, 4096)
+		var text string
+		for {
+			n, err := stderr.Read(buf)
+			text += string(buf[:n])
+			for {
+				line, rest, ok := strings.Cut(text, "\n")
+				if !ok {
+					break
+				}
+				lines <- line
+				text = rest
+			}
+			if err != nil {
+				return
+			}
+		}
+	}()
+	var token, url string
+	for range 2 {
+		select {
+		case line := <-lines:
+			if tok, ok := strings.CutPrefix(line, "referee mcp: token "); ok {
+				token = tok
+			} else if _, rest, ok := strings.Cut(line, " on http://"); ok {
+				url = "http://" + strings.Fields(rest)[0]
+			} else {
+				t.Fatalf("stderr: %q", line)
+			}
+		case <-time.After(20 * time.Second):
+			t.Fatal("referee mcp --http printed no token and address")
+		}
+	}
+	if len(token) != 64 || !strings.HasPrefix(url, "http://127.0.0.1:") {
+		t.Fatalf("token %q, address %q", token, url)
+	}
+	resp, err := http.Post(url, "application/json", strings.NewReader(`{}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusUnauthorized {
+		t.Errorf("without the token: %s", resp.Status)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "agent-solve", Version: "test"}, nil).Connect(ctx, &mcp.StreamableClientTransport{
+		Endpoint: url, HTTPClient: &http.Client{Transport: withToken{token}}, MaxRetries: -1}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cs.Close()
+	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "prob-core-statement",
+		Arguments: map[string]any{"problem_id": "p-001", "claim": []string{"over HTTP"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := resultText(t, res); got != "l-002 prob-wrapup-statement by agent-solve: created s-007; modified p-001" {
+		t.Errorf("over HTTP: %s", got)
+	}
+}
+
+type withToken struct{ token string }
+
+func (w withToken) RoundTrip(r *http.Request) (*http.Response, error) {
+	r = r.Clone(r.Context())
+	r.Header.Set("Authorization", "Bearer "+w.token)
+	return http.DefaultTransport.RoundTrip(r)
 }
