@@ -39,9 +39,12 @@ func TestBuildWithoutUI(t *testing.T) {
 		t.Errorf("skills list: %v\n%s", err, list)
 	}
 	// This is the build the note of `skills install` recommends: it does not repeat it.
-	install, err := exec.Command(bin, "skills", "install", "--dir", t.TempDir()).Output()
-	if err != nil || strings.Count(string(install), "\n") != 12 || strings.Contains(string(install), "note:") {
+	install, err := exec.Command(bin, "skills", "install", "--dir", t.TempDir(), "--mcp-config", filepath.Join(t.TempDir(), ".mcp.json")).Output()
+	if err != nil || strings.Count(string(install), "\n") != 13 || strings.Contains(string(install), "note:") {
 		t.Errorf("skills install: %v\n%s", err, install)
+	}
+	if help, err := exec.Command(bin, "mcp", "--help").Output(); err != nil || !strings.Contains(string(help), "--http") {
+		t.Errorf("mcp --help: %v\n%s", err, help)
 	}
 	// bench times the UI too, so this build has none; it says so.
 	var stderr strings.Builder

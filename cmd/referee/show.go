@@ -45,22 +45,11 @@ func (a *app) show(dir, id, output, at string) error {
 	if model.KindOf(id) == model.KindChange {
 		return a.showChange(snap, id, output)
 	}
-	var doc model.Value
-	switch {
-	case snap.Problems[id] != nil:
-		doc = snap.Problems[id].Doc
-	case snap.Statements[id] != nil:
-		if doc, err = snap.Statements[id].Document(); err != nil { // a lean load kept no document
-			return err
-		}
-	case snap.Experiences[id] != nil:
-		doc = snap.Experiences[id].Doc
-	default:
-		for _, b := range snap.Broken {
-			if b.ID == id {
-				return fmt.Errorf("%s: %s", b.Path, b.Reason)
-			}
-		}
+	doc, found, err := store.ObjectDoc(snap, id)
+	if err != nil {
+		return err
+	}
+	if !found {
 		return fmt.Errorf("%s does not exist in %s%s", id, dir, atSuffix(at))
 	}
 	g := model.Derive(snap)

@@ -144,8 +144,8 @@ func (a *app) oneSkillCommand(s *store.Skill) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			if skillArgs, err = argsFromJSON(s, data); err != nil {
-				return err
+			if skillArgs, err = store.ArgsFromJSON(s, data); err != nil {
+				return usagef("--params: %v", err)
 			}
 		}
 		if err := argsFromFlags(s, f, skillArgs); err != nil {
@@ -206,7 +206,7 @@ func argsFromFlags(s *store.Skill, f *pflag.FlagSet, args store.Args) error {
 			if err != nil {
 				return usagef("--%s: not valid JSON: %v", p.Flag(), err)
 			}
-			subs, err := subStatements(v)
+			subs, err := store.SubStatements(v)
 			if err != nil {
 				return usagef("--%s: %v", p.Flag(), err)
 			}
@@ -216,120 +216,6 @@ func argsFromFlags(s *store.Skill, f *pflag.FlagSet, args store.Args) error {
 		}
 	}
 	return nil
-}
-
-// argsFromJSON reads --params: an object keyed by the parameters' snake_case names.
-func argsFromJSON(s *store.Skill, data []byte) (store.Args, error) {
-	doc, err := model.Parse(data)
-	if err != nil {
-		return nil, usagef("--params: not valid JSON: %v", err)
-	}
-	if doc.Kind != model.Object {
-		return nil, usagef("--params: expected a JSON object keyed by parameter names, found a %s", doc.Kind)
-	}
-	args := store.Args{}
-	for _, m := range doc.Obj {
-		p, ok := s.Param(m.Key)
-		if !ok {
-			return nil, usagef("--params: %s has no parameter %q (referee skill %s --help lists them)", s.Name, m.Key, s.Name)
-		}
-		v := m.Value
-		if v.Kind == model.Null {
-			continue
-		}
-		bad := func(want string) error {
-			return usagef("--params: %q must be %s, found a %s", m.Key, want, v.Kind)
-		}
-		switch p.Kind {
-		case store.ParamString, store.ParamID:
-			if v.Kind != model.String {
-				return nil, bad("a string")
-			}
-			args[p.Name] = v.Str
-		case store.ParamStrings, store.ParamIDs:
-			switch v.Kind {
-			case model.String:
-				args[p.Name] = []string{v.Str}
-			case model.Array:
-				list, ok := v.StringList()
-				if !ok {
-					return nil, usagef("--params: %q must be a list of strings, and some items are not strings", m.Key)
-				}
-				args[p.Name] = list
-			default:
-				return nil, bad("a string or a list of strings")
-			}
-		case store.ParamInt:
-			n, err := wholeNumber(v)
-			if err != nil {
-				return nil, usagef("--params: %q: %v", m.Key, err)
-			}
-			args[p.Name] = n
-		case store.ParamSubStatements:
-			subs, err := subStatements(v)
-			if err != nil {
-				return nil, usagef("--params: %q: %v", m.Key, err)
-			}
-			args[p.Name] = subs
-		}
-	}
-	return args, nil
-}
-
-func wholeNumber(v model.Value) (int, error) {
-	switch v.Kind {
-	case model.Number, model.String:
-		text := strings.TrimSpace(v.Str)
-		if n, err := strconv.Atoi(text); err == nil {
-			return n, nil
-		}
-		if f, err := strconv.ParseFloat(text, 64); err == nil && v.Kind == model.Number && f == float64(int(f)) {
-			return int(f), nil
-		}
-		return 0, fmt.Errorf("%q is not a whole number", v.Str)
-	}
-	return 0, fmt.Errorf("expected a whole number, found a %s", v.Kind)
-}
-
-// subStatements reads a list of {"claim": str, "premises": [str]}.
-func subStatements(v model.Value) ([]store.SubStatement, error) {
-	if v.Kind != model.Array {
-		return nil, fmt.Errorf(`expected a list of {"claim": text, "premises": [text]}, found a %s`, v.Kind)
-	}
-	subs := make([]store.SubStatement, 0, len(v.Arr))
-	for i, item := range v.Arr {
-		if item.Kind != model.Object {
-			return nil, fmt.Errorf("item %d: expected an object, found a %s", i+1, item.Kind)
-		}
-		var sub store.SubStatement
-		for _, m := range item.Obj {
-			switch m.Key {
-			case "claim":
-				if m.Value.Kind != model.String {
-					return nil, fmt.Errorf(`item %d: "claim" must be a string, found a %s`, i+1, m.Value.Kind)
-				}
-				sub.Claim = m.Value.Str
-			case "premises":
-				switch m.Value.Kind {
-				case model.Null:
-				case model.String:
-					sub.Premises = []string{m.Value.Str}
-				case model.Array:
-					list, ok := m.Value.StringList()
-					if !ok {
-						return nil, fmt.Errorf(`item %d: "premises" must be a list of strings`, i+1)
-					}
-					sub.Premises = list
-				default:
-					return nil, fmt.Errorf(`item %d: "premises" must be a list of strings, found a %s`, i+1, m.Value.Kind)
-				}
-			default:
-				return nil, fmt.Errorf(`item %d: unknown key %q (expected "claim" and "premises")`, i+1, m.Key)
-			}
-		}
-		subs = append(subs, sub)
-	}
-	return subs, nil
 }
 
 // skillsCommand is `referee skills list|install`.
@@ -360,18 +246,30 @@ func (a *app) skillsCommand() *cobra.Command {
 
 	install := &cobra.Command{
 		Use:   "install",
-		Short: "Write <dir>/<name>/SKILL.md for every skill (overwrites them)",
+		Short: "Write <dir>/<name>/SKILL.md for every skill (overwrites them) and referee's entry in .mcp.json",
 		Args:  noArgs,
 	}
 	dir := install.Flags().String("dir", ".claude/skills", "the skills folder of the agents")
+	mcpConfig := install.Flags().String("mcp-config", ".mcp.json", "also write referee's MCP server entry into this file, keeping its other servers (\"\" skips it)")
+	mcpContents := install.Flags().String("contents", "./contents", "the contents folder the MCP entry serves")
 	installOutput := addOutputFlag(install)
 	install.RunE = func(*cobra.Command, []string) error {
 		if err := checkOutput(*installOutput); err != nil {
 			return err
 		}
+		// .mcp.json first: an agent's file that does not parse stops the install before
+		// anything is written.
+		if *mcpConfig != "" {
+			if err := store.InstallMCPConfig(*mcpConfig, *mcpContents); err != nil {
+				return err
+			}
+		}
 		paths, err := store.InstallSkillDocs(*dir)
 		if err != nil {
 			return err
+		}
+		if *mcpConfig != "" {
+			paths = append(paths, *mcpConfig)
 		}
 		if *installOutput == "json" {
 			return a.writeJSON(paths)

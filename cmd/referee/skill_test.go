@@ -263,6 +263,7 @@ func TestSkillsListAndInstall(t *testing.T) {
 	for _, s := range store.Skills {
 		wantOut.WriteString("wrote .claude/skills/" + s.Name + "/SKILL.md\n")
 	}
+	wantOut.WriteString("wrote .mcp.json\n")
 	wantOut.WriteString("note: the agents run `referee skill …` once per call; give them the CLI-only build, which\n" +
 		"note: starts in ~2 ms instead of this one's ~20 ms: CGO_ENABLED=0 go build -tags noui -o referee ./cmd/referee\n")
 	referee(t, root, "", "skills", "install").want(t, 0, wantOut.String(), "")
@@ -288,7 +289,7 @@ func TestSkillsListAndInstall(t *testing.T) {
 	writeFile(t, filepath.Join(root, ".claude/skills/abandon/SKILL.md"), "stale")
 	referee(t, root, "", "skills", "install").want(t, 0, wantOut.String(), "")
 	sameTree(t, files(t, filepath.Join(root, ".claude/skills")), got)
-	o = referee(t, root, "", "skills", "install", "--dir", "elsewhere", "--output", "json")
+	o = referee(t, root, "", "skills", "install", "--dir", "elsewhere", "--output", "json", "--mcp-config", "")
 	var paths []string
 	if err := json.Unmarshal([]byte(o.stdout), &paths); err != nil || len(paths) != 12 || paths[0] != "elsewhere/prob-wrapup-statement/SKILL.md" {
 		t.Errorf("install json: %v %v", err, paths)

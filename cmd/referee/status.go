@@ -29,34 +29,6 @@ func (a *app) statusCommand() *cobra.Command {
 	return cmd
 }
 
-// statusJSON is the stable shape of `referee status --output json`.
-type statusJSON struct {
-	Vocabulary    string            `json:"vocabulary"`
-	Next          []statusNext      `json:"next"`
-	Counts        map[string]int    `json:"counts"`
-	ProblemCounts map[string]int    `json:"problem_counts"`
-	Stale         map[string]string `json:"stale"`
-	Orphans       []string          `json:"orphans"`
-	Unreachable   []string          `json:"unreachable"`
-	Dangling      []statusDangling  `json:"dangling"`
-	Cycles        [][]string        `json:"cycles"`
-	Unknown       map[string]string `json:"unknown"`
-	Broken        int               `json:"broken"`
-}
-
-type statusNext struct {
-	ID     string `json:"id"`
-	Agent  string `json:"agent"`
-	Depth  int    `json:"depth"`
-	Blocks int    `json:"blocks"` // model.BlockingOf(...).Score: how much of the root it holds up
-}
-
-type statusDangling struct {
-	From string `json:"from"`
-	To   string `json:"to"`
-	Kind string `json:"kind"`
-}
-
 func loadFolder(dir string) (*model.Snapshot, error) { return loadWith(store.Load, dir) }
 
 // loadWith loads dir with a store loader (Load, LoadNoLog, LoadWhole); a folder it cannot
@@ -75,23 +47,7 @@ func (a *app) printStatus(dir, output string) error {
 		return err
 	}
 	g := model.Derive(snap)
-	st := statusJSON{
-		Vocabulary: snap.Vocab.String(), Next: []statusNext{}, Counts: g.Counts, ProblemCounts: g.ProblemCounts,
-		Stale: g.Stale, Orphans: nonNil(g.Orphans), Unreachable: nonNil(g.Unreachable), Dangling: []statusDangling{},
-		Cycles: g.Cycles, Unknown: map[string]string{}, Broken: len(snap.Broken),
-	}
-	if st.Cycles == nil {
-		st.Cycles = [][]string{}
-	}
-	for _, act := range model.NextByBlocking(snap, g) {
-		st.Next = append(st.Next, statusNext{ID: act.ID, Agent: act.Agent, Depth: act.Depth, Blocks: model.BlockingOf(g, act.ID).Score})
-	}
-	for _, e := range g.Dangling {
-		st.Dangling = append(st.Dangling, statusDangling{From: e.From, To: e.To, Kind: e.Kind.String()})
-	}
-	for _, id := range g.Unknown {
-		st.Unknown[id] = statusOf(snap, id)
-	}
+	st := store.StatusOf(snap, g)
 	if output == "json" {
 		return a.writeJSON(st)
 	}
@@ -191,15 +147,7 @@ func countsText(counts map[string]int, order []string) string {
 	return fmt.Sprintf("%d (%s)", total, strings.Join(parts, ", "))
 }
 
-func statusOf(snap *model.Snapshot, id string) string {
-	if p := snap.Problems[id]; p != nil {
-		return p.Status
-	}
-	if s := snap.Statements[id]; s != nil {
-		return s.Status
-	}
-	return ""
-}
+func statusOf(snap *model.Snapshot, id string) string { return store.ObjectStatus(snap, id) }
 
 // titleOf is the first line of a statement's claim or a problem's objectives.
 func titleOf(snap *model.Snapshot, id string) string {
@@ -228,11 +176,4 @@ func sortedKeys[V any](m map[string]V) []string {
 	}
 	slices.SortFunc(keys, model.CompareIDs)
 	return keys
-}
-
-func nonNil(s []string) []string {
-	if s == nil {
-		return []string{}
-	}
-	return s
 }

@@ -1,0 +1,106 @@
+package mcpserver
+
+import (
+	"context"
+	"fmt"
+	"testing"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"referee/store"
+)
+
+// A tool call's round trip on a warm server in process: the SDK's client, the stdio
+// transport with its guard over pipes, the server, store. The goal is ≤ 2 ms; beside it,
+// `referee skill` as a process takes ~5 ms and the agents' Python script ~44 ms
+// (README, bench). "skill" alternates check-reject-proof and fix-patch-proof on one
+// statement, as `referee bench` does, and includes store's locks and fsyncs; "store.Run"
+// is the same calls without MCP, so the difference is what MCP costs.
+
+// proving sets up a statement whose proof awaits verification.
+func proving(b *testing.B) (dir string) {
+	dir = freshFolder(b)
+	for _, call := range []struct {
+		skill string
+		args  store.Args
+	}{
+		{"prob-wrapup-statement", store.Args{"problem_id": "p-001", "claim": []string{"Alice is the Spy"}}},
+		{"state-complete-proof", store.Args{"statement_id": "s-007", "strategy": "direct",
+			"proof_text": "Alice cannot be a Knight.\n\nStep 1: She says she is a spy. QED."}},
+	} {
+		sk, _ := store.Lookup(call.skill)
+		if _, err := store.Run(dir, sk, call.args, store.Options{Actor: "bench"}); err != nil {
+			b.Fatal(err)
+		}
+	}
+	return dir
+}
+
+// rejectPatch is the i-th call of the reject/patch cycle.
+func rejectPatch(i int) (string, store.Args) {
+	if i%2 == 0 {
+		return "check-reject-proof", store.Args{"statement_id": "s-007", "sentence_number": 2,
+			"sentence_text": "Step 1: She says she is a spy.", "error_type": "unjustified_leap",
+			"explanation": "why", "suggested_fix": "say why"}
+	}
+	return "fix-patch-proof", store.Args{"statement_id": "s-007", "issue_number": i/2 + 1,
+		"updated_proof":      fmt.Sprintf("Alice cannot be a Knight.\n\nStep 1: She says she is a spy, version %d. QED.", i),
+		"change_description": "said why"}
+}
+
+func BenchmarkToolCall(b *testing.B) {
+	ctx := context.Background()
+	b.Run("skill", func(b *testing.B) {
+		cs := connect(b, proving(b), "bench")
+		b.ResetTimer()
+		for i := 0; b.Loop(); i++ {
+			name, args := rejectPatch(i)
+			res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: name, Arguments: map[string]any(args)})
+			if err != nil || res.IsError {
+				b.Fatal(err, res.Content)
+			}
+		}
+	})
+	b.Run("store.Run", func(b *testing.B) {
+		dir := proving(b)
+		b.ResetTimer()
+		for i := 0; b.Loop(); i++ {
+			name, args := rejectPatch(i)
+			sk, _ := store.Lookup(name)
+			if _, err := store.Run(dir, sk, args, store.Options{Actor: "bench"}); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	// The protocol alone: a call refused on its arguments touches no file.
+	b.Run("refused", func(b *testing.B) {
+		cs := connect(b, proving(b), "bench")
+		b.ResetTimer()
+		for b.Loop() {
+			res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "abandon", Arguments: map[string]any{}})
+			if err != nil || !res.IsError {
+				b.Fatal(err, res.Content)
+			}
+		}
+	})
+	b.Run("show", func(b *testing.B) {
+		cs := connect(b, proving(b), "bench")
+		b.ResetTimer()
+		for b.Loop() {
+			res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "show", Arguments: map[string]any{"id": "s-007"}})
+			if err != nil || res.IsError {
+				b.Fatal(err, res.Content)
+			}
+		}
+	})
+	b.Run("sentences", func(b *testing.B) {
+		cs := connect(b, proving(b), "bench")
+		b.ResetTimer()
+		for b.Loop() {
+			res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "sentences", Arguments: map[string]any{"statement_id": "s-007"}})
+			if err != nil || res.IsError {
+				b.Fatal(err, res.Content)
+			}
+		}
+	})
+}

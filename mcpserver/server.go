@@ -1,0 +1,141 @@
+// Package mcpserver serves a contents folder to agents as an MCP server (the Model
+// Context Protocol that Claude Code speaks): every skill of the registry as a tool, with
+// the same preconditions and change batches as `referee skill`, read tools (status, show,
+// sentences, check, similar, log) and the objects as resources. It runs over stdio
+// (ServeStdio, what .mcp.json starts) or streamable HTTP behind a bearer token
+// (HTTPHandler). The protocol is the official Go SDK's; this package only maps it onto
+// store.
+package mcpserver
+
+import (
+	"encoding/json"
+	"errors"
+	"strings"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"referee/store"
+)
+
+// DefaultMaxMessage bounds one JSON-RPC message (a line on stdio, a body over HTTP):
+// proofs and claims run to a few megabytes; beyond this a message is refused with an
+// error naming the limit, and the server reads on.
+const DefaultMaxMessage = 16 << 20
+
+// Options configure a server.
+type Options struct {
+	// Actor makes every change in this name; "" takes the client's name from the MCP
+	// handshake (clientInfo.name), else "agent".
+	Actor string
+	// Now pins the time written to the log (tests, reproducible runs); nil is the clock.
+	Now func() time.Time
+	// Version is the server version the handshake reports.
+	Version string
+}
+
+// server answers the tools and resources of one contents folder.
+type server struct {
+	dir  string
+	opts Options
+}
+
+// New makes the MCP server of the contents folder dir. Each call reads the folder as it
+// is on disk: agents write it too, without referee.
+func New(dir string, opts Options) *mcp.Server {
+	if opts.Version == "" {
+		opts.Version = "dev"
+	}
+	s := &server{dir: dir, opts: opts}
+	srv := mcp.NewServer(&mcp.Implementation{Name: "referee", Version: opts.Version}, &mcp.ServerOptions{
+		Instructions: instructions,
+	})
+	for _, sk := range store.Skills {
+		srv.AddTool(skillTool(sk, sk.Name), s.skillHandler(sk))
+		for _, alias := range sk.Aliases {
+			srv.AddTool(skillTool(sk, alias), s.skillHandler(sk))
+		}
+	}
+	s.addReadTools(srv)
+	s.addResources(srv)
+	return srv
+}
+
+const instructions = "referee keeps the proof agents' contents folder (problems, statements, the change log). " +
+	"Each skill tool applies one of the agents' skills as one change batch, with the same preconditions as " +
+	"`referee skill`; pass expect_version (from show) to refuse the change if the object changed since you read it. " +
+	"status says what to run next; show, sentences, similar, check and log read the folder."
+
+// options are the store options of one call: the actor is the fixed one, else the
+// client's name from its handshake.
+func (s *server) options(req *mcp.CallToolRequest) store.Options {
+	opts := store.Options{Actor: s.opts.Actor, Now: s.opts.Now}
+	if opts.Actor == "" && req != nil && req.Session != nil {
+		if p := req.Session.InitializeParams(); p != nil && p.ClientInfo != nil {
+			opts.Actor = strings.TrimSpace(p.ClientInfo.Name)
+		}
+	}
+	if opts.Actor == "" {
+		opts.Actor = "agent"
+	}
+	return opts
+}
+
+// Error kinds a tool error names, so an agent can tell them apart.
+const (
+	KindPrecondition = "precondition" // the object is not in a state the skill takes
+	KindConflict     = "conflict"     // the object changed since the caller read it
+	KindInput        = "input"        // a bad argument, or a folder that cannot take the change
+	KindError        = "error"        // anything else (the folder could not be read or written)
+)
+
+// toolErrorBody is the structured content of a tool error.
+type toolErrorBody struct {
+	Error   string `json:"error"`
+	Message string `json:"message"`
+}
+
+// toolError is err as a tool error: "<kind>: <the CLI's message>", nothing written.
+func toolError(err error) *mcp.CallToolResult {
+	var (
+		pe *store.PreconditionError
+		ce *store.ConflictError
+		ie *store.InputError
+	)
+	kind := KindError
+	switch {
+	case errors.As(err, &pe):
+		kind = KindPrecondition
+	case errors.As(err, &ce):
+		kind = KindConflict
+	case errors.As(err, &ie):
+		kind = KindInput
+	}
+	return &mcp.CallToolResult{
+		IsError:           true,
+		Content:           []mcp.Content{&mcp.TextContent{Text: kind + ": " + err.Error()}},
+		StructuredContent: toolErrorBody{Error: kind, Message: err.Error()},
+	}
+}
+
+// jsonResult is a read tool's answer: the value as JSON text and as structured content.
+func jsonResult(v any) (*mcp.CallToolResult, error) {
+	data, err := encodeJSON(v)
+	if err != nil {
+		return nil, err
+	}
+	return &mcp.CallToolResult{
+		Content:           []mcp.Content{&mcp.TextContent{Text: string(data)}},
+		StructuredContent: json.RawMessage(data),
+	}, nil
+}
+
+func encodeJSON(v any) ([]byte, error) {
+	var b strings.Builder
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return []byte(strings.TrimSuffix(b.String(), "\n")), nil
+}

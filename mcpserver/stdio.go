@@ -1,0 +1,183 @@
+package mcpserver
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"sync"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// ServeStdio runs srv over newline-delimited JSON-RPC on in and out until in ends or ctx
+// is done. The SDK's own stdio transport ends the session at the first line it cannot
+// read (malformed JSON, a message that is no JSON-RPC, a line over its limit); here a
+// guard reads the lines first and answers a bad one with a JSON-RPC error naming what is
+// wrong, so the session goes on. A line longer than maxMessage bytes (0:
+// DefaultMaxMessage) is skipped to its end without being kept in memory.
+func ServeStdio(ctx context.Context, srv *mcp.Server, in io.Reader, out io.Writer, maxMessage int) error {
+	if maxMessage <= 0 {
+		maxMessage = DefaultMaxMessage
+	}
+	w := &lockedWriter{w: out}
+	pr, pw := io.Pipe()
+	g := &guard{in: bufio.NewReaderSize(in, 64<<10), out: w, pass: pw, max: maxMessage}
+	go func() { pw.CloseWithError(g.run()) }()
+	t := &mcp.IOTransport{Reader: pr, Writer: nopCloser{w}, MaxLineLength: -1} // the guard bounds the lines
+	err := srv.Run(ctx, t)
+	pr.Close()
+	if errors.Is(err, io.EOF) || errors.Is(err, context.Canceled) {
+		return nil
+	}
+	return err
+}
+
+// lockedWriter keeps the guard's answers and the SDK's from interleaving: each writes a
+// whole line in one Write.
+type lockedWriter struct {
+	mu sync.Mutex
+	w  io.Writer
+}
+
+func (l *lockedWriter) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.w.Write(p)
+}
+
+type nopCloser struct{ io.Writer }
+
+func (nopCloser) Close() error { return nil }
+
+// guard passes the well-formed JSON-RPC lines of in to the SDK and answers the others.
+type guard struct {
+	in   *bufio.Reader
+	out  io.Writer
+	pass io.Writer
+	max  int
+}
+
+// idPrefix is how much of an over-long line is kept to find the request's id in.
+const idPrefix = 64 << 10
+
+func (g *guard) run() error {
+	var line []byte
+	for {
+		line = line[:0]
+		size, tooLong := 0, false
+		var err error
+		for {
+			var chunk []byte
+			chunk, err = g.in.ReadSlice('\n')
+			size += len(chunk)
+			switch {
+			case size <= g.max:
+				line = appendDoubling(line, chunk)
+			case len(line) < idPrefix:
+				line = append(line, chunk[:min(len(chunk), idPrefix-len(line))]...)
+			}
+			if size > g.max {
+				tooLong = true
+			}
+			if !errors.Is(err, bufio.ErrBufferFull) {
+				break
+			}
+		}
+		if len(bytes.TrimSpace(line)) > 0 {
+			if werr := g.line(line, size, tooLong); werr != nil {
+				return werr
+			}
+		}
+		if err != nil {
+			if errors.Is(err, io.EOF) {
+				return nil
+			}
+			return err
+		}
+	}
+}
+
+// line passes one line on, or answers it with an error.
+func (g *guard) line(line []byte, size int, tooLong bool) error {
+	if tooLong {
+		return g.answer(idIn(line[:min(len(line), idPrefix)]), jsonrpc.CodeInvalidRequest, fmt.Sprintf(
+			"message too large: %d bytes in one line, over referee mcp's limit of %d (--max-message); nothing was done", size, g.max))
+	}
+	trimmed := bytes.TrimSpace(line)
+	if !json.Valid(trimmed) {
+		var v any
+		err := json.Unmarshal(trimmed, &v)
+		return g.answer(idIn(trimmed), jsonrpc.CodeParseError, "parse error: the line is not valid JSON: "+err.Error())
+	}
+	if trimmed[0] == '[' {
+		return g.answer(nil, jsonrpc.CodeInvalidRequest, "invalid request: JSON-RPC batches are not taken; send one message per line")
+	}
+	if _, err := jsonrpc.DecodeMessage(trimmed); err != nil {
+		return g.answer(idIn(trimmed), jsonrpc.CodeInvalidRequest, "invalid request: not a JSON-RPC 2.0 message: "+err.Error())
+	}
+	_, err := g.pass.Write(append(trimmed, '\n'))
+	return err
+}
+
+// answer writes a JSON-RPC error response (id null when the id could not be read).
+func (g *guard) answer(id json.RawMessage, code int, msg string) error {
+	if id == nil {
+		id = json.RawMessage("null")
+	}
+	data, err := json.Marshal(struct {
+		JSONRPC string          `json:"jsonrpc"`
+		ID      json.RawMessage `json:"id"`
+		Error   jsonrpc.Error   `json:"error"`
+	}{"2.0", id, jsonrpc.Error{Code: int64(code), Message: msg}})
+	if err != nil {
+		return err
+	}
+	_, err = g.out.Write(append(data, '\n'))
+	return err
+}
+
+// idIn finds the "id" of a message from its start, which may be cut short or broken
+// further on: a request's id usually comes before its params. It returns nil if the
+// id cannot be read.
+func idIn(data []byte) json.RawMessage {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
+		return nil
+	}
+	for dec.More() {
+		key, err := dec.Token()
+		if err != nil {
+			return nil
+		}
+		var v json.RawMessage
+		if err := dec.Decode(&v); err != nil {
+			return nil
+		}
+		if key == "id" {
+			// JSON-RPC ids are strings or whole numbers.
+			var str string
+			var n int64
+			if json.Unmarshal(v, &str) == nil || json.Unmarshal(v, &n) == nil {
+				return v
+			}
+			return nil
+		}
+	}
+	return nil
+}
+
+// appendDoubling is append that doubles the capacity when it grows: append grows a large
+// slice by a quarter at a time, which copies a 16 MB line some 80 MB over.
+func appendDoubling(line, chunk []byte) []byte {
+	if need := len(line) + len(chunk); need > cap(line) {
+		grown := make([]byte, len(line), max(2*cap(line), need, 4096))
+		copy(grown, line)
+		line = grown
+	}
+	return append(line, chunk...)
+}

@@ -1,0 +1,28 @@
+package store
+
+import (
+	"fmt"
+
+	"referee/model"
+)
+
+// ObjectDoc is a problem's, statement's or experience's document as its file holds it
+// (`referee show`, the MCP show tool). A missing object is (zero, false, nil); one whose
+// file is broken is an error naming the file and what is wrong with it.
+func ObjectDoc(snap *model.Snapshot, id string) (model.Value, bool, error) {
+	switch {
+	case snap.Problems[id] != nil:
+		return snap.Problems[id].Doc, true, nil
+	case snap.Statements[id] != nil:
+		doc, err := snap.Statements[id].Document() // a lean load kept no document
+		return doc, err == nil, err
+	case snap.Experiences[id] != nil:
+		return snap.Experiences[id].Doc, true, nil
+	}
+	for _, b := range snap.Broken {
+		if b.ID == id {
+			return model.Value{}, false, fmt.Errorf("%s: %s", b.Path, b.Reason)
+		}
+	}
+	return model.Value{}, false, nil
+}
