@@ -290,7 +290,8 @@ func (a *app) skillsCommand() *cobra.Command {
 // process per skill call, and this build's UI libraries cost ~20 ms at every start
 // (package init, which Go cannot defer); the CLI-only build starts in about 2 ms.
 const agentBuildNote = "note: the agents run `referee skill …` once per call; give them the CLI-only build, which\n" +
-	"note: starts in ~2 ms instead of this one's ~20 ms: CGO_ENABLED=0 go build -tags noui -o referee ./cmd/referee\n"
+	"note: starts in ~2 ms instead of this one's ~20 ms: CGO_ENABLED=0 go build -tags noui,nomcp -o referee ./cmd/referee\n" +
+	"note: (agents that reach referee through `referee mcp` start it once; any build serves MCP but nomcp)\n"
 
 type skillListItem struct {
 	Name    string          `json:"name"`
