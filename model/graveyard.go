@@ -11,7 +11,8 @@ type Grave struct {
 	// Counterexample is the body of its COUNTEREXAMPLE note, else the counterexample of
 	// its last "Type: false" response.
 	Counterexample string `json:"counterexample,omitempty"`
-	// Reason is the body of its ABANDONED note (the last one).
+	// Reason is the body of its ABANDONED note (the last one), else of its DISPROOF
+	// VERIFIED note: why the statement is out.
 	Reason string `json:"reason,omitempty"`
 	// Blocked lists the unfinished objects above it (Above): the parents and problems
 	// that waited for it and are still not proved.
@@ -42,6 +43,10 @@ func Graveyard(s *Snapshot, g *Graph) []Grave {
 				}
 			case "ABANDONED":
 				gr.Reason = p.Body
+			case "DISPROOF VERIFIED": // refuted by a verified disproof: the checker's summary says how
+				if gr.Reason == "" {
+					gr.Reason = p.Body
+				}
 			}
 		}
 		if gr.Counterexample == "" {
