@@ -131,15 +131,15 @@ func sameSnapshot(t *testing.T, name string, got, want *model.Snapshot) {
 	}
 }
 
-// On the demo (37 changes): each change's state holds exactly the objects created so far;
+// On the demo (38 changes): each change's state holds exactly the objects created so far;
 // between two consecutive states only the objects the change names differ; each object a
 // change modifies is, right before it, what its backup holds; the last state is the
 // folder now.
 func TestAtDemo(t *testing.T) {
 	h := historyOf(t, demoDir)
 	changes := h.Changes()
-	if len(changes) != 37 {
-		t.Fatalf("%d changes, want 37", len(changes))
+	if len(changes) != 38 {
+		t.Fatalf("%d changes, want 38", len(changes))
 	}
 	var prev *model.Snapshot
 	created := map[string]bool{}
@@ -180,12 +180,13 @@ func TestAtDemo(t *testing.T) {
 		}
 		prev = snap
 	}
-	sameSnapshot(t, "l-037", prev, h.snap)
+	sameSnapshot(t, "l-038", prev, h.snap)
 	for change, want := range map[string]map[string]string{
-		"l-005": {"s-004": "has_gap"}, "l-006": {"s-004": "false"}, "l-026": {"s-013": "has_gap", "s-012": "has_gap"},
-		"l-027": {"s-013": "abandoned"}, "l-028": {"s-012": "awaiting_substatement", "s-014": "pending"},
-		"l-035": {"s-016": "needs_modification"}, "l-036": {"s-017": "pending", "s-014": "pending"},
-		"l-019": {"p-003": "solved", "p-001": "unresolved"},
+		"l-005": {"s-004": "validating"}, "l-006": {"s-004": "validating"}, "l-007": {"s-004": "false"},
+		"l-011": {"s-008": "validating"}, "l-027": {"s-013": "validating", "s-012": "validating"},
+		"l-028": {"s-013": "abandoned"}, "l-029": {"s-012": "validating", "s-014": "pending"},
+		"l-036": {"s-016": "validating"}, "l-037": {"s-017": "pending", "s-014": "pending"},
+		"l-020": {"p-003": "resolved", "p-001": "unresolved"},
 	} {
 		snap := at(t, h, change)
 		for id, status := range want {
