@@ -11,9 +11,11 @@ type Grave struct {
 	// Counterexample is the body of its COUNTEREXAMPLE note, else the counterexample of
 	// its last "Type: false" response.
 	Counterexample string `json:"counterexample,omitempty"`
-	// Reason is the body of its ABANDONED note (the last one), else of its DISPROOF
-	// VERIFIED note: why the statement is out.
+	// Reason is the body of its ABANDONED note (the last one).
 	Reason string `json:"reason,omitempty"`
+	// Disproof is the body of its DISPROOF VERIFIED note: the checker's summary of the
+	// disproof that made it false (the agents at d8d7638).
+	Disproof string `json:"disproof,omitempty"`
 	// Blocked lists the unfinished objects above it (Above): the parents and problems
 	// that waited for it and are still not proved.
 	Blocked []string `json:"blocked"`
@@ -43,10 +45,8 @@ func Graveyard(s *Snapshot, g *Graph) []Grave {
 				}
 			case "ABANDONED":
 				gr.Reason = p.Body
-			case "DISPROOF VERIFIED": // refuted by a verified disproof: the checker's summary says how
-				if gr.Reason == "" {
-					gr.Reason = p.Body
-				}
+			case "DISPROOF VERIFIED":
+				gr.Disproof = p.Body
 			}
 		}
 		if gr.Counterexample == "" {

@@ -60,9 +60,9 @@ func TestGraveyardDemo(t *testing.T) {
 	snap, g := loadDerived(t, demoDir)
 	want := []model.Grave{
 		{ID: "s-004", Status: "false", Claim: `For every prime $p$ with $p \equiv 3 \pmod{4}$, the number $4p - 1$ is also prime.`,
-			// refuted by a verified disproof: the reason is the checker's summary
-			Reason:  `3 steps checked. $7$ is a prime $\equiv 3 \pmod{4}$ and $4 \cdot 7 - 1 = 27 = 3^3$ is composite, so the claim fails at $p = 7$.`,
-			Blocked: []string{}, Stale: []string{}},
+			// refuted by a verified disproof: the checker's summary says how
+			Disproof: `3 steps checked. $7$ is a prime $\equiv 3 \pmod{4}$ and $4 \cdot 7 - 1 = 27 = 3^3$ is composite, so the claim fails at $p = 7$.`,
+			Blocked:  []string{}, Stale: []string{}},
 		{ID: "s-013", Status: "abandoned", Claim: `For every integer $n \ge 1$, $\sum_{k=1}^n k^3 = \left(\sum_{k=1}^n k\right)^2$.`,
 			Reason:  "given s-009 this claim is equivalent to s-011 itself, so any proof of it is already a proof of s-011 — the induction route through s-012 is enough.",
 			Blocked: []string{"p-002", "s-011", "s-015"}, Stale: []string{}},
