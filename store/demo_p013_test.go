@@ -102,3 +102,50 @@ func TestWritesIntoDemoP013KeepP013(t *testing.T) {
 		t.Errorf("after the writes the folder reads as %v", snap.Vocab)
 	}
 }
+
+// The P013 demo's own calls, replayed through referee into a folder set up with
+// `init --vocabulary P013`, give its files byte for byte, but for what referee now writes
+// as the agents at d8d7638 do in either vocabulary: init's log line records the
+// vocabulary, a subproblem's summary stays empty (p-003) and the fixer's lemma gets no
+// DECOMPOSED note (s-012). Every P013 status, note and response of the run is written.
+func TestReplayDemoP013(t *testing.T) {
+	calls := readReplayCalls(t, "testdata/demo-p013/calls.jsonl")
+	dir := replay(t, demoP013Dir, calls, model.P013)
+	want, got := replayTree(t, demoP013Dir), replayTree(t, dir)
+
+	log, ok := strings.CutSuffix(strings.SplitAfter(got[LogFile], "\n")[0], `, "vocabulary": "P013"}`+"\n")
+	if !ok {
+		t.Fatalf("init's log line does not record P013: %s", strings.SplitAfter(got[LogFile], "\n")[0])
+	}
+	got[LogFile] = log + "}\n" + strings.Join(strings.SplitAfter(got[LogFile], "\n")[1:], "")
+	for name, text := range want {
+		if name == "problem/p-003.json" || strings.HasSuffix(name, "/p-003.json") {
+			doc, err := model.Parse([]byte(text))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if s, _ := doc.Get("summary"); s == nil || !strings.HasPrefix(s.Str, "The number") {
+				t.Fatalf("%s: the seed-era summary is gone: %v", name, s)
+			}
+			doc.Set("summary", model.Str(""))
+			want[name] = string(model.EncodeIndent(doc))
+		}
+	}
+	s012, err := model.Parse([]byte(want["statement/s-012.json"]))
+	if err != nil {
+		t.Fatal(err)
+	}
+	progresses, _ := s012.Get("progresses")
+	kept := progresses.Arr[:0]
+	for _, p := range progresses.Arr {
+		if !strings.HasPrefix(p.Str, "DECOMPOSED: s-014 fills the gap") {
+			kept = append(kept, p)
+		}
+	}
+	if len(kept) != len(progresses.Arr)-1 {
+		t.Fatalf("s-012 had no fixer's DECOMPOSED note: %v", progresses.Arr)
+	}
+	progresses.Arr = kept
+	want["statement/s-012.json"] = string(model.EncodeIndent(s012))
+	compareReplay(t, len(calls), want, got)
+}
