@@ -279,7 +279,7 @@ func plural(n int, word string) string {
 	return fmt.Sprintf("%d %ss", n, word)
 }
 
-// fate says why a false or abandoned statement is: its counterexample or reason.
+// fate says why a false or abandoned statement is: its counterexample, verified disproof or reason.
 func (d *document) fate(id string) (label, text string) {
 	gr, ok := d.graves[id]
 	switch {
@@ -287,6 +287,8 @@ func (d *document) fate(id string) (label, text string) {
 		return "", ""
 	case gr.Counterexample != "":
 		return "Counterexample", model.SanitizeLine(gr.Counterexample)
+	case gr.Disproof != "":
+		return "Disproof verified", model.SanitizeLine(gr.Disproof)
 	case gr.Reason != "":
 		return "Abandoned", model.SanitizeLine(gr.Reason)
 	}

@@ -63,7 +63,7 @@ func TestGoldenFixture(t *testing.T) {
 }
 
 // Every object of the demo appears in every format with its ID and status word; the
-// tree nests sub-statements under their parents; open issues and counterexamples show.
+// tree nests sub-statements under their parents; open issues and verified disproofs show.
 func TestDemoEveryNode(t *testing.T) {
 	snap := load(t, demoDir)
 	md := render(t, "md", snap, Options{Source: "contents"})
@@ -86,14 +86,14 @@ func TestDemoEveryNode(t *testing.T) {
 		}
 	}
 	for _, want := range []string{
-		"  - [s-011](#s-011) `awaiting_substatements`: ",
-		"    - [s-012](#s-012) `awaiting_substatement`: ",
-		"      - [s-014](#s-014) `awaiting_verification`: ",
+		"  - [s-011](#s-011) `validating`: ",
+		"    - [s-012](#s-012) `validating`: ",
+		"      - [s-014](#s-014) `validating`: ",
 		"\n## Unattached\n\n- [s-017](#s-017) `pending`: ",
 		"Open issues:\n\n- #1, sentence 5 (hidden_assumption): 'Hence $\\sum_{k=1}^n k^3 = m^2$ is a perfect square.' — ",
-		"Counterexample: $p = 7$ is a prime with",
+		"Disproof verified: 3 steps checked. $7$ is a prime",
 		"Abandoned: given s-009 this claim is equivalent to s-011 itself",
-		"3 problems (2 solved), 17 statements (2 needs proof, 1 awaiting check, 1 has gap, 2 awaiting subs, 1 needs decision, 8 proved, 1 refuted, 1 abandoned).",
+		"3 problems (2 solved), 17 statements (2 needs proof, 2 awaiting check, 1 has gap, 2 awaiting subs, 8 proved, 1 refuted, 1 abandoned).",
 	} {
 		if !strings.Contains(md, want) {
 			t.Errorf("md lacks %q", want)

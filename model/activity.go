@@ -143,6 +143,8 @@ func statementSkill(oc *ObjectChange) string {
 	}
 	to, _, _ := StatusInfo(oc.To)
 	switch {
+	case oc.hasNote("DISPROOF VERIFIED"): // a verified disproof makes it false, as mark-false would
+		return "check-confirm-proof"
 	case oc.hasNote("COUNTEREXAMPLE") || to == PhaseRefuted:
 		return "state-mark-false"
 	case oc.hasNote("MODIFICATION PROPOSED"):

@@ -129,7 +129,7 @@ func FuzzParseProgress(f *testing.F) {
 	f.Add("verified:")
 	f.Fuzz(func(t *testing.T, raw string) {
 		p := ParseProgress(raw)
-		tags := []string{"", "PROOF", "VERIFIED", "DECOMPOSED", "COUNTEREXAMPLE", "MODIFICATION PROPOSED", "ABANDONED"}
+		tags := []string{"", "PROOF", "VERIFIED", "DISPROOF VERIFIED", "DECOMPOSED", "COUNTEREXAMPLE", "MODIFICATION PROPOSED", "ABANDONED"}
 		if p.Raw != raw || !slices.Contains(tags, p.Tag) || !strings.Contains(raw, p.Body) {
 			t.Fatalf("ParseProgress(%q) = %+v", raw, p)
 		}

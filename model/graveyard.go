@@ -13,6 +13,9 @@ type Grave struct {
 	Counterexample string `json:"counterexample,omitempty"`
 	// Reason is the body of its ABANDONED note (the last one).
 	Reason string `json:"reason,omitempty"`
+	// Disproof is the body of its DISPROOF VERIFIED note: the checker's summary of the
+	// disproof that made it false (the agents at d8d7638).
+	Disproof string `json:"disproof,omitempty"`
 	// Blocked lists the unfinished objects above it (Above): the parents and problems
 	// that waited for it and are still not proved.
 	Blocked []string `json:"blocked"`
@@ -42,6 +45,8 @@ func Graveyard(s *Snapshot, g *Graph) []Grave {
 				}
 			case "ABANDONED":
 				gr.Reason = p.Body
+			case "DISPROOF VERIFIED":
+				gr.Disproof = p.Body
 			}
 		}
 		if gr.Counterexample == "" {

@@ -55,7 +55,7 @@ var (
 	responseHeader  = lazyRegexp(`(?i)^\s*\[\s*response\s*#?\s*(\d+)\s*\]`)
 	responseMention = lazyRegexp(`(?i)response\s*#\s*(\d+)`)
 	fixesField      = lazyRegexp(`(?i)\bfix(?:es)?\s+issue\s*#?\s*(\d+)`)
-	progressTag     = lazyRegexp(`(?i)^\s*(proof|verified|decomposed|counterexample|modification[\s_]+proposed|abandoned)\s*:`)
+	progressTag     = lazyRegexp(`(?i)^\s*(proof|verified|disproof[\s_]+verified|decomposed|counterexample|modification(?:[\s_]+proposed)?|abandoned)\s*:`)
 	modTypeSetting  = lazyRegexp(`(?i)^type\s*[=:]`)
 )
 
@@ -351,7 +351,7 @@ func Unanswered(issues, responses []string) []int {
 // Progress is one parsed string of progresses: "TAG: body".
 type Progress struct {
 	Raw  string
-	Tag  string // canonical upper-case tag: "PROOF", "VERIFIED", "DECOMPOSED", "COUNTEREXAMPLE", "MODIFICATION PROPOSED", "ABANDONED"; "" when none
+	Tag  string // canonical upper-case tag: "PROOF", "VERIFIED", "DISPROOF VERIFIED", "DECOMPOSED", "COUNTEREXAMPLE", "MODIFICATION PROPOSED" (also for the agents' "MODIFICATION:" at d8d7638), "ABANDONED"; "" when none
 	Body string // text after "TAG: "; the whole trimmed string when there is no tag
 
 	// Only for MODIFICATION PROPOSED: "Type=<type> | <change> | Rationale: <text>".
@@ -367,6 +367,9 @@ func ParseProgress(s string) Progress {
 		return pr
 	}
 	pr.Tag = strings.ToUpper(strings.Join(strings.FieldsFunc(s[m[2]:m[3]], isSpaceOrUnderscore), " "))
+	if pr.Tag == "MODIFICATION" { // the agents' note at d8d7638, same shape as the older one
+		pr.Tag = "MODIFICATION PROPOSED"
+	}
 	pr.Body = strings.TrimSpace(s[m[1]:])
 	if pr.Tag != "MODIFICATION PROPOSED" {
 		return pr

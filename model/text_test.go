@@ -333,6 +333,10 @@ func TestParseProgress(t *testing.T) {
 				ModType: "add_condition", Change: "c", Rationale: "r"}},
 		{"MODIFICATION PROPOSED: just words",
 			Progress{Tag: "MODIFICATION PROPOSED", Body: "just words", Change: "just words"}},
+		{"MODIFICATION: Type=add_condition | Claim: c | Rationale: r", // the agents' note at d8d7638
+			Progress{Tag: "MODIFICATION PROPOSED", Body: "Type=add_condition | Claim: c | Rationale: r", ModType: "add_condition", Change: "Claim: c", Rationale: "r"}},
+		{"DISPROOF VERIFIED: 3 steps checked", Progress{Tag: "DISPROOF VERIFIED", Body: "3 steps checked"}},
+		{"MODIFICATIONS: many", Progress{Body: "MODIFICATIONS: many"}},
 		{"MODIFICATION PROPOSED: Type=strengthen_premises",
 			Progress{Tag: "MODIFICATION PROPOSED", Body: "Type=strengthen_premises", ModType: "strengthen_premises"}},
 	}

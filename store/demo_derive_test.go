@@ -15,7 +15,7 @@ func TestDeriveDemo(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(snap.Broken) != 0 || snap.Vocab != model.P013 || len(snap.Problems) != 3 || len(snap.Statements) != 17 || len(snap.Log) != 37 {
+	if len(snap.Broken) != 0 || snap.Vocab != model.P014 || len(snap.Problems) != 3 || len(snap.Statements) != 17 || len(snap.Log) != 38 {
 		t.Fatalf("demo: broken %v vocab %v, %d problems, %d statements, %d changes",
 			snap.Broken, snap.Vocab, len(snap.Problems), len(snap.Statements), len(snap.Log))
 	}
@@ -29,23 +29,24 @@ func TestDeriveDemo(t *testing.T) {
 		{ID: "s-014", Agent: model.AgentCheck, Depth: 3},
 		{ID: "s-007", Agent: model.AgentProve, Depth: 2},
 		{ID: "s-015", Agent: model.AgentFix, Depth: 1},
-		{ID: "s-016", Agent: model.AgentHuman, Depth: 1},
+		{ID: "s-016", Agent: model.AgentCheck, Depth: 1}, // its proposal answers its issue: back to the checker
 		{ID: "p-002", Agent: model.AgentSolve, Depth: 0},
 		{ID: "s-017", Agent: model.AgentProve, Depth: -1},
 	}
 	if !reflect.DeepEqual(g.Actionable, want) {
 		t.Errorf("actionable\n got %v\nwant %v", g.Actionable, want)
 	}
-	wantCounts := map[string]int{"abandoned": 1, "awaiting_substatement": 1, "awaiting_substatements": 1, "awaiting_verification": 1,
-		"false": 1, "has_gap": 1, "needs_modification": 1, "pending": 2, "true": 8}
-	if !reflect.DeepEqual(g.Counts, wantCounts) || !reflect.DeepEqual(g.ProblemCounts, map[string]int{"solved": 2, "unresolved": 1}) {
+	// The agents' words at d8d7638: what a "validating" statement waits for is in the phases.
+	wantCounts := map[string]int{"abandoned": 1, "false": 1, "pending": 2, "true": 8, "validating": 5}
+	if !reflect.DeepEqual(g.Counts, wantCounts) || !reflect.DeepEqual(g.ProblemCounts, map[string]int{"resolved": 2, "unresolved": 1}) {
 		t.Errorf("counts %v %v", g.Counts, g.ProblemCounts)
 	}
 	if len(g.Stale) != 0 || !g.FullyProved["s-008"] || g.FullyProved["s-011"] {
 		t.Errorf("stale %v, s-008 fully proved %v, s-011 %v", g.Stale, g.FullyProved["s-008"], g.FullyProved["s-011"])
 	}
-	wantPhase := map[string]model.Phase{"s-011": model.PhaseAwaitingSubs, "s-014": model.PhaseAwaitingCheck, "s-015": model.PhaseHasGap,
-		"s-016": model.PhaseNeedsDecision, "s-004": model.PhaseRefuted, "s-013": model.PhaseAbandoned}
+	wantPhase := map[string]model.Phase{"s-011": model.PhaseAwaitingSubs, "s-012": model.PhaseAwaitingSubs, "s-014": model.PhaseAwaitingCheck,
+		"s-015": model.PhaseHasGap, "s-016": model.PhaseAwaitingCheck, "s-004": model.PhaseRefuted, "s-013": model.PhaseAbandoned,
+		"p-001": model.PhaseProblemSolved, "p-003": model.PhaseProblemSolved, "p-002": model.PhaseProblemOpen}
 	for id, ph := range wantPhase {
 		if g.Phase[id] != ph {
 			t.Errorf("%s: phase %v, want %v", id, g.Phase[id], ph)

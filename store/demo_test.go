@@ -31,9 +31,9 @@ type replayCall struct {
 	Verbatim bool                       `json:"verbatim"`
 }
 
-func readReplayCalls(t *testing.T) []replayCall {
+func readReplayCalls(t *testing.T, path string) []replayCall {
 	t.Helper()
-	f, err := os.Open(replayCalls)
+	f, err := os.Open(path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -49,7 +49,7 @@ func readReplayCalls(t *testing.T) []replayCall {
 		dec.DisallowUnknownFields()
 		var c replayCall
 		if err := dec.Decode(&c); err != nil {
-			t.Fatalf("%s:%d: %v", replayCalls, n, err)
+			t.Fatalf("%s:%d: %v", path, n, err)
 		}
 		calls = append(calls, c)
 	}
@@ -245,21 +245,29 @@ func replayDifference(want, got string) string {
 // Init and the Go skills, and requires every file to come out byte for byte as
 // mkdemo.py (the Python emulation of the agents' skills) wrote it.
 func TestReplayDemo(t *testing.T) {
-	calls := readReplayCalls(t)
+	calls := readReplayCalls(t, replayCalls)
+	dir := replay(t, replayContents, calls, model.P014)
+	compareReplay(t, len(calls), replayTree(t, replayContents), replayTree(t, dir))
+}
+
+// replay applies calls to a new folder through Init, AddProblem and Run, the folder set
+// up for vocabulary; a verbatim batch, or one a skill refuses, is copied from src.
+func replay(t *testing.T, src string, calls []replayCall, vocabulary model.Vocab) string {
+	t.Helper()
 	dir := filepath.Join(t.TempDir(), "contents")
 	for i, c := range calls {
 		if want := fmt.Sprintf("l-%03d", i+1); c.Change != want {
 			t.Fatalf("calls.jsonl line %d is %s, expected %s (one line per batch, in order)", i+1, c.Change, want)
 		}
 		if c.Verbatim {
-			replayVerbatim(t, replayContents, dir, c.Change)
+			replayVerbatim(t, src, dir, c.Change)
 			continue
 		}
 		at, err := time.Parse(time.RFC3339, c.At)
 		if err != nil {
 			t.Fatalf("%s: at: %v", c.Change, err)
 		}
-		opts := Options{Actor: c.Actor, Now: func() time.Time { return at }}
+		opts := Options{Actor: c.Actor, Now: func() time.Time { return at }, Vocabulary: vocabulary}
 		var res *Result
 		if c.Skill == "init" {
 			objectives, hypotheses, err := replayInitArgs(c.Args)
@@ -272,8 +280,8 @@ func TestReplayDemo(t *testing.T) {
 			}
 			res, err = setUp(dir, objectives, hypotheses, opts)
 			if err != nil {
-				t.Errorf("%s: store.Init refused the batch: %v\n  (copying %s from contents/ to go on with the replay)", c.Change, err, c.Change)
-				replayVerbatim(t, replayContents, dir, c.Change)
+				t.Errorf("%s: store.Init refused the batch: %v\n  (copying %s from %s to go on with the replay)", c.Change, err, c.Change, src)
+				replayVerbatim(t, src, dir, c.Change)
 				continue
 			}
 		} else {
@@ -287,8 +295,8 @@ func TestReplayDemo(t *testing.T) {
 			}
 			res, err = Run(dir, s, a, opts)
 			if err != nil {
-				t.Errorf("%s: %s refused: %v\n  (copying %s from contents/ to go on with the replay)", c.Change, c.Skill, err, c.Change)
-				replayVerbatim(t, replayContents, dir, c.Change)
+				t.Errorf("%s: %s refused: %v\n  (copying %s from %s to go on with the replay)", c.Change, c.Skill, err, c.Change, src)
+				replayVerbatim(t, src, dir, c.Change)
 				continue
 			}
 		}
@@ -296,8 +304,12 @@ func TestReplayDemo(t *testing.T) {
 			t.Fatalf("%s: the replay wrote %s", c.Change, res.Change)
 		}
 	}
+	return dir
+}
 
-	want, got := replayTree(t, replayContents), replayTree(t, dir)
+// compareReplay requires the replayed files (got) to be the wanted ones, byte for byte.
+func compareReplay(t *testing.T, calls int, want, got map[string]string) {
+	t.Helper()
 	var names []string
 	for name := range want {
 		names = append(names, name)
@@ -323,5 +335,5 @@ func TestReplayDemo(t *testing.T) {
 			same++
 		}
 	}
-	t.Logf("%d calls replayed; %d of %d files byte-identical", len(calls), same, len(names))
+	t.Logf("%d calls replayed; %d of %d files byte-identical", calls, same, len(names))
 }

@@ -131,15 +131,15 @@ func sameSnapshot(t *testing.T, name string, got, want *model.Snapshot) {
 	}
 }
 
-// On the demo (37 changes): each change's state holds exactly the objects created so far;
+// On the demo (38 changes): each change's state holds exactly the objects created so far;
 // between two consecutive states only the objects the change names differ; each object a
 // change modifies is, right before it, what its backup holds; the last state is the
 // folder now.
 func TestAtDemo(t *testing.T) {
 	h := historyOf(t, demoDir)
 	changes := h.Changes()
-	if len(changes) != 37 {
-		t.Fatalf("%d changes, want 37", len(changes))
+	if len(changes) != 38 {
+		t.Fatalf("%d changes, want 38", len(changes))
 	}
 	var prev *model.Snapshot
 	created := map[string]bool{}
@@ -180,12 +180,13 @@ func TestAtDemo(t *testing.T) {
 		}
 		prev = snap
 	}
-	sameSnapshot(t, "l-037", prev, h.snap)
+	sameSnapshot(t, "l-038", prev, h.snap)
 	for change, want := range map[string]map[string]string{
-		"l-005": {"s-004": "has_gap"}, "l-006": {"s-004": "false"}, "l-026": {"s-013": "has_gap", "s-012": "has_gap"},
-		"l-027": {"s-013": "abandoned"}, "l-028": {"s-012": "awaiting_substatement", "s-014": "pending"},
-		"l-035": {"s-016": "needs_modification"}, "l-036": {"s-017": "pending", "s-014": "pending"},
-		"l-019": {"p-003": "solved", "p-001": "unresolved"},
+		"l-005": {"s-004": "validating"}, "l-006": {"s-004": "validating"}, "l-007": {"s-004": "false"},
+		"l-011": {"s-008": "validating"}, "l-027": {"s-013": "validating", "s-012": "validating"},
+		"l-028": {"s-013": "abandoned"}, "l-029": {"s-012": "validating", "s-014": "pending"},
+		"l-036": {"s-016": "validating"}, "l-037": {"s-017": "pending", "s-014": "pending"},
+		"l-020": {"p-003": "resolved", "p-001": "unresolved"},
 	} {
 		snap := at(t, h, change)
 		for id, status := range want {
@@ -283,7 +284,7 @@ func BenchmarkAtDemo(b *testing.B) {
 	}
 }
 
-// Goal: the whole activity list of the demo (37 changes) in a few milliseconds.
+// Goal: the whole activity list of the demo (38 changes) in a few milliseconds.
 func BenchmarkActivityDemo(b *testing.B) {
 	snap, err := Load(demoDir)
 	if err != nil {
@@ -321,7 +322,7 @@ func TestHistoryWithAndLinks(t *testing.T) {
 // are, instead of reading their files again; the others come from the backups.
 func TestAtSharesWhatNoLaterChangeTouched(t *testing.T) {
 	h := historyOf(t, demoDir)
-	s := at(t, h, "l-035")
+	s := at(t, h, "l-036")
 	shared, rebuilt := 0, 0
 	for id, st := range s.Statements {
 		if st == h.snap.Statements[id] {
@@ -330,12 +331,12 @@ func TestAtSharesWhatNoLaterChangeTouched(t *testing.T) {
 			rebuilt++
 		}
 	}
-	// What l-036 and l-037 touched is rebuilt from backups, the rest shared.
+	// What l-037 and l-038 touched is rebuilt from backups, the rest shared.
 	if rebuilt == 0 || shared == 0 || shared+rebuilt != len(s.Statements) {
-		t.Fatalf("At(l-035): %d statements shared, %d rebuilt", shared, rebuilt)
+		t.Fatalf("At(l-036): %d statements shared, %d rebuilt", shared, rebuilt)
 	}
 	for _, e := range h.snap.Log {
-		if e.ID == "l-036" || e.ID == "l-037" {
+		if e.ID == "l-037" || e.ID == "l-038" {
 			for _, id := range append(slices.Clone(e.Creation), e.Modification...) {
 				if st := s.Statements[id]; st != nil && st == h.snap.Statements[id] {
 					t.Errorf("%s, touched by %s, is the snapshot's own", id, e.ID)

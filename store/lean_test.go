@@ -139,24 +139,24 @@ func TestActivityOfAFileChangedSinceTheLoadIsProvisional(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := os.WriteFile(path, bytes.Replace(data, []byte(`"status": "pending"`), []byte(`"status": "awaiting_verification"`), 1), 0o644); err != nil {
+	if err := os.WriteFile(path, bytes.Replace(data, []byte(`"status": "pending"`), []byte(`"status": "validating"`), 1), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	changes := NewHistory(dir, snap).Activity()
 	for _, c := range changes {
-		if c.Provisional != (c.ID == "l-036") { // l-036 created s-017; nothing touched it since
+		if c.Provisional != (c.ID == "l-037") { // l-037 created s-017; nothing touched it since
 			t.Errorf("%s: provisional %v", c.ID, c.Provisional)
 		}
 	}
-	l036 := changes[35]
-	if l036.ID != "l-036" || len(l036.Objects) != 1 || l036.Objects[0].Unknown != "statement/s-017.json: has changed since it was loaded" {
-		t.Fatalf("l-036: %+v", l036)
+	l037 := changes[36]
+	if l037.ID != "l-037" || len(l037.Objects) != 1 || l037.Objects[0].Unknown != "statement/s-017.json: has changed since it was loaded" {
+		t.Fatalf("l-037: %+v", l037)
 	}
 	again, err := Load(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if c := NewHistory(dir, again).Activity()[35]; c.Provisional || c.Objects[0].Unknown != "" || c.Objects[0].To != "awaiting_verification" {
-		t.Fatalf("l-036 listed for the newer snapshot: %+v", c)
+	if c := NewHistory(dir, again).Activity()[36]; c.Provisional || c.Objects[0].Unknown != "" || c.Objects[0].To != "validating" {
+		t.Fatalf("l-037 listed for the newer snapshot: %+v", c)
 	}
 }

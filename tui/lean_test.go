@@ -76,20 +76,20 @@ func TestAProofChangedWhilePausedIsNotMixedIn(t *testing.T) {
 func TestProvisionalChangesAreListedAgain(t *testing.T) {
 	m, _ := newTestModel(t, 160, 40)
 	keys(t, m, "a")
-	if len(m.changes) != 37 {
+	if len(m.changes) != 38 {
 		t.Fatalf("%d changes listed", len(m.changes))
 	}
 	listed := slices.Clone(m.changes) // as if listed so, while s-017 changed
-	listed[34].Skill = "(kept)"       // a listing from further back would write over it
-	listed[35].Provisional = true
-	listed[35].Skill = "(listed provisionally)"
+	listed[35].Skill = "(kept)"       // a listing from further back would write over it
+	listed[36].Provisional = true
+	listed[36].Skill = "(listed provisionally)"
 	m.onHistory(historyMsg{snap: m.actOf, h: m.hist, from: -1, changes: listed})
 	m.actOf = nil // as when a newer snapshot arrives
 	runCmds(t, m, m.supervise())
-	if len(m.changes) != 37 || m.changes[35].Provisional || m.changes[35].Skill != "prob-wrapup-statement" || m.changes[36].ID != "l-037" {
-		t.Fatalf("after the relisting: %d changes, l-036 %+v", len(m.changes), m.changes[35])
+	if len(m.changes) != 38 || m.changes[36].Provisional || m.changes[36].Skill != "prob-wrapup-statement" || m.changes[37].ID != "l-038" {
+		t.Fatalf("after the relisting: %d changes, l-037 %+v", len(m.changes), m.changes[36])
 	}
-	if m.changes[34].Skill != "(kept)" {
+	if m.changes[35].Skill != "(kept)" {
 		t.Fatal("the changes before the provisional one were listed again too")
 	}
 }

@@ -37,7 +37,7 @@ func TestStatusWriteKeepsTheTreeShape(t *testing.T) {
 	m.tree.SetOpen("p-002/p-003", false)
 	cursor, rows, before := m.tree.Cursor(), m.tree.Rows(), screen(m)
 
-	next, paths := rewrite(t, m, dir, "statement/s-014.json", `"awaiting_verification"`, `"true"`)
+	next, paths := rewrite(t, m, dir, "statement/s-014.json", `"validating"`, `"true"`)
 	g, f := deriveFrom(m.derivedOf(m.latest), next, paths)
 	wantG, wantF := derive(next)
 	if f.shape != m.forest.shape {

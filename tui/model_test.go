@@ -228,7 +228,7 @@ func TestConfirmAsksForYAndOtherKeysCancel(t *testing.T) {
 			if m.confirm.version != m.snap.Versions["s-014"] {
 				t.Fatal("the confirmation does not carry the version the reviewer saw")
 			}
-			if !strings.Contains(screen(m), `status: "awaiting_verification" → "true"`) {
+			if !strings.Contains(screen(m), `status: "validating" → "true"`) {
 				t.Fatalf("the confirmation does not show what will be written:\n%s", screen(m))
 			}
 			before := readFile(t, filepath.Join(dir, "statement/s-014.json"))
@@ -276,7 +276,7 @@ func TestConfirmWithYWritesWhatAgentCheckWrites(t *testing.T) {
 		t.Fatal("u did not ask to confirm the undo")
 	}
 	keys(t, m, "y")
-	if got := model.StatementFrom(mustParse(t, readFile(t, filepath.Join(dir, "statement/s-014.json")))).Status; got != "awaiting_verification" {
+	if got := model.StatementFrom(mustParse(t, readFile(t, filepath.Join(dir, "statement/s-014.json")))).Status; got != "validating" {
 		t.Fatalf("after undo s-014 is %q", got)
 	}
 	e2 := model.ParseLogLine(1, lastLine(readFile(t, filepath.Join(dir, "history/log.jsonl"))))
@@ -334,7 +334,7 @@ func TestRejectPassesTheExactArguments(t *testing.T) {
 	keys(t, m, "y")
 	st := model.StatementFrom(mustParse(t, readFile(t, filepath.Join(dir, "statement/s-014.json"))))
 	wantIssue := model.FormatIssue(1, 3, model.NormalizeSpace(sents[2].Text), "unjustified_leap", "The identity is asserted", "Expand both sides")
-	if st.Status != "has_gap" || len(st.Issues) != 1 || st.Issues[0] != wantIssue {
+	if st.Status != "validating" || len(st.Issues) != 1 || st.Issues[0] != wantIssue { // P014: the counts say it waits for the fixer
 		t.Fatalf("after R: status %q issues %q", st.Status, st.Issues)
 	}
 }
@@ -432,7 +432,7 @@ func TestPatchOpensTheEditor(t *testing.T) {
 	typeText(t, m, "Show m is an integer")
 	keys(t, m, "enter", "y")
 	st := model.StatementFrom(mustParse(t, readFile(t, filepath.Join(dir, "statement/s-015.json"))))
-	if proofText(st) != edited || st.Status != "awaiting_verification" || len(st.Responses) != 1 {
+	if proofText(st) != edited || st.Status != "validating" || len(st.Responses) != 1 {
 		t.Fatalf("after P: status %q responses %q", st.Status, st.Responses)
 	}
 	if st.Responses[0] != model.FormatPatchResponse(1, 1, "Show m is an integer") {

@@ -132,16 +132,16 @@ func TestFlowActivityShowsAnOutsideChange(t *testing.T) {
 	tm, vt := startFlow(t, dir)
 	vt.wait("p-001 · problem")
 	tm.Type("a")
-	vt.wait("Activity · 37 changes, newest first")
+	vt.wait("Activity · 38 changes, newest first")
 	skill, _ := store.Lookup("check-confirm-proof")
 	if _, err := store.Run(dir, skill, store.Args{"statement_id": "s-014"}, store.Options{Actor: "agent-check"}); err != nil {
 		t.Fatal(err)
 	}
-	vt.wait("Activity · 38 changes, newest first")
-	vt.wait("  ✎ s-014 ? check → ✓ true +VERIFIED")
+	vt.wait("Activity · 39 changes, newest first")
+	vt.wait("  ✎ s-014 ◌ validating → ✓ true +VERIFIED")
 	tm.Type("q")
 	fm := tm.FinalModel(t, teatest.WithFinalTimeout(5*time.Second)).(*Model)
-	if h := headers(fm); len(h) != 38 || h[0] != "l-038" {
+	if h := headers(fm); len(h) != 39 || h[0] != "l-039" {
 		t.Fatalf("activity %v", h[:min(len(h), 3)])
 	}
 }

@@ -47,18 +47,18 @@ func TestActivityPaneListsEveryChangeNewestFirst(t *testing.T) {
 		t.Fatalf("a: side %d focus %d, want the activity with the focus", m.side, m.focus)
 	}
 	h := headers(m)
-	if len(h) != 37 || h[0] != "l-037" || h[36] != "l-001" {
+	if len(h) != 38 || h[0] != "l-038" || h[37] != "l-001" {
 		t.Fatalf("activity lists %d changes from %v", len(h), h[:min(3, len(h))])
 	}
-	if got := m.activity.rows[:3]; !slices.Equal(got, []actRow{{36, -1, 0}, {36, 0, 0}, {35, -1, 0}}) {
+	if got := m.activity.rows[:3]; !slices.Equal(got, []actRow{{37, -1, 0}, {37, 0, 0}, {36, -1, 0}}) {
 		t.Fatalf("first rows %v", got)
 	}
 	scr := screen(m)
 	contains(t, "screen", scr,
-		"Activity · 37 changes, newest first",
-		"l-037 11-20 11:30 agent-prove state-complete-proof",
-		"  ✎ s-014 ○ pending → ? check +PROOF",
-		"l-036 11-20 11:24 agent-solve prob-wrapup-statement",
+		"Activity · 38 changes, newest first",
+		"l-038 11-20 11:34 agent-prove state-complete-proof",
+		"  ✎ s-014 ○ pending → ◌ validating +PROOF",
+		"l-037 11-20 11:30 agent-solve prob-wrapup-statement",
 		"  + s-017 ○ pending",
 	)
 	keys(t, m, "a")
@@ -86,20 +86,20 @@ func TestActivityFilterByObjectAndActor(t *testing.T) {
 	keys(t, m, "a", "/")
 	typeText(t, m, "s-015")
 	keys(t, m, "enter")
-	if got := headers(m); !slices.Equal(got, []string{"l-033", "l-031", "l-029"}) {
+	if got := headers(m); !slices.Equal(got, []string{"l-034", "l-032", "l-030"}) {
 		t.Fatalf("filter s-015: %v", got)
 	}
-	if !strings.Contains(screen(m), "Activity · 3 of 37 changes") || !strings.Contains(screen(m), "filter: s-015") {
+	if !strings.Contains(screen(m), "Activity · 3 of 38 changes") || !strings.Contains(screen(m), "filter: s-015") {
 		t.Fatalf("the filter is not shown:\n%s", screen(m))
 	}
 	keys(t, m, "esc")
-	if got := len(headers(m)); got != 37 || m.activity.filter.Value() != "" {
+	if got := len(headers(m)); got != 38 || m.activity.filter.Value() != "" {
 		t.Fatalf("esc: %d changes, filter %q", got, m.activity.filter.Value())
 	}
 	keys(t, m, "/")
 	typeText(t, m, "agent-fix")
 	keys(t, m, "enter")
-	if got := headers(m); !slices.Equal(got, []string{"l-035", "l-028", "l-015", "l-006"}) {
+	if got := headers(m); !slices.Equal(got, []string{"l-036", "l-029", "l-017", "l-006"}) {
 		t.Fatalf("filter agent-fix: %v", got)
 	}
 	// esc with a filter clears it; esc again closes the pane.
@@ -111,7 +111,7 @@ func TestActivityFilterByObjectAndActor(t *testing.T) {
 
 func TestActivityEnterGoesToTheObject(t *testing.T) {
 	m, _ := newTestModel(t, 120, 40)
-	keys(t, m, "a", "j", "j", "j") // l-037, s-014, l-036, s-017
+	keys(t, m, "a", "j", "j", "j") // l-038, s-014, l-037, s-017
 	if got := m.activity.Target(); got != "s-017" {
 		t.Fatalf("row 4 targets %q", got)
 	}
@@ -137,17 +137,17 @@ func TestActivityFollowsTheLog(t *testing.T) {
 	}
 	runCmds(t, m, m.reloadAll())
 	h := headers(m)
-	if len(h) != 38 || h[0] != "l-038" {
+	if len(h) != 39 || h[0] != "l-039" {
 		t.Fatalf("after an outside change the activity starts %v (%d)", h[:2], len(h))
 	}
 	if m.activity.cur != 0 {
 		t.Fatalf("cursor %d, want it on the newest change", m.activity.cur)
 	}
-	if !strings.Contains(screen(m), "l-038 ") || !strings.Contains(screen(m), "agent-check check-confirm-proof") {
-		t.Fatalf("l-038 is not shown:\n%s", screen(m))
+	if !strings.Contains(screen(m), "l-039 ") || !strings.Contains(screen(m), "agent-check check-confirm-proof") {
+		t.Fatalf("l-039 is not shown:\n%s", screen(m))
 	}
-	if c := m.changes[37]; c.Actor != "agent-check" || len(c.Objects) != 1 || c.Objects[0].From != "awaiting_verification" || c.Objects[0].To != "true" {
-		t.Fatalf("l-038 %+v", c)
+	if c := m.changes[38]; c.Actor != "agent-check" || len(c.Objects) != 1 || c.Objects[0].From != "validating" || c.Objects[0].To != "true" {
+		t.Fatalf("l-039 %+v", c)
 	}
 }
 
@@ -199,7 +199,7 @@ func TestTimeTravelDisablesEveryChangeKey(t *testing.T) {
 		t.Fatalf("C is disabled before travelling: %s", why)
 	}
 	keys(t, m, "t", ",")
-	want := "read-only: showing l-036; press t to return to now"
+	want := "read-only: showing l-037; press t to return to now"
 	n := 0
 	for _, a := range m.actions() {
 		if a.skill == "" && a.key != "u" {
@@ -320,7 +320,7 @@ func TestGraveyardPane(t *testing.T) {
 	contains(t, "graveyard", got,
 		"Graveyard (2)",
 		"→ s-004 ✗ false For every prime",
-		"  Counterexample: $p = 7$ is a prime with $7 \\equiv 3 \\pmod{4}$, but\n                  $4 \\cdot 7 - 1 = 27 = 3^3$ is not prime.",
+		"  Disproof: 3 steps checked. $7$ is a prime $\\equiv 3 \\pmod{4}$ and",
 		"→ s-013 ⊘ abandoned For every integer",
 		"  Reason: given s-009 this claim is equivalent to s-011 itself, so any",
 		"Held up: p-002, s-011, s-015",
@@ -404,7 +404,7 @@ func TestReviewQueueByWhatItHoldsUp(t *testing.T) {
 	// s-004 (first in tree order, under the solved p-001) waits for a check again: it
 	// holds up nothing, so the queue puts it last.
 	p := filepath.Join(dir, "statement/s-004.json")
-	data := strings.Replace(readFile(t, p), `"status": "false"`, `"status": "awaiting_verification"`, 1)
+	data := strings.Replace(readFile(t, p), `"status": "false"`, `"status": "validating"`, 1)
 	if err := os.WriteFile(p, []byte(data), 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -487,7 +487,7 @@ func TestRunsPaneAndStallAlarm(t *testing.T) {
 	contains(t, "runs pane", got,
 		"Agent runs (1)",
 		"state files under .claude/ next to contents/",
-		"⚠ stalled: nothing changed for 1h0m0s (history/log.jsonl), at least\n15m0s, while 5 item(s) are actionable: agent-check s-014, agent-prove",
+		"⚠ stalled: nothing changed for 1h0m0s (history/log.jsonl), at least\n15m0s, while 6 item(s) are actionable: agent-check s-014, agent-prove",
 		".claude/hol_agent_state.json",
 		"session: sess-7f3a␛]0;pwned␇ · hol demo",
 		"messages: 142 in all · 37 this session",

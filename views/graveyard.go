@@ -25,6 +25,8 @@ func GraveyardDoc(st *themes.Styles, snap *model.Snapshot, g *model.Graph, grave
 		switch {
 		case gr.Counterexample != "":
 			b.labelled(2, "Counterexample", gr.Counterexample)
+		case gr.Disproof != "":
+			b.labelled(2, "Disproof", gr.Disproof)
 		case gr.Reason != "":
 			b.labelled(2, "Reason", gr.Reason)
 		default:

@@ -43,10 +43,13 @@ func (a *app) graveyardCommand() *cobra.Command {
 			if gr.Counterexample != "" {
 				w("    counterexample: %s", oneLine(gr.Counterexample))
 			}
+			if gr.Disproof != "" {
+				w("    disproof verified: %s", oneLine(gr.Disproof))
+			}
 			if gr.Reason != "" {
 				w("    reason: %s", oneLine(gr.Reason))
 			}
-			if gr.Counterexample == "" && gr.Reason == "" {
+			if gr.Counterexample == "" && gr.Disproof == "" && gr.Reason == "" {
 				w("    no counterexample or reason recorded")
 			}
 			if len(gr.Blocked) == 0 {

@@ -30,7 +30,7 @@ func TestBuildWithoutUI(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.HasPrefix(string(out), "contents: ../../contents (P013 vocabulary)\n") ||
+	if !strings.HasPrefix(string(out), "contents: ../../contents (P014 vocabulary)\n") ||
 		!strings.HasSuffix(string(out), "\n(This referee was built without the terminal UI (-tags noui); this is `referee status`.)\n") {
 		t.Errorf("bare referee without the UI printed:\n%s", out)
 	}

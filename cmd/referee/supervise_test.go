@@ -58,14 +58,15 @@ l-006  -                    ~agent-solve  ~prob-finish-up             p-001 unre
 // The demo's lines carry their own time, actor and skill.
 func TestLogDemo(t *testing.T) {
 	referee(t, ".", "", "log", "--contents", demo, "--object", "s-004").want(t, 0, `l-002  2026-11-20T09:04:00Z agent-solve   prob-wrapup-statement       +s-004 pending; p-001 unresolved (progresses) +s-004
-l-003  2026-11-20T09:07:00Z agent-prove   state-complete-proof        s-004 pending → awaiting_verification +PROOF
-l-005  2026-11-20T09:15:00Z agent-check   check-reject-proof          s-004 awaiting_verification → has_gap
-l-006  2026-11-20T09:20:00Z agent-fix     state-mark-false            s-004 has_gap → false +COUNTEREXAMPLE
+l-003  2026-11-20T09:07:00Z agent-prove   state-complete-proof        s-004 pending → validating +PROOF
+l-005  2026-11-20T09:15:00Z agent-check   check-reject-proof          s-004 validating (validation.issues)
+l-006  2026-11-20T09:20:00Z agent-fix     fix-patch-proof             s-004 validating (proof.full, validation.responses)
+l-007  2026-11-20T09:23:00Z agent-check   check-confirm-proof         s-004 validating → false +DISPROOF_VERIFIED
 `, "")
 	out := referee(t, ".", "", "log", "--contents", demo)
-	if lines := strings.Split(strings.TrimSuffix(out.stdout, "\n"), "\n"); len(lines) != 37 || out.code != 0 ||
-		lines[35] != "l-036  2026-11-20T11:24:00Z agent-solve   prob-wrapup-statement       +s-017 pending" {
-		t.Errorf("%d lines, exit %d; l-036: %q", len(lines), out.code, lines[min(35, len(lines)-1)])
+	if lines := strings.Split(strings.TrimSuffix(out.stdout, "\n"), "\n"); len(lines) != 38 || out.code != 0 ||
+		lines[36] != "l-037  2026-11-20T11:30:00Z agent-solve   prob-wrapup-statement       +s-017 pending" {
+		t.Errorf("%d lines, exit %d; l-037: %q", len(lines), out.code, lines[min(36, len(lines)-1)])
 	}
 }
 
@@ -156,14 +157,14 @@ func TestRuns(t *testing.T) {
 	at("contents/history/log.jsonl", "2026-01-08T11:30:00Z")
 	at("contents/config.json", "2026-01-08T11:30:00Z")
 	at(".claude/hol_agent_state.json", "2026-01-08T11:40:00Z")
-	// REFEREE_NOW is 12:00: twenty minutes without a change while five items wait.
+	// REFEREE_NOW is 12:00: twenty minutes without a change while six items wait.
 	referee(t, root, "", "runs").want(t, 1, `runs: 1 state file(s) in `+root+`
   .claude/hol_agent_state.json
     session 9f1c2b7e, 342 messages (42 in this session)
     tokens: 1,234,567 in, 89,012 out, cache 3,456 written, 7,890,123 read; cost $12.50
     HOL session main
     last activity 2026-01-08T11:40:00Z (20m0s ago)
-stall alarm: stalled: nothing changed for 20m0s (.claude/hol_agent_state.json), at least 15m0s, while 5 item(s) are actionable: agent-check s-014, agent-prove s-007, agent-fix s-015, and 2 more
+stall alarm: stalled: nothing changed for 20m0s (.claude/hol_agent_state.json), at least 15m0s, while 6 item(s) are actionable: agent-check s-014, agent-prove s-007, agent-fix s-015, and 3 more
 `, "")
 	out := referee(t, root, "", "runs", "--stall-after", "30m", "--output", "json")
 	var got struct {
@@ -182,7 +183,7 @@ stall alarm: stalled: nothing changed for 20m0s (.claude/hol_agent_state.json), 
 		t.Fatalf("%v %d %q", err, out.code, out.stderr)
 	}
 	if len(got.Runs) != 1 || got.Runs[0].SessionID != "9f1c2b7e" || got.Runs[0].MessageCount != 342 || fmt.Sprint(got.Runs[0].Other) != "map[holmake_env:map[]]" ||
-		got.Stall.Stalled || got.Stall.Reason != "not stalled: last change 20m0s ago (.claude/hol_agent_state.json), under 30m0s; 5 actionable" {
+		got.Stall.Stalled || got.Stall.Reason != "not stalled: last change 20m0s ago (.claude/hol_agent_state.json), under 30m0s; 6 actionable" {
 		t.Errorf("json: %+v", got)
 	}
 	referee(t, root, "", "runs", "--stall-after", "0s").want(t, 2, "", "referee: --stall-after: 0s is not a positive duration (e.g. 10m)\n")
@@ -251,8 +252,8 @@ progresses:
 // A proof patched between two changes of the demo: the diff shows the lines that
 // changed, with two lines of context.
 func TestDiffDemoProof(t *testing.T) {
-	out := referee(t, ".", "", "diff", "s-009", "l-013", "l-015", "--contents", demo)
-	if out.code != 0 || !strings.Contains(out.stdout, "status: has_gap → awaiting_verification\nproof.full:\n") ||
+	out := referee(t, ".", "", "diff", "s-009", "l-015", "l-017", "--contents", demo)
+	if out.code != 0 || !strings.HasPrefix(out.stdout, "s-009: right after l-015 → l-017\nproof.full:\n") ||
 		!strings.Contains(out.stdout, "\n  - ") || !strings.Contains(out.stdout, "\n  + ") ||
 		!strings.Contains(out.stdout, "validation.responses:\n  + [Response #1] Fixes Issue #1 | Type: patch | Change: ") {
 		t.Errorf("diff:\n%s%s", out.stdout, out.stderr)
@@ -261,21 +262,21 @@ func TestDiffDemoProof(t *testing.T) {
 
 func TestGraveyardAndSimilar(t *testing.T) {
 	referee(t, ".", "", "graveyard", "--contents", demo).want(t, 0, `s-004  false  For every prime $p$ with $p \equiv 3 \pmod{4}$, the number $4p - 1$ is also prime.
-    counterexample: $p = 7$ is a prime with $7 \equiv 3 \pmod{4}$, but $4 \cdot 7 - 1 = 27 = 3^3$ is not prime.
+    disproof verified: 3 steps checked. $7$ is a prime $\equiv 3 \pmod{4}$ and $4 \cdot 7 - 1 = 27 = 3^3$ is composite, so the claim fails at $p = 7$.
     held up: nothing still open
 s-013  abandoned  For every integer $n \ge 1$, $\sum_{k=1}^n k^3 = \left(\sum_{k=1}^n k\right)^2$.
     reason: given s-009 this claim is equivalent to s-011 itself, so any proof of it is already a proof of s-011 — the induction route through s-012 is enough.
     held up: p-002, s-011, s-015
 `, "")
-	// Right after l-005 nothing had failed yet.
-	referee(t, ".", "", "graveyard", "--contents", demo, "--at", "l-005").want(t, 0, "no false or abandoned statement\n", "")
+	// Right after l-006 nothing had failed yet: the disproof was verified at l-007.
+	referee(t, ".", "", "graveyard", "--contents", demo, "--at", "l-006").want(t, 0, "no false or abandoned statement\n", "")
 	root := copyFixture(t)
 	referee(t, root, "", "graveyard").want(t, 0, "no false or abandoned statement\n", "")
 
 	// s-017 restates s-016 as the modification proposed it: its closest claim.
 	out := referee(t, ".", "", "similar", "s-017", "-k", "2", "--contents", demo)
 	lines := strings.Split(out.stdout, "\n")
-	if out.code != 0 || len(lines) != 4 || !strings.HasPrefix(lines[0], "s-017  For every integer") || !strings.HasPrefix(lines[1], "  0.55  s-016  needs_modification  For every integer") {
+	if out.code != 0 || len(lines) != 4 || !strings.HasPrefix(lines[0], "s-017  For every integer") || !strings.HasPrefix(lines[1], "  0.55  s-016  validating  For every integer") {
 		t.Errorf("similar:\n%s", out.stdout)
 	}
 	referee(t, ".", "", "similar", "p-001", "--contents", demo).want(t, 2, "", "referee: similar: \"p-001\" is not a statement ID (expected s-<letters><three digits>, e.g. s-007)\n")
@@ -312,8 +313,8 @@ func TestExport(t *testing.T) {
 	if !strings.HasPrefix(html, "<!DOCTYPE html>") || !strings.Contains(html, `<section class="object" id="s-007">`) || strings.Contains(html, "<script") {
 		t.Errorf("html:\n%s", html[:200])
 	}
-	out = referee(t, ".", "", "export", "--format", "dot", "--contents", demo, "--at", "l-006")
-	if out.code != 0 || !strings.HasPrefix(out.stdout, "digraph referee {\n  graph [rankdir=TB, label=\"Proof tree of contents as of l-006\"") ||
+	out = referee(t, ".", "", "export", "--format", "dot", "--contents", demo, "--at", "l-007")
+	if out.code != 0 || !strings.HasPrefix(out.stdout, "digraph referee {\n  graph [rankdir=TB, label=\"Proof tree of contents as of l-007\"") ||
 		!strings.Contains(out.stdout, `fillcolor="#f6b0b0", label="s-004\nfalse\n`) || strings.Contains(out.stdout, `"s-007"`) {
 		t.Errorf("dot:\n%s", out.stdout)
 	}

@@ -8,7 +8,9 @@ skills of shared/reference/FORMAT.md, implemented below exactly as "A change" sa
 take the next l- ID (and new p-/s- IDs) from config.json and write config.json; copy
 each modified object's current file to history/<l-id>/<obj>.json; write the created
 and modified objects with json.dumps(obj, indent=4); append one line to
-history/log.jsonl. Standard library only; the output is deterministic.
+history/log.jsonl. The objects are written in the dialect of the agents at their
+latest commit d8d7638 (FORMAT.md, last section): P014 statuses, premises normalised on
+creation, their notes. Standard library only; the output is deterministic.
 
 It also writes tools/demo/calls.jsonl (beside this script), one JSON line per batch in
 order, for referee's replay test (store/demo_test.go):
@@ -115,8 +117,10 @@ STRATEGY_WORDS = {"direct": "Direct", "contradiction": "Contradiction",
 ERROR_TYPES = ("gap", "unjustified_leap", "hidden_assumption", "circular",
                "scope_error", "wrong_target")
 MODIFICATION_TYPES = ("strengthen_premises", "weaken_conclusion", "add_condition")
-OPEN = ("pending", "awaiting_verification", "has_gap", "awaiting_substatements",
-        "awaiting_substatement", "needs_modification")
+# The agents' vocabulary at d8d7638 (FORMAT.md, "The agents at their latest commit"):
+# statements pending, validating, true, false (abandoned by a human); problems
+# unresolved, resolved. What a "validating" statement waits for is read from counts.
+DECIDED = ("true", "false", "abandoned")
 
 
 def dumps(obj):
@@ -151,6 +155,76 @@ def new_problem(pid, hypothesis, objectives, status="unresolved", priority="", s
         "preliminaries": [],
         "solution": {"cot": [], "full": "", "ref": []},
     }
+
+
+# Premises of a new statement and hypotheses of a new problem, normalised as the agents'
+# state.py and prob.py do when they create the object (never on update):
+# fixtures/mra-conformance/README.md, "What the scripts do".
+PREMISE_RE = re.compile(r"^\(([se]-[a-z]*\d+)\)\s*")
+
+
+def _premise_ref(item):
+    """(ID, the rest after the ID and its white space) for an item "(s-XXX) ...", else None."""
+    s = item.lstrip()
+    m = PREMISE_RE.match(s)
+    if not m:
+        return None
+    return m.group(1), s[m.end():]
+
+
+def _conclusion(look, sid):
+    """load_statement_conclusion: statement/<sid>.json's conclusion as one text, or None."""
+    if not sid.startswith("s-"):
+        return None
+    obj = look(sid)
+    if obj is None:
+        return None
+    c = obj.get("conclusion")
+    text = " ".join(c) if isinstance(c, list) else str(c)
+    return text or None
+
+
+def normalize_premise(look, item):
+    """A known "(s-XXX)" becomes "(s-XXX) <its conclusion>"; an unknown ID followed by text
+    is dropped, leaving the text; a bare unknown ID stays; every item is trimmed."""
+    ref = _premise_ref(item)
+    if ref is None:
+        return item.strip()
+    sid, rest = ref
+    c = _conclusion(look, sid)
+    if c is not None:
+        return "(%s) %s" % (sid, c)
+    return rest.strip() or item.strip()
+
+
+def subgoal_hypothesis(look, item):
+    """(text, existing): a known "(s-XXX)" expanded (existing); any other item is the claim
+    of a new pending statement, trimmed, an unknown ID in front dropped."""
+    ref = _premise_ref(item)
+    if ref is None:
+        return item.strip(), False
+    sid, rest = ref
+    c = _conclusion(look, sid)
+    if c is not None:
+        return "(%s) %s" % (sid, c), True
+    return rest.strip(), False
+
+
+DISPROOF_OPENINGS = ("this statement is wrong", "we disprove")
+
+
+def proof_direction(full):
+    """agent-check's reading of a proof's opening: "This statement is wrong. We disprove as
+    follows" (after an optional "DISPROOF:" header line) is a disproof, anything else a proof."""
+    s = full.lstrip()
+    line, _, rest = s.partition("\n")
+    header = line.strip().strip("*#_ ").upper()
+    if header in ("DISPROOF:", "DISPROOF"):
+        return "disproof"
+    if header in ("PROOF:", "PROOF"):
+        s = rest.lstrip()
+    head = s[:120].lower().lstrip("*_# ")
+    return "disproof" if head.startswith(DISPROOF_OPENINGS) else "proof"
 
 
 def as_list(x):
@@ -233,6 +307,23 @@ class Batch:
     def peek(self, oid):
         return self.objs[oid] if oid in self.objs else self.f.read(oid)
 
+    def look(self, oid):
+        """The object as this batch sees it, or None where there is none."""
+        if oid in self.objs:
+            return self.objs[oid]
+        if not self.f.exists(oid):
+            return None
+        try:
+            return self.f.read(oid)
+        except ValueError:
+            return None
+
+    def new_statement(self, conclusion, premises):
+        """A new pending normal statement, its premises normalised; returns its ID."""
+        sid = self.new_id("s")
+        return self.create(new_statement(sid, conclusion,
+                                         [normalize_premise(self.look, p) for p in premises]))
+
     def commit(self):
         f = self.f
         # 1. the next l- ID (and the p-/s- IDs already taken) into config.json
@@ -272,29 +363,49 @@ class Batch:
 
 
 # ---------------------------------------------------------------------------
-# The skills (FORMAT.md, "The skills"; P013 vocabulary)
+# The skills (FORMAT.md, "The skills", as the agents write them at d8d7638: P014 words)
 
 def _need(cond, what):
     if not cond:
         raise RuntimeError("precondition failed: " + what)
 
 
+def phase(b, st):
+    """What a statement waits for: its status, and for "validating" the orchestrator's
+    reading of the counts (current.py): a preliminary that is not true -> "subs"; more
+    issues than responses -> "fix"; otherwise "check"."""
+    if st["status"] != "validating":
+        return st["status"]
+    for sid in st["preliminaries"]:
+        sub = b.look(sid)
+        if sub is None or sub["status"] != "true":
+            return "subs"
+    if len(st["validation"]["issues"]) > len(st["validation"]["responses"]):
+        return "fix"
+    return "check"
+
+
 def _undecided(st):
-    _need(st["status"] in OPEN, "%s is undecided (status %s)" % (st["id"], st["status"]))
+    _need(st["status"] not in DECIDED, "%s is undecided (status %s)" % (st["id"], st["status"]))
 
 
-def _submitted(st):
-    _need(st["status"] == "awaiting_verification" or
-          (st["status"] == "awaiting_substatement" and
-           len(st["validation"]["responses"]) >= len(st["validation"]["issues"])),
-          "%s has a submitted proof with every issue answered (status %s)" % (st["id"], st["status"]))
+def _unanswered(st):
+    answered = set(int(m.group(1)) for m in (re.search(r"Fixes Issue #(\d+)", r)
+                                             for r in st["validation"]["responses"]) if m)
+    return [n for n in range(1, len(st["validation"]["issues"]) + 1) if n not in answered]
+
+
+def _submitted(b, st):
+    _need(phase(b, st) == "check",
+          "%s has a submitted proof waiting for the checker (status %s)" % (st["id"], st["status"]))
+    _need(st["proof"]["full"].strip() != "", "%s has a proof" % st["id"])
+    _need(not _unanswered(st), "every issue of %s has a response" % st["id"])
 
 
 def _issue_open(st, n):
+    _undecided(st)
     _need(1 <= n <= len(st["validation"]["issues"]), "%s has issue #%d" % (st["id"], n))
-    answered = [int(m.group(1)) for m in (re.search(r"Fixes Issue #(\d+)", r)
-                                          for r in st["validation"]["responses"]) if m]
-    _need(n not in answered, "issue #%d of %s has no response" % (n, st["id"]))
+    _need(n in _unanswered(st), "issue #%d of %s has no response" % (n, st["id"]))
 
 
 def _next_response(st):
@@ -326,7 +437,7 @@ def prob_wrapup_statement(folder, problem_id, claim, premises, purpose, by="agen
     claim = as_list(claim)
     b.call(problem_id=problem_id, claim=claim, premises=list(premises), purpose=purpose)
     b.verbatim = dies
-    sid = b.create(new_statement(b.new_id("s"), claim, premises))
+    sid = b.new_statement(claim, premises)
     if not dies:
         b.get(problem_id)["progresses"].append("(%s) %s" % (sid, "; ".join(claim)))
     b.commit()
@@ -335,20 +446,22 @@ def prob_wrapup_statement(folder, problem_id, claim, premises, purpose, by="agen
 
 def prob_setup_subgoal(folder, parent_problem_id, subproblem_objective, subproblem_hypothesis,
                        rationale, priority="", by="agent-solve"):
+    """A new unresolved problem, its summary left "" as prob.py leaves it: a known
+    "(s-XXX)" hypothesis is expanded to its conclusion, every other item becomes a new
+    pending statement, referenced as "(s-NEW) <text>"."""
     b = folder.batch("prob-setup-subgoal", by)
     b.call(parent_problem_id=parent_problem_id, subproblem_objective=list(subproblem_objective),
            subproblem_hypothesis=list(subproblem_hypothesis), rationale=rationale, priority=priority)
     _need(b.peek(parent_problem_id)["status"] == "unresolved", "%s is open" % parent_problem_id)
     hyps = []
     for h in subproblem_hypothesis:
-        m = REF_RE.match(h)
-        if m and m.group(1).startswith("s-") and folder.exists(m.group(1)):
-            hyps.append(h)
+        text, existing = subgoal_hypothesis(b.look, h)
+        if existing:
+            hyps.append(text)
             continue
-        sid = b.create(new_statement(b.new_id("s"), [h], []))
-        hyps.append("(%s) %s" % (sid, h))
-    pid = b.create(new_problem(b.new_id("p"), hyps, subproblem_objective,
-                               priority=priority, summary=rationale))
+        sid = b.new_statement([text], [])
+        hyps.append("(%s) %s" % (sid, text))
+    pid = b.create(new_problem(b.new_id("p"), hyps, subproblem_objective, priority=priority))
     b.get(parent_problem_id)["preliminaries"].append(pid)
     b.commit()
     return pid
@@ -363,7 +476,7 @@ def prob_finish_up(folder, problem_id, resolution, key_statement_id, cot=None, b
            cot=None if cot is None else list(cot))
     for k in keys:
         _need(b.peek(k)["status"] == "true", "key statement %s is true" % k)
-    p["status"] = "solved"
+    p["status"] = "resolved"
     p["solution"]["cot"] = list(cot or [])
     p["solution"]["full"] = resolution
     p["solution"]["ref"] = keys
@@ -377,11 +490,11 @@ def state_complete_proof(folder, statement_id, proof_text, strategy, proof_cot=N
            proof_cot=None if proof_cot is None else list(proof_cot),
            proof_ref=None if proof_ref is None else list(proof_ref), summary=summary)
     st = b.get(statement_id)
-    _need(st["status"] in ("pending", "awaiting_substatements"), "%s is open for proving" % statement_id)
+    _need(phase(b, st) == "pending", "%s is open for proving (status %s)" % (statement_id, st["status"]))
     st["proof"]["cot"] = list(proof_cot or [])
     st["proof"]["full"] = proof_text
     st["proof"]["ref"] = list(proof_ref or [])
-    st["status"] = "awaiting_verification"
+    st["status"] = "validating"
     k = len(STEP_RE.findall(proof_text))
     note = "PROOF: %s proof" % STRATEGY_WORDS[strategy]
     if k:
@@ -398,14 +511,11 @@ def state_setup_substatement(folder, parent_statement_id, sub_statements, ration
            sub_statements=[{"claim": _one_claim(sub["claim"]), "premises": list(sub.get("premises", []))}
                            for sub in sub_statements],
            rationale=rationale)
+    _undecided(b.peek(parent_statement_id))
+    ids = [b.new_statement(as_list(sub["claim"]), sub.get("premises", [])) for sub in sub_statements]
     parent = b.get(parent_statement_id)
-    _undecided(parent)
-    ids = []
-    for sub in sub_statements:
-        sid = b.create(new_statement(b.new_id("s"), as_list(sub["claim"]), sub.get("premises", [])))
-        ids.append(sid)
     parent["preliminaries"].extend(ids)
-    parent["status"] = "awaiting_substatements"
+    parent["status"] = "validating"
     parent["progresses"].append("DECOMPOSED: Created %s. Rationale: %s" % (", ".join(ids), rationale))
     b.commit()
     return ids
@@ -448,22 +558,26 @@ def state_propose_modification(folder, statement_id, modification_type, rational
         st["validation"]["responses"].append(
             "[Response #%d] Fixes Issue #%d | Type: modification | ModType: %s | Proposal: %s"
             % (_next_response(st), issue_number, modification_type, change))
-    st["status"] = "needs_modification"
-    st["progresses"].append("MODIFICATION PROPOSED: Type=%s | %s | Rationale: %s"
+    st["status"] = "validating"
+    st["progresses"].append("MODIFICATION: Type=%s | %s | Rationale: %s"
                             % (modification_type, change, rationale))
     b.commit()
 
 
-def check_confirm_proof(folder, statement_id, verification_summary="", by="agent-check"):
+def check_confirm_proof(folder, statement_id, verification_summary="", direction=None, by="agent-check"):
+    """A verified proof makes the statement true; a verified disproof (direction given, or
+    read from the proof's opening as agent-check does) makes it false."""
     b = folder.batch("check-confirm-proof", by)
-    b.call(statement_id=statement_id, verification_summary=verification_summary)
+    b.call(statement_id=statement_id, direction=direction, verification_summary=verification_summary)
     st = b.get(statement_id)
-    _submitted(st)
-    for sid in st["preliminaries"]:
-        _need(b.peek(sid)["status"] == "true", "preliminary %s of %s is true" % (sid, statement_id))
-    st["status"] = "true"
+    _submitted(b, st)
+    if (direction or proof_direction(st["proof"]["full"])) == "disproof":
+        status, note, default = "false", "DISPROOF VERIFIED: ", "Disproof checked and confirmed."
+    else:
+        status, note, default = "true", "VERIFIED: ", "Proof checked and confirmed."
+    st["status"] = status
     st["reliability"] = 1.0
-    st["progresses"].append("VERIFIED: " + (verification_summary or "Proof checked and confirmed."))
+    st["progresses"].append(note + (verification_summary or default))
     b.commit()
 
 
@@ -473,7 +587,7 @@ def check_reject_proof(folder, statement_id, sentence_number_, sentence_text, er
     b.call(statement_id=statement_id, sentence_number=sentence_number_, sentence_text=sentence_text,
            error_type=error_type, explanation=explanation, suggested_fix=suggested_fix)
     st = b.get(statement_id)
-    _submitted(st)
+    _submitted(b, st)
     _need(error_type in ERROR_TYPES, "a known error type")
     sents = sentences(st["proof"]["full"])
     _need(1 <= sentence_number_ <= len(sents) and sents[sentence_number_ - 1] == sentence_text,
@@ -482,7 +596,7 @@ def check_reject_proof(folder, statement_id, sentence_number_, sentence_text, er
     st["validation"]["issues"].append(
         "[Issue #%d] Sentence %d: '%s' | Type: %s | Explanation: %s | Fix: %s"
         % (n, sentence_number_, sentence_text, error_type, explanation, suggested_fix))
-    st["status"] = "has_gap"
+    st["status"] = "validating"
     b.commit()
     return n
 
@@ -497,26 +611,25 @@ def fix_patch_proof(folder, statement_id, issue_number, updated_proof, change_de
     st["validation"]["responses"].append(
         "[Response #%d] Fixes Issue #%d | Type: patch | Change: %s"
         % (_next_response(st), issue_number, change_description))
-    st["status"] = "awaiting_verification"
+    st["status"] = "validating"
     b.commit()
 
 
 def fix_create_substatement(folder, parent_statement_id, issue_number, sub_claim, sub_premises,
                             gap_location, purpose, by="agent-fix"):
+    """The lemma and the response; the agents' fixer writes no progress note."""
     b = folder.batch("fix-create-substatement", by)
     b.call(parent_statement_id=parent_statement_id, issue_number=issue_number,
            sub_claim=_one_claim(sub_claim), sub_premises=list(sub_premises),
            gap_location=gap_location, purpose=purpose)
+    _issue_open(b.peek(parent_statement_id), issue_number)
+    sid = b.new_statement(as_list(sub_claim), sub_premises)
     parent = b.get(parent_statement_id)
-    _issue_open(parent, issue_number)
-    sid = b.create(new_statement(b.new_id("s"), as_list(sub_claim), sub_premises))
     parent["preliminaries"].append(sid)
     parent["validation"]["responses"].append(
         "[Response #%d] Fixes Issue #%d | Type: substatement | SubID: %s | Purpose: %s"
         % (_next_response(parent), issue_number, sid, purpose))
-    parent["progresses"].append("DECOMPOSED: %s fills the gap at %s (Issue #%d)"
-                                % (sid, gap_location, issue_number))
-    parent["status"] = "awaiting_substatement"
+    parent["status"] = "validating"
     b.commit()
     return sid
 
@@ -525,7 +638,7 @@ def abandon(folder, statement_id, reason, by="human"):
     b = folder.batch("abandon", by)
     b.call(statement_id=statement_id, reason=reason)
     st = b.get(statement_id)
-    _undecided(st)
+    _need(st["status"] != "abandoned", "%s is not abandoned yet" % statement_id)
     st["status"] = "abandoned"
     st["progresses"].append("ABANDONED: " + reason)
     b.commit()
@@ -605,9 +718,20 @@ def scenario(f):
            "being coprime to $p$ is far from being prime.",
            "Show that no prime $q \\ne p$ divides $4p - 1$ \u2014 or test small cases first; "
            "$p = 7$ looks suspicious.")
-    state_mark_false(f, "s-004",
-                     "$p = 7$ is a prime with $7 \\equiv 3 \\pmod{4}$, but $4 \\cdot 7 - 1 = 27 = 3^3$ "
-                     "is not prime.", source="fix", issue_number=1)
+    # Testing small cases, the fixer finds the claim false and answers the issue with a
+    # disproof; the checker verifies it, and s-004 becomes false.
+    s004_disproof = para(
+        "This statement is wrong. We disprove as follows.",
+        "Step 1: Take $p = 7$. It is prime, and $7 = 4 \\cdot 1 + 3$, so $p \\equiv 3 \\pmod{4}$.",
+        "Step 2: Then $4p - 1 = 27 = 3 \\cdot 9$, so $3$ divides $4p - 1$ and $1 < 3 < 27$.",
+        "Step 3: Hence $4p - 1$ is not prime for $p = 7$, and the claim fails. QED.")
+    fix_patch_proof(f, "s-004", 1, s004_disproof,
+                    "Small cases refute the claim: for $p = 7$, $4p - 1 = 27 = 3^3$. The argument is "
+                    "replaced by a disproof with this counterexample.")
+    check_confirm_proof(f, "s-004",
+                        "3 steps checked. $7$ is a prime $\\equiv 3 \\pmod{4}$ and "
+                        "$4 \\cdot 7 - 1 = 27 = 3^3$ is composite, so the claim fails at $p = 7$.",
+                        direction="disproof")
 
     # p-002 needs the closed form of 1 + ... + n first: a subproblem.
     sub_hyp = ["(s-005) " + h_ind,
@@ -637,12 +761,26 @@ def scenario(f):
         ["(s-005) " + h_ind, h_even],
         "The objective of p-003, verbatim."), "s-009")
 
+    # The prover submits s-008's proof, then splits off the lemma its Step 3 rests on:
+    # s-008 now waits for s-010, and goes to the checker once s-010 is true.
+    s008_proof = para(
+        "Given the list, we build a number whose prime divisors all avoid it.",
+        "Step 1: Let $P = p_1 p_2 \\cdots p_k$ and $N = 4P - 1$. Since $k \\ge 1$ and every "
+        "$p_i \\ge 3$, we have $N \\ge 4 \\cdot 3 - 1 = 11$.",
+        "Step 2: Because $4P \\equiv 0 \\pmod{4}$, we get $N \\equiv -1 \\equiv 3 \\pmod{4}$.",
+        "Step 3: By s-010, $N$ has a prime divisor $q$ with $q \\equiv 3 \\pmod{4}$.",
+        "Step 4: Suppose $q = p_i$ for some $i$. Then $q$ divides both $4P$ and $N$, so by s-003 it "
+        "divides $4P - N = 1$ \u2014 impossible. Hence $q$ is not in the list. QED.")
+    state_complete_proof(f, "s-008", s008_proof, "direct",
+                         proof_cot=["Euclid: $N = 4P - 1$ is $\\equiv 3 \\pmod{4}$ and coprime to every $p_i$",
+                                    "s-010 supplies a prime divisor of the right residue"],
+                         proof_ref=["s-010", "s-003"])
     expect(state_setup_substatement(f, "s-008", [{
         "claim": "If $N$ is a positive integer with $N \\equiv 3 \\pmod{4}$, then $N$ has a prime "
                  "divisor $q$ with $q \\equiv 3 \\pmod{4}$.",
         "premises": ["(s-001) " + h_fact, "(s-002) " + h_cong],
-    }], "Use $N = 4 p_1 \\cdots p_k - 1$. It need not be prime (s-004 failed at $27 = 3^3$), "
-        "but it is enough that some prime divisor of $N$ is $\\equiv 3 \\pmod{4}$ \u2014 no $p_i$ "
+    }], "Step 3 of the proof rests on this lemma. $N = 4 p_1 \\cdots p_k - 1$ need not be prime "
+        "(s-004 failed at $27 = 3^3$), but it is enough that some prime divisor of $N$ is $\\equiv 3 \\pmod{4}$ \u2014 no $p_i$ "
         "can divide $N$."), ["s-010"])
 
     s009_pairing = para(
@@ -693,20 +831,6 @@ def scenario(f):
     fix_patch_proof(f, "s-009", 1, s009_doubling,
                     "Replaced the pairing of Step 2, which needs $n$ even, by Gauss's doubling "
                     "argument $2S = n(n + 1)$, which works for every $n \\ge 1$.")
-
-    s008_proof = para(
-        "Given the list, we build a number whose prime divisors all avoid it.",
-        "Step 1: Let $P = p_1 p_2 \\cdots p_k$ and $N = 4P - 1$. Since $k \\ge 1$ and every "
-        "$p_i \\ge 3$, we have $N \\ge 4 \\cdot 3 - 1 = 11$.",
-        "Step 2: Because $4P \\equiv 0 \\pmod{4}$, we get $N \\equiv -1 \\equiv 3 \\pmod{4}$.",
-        "Step 3: By s-010, $N$ has a prime divisor $q$ with $q \\equiv 3 \\pmod{4}$.",
-        "Step 4: Suppose $q = p_i$ for some $i$. Then $q$ divides both $4P$ and $N$, so by s-003 it "
-        "divides $4P - N = 1$ \u2014 impossible. Hence $q$ is not in the list. QED.")
-    state_complete_proof(f, "s-008", s008_proof, "direct",
-                         proof_cot=["Euclid: $N = 4P - 1$ is $\\equiv 3 \\pmod{4}$ and coprime to every $p_i$",
-                                    "s-010 supplies a prime divisor of the right residue"],
-                         proof_ref=["s-010", "s-003"])
-
     check_confirm_proof(f, "s-009",
                         "3 steps checked. The doubling argument holds for every $n \\ge 1$; "
                         "Issue #1 (odd $n$) is resolved.")
@@ -726,7 +850,7 @@ def scenario(f):
                    "$q \\equiv 3 \\pmod{4}$ outside the list \u2014 a contradiction. Hence there are "
                    "infinitely many primes $p \\equiv 3 \\pmod{4}$.",
                    ["s-008"],
-                   cot=["s-004 was refuted ($4 \\cdot 7 - 1 = 27 = 3^3$), so the chain "
+                   cot=["s-004 was disproved ($4 \\cdot 7 - 1 = 27 = 3^3$), so the chain "
                         "$p \\mapsto 4p - 1$ is not available",
                         "s-008 is Euclid's argument for residue $3$ modulo $4$, proved through s-010",
                         "A complete finite list would contradict s-008"])
@@ -743,7 +867,7 @@ def scenario(f):
                   "\\left(\\frac{(n+1)(n+2)}{2}\\right)^2$.",
          "premises": ["$n \\ge 1$ is an integer"]},
         {"claim": "For every integer $n \\ge 1$, $\\sum_{k=1}^n k^3 = \\left(\\sum_{k=1}^n k\\right)^2$.",
-         "premises": ["(s-009) For every integer $n \\ge 1$, $\\sum_{k=1}^n k = \\frac{n(n+1)}{2}$."]},
+         "premises": ["(s-009)"]},  # a bare ID: state.py expands it to s-009's claim
     ], "Two routes. Induction on $n$ (s-005) needs only the inductive step s-012, since the case "
         "$n = 1$ is $1 = 1^2$; alternatively s-013 (Nicomachus) combines with s-009."),
         ["s-012", "s-013"])
