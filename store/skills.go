@@ -696,6 +696,9 @@ var Skills = []*Skill{
 			switch ph := statementPhase(o, st); {
 			case ph == model.PhaseNeedsProof:
 			case ph == model.PhaseAwaitingSubs && subsDone(o, st):
+			case ph == model.PhaseAwaitingCheck && st.Status == "validating" && st.Proof.Empty() && len(st.Preliminaries) > 0:
+				// P014 keeps a decomposed statement "validating"; once its sub-statements are
+				// true the counts say "check", but there is no proof yet: the prover writes it.
 			default:
 				need := "a statement open for proving (pending, or with every sub-statement true)"
 				return &PreconditionError{Object: st.ID, Status: st.Status, Skill: skill, Need: need}

@@ -552,3 +552,26 @@ func TestPlanMatchesRun(t *testing.T) {
 		t.Errorf("plan of a refused change: %v", err)
 	}
 }
+
+// In P014 a decomposed statement stays "validating" without a proof; once its
+// sub-statements are true the orchestrator's counts say "check", and the prover may then
+// submit the proof that uses them (referee used to refuse both skills there).
+func TestProofOfADecomposedStatementP014(t *testing.T) {
+	dir := copyDir(t, fixtureDir)
+	write(t, dir, "statement/s-007.json", read(t, fixtureDir, "history/l-004/s-007.json")) // pending
+	mustRun(t, dir, "state-setup-substatement", Args{"parent_statement_id": "s-007", "rationale": "split",
+		"sub_statements": []SubStatement{{Claim: "Alice is not a Knight"}}})
+	mustRun(t, dir, "state-complete-proof", Args{"statement_id": "s-008", "proof_text": "We prove this statement as follows. A Knight cannot say so. QED.", "strategy": "direct"})
+	mustRun(t, dir, "check-confirm-proof", Args{"statement_id": "s-008"})
+	if err := runErr(t, dir, "check-confirm-proof", Args{"statement_id": "s-007"}); err == nil {
+		t.Error("confirmed a statement without a proof")
+	}
+	mustRun(t, dir, "state-complete-proof", Args{"statement_id": "s-007", "proof_text": "We prove this statement as follows. By s-008 … QED.", "strategy": "direct", "proof_ref": []string{"s-008"}})
+	if s := statement(t, dir, "s-007"); s.Status != "validating" || s.Proof.Full == "" {
+		t.Errorf("after the proof: %q %q", s.Status, s.Proof.Full)
+	}
+	mustRun(t, dir, "check-confirm-proof", Args{"statement_id": "s-007"})
+	if s := statement(t, dir, "s-007"); s.Status != "true" {
+		t.Errorf("after confirm: %q", s.Status)
+	}
+}
