@@ -34,6 +34,7 @@ package store
 // to ~4.0 ms on the shared ext4 development machine).
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
@@ -58,6 +59,10 @@ type batch struct {
 	change       string
 	configBefore []byte // nil when there was no config.json (init)
 	config       []byte
+	// configFor gives config.json to write over the bytes on disk now (race.go): publish
+	// calls it just before the rename, so a counter another writer moved is not set back.
+	// The journal keeps config; repair then leaves a config that differs as it is.
+	configFor func(disk []byte) []byte
 	objects      []batchObject // created, then modified, then deleted
 	line         []byte
 }
@@ -75,6 +80,18 @@ func (o batchObject) rel() string { return filepath.ToSlash(objectFile(o.id)) }
 
 func (o batchObject) backupRel(change string) string {
 	return HistoryDir + "/" + change + "/" + o.id + ".json"
+}
+
+// versions is each created and modified object's version (model.Version) after the
+// change, for its log line: undo checks the objects still hold them.
+func (b *batch) versions() model.Value {
+	v := model.Obj()
+	for _, o := range b.objects {
+		if !o.deleted {
+			v.Set(o.id, model.Str(model.Version(o.after)))
+		}
+	}
+	return v
 }
 
 // contentHash identifies a file's bytes in the journal.
@@ -130,7 +147,9 @@ type publishing struct {
 	journalTemp string            // the journal's temp file, until it is renamed into place
 	journal     bool              // the journal is on disk
 	// What publish did so far.
-	configDone bool
+	configDone    bool
+	configWritten []byte // config.json as publish wrote it
+	configOnDisk  []byte // config.json as publish found it, when not configBefore
 	backups    []string // backups renamed into place
 	objects    []int    // indexes of b.objects written or removed
 	logTouched bool
@@ -143,13 +162,20 @@ func (b *batch) abs(rel string) string { return filepath.Join(b.dir, filepath.Fr
 // write writes the batch; on error nothing was changed, unless the error says so.
 func (b *batch) write() error {
 	p := &publishing{b: b, temps: map[string]string{}}
+	var race *raceError
 	if err := p.prepare(); err != nil {
 		p.discard()
+		if errors.As(err, &race) {
+			return race // nothing was changed: the caller makes the change again
+		}
 		return fmt.Errorf("%v; nothing was changed", err)
 	}
 	if err := p.publish(); err != nil {
 		if uerr := p.undo(); uerr != nil {
 			return fmt.Errorf("%v; undoing the half-written change failed too (%v): run referee repair", err, uerr)
+		}
+		if errors.As(err, &race) {
+			return race
 		}
 		return fmt.Errorf("%v; the change was undone, nothing was changed", err)
 	}
@@ -176,9 +202,16 @@ func (p *publishing) prepare() error {
 		}
 	}
 	if hasBackups {
-		if err := p.mkdir(HistoryDir + "/" + b.change); err != nil {
-			return err
+		// Never an existing folder: one that appeared since the change took its ID is
+		// another writer's change under the same ID.
+		rel := HistoryDir + "/" + b.change
+		if err := os.Mkdir(b.abs(rel), 0o755); errors.Is(err, fs.ErrExist) {
+			return clash(rel + "/")
+		} else if err != nil {
+			return fmt.Errorf("cannot create %s: %v", rel, unwrapPath(err))
 		}
+		p.madeDirs = append(p.madeDirs, b.abs(rel))
+		crashPoint()
 	}
 	if err := p.temp(ConfigFile, b.config); err != nil {
 		return err
@@ -364,17 +397,102 @@ func (p *publishing) rename(rel string) error {
 	return nil
 }
 
+// renameNew puts a new file (a created object, a backup) in place, never over a file
+// another writer put there since the change was worked out.
+func (p *publishing) renameNew(rel string) error {
+	if err := renameNoReplace(p.temps[rel], p.b.abs(rel)); errors.Is(err, fs.ErrExist) {
+		return clash(rel)
+	} else if err != nil {
+		return fmt.Errorf("cannot write %s: %v", rel, unwrapPath(err))
+	}
+	delete(p.temps, rel)
+	crashPoint()
+	return nil
+}
+
+// recheck tells whether object o is still as the change found it: a created object's
+// place still free, a modified or deleted object still the bytes the skill read. Other
+// writers write in place without a lock; a stale rewrite would drop what they wrote.
+func (p *publishing) recheck(o batchObject) error {
+	path := p.b.abs(o.rel())
+	if o.created {
+		if _, err := os.Lstat(path); err == nil {
+			return clash(o.rel())
+		}
+		return nil
+	}
+	data, err := readNoFollow(path)
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return fmt.Errorf("cannot read %s: %v", o.rel(), unwrapPath(err))
+	}
+	if err != nil || !bytes.Equal(data, o.before) {
+		what := "was changed by another writer after referee read it"
+		if err != nil {
+			what = "was removed by another writer after referee read it"
+		}
+		return &raceError{object: o.id, stale: true, msg: o.rel() + " " + what}
+	}
+	return nil
+}
+
+// freshConfig makes config.json's new bytes from the file as it is now, just before the
+// rename, so that no counter another writer moved meanwhile is set back.
+func (p *publishing) freshConfig() error {
+	b := p.b
+	if b.configFor == nil {
+		return nil
+	}
+	disk, err := readStable(b.abs(ConfigFile))
+	if err != nil {
+		return nil // nothing readable to keep: the batch's own counters stand
+	}
+	if !bytes.Equal(disk, b.configBefore) {
+		p.configOnDisk = disk
+	}
+	cfg := b.configFor(disk)
+	if bytes.Equal(cfg, b.config) {
+		return nil
+	}
+	f, err := writeTemp(b.abs(ConfigFile), cfg)
+	if err == nil {
+		err = f.Sync()
+		if cerr := f.Close(); err == nil {
+			err = cerr
+		}
+		if err != nil {
+			os.Remove(f.Name())
+		}
+	}
+	if err != nil {
+		return fmt.Errorf("cannot write %s: %v", ConfigFile, unwrapPath(err))
+	}
+	os.Remove(p.temps[ConfigFile])
+	p.temps[ConfigFile] = f.Name()
+	b.config = cfg
+	return nil
+}
+
 func (p *publishing) publish() error {
 	b := p.b
+	// Before anything is published, and again before each object (below): another
+	// writer's new file or newer version sends the change back (race.go).
+	for _, o := range b.objects {
+		if err := p.recheck(o); err != nil {
+			return err
+		}
+	}
+	if err := p.freshConfig(); err != nil {
+		return err
+	}
 	if err := p.rename(ConfigFile); err != nil {
 		return err
 	}
-	p.configDone = true
+	p.configDone, p.configWritten = true, b.config
 	for _, o := range b.objects {
 		if o.created {
 			continue
 		}
-		if err := p.rename(o.backupRel(b.change)); err != nil {
+		if err := p.renameNew(o.backupRel(b.change)); err != nil {
 			return err
 		}
 		p.backups = append(p.backups, o.backupRel(b.change))
@@ -387,11 +505,20 @@ func (p *publishing) publish() error {
 	syncDirs(round)
 	dirs := map[string]bool{}
 	for i, o := range b.objects {
+		if !o.created {
+			if err := p.recheck(o); err != nil {
+				return err
+			}
+		}
 		if o.deleted {
 			if err := os.Remove(b.abs(o.rel())); err != nil && !errors.Is(err, fs.ErrNotExist) {
 				return fmt.Errorf("cannot remove %s: %v", o.rel(), unwrapPath(err))
 			}
 			crashPoint()
+		} else if o.created {
+			if err := p.renameNew(o.rel()); err != nil {
+				return err
+			}
 		} else if err := p.rename(o.rel()); err != nil {
 			return err
 		}
@@ -436,11 +563,22 @@ func (p *publishing) undo() error {
 	restored := map[string]bool{}
 	for k := len(p.objects) - 1; k >= 0; k-- {
 		o := b.objects[p.objects[k]]
+		if !o.deleted {
+			// Another writer may have written over it in place since: that write is
+			// theirs, and stays.
+			if data, err := readNoFollow(b.abs(o.rel())); err != nil || !bytes.Equal(data, o.after) {
+				continue
+			}
+		}
 		if o.created {
 			fail("cannot remove "+o.rel(), os.Remove(b.abs(o.rel())))
 			continue
 		}
-		fail("cannot restore "+o.rel(), os.Rename(b.abs(o.backupRel(b.change)), b.abs(o.rel())))
+		if o.deleted {
+			fail("cannot restore "+o.rel(), renameNoReplace(b.abs(o.backupRel(b.change)), b.abs(o.rel())))
+		} else {
+			fail("cannot restore "+o.rel(), os.Rename(b.abs(o.backupRel(b.change)), b.abs(o.rel())))
+		}
 		restored[o.backupRel(b.change)] = true
 	}
 	for _, rel := range p.backups {
@@ -449,10 +587,17 @@ func (p *publishing) undo() error {
 		}
 	}
 	if p.configDone {
-		if p.cfgCopy != "" {
+		// Put back what publish replaced, only while config.json is still what it wrote:
+		// a later write is another writer's, and its counters must not move back.
+		cur, err := readNoFollow(b.abs(ConfigFile))
+		switch {
+		case err != nil || !bytes.Equal(cur, p.configWritten):
+		case p.configOnDisk != nil:
+			fail("cannot restore "+ConfigFile, writeAtomic(b.abs(ConfigFile), p.configOnDisk))
+		case p.cfgCopy != "":
 			fail("cannot restore "+ConfigFile, os.Rename(p.cfgCopy, b.abs(ConfigFile)))
 			p.cfgCopy = ""
-		} else {
+		default:
 			fail("cannot remove "+ConfigFile, os.Remove(b.abs(ConfigFile)))
 		}
 	}

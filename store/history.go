@@ -71,7 +71,9 @@ func NewHistory(dir string, snap *model.Snapshot) *History {
 			h.touched[id] = append(h.touched[id], i)
 		}
 		for _, id := range e.Deleted {
-			h.touched[id] = append(h.touched[id], i)
+			if !slices.Contains(e.Modification, id) { // an undo lists it under both
+				h.touched[id] = append(h.touched[id], i)
+			}
 			h.deleted[id] = i
 		}
 	}
