@@ -415,6 +415,7 @@ func (p *publishing) renameNew(rel string) error {
 // writers write in place without a lock; a stale rewrite would drop what they wrote.
 func (p *publishing) recheck(o batchObject) error {
 	path := p.b.abs(o.rel())
+	observe("read", o.rel(), nil)
 	if o.created {
 		if _, err := os.Lstat(path); err == nil {
 			return clash(o.rel())
@@ -442,12 +443,22 @@ func (p *publishing) freshConfig() error {
 	if b.configFor == nil {
 		return nil
 	}
+	observe("read", ConfigFile, nil)
 	disk, err := readStable(b.abs(ConfigFile))
 	if err != nil {
 		return nil // nothing readable to keep: the batch's own counters stand
 	}
 	if !bytes.Equal(disk, b.configBefore) {
 		p.configOnDisk = disk
+		// A new ID of this change that config.json now counts as issued: another
+		// writer took it meanwhile and may be about to create it.
+		before, now := configCounters(b.configBefore), configCounters(disk)
+		for _, o := range b.objects {
+			kind := model.KindOf(o.id)
+			if o.created && model.CompareIDs(o.id, before[kind]) > 0 && now[kind] != "" && model.CompareIDs(o.id, now[kind]) <= 0 {
+				return &raceError{object: o.id, msg: fmt.Sprintf("another writer took %s (config.json now says %s)", o.id, now[kind])}
+			}
+		}
 	}
 	cfg := b.configFor(disk)
 	if bytes.Equal(cfg, b.config) {
@@ -488,6 +499,7 @@ func (p *publishing) publish() error {
 		return err
 	}
 	p.configDone, p.configWritten = true, b.config
+	observe("wrote", ConfigFile, b.config)
 	for _, o := range b.objects {
 		if o.created {
 			continue
@@ -521,6 +533,9 @@ func (p *publishing) publish() error {
 			}
 		} else if err := p.rename(o.rel()); err != nil {
 			return err
+		}
+		if !o.deleted {
+			observe("wrote", o.rel(), o.after)
 		}
 		p.objects = append(p.objects, i)
 		dirs[filepath.Dir(b.abs(o.rel()))] = true

@@ -28,6 +28,17 @@ import (
 	"referee/model"
 )
 
+// raceHook, when set (by tests, before any change runs), is told of each read a change
+// makes to re-check the disk (before it reads: what was on disk then, it sees), each
+// file it publishes (after the rename, with its bytes) and each retry.
+var raceHook func(event, rel string, data []byte)
+
+func observe(event, rel string, data []byte) {
+	if raceHook != nil {
+		raceHook(event, rel, data)
+	}
+}
+
 // raceError says another writer's file stood in a batch's way. Nothing of the batch is
 // left on disk; the change can be made again on what is on disk now.
 type raceError struct {
@@ -64,6 +75,7 @@ func retrying(start func() (*tx, error), opts Options) (*Result, error) {
 		if !errors.As(err, &re) {
 			return res, err
 		}
+		observe("retry", re.object, []byte(re.msg))
 		if re.stale {
 			stale++
 		}
@@ -104,6 +116,8 @@ func (t *tx) catchUp() error {
 // read) and the change ID of the log's last line.
 func diskCounters(dir string) map[string]string {
 	out := map[string]string{}
+	observe("read", ConfigFile, nil)
+	observe("read", LogFile, nil)
 	if data, err := readStable(filepath.Join(dir, ConfigFile)); err == nil {
 		out = configCounters(data)
 	}
