@@ -63,8 +63,8 @@ type batch struct {
 	// calls it just before the rename, so a counter another writer moved is not set back.
 	// The journal keeps config; repair then leaves a config that differs as it is.
 	configFor func(disk []byte) []byte
-	objects      []batchObject // created, then modified, then deleted
-	line         []byte
+	objects   []batchObject // created, then modified, then deleted
+	line      []byte
 }
 
 // batchObject is one object the change creates, modifies or deletes.
@@ -148,13 +148,13 @@ type publishing struct {
 	journal     bool              // the journal is on disk
 	// What publish did so far.
 	configDone    bool
-	configWritten []byte // config.json as publish wrote it
-	configOnDisk  []byte // config.json as publish found it, when not configBefore
-	backups    []string // backups renamed into place
-	objects    []int    // indexes of b.objects written or removed
-	logTouched bool
-	logSize    int64
-	logExisted bool
+	configWritten []byte   // config.json as publish wrote it
+	configOnDisk  []byte   // config.json as publish found it, when not configBefore
+	backups       []string // backups renamed into place
+	objects       []int    // indexes of b.objects written or removed
+	logTouched    bool
+	logSize       int64
+	logExisted    bool
 }
 
 func (b *batch) abs(rel string) string { return filepath.Join(b.dir, filepath.FromSlash(rel)) }
@@ -384,8 +384,23 @@ func (p *publishing) discard() {
 		os.Remove(p.b.abs(journalFile(p.b.change)))
 	}
 	for i := len(p.madeDirs) - 1; i >= 0; i-- {
+		if p.madeDirs[i] == p.b.abs(HistoryDir+"/"+p.b.change) && p.changeIDTaken() {
+			continue // another writer counts this change ID as its own: the folder may be its
+		}
 		os.Remove(p.madeDirs[i]) // only if empty: never a folder someone else filled
 	}
+}
+
+// changeIDTaken tells whether config.json's change counter has reached the batch's
+// change ID although the batch is being given up: an agent that took the same ID
+// makes the folder only if it is not there, then writes its backups into it.
+func (p *publishing) changeIDTaken() bool {
+	data, err := readNoFollow(p.b.abs(ConfigFile))
+	if err != nil {
+		return false
+	}
+	l := configCounters(data)[model.KindChange]
+	return l != "" && model.CompareIDs(l, p.b.change) >= 0
 }
 
 func (p *publishing) rename(rel string) error {
