@@ -24,7 +24,7 @@ import (
 // append a log line; one to three log lines per call. The test counts what referee
 // destroyed that it could have seen (goal 0) and what no lockless protocol can save.
 //
-// REFEREE_RACE_CALLS sets the number of referee calls (default 150, a few seconds).
+// REFEREE_RACE_CALLS sets the number of referee calls (default 100, about five seconds).
 
 // raceEvent is one thing either writer did, in one order for both. A write is recorded
 // after it completed, a re-check read before it began: what was written before a read
@@ -215,7 +215,7 @@ type raceFigures struct {
 }
 
 func TestRaceWithTheAgentsScripts(t *testing.T) {
-	calls := 150
+	calls := 100
 	if n, err := strconv.Atoi(os.Getenv("REFEREE_RACE_CALLS")); err == nil && n > 0 {
 		calls = n
 	}
