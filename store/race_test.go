@@ -297,6 +297,15 @@ func TestUndoAndTheAgentsRewind(t *testing.T) {
 		t.Fatal(err)
 	}
 	states["l-008"] = objectsOf(t, dir)
+	// referee's own readers take s-008 as removed only, not modified too.
+	snap, err := Load(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	acts, _ := Activity(dir, snap)
+	if c := acts[len(acts)-1]; c.ID != "l-008" || !slices.Equal(c.Modified, []string{"p-001"}) || !slices.Equal(c.Deleted, []string{"s-008"}) || len(c.Objects) != 2 {
+		t.Errorf("activity of the undo: %s modified %v deleted %v, %d objects", c.ID, c.Modified, c.Deleted, len(c.Objects))
+	}
 	redo, err := Undo(dir, undo.Change, Options{Actor: "human", Now: pinned}) // l-009: s-008 back
 	if err != nil {
 		t.Fatal(err)
