@@ -317,6 +317,21 @@ func TestUndoAndTheAgentsRewind(t *testing.T) {
 	if !maps.Equal(states["l-009"], states["l-007"]) {
 		t.Error("undoing the undo does not give back l-007's folder")
 	}
+	// Travelling in time through the undo and its undo sees s-008 come, go and come back.
+	snap, err = Load(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := NewHistory(dir, snap)
+	for change, want := range map[string]string{"l-006": "", "l-007": states["l-007"]["statement/s-008.json"], "l-008": "", "l-009": states["l-009"]["statement/s-008.json"]} {
+		at, err := h.At(change)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if (at.Versions["s-008"] == "") != (want == "") || (want != "" && at.Versions["s-008"] != model.Version([]byte(want))) {
+			t.Errorf("at %s s-008 has version %q, want that of %q", change, at.Versions["s-008"], want)
+		}
+	}
 	for _, target := range []string{"l-008", "l-007", "l-006"} {
 		rewound := copyDir(t, dir)
 		agentsRewind(t, rewound, target)
