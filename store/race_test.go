@@ -317,6 +317,15 @@ func TestUndoAndTheAgentsRewind(t *testing.T) {
 	if !maps.Equal(states["l-009"], states["l-007"]) {
 		t.Error("undoing the undo does not give back l-007's folder")
 	}
+	if findings, err := Check(dir); err != nil {
+		t.Fatal(err)
+	} else {
+		for _, f := range findings {
+			if f.Severity == SeverityError {
+				t.Errorf("check after undoing the undo: %v", f)
+			}
+		}
+	}
 	// Travelling in time through the undo and its undo sees s-008 come, go and come back.
 	snap, err = Load(dir)
 	if err != nil {
