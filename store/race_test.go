@@ -2,6 +2,7 @@ package store
 
 import (
 	"errors"
+	"fmt"
 	"io/fs"
 	"maps"
 	"os"
@@ -387,5 +388,47 @@ func TestUndoAndTheAgentsRewind(t *testing.T) {
 	}
 	if want := "l-009's log line records no versions (the agents' lines and older referee lines do not), so whether s-008, p-001 changed since cannot be checked"; !slices.Contains(plan.Notes, want) {
 		t.Errorf("plan notes %q", plan.Notes)
+	}
+}
+
+// logFrom reads the log backwards, across its 64 KiB reads, to the same lines as the
+// whole log gives.
+func TestLogFromReadsBackwards(t *testing.T) {
+	dir := t.TempDir()
+	var b strings.Builder
+	for i := 1; i <= 300; i++ {
+		// Lines of varying length, so that lines straddle every read boundary.
+		fmt.Fprintf(&b, `{"l-%03d": {"creation": [], "modification": ["s-001"]}, "pad": "%s"}`+"\n", i, strings.Repeat("x", 300+i*7))
+		if i == 150 {
+			b.WriteString("\n") // a blank line, as the agents' tools may leave
+		}
+	}
+	b.WriteString(`{"l-120": {"creation": ["s-002"], "modification": []}}`) // a repeated ID, without a final newline
+	write(t, dir, "log.jsonl", b.String())
+	all := ParseLog(b.String())
+	for _, id := range []string{"l-001", "l-002", "l-100", "l-120", "l-151", "l-299", "l-300", "l-301"} {
+		got, err := logFrom(filepath.Join(dir, "log.jsonl"), id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		from := -1
+		for i, e := range all {
+			if e.ID == id {
+				from = i
+			}
+		}
+		var want []string
+		if from >= 0 {
+			for _, e := range all[from:] {
+				want = append(want, e.Raw)
+			}
+		}
+		var gotRaw []string
+		for _, e := range got {
+			gotRaw = append(gotRaw, e.Raw)
+		}
+		if !slices.Equal(gotRaw, want) {
+			t.Errorf("%s: %d lines from %.40q, want %d", id, len(gotRaw), gotRaw, len(want))
+		}
 	}
 }

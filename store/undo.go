@@ -1,6 +1,7 @@
 package store
 
 import (
+	"bytes"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -64,21 +65,14 @@ func PlanUndo(dir, changeID string, opts Options) (*Planned, error) {
 
 // undo works out the reverting of changeID into the batch.
 func (t *tx) undo(changeID string) error {
-	data, err := os.ReadFile(filepath.Join(t.dir, filepath.FromSlash(LogFile)))
+	entries, err := logFrom(filepath.Join(t.dir, filepath.FromSlash(LogFile)), changeID)
 	if err != nil {
 		return inputf("undo: cannot read %s: %v", LogFile, unwrapPath(err))
 	}
-	entries := ParseLog(string(data))
-	at := -1
-	for i, e := range entries {
-		if e.ID == changeID {
-			at = i
-		}
-	}
-	if at < 0 {
+	if len(entries) == 0 {
 		return &PreconditionError{Object: changeID, Status: "missing", Skill: "undo"}
 	}
-	target := entries[at]
+	at, target := 0, entries[0]
 	touched := map[string]bool{}
 	for _, id := range append(append([]string{}, target.Creation...), target.Modification...) {
 		touched[id] = true
@@ -175,4 +169,62 @@ func (t *tx) unchangedSince(target model.LogEntry) error {
 			target.ID, strings.Join(unchecked, ", ")))
 	}
 	return nil
+}
+
+// logFrom is the log from the last line of changeID to the end (none when no line has
+// it). It reads the log backwards from its end, so undoing a recent change costs the
+// lines after it, not the whole log: the workbench plans an undo on a key press.
+func logFrom(path, changeID string) ([]model.LogEntry, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	info, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	key := []byte(`"` + changeID + `"`)
+	var newestFirst []string
+	found := func(line []byte) bool {
+		if len(bytes.TrimSpace(line)) == 0 {
+			return false
+		}
+		newestFirst = append(newestFirst, string(line))
+		return bytes.Contains(line, key) && model.ParseLogLine(0, string(line)).ID == changeID
+	}
+	const chunk = 64 << 10
+	var carry []byte // the start of the oldest line read so far, maybe not all of it
+	done := false
+	for pos := info.Size(); pos > 0 && !done; {
+		n := min(chunk, pos)
+		pos -= n
+		data := make([]byte, n, int(n)+len(carry))
+		if _, err := f.ReadAt(data, pos); err != nil {
+			return nil, err
+		}
+		data = append(data, carry...)
+		for {
+			i := bytes.LastIndexByte(data, '\n')
+			if i < 0 {
+				break
+			}
+			if done = found(data[i+1:]); done {
+				break
+			}
+			data = data[:i]
+		}
+		carry = data
+		if pos == 0 && !done {
+			done = found(carry)
+		}
+	}
+	if !done {
+		return nil, nil
+	}
+	out := make([]model.LogEntry, 0, len(newestFirst))
+	for i := len(newestFirst) - 1; i >= 0; i-- {
+		out = append(out, model.ParseLogLine(0, newestFirst[i]))
+	}
+	return out, nil
 }
