@@ -155,6 +155,7 @@ type publishing struct {
 	logTouched    bool
 	logSize       int64
 	logExisted    bool
+	overwritten   []string // what undo left as another writer wrote it over the batch's version
 }
 
 func (b *batch) abs(rel string) string { return filepath.Join(b.dir, filepath.FromSlash(rel)) }
@@ -173,6 +174,11 @@ func (b *batch) write() error {
 	if err := p.publish(); err != nil {
 		if uerr := p.undo(); uerr != nil {
 			return fmt.Errorf("%v; undoing the half-written change failed too (%v): run referee repair", err, uerr)
+		}
+		if len(p.overwritten) > 0 {
+			// Their version may hold part of this change: making it again could apply it twice.
+			return fmt.Errorf("%v; the change was undone, except %s, which another writer wrote over meanwhile (their version stays; it may hold part of this change); nothing was logged",
+				err, strings.Join(p.overwritten, ", "))
 		}
 		if errors.As(err, &race) {
 			return race
@@ -597,6 +603,7 @@ func (p *publishing) undo() error {
 			// Another writer may have written over it in place since: that write is
 			// theirs, and stays.
 			if data, err := readNoFollow(b.abs(o.rel())); err != nil || !bytes.Equal(data, o.after) {
+				p.overwritten = append(p.overwritten, o.rel())
 				continue
 			}
 		}
