@@ -432,3 +432,31 @@ func TestLogFromReadsBackwards(t *testing.T) {
 		}
 	}
 }
+
+// A change undone because an object went stale after another of its objects was
+// published, which the other writer then wrote over: that version stays, and the
+// change is not made again (it could apply twice).
+func TestUndoneInPartIsNotMadeAgain(t *testing.T) {
+	dir := openFolder(t)
+	theirs := `{"id": "s-008", "written over by": "an agent"}`
+	onceAt(t, func() bool {
+		_, err := os.Lstat(filepath.Join(dir, "statement/s-008.json"))
+		return err == nil
+	}, func() {
+		write(t, dir, "statement/s-008.json", theirs)
+		p := read(t, dir, "problem/p-001.json")
+		write(t, dir, "problem/p-001.json", strings.Replace(p, `"progresses": []`, `"progresses": ["agent entry"]`, 1))
+	})
+	log := read(t, dir, LogFile)
+	_, err := run(t, dir, "prob-wrapup-statement", Args{"problem_id": "p-001", "claim": []string{"c"}})
+	want := "problem/p-001.json was changed by another writer after referee read it; the change was undone, except statement/s-008.json, which another writer wrote over meanwhile (their version stays; it may hold part of this change); nothing was logged"
+	if err == nil || err.Error() != want {
+		t.Fatalf("error %v\nwant %s", err, want)
+	}
+	if read(t, dir, "statement/s-008.json") != theirs || read(t, dir, LogFile) != log || !strings.Contains(read(t, dir, "problem/p-001.json"), "agent entry") {
+		t.Error("the other writer's versions did not stay, or a line was logged")
+	}
+	if _, err := os.Lstat(filepath.Join(dir, "history/l-007")); !errors.Is(err, fs.ErrNotExist) {
+		t.Error("the backups were not removed")
+	}
+}
