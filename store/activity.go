@@ -77,8 +77,11 @@ func (h *History) ActivityFrom(i int) []Change {
 }
 
 func (h *History) change(i int, e model.LogEntry, g *model.Graph) Change {
+	// An undo lists what it removes under "modification" too (for the agents' rewind):
+	// here it is a deletion only.
+	modified := slices.DeleteFunc(slices.Clone(e.Modification), func(id string) bool { return slices.Contains(e.Deleted, id) })
 	c := Change{ID: e.ID, Line: e.Line, At: e.At, Actor: e.By, Skill: e.Skill, Err: e.Err,
-		Created: nonNil(e.Creation), Modified: nonNil(e.Modification), Deleted: nonNil(e.Deleted), Reverts: e.Reverts}
+		Created: nonNil(e.Creation), Modified: nonNil(modified), Deleted: nonNil(e.Deleted), Reverts: e.Reverts}
 	add := func(ids []string, action string) {
 		for _, id := range ids {
 			if !model.ValidID(id, "") || objectFile(id) == "" {
@@ -102,7 +105,7 @@ func (h *History) change(i int, e model.LogEntry, g *model.Graph) Change {
 		}
 	}
 	add(e.Creation, model.Created)
-	add(e.Modification, model.Modified)
+	add(modified, model.Modified)
 	add(c.Deleted, model.Deleted)
 	if c.Objects == nil {
 		c.Objects = []model.ObjectChange{}

@@ -34,6 +34,7 @@ package store
 // to ~4.0 ms on the shared ext4 development machine).
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
@@ -58,8 +59,12 @@ type batch struct {
 	change       string
 	configBefore []byte // nil when there was no config.json (init)
 	config       []byte
-	objects      []batchObject // created, then modified, then deleted
-	line         []byte
+	// configFor gives config.json to write over the bytes on disk now (race.go): publish
+	// calls it just before the rename, so a counter another writer moved is not set back.
+	// The journal keeps config; repair then leaves a config that differs as it is.
+	configFor func(disk []byte) []byte
+	objects   []batchObject // created, then modified, then deleted
+	line      []byte
 }
 
 // batchObject is one object the change creates, modifies or deletes.
@@ -75,6 +80,18 @@ func (o batchObject) rel() string { return filepath.ToSlash(objectFile(o.id)) }
 
 func (o batchObject) backupRel(change string) string {
 	return HistoryDir + "/" + change + "/" + o.id + ".json"
+}
+
+// versions is each created and modified object's version (model.Version) after the
+// change, for its log line: undo checks the objects still hold them.
+func (b *batch) versions() model.Value {
+	v := model.Obj()
+	for _, o := range b.objects {
+		if !o.deleted {
+			v.Set(o.id, model.Str(model.Version(o.after)))
+		}
+	}
+	return v
 }
 
 // contentHash identifies a file's bytes in the journal.
@@ -130,12 +147,15 @@ type publishing struct {
 	journalTemp string            // the journal's temp file, until it is renamed into place
 	journal     bool              // the journal is on disk
 	// What publish did so far.
-	configDone bool
-	backups    []string // backups renamed into place
-	objects    []int    // indexes of b.objects written or removed
-	logTouched bool
-	logSize    int64
-	logExisted bool
+	configDone    bool
+	configWritten []byte   // config.json as publish wrote it
+	configOnDisk  []byte   // config.json as publish found it, when not configBefore
+	backups       []string // backups renamed into place
+	objects       []int    // indexes of b.objects written or removed
+	logTouched    bool
+	logSize       int64
+	logExisted    bool
+	overwritten   []string // what undo left as another writer wrote it over the batch's version
 }
 
 func (b *batch) abs(rel string) string { return filepath.Join(b.dir, filepath.FromSlash(rel)) }
@@ -143,13 +163,25 @@ func (b *batch) abs(rel string) string { return filepath.Join(b.dir, filepath.Fr
 // write writes the batch; on error nothing was changed, unless the error says so.
 func (b *batch) write() error {
 	p := &publishing{b: b, temps: map[string]string{}}
+	var race *raceError
 	if err := p.prepare(); err != nil {
 		p.discard()
+		if errors.As(err, &race) {
+			return race // nothing was changed: the caller makes the change again
+		}
 		return fmt.Errorf("%v; nothing was changed", err)
 	}
 	if err := p.publish(); err != nil {
 		if uerr := p.undo(); uerr != nil {
 			return fmt.Errorf("%v; undoing the half-written change failed too (%v): run referee repair", err, uerr)
+		}
+		if len(p.overwritten) > 0 {
+			// Their version may hold part of this change: making it again could apply it twice.
+			return fmt.Errorf("%v; the change was undone, except %s, which another writer wrote over meanwhile (their version stays; it may hold part of this change); nothing was logged",
+				err, strings.Join(p.overwritten, ", "))
+		}
+		if errors.As(err, &race) {
+			return race
 		}
 		return fmt.Errorf("%v; the change was undone, nothing was changed", err)
 	}
@@ -176,9 +208,16 @@ func (p *publishing) prepare() error {
 		}
 	}
 	if hasBackups {
-		if err := p.mkdir(HistoryDir + "/" + b.change); err != nil {
-			return err
+		// Never an existing folder: one that appeared since the change took its ID is
+		// another writer's change under the same ID.
+		rel := HistoryDir + "/" + b.change
+		if err := os.Mkdir(b.abs(rel), 0o755); errors.Is(err, fs.ErrExist) {
+			return clash(rel + "/")
+		} else if err != nil {
+			return fmt.Errorf("cannot create %s: %v", rel, unwrapPath(err))
 		}
+		p.madeDirs = append(p.madeDirs, b.abs(rel))
+		crashPoint()
 	}
 	if err := p.temp(ConfigFile, b.config); err != nil {
 		return err
@@ -351,8 +390,23 @@ func (p *publishing) discard() {
 		os.Remove(p.b.abs(journalFile(p.b.change)))
 	}
 	for i := len(p.madeDirs) - 1; i >= 0; i-- {
+		if p.madeDirs[i] == p.b.abs(HistoryDir+"/"+p.b.change) && p.changeIDTaken() {
+			continue // another writer counts this change ID as its own: the folder may be its
+		}
 		os.Remove(p.madeDirs[i]) // only if empty: never a folder someone else filled
 	}
+}
+
+// changeIDTaken tells whether config.json's change counter has reached the batch's
+// change ID although the batch is being given up: an agent that took the same ID
+// makes the folder only if it is not there, then writes its backups into it.
+func (p *publishing) changeIDTaken() bool {
+	data, err := readNoFollow(p.b.abs(ConfigFile))
+	if err != nil {
+		return false
+	}
+	l := configCounters(data)[model.KindChange]
+	return l != "" && model.CompareIDs(l, p.b.change) >= 0
 }
 
 func (p *publishing) rename(rel string) error {
@@ -364,17 +418,114 @@ func (p *publishing) rename(rel string) error {
 	return nil
 }
 
+// renameNew puts a new file (a created object, a backup) in place, never over a file
+// another writer put there since the change was worked out.
+func (p *publishing) renameNew(rel string) error {
+	if err := renameNoReplace(p.temps[rel], p.b.abs(rel)); errors.Is(err, fs.ErrExist) {
+		return clash(rel)
+	} else if err != nil {
+		return fmt.Errorf("cannot write %s: %v", rel, unwrapPath(err))
+	}
+	delete(p.temps, rel)
+	crashPoint()
+	return nil
+}
+
+// recheck tells whether object o is still as the change found it: a created object's
+// place still free, a modified or deleted object still the bytes the skill read. Other
+// writers write in place without a lock; a stale rewrite would drop what they wrote.
+func (p *publishing) recheck(o batchObject) error {
+	path := p.b.abs(o.rel())
+	observe("read", o.rel(), nil)
+	if o.created {
+		if _, err := os.Lstat(path); err == nil {
+			return clash(o.rel())
+		}
+		return nil
+	}
+	data, err := readNoFollow(path)
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return fmt.Errorf("cannot read %s: %v", o.rel(), unwrapPath(err))
+	}
+	if err != nil || !bytes.Equal(data, o.before) {
+		what := "was changed by another writer after referee read it"
+		if err != nil {
+			what = "was removed by another writer after referee read it"
+		}
+		return &raceError{object: o.id, stale: true, msg: o.rel() + " " + what}
+	}
+	return nil
+}
+
+// freshConfig makes config.json's new bytes from the file as it is now, just before the
+// rename, so that no counter another writer moved meanwhile is set back.
+func (p *publishing) freshConfig() error {
+	b := p.b
+	if b.configFor == nil {
+		return nil
+	}
+	observe("read", ConfigFile, nil)
+	disk, err := readStable(b.abs(ConfigFile))
+	if err != nil {
+		return nil // nothing readable to keep: the batch's own counters stand
+	}
+	if !bytes.Equal(disk, b.configBefore) {
+		p.configOnDisk = disk
+		// A new ID of this change that config.json now counts as issued: another
+		// writer took it meanwhile and may be about to create it.
+		before, now := configCounters(b.configBefore), configCounters(disk)
+		for _, o := range b.objects {
+			kind := model.KindOf(o.id)
+			if o.created && model.CompareIDs(o.id, before[kind]) > 0 && now[kind] != "" && model.CompareIDs(o.id, now[kind]) <= 0 {
+				return &raceError{object: o.id, msg: fmt.Sprintf("another writer took %s (config.json now says %s)", o.id, now[kind])}
+			}
+		}
+	}
+	cfg := b.configFor(disk)
+	if bytes.Equal(cfg, b.config) {
+		return nil
+	}
+	f, err := writeTemp(b.abs(ConfigFile), cfg)
+	if err == nil {
+		err = f.Sync()
+		if cerr := f.Close(); err == nil {
+			err = cerr
+		}
+		if err != nil {
+			os.Remove(f.Name())
+		}
+	}
+	if err != nil {
+		return fmt.Errorf("cannot write %s: %v", ConfigFile, unwrapPath(err))
+	}
+	os.Remove(p.temps[ConfigFile])
+	p.temps[ConfigFile] = f.Name()
+	b.config = cfg
+	return nil
+}
+
 func (p *publishing) publish() error {
 	b := p.b
+	// Before anything is published, and again before each object (below): another
+	// writer's new file or newer version sends the change back (race.go).
+	for _, o := range b.objects {
+		if err := p.recheck(o); err != nil {
+			return err
+		}
+	}
+	if err := p.freshConfig(); err != nil {
+		return err
+	}
 	if err := p.rename(ConfigFile); err != nil {
 		return err
 	}
-	p.configDone = true
+	p.configDone, p.configWritten = true, b.config
+	observe("wrote", ConfigFile, b.config)
 	for _, o := range b.objects {
 		if o.created {
 			continue
 		}
-		if err := p.rename(o.backupRel(b.change)); err != nil {
+		if err := p.renameNew(o.backupRel(b.change)); err != nil {
 			return err
 		}
 		p.backups = append(p.backups, o.backupRel(b.change))
@@ -387,13 +538,25 @@ func (p *publishing) publish() error {
 	syncDirs(round)
 	dirs := map[string]bool{}
 	for i, o := range b.objects {
+		if !o.created {
+			if err := p.recheck(o); err != nil {
+				return err
+			}
+		}
 		if o.deleted {
 			if err := os.Remove(b.abs(o.rel())); err != nil && !errors.Is(err, fs.ErrNotExist) {
 				return fmt.Errorf("cannot remove %s: %v", o.rel(), unwrapPath(err))
 			}
 			crashPoint()
+		} else if o.created {
+			if err := p.renameNew(o.rel()); err != nil {
+				return err
+			}
 		} else if err := p.rename(o.rel()); err != nil {
 			return err
+		}
+		if !o.deleted {
+			observe("wrote", o.rel(), o.after)
 		}
 		p.objects = append(p.objects, i)
 		dirs[filepath.Dir(b.abs(o.rel()))] = true
@@ -436,11 +599,23 @@ func (p *publishing) undo() error {
 	restored := map[string]bool{}
 	for k := len(p.objects) - 1; k >= 0; k-- {
 		o := b.objects[p.objects[k]]
+		if !o.deleted {
+			// Another writer may have written over it in place since: that write is
+			// theirs, and stays.
+			if data, err := readNoFollow(b.abs(o.rel())); err != nil || !bytes.Equal(data, o.after) {
+				p.overwritten = append(p.overwritten, o.rel())
+				continue
+			}
+		}
 		if o.created {
 			fail("cannot remove "+o.rel(), os.Remove(b.abs(o.rel())))
 			continue
 		}
-		fail("cannot restore "+o.rel(), os.Rename(b.abs(o.backupRel(b.change)), b.abs(o.rel())))
+		if o.deleted {
+			fail("cannot restore "+o.rel(), renameNoReplace(b.abs(o.backupRel(b.change)), b.abs(o.rel())))
+		} else {
+			fail("cannot restore "+o.rel(), os.Rename(b.abs(o.backupRel(b.change)), b.abs(o.rel())))
+		}
 		restored[o.backupRel(b.change)] = true
 	}
 	for _, rel := range p.backups {
@@ -449,10 +624,17 @@ func (p *publishing) undo() error {
 		}
 	}
 	if p.configDone {
-		if p.cfgCopy != "" {
+		// Put back what publish replaced, only while config.json is still what it wrote:
+		// a later write is another writer's, and its counters must not move back.
+		cur, err := readNoFollow(b.abs(ConfigFile))
+		switch {
+		case err != nil || !bytes.Equal(cur, p.configWritten):
+		case p.configOnDisk != nil:
+			fail("cannot restore "+ConfigFile, writeAtomic(b.abs(ConfigFile), p.configOnDisk))
+		case p.cfgCopy != "":
 			fail("cannot restore "+ConfigFile, os.Rename(p.cfgCopy, b.abs(ConfigFile)))
 			p.cfgCopy = ""
-		} else {
+		default:
 			fail("cannot remove "+ConfigFile, os.Remove(b.abs(ConfigFile)))
 		}
 	}

@@ -75,12 +75,17 @@ func (e *PreconditionError) Error() string {
 	return fmt.Sprintf("%s: %s is %q; it needs %s", e.Skill, e.Object, e.Status, e.Need)
 }
 
-// ConflictError says the target changed since the caller read it. Nothing was written.
+// ConflictError says the target changed since the caller read it, or (Why) that another
+// writer kept changing an object while the change was being written. Nothing was written.
 type ConflictError struct {
 	Object, Expected, Actual string
+	Why                      string // when set, what happened instead of the versions
 }
 
 func (e *ConflictError) Error() string {
+	if e.Why != "" {
+		return e.Object + ": " + e.Why
+	}
 	return fmt.Sprintf("%s changed since you read it (you saw version %s, it is now %s); read it again", e.Object, e.Expected, e.Actual)
 }
 
@@ -380,6 +385,9 @@ func (t *tx) commit(opts Options) (*Result, error) {
 	if len(t.created) == 0 && len(t.changed) == 0 && len(t.deleted) == 0 {
 		return nil, inputf("%s changed nothing", t.skill)
 	}
+	if err := t.catchUp(); err != nil { // other writers: race.go
+		return nil, err
+	}
 	lid, err := t.newID(model.KindChange)
 	if err != nil {
 		return nil, err
@@ -393,13 +401,22 @@ func (t *tx) commit(opts Options) (*Result, error) {
 
 	// config.json with every issued ID, the backups of every modified (or deleted) object
 	// as it was before, the objects, then one log line: batch.write keeps that order.
-	for _, kind := range []string{model.KindProblem, model.KindStatement, model.KindExperience, model.KindChange} {
-		if v, ok := t.last[kind]; ok {
-			t.cfg.Set(kind, model.Str(v))
-		}
+	b := &batch{dir: t.dir, change: lid, configBefore: t.cfgOrig}
+	if t.cfgOrig != nil {
+		b.configFor = t.configFor
+	}
+	b.config = t.configFor(nil)
+	for _, id := range t.created {
+		b.objects = append(b.objects, batchObject{id: id, after: model.EncodeIndent(t.objs[id].doc), created: true})
+	}
+	for _, id := range t.changed {
+		b.objects = append(b.objects, batchObject{id: id, before: t.objs[id].orig, after: model.EncodeIndent(t.objs[id].doc)})
+	}
+	for _, id := range t.deleted {
+		b.objects = append(b.objects, batchObject{id: id, before: t.objs[id].orig, deleted: true})
 	}
 	line := model.Obj(
-		model.M(lid, model.Obj(model.M("creation", model.Strs(t.created)), model.M("modification", model.Strs(t.changed)))),
+		model.M(lid, model.Obj(model.M("creation", model.Strs(t.created)), model.M("modification", model.Strs(append(slices.Clone(t.changed), t.deleted...))))), // deleted too: the agents' rewind restores them
 		model.M("current", model.Strs(t.current())),
 		model.M("at", model.Str(res.At)),
 		model.M("by", model.Str(opts.Actor)),
@@ -411,16 +428,8 @@ func (t *tx) commit(opts Options) (*Result, error) {
 	for _, m := range t.extra {
 		line.Set(m.Key, m.Value)
 	}
-	b := &batch{dir: t.dir, change: lid, configBefore: t.cfgOrig, config: model.EncodeIndent(t.cfg), line: model.EncodeLine(line)}
-	for _, id := range t.created {
-		b.objects = append(b.objects, batchObject{id: id, after: model.EncodeIndent(t.objs[id].doc), created: true})
-	}
-	for _, id := range t.changed {
-		b.objects = append(b.objects, batchObject{id: id, before: t.objs[id].orig, after: model.EncodeIndent(t.objs[id].doc)})
-	}
-	for _, id := range t.deleted {
-		b.objects = append(b.objects, batchObject{id: id, before: t.objs[id].orig, deleted: true})
-	}
+	line.Set("versions", b.versions()) // what undo checks the objects against
+	b.line = model.EncodeLine(line)
 	if err := b.write(); err != nil {
 		return nil, err
 	}
@@ -452,7 +461,7 @@ func (t *tx) plan(opts Options) (*Planned, error) {
 		now = opts.Now
 	}
 	p := &Planned{Result: Result{Change: lid, Skill: t.skill, Actor: opts.Actor, At: now().UTC().Format(time.RFC3339),
-		Created: nonNil(t.created), Modified: nonNil(t.changed), Notes: append(slices.Clip(t.explain), t.notes...)}}
+		Created: nonNil(t.created), Modified: nonNil(t.changed), Deleted: t.deleted, Notes: append(slices.Clip(t.explain), t.notes...)}}
 	for _, id := range t.created {
 		p.Objects = append(p.Objects, PlannedObject{ID: id, New: true, After: t.objs[id].doc})
 	}

@@ -29,6 +29,9 @@ type History struct {
 	// touched lists, per object, the indexes of the changes that backed it up.
 	created, deleted map[string]int
 	touched          map[string][]int
+	// recreated marks the changes in touched that brought back an object an earlier
+	// change deleted (undoing an undo): before them it did not exist.
+	recreated map[recreation]bool
 
 	cache *backupCache
 }
@@ -37,6 +40,11 @@ type History struct {
 // never changes once its change is logged, so the cache is shared by the Histories of
 // successive snapshots (With); a read that failed is not kept, since an agent's backup
 // can be caught half-written and be whole a moment later.
+type recreation struct {
+	id string
+	at int
+}
+
 type backupCache struct {
 	mu      sync.Mutex
 	backups map[string]backup
@@ -51,7 +59,7 @@ type backup struct {
 // NewHistory indexes the log of snap, the folder dir as it is now.
 func NewHistory(dir string, snap *model.Snapshot) *History {
 	h := &History{dir: dir, snap: snap, pos: map[string]int{}, created: map[string]int{},
-		deleted: map[string]int{}, touched: map[string][]int{}, cache: &backupCache{backups: map[string]backup{}}}
+		deleted: map[string]int{}, touched: map[string][]int{}, recreated: map[recreation]bool{}, cache: &backupCache{backups: map[string]backup{}}}
 	for _, e := range snap.Log {
 		if e.ID == "" || !model.ValidID(e.ID, model.KindChange) {
 			continue
@@ -65,13 +73,19 @@ func NewHistory(dir string, snap *model.Snapshot) *History {
 		for _, id := range e.Creation {
 			if _, ok := h.created[id]; !ok {
 				h.created[id] = i
+			} else if _, gone := h.deleted[id]; gone {
+				delete(h.deleted, id)
+				h.touched[id] = append(h.touched[id], i)
+				h.recreated[recreation{id, i}] = true
 			}
 		}
 		for _, id := range e.Modification {
 			h.touched[id] = append(h.touched[id], i)
 		}
 		for _, id := range e.Deleted {
-			h.touched[id] = append(h.touched[id], i)
+			if !slices.Contains(e.Modification, id) { // an undo lists it under both
+				h.touched[id] = append(h.touched[id], i)
+			}
 			h.deleted[id] = i
 		}
 	}
@@ -134,6 +148,9 @@ func (h *History) afterChange(id string, i int, read bool) Version {
 	for _, j := range h.touched[id] {
 		if j <= i {
 			continue
+		}
+		if h.recreated[recreation{id, j}] {
+			return v // it did not exist until change j brought it back
 		}
 		path := HistoryDir + "/" + h.log[j].ID + "/" + id + ".json"
 		b := h.backup(path)

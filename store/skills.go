@@ -215,14 +215,10 @@ func validText(s string) bool {
 }
 
 // Run applies a skill as one change batch: lock, read the objects as they are on disk,
-// check the preconditions, write. On any error nothing is written.
+// check the preconditions, write. On any error nothing is written. When a lockless
+// writer got in the way (race.go), the skill is applied again to the folder as it is.
 func Run(dir string, s *Skill, a Args, opts Options) (*Result, error) {
-	t, err := prepare(dir, s, a, &opts, true)
-	if err != nil {
-		return nil, err
-	}
-	defer t.end()
-	return t.commit(opts)
+	return retrying(func() (*tx, error) { return prepare(dir, s, a, &opts, true) }, opts)
 }
 
 // Plan works a skill call out exactly as Run would — same validation, preconditions and

@@ -80,6 +80,11 @@ func run(t testing.TB, dir, skill string, a Args) (*Result, error) {
 	return Run(dir, s, a, Options{Actor: "human", Now: pinned})
 }
 
+// fileVersion is the version (model.Version) of a file in the folder.
+func fileVersion(t testing.TB, dir, rel string) string {
+	return model.Version([]byte(read(t, dir, rel)))
+}
+
 func lastLogLine(t testing.TB, dir string) string {
 	lines := strings.Split(strings.TrimSuffix(read(t, dir, LogFile), "\n"), "\n")
 	return lines[len(lines)-1]
@@ -140,9 +145,9 @@ func TestSkillsReproduceTheAgentsRun(t *testing.T) {
 		t.Errorf("config.json = %s", got)
 	}
 	wantLog := final[LogFile] +
-		`{"l-007": {"creation": [], "modification": ["s-007"]}, "current": ["p-001", "s-007", "e-000"], "at": "2026-11-21T08:00:00Z", "by": "human", "skill": "state-complete-proof"}` + "\n" +
-		`{"l-008": {"creation": [], "modification": ["s-007"]}, "current": ["p-001", "s-007", "e-000"], "at": "2026-11-21T08:00:00Z", "by": "human", "skill": "check-confirm-proof"}` + "\n" +
-		`{"l-009": {"creation": [], "modification": ["p-001"]}, "current": ["p-001", "s-007", "e-000"], "at": "2026-11-21T08:00:00Z", "by": "human", "skill": "prob-finish-up"}` + "\n"
+		`{"l-007": {"creation": [], "modification": ["s-007"]}, "current": ["p-001", "s-007", "e-000"], "at": "2026-11-21T08:00:00Z", "by": "human", "skill": "state-complete-proof", "versions": {"s-007": "3ef7a0c0"}}` + "\n" +
+		`{"l-008": {"creation": [], "modification": ["s-007"]}, "current": ["p-001", "s-007", "e-000"], "at": "2026-11-21T08:00:00Z", "by": "human", "skill": "check-confirm-proof", "versions": {"s-007": "35c3a310"}}` + "\n" +
+		`{"l-009": {"creation": [], "modification": ["p-001"]}, "current": ["p-001", "s-007", "e-000"], "at": "2026-11-21T08:00:00Z", "by": "human", "skill": "prob-finish-up", "versions": {"p-001": "7ba02523"}}` + "\n"
 	if got := read(t, dir, LogFile); got != wantLog {
 		t.Errorf("log.jsonl =\n%s\nwant\n%s", got, wantLog)
 	}
@@ -202,7 +207,8 @@ func TestReviewCycleP013(t *testing.T) {
 	if !strings.Contains(read(t, dir, "problem/p-001.json"), "\"progresses\": [\n        \"(s-008) Alice is the spy\"\n    ],") {
 		t.Errorf("problem progresses not linked:\n%s", read(t, dir, "problem/p-001.json"))
 	}
-	if got := read(t, dir, LogFile); got != initLine+`{"l-007": {"creation": ["s-008"], "modification": ["p-001"]}, "current": ["p-001", "s-008", "e-000"], "at": "2026-11-21T08:00:00Z", "by": "human", "skill": "prob-wrapup-statement"}`+"\n" {
+	if got := read(t, dir, LogFile); got != initLine+`{"l-007": {"creation": ["s-008"], "modification": ["p-001"]}, "current": ["p-001", "s-008", "e-000"], "at": "2026-11-21T08:00:00Z", "by": "human", "skill": "prob-wrapup-statement", "versions": {"s-008": "`+
+		fileVersion(t, dir, "statement/s-008.json")+`", "p-001": "`+fileVersion(t, dir, "problem/p-001.json")+`"}}`+"\n" {
 		t.Errorf("log line %s", got)
 	}
 
@@ -507,7 +513,7 @@ func TestUndo(t *testing.T) {
 	if read(t, dir, "history/l-008/s-008.json") == "" {
 		t.Error("removed statement not backed up")
 	}
-	if got := lastLogLine(t, dir); got != `{"l-008": {"creation": [], "modification": ["p-001"]}, "current": ["p-001", "s-008", "e-000"], "at": "2026-11-21T08:00:00Z", "by": "human", "skill": "undo", "deleted": ["s-008"], "reverts": "l-007"}` {
+	if got := lastLogLine(t, dir); got != `{"l-008": {"creation": [], "modification": ["p-001", "s-008"]}, "current": ["p-001", "s-008", "e-000"], "at": "2026-11-21T08:00:00Z", "by": "human", "skill": "undo", "deleted": ["s-008"], "reverts": "l-007", "versions": {"p-001": "`+fileVersion(t, dir, "problem/p-001.json")+`"}}` {
 		t.Errorf("undo log line %s", got)
 	}
 	// Undoing l-007 again would drop l-008's work.

@@ -1,9 +1,12 @@
 package store
 
 import (
+	"bytes"
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
+	"strings"
 
 	"referee/model"
 )
@@ -11,7 +14,14 @@ import (
 // Undo reverts one change batch as a change of its own: every object it modified is
 // restored from the backup the change made, every object it created is removed (and
 // backed up first, so the undo itself can be rewound). It refuses when a later change
-// touched the same objects, because reverting would silently drop that later work.
+// touched the same objects, or when an object no longer holds the version the change
+// wrote (a later write not in the log, such as an agent's in place), because reverting
+// would silently drop that later work.
+//
+// The removed objects are listed under the log line's "deleted" and also under
+// "modification", with their backups: the agents' rewind reads only creation and
+// modification, and restores a modified object from its backup, so a rewind across
+// the undo brings them back.
 func Undo(dir, changeID string, opts Options) (*Result, error) {
 	if err := model.CheckID(changeID, model.KindChange); err != nil {
 		return nil, &InputError{Msg: "undo: " + err.Error()}
@@ -19,26 +29,50 @@ func Undo(dir, changeID string, opts Options) (*Result, error) {
 	if opts.Actor == "" {
 		opts.Actor = "agent"
 	}
-	t, err := begin(dir, "undo")
+	return retrying(func() (*tx, error) {
+		t, err := begin(dir, "undo")
+		if err != nil {
+			return nil, err
+		}
+		if err := t.undo(changeID); err != nil {
+			t.end()
+			return nil, err
+		}
+		return t, nil
+	}, opts)
+}
+
+// PlanUndo works an undo out exactly as Undo would, on the files as they are now, and
+// returns what it would write, writing nothing: the workbench shows it, or the reason
+// it is refused, before the reviewer says y.
+func PlanUndo(dir, changeID string, opts Options) (*Planned, error) {
+	if err := model.CheckID(changeID, model.KindChange); err != nil {
+		return nil, &InputError{Msg: "undo: " + err.Error()}
+	}
+	if opts.Actor == "" {
+		opts.Actor = "agent"
+	}
+	t, err := open(dir, "undo", false)
 	if err != nil {
 		return nil, err
 	}
-	defer t.end()
-	data, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(LogFile)))
+	if err := t.undo(changeID); err != nil {
+		t.end()
+		return nil, err
+	}
+	return t.plan(opts)
+}
+
+// undo works out the reverting of changeID into the batch.
+func (t *tx) undo(changeID string) error {
+	entries, err := logFrom(filepath.Join(t.dir, filepath.FromSlash(LogFile)), changeID)
 	if err != nil {
-		return nil, inputf("undo: cannot read %s: %v", LogFile, unwrapPath(err))
+		return inputf("undo: cannot read %s: %v", LogFile, unwrapPath(err))
 	}
-	entries := ParseLog(string(data))
-	at := -1
-	for i, e := range entries {
-		if e.ID == changeID {
-			at = i
-		}
+	if len(entries) == 0 {
+		return &PreconditionError{Object: changeID, Status: "missing", Skill: "undo"}
 	}
-	if at < 0 {
-		return nil, &PreconditionError{Object: changeID, Status: "missing", Skill: "undo"}
-	}
-	target := entries[at]
+	at, target := 0, entries[0]
 	touched := map[string]bool{}
 	for _, id := range append(append([]string{}, target.Creation...), target.Modification...) {
 		touched[id] = true
@@ -46,34 +80,151 @@ func Undo(dir, changeID string, opts Options) (*Result, error) {
 	for _, later := range entries[at+1:] {
 		for _, id := range append(append([]string{}, later.Creation...), later.Modification...) {
 			if touched[id] {
-				return nil, &PreconditionError{Object: changeID, Status: "superseded", Skill: "undo",
+				return &PreconditionError{Object: changeID, Status: "superseded", Skill: "undo",
 					Need: fmt.Sprintf("no later change to its objects, and %s changed %s", later.ID, id)}
 			}
 		}
 	}
+	if err := t.unchangedSince(target); err != nil {
+		return err
+	}
 	for _, id := range target.Modification {
 		if !model.ValidID(id, "") || objectFile(id) == "" {
-			return nil, inputf("undo: %s names %q, which is not an object ID", changeID, id)
+			return inputf("undo: %s names %q, which is not an object ID", changeID, id)
 		}
-		backup, err := readStable(filepath.Join(dir, HistoryDir, changeID, id+".json"))
+		backup, err := readStable(filepath.Join(t.dir, HistoryDir, changeID, id+".json"))
 		if err != nil {
-			return nil, inputf("undo: the backup of %s in %s/%s is unusable: %v", id, HistoryDir, changeID, err)
+			return inputf("undo: the backup of %s in %s/%s is unusable: %v", id, HistoryDir, changeID, err)
 		}
-		doc, err := t.modify(id)
+		doc, _ := model.Parse(backup)
+		if slices.Contains(target.Deleted, id) {
+			// An object an undo removed: undoing that undo brings it back.
+			o, err := t.object(id)
+			if err != nil {
+				return err
+			}
+			if o != nil {
+				return &ConflictError{Object: id, Why: fmt.Sprintf("%s removed it, and it exists again (written after %s, not in the log); undoing %s would write over it, so nothing was written", changeID, changeID, changeID)}
+			}
+			t.create(id, doc)
+			continue
+		}
+		d, err := t.modify(id)
 		if err != nil {
-			return nil, err
+			return err
 		}
-		*doc, _ = model.Parse(backup)
+		*d = doc
 	}
 	for _, id := range target.Creation {
 		o, err := t.object(id)
 		if err != nil {
-			return nil, err
+			return err
 		}
 		if o != nil {
 			t.deleted = append(t.deleted, id)
 		}
 	}
 	t.extra = append(t.extra, model.M("reverts", model.Str(changeID)))
-	return t.commit(opts)
+	return nil
+}
+
+// unchangedSince refuses when an object no longer holds the version target wrote: a
+// later write that is not in the log (an agent's write in place, by hand) would be
+// dropped without a word. The versions are in referee's log lines; for a line without
+// them (written by the agents, or by an older referee) the check cannot be made, and a
+// note says so.
+func (t *tx) unchangedSince(target model.LogEntry) error {
+	doc := target.Document()
+	versions, _ := doc.Get("versions")
+	var unchecked []string
+	for _, id := range append(append([]string{}, target.Creation...), target.Modification...) {
+		if slices.Contains(target.Deleted, id) || !model.ValidID(id, "") || objectFile(id) == "" {
+			continue
+		}
+		var want string
+		if versions != nil && versions.Kind == model.Object {
+			if v, ok := versions.Get(id); ok && v.Kind == model.String {
+				want = v.Str
+			}
+		}
+		if want == "" {
+			unchecked = append(unchecked, id)
+			continue
+		}
+		o, err := t.object(id)
+		if err != nil {
+			return err
+		}
+		if o == nil {
+			continue // gone: nothing of a later write to drop (a restore says it is missing)
+		}
+		if got := model.Version(o.orig); got != want {
+			return &ConflictError{Object: id, Expected: want, Actual: got,
+				Why: fmt.Sprintf("changed after %s (%s wrote version %s, it now holds %s, and no change in the log since made it); undoing %s would drop that write, so nothing was written",
+					target.ID, target.ID, want, got, target.ID)}
+		}
+	}
+	if len(unchecked) > 0 {
+		t.notes = append(t.notes, fmt.Sprintf("%s's log line records no versions (the agents' lines and older referee lines do not), so whether %s changed since cannot be checked",
+			target.ID, strings.Join(unchecked, ", ")))
+	}
+	return nil
+}
+
+// logFrom is the log from the last line of changeID to the end (none when no line has
+// it). It reads the log backwards from its end, so undoing a recent change costs the
+// lines after it, not the whole log: the workbench plans an undo on a key press.
+func logFrom(path, changeID string) ([]model.LogEntry, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	info, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	key := []byte(`"` + changeID + `"`)
+	var newestFirst []string
+	found := func(line []byte) bool {
+		if len(bytes.TrimSpace(line)) == 0 {
+			return false
+		}
+		newestFirst = append(newestFirst, string(line))
+		return bytes.Contains(line, key) && model.ParseLogLine(0, string(line)).ID == changeID
+	}
+	const chunk = 64 << 10
+	var carry []byte // the start of the oldest line read so far, maybe not all of it
+	done := false
+	for pos := info.Size(); pos > 0 && !done; {
+		n := min(chunk, pos)
+		pos -= n
+		data := make([]byte, n, int(n)+len(carry))
+		if _, err := f.ReadAt(data, pos); err != nil {
+			return nil, err
+		}
+		data = append(data, carry...)
+		for {
+			i := bytes.LastIndexByte(data, '\n')
+			if i < 0 {
+				break
+			}
+			if done = found(data[i+1:]); done {
+				break
+			}
+			data = data[:i]
+		}
+		carry = data
+		if pos == 0 && !done {
+			done = found(carry)
+		}
+	}
+	if !done {
+		return nil, nil
+	}
+	out := make([]model.LogEntry, 0, len(newestFirst))
+	for i := len(newestFirst) - 1; i >= 0; i-- {
+		out = append(out, model.ParseLogLine(0, newestFirst[i]))
+	}
+	return out, nil
 }

@@ -310,6 +310,15 @@ func (m *Model) openUndo() {
 		ch.preview = append(ch.preview, fmt.Sprintf("remove %s (created by %s; backed up first)", id, last.Change))
 	}
 	ch.preview = append(ch.preview, "recorded as a change of its own (skill undo) by "+m.actor)
+	// The store's dry run: it refuses here, before y, when an object no longer holds the
+	// version the change wrote.
+	if plan, err := store.PlanUndo(m.dir, last.Change, store.Options{Actor: m.actor}); err != nil {
+		ch.preview = append(ch.preview, "nothing can be written: "+reason(err))
+	} else {
+		for _, n := range plan.Notes {
+			ch.preview = append(ch.preview, "note: "+n)
+		}
+	}
 	m.confirm = ch
 }
 

@@ -2,6 +2,7 @@ package tui
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	tea "charm.land/bubbletea/v2"
@@ -213,7 +214,14 @@ func (m *Model) changeSummary(i int) string {
 	for _, id := range e.Creation {
 		objs = append(objs, "+"+id)
 	}
-	objs = append(objs, e.Modification...)
+	for _, id := range e.Modification {
+		if !slices.Contains(e.Deleted, id) { // an undo lists what it removes under both
+			objs = append(objs, id)
+		}
+	}
+	for _, id := range e.Deleted {
+		objs = append(objs, "−"+id)
+	}
 	if len(objs) > 0 {
 		s += ": " + strings.Join(objs, ", ")
 	}

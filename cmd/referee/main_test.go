@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -214,7 +215,7 @@ func TestInitReproducesTheFixture(t *testing.T) {
 	fixtureLog := readFile(t, filepath.Join(fixture, "history/log.jsonl"))
 	first, _, _ := strings.Cut(fixtureLog, "\n")
 	wantLog := strings.TrimSuffix(first, "}") + `, "at": "2026-01-08T12:00:00Z", "by": "agent", "skill": "init"}` + "\n"
-	if got["history/log.jsonl"] != wantLog {
+	if withoutVersions(got["history/log.jsonl"]) != wantLog {
 		t.Errorf("log:\n%s\nwant:\n%s", got["history/log.jsonl"], wantLog)
 	}
 	if len(got) != 9 {
@@ -297,3 +298,9 @@ func TestOnlyStatusTurnsTheCollectorOff(t *testing.T) {
 		}
 	}
 }
+
+// versionsKey is referee's "versions" key of a log line (each written object's
+// version, which undo checks): store's tests check its values; these compare the rest.
+var versionsKey = regexp.MustCompile(`, "versions": \{[^{}]*\}`)
+
+func withoutVersions(log string) string { return versionsKey.ReplaceAllString(log, "") }

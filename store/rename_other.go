@@ -1,0 +1,5 @@
+//go:build !linux
+
+package store
+
+func renameNoReplaceAt(from, to string) error { return errUnsupported }
