@@ -97,15 +97,19 @@ func AddProblem(dir string, objectives, hypotheses []string, opts Options) (*Res
 	if opts.Actor == "" {
 		opts.Actor = "agent"
 	}
-	t, err := begin(dir, "init")
-	if err != nil {
-		return nil, err
-	}
-	defer t.end()
-	if err := t.setUpProblem(objectives, hypotheses); err != nil {
-		return nil, err
-	}
-	return t.commit(opts)
+	// Like a skill, it is applied again on a fresh read when a lockless writer took one of
+	// its IDs or changed the folder meanwhile (see retrying).
+	return retrying(func() (*tx, error) {
+		t, err := begin(dir, "init")
+		if err != nil {
+			return nil, err
+		}
+		if err := t.setUpProblem(objectives, hypotheses); err != nil {
+			t.end()
+			return nil, err
+		}
+		return t, nil
+	}, opts)
 }
 
 func checkInitTexts(objectives, hypotheses []string) error {
