@@ -1,0 +1,368 @@
+package sessions
+
+import (
+	"bufio"
+	"encoding/json"
+	"errors"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Options say where to look.
+type Options struct {
+	// ClaudeDir is Claude Code's config folder (default $CLAUDE_CONFIG_DIR, else
+	// ~/.claude); transcripts are under its projects/ folder.
+	ClaudeDir string
+	// Project is the folder the sessions ran in: the one holding the contents folder.
+	Project string
+	Prices  *Prices
+	// MaxLine bounds a transcript line (default MaxLine).
+	MaxLine int
+	// ScanEvery is how often the projects folder is listed for new sessions (default
+	// 2s); known sessions and their subagent folders are looked at on every Poll.
+	ScanEvery time.Duration
+	// Now is the clock (default time.Now).
+	Now func() time.Time
+}
+
+// DefaultClaudeDir is $CLAUDE_CONFIG_DIR, else ~/.claude.
+func DefaultClaudeDir() string {
+	if d := os.Getenv("CLAUDE_CONFIG_DIR"); d != "" {
+		return d
+	}
+	home, err := os.UserHomeDir()
+	if err != nil {
+		return ".claude"
+	}
+	return filepath.Join(home, ".claude")
+}
+
+// Watcher follows the sessions of one project. It is not safe for concurrent use:
+// one goroutine polls it and hands out Reports, which are values.
+type Watcher struct {
+	opts     Options
+	project  []string // the project's path, and its real path when that differs
+	sessions map[string]*session
+	other    map[string]probe // transcripts not (yet) known to be ours
+	lastScan time.Time
+	notes    []string
+}
+
+type session struct {
+	main     *Agent
+	tail     *Tail
+	dir      string // <session id>/subagents
+	subs     map[string]*subFile
+	subOrder []string
+}
+
+type subFile struct {
+	agent *Agent
+	tail  *Tail
+}
+
+// probe remembers a transcript that is not ours: by size while no line has named its
+// working directory yet, for good once one has.
+type probe struct {
+	size    int64
+	decided bool
+}
+
+// New makes a watcher; nothing is read until Poll.
+func New(opts Options) *Watcher {
+	if opts.ClaudeDir == "" {
+		opts.ClaudeDir = DefaultClaudeDir()
+	}
+	if opts.Prices == nil {
+		opts.Prices = DefaultPrices()
+	}
+	if opts.ScanEvery <= 0 {
+		opts.ScanEvery = 2 * time.Second
+	}
+	if opts.Now == nil {
+		opts.Now = time.Now
+	}
+	w := &Watcher{opts: opts, sessions: map[string]*session{}, other: map[string]probe{}}
+	p := filepath.Clean(opts.Project)
+	if abs, err := filepath.Abs(p); err == nil {
+		p = abs
+	}
+	w.project = []string{p}
+	if real, err := filepath.EvalSymlinks(p); err == nil && real != p {
+		w.project = append(w.project, real)
+	}
+	return w
+}
+
+// Poll reads what was appended to every followed transcript, and looks for new
+// sessions when ScanEvery has passed. changed says whether anything was read.
+func (w *Watcher) Poll() (changed bool, err error) {
+	now := w.opts.Now()
+	if w.lastScan.IsZero() || now.Sub(w.lastScan) >= w.opts.ScanEvery {
+		w.lastScan = now
+		if w.scan() {
+			changed = true
+		}
+	}
+	for _, path := range w.sessionPaths() {
+		s := w.sessions[path]
+		if w.follow(s.main, s.tail, now) {
+			changed = true
+		}
+		if w.followSubs(s, now) {
+			changed = true
+		}
+		s.link()
+	}
+	return changed, nil
+}
+
+func (w *Watcher) sessionPaths() []string {
+	paths := make([]string, 0, len(w.sessions))
+	for p := range w.sessions {
+		paths = append(paths, p)
+	}
+	slices.Sort(paths)
+	return paths
+}
+
+// scan lists projects/*/*.jsonl and adopts the transcripts whose lines name the
+// project as their working directory.
+func (w *Watcher) scan() bool {
+	root := filepath.Join(w.opts.ClaudeDir, "projects")
+	dirs, err := os.ReadDir(root)
+	if err != nil {
+		return false
+	}
+	found := false
+	for _, d := range dirs {
+		if !d.IsDir() {
+			continue
+		}
+		files, err := os.ReadDir(filepath.Join(root, d.Name()))
+		if err != nil {
+			continue
+		}
+		for _, f := range files {
+			if f.IsDir() || !strings.HasSuffix(f.Name(), ".jsonl") {
+				continue
+			}
+			path := filepath.Join(root, d.Name(), f.Name())
+			if _, ok := w.sessions[path]; ok {
+				continue
+			}
+			pr, seen := w.other[path]
+			if seen && pr.decided {
+				continue
+			}
+			info, err := f.Info()
+			if err != nil || seen && info.Size() == pr.size {
+				continue
+			}
+			cwd := firstCWD(path, w.opts.MaxLine)
+			switch {
+			case cwd == "":
+				w.other[path] = probe{size: info.Size()}
+			case w.ours(cwd):
+				delete(w.other, path)
+				id := strings.TrimSuffix(f.Name(), ".jsonl")
+				main := newAgent(id, "", path, w.opts.Prices)
+				t := NewTail(path)
+				t.Max = w.opts.MaxLine
+				w.sessions[path] = &session{main: main, tail: t,
+					dir: filepath.Join(root, d.Name(), id, "subagents"), subs: map[string]*subFile{}}
+				found = true
+			default:
+				w.other[path] = probe{decided: true}
+			}
+		}
+	}
+	return found
+}
+
+func (w *Watcher) ours(cwd string) bool {
+	cwd = filepath.Clean(cwd)
+	return slices.Contains(w.project, cwd)
+}
+
+// firstCWD reads lines from a transcript's start until one names its working
+// directory, looking at no more than 1 MB.
+func firstCWD(path string, maxLine int) string {
+	f, err := os.Open(path)
+	if err != nil {
+		return ""
+	}
+	defer f.Close()
+	r := bufio.NewReaderSize(io.LimitReader(f, 1<<20), 64<<10)
+	for {
+		line, err := r.ReadSlice('\n')
+		if err == bufio.ErrBufferFull {
+			// A long line: a cwd key is near a line's start, so look in the head only.
+			if cwd := cwdIn(line); cwd != "" {
+				return cwd
+			}
+			for err == bufio.ErrBufferFull {
+				_, err = r.ReadSlice('\n')
+			}
+			continue
+		}
+		if len(line) > 0 && line[len(line)-1] == '\n' {
+			if l, perr := ParseLine(line); perr == nil && l.CWD != "" {
+				return l.CWD
+			}
+		}
+		if err != nil {
+			return ""
+		}
+	}
+}
+
+// cwdIn finds "cwd":"…" in a line's head without parsing the whole line.
+func cwdIn(b []byte) string {
+	i := strings.Index(string(b), `"cwd":"`)
+	if i < 0 {
+		return ""
+	}
+	rest := string(b[i+7:])
+	j := strings.IndexByte(rest, '"')
+	if j < 0 || strings.Contains(rest[:j], `\`) {
+		return ""
+	}
+	return rest[:j]
+}
+
+// follow reads a transcript's new lines into its agent.
+func (w *Watcher) follow(a *Agent, t *Tail, now time.Time) bool {
+	read := false
+	events, err := t.Read(func(n int, b []byte) {
+		read = true
+		l, err := ParseLine(b)
+		if err != nil {
+			a.note("line " + itoa(n) + ": not a transcript line (" + bound(err.Error(), 200) + "): skipped")
+			return
+		}
+		a.apply(l, now)
+	})
+	if err != nil {
+		a.note("cannot read: " + err.Error())
+	}
+	for _, e := range events {
+		a.note(e.Note)
+		read = true
+	}
+	if t.Gone && a.State != StateFinished {
+		a.State, a.Tool = "gone", ""
+	}
+	return read
+}
+
+func (w *Watcher) followSubs(s *session, now time.Time) bool {
+	changed := false
+	entries, err := os.ReadDir(s.dir)
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		s.main.note("cannot list subagents: " + err.Error())
+	}
+	for _, e := range entries {
+		name := e.Name()
+		if e.IsDir() || !strings.HasPrefix(name, "agent-") || !strings.HasSuffix(name, ".jsonl") {
+			continue
+		}
+		if _, ok := s.subs[name]; ok {
+			continue
+		}
+		id := strings.TrimSuffix(strings.TrimPrefix(name, "agent-"), ".jsonl")
+		path := filepath.Join(s.dir, name)
+		a := newAgent(s.main.SessionID, id, path, w.opts.Prices)
+		if kind := metaType(strings.TrimSuffix(path, ".jsonl") + ".meta.json"); kind != "" {
+			a.Role, a.RoleFrom = kind, "its meta file"
+		}
+		t := NewTail(path)
+		t.Max = w.opts.MaxLine
+		s.subs[name] = &subFile{agent: a, tail: t}
+		s.subOrder = append(s.subOrder, name)
+		s.main.Sub = append(s.main.Sub, a)
+		changed = true
+	}
+	for _, name := range s.subOrder {
+		sf := s.subs[name]
+		if w.follow(sf.agent, sf.tail, now) {
+			changed = true
+		}
+	}
+	return changed
+}
+
+// metaType reads agentType from a subagent's meta file, when there is one.
+func metaType(path string) string {
+	data, err := os.ReadFile(path)
+	if err != nil || len(data) > 64<<10 {
+		return ""
+	}
+	l, err := parseMeta(data)
+	if err != nil {
+		return ""
+	}
+	return l
+}
+
+// link gives subagents their role and report from the parent's Task calls: matched by
+// the agent ID the Task result names, else by the dispatch prompt.
+func (s *session) link() {
+	for _, sub := range s.main.Sub {
+		t := s.main.taskOf(sub)
+		if t == nil {
+			continue
+		}
+		if t.kind != "" && (sub.Role == "" || sub.RoleFrom == "its first prompt") {
+			sub.Role, sub.RoleFrom = t.kind, "the orchestrator's Task call"
+		}
+		if t.done && sub.State != StateFinished && sub.State != "gone" {
+			sub.State, sub.Tool = StateFinished, ""
+		}
+		if sub.Verdict == "" && t.report != "" {
+			sub.Verdict = ParseVerdict(t.report)
+		}
+	}
+}
+
+func (a *Agent) taskOf(sub *Agent) *task {
+	for i := len(a.tasks) - 1; i >= 0; i-- {
+		if t := a.tasks[i]; t.agentID != "" && t.agentID == sub.AgentID {
+			return t
+		}
+	}
+	if sub.Prompt == "" {
+		return nil
+	}
+	p := strings.TrimSpace(sub.Prompt)
+	for i := len(a.tasks) - 1; i >= 0; i-- {
+		t := a.tasks[i]
+		if t.prompt != "" && strings.TrimSpace(t.prompt) == p {
+			return t
+		}
+	}
+	return nil
+}
+
+func itoa(n int) string { return strconv.Itoa(n) }
+
+func parseMeta(data []byte) (string, error) {
+	var m struct {
+		AgentType string `json:"agentType"`
+	}
+	err := json.Unmarshal(data, &m)
+	return m.AgentType, err
+}
+
+// Read is one look: every session of the project as it stands.
+func Read(opts Options) (*Watcher, Report) {
+	w := New(opts)
+	w.Poll()
+	return w, w.Report()
+}
