@@ -109,6 +109,7 @@ type Agent struct {
 	tasks     []*task
 	analysis  strings.Builder
 	lastMsg   string
+	boundary  bool              // the last line was a compaction boundary
 	lastSkill string            // a skill loaded (Skill tool) but not yet run
 	side      map[string]*Agent // sidechain agents of an older transcript, by agent ID
 	sideCur   *Agent
@@ -166,17 +167,23 @@ func (a *Agent) apply(l *Line, seen time.Time) {
 	}
 	a.Seen = seen
 	if l.IsCompaction() {
-		a.Compactions++
-		a.Context = 0
-		what := "compacted"
-		if l.Compact != nil && l.Compact.PreTokens > 0 {
-			what = fmt.Sprintf("compacted (%s, %d tokens before)", l.Compact.Trigger, l.Compact.PreTokens)
-		}
-		if l.Type != "user" || a.Compactions == 1 || len(a.Notes) == 0 || !strings.HasPrefix(a.Notes[len(a.Notes)-1], "compacted") {
+		// A boundary line and the summary message after it are one compaction.
+		if !(l.Type == "user" && a.boundary) {
+			a.Compactions++
+			what := "compacted"
+			if l.Type == "summary" {
+				what = "summary line (an earlier compaction or a resumed session)"
+			}
+			if l.Compact != nil && l.Compact.PreTokens > 0 {
+				what = fmt.Sprintf("compacted (%s, %d tokens before)", l.Compact.Trigger, l.Compact.PreTokens)
+			}
 			a.note(what + " at " + l.Timestamp)
 		}
+		a.boundary = l.Type != "user"
+		a.Context = 0
 		return
 	}
+	a.boundary = false
 	if l.Message == nil {
 		return
 	}
