@@ -297,6 +297,8 @@ func (a *Agent) toolUse(l *Line, b Block) {
 			a.tasks = append(a.tasks[:0], a.tasks[1:]...)
 		}
 		a.tasks = append(a.tasks, &task{id: b.ID, kind: in.Type, prompt: bound(in.Prompt, maxPrompt), description: in.Description})
+		// The orchestrator works on what it dispatches now.
+		a.Objects = IDs(in.Prompt)
 		a.analysis.Reset()
 		return
 	case b.Name == "Skill":
