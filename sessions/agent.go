@@ -236,7 +236,7 @@ func (a *Agent) assistant(l *Line) {
 	if m.Model != "" && !strings.HasPrefix(m.Model, "<") {
 		a.Model = m.Model
 	}
-	for _, b := range m.Content {
+	for _, b := range m.Content() {
 		switch b.Type {
 		case "thinking":
 			a.write("(thinking) " + b.Thinking)
@@ -330,8 +330,20 @@ func (a *Agent) toolUse(l *Line, b Block) {
 
 func (a *Agent) user(l *Line) {
 	m := l.Message
+	// Most user lines are tool results nobody waits for (a file read): clear them
+	// without decoding their content.
+	if ids, ok := m.ResultIDs(); ok && len(ids) > 0 && !a.waitsFor(ids) {
+		for _, id := range ids {
+			delete(a.running, id)
+		}
+		if len(a.running) == 0 {
+			a.State, a.Tool = StateThinking, ""
+		}
+		return
+	}
+	content := m.Content()
 	prompt := true
-	for _, b := range m.Content {
+	for _, b := range content {
 		if b.Type != "tool_result" {
 			continue
 		}
@@ -358,7 +370,7 @@ func (a *Agent) user(l *Line) {
 	}
 	if prompt {
 		text := ""
-		for _, b := range m.Content {
+		for _, b := range content {
 			if b.Type == "text" {
 				text += b.Text
 			}
@@ -382,6 +394,21 @@ func (a *Agent) user(l *Line) {
 	if len(a.running) == 0 {
 		a.State, a.Tool = StateThinking, ""
 	}
+}
+
+// waitsFor says whether a result for one of ids is needed: a skill call's or a Task's.
+func (a *Agent) waitsFor(ids []string) bool {
+	for _, id := range ids {
+		if _, ok := a.pending[id]; ok {
+			return true
+		}
+		for _, t := range a.tasks {
+			if t.id == id {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 var (

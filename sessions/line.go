@@ -1,7 +1,9 @@
 package sessions
 
 import (
+	"bytes"
 	"encoding/json"
+	"regexp"
 	"strings"
 	"time"
 )
@@ -37,12 +39,14 @@ type CompactMeta struct {
 
 // Message is the API message of a user or assistant line.
 type Message struct {
-	ID         string  `json:"id"`
-	Role       string  `json:"role"`
-	Model      string  `json:"model"`
-	Content    Content `json:"content"`
-	StopReason string  `json:"stop_reason"`
-	Usage      *Usage  `json:"usage"`
+	ID    string `json:"id"`
+	Role  string `json:"role"`
+	Model string `json:"model"`
+	// RawContent is decoded on demand (Content): a tool result holding a file need
+	// not be unquoted when no skill call waits for it.
+	RawContent json.RawMessage `json:"content"`
+	StopReason string          `json:"stop_reason"`
+	Usage      *Usage          `json:"usage"`
 }
 
 // Usage is an assistant message's token counts.
@@ -53,25 +57,37 @@ type Usage struct {
 	CacheRead     int64 `json:"cache_read_input_tokens"`
 }
 
-// Content is a message's content: a plain string (a user's prompt) or blocks.
-type Content []Block
-
-// UnmarshalJSON takes either shape.
-func (c *Content) UnmarshalJSON(b []byte) error {
+// Content is a message's content: a plain string (a user's prompt) or blocks; a
+// string comes back as one text block.
+func (m *Message) Content() []Block {
+	b := m.RawContent
 	if len(b) > 0 && b[0] == '"' {
 		var s string
-		if err := json.Unmarshal(b, &s); err != nil {
-			return err
+		if json.Unmarshal(b, &s) != nil {
+			return nil
 		}
-		*c = Content{{Type: "text", Text: s}}
-		return nil
+		return []Block{{Type: "text", Text: s}}
 	}
 	var blocks []Block
-	if err := json.Unmarshal(b, &blocks); err != nil {
-		return err
+	if json.Unmarshal(b, &blocks) != nil {
+		return nil
 	}
-	*c = blocks
-	return nil
+	return blocks
+}
+
+var toolUseIDRe = regexp.MustCompile(`"tool_use_id"\s*:\s*"([^"\\]*)"`)
+
+// ResultIDs lists the tool_use_id of every tool result in the content without
+// decoding it; ok is false when the content is a plain string (a prompt).
+func (m *Message) ResultIDs() (ids []string, ok bool) {
+	b := m.RawContent
+	if len(b) == 0 || b[0] != '[' {
+		return nil, false
+	}
+	for _, mm := range toolUseIDRe.FindAllSubmatch(b, -1) {
+		ids = append(ids, string(mm[1]))
+	}
+	return ids, true
 }
 
 // Block is one content block: text, thinking, tool_use or tool_result.
@@ -142,8 +158,12 @@ func (l *Line) IsCompaction() bool {
 	switch {
 	case l.Type == "summary", l.Type == "system" && l.Subtype == "compact_boundary", l.IsCompactSummary:
 		return true
-	case l.Type == "user" && l.Message != nil && len(l.Message.Content) > 0:
-		return strings.HasPrefix(l.Message.Content[0].Text, compactPrefix)
+	case l.Type == "user" && l.Message != nil && len(l.Message.RawContent) > 0:
+		if !bytes.Contains(l.Message.RawContent[:min(len(l.Message.RawContent), 200)], []byte(compactPrefix[:40])) {
+			return false
+		}
+		c := l.Message.Content()
+		return len(c) > 0 && strings.HasPrefix(c[0].Text, compactPrefix)
 	}
 	return false
 }
