@@ -80,6 +80,8 @@ func (w *Watcher) Report() Report {
 		})
 	}
 	slices.SortStableFunc(r.Calls, func(a, b CallView) int { return a.Start.Compare(b.Start) })
+	// The session active last first.
+	slices.SortStableFunc(r.Sessions, func(a, b View) int { return b.LastActivity.Compare(a.LastActivity) })
 	return r
 }
 

@@ -3,8 +3,8 @@ package main
 import (
 	"bytes"
 	"encoding/json"
-	"os/exec"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -79,7 +79,7 @@ func TestRunsShowsSessions(t *testing.T) {
 	if got.Runs == nil || !got.Stalled || len(got.Sessions) != 2 {
 		t.Fatalf("runs %v stalled %v sessions %d", got.Runs, got.Stalled, len(got.Sessions))
 	}
-	demo := got.Sessions[1]
+	demo := got.Sessions[0] // the session active last first
 	if demo.SessionID != "7f3c2a10-5b1e-4c2d-9a8e-2f6d1c0b9e41" || demo.Role != "orchestrator" || len(demo.Subagents) != 35 ||
 		demo.LastActivity != "2026-11-20T11:30:30Z" || demo.CostUSD <= 0 ||
 		demo.Tokens.CacheRead != 1144500 || strings.Join(demo.Objects, ",") != "s-014" || demo.State != "running" {
