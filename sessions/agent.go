@@ -68,6 +68,7 @@ type Call struct {
 	Analysis string `json:"analysis,omitempty"`
 
 	owner *Agent
+	shown *CallView // the sanitised view, once the call has its result
 }
 
 // task is a Task (Agent) tool call of a parent: a subagent dispatch.

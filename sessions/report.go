@@ -127,6 +127,9 @@ func (a *Agent) view(now time.Time) View {
 }
 
 func (c *Call) view() CallView {
+	if c.shown != nil {
+		return *c.shown // a finished call does not change: sanitised once
+	}
 	v := CallView{Call: *c}
 	v.Skill, v.Command, v.Result = clean(c.Skill), model.Sanitize(c.Command), model.Sanitize(c.Result)
 	v.Analysis, v.Change = model.Sanitize(c.Analysis), clean(c.Change)
@@ -138,6 +141,10 @@ func (c *Call) view() CallView {
 		if v.Role == "" {
 			v.Role = "subagent"
 		}
+	}
+	v.shown = nil
+	if !c.End.IsZero() && c.owner != nil && c.owner.Role != "" {
+		c.shown = &v
 	}
 	return v
 }
