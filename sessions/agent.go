@@ -125,6 +125,21 @@ func newAgent(session, agentID, path string, prices *Prices) *Agent {
 	return a
 }
 
+// reset forgets what was read from the agent's transcript, which is read again from
+// its start (truncated or replaced): counts would double otherwise. Its role, its
+// notes and the subagents of their own files stay.
+func (a *Agent) reset() {
+	var subs []*Agent
+	for _, s := range a.Sub {
+		if _, inline := a.side[s.AgentID]; !inline {
+			subs = append(subs, s)
+		}
+	}
+	fresh := newAgent(a.SessionID, a.AgentID, a.Path, a.prices)
+	fresh.Role, fresh.RoleFrom, fresh.Notes, fresh.Sub = a.Role, a.RoleFrom, a.Notes, subs
+	*a = *fresh
+}
+
 func (a *Agent) note(s string) {
 	if len(a.Notes) == maxNotes {
 		a.Notes = append(a.Notes[:0], a.Notes[1:]...)

@@ -1,6 +1,7 @@
 package sessions
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -272,5 +273,68 @@ func TestPricesOverride(t *testing.T) {
 	os.WriteFile(path, []byte(`{"models": 3}`), 0o644)
 	if _, err := LoadPrices(path); err == nil || !strings.Contains(err.Error(), path) {
 		t.Fatalf("a bad file: %v", err)
+	}
+}
+
+// The agents' own log lines carry no time: a created object, the change named in the
+// output, else the objects and the order of the calls decide.
+func TestAttributeWithoutTimes(t *testing.T) {
+	at := func(s int) time.Time { return time.Date(2026, 1, 1, 10, 0, s, 0, time.UTC) }
+	call := func(role, id string, s int, objs []string, change string, created ...string) CallView {
+		return CallView{Call: Call{ToolUseID: id, Objects: objs, Start: at(s), End: at(s + 1), Change: change, Created: created}, Role: role}
+	}
+	calls := []CallView{
+		call("agent-prove", "c1", 10, []string{"s-002"}, "", "s-002"),                                                      // Created statement: s-002
+		call("agent-prove", "c2", 12, []string{"s-001", "s-002"}, "l-003"),                                                 // (log: l-003)
+		call("agent-check", "c3", 20, []string{"s-002"}, ""),                                                               // says nothing
+		call("agent-check", "c4", 30, []string{"s-002"}, "", ""),                                                           // says nothing
+		CallView{Call: Call{ToolUseID: "c5", Objects: []string{"s-002"}, Start: at(40), IsError: true}, Role: "agent-fix"}, // failed
+	}
+	entries := []model.LogEntry{
+		{ID: "l-002", Creation: []string{"s-002"}},
+		{ID: "l-003", Modification: []string{"s-001"}},
+		{ID: "l-004", Modification: []string{"s-002"}},
+		{ID: "l-005", Modification: []string{"s-002"}},
+		{ID: "l-006", Modification: []string{"s-002"}},
+	}
+	var got []string
+	for _, a := range Attribute(entries, calls, 0) {
+		who := "none"
+		if a.Call != nil {
+			who = a.Call.ToolUseID + " " + a.How
+		}
+		got = append(got, a.Change+": "+who)
+	}
+	want := []string{
+		"l-002: c1 " + ByCreated,
+		"l-003: c2 " + ByName,
+		"l-004: c3 " + ByOrder,
+		"l-005: c4 " + ByOrder,
+		"l-006: none", // the failed call made no change
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Fatalf("got\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
+
+// A transcript truncated and written again is read from its start without counting
+// its tokens twice.
+func TestTruncatedTranscriptCountsOnce(t *testing.T) {
+	root := t.TempDir()
+	dir := filepath.Join(root, "projects", "-p")
+	os.MkdirAll(dir, 0o755)
+	path := filepath.Join(dir, "s1.jsonl")
+	line := `{"type":"assistant","sessionId":"s1","cwd":"/p","timestamp":"2026-01-01T10:00:00Z","message":{"id":"m%d","role":"assistant","model":"claude-opus-4-5","content":[{"type":"text","text":"hi"}],"usage":{"input_tokens":10,"output_tokens":%d}}}` + "\n"
+	appendFile(t, path, fmt.Sprintf(line, 1, 100)+fmt.Sprintf(line, 2, 100)+fmt.Sprintf(line, 3, 100))
+	w := New(Options{ClaudeDir: root, Project: "/p"})
+	w.Poll()
+	if got := w.Report().Sessions[0].Tokens.Output; got != 300 {
+		t.Fatalf("before: %d", got)
+	}
+	os.WriteFile(path, []byte(fmt.Sprintf(line, 9, 7)), 0o644)
+	w.Poll()
+	s := w.Report().Sessions[0]
+	if s.Tokens.Output != 7 || s.Turns != 1 || len(s.Notes) != 1 || !strings.Contains(s.Notes[0], "truncated") {
+		t.Fatalf("after truncation: tokens %d turns %d notes %q", s.Tokens.Output, s.Turns, s.Notes)
 	}
 }

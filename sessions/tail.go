@@ -44,6 +44,9 @@ type Tail struct {
 	lineNo   int    // complete lines seen, for notes
 	buf      []byte
 	Gone     bool
+	// OnReset, when set, is called when the file is read again from its start (it was
+	// truncated, replaced or came back), before its lines are.
+	OnReset func()
 }
 
 // Event is what a Read found besides lines.
@@ -176,6 +179,9 @@ func (t *Tail) Read(line func(n int, b []byte)) ([]Event, error) {
 }
 
 func (t *Tail) reset() {
+	if t.OnReset != nil {
+		t.OnReset()
+	}
 	t.off, t.lineNo = 0, 0
 	t.partial = t.partial[:0]
 	t.skipping = false

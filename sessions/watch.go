@@ -239,6 +239,9 @@ func cwdIn(b []byte) string {
 
 // follow reads a transcript's new lines into its agent.
 func (w *Watcher) follow(a *Agent, t *Tail, now time.Time) bool {
+	if t.OnReset == nil {
+		t.OnReset = a.reset
+	}
 	read := false
 	events, err := t.Read(func(n int, b []byte) {
 		read = true

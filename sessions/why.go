@@ -11,6 +11,10 @@ import (
 // change's time may fall and still be the call's: the log's times have whole seconds.
 const DefaultSlack = 2 * time.Second
 
+// maxCall bounds how long ago a call may have started and still be running at a
+// change's time, for the time-only match.
+const maxCall = time.Hour
+
 // How a change was tied to a call, strongest first.
 const (
 	ByName     = "the call's output names the change"
@@ -43,12 +47,26 @@ func Attribute(entries []model.LogEntry, calls []CallView, slack time.Duration) 
 	slices.SortStableFunc(calls, func(a, b CallView) int { return a.Start.Compare(b.Start) })
 	used := make([]bool, len(calls))
 	named := map[string]int{}
+	// The calls of each object, in time order: an entry looks only at its objects'.
+	byObject := map[string][]int{}
 	for i, c := range calls {
 		if c.Change != "" {
 			if _, dup := named[c.Change]; !dup {
 				named[c.Change] = i
 			}
 		}
+		for _, o := range appendNew(slices.Clone(c.Objects), c.Created...) {
+			byObject[o] = append(byObject[o], i)
+		}
+	}
+	// candidates lists the calls that name one of objs, in time order.
+	candidates := func(objs []string) []int {
+		var out []int
+		for _, o := range objs {
+			out = append(out, byObject[o]...)
+		}
+		slices.Sort(out)
+		return slices.Compact(out)
 	}
 	out := make([]Attribution, 0, len(entries))
 	prev := -1 // the call of the previous attributed change, for lines without time
@@ -61,8 +79,8 @@ func Attribute(entries []model.LogEntry, calls []CallView, slack time.Duration) 
 			pick, how = i, ByName
 		}
 		if pick < 0 && len(e.Creation) > 0 {
-			for i, c := range calls {
-				if !used[i] && free(c, e.ID) && overlap(c.Created, e.Creation) {
+			for _, i := range candidates(e.Creation) {
+				if c := calls[i]; !used[i] && free(c, e.ID) && overlap(c.Created, e.Creation) {
 					pick, how = i, ByCreated
 					break
 				}
@@ -70,8 +88,9 @@ func Attribute(entries []model.LogEntry, calls []CallView, slack time.Duration) 
 		}
 		if pick < 0 {
 			best := time.Duration(-1)
-			for i, c := range calls {
-				if used[i] || !free(c, e.ID) || !overlap(c.Objects, objs) {
+			for _, i := range candidates(objs) {
+				c := calls[i]
+				if used[i] || !free(c, e.ID) {
 					continue
 				}
 				if at.IsZero() {
@@ -87,8 +106,17 @@ func Attribute(entries []model.LogEntry, calls []CallView, slack time.Duration) 
 			}
 		}
 		if pick < 0 && !at.IsZero() {
+			// The calls started before the change's time, nearest first, as far back
+			// as one call may plausibly run.
 			n := 0
-			for i, c := range calls {
+			hi, _ := slices.BinarySearchFunc(calls, at.Add(slack), func(c CallView, t time.Time) int {
+				if c.Start.After(t) {
+					return 1
+				}
+				return -1
+			})
+			for i := hi - 1; i >= 0 && at.Sub(calls[i].Start) <= maxCall; i-- {
+				c := calls[i]
 				if !used[i] && free(c, e.ID) {
 					if _, in := distance(c, at, slack); in {
 						pick, n = i, n+1
