@@ -14,7 +14,7 @@ const (
 	maxAnalysis = 32 << 10 // text written before one skill call
 	maxPrompt   = 4 << 10
 	maxReport   = 8 << 10
-	maxResult   = 4 << 10
+	maxResult   = 1 << 10 // a skill's output is a line or two
 	maxCommand  = 4 << 10
 	maxObjects  = 64
 	maxNotes    = 20
@@ -110,7 +110,10 @@ type Agent struct {
 	tasks     []*task
 	analysis  strings.Builder
 	lastMsg   string
-	boundary  bool              // the last line was a compaction boundary
+	boundary  bool    // the last line was a compaction boundary
+	done      []*Call // calls answered since the watcher last collected them
+	dirty     bool    // changed since shown was made
+	shown     *View
 	lastSkill string            // a skill loaded (Skill tool) but not yet run
 	side      map[string]*Agent // sidechain agents of an older transcript, by agent ID
 	sideCur   *Agent
@@ -137,10 +140,12 @@ func (a *Agent) reset() {
 	}
 	fresh := newAgent(a.SessionID, a.AgentID, a.Path, a.prices)
 	fresh.Role, fresh.RoleFrom, fresh.Notes, fresh.Sub = a.Role, a.RoleFrom, a.Notes, subs
+	fresh.dirty = true
 	*a = *fresh
 }
 
 func (a *Agent) note(s string) {
+	a.dirty = true
 	if len(a.Notes) == maxNotes {
 		a.Notes = append(a.Notes[:0], a.Notes[1:]...)
 	}
@@ -168,6 +173,7 @@ func (a *Agent) addObjects(ids ...string) {
 // apply takes one line of this agent's transcript (or, for sidechain lines of an
 // older transcript, hands it to the sidechain's agent).
 func (a *Agent) apply(l *Line, seen time.Time) {
+	a.dirty = true
 	if l.IsSidechain && a.AgentID == "" {
 		a.sidechain(l).apply(l, seen)
 		return
@@ -368,6 +374,7 @@ func (a *Agent) user(l *Line) {
 		if c, ok := a.pending[b.ToolUseID]; ok {
 			delete(a.pending, b.ToolUseID)
 			c.End = l.At()
+			a.done = append(a.done, c)
 			c.IsError = b.IsError
 			c.Result = bound(string(b.Result), maxResult)
 			c.Change, c.Created = resultChange(string(b.Result))

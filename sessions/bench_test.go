@@ -13,13 +13,16 @@ import (
 
 // bigLines returns n bytes of an agent's working transcript: responses with thinking,
 // text and a Read, results of 16 KB, and a skill call every 20 rounds.
-func bigLines(project string, n int) []byte {
+func bigLines(project string, n int) []byte { return bigLinesEvery(project, n, 20) }
+
+// bigLinesEvery is bigLines with a skill call every callEvery rounds (0: none).
+func bigLinesEvery(project string, n, callEvery int) []byte {
 	var b strings.Builder
 	body := strings.Repeat("Step k: a line of a proof that goes on for a while. ", 320) // ~16 KB
 	for i := 0; b.Len() < n; i++ {
 		ts := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC).Add(time.Duration(i) * time.Second).Format(time.RFC3339)
 		tool := `{"type":"tool_use","id":"t%d","name":"Read","input":{"file_path":"/p/contents/statement/s-010.json"}}`
-		if i%20 == 0 {
+		if callEvery > 0 && i%callEvery == 0 {
 			tool = `{"type":"tool_use","id":"t%d","name":"Bash","input":{"command":"venv-python src/state.py --id s-010 --status validating"}}`
 		}
 		fmt.Fprintf(&b, `{"type":"assistant","uuid":"a%d","sessionId":"s","cwd":%q,"timestamp":%q,"message":{"id":"m%d","role":"assistant","model":"claude-opus-4-5","content":[{"type":"thinking","thinking":"Sentence %d follows from the previous two."},{"type":"text","text":"Checking sentence %d."},`+tool+`],"usage":{"input_tokens":4,"output_tokens":200,"cache_creation_input_tokens":300,"cache_read_input_tokens":40000}}}`+"\n",
@@ -31,12 +34,16 @@ func bigLines(project string, n int) []byte {
 }
 
 func writeBig(tb testing.TB, size int) (claude, project, path string) {
+	return writeBigEvery(tb, size, 20)
+}
+
+func writeBigEvery(tb testing.TB, size, callEvery int) (claude, project, path string) {
 	root := tb.TempDir()
 	claude, project = filepath.Join(root, "claude"), "/p"
 	dir := filepath.Join(claude, "projects", "-p")
 	os.MkdirAll(dir, 0o755)
 	path = filepath.Join(dir, "s.jsonl")
-	if err := os.WriteFile(path, bigLines(project, size), 0o644); err != nil {
+	if err := os.WriteFile(path, bigLinesEvery(project, size, callEvery), 0o644); err != nil {
 		tb.Fatal(err)
 	}
 	return claude, project, path
@@ -125,16 +132,18 @@ func TestMemoryIndependentOfLength(t *testing.T) {
 	if os.Getenv("REFEREE_MEASURE") == "" {
 		t.Skip("set REFEREE_MEASURE=1 to measure")
 	}
-	heap := func(size int) uint64 {
-		claude, project, _ := writeBig(t, size)
+	heap := func(size, callEvery int) uint64 {
+		claude, project, _ := writeBigEvery(t, size, callEvery)
 		w := New(Options{ClaudeDir: claude, Project: project})
 		w.Poll()
 		runtime.GC()
 		var ms runtime.MemStats
 		runtime.ReadMemStats(&ms)
 		runtime.KeepAlive(w)
-		return ms.HeapInuse
+		return ms.HeapAlloc
 	}
-	small, big := heap(5<<20), heap(50<<20)
-	t.Logf("live heap after following 5 MB: %d KB; 50 MB: %d KB", small>>10, big>>10)
+	small, big := heap(5<<20, 0), heap(50<<20, 0)
+	t.Logf("no skill calls: live heap after following 5 MB: %d KB; 50 MB: %d KB", small>>10, big>>10)
+	small, big = heap(5<<20, 20), heap(50<<20, 20)
+	t.Logf("a skill call every 20 rounds (15 and 150 calls): 5 MB: %d KB; 50 MB: %d KB", small>>10, big>>10)
 }

@@ -52,13 +52,15 @@ type CallView struct {
 
 // Report is what the watcher knows at one moment.
 type Report struct {
-	ClaudeDir string     `json:"claude_dir"`
-	Project   string     `json:"project"`
-	Sessions  []View     `json:"sessions"`
-	LastLine  time.Time  `json:"last_line"` // the newest transcript timestamp
-	LastWhat  string     `json:"last_line_agent,omitempty"`
-	Prices    string     `json:"prices"` // the price table's date and source
-	Calls     []CallView `json:"-"`
+	ClaudeDir string    `json:"claude_dir"`
+	Project   string    `json:"project"`
+	Sessions  []View    `json:"sessions"`
+	LastLine  time.Time `json:"last_line"` // the newest transcript timestamp
+	LastWhat  string    `json:"last_line_agent,omitempty"`
+	Prices    string    `json:"prices"` // the price table's date and source
+	// Calls are the skill calls: answered ones in the order answered, then running
+	// ones. Shared between reports: read only.
+	Calls []CallView `json:"-"`
 }
 
 // Report is the state now. Transcript text in it is sanitised for a terminal.
@@ -66,6 +68,7 @@ func (w *Watcher) Report() Report {
 	now := w.opts.Now()
 	r := Report{ClaudeDir: w.opts.ClaudeDir, Project: w.project[0], Sessions: []View{},
 		Prices: w.opts.Prices.Date + ", " + w.opts.Prices.Source}
+	var running []CallView
 	for _, path := range w.sessionPaths() {
 		s := w.sessions[path]
 		v := s.main.view(now)
@@ -74,12 +77,18 @@ func (w *Watcher) Report() Report {
 			if a.Last.After(r.LastLine) {
 				r.LastLine, r.LastWhat = a.Last, agentName(a)
 			}
-			for _, c := range a.Calls {
-				r.Calls = append(r.Calls, c.view())
+			for _, c := range a.pending {
+				running = append(running, c.view())
 			}
 		})
 	}
-	slices.SortStableFunc(r.Calls, func(a, b CallView) int { return a.Start.Compare(b.Start) })
+	// The answered calls are shared (capped: an append by a reader copies), the few
+	// running ones added.
+	r.Calls = w.calls[:len(w.calls):len(w.calls)]
+	if len(running) > 0 {
+		slices.SortFunc(running, func(a, b CallView) int { return a.Start.Compare(b.Start) })
+		r.Calls = append(r.Calls, running...)
+	}
 	// The session active last first.
 	slices.SortStableFunc(r.Sessions, func(a, b View) int { return b.LastActivity.Compare(a.LastActivity) })
 	return r
@@ -103,7 +112,25 @@ func agentName(a *Agent) string {
 	return model.SanitizeLine(role + " " + a.SessionID)
 }
 
+// view is the agent as shown; the sanitised part is remade only when the agent
+// changed (an idle subagent of a long run costs a copy).
 func (a *Agent) view(now time.Time) View {
+	if a.shown == nil || a.dirty {
+		v := a.makeView()
+		a.shown, a.dirty = &v, false
+	}
+	v := *a.shown
+	if !a.Last.IsZero() {
+		v.Idle = Duration(max(now.Sub(a.Last), 0))
+	}
+	v.Subagents = make([]View, 0, len(a.Sub))
+	for _, s := range a.Sub {
+		v.Subagents = append(v.Subagents, s.view(now))
+	}
+	return v
+}
+
+func (a *Agent) makeView() View {
 	role := a.Role
 	if role == "" {
 		role = "subagent"
@@ -116,12 +143,6 @@ func (a *Agent) view(now time.Time) View {
 		Notes: cleanAll(a.Notes), Subagents: []View{}}
 	if v.Objects == nil {
 		v.Objects = []string{}
-	}
-	if !a.Last.IsZero() {
-		v.Idle = Duration(max(now.Sub(a.Last), 0))
-	}
-	for _, s := range a.Sub {
-		v.Subagents = append(v.Subagents, s.view(now))
 	}
 	return v
 }

@@ -52,6 +52,10 @@ type Watcher struct {
 	other    map[string]probe // transcripts not (yet) known to be ours
 	lastScan time.Time
 	notes    []string
+	// calls are the answered skill calls, in the order answered, sanitised once;
+	// reports share the array (it only grows).
+	calls  []CallView
+	called map[string]bool // by tool_use ID: a transcript read again adds none twice
 }
 
 type session struct {
@@ -119,8 +123,26 @@ func (w *Watcher) Poll() (changed bool, err error) {
 			changed = true
 		}
 		s.link()
+		walk(s.main, w.collect)
 	}
 	return changed, nil
+}
+
+// collect takes the calls an agent got answers for.
+func (w *Watcher) collect(a *Agent) {
+	if a.Role == "" && a.State != StateFinished && a.State != "gone" {
+		return // a subagent not yet linked to its dispatch: its role comes with it
+	}
+	for _, c := range a.done {
+		if w.called == nil {
+			w.called = map[string]bool{}
+		}
+		if !w.called[c.ToolUseID] {
+			w.called[c.ToolUseID] = true
+			w.calls = append(w.calls, c.view())
+		}
+	}
+	a.done = a.done[:0]
 }
 
 func (w *Watcher) sessionPaths() []string {
@@ -259,8 +281,8 @@ func (w *Watcher) follow(a *Agent, t *Tail, now time.Time) bool {
 		a.note(e.Note)
 		read = true
 	}
-	if t.Gone && a.State != StateFinished {
-		a.State, a.Tool = "gone", ""
+	if t.Gone && a.State != StateFinished && a.State != "gone" {
+		a.State, a.Tool, a.dirty = "gone", "", true
 	}
 	return read
 }
@@ -290,6 +312,7 @@ func (w *Watcher) followSubs(s *session, now time.Time) bool {
 		s.subs[name] = &subFile{agent: a, tail: t}
 		s.subOrder = append(s.subOrder, name)
 		s.main.Sub = append(s.main.Sub, a)
+		s.main.dirty = true
 		changed = true
 	}
 	for _, name := range s.subOrder {
@@ -322,14 +345,18 @@ func (s *session) link() {
 		if t == nil {
 			continue
 		}
-		if t.kind != "" && (sub.Role == "" || sub.RoleFrom == "its first prompt") {
-			sub.Role, sub.RoleFrom = t.kind, "the orchestrator's Task call"
+		if t.kind != "" && (sub.Role == "" || sub.RoleFrom == "its first prompt") && sub.Role != t.kind {
+			sub.Role, sub.RoleFrom, sub.dirty = t.kind, "the orchestrator's Task call", true
+		} else if t.kind != "" && sub.RoleFrom == "its first prompt" {
+			sub.RoleFrom = "the orchestrator's Task call"
 		}
 		if t.done && sub.State != StateFinished && sub.State != "gone" {
-			sub.State, sub.Tool = StateFinished, ""
+			sub.State, sub.Tool, sub.dirty = StateFinished, "", true
 		}
 		if sub.Verdict == "" && t.report != "" {
-			sub.Verdict = ParseVerdict(t.report)
+			if v := ParseVerdict(t.report); v != "" {
+				sub.Verdict, sub.dirty = v, true
+			}
 		}
 	}
 }
