@@ -50,8 +50,13 @@ type Watcher struct {
 	project  []string // the project's path, and its real path when that differs
 	sessions map[string]*session
 	other    map[string]probe // transcripts not (yet) known to be ours
-	lastScan time.Time
-	notes    []string
+	// dirs are the project folders' modification times at the last scan: a folder
+	// where no file was added or removed is not listed again, unless it holds a
+	// transcript still undecided.
+	dirs      map[string]time.Time
+	undecided map[string]bool
+	lastScan  time.Time
+	notes     []string
 	// calls are the answered skill calls, in the order answered, sanitised once;
 	// reports share the array (it only grows).
 	calls  []CallView
@@ -167,7 +172,23 @@ func (w *Watcher) scan() bool {
 		if !d.IsDir() {
 			continue
 		}
-		files, err := os.ReadDir(filepath.Join(root, d.Name()))
+		dirPath := filepath.Join(root, d.Name())
+		if info, err := d.Info(); err == nil {
+			if w.dirs == nil {
+				w.dirs, w.undecided = map[string]time.Time{}, map[string]bool{}
+			}
+			if last, ok := w.dirs[dirPath]; ok && last.Equal(info.ModTime()) && !w.undecided[dirPath] {
+				continue
+			}
+			w.dirs[dirPath] = info.ModTime()
+		}
+		undecided := false
+		defer func() {
+			if w.undecided != nil {
+				w.undecided[dirPath] = undecided
+			}
+		}()
+		files, err := os.ReadDir(dirPath)
 		if err != nil {
 			continue
 		}
@@ -185,12 +206,14 @@ func (w *Watcher) scan() bool {
 			}
 			info, err := f.Info()
 			if err != nil || seen && info.Size() == pr.size {
+				undecided = undecided || seen && !pr.decided
 				continue
 			}
 			cwd := firstCWD(path, w.opts.MaxLine)
 			switch {
 			case cwd == "":
 				w.other[path] = probe{size: info.Size()}
+				undecided = true
 			case w.ours(cwd):
 				delete(w.other, path)
 				id := strings.TrimSuffix(f.Name(), ".jsonl")
