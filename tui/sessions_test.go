@@ -38,6 +38,16 @@ func TestRunsPaneShowsSessions(t *testing.T) {
 	}
 }
 
+// The demo's last checker has been silent for hours while work waits: the status bar
+// shows the alarm, armed by the sessions alone (no state file, no change seen).
+func TestSilentTranscriptsRaiseTheAlarm(t *testing.T) {
+	m := sessionsModel(t)
+	runCmds(t, m, m.pollRuns(false))
+	if !m.stalled() || !strings.HasPrefix(m.runs.stall.Reason, "stalled: the transcripts fell silent") {
+		t.Fatalf("stalled %v: %q", m.stalled(), m.runs.stall.Reason)
+	}
+}
+
 func TestActivityNamesTheAgent(t *testing.T) {
 	m := sessionsModel(t)
 	keys(t, m, "a")
