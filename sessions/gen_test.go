@@ -32,6 +32,7 @@ const (
 
 type genWriter struct {
 	lines []string
+	times []time.Time
 	sid   string
 	cwd   string
 	agent string
@@ -71,6 +72,7 @@ func (g *genWriter) add(typ string, at time.Time, msg map[string]any, extra map[
 		panic(err)
 	}
 	g.lines = append(g.lines, string(b))
+	g.times = append(g.times, at)
 	return uuid
 }
 
@@ -282,7 +284,14 @@ func writeRun(t testing.TB, dir, contents, project string) []string {
 		toolUse("toolu_stall_read", "Read", map[string]any{"file_path": project + "/contents/statement/s-014.json"}))
 
 	var written []string
-	write := func(rel string, lines []string, tail string) {
+	write := func(rel string, g *genWriter, tail string) {
+		lines := g.lines
+		if liveSink != nil { // the live test writes the lines itself, in time order
+			for i, l := range lines {
+				*liveSink = append(*liveSink, runEvent{rel: rel, at: g.times[i], line: l})
+			}
+			return
+		}
 		path := filepath.Join(dir, rel)
 		os.MkdirAll(filepath.Dir(path), 0o755)
 		if err := os.WriteFile(path, []byte(strings.Join(lines, "\n")+"\n"+tail), 0o644); err != nil {
@@ -292,9 +301,9 @@ func writeRun(t testing.TB, dir, contents, project string) []string {
 	}
 	base := filepath.Join("projects", slug)
 	// The main transcript ends in a half-written line.
-	write(filepath.Join(base, demoSession+".jsonl"), main.lines, `{"type":"assistant","uuid":"half","sessionId":"`+demoSession+`","message":{"role":"assist`)
+	write(filepath.Join(base, demoSession+".jsonl"), main, `{"type":"assistant","uuid":"half","sessionId":"`+demoSession+`","message":{"role":"assist`)
 	for _, name := range order {
-		write(filepath.Join(base, demoSession, "subagents", name), files[name].lines, "")
+		write(filepath.Join(base, demoSession, "subagents", name), files[name], "")
 	}
 
 	// An older version's session: its subagent's lines are inline, isSidechain true.
@@ -309,16 +318,27 @@ func writeRun(t testing.TB, dir, contents, project string) []string {
 	side.user(t1.Add(2*time.Second), "Call agent-check to verify statement [s-004]")
 	side.assistant(t1.Add(5*time.Second), [4]int64{4, 70, 500, 800}, text("VERIFIED: Statement s-004 proof is valid."))
 	old.lines = append(old.lines, side.lines...)
+	old.times = append(old.times, side.times...)
 	old.user(t1.Add(6*time.Second), toolResult("toolu_old_task", "VERIFIED: Statement s-004 proof is valid."))
 	old.assistant(t1.Add(7*time.Second), [4]int64{2, 20, 0, 1000}, text("Step done: s-004 verified."))
-	write(filepath.Join(base, oldSession+".jsonl"), old.lines, "")
+	write(filepath.Join(base, oldSession+".jsonl"), old, "")
 
 	// Same slug, another folder: must not be taken.
 	other := &genWriter{sid: otherSession, cwd: "/work/mra/demo"}
 	other.user(start, "Call agent-check to verify statement [s-010]")
-	write(filepath.Join(base, otherSession+".jsonl"), other.lines, "")
+	write(filepath.Join(base, otherSession+".jsonl"), other, "")
 	return written
 }
+
+// runEvent is one transcript line with its time, for the live test.
+type runEvent struct {
+	rel  string
+	at   time.Time
+	line string
+}
+
+// liveSink, when set, takes writeRun's lines instead of the files.
+var liveSink *[]runEvent
 
 func slicesClone(s []string) []string { return append([]string(nil), s...) }
 

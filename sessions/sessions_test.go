@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -337,4 +338,77 @@ func TestTruncatedTranscriptCountsOnce(t *testing.T) {
 	if s.Tokens.Output != 7 || s.Turns != 1 || len(s.Notes) != 1 || !strings.Contains(s.Notes[0], "truncated") {
 		t.Fatalf("after truncation: tokens %d turns %d notes %q", s.Tokens.Output, s.Turns, s.Notes)
 	}
+}
+
+// The run as it happens: every transcript line and every log line appended in time
+// order to a fresh project, the watcher polling as they come. Right after each change
+// is logged — its call still running, its output not yet in the transcript — the
+// change is already tied to its agent; at the end every change is.
+func TestLiveRunAttributedAsItHappens(t *testing.T) {
+	root := t.TempDir()
+	project := filepath.Join(root, "knights")
+	contents := filepath.Join(project, "contents")
+	if err := os.CopyFS(contents, os.DirFS("../contents")); err != nil {
+		t.Fatal(err)
+	}
+	entries := demoEntries(t, contents)
+	logPath := filepath.Join(contents, "history", "log.jsonl")
+	logLines := strings.Split(strings.TrimSpace(readString(t, logPath)), "\n")
+	claude := filepath.Join(root, "claude")
+	var events []runEvent
+	liveSink = &events
+	writeRun(t, claude, contents, project)
+	liveSink = nil
+	if err := os.WriteFile(logPath, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for i, e := range entries {
+		at, _ := time.Parse(time.RFC3339, e.At)
+		events = append(events, runEvent{rel: "log", at: at, line: logLines[i]})
+	}
+	slices.SortStableFunc(events, func(a, b runEvent) int { return a.at.Compare(b.at) })
+
+	w := New(Options{ClaudeDir: claude, Project: project, ScanEvery: time.Nanosecond})
+	logged := 0
+	for i, ev := range events {
+		path := filepath.Join(claude, ev.rel)
+		if ev.rel == "log" {
+			path = logPath
+		}
+		os.MkdirAll(filepath.Dir(path), 0o755)
+		appendFile(t, path, ev.line+"\n")
+		if ev.rel != "log" && i%3 != 0 {
+			continue // poll every few lines, and at each change
+		}
+		w.Poll()
+		if ev.rel != "log" {
+			continue
+		}
+		e := entries[logged]
+		logged++
+		atts := Attribute(entries[:logged], w.Report().Calls, 0)
+		a := atts[logged-1]
+		switch {
+		case e.By == "human" && a.Call != nil:
+			t.Errorf("%s by a human tied to %s", e.ID, a.Call.Role)
+		case e.By != "human" && (a.Call == nil || a.Call.Role != e.By):
+			t.Errorf("%s by %s, as it was logged: tied to %+v", e.ID, e.By, a.Call)
+		case e.By != "human" && a.Call.End.IsZero() == false:
+			t.Errorf("%s: its call should still be running when the change is logged", e.ID)
+		}
+	}
+	w.Poll()
+	if logged != len(entries) {
+		t.Fatalf("%d of %d changes logged", logged, len(entries))
+	}
+	checkAttribution(t, entries, w.Report())
+}
+
+func readString(t *testing.T, path string) string {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
 }
