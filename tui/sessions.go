@@ -29,6 +29,7 @@ type sessState struct {
 	rep     sessions.Report
 	read    bool
 	atts    map[string]sessions.Attribution // by change ID
+	why     map[string]views.WhyNotes       // by statement ID
 	attOf   [2]int                          // calls and log length the attribution is of
 	attBusy bool
 	whyOpen bool // the detail shows the agents' text unfolded
@@ -41,6 +42,7 @@ type sessionsMsg struct {
 
 type attributionMsg struct {
 	atts  map[string]sessions.Attribution
+	why   map[string]views.WhyNotes
 	attOf [2]int
 }
 
@@ -99,12 +101,12 @@ func (m *Model) attribute() tea.Cmd {
 				by[a.Change] = a
 			}
 		}
-		return attributionMsg{atts: by, attOf: of}
+		return attributionMsg{atts: by, why: whyIndex(log, by), attOf: of}
 	}
 }
 
 func (m *Model) onAttribution(msg attributionMsg) tea.Cmd {
-	m.sess.atts, m.sess.attOf, m.sess.attBusy = msg.atts, msg.attOf, false
+	m.sess.atts, m.sess.why, m.sess.attOf, m.sess.attBusy = msg.atts, msg.why, msg.attOf, false
 	if m.activity != nil {
 		m.activity.SetAgents(m.changeAgents())
 	}
@@ -134,63 +136,69 @@ func shortSession(id string) string {
 	return id
 }
 
-// whyNotes are the agents' texts behind a statement's issues, responses and verdicts:
-// the n-th rejection of the statement wrote its issue #n, the n-th answering change its
-// response #n.
-func (m *Model) whyNotes(id string) views.WhyNotes {
-	var n views.WhyNotes
-	if len(m.sess.atts) == 0 || m.snap == nil {
-		return n
-	}
-	issues, responses := 0, 0
-	for _, e := range m.snap.Log {
-		if !touches(e, id) {
-			continue
-		}
-		a, ok := m.sess.atts[e.ID]
-		skill := e.Skill
-		if ok && skill == "" {
-			skill = a.Call.Skill
-		}
-		note := func() views.WhyNote {
-			return views.WhyNote{Change: e.ID, Agent: agentLabel(a.Call), Text: a.Call.Analysis}
-		}
-		switch skill {
-		case "check-reject-proof":
-			issues++
-			if ok {
-				if n.Issues == nil {
-					n.Issues = map[int]views.WhyNote{}
-				}
-				n.Issues[issues] = note()
+// whyNotes are the agents' texts behind a statement's issues, responses and verdicts
+// (made with the attribution, off the UI goroutine).
+func (m *Model) whyNotes(id string) views.WhyNotes { return m.sess.why[id] }
+
+// whyIndex finds, for every statement, the texts behind its issues, responses and
+// verdicts: the n-th rejection of the statement wrote its issue #n, the n-th answering
+// change its response #n.
+func whyIndex(log []model.LogEntry, atts map[string]sessions.Attribution) map[string]views.WhyNotes {
+	out := map[string]views.WhyNotes{}
+	type count struct{ issues, responses int }
+	counts := map[string]*count{}
+	for _, e := range log {
+		for _, id := range e.Modification {
+			c := counts[id]
+			if c == nil {
+				c = &count{}
+				counts[id] = c
 			}
-		case "fix-patch-proof", "fix-create-substatement", "state-mark-false", "state-propose-modification":
-			if skill != "fix-patch-proof" && skill != "fix-create-substatement" && issues <= responses {
-				continue // marked false or modified without an issue to answer
-			}
-			responses++
-			if ok {
-				if n.Responses == nil {
-					n.Responses = map[int]views.WhyNote{}
-				}
-				n.Responses[responses] = note()
-			}
-		case "check-confirm-proof":
-			if ok {
-				n.Verdicts = append(n.Verdicts, note())
+			n := out[id]
+			whyStep(e, atts, &c.issues, &c.responses, &n)
+			if n.Issues != nil || n.Responses != nil || n.Verdicts != nil {
+				out[id] = n
 			}
 		}
 	}
-	return n
+	return out
 }
 
-func touches(e model.LogEntry, id string) bool {
-	for _, x := range e.Modification {
-		if x == id {
-			return true
+// whyStep counts one change of a statement and notes its text when it has one.
+func whyStep(e model.LogEntry, atts map[string]sessions.Attribution, issues, responses *int, n *views.WhyNotes) {
+	a, ok := atts[e.ID]
+	skill := e.Skill
+	if ok && skill == "" {
+		skill = a.Call.Skill
+	}
+	note := func() views.WhyNote {
+		return views.WhyNote{Change: e.ID, Agent: agentLabel(a.Call), Text: a.Call.Analysis}
+	}
+	switch skill {
+	case "check-reject-proof":
+		*issues++
+		if ok {
+			if n.Issues == nil {
+				n.Issues = map[int]views.WhyNote{}
+			}
+			n.Issues[*issues] = note()
+		}
+	case "fix-patch-proof", "fix-create-substatement", "state-mark-false", "state-propose-modification":
+		if skill != "fix-patch-proof" && skill != "fix-create-substatement" && *issues <= *responses {
+			return // marked false or modified without an issue to answer
+		}
+		*responses++
+		if ok {
+			if n.Responses == nil {
+				n.Responses = map[int]views.WhyNote{}
+			}
+			n.Responses[*responses] = note()
+		}
+	case "check-confirm-proof":
+		if ok {
+			n.Verdicts = append(n.Verdicts, note())
 		}
 	}
-	return false
 }
 
 // sessionRows are the runs pane's rows of the session agents.
