@@ -52,17 +52,20 @@ func (t *Tokens) add(u *Usage) {
 // Call is one skill call an agent made: a skill script run through Bash (python
 // src/state.py …), `referee skill …`, or a referee MCP tool.
 type Call struct {
-	ToolUseID string    `json:"tool_use_id"`
-	Tool      string    `json:"tool"`            // Bash, mcp__referee__…
-	Skill     string    `json:"skill,omitempty"` // the skill named or loaded just before, when known
-	Command   string    `json:"command"`
-	Objects   []string  `json:"objects"` // IDs in the command and the result
-	Start     time.Time `json:"start"`   // the tool_use line
-	End       time.Time `json:"end"`     // the tool_result line (zero while running)
-	Result    string    `json:"result,omitempty"`
-	IsError   bool      `json:"is_error,omitempty"`
-	Change    string    `json:"change,omitempty"`  // the change ID the result names
-	Created   []string  `json:"created,omitempty"` // IDs the result says were created
+	ToolUseID string `json:"tool_use_id"`
+	Tool      string `json:"tool"`            // Bash, mcp__referee__…
+	Skill     string `json:"skill,omitempty"` // the skill named or loaded just before, when known
+	// SkillGuessed says the skill was read off a script's flags (the SKILL.md sample
+	// commands): the agents' own log lines name none.
+	SkillGuessed bool      `json:"skill_guessed,omitempty"`
+	Command      string    `json:"command"`
+	Objects      []string  `json:"objects"` // IDs in the command and the result
+	Start        time.Time `json:"start"`   // the tool_use line
+	End          time.Time `json:"end"`     // the tool_result line (zero while running)
+	Result       string    `json:"result,omitempty"`
+	IsError      bool      `json:"is_error,omitempty"`
+	Change       string    `json:"change,omitempty"`  // the change ID the result names
+	Created      []string  `json:"created,omitempty"` // IDs the result says were created
 	// Analysis is the text (and thinking) the agent wrote since its previous tool call:
 	// the reasoning behind this one.
 	Analysis string `json:"analysis,omitempty"`
@@ -339,6 +342,9 @@ func (a *Agent) toolUse(l *Line, b Block) {
 	if c.Skill == "" {
 		c.Skill = a.lastSkill
 	}
+	if c.Skill == "" {
+		c.Skill, c.SkillGuessed = scriptSkill(c.Command), true
+	}
 	a.lastSkill = ""
 	c.ToolUseID, c.Start, c.owner = b.ID, l.At(), a
 	c.Analysis = strings.TrimSpace(a.analysis.String())
@@ -519,6 +525,31 @@ func skillCall(name string, input json.RawMessage) (*Call, bool) {
 		return &Call{Tool: name, Skill: skill, Command: bound(string(input), maxCommand), Objects: IDs(string(input))}, true
 	}
 	return nil, false
+}
+
+// scriptSkill guesses the skill of a python src/state.py or src/prob.py command from
+// its flags, after the sample commands of the agents' SKILL.md files; "" when unsure.
+func scriptSkill(cmd string) string {
+	has := func(s string) bool { return strings.Contains(cmd, s) }
+	switch {
+	case !scriptRe.MatchString(cmd):
+		return ""
+	case has("--validation.issues"):
+		return "check-reject-proof"
+	case has("--validation.responses") && has("--proof.full"):
+		return "fix-patch-proof"
+	case has("--validation.responses") && has("--preliminaries"):
+		return "fix-create-substatement"
+	case has("--validation.responses") && has("--status false"):
+		return "state-mark-false"
+	case has("--reliability") && (has("--status true") || has("--status false")):
+		return "check-confirm-proof"
+	case has("--proof.full"):
+		return "state-complete-proof"
+	case has("src/state.py") && has("--status false"):
+		return "state-mark-false"
+	}
+	return ""
 }
 
 // toolDetail is a short description of a tool call for the state column.

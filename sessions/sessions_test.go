@@ -412,3 +412,19 @@ func readString(t *testing.T, path string) string {
 	}
 	return string(b)
 }
+
+func TestScriptSkill(t *testing.T) {
+	for cmd, want := range map[string]string{
+		`venv-python src/state.py --id s-001 --status validating --validation.issues Append "[Issue #1] …"`:                        "check-reject-proof",
+		`venv-python src/state.py --id s-001 --status true --reliability 1.0 --progresses Append "VERIFIED: …"`:                    "check-confirm-proof",
+		`venv-python src/state.py --id s-001 --status validating --proof.full "…" --validation.responses Append "[Response #1] …"`: "fix-patch-proof",
+		`venv-python src/state.py --id s-001 --status validating --proof.full "…" --progresses Append "PROOF: …"`:                  "state-complete-proof",
+		`venv-python src/state.py --id s-001 --status false --progresses Append "COUNTEREXAMPLE: …"`:                               "state-mark-false",
+		`venv-python src/current.py`:                                        "",
+		`venv-python src/prob.py --id p-001 --preliminaries Append "p-002"`: "",
+	} {
+		if got := scriptSkill(cmd); got != want {
+			t.Errorf("%s: %q, want %q", cmd, got, want)
+		}
+	}
+}
