@@ -88,3 +88,21 @@ func TestInstructComposesAndCopies(t *testing.T) {
 		t.Fatalf("shown %q", m.message)
 	}
 }
+
+// The checker behind l-013 wrote an OSC 52 clipboard write, a screen clear, colours and
+// a right-to-left override: the detail of s-009 shows them as inert stand-ins.
+func TestHostileTranscriptTextIsInert(t *testing.T) {
+	m := sessionsModel(t)
+	m.jumpTo("s-009")
+	m.sess.whyOpen = true
+	runCmds(t, m, m.rebuildDetail())
+	raw := m.Render()
+	for _, bad := range []string{"\x1b]52", "\x1b[2J", "\x07", "\u202e"} {
+		if strings.Contains(raw, bad) {
+			t.Errorf("the screen carries %q from a transcript", bad)
+		}
+	}
+	if !strings.Contains(screen(m), "␛]52;c;cm0gLXJmIH4=␇␛[2J␛[31mred␛[0m <U+202E>detalumis<U+202C>") {
+		t.Errorf("the hostile line is not shown inert:\n%s", screen(m))
+	}
+}

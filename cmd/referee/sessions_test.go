@@ -123,3 +123,24 @@ func TestWhy(t *testing.T) {
 		t.Errorf("unknown change: %d %q", out.code, out.stderr)
 	}
 }
+
+func TestRunsTextShowsSessions(t *testing.T) {
+	root, claude := sessionsFixture(t)
+	out := refereeAt(t, root, "2026-11-20T12:00:00Z", "runs", "--claude-dir", claude, "--project", "/work/mra-demo")
+	for _, want := range []string{
+		"sessions: 2 in " + claude + "/projects ran in /work/mra-demo (prices of 2025-11-24, ",
+		"  orchestrator 7f3c2a10-5b1e-4c2d-9a8e-2f6d1c0b9e41 on s-014: running Task: agent-check s-014\n" +
+			"    36 turns; tokens 73 in, 2,900 out, cache 29,800 written, 1,144,500 read; $0.83; context 30,462; last line 29m30s ago\n",
+		"    agent-check a3f1a17 on s-013 s-011 s-012: finished, REJECTED at sentence 4\n",
+		"      4 turns; tokens 20 in, 1,550 out, cache 7,000 written, 61,500 read; $0.11; context 18,353; last line",
+		"    agent-check a3f1fff on s-014: running Read: /work/mra-demo/contents/statement/s-014.json\n",
+		"stall alarm: stalled: the transcripts fell silent: the last transcript line was 29m20s ago (agent-check a3f1fff)",
+	} {
+		if !strings.Contains(out.stdout, want) {
+			t.Errorf("missing %q in\n%s", want, out.stdout)
+		}
+	}
+	if strings.ContainsAny(out.stdout, "\x1b\x07") {
+		t.Error("control characters in the output")
+	}
+}
