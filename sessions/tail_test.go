@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 )
 
 func appendFile(t *testing.T, path, s string) {
@@ -132,5 +133,35 @@ func TestTailLongLineAcrossChunks(t *testing.T) {
 	lines, _ := readLines(t, tl)
 	if len(lines) != 1 || lines[0] != long {
 		t.Fatalf("a line over several chunks came back as %d lines", len(lines))
+	}
+}
+
+// A transcript quiet for quietAfter is looked at only every quietEvery; growing, at
+// every poll again.
+func TestQuietTranscriptsArePolledLess(t *testing.T) {
+	root := t.TempDir()
+	dir := filepath.Join(root, "projects", "-p")
+	os.MkdirAll(dir, 0o755)
+	path := filepath.Join(dir, "s1.jsonl")
+	line := `{"type":"user","sessionId":"s1","cwd":"/p","timestamp":"2026-01-01T10:00:00Z","message":{"role":"user","content":"hi"}}` + "\n"
+	appendFile(t, path, line)
+	now := time.Date(2026, 1, 1, 10, 0, 0, 0, time.UTC)
+	w := New(Options{ClaudeDir: root, Project: "/p", Now: func() time.Time { return now }})
+	w.Poll()
+	now = now.Add(quietAfter)
+	w.Poll() // quiet since: the next look waits quietEvery
+	appendFile(t, path, line)
+	now = now.Add(quietEvery / 2)
+	if changed, _ := w.Poll(); changed {
+		t.Fatal("a quiet transcript was looked at before quietEvery")
+	}
+	now = now.Add(quietEvery / 2)
+	if changed, _ := w.Poll(); !changed {
+		t.Fatal("a quiet transcript was not looked at after quietEvery")
+	}
+	appendFile(t, path, line)
+	now = now.Add(time.Millisecond)
+	if changed, _ := w.Poll(); !changed {
+		t.Fatal("a transcript that grew is looked at every poll again")
 	}
 }

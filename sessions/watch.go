@@ -49,6 +49,7 @@ type Watcher struct {
 	opts     Options
 	project  []string // the project's path, and its real path when that differs
 	sessions map[string]*session
+	paces    map[*Tail]*pace
 	other    map[string]probe // transcripts not (yet) known to be ours
 	// dirs are the project folders' modification times at the last scan: a folder
 	// where no file was added or removed is not listed again, unless it holds a
@@ -69,11 +70,40 @@ type session struct {
 	dir      string // <session id>/subagents
 	subs     map[string]*subFile
 	subOrder []string
+	listed   time.Time // when the subagents folder was last listed
 }
 
 type subFile struct {
 	agent *Agent
 	tail  *Tail
+}
+
+// quietAfter is how long a transcript may go without growing before it is looked at
+// only every quietEvery: a project keeps its old sessions, and a run its finished
+// subagents (a stat each per look). An agent silent that long is rare, and its next
+// line shows within quietEvery.
+const (
+	quietAfter = 10 * time.Minute
+	quietEvery = time.Second
+)
+
+// pace says whether a transcript is due a look now, and records what the look found.
+type pace struct {
+	grew time.Time // when it last grew (or was first seen)
+	next time.Time // no look before this
+}
+
+func (p *pace) due(now time.Time) bool { return !now.Before(p.next) }
+
+func (p *pace) looked(now time.Time, grew bool, every time.Duration) {
+	if grew || p.grew.IsZero() {
+		p.grew = now
+	}
+	if now.Sub(p.grew) >= quietAfter {
+		p.next = now.Add(every)
+	} else {
+		p.next = time.Time{}
+	}
 }
 
 // probe remembers a transcript that is not ours: by size while no line has named its
@@ -287,7 +317,19 @@ func (w *Watcher) follow(a *Agent, t *Tail, now time.Time) bool {
 	if t.OnReset == nil {
 		t.OnReset = a.reset
 	}
+	if w.paces == nil {
+		w.paces = map[*Tail]*pace{}
+	}
+	p := w.paces[t]
+	if p == nil {
+		p = &pace{}
+		w.paces[t] = p
+	}
+	if !p.due(now) {
+		return false
+	}
 	read := false
+	defer func() { p.looked(now, read, quietEvery) }()
 	events, err := t.Read(func(n int, b []byte) {
 		read = true
 		l, err := ParseLine(b)
@@ -312,7 +354,14 @@ func (w *Watcher) follow(a *Agent, t *Tail, now time.Time) bool {
 
 func (w *Watcher) followSubs(s *session, now time.Time) bool {
 	changed := false
-	entries, err := os.ReadDir(s.dir)
+	// A subagent starts with its orchestrator's Task call: while the session's own
+	// transcript is quiet, its folder is listed only every quietEvery.
+	var entries []os.DirEntry
+	var err error
+	if p := w.paces[s.tail]; p == nil || p.next.IsZero() || now.Sub(s.listed) >= quietEvery {
+		s.listed = now
+		entries, err = os.ReadDir(s.dir)
+	}
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		s.main.note("cannot list subagents: " + err.Error())
 	}
