@@ -25,7 +25,8 @@ type Options struct {
 	// MaxLine bounds a transcript line (default MaxLine).
 	MaxLine int
 	// ScanEvery is how often the projects folder is listed for new sessions (default
-	// 2s); known sessions and their subagent folders are looked at on every Poll.
+	// 2s); known transcripts are looked at on every Poll (a stat), those quiet for 10
+	// minutes once a second.
 	ScanEvery time.Duration
 	// Now is the clock (default time.Now).
 	Now func() time.Time
