@@ -27,6 +27,7 @@ func workbenchRows(env *Env) ([]Row, error) {
 	rows := firstFrameRows(env, tui.MeasureFirstFrame)
 	rows = append(rows, keypressRow(env))
 	rows = append(rows, writeRows(env)...)
+	rows = append(rows, sessionRows(env)...)
 	proofs, err := proofRows()
 	if err != nil {
 		return nil, err

@@ -40,6 +40,8 @@ func TestWorkbenchRowsOn1k(t *testing.T) {
 		{"  mean of the same writes", ""},
 		{"agent's write → watcher → frame, 1,000: p99", "(goal ≤50 ms p99 at 10,000)"},
 		{"  mean of the same writes", ""},
+		{"transcript line → runs pane, 50 MB: max", "≤200 ms ✓"},
+		{"following a 50 MB transcript: CPU", "≤5% of one core ✓"},
 		{"proof render 2 KB, cold", "off the UI goroutine ✓"},
 		{"  cached", "once per (hash, width, theme) ✓"},
 		{"proof render 20 KB, cold", "off the UI goroutine ✓"},
@@ -48,7 +50,7 @@ func TestWorkbenchRowsOn1k(t *testing.T) {
 	if len(rows) != len(want) {
 		t.Fatalf("%d rows, want %d", len(rows), len(want))
 	}
-	figure := regexp.MustCompile(`^(\d+(?:\.\d+)?) (µs|ms|s)$`)
+	figure := regexp.MustCompile(`^(\d+(?:\.\d+)?)(?: (µs|ms|s)|% CPU)$`)
 	for i, row := range rows {
 		line, err := measureRow(env, row, env.Opts.Budget)
 		if err != nil {

@@ -19,6 +19,41 @@ type Stall struct {
 	// leaving out what waits for a human decision.
 	Waiting []Action `json:"waiting"`
 	Reason  string   `json:"reason"`
+	// TranscriptIdle is how long the agents' session transcripts have been silent,
+	// when they were read (WithTranscripts).
+	TranscriptIdle time.Duration `json:"transcript_idle_ns,omitempty"`
+}
+
+// WithTranscripts adds the agents' session transcripts to the verdict: an agent that
+// is thinking writes lines long before it changes anything, so transcripts that are
+// active clear a quiet log, and transcripts silent for at least after raise the alarm
+// while work is actionable, however recent the last change. lastLine is the newest
+// transcript line's time (zero: no transcript seen, the verdict stands); who names its
+// agent.
+func (st Stall) WithTranscripts(lastLine time.Time, who string, now time.Time, after time.Duration) Stall {
+	if lastLine.IsZero() {
+		return st
+	}
+	if after <= 0 {
+		after = DefaultStallAfter
+	}
+	st.TranscriptIdle = max(now.Sub(lastLine), 0)
+	quiet := fmt.Sprintf("the last transcript line was %s ago (%s)", st.TranscriptIdle.Round(time.Second), who)
+	switch {
+	case len(st.Waiting) == 0:
+		st.Reason += "; " + quiet
+	case st.TranscriptIdle < after && st.Stalled:
+		st.Stalled = false
+		st.Reason = fmt.Sprintf("not stalled: the log is quiet but the agents are working: %s, under %s; %d actionable",
+			quiet, after, len(st.Waiting))
+	case st.TranscriptIdle >= after && !st.Stalled:
+		st.Stalled = true
+		st.Reason = fmt.Sprintf("stalled: the transcripts fell silent: %s, at least %s, while %d item(s) are actionable (%s)",
+			quiet, after, len(st.Waiting), st.Reason)
+	default:
+		st.Reason += "; " + quiet
+	}
+	return st
 }
 
 // CheckStall decides whether a run is stalled: nothing changed (the log, the state

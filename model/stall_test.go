@@ -1,6 +1,7 @@
 package model
 
 import (
+	"strings"
 	"testing"
 	"time"
 )
@@ -29,5 +30,24 @@ func TestCheckStall(t *testing.T) {
 	}
 	if got := CheckStall(busy, now.Add(-20*time.Minute), "x", now, time.Hour); got.Stalled || got.Idle != 20*time.Minute || len(got.Waiting) != 4 {
 		t.Errorf("an hour's patience: %+v", got)
+	}
+}
+
+func TestStallWithTranscripts(t *testing.T) {
+	now := time.Date(2026, 1, 8, 12, 0, 0, 0, time.UTC)
+	waiting := Stall{Waiting: []Action{{ID: "s-010", Agent: AgentCheck}}, Reason: "not stalled: last change 1m0s ago (log), under 15m0s; 1 actionable"}
+	got := waiting.WithTranscripts(now.Add(-20*time.Minute), "agent-check a1", now, 15*time.Minute)
+	if !got.Stalled || got.TranscriptIdle != 20*time.Minute ||
+		!strings.HasPrefix(got.Reason, "stalled: the transcripts fell silent: the last transcript line was 20m0s ago (agent-check a1)") {
+		t.Fatalf("silent transcripts: %+v", got)
+	}
+	quiet := waiting
+	quiet.Stalled, quiet.Reason = true, "stalled: nothing changed"
+	got = quiet.WithTranscripts(now.Add(-time.Minute), "agent-check a1", now, 15*time.Minute)
+	if got.Stalled || !strings.HasPrefix(got.Reason, "not stalled: the log is quiet but the agents are working") {
+		t.Fatalf("active transcripts: %+v", got)
+	}
+	if got := waiting.WithTranscripts(time.Time{}, "", now, 15*time.Minute); got.Stalled || got.Reason != waiting.Reason {
+		t.Fatalf("no transcripts changed the verdict: %+v", got)
 	}
 }

@@ -58,6 +58,8 @@ func (m *Model) actions() []action {
 		{keys: []string{"]"}, key: "]/[", desc: "next/previous sentence of the proof", group: groupLook, run: func(m *Model) tea.Cmd { m.moveSentence(1); return nil }, disabled: needProof},
 		{keys: []string{"["}, key: "", desc: "", group: groupLook, run: func(m *Model) tea.Cmd { m.moveSentence(-1); return nil }, disabled: needProof},
 		{keys: []string{"i"}, key: "i", desc: "next issue (highlights its sentence)", group: groupLook, run: func(m *Model) tea.Cmd { m.nextIssue(); return nil }, disabled: needIssues},
+		{keys: []string{"I"}, key: "I", desc: "compose /instruct about the sentence under the cursor; copy it (OSC 52)", group: groupLook, run: func(m *Model) tea.Cmd { return m.instruct() }, disabled: needStatement},
+		{keys: []string{"w"}, key: "w", desc: "fold/unfold what agents wrote before issues, responses, verdicts", group: groupLook, run: func(m *Model) tea.Cmd { m.sess.whyOpen = !m.sess.whyOpen; return m.rebuildDetail() }},
 		{keys: []string{"p"}, key: "p", desc: "pause/resume the live view", group: groupLook, run: func(m *Model) tea.Cmd { return m.pause() }},
 
 		{keys: []string{"a"}, key: "a", desc: "activity: every change, newest first (in it: / filter, enter go to, t travel there)", group: groupSuper, run: func(m *Model) tea.Cmd { return m.toggleSide(sideActivity) }},
@@ -100,6 +102,13 @@ func (m *Model) skillAction(k, skill, verb, desc string) action {
 func needProof(m *Model) string {
 	if st := m.selectedStatement(); st == nil || st.Proof.Blank() {
 		return "no proof here: select a statement with a proof"
+	}
+	return ""
+}
+
+func needStatement(m *Model) string {
+	if m.selectedStatement() == nil {
+		return "select a statement first"
 	}
 	return ""
 }

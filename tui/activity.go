@@ -62,6 +62,16 @@ type Activity struct {
 	loaded    bool
 	shown     string // the change time travel shows, marked ◷
 	keys      ActivityKeyMap
+	agents    map[string]string // change ID → the session agent that made it
+}
+
+// SetAgents names the session agent behind each change it knows.
+func (a *Activity) SetAgents(agents map[string]string) {
+	a.agents = agents
+	for i := range a.entries {
+		a.entries[i].Agent = agents[a.entries[i].ID]
+	}
+	a.rebuild()
 }
 
 func newActivity() *Activity {
@@ -88,7 +98,9 @@ func (a *Activity) SetChanges(changes []store.Change) {
 	}
 	a.entries = a.entries[:keep]
 	for _, c := range changes[keep:] {
-		a.entries = append(a.entries, entryOf(c))
+		e := entryOf(c)
+		e.Agent = a.agents[c.ID]
+		a.entries = append(a.entries, e)
 	}
 	a.changes = changes
 	a.loaded = true

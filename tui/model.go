@@ -16,6 +16,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"referee/model"
+	"referee/sessions"
 	"referee/store"
 	"referee/themes"
 	"referee/views"
@@ -43,6 +44,9 @@ type Options struct {
 	// Runs says where the agents' state files are; default: every JSON state file
 	// under .claude/ next to the contents folder.
 	Runs store.RunsOptions
+	// Sessions, when set, follows the agents' Claude Code sessions (runs pane, activity,
+	// the text behind issues; the stall alarm hears them too).
+	Sessions *sessions.Options
 	// SyncLoad reads the folder in New, as callers that need the tree at once want
 	// (tests); by default New returns at once and Init loads it, showing progress.
 	SyncLoad bool
@@ -216,9 +220,9 @@ func (m *Model) applyTheme() {
 // in New) listening to it.
 func (m *Model) Init() tea.Cmd {
 	if m.loading != nil {
-		return tea.Batch(tea.RequestBackgroundColor, m.startLoad(), m.pollRuns(true))
+		return tea.Batch(tea.RequestBackgroundColor, m.startLoad(), m.pollRuns(true), m.watchSessions(nil))
 	}
-	return tea.Batch(tea.RequestBackgroundColor, m.listen(m.latest), m.refreshDetail(false), m.pollRuns(true))
+	return tea.Batch(tea.RequestBackgroundColor, m.listen(m.latest), m.refreshDetail(false), m.pollRuns(true), m.watchSessions(nil))
 }
 
 // Update handles one message.
@@ -286,6 +290,10 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		return m.onRuns(msg)
 	case runsTickMsg:
 		return m.pollRuns(true)
+	case sessionsMsg:
+		return m.onSessions(msg)
+	case attributionMsg:
+		return m.onAttribution(msg)
 	case tea.MouseClickMsg:
 		if m.loading != nil {
 			return nil
@@ -596,6 +604,7 @@ func (m *Model) rebuildDetail() tea.Cmd {
 			state.Similar = m.ex.similarTo(r.ID)
 			state.Retreads = m.ex.retreads[r.ID]
 		}
+		state.Why, state.WhyOpen = m.whyNotes(r.ID), m.sess.whyOpen
 		doc = views.StatementDetail(m.st, m.snap, m.g, r.ID, state, w)
 	case views.RowProblem:
 		doc = views.ProblemDetail(m.st, m.snap, m.g, r.ID, state, w)

@@ -54,6 +54,7 @@ type supervision struct {
 	exBusy bool
 
 	runs   runsState
+	sess   sessState
 	travel *travel
 
 	diff     *views.DiffView
@@ -192,6 +193,9 @@ func (m *Model) onHistory(msg historyMsg) tea.Cmd {
 	m.provisional = len(m.changes)
 	if i := slices.IndexFunc(msg.changes, func(c store.Change) bool { return c.Provisional }); i >= 0 && m.changes != nil {
 		m.provisional = len(m.changes) - len(msg.changes) + i
+	}
+	if m.activity.agents == nil && m.sess.atts != nil {
+		m.activity.agents = m.changeAgents()
 	}
 	m.activity.SetChanges(m.changes)
 	if t := m.travel; t != nil {
@@ -375,7 +379,8 @@ func (m *Model) checkStall() {
 	if g == nil || !m.runs.read {
 		return
 	}
-	m.runs.stall = model.CheckStall(g, m.runs.last, m.runs.what, m.now(), max(m.stallAfter(), 0))
+	m.runs.stall = model.CheckStall(g, m.runs.last, m.runs.what, m.now(), max(m.stallAfter(), 0)).
+		WithTranscripts(m.sess.rep.LastLine, m.sess.rep.LastWhat, m.now(), max(m.stallAfter(), 0))
 }
 
 // stallAfter is the alarm's threshold; negative: off.
@@ -401,6 +406,12 @@ func (m *Model) runsState() views.RunsState {
 	}
 	rs := views.RunsState{Where: where, Err: m.runs.err, Read: m.runs.read, Stall: m.runs.stall,
 		Armed: m.runs.armed, After: m.stallAfter(), Now: m.now()}
+	if m.opts.Sessions != nil {
+		rs.Sessions, rs.SessionsWhere = m.sessionRows(), m.opts.Sessions.ClaudeDir+"/projects"
+		if len(m.sess.rep.Sessions) > 0 {
+			rs.Armed = true // an agent session was seen: a run
+		}
+	}
 	for _, r := range m.runs.list {
 		rs.Runs = append(rs.Runs, views.RunInfo{Path: r.Path, Session: r.SessionID, HolSession: r.HolSession,
 			Messages: r.MessageCount, SessionMessages: r.SessionMessageCount,

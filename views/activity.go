@@ -18,6 +18,9 @@ type ActivityEntry struct {
 	ActorGuessed, SkillGuessed bool
 	Reverts, Err               string
 	Objects                    []model.ObjectChange
+	// Agent is the session agent whose skill call made the change ("agent-check
+	// a3f1a17"), from the transcripts; empty when unknown.
+	Agent string
 }
 
 // ActivityHeader is a change's first row: ID, time, actor, skill (a guess marked "~"),
@@ -35,6 +38,9 @@ func ActivityHeader(st *themes.Styles, e ActivityEntry, width int, shown bool) s
 		skill = "~" + skill
 	}
 	parts = append(parts, st.Base.Render(skill))
+	if e.Agent != "" {
+		parts = append(parts, st.Faint.Render("⚙ "+model.SanitizeLine(e.Agent)))
+	}
 	if e.Reverts != "" {
 		parts = append(parts, st.Warn.Render("reverts "+model.SanitizeLine(e.Reverts)))
 	}

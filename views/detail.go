@@ -62,6 +62,53 @@ type DetailState struct {
 	// index, built off the UI goroutine (nil until it is).
 	Similar  []model.Match
 	Retreads []model.Retread
+	// Why is the text the agents wrote before the skill calls behind this statement's
+	// issues, responses and verdicts, from their session transcripts (sanitised);
+	// folded to a line each unless WhyOpen.
+	Why     WhyNotes
+	WhyOpen bool
+}
+
+// WhyNote is what an agent wrote before the skill call that made a change.
+type WhyNote struct {
+	Change string // the change, l-…
+	Agent  string // "agent-check a3f1a17"
+	Text   string
+}
+
+// WhyNotes are a statement's notes: issues and responses by number, verdicts in order.
+type WhyNotes struct {
+	Issues    map[int]WhyNote
+	Responses map[int]WhyNote
+	Verdicts  []WhyNote
+}
+
+// why writes one note, folded to its first line unless the state unfolds them.
+func (b *docBuilder) why(n WhyNote, indent int) {
+	st := b.st
+	pad := strings.Repeat(" ", indent)
+	lines := strings.Split(strings.TrimSpace(n.Text), "\n")
+	who := model.SanitizeLine(n.Agent) + " (" + model.SanitizeLine(n.Change) + ")"
+	if !b.state.WhyOpen {
+		// Folded, the last line shows: the conclusion right before the call.
+		first := ""
+		for i := len(lines) - 1; i >= 0; i-- {
+			if strings.TrimSpace(lines[i]) != "" {
+				first = strings.TrimSpace(lines[i])
+				break
+			}
+		}
+		more := ""
+		if len(lines) > 1 {
+			more = fmt.Sprintf(" (+%d lines, w unfolds)", len(lines)-1)
+		}
+		b.line(pad + st.Faint.Render("▸ "+who+": "+model.SanitizeLine(first)+more))
+		return
+	}
+	b.line(pad + st.Faint.Render("▾ "+who+" wrote before the call:"))
+	for _, l := range lines {
+		b.para(model.Sanitize(l), indent+2, st.Faint.Render)
+	}
 }
 
 type docBuilder struct {
@@ -296,6 +343,12 @@ func StatementDetail(st *themes.Styles, snap *model.Snapshot, g *model.Graph, id
 			b.response(r, 4)
 		}
 	}
+	if len(state.Why.Verdicts) > 0 {
+		b.heading("Verdicts")
+		for _, n := range state.Why.Verdicts {
+			b.why(n, 2)
+		}
+	}
 
 	if len(s.Progresses) > 0 {
 		b.heading("Progress")
@@ -375,6 +428,9 @@ func (b *docBuilder) thread(t model.Thread, i, located int, rule model.LocateRul
 	}
 	b.labelled(4, "Explanation", is.Explanation)
 	b.labelled(4, "Fix", is.Fix)
+	if n, ok := b.state.Why.Issues[is.Number]; ok {
+		b.why(n, 4)
+	}
 	for _, r := range t.Responses {
 		b.response(r, 4)
 	}
@@ -393,6 +449,11 @@ func (b *docBuilder) response(r model.Response, indent int) {
 		return
 	}
 	b.line(pad + st.Bold.Render(head) + "  " + st.Accent.Render(model.SanitizeLine(r.Type)))
+	defer func() {
+		if n, ok := b.state.Why.Responses[r.Number]; ok {
+			b.why(n, indent+2)
+		}
+	}()
 	switch r.Type {
 	case "patch":
 		b.labelled(indent+2, "Change", r.Change)

@@ -23,8 +23,28 @@ type RunInfo struct {
 	Handoff                   bool // the session changed since the last reading
 }
 
+// AgentRow is one Claude Code session agent as the runs pane shows it: the
+// orchestrator (Depth 0) or a subagent (Depth 1). Strings come sanitised.
+type AgentRow struct {
+	Depth                     int
+	Role, ID, State, Verdict  string
+	Objects                   []string
+	Turns                     int
+	InputTokens, OutputTokens int64
+	CacheCreation, CacheRead  int64
+	CostUSD                   float64
+	Context                   int64
+	Last                      time.Time
+	Notes                     []string
+}
+
 // RunsState is what the runs pane shows: where it looked, the runs, the stall verdict.
 type RunsState struct {
+	// Sessions are the agents of the project's Claude Code sessions; SessionsWhere
+	// the folder looked in ("" when sessions are not watched).
+	Sessions      []AgentRow
+	SessionsWhere string
+
 	Where string // the folder looked in, or the glob
 	Runs  []RunInfo
 	Err   string // the look-up failed
@@ -55,6 +75,9 @@ func RunsDoc(st *themes.Styles, rs RunsState, width int) Doc {
 	if rs.Err != "" {
 		b.blank()
 		b.para("⚠ "+rs.Err, 0, st.Error.Render)
+	}
+	if rs.SessionsWhere != "" {
+		sessionsDoc(b, rs)
 	}
 	if !rs.Read {
 		b.blank()
@@ -93,6 +116,59 @@ func RunsDoc(st *themes.Styles, rs RunsState, width int) Doc {
 		}
 	}
 	return b.doc
+}
+
+// sessionsDoc lists the session agents: one line each (role, ID, objects, state,
+// verdict), a second with turns, tokens, cost, context and idle time.
+func sessionsDoc(b *docBuilder, rs RunsState) {
+	st := b.st
+	b.heading(fmt.Sprintf("Claude Code sessions (%d)", countDepth(rs.Sessions, 0)))
+	if len(rs.Sessions) == 0 {
+		b.para("none ran in this project yet under "+rs.SessionsWhere, 2, st.Muted.Render)
+		return
+	}
+	for _, a := range rs.Sessions {
+		pad := 2 + 2*a.Depth
+		if a.Depth == 0 {
+			b.blank()
+		}
+		objs := strings.Join(a.Objects, " ")
+		state := a.State
+		style := st.Base.Render
+		switch {
+		case a.Verdict != "":
+			state += " · " + a.Verdict
+		case a.State == "finished" || a.State == "waiting":
+			style = st.Muted.Render
+		}
+		if strings.HasPrefix(a.Verdict, "REJECTED") {
+			style = st.Status(model.PhaseHasGap).Render
+		}
+		head := st.Accent.Render(a.Role) + " " + st.Muted.Render(a.ID)
+		if objs != "" {
+			head += " " + st.ID.Render(objs)
+		}
+		b.line(fitLine(strings.Repeat(" ", pad)+head+"  "+style(state), b.width))
+		idle := "—"
+		if !a.Last.IsZero() {
+			idle = ago(rs.Now.Sub(a.Last))
+		}
+		b.line(fitLine(strings.Repeat(" ", pad+2)+st.Faint.Render(fmt.Sprintf("%d turns · in %s out %s · cache w %s r %s · $%.2f · ctx %s · %s",
+			a.Turns, count(a.InputTokens), count(a.OutputTokens), count(a.CacheCreation), count(a.CacheRead), a.CostUSD, count(a.Context), idle)), b.width))
+		for _, n := range a.Notes {
+			b.para("· "+n, pad+2, st.Faint.Render)
+		}
+	}
+}
+
+func countDepth(rows []AgentRow, d int) int {
+	n := 0
+	for _, r := range rows {
+		if r.Depth == d {
+			n++
+		}
+	}
+	return n
 }
 
 // count is a token count the way people read them: 980, 12.3k, 4.5M.

@@ -139,7 +139,7 @@ func (a *app) rootCommand(args []string) *cobra.Command {
 		return root
 	}
 	root.AddCommand(a.skillCommand(store.Skills...), a.skillsCommand(), a.statusCommand(), a.showCommand(), a.checkCommand(), a.initCommand(), a.genCommand(),
-		a.logCommand(), a.runsCommand(), a.diffCommand(), a.graveyardCommand(), a.similarCommand(), a.exportCommand(), a.repairCommand(), a.benchCommand(), a.mcpCommand())
+		a.logCommand(), a.runsCommand(), a.whyCommand(), a.diffCommand(), a.graveyardCommand(), a.similarCommand(), a.exportCommand(), a.repairCommand(), a.benchCommand(), a.mcpCommand())
 	return root
 }
 

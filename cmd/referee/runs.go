@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"referee/model"
+	"referee/sessions"
 	"referee/store"
 )
 
@@ -29,6 +30,7 @@ func (a *app) runsCommand() *cobra.Command {
 	output := addOutputFlag(cmd)
 	glob := cmd.Flags().String("state-glob", "", "state files to read instead (a glob, relative to the folder holding --contents, e.g. '.claude/*_state.json')")
 	after := cmd.Flags().Duration("stall-after", model.DefaultStallAfter, "how long without a change counts as stalled while work is actionable")
+	sf := addSessionFlags(cmd)
 	cmd.RunE = func(*cobra.Command, []string) error {
 		if err := checkOutput(*output); err != nil {
 			return err
@@ -49,18 +51,32 @@ func (a *app) runsCommand() *cobra.Command {
 			return err
 		}
 		last, lastWhat := store.LastActivity(*contents, runs)
-		stall := model.CheckStall(model.Derive(snap), last, lastWhat, now, *after)
+		rep, err := sf.read(*contents, now)
+		if err != nil {
+			return err
+		}
+		stall := model.CheckStall(model.Derive(snap), last, lastWhat, now, *after).
+			WithTranscripts(rep.LastLine, rep.LastWhat, now, *after)
 		if *output == "json" {
+			// The state files stay under "runs"; the Claude Code sessions beside them.
 			if err := a.writeJSON(struct {
-				Runs  []store.AgentRun `json:"runs"`
-				Last  *time.Time       `json:"last_change"`
-				What  string           `json:"last_change_file"`
-				Stall model.Stall      `json:"stall"`
-			}{runs, timeOrNil(last), lastWhat, stall}); err != nil {
+				Runs     []store.AgentRun `json:"runs"`
+				Last     *time.Time       `json:"last_change"`
+				What     string           `json:"last_change_file"`
+				Sessions []sessions.View  `json:"sessions"`
+				Claude   string           `json:"claude_dir"`
+				Project  string           `json:"project"`
+				Prices   string           `json:"prices"`
+				Stalled  bool             `json:"stalled"`
+				Stall    model.Stall      `json:"stall"`
+			}{runs, timeOrNil(last), lastWhat, rep.Sessions, rep.ClaudeDir, rep.Project, rep.Prices, stall.Stalled, stall}); err != nil {
 				return err
 			}
 		} else {
 			a.printRuns(*contents, runs, now)
+			if len(rep.Sessions) > 0 || sf.explicit() {
+				a.printSessions(rep)
+			}
 			fmt.Fprintln(a.stdout, "stall alarm: "+oneLine(stall.Reason))
 		}
 		if stall.Stalled {

@@ -5,11 +5,16 @@ package main
 import (
 	"time"
 
+	"referee/sessions"
+	"referee/store"
 	"referee/tui"
 )
 
 func init() {
 	openTUI = func(dir, theme string, stallAfter time.Duration) error {
-		return tui.Run(dir, tui.Options{Theme: theme, StallAfter: stallAfter})
+		// The agents' Claude Code sessions that ran in the folder holding the contents
+		// ($CLAUDE_CONFIG_DIR, else ~/.claude).
+		sess := &sessions.Options{ClaudeDir: sessions.DefaultClaudeDir(), Project: store.RunsBase(dir)}
+		return tui.Run(dir, tui.Options{Theme: theme, StallAfter: stallAfter, Sessions: sess})
 	}
 }

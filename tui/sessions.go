@@ -1,0 +1,278 @@
+package tui
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+
+	"referee/model"
+	"referee/sessions"
+	"referee/views"
+)
+
+// The agents' Claude Code sessions (issue 14): a command follows their transcripts off
+// the UI goroutine and returns a Report when something was appended; Update only keeps
+// it. The attribution of the log's changes to skill calls runs in a command too.
+
+// sessionsEvery is how often the transcripts are looked at: a new line is on screen
+// within this (plus a Poll, well under a millisecond for one appended line).
+const sessionsEvery = 100 * time.Millisecond
+
+// sessionsQuiet is how long a command waits without news before it reports anyway,
+// so idle times and the stall alarm move on.
+const sessionsQuiet = 5 * time.Second
+
+type sessState struct {
+	w       *sessions.Watcher // only ever used inside the watching command
+	rep     sessions.Report
+	read    bool
+	atts    map[string]sessions.Attribution // by change ID
+	why     map[string]views.WhyNotes       // by statement ID
+	attOf   [2]int                          // calls and log length the attribution is of
+	attBusy bool
+	whyOpen bool // the detail shows the agents' text unfolded
+}
+
+type sessionsMsg struct {
+	w   *sessions.Watcher
+	rep sessions.Report
+}
+
+type attributionMsg struct {
+	atts  map[string]sessions.Attribution
+	why   map[string]views.WhyNotes
+	attOf [2]int
+}
+
+// watchSessions polls the transcripts until something new arrives (or sessionsQuiet
+// passes) and returns the report. w is nil the first time.
+func (m *Model) watchSessions(w *sessions.Watcher) tea.Cmd {
+	if m.opts.Sessions == nil {
+		return nil
+	}
+	opts := *m.opts.Sessions
+	return func() tea.Msg {
+		first := w == nil
+		if first {
+			w = sessions.New(opts)
+		}
+		start := time.Now()
+		for {
+			changed, _ := w.Poll()
+			if changed || first || time.Since(start) >= sessionsQuiet {
+				return sessionsMsg{w: w, rep: w.Report()}
+			}
+			time.Sleep(sessionsEvery)
+		}
+	}
+}
+
+func (m *Model) onSessions(msg sessionsMsg) tea.Cmd {
+	m.sess.w, m.sess.rep, m.sess.read = msg.w, msg.rep, true
+	if len(msg.rep.Sessions) > 0 {
+		m.runs.armed = true // an agent session is a run: the status bar may show the alarm
+	}
+	m.checkStall()
+	cmds := []tea.Cmd{m.watchSessions(msg.w), m.attribute()}
+	if m.side == sideRuns {
+		cmds = append(cmds, m.rebuildDetail())
+	}
+	return tea.Batch(cmds...)
+}
+
+// attribute ties the log's changes to the skill calls in a command, when calls or
+// changes were added since the last time.
+func (m *Model) attribute() tea.Cmd {
+	if m.snap == nil || m.sess.attBusy || len(m.sess.rep.Calls) == 0 {
+		return nil
+	}
+	log, calls := m.snap.Log, m.sess.rep.Calls
+	of := [2]int{len(calls), len(log)}
+	if of == m.sess.attOf {
+		return nil
+	}
+	m.sess.attBusy = true
+	return func() tea.Msg {
+		by := map[string]sessions.Attribution{}
+		for _, a := range sessions.Attribute(log, calls, 0) {
+			if a.Call != nil {
+				by[a.Change] = a
+			}
+		}
+		return attributionMsg{atts: by, why: whyIndex(log, by), attOf: of}
+	}
+}
+
+func (m *Model) onAttribution(msg attributionMsg) tea.Cmd {
+	m.sess.atts, m.sess.why, m.sess.attOf, m.sess.attBusy = msg.atts, msg.why, msg.attOf, false
+	if m.activity != nil {
+		m.activity.SetAgents(m.changeAgents())
+	}
+	return tea.Batch(m.rebuildDetail(), m.attribute())
+}
+
+// changeAgents names the agent behind each attributed change, for the activity pane.
+func (m *Model) changeAgents() map[string]string {
+	out := make(map[string]string, len(m.sess.atts))
+	for id, a := range m.sess.atts {
+		out[id] = agentLabel(a.Call)
+	}
+	return out
+}
+
+func agentLabel(c *sessions.CallView) string {
+	if c.AgentID != "" {
+		return c.Role + " " + c.AgentID
+	}
+	return c.Role + " " + shortSession(c.SessionID)
+}
+
+func shortSession(id string) string {
+	if len(id) > 8 {
+		return id[:8]
+	}
+	return id
+}
+
+// whyNotes are the agents' texts behind a statement's issues, responses and verdicts
+// (made with the attribution, off the UI goroutine).
+func (m *Model) whyNotes(id string) views.WhyNotes { return m.sess.why[id] }
+
+// whyIndex finds, for every statement, the texts behind its issues, responses and
+// verdicts: the n-th rejection of the statement wrote its issue #n, the n-th answering
+// change its response #n.
+func whyIndex(log []model.LogEntry, atts map[string]sessions.Attribution) map[string]views.WhyNotes {
+	out := map[string]views.WhyNotes{}
+	type count struct{ issues, responses int }
+	counts := map[string]*count{}
+	for _, e := range log {
+		for _, id := range e.Modification {
+			c := counts[id]
+			if c == nil {
+				c = &count{}
+				counts[id] = c
+			}
+			n := out[id]
+			whyStep(e, atts, &c.issues, &c.responses, &n)
+			if n.Issues != nil || n.Responses != nil || n.Verdicts != nil {
+				out[id] = n
+			}
+		}
+	}
+	return out
+}
+
+// whyStep counts one change of a statement and notes its text when it has one.
+func whyStep(e model.LogEntry, atts map[string]sessions.Attribution, issues, responses *int, n *views.WhyNotes) {
+	a, ok := atts[e.ID]
+	skill := e.Skill
+	if ok && skill == "" {
+		skill = a.Call.Skill
+	}
+	note := func() views.WhyNote {
+		return views.WhyNote{Change: e.ID, Agent: agentLabel(a.Call), Text: a.Call.Analysis}
+	}
+	switch skill {
+	case "check-reject-proof":
+		*issues++
+		if ok {
+			if n.Issues == nil {
+				n.Issues = map[int]views.WhyNote{}
+			}
+			n.Issues[*issues] = note()
+		}
+	case "fix-patch-proof", "fix-create-substatement", "state-mark-false", "state-propose-modification":
+		if skill != "fix-patch-proof" && skill != "fix-create-substatement" && *issues <= *responses {
+			return // marked false or modified without an issue to answer
+		}
+		*responses++
+		if ok {
+			if n.Responses == nil {
+				n.Responses = map[int]views.WhyNote{}
+			}
+			n.Responses[*responses] = note()
+		}
+	case "check-confirm-proof":
+		if ok {
+			n.Verdicts = append(n.Verdicts, note())
+		}
+	}
+}
+
+// sessionRows are the runs pane's rows of the session agents.
+func (m *Model) sessionRows() []views.AgentRow {
+	var rows []views.AgentRow
+	var add func(v sessions.View, depth int)
+	add = func(v sessions.View, depth int) {
+		id := v.AgentID
+		if id == "" {
+			id = shortSession(v.SessionID)
+		}
+		state := v.State
+		if v.Tool != "" {
+			state += " " + v.Tool
+		}
+		notes := []string{}
+		for _, n := range v.Notes {
+			if !strings.HasPrefix(n, "compacted") && !strings.HasPrefix(n, "summary line") {
+				notes = append(notes, n)
+			}
+		}
+		rows = append(rows, views.AgentRow{Depth: depth, Role: v.Role, ID: id, State: state, Verdict: v.Verdict,
+			Objects: v.Objects, Turns: v.Turns, InputTokens: v.Tokens.Input, OutputTokens: v.Tokens.Output,
+			CacheCreation: v.Tokens.CacheCreation, CacheRead: v.Tokens.CacheRead, CostUSD: v.CostUSD,
+			Context: v.Context, Last: v.LastActivity, Notes: notes})
+		// Newest first: the working subagent is at the top.
+		for i := len(v.Subagents) - 1; i >= 0; i-- {
+			add(v.Subagents[i], depth+1)
+		}
+	}
+	for _, s := range m.sess.rep.Sessions {
+		add(s, 0)
+	}
+	return rows
+}
+
+// instruction composes the agents' /instruct command about the sentence under the
+// cursor, for the agent the statement needs next.
+func (m *Model) instruction() (string, string) {
+	st := m.selectedStatement()
+	if st == nil {
+		return "", "select a statement first"
+	}
+	n, text := m.sentenceUnderCursor()
+	agent := ""
+	if m.g != nil {
+		agent = m.g.Next[st.ID]
+	}
+	if agent == "" || agent == model.AgentHuman {
+		agent = model.AgentCheck
+	}
+	verb := map[string]string{model.AgentCheck: "please check", model.AgentFix: "please fix the gap in",
+		model.AgentProve: "please prove"}[agent]
+	if verb == "" {
+		verb = "please work on"
+	}
+	s := fmt.Sprintf("/instruct %s: %s statement (%s)", agent, verb, st.ID)
+	if n > 0 {
+		quoted := model.SanitizeLine(text)
+		if r := []rune(quoted); len(r) > 80 {
+			quoted = string(r[:79]) + "…"
+		}
+		s += fmt.Sprintf(", sentence %d \"%s\"", n, quoted)
+	}
+	return s + ": <your note>", ""
+}
+
+// instruct shows the composed instruction and copies it with OSC 52, on the user's key.
+func (m *Model) instruct() tea.Cmd {
+	s, why := m.instruction()
+	if s == "" {
+		m.flashError("cannot compose an instruction: " + why)
+		return nil
+	}
+	m.flashInfo("copied: " + s)
+	return tea.SetClipboard(s)
+}
