@@ -250,7 +250,7 @@ func writeRun(t testing.TB, dir, contents, project string) []string {
 			input = map[string]any{"command": fmt.Sprintf("venv-python src/state.py --id %s --status validating", obj)}
 			out = "Done."
 		}
-		if i == 12 { // hostile text: escape sequences, an OSC 52 clipboard write, bidi
+		if i == 14 { // hostile text: escape sequences, an OSC 52 clipboard write, bidi
 			analysis += "\n\x1b]52;c;cm0gLXJmIH4=\x07\x1b[2J\x1b[31mred\x1b[0m \u202edetalumis\u202c"
 		}
 		sub.assistant(at.Add(-20*time.Second), [4]int64{8, 900, 2500, 15000},

@@ -51,8 +51,8 @@ func TestReadsTheProjectsSessionsByCWD(t *testing.T) {
 	if demo.Role != RoleOrchestrator || demo.Compactions != 1 {
 		t.Fatalf("orchestrator: role %q, compactions %d", demo.Role, demo.Compactions)
 	}
-	// 34 changes by agents, one dispatch that never answered.
-	if len(demo.Subagents) != 35 {
+	// 35 changes by agents, one dispatch that never answered.
+	if len(demo.Subagents) != 36 {
 		t.Fatalf("subagents: %d", len(demo.Subagents))
 	}
 	entries := demoEntries(t, "../contents")
@@ -77,9 +77,9 @@ func TestReadsTheProjectsSessionsByCWD(t *testing.T) {
 			t.Errorf("%s: verdict %q", e.ID, sub.Verdict)
 		}
 	}
-	// s-013 was rejected at sentence 4 (l-025, the 23rd change by an agent).
-	if v := byAgent[agentIDFor(23)].Verdict; v != "REJECTED at sentence 4" {
-		t.Errorf("l-025's checker: %q", v)
+	// s-013 was rejected at sentence 4 (l-026, the 24th change by an agent).
+	if v := byAgent[agentIDFor(24)].Verdict; v != "REJECTED at sentence 4" {
+		t.Errorf("l-026's checker: %q", v)
 	}
 	stalled := byAgent["a3f1fff"]
 	if stalled.Role != "agent-check" || stalled.State != StateTool || !strings.HasPrefix(stalled.Tool, "Read: ") ||
@@ -155,13 +155,13 @@ func checkAttribution(t *testing.T, entries []model.LogEntry, r Report) {
 	if hows[ByName] == 0 || hows[ByTime] == 0 {
 		t.Errorf("the run should exercise both ways: %v", hows)
 	}
-	// The checker's sentence analysis behind l-025 (s-013 rejected at sentence 4).
+	// The checker's sentence analysis behind l-026 (s-013 rejected at sentence 4).
 	for _, a := range atts {
-		if a.Change == "l-025" && (a.Call == nil || !strings.Contains(a.Call.Analysis, "VERDICT: INVALID at sentence 4")) {
-			t.Errorf("l-025's analysis: %+v", a.Call)
+		if a.Change == "l-026" && (a.Call == nil || !strings.Contains(a.Call.Analysis, "VERDICT: INVALID at sentence 4")) {
+			t.Errorf("l-026's analysis: %+v", a.Call)
 		}
-		if a.Change == "l-013" && (a.Call == nil || !strings.Contains(a.Call.Analysis, "␛]52;c;") || !strings.Contains(a.Call.Analysis, "<U+202E>")) {
-			t.Errorf("l-013's hostile analysis not shown inert: %+v", a.Call)
+		if a.Change == "l-015" && (a.Call == nil || !strings.Contains(a.Call.Analysis, "␛]52;c;") || !strings.Contains(a.Call.Analysis, "<U+202E>")) {
+			t.Errorf("l-015's hostile analysis not shown inert: %+v", a.Call)
 		}
 	}
 }

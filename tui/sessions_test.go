@@ -20,7 +20,7 @@ func sessionsModel(t *testing.T) *Model {
 	m := openModel(t, dir, Options{NoWatch: true, SyncLoad: true,
 		Sessions: &sessions.Options{ClaudeDir: claude, Project: "/work/mra-demo"}}, 160, 60)
 	runCmds(t, m, m.watchSessions(nil))
-	if !m.sess.read || len(m.sess.atts) != 34 {
+	if !m.sess.read || len(m.sess.atts) != 35 {
 		t.Fatalf("read %v, %d changes attributed", m.sess.read, len(m.sess.atts))
 	}
 	return m
@@ -31,7 +31,7 @@ func TestRunsPaneShowsSessions(t *testing.T) {
 	keys(t, m, "r")
 	scr := screen(m)
 	for _, want := range []string{"Claude Code sessions (2)", "orchestrator 7f3c2a10 s-014  running Task: agent-check s-014",
-		"agent-check a3f1a17 s-013 s-011 s-012  finished · REJECTED at sentence 4", "agent-check a3f1fff s-014  running Read: /work/mra-demo/contents/statement/s-014.json"} {
+		"agent-check a3f1a18 s-013 s-011 s-012  finished · REJECTED at sentence 4", "agent-check a3f1fff s-014  running Read: /work/mra-demo/contents/statement/s-014.json"} {
 		if !strings.Contains(scr, want) {
 			t.Errorf("runs pane lacks %q:\n%s", want, scr)
 		}
@@ -51,8 +51,8 @@ func TestSilentTranscriptsRaiseTheAlarm(t *testing.T) {
 func TestActivityNamesTheAgent(t *testing.T) {
 	m := sessionsModel(t)
 	keys(t, m, "a")
-	if scr := screen(m); !strings.Contains(scr, "check-reject-proof ⚙ agent-check a3f1a17") {
-		t.Errorf("activity lacks the agent of l-025:\n%s", scr)
+	if scr := screen(m); !strings.Contains(scr, "check-reject-proof ⚙ agent-check a3f1a18") {
+		t.Errorf("activity lacks the agent of l-026:\n%s", scr)
 	}
 }
 
@@ -61,12 +61,12 @@ func TestDetailShowsTheTextBehindAnIssue(t *testing.T) {
 	m.jumpTo("s-013")
 	runCmds(t, m, m.rebuildDetail())
 	scr := screen(m)
-	if !strings.Contains(scr, "▸ agent-check a3f1a17 (l-025): VERDICT: INVALID at sentence 4 (+9 lines, w unfolds)") {
+	if !strings.Contains(scr, "▸ agent-check a3f1a18 (l-026): VERDICT: INVALID at sentence 4 (+9 lines, w unfolds)") {
 		t.Fatalf("folded note missing:\n%s", scr)
 	}
 	keys(t, m, "w")
 	scr = screen(m)
-	if !strings.Contains(scr, "▾ agent-check a3f1a17 (l-025) wrote before the call:") || !strings.Contains(scr, "VERDICT: INVALID at sentence 4") {
+	if !strings.Contains(scr, "▾ agent-check a3f1a18 (l-026) wrote before the call:") || !strings.Contains(scr, "VERDICT: INVALID at sentence 4") {
 		t.Fatalf("unfolded note missing:\n%s", scr)
 	}
 }
@@ -89,7 +89,7 @@ func TestInstructComposesAndCopies(t *testing.T) {
 	}
 }
 
-// The checker behind l-013 wrote an OSC 52 clipboard write, a screen clear, colours and
+// The checker behind l-015 wrote an OSC 52 clipboard write, a screen clear, colours and
 // a right-to-left override: the detail of s-009 shows them as inert stand-ins.
 func TestHostileTranscriptTextIsInert(t *testing.T) {
 	m := sessionsModel(t)

@@ -95,9 +95,16 @@ func oneLine(s string) string {
 	return model.SanitizeLine(strings.TrimSpace(s))
 }
 
+// uiOptions are the root command's flags for the terminal UI.
+type uiOptions struct {
+	theme      string
+	stallAfter time.Duration
+	claudeDir  string // Claude Code's config folder, whose transcripts the runs pane follows
+}
+
 // openTUI opens the terminal UI (bare `referee`); it is nil in a build without the UI
 // (ui.go, noui.go).
-var openTUI func(dir, theme string, stallAfter time.Duration) error
+var openTUI func(dir string, o uiOptions) error
 
 // rootCommand is the command tree for a command line. A skill call, what agents run most,
 // gets only its own command: the others (and the other skills' flags) would cost a
@@ -123,9 +130,10 @@ func (a *app) rootCommand(args []string) *cobra.Command {
 	contents := addContentsFlag(root)
 	theme := root.Flags().String("theme", "auto", "the UI theme: auto (follows the terminal), dark, light, high-contrast or none")
 	stallAfter := root.Flags().Duration("stall-after", model.DefaultStallAfter, "the UI's stall alarm: how long nothing may change while work is actionable (negative turns it off)")
+	claudeDir := root.Flags().String("claude-dir", "", "Claude Code's config folder, whose session transcripts the runs pane follows (default $CLAUDE_CONFIG_DIR, else ~/.claude)")
 	root.RunE = func(cmd *cobra.Command, args []string) error {
 		if openTUI != nil {
-			return openTUI(*contents, *theme, *stallAfter)
+			return openTUI(*contents, uiOptions{theme: *theme, stallAfter: *stallAfter, claudeDir: *claudeDir})
 		}
 		if err := a.printStatus(*contents, "text"); err != nil {
 			return err

@@ -80,16 +80,16 @@ func TestRunsShowsSessions(t *testing.T) {
 		t.Fatalf("runs %v stalled %v sessions %d", got.Runs, got.Stalled, len(got.Sessions))
 	}
 	demo := got.Sessions[0] // the session active last first
-	if demo.SessionID != "7f3c2a10-5b1e-4c2d-9a8e-2f6d1c0b9e41" || demo.Role != "orchestrator" || len(demo.Subagents) != 35 ||
-		demo.LastActivity != "2026-11-20T11:30:30Z" || demo.CostUSD <= 0 ||
-		demo.Tokens.CacheRead != 1144500 || strings.Join(demo.Objects, ",") != "s-014" || demo.State != "running" {
+	if demo.SessionID != "7f3c2a10-5b1e-4c2d-9a8e-2f6d1c0b9e41" || demo.Role != "orchestrator" || len(demo.Subagents) != 36 ||
+		demo.LastActivity != "2026-11-20T11:34:30Z" || demo.CostUSD <= 0 ||
+		demo.Tokens.CacheRead != 1185500 || strings.Join(demo.Objects, ",") != "s-014" || demo.State != "running" {
 		t.Fatalf("demo session: %+v", demo)
 	}
 	if s := demo.Subagents[2]; s.Role != "agent-check" || s.Verdict != "REJECTED at sentence 7" || s.State != "finished" || strings.Join(s.Objects, ",") != "s-004" {
 		t.Fatalf("third subagent: %+v", s)
 	}
 	// The log was just copied (changed 0s ago), the transcripts are silent.
-	if !strings.HasPrefix(got.Stall.Reason, "stalled: the transcripts fell silent: the last transcript line was 29m20s ago (agent-check a3f1fff)") {
+	if !strings.HasPrefix(got.Stall.Reason, "stalled: the transcripts fell silent: the last transcript line was 25m20s ago (agent-check a3f1fff)") {
 		t.Fatalf("reason %q", got.Stall.Reason)
 	}
 }
@@ -97,27 +97,27 @@ func TestRunsShowsSessions(t *testing.T) {
 func TestWhy(t *testing.T) {
 	root, claude := sessionsFixture(t)
 	args := []string{"--claude-dir", claude, "--project", "/work/mra-demo"}
-	out := referee(t, root, "", append([]string{"why", "l-025"}, args...)...)
+	out := referee(t, root, "", append([]string{"why", "l-026"}, args...)...)
 	for _, want := range []string{
-		"l-025 check-reject-proof by agent-check at 2026-11-20T10:40:00Z: s-013\n",
-		"session: 7f3c2a10-5b1e-4c2d-9a8e-2f6d1c0b9e41\nagent: agent-check a3f1a17\n",
+		"l-026 check-reject-proof by agent-check at 2026-11-20T10:44:00Z: s-013\n",
+		"session: 7f3c2a10-5b1e-4c2d-9a8e-2f6d1c0b9e41\nagent: agent-check a3f1a18\n",
 		"(tied: the call's output names the change)",
 		"  VERDICT: INVALID at sentence 4\n",
 	} {
 		if !strings.Contains(out.stdout, want) {
-			t.Errorf("why l-025: %q missing from\n%s", want, out.stdout)
+			t.Errorf("why l-026: %q missing from\n%s", want, out.stdout)
 		}
 	}
 	if out.code != 0 {
 		t.Errorf("exit %d", out.code)
 	}
-	// The hostile analysis behind l-013 arrives inert.
-	out = referee(t, root, "", append([]string{"why", "l-013"}, args...)...)
+	// The hostile analysis behind l-015 arrives inert.
+	out = referee(t, root, "", append([]string{"why", "l-015"}, args...)...)
 	if strings.ContainsAny(out.stdout, "\x1b\x07\u202e") || !strings.Contains(out.stdout, "␛]52;c;") {
-		t.Errorf("why l-013 not sanitised:\n%q", out.stdout)
+		t.Errorf("why l-015 not sanitised:\n%q", out.stdout)
 	}
-	referee(t, root, "", append([]string{"why", "l-027"}, args...)...).want(t, 1,
-		"l-027 abandon by human at 2026-11-20T10:47:00Z: s-013\nno skill call in the 2 session(s) of /work/mra-demo made it\n", "")
+	referee(t, root, "", append([]string{"why", "l-028"}, args...)...).want(t, 1,
+		"l-028 abandon by human at 2026-11-20T10:53:00Z: s-013\nno skill call in the 2 session(s) of /work/mra-demo made it\n", "")
 	out = referee(t, root, "", append([]string{"why", "l-999"}, args...)...)
 	if out.code != 2 || !strings.Contains(out.stderr, "no change l-999") {
 		t.Errorf("unknown change: %d %q", out.code, out.stderr)
@@ -130,11 +130,11 @@ func TestRunsTextShowsSessions(t *testing.T) {
 	for _, want := range []string{
 		"sessions: 2 in " + claude + "/projects ran in /work/mra-demo (prices of 2025-11-24, ",
 		"  orchestrator 7f3c2a10-5b1e-4c2d-9a8e-2f6d1c0b9e41 on s-014: running Task: agent-check s-014\n" +
-			"    36 turns; tokens 73 in, 2,900 out, cache 29,800 written, 1,144,500 read; $0.83; context 30,462; last line 29m30s ago\n",
-		"    agent-check a3f1a17 on s-013 s-011 s-012: finished, REJECTED at sentence 4\n",
+			"    37 turns; tokens 75 in, 2,980 out, cache 30,400 written, 1,185,500 read; $0.86; context 30,462; last line 25m30s ago\n",
+		"    agent-check a3f1a18 on s-013 s-011 s-012: finished, REJECTED at sentence 4\n",
 		"      4 turns; tokens 20 in, 1,550 out, cache 7,000 written, 61,500 read; $0.11; context 18,353; last line",
 		"    agent-check a3f1fff on s-014: running Read: /work/mra-demo/contents/statement/s-014.json\n",
-		"stall alarm: stalled: the transcripts fell silent: the last transcript line was 29m20s ago (agent-check a3f1fff)",
+		"stall alarm: stalled: the transcripts fell silent: the last transcript line was 25m20s ago (agent-check a3f1fff)",
 	} {
 		if !strings.Contains(out.stdout, want) {
 			t.Errorf("missing %q in\n%s", want, out.stdout)

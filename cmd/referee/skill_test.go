@@ -265,8 +265,8 @@ func TestSkillsListAndInstall(t *testing.T) {
 	}
 	wantOut.WriteString("wrote .mcp.json\n")
 	wantOut.WriteString("note: the agents run `referee skill …` once per call; give them the CLI-only build, which\n" +
-		"note: starts in ~2 ms instead of this one's ~20 ms: CGO_ENABLED=0 go build -tags noui,nomcp -o referee ./cmd/referee\n"+
-			"note: (agents that reach referee through `referee mcp` start it once; any build serves MCP but nomcp)\n")
+		"note: starts in ~2 ms instead of this one's ~20 ms: CGO_ENABLED=0 go build -tags noui,nomcp -o referee ./cmd/referee\n" +
+		"note: (agents that reach referee through `referee mcp` start it once; any build serves MCP but nomcp)\n")
 	referee(t, root, "", "skills", "install").want(t, 0, wantOut.String(), "")
 	got := files(t, filepath.Join(root, ".claude/skills"))
 	if len(got) != 12 {
