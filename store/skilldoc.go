@@ -140,6 +140,11 @@ func SkillDoc(s *Skill) string {
 	w("names above: a string for a text, a string or a list of strings for a repeatable\n")
 	w("parameter, a number for a whole number. Flags given on the command line override it.\n\n")
 
+	w("Through MCP (`referee mcp`, which `referee skills install` adds to `.mcp.json`) the same\n")
+	w("skill is the tool `mcp__referee__%s`, taking the JSON object above (plus\n", s.Name)
+	w("`expect_version`): no shell quoting. It answers the same line; an error starts with\n")
+	w("`precondition:`, `conflict:` or `input:`, and nothing is written.\n\n")
+
 	w("## What it changes\n\n%s\n\n", s.Changes)
 	w("Every call is one change batch: the next `l-` change ID is issued, every object it\n")
 	w("modifies is first backed up to `history/<l-id>/`, and one line is added to\n")
