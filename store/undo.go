@@ -51,6 +51,9 @@ func Undo(dir, changeID string, opts Options) (*Result, error) {
 			}
 		}
 	}
+	if counters, branch, ok := restoreLine(target); ok { // a rewind or branch switch (rewind.go)
+		return t.undoRestore(target, counters, branch, opts)
+	}
 	for _, id := range target.Modification {
 		if !model.ValidID(id, "") || objectFile(id) == "" {
 			return nil, inputf("undo: %s names %q, which is not an object ID", changeID, id)
