@@ -292,8 +292,9 @@ func lastChange(entries []model.LogEntry) string {
 }
 
 // BranchSave saves the folder as branch name and puts the folder on that line (one log
-// line, changing no object, records where the line began). Saving the line the folder
-// is on again updates it; a name another line has is refused.
+// line, changing no object, records where the line began); the line it was on is saved
+// at this point too. Saving the line the folder is on again updates it; a name another
+// line has is refused.
 func BranchSave(dir, name string, opts Options) (*Restore, error) {
 	if err := checkBranchName(name); err != nil {
 		return nil, err
@@ -317,8 +318,16 @@ func BranchSave(dir, name string, opts Options) (*Restore, error) {
 	if opts.Now != nil {
 		now = opts.Now
 	}
-	if _, err := t.saveLine(name, objs, lastChange(entries), now()); err != nil {
-		return nil, err
+	// A new line forks here: the line the folder was on is saved at this point too, so
+	// that switching back to it finds it as it was.
+	names := []string{name}
+	if name != cur {
+		names = append(names, cur)
+	}
+	for _, n := range names {
+		if _, err := t.saveLine(n, objs, lastChange(entries), now()); err != nil {
+			return nil, err
+		}
 	}
 	r := &Restore{Skill: SkillBranchSave, Branch: name, From: cur}
 	extra := []model.Member{model.M(keyBranch, model.Str(name)), model.M(keyBranchBefore, model.Str(cur))}

@@ -464,3 +464,18 @@ func (t *tx) undoRestore(target model.LogEntry, counters []string, branchBefore 
 	}
 	return res, nil
 }
+
+// LastChange is the last change of the folder's log ("" when it has none).
+func LastChange(dir string) (string, error) {
+	if err := refuseUnsafe(dir); err != nil {
+		return "", err
+	}
+	data, err := readNoFollow(filepath.Join(dir, filepath.FromSlash(LogFile)))
+	if errors.Is(err, fs.ErrNotExist) {
+		return "", nil
+	}
+	if err != nil {
+		return "", inputf("cannot read %s: %v", LogFile, unwrapPath(err))
+	}
+	return lastChange(ParseLog(string(data))), nil
+}
