@@ -61,6 +61,9 @@ type manifest struct {
 	Change   string            // the last change of the log when it was saved
 	Counters []string          // p, s, e
 	Objects  map[string]string // object ID → SHA-256 of its file
+	// Stats are each file's size and modification time when it was saved ("size:ns"):
+	// the next save of the line does not read again a file they still describe.
+	Stats map[string]string
 }
 
 func (m *manifest) encode() []byte {
@@ -70,8 +73,12 @@ func (m *manifest) encode() []byte {
 	}
 	slices.SortFunc(ids, model.CompareIDs)
 	objs := make([]model.Member, len(ids))
+	stats := make([]model.Member, 0, len(ids))
 	for i, id := range ids {
 		objs[i] = model.M(id, model.Str(m.Objects[id]))
+		if st, ok := m.Stats[id]; ok {
+			stats = append(stats, model.M(id, model.Str(st)))
+		}
 	}
 	return model.EncodeIndent(model.Obj(
 		model.M("branch", model.Str(m.Name)),
@@ -79,6 +86,7 @@ func (m *manifest) encode() []byte {
 		model.M("change", model.Str(m.Change)),
 		model.M("counters", model.Strs(m.Counters)),
 		model.M("objects", model.Obj(objs...)),
+		model.M("stats", model.Obj(stats...)),
 	))
 }
 
@@ -100,7 +108,7 @@ func readManifest(dir, name string) (*manifest, error) {
 	if err != nil {
 		return nil, inputf("branch: %s is not valid JSON: %v", rel, err)
 	}
-	m := &manifest{Objects: map[string]string{}}
+	m := &manifest{Objects: map[string]string{}, Stats: map[string]string{}}
 	get := func(key string) string {
 		v, _ := doc.Get(key)
 		return v.Str
@@ -117,6 +125,12 @@ func readManifest(dir, name string) (*manifest, error) {
 			return nil, inputf("branch: %s: %q → %q is not an object ID and a SHA-256", rel, mem.Key, mem.Value.Str)
 		}
 		m.Objects[mem.Key] = mem.Value.Str
+	}
+	stats, _ := doc.Get("stats")
+	for _, mem := range stats.Obj {
+		if mem.Value.Kind == model.String {
+			m.Stats[mem.Key] = mem.Value.Str
+		}
 	}
 	return m, nil
 }
@@ -150,9 +164,26 @@ func branchOf(entries []model.LogEntry) string {
 	return DefaultBranch
 }
 
-// folderObjects is every object file of the folder now: ID → bytes.
-func (t *tx) folderObjects() (map[string][]byte, error) {
-	out := map[string][]byte{}
+// folderFile is one object file of the folder now.
+type folderFile struct {
+	hash string
+	data []byte // nil when the hash comes from the last save (the file is unchanged since)
+	stat string // its size and modification time (manifest.Stats)
+}
+
+// racyWindow: a file written this close before a save may be written again with the
+// same size and time (file times are coarse), so its recorded stat is not trusted.
+const racyWindow = 2 * time.Second
+
+// folderObjects hashes every object file of the folder now. A file whose size and time
+// are what the last save of the line (prev, may be nil) recorded, and which was written
+// well before that save, is not read again: its hash is the saved one.
+func (t *tx) folderObjects(prev *manifest) (map[string]folderFile, error) {
+	var saved time.Time
+	if prev != nil {
+		saved, _ = time.Parse(time.RFC3339Nano, prev.Saved)
+	}
+	out := map[string]folderFile{}
 	for _, sub := range []string{ProblemDir, StatementDir, ExperienceDir} {
 		entries, err := os.ReadDir(t.abs(sub))
 		if errors.Is(err, fs.ErrNotExist) {
@@ -166,11 +197,21 @@ func (t *tx) folderObjects() (map[string][]byte, error) {
 			if !ok || !model.ValidID(id, "") || objectRelPath(id) != sub+"/"+e.Name() {
 				continue // not an object file: the agents and referee ignore it
 			}
+			var st string
+			if info, err := e.Info(); err == nil && info.Mode().IsRegular() {
+				st = fmt.Sprintf("%d:%d", info.Size(), info.ModTime().UnixNano())
+				if prev != nil && prev.Stats[id] == st && prev.Objects[id] != "" && info.ModTime().Before(saved.Add(-racyWindow)) {
+					out[id] = folderFile{hash: prev.Objects[id], stat: st}
+					continue
+				}
+			}
 			data, err := t.fileNow(id)
 			if err != nil {
 				return nil, err
 			}
-			out[id] = data
+			if data != nil {
+				out[id] = folderFile{hash: contentHash(data), data: data, stat: st}
+			}
 		}
 	}
 	return out, nil
@@ -178,9 +219,9 @@ func (t *tx) folderObjects() (map[string][]byte, error) {
 
 // saveLine stores the folder's objects and counters as branch name (objects first, each
 // once, then the manifest, so that a manifest never names a missing object).
-func (t *tx) saveLine(name string, objs map[string][]byte, lastChange string, now time.Time) (*manifest, error) {
-	m := &manifest{Name: name, Saved: now.UTC().Format(time.RFC3339), Change: lastChange,
-		Counters: t.counters(), Objects: map[string]string{}}
+func (t *tx) saveLine(name string, files map[string]folderFile, lastChange string, now time.Time) (*manifest, error) {
+	m := &manifest{Name: name, Saved: now.UTC().Format(time.RFC3339Nano), Change: lastChange,
+		Counters: t.counters(), Objects: map[string]string{}, Stats: map[string]string{}}
 	type pending struct {
 		rel string
 		f   *os.File
@@ -193,9 +234,15 @@ func (t *tx) saveLine(name string, objs map[string][]byte, lastChange string, no
 		}
 	}
 	dirs := map[string]bool{}
-	for id, data := range objs {
-		h := contentHash(data)
+	for id, f := range files {
+		h, data := f.hash, f.data
 		m.Objects[id] = h
+		if f.stat != "" {
+			m.Stats[id] = f.stat
+		}
+		if data == nil {
+			continue // unchanged since the last save, which stored it
+		}
 		rel := objectStoreRel(h)
 		if _, err := os.Lstat(t.abs(rel)); err == nil || slices.ContainsFunc(temps, func(p pending) bool { return p.rel == rel }) {
 			continue
@@ -310,7 +357,11 @@ func BranchSave(dir, name string, opts Options) (*Restore, error) {
 	} else if m != nil && name != cur {
 		return nil, inputf("branch save: there is a branch %q already (the folder is on %q); branch switch %s goes to it", name, cur, name)
 	}
-	objs, err := t.folderObjects()
+	prev, err := readManifest(dir, cur)
+	if err != nil {
+		return nil, err
+	}
+	objs, err := t.folderObjects(prev)
 	if err != nil {
 		return nil, err
 	}
@@ -357,7 +408,11 @@ func BranchSwitch(dir, name string, dryRun bool, opts Options) (*Restore, error)
 	if target == nil {
 		return nil, inputf("branch switch: there is no branch %q (branch list shows the saved ones)", name)
 	}
-	objs, err := t.folderObjects()
+	prev, err := readManifest(dir, cur)
+	if err != nil {
+		return nil, err
+	}
+	objs, err := t.folderObjects(prev)
 	if err != nil {
 		return nil, err
 	}
@@ -382,13 +437,19 @@ func BranchSwitch(dir, name string, dryRun bool, opts Options) (*Restore, error)
 	}
 	slices.SortFunc(ids, model.CompareIDs)
 	for _, id := range ids {
-		now := objs[id]
+		f, exists := objs[id]
 		h, ok := target.Objects[id]
-		if !ok {
-			plan = append(plan, restoreObj{id: id, before: now})
+		if exists && f.hash == h {
 			continue
 		}
-		if now != nil && contentHash(now) == h {
+		now := f.data
+		if exists && now == nil { // not read by the save: unchanged since the last one
+			if now, err = t.fileNow(id); err != nil {
+				return nil, err
+			}
+		}
+		if !ok {
+			plan = append(plan, restoreObj{id: id, before: now})
 			continue
 		}
 		want, err := t.storedObject(h)
@@ -505,19 +566,27 @@ func BranchDiff(dir, a, b string) ([]BranchDifference, error) {
 	if err != nil {
 		return nil, err
 	}
-	var live map[string][]byte
 	load := func(name string) (map[string]string, func(id string) []byte, error) {
 		if name == cur {
-			if live == nil {
-				if live, err = t.folderObjects(); err != nil {
-					return nil, nil, err
-				}
+			prev, err := readManifest(dir, cur)
+			if err != nil {
+				return nil, nil, err
+			}
+			live, err := t.folderObjects(prev)
+			if err != nil {
+				return nil, nil, err
 			}
 			hashes := map[string]string{}
-			for id, data := range live {
-				hashes[id] = contentHash(data)
+			for id, f := range live {
+				hashes[id] = f.hash
 			}
-			return hashes, func(id string) []byte { return live[id] }, nil
+			return hashes, func(id string) []byte {
+				if data := live[id].data; data != nil {
+					return data
+				}
+				data, _ := t.fileNow(id)
+				return data
+			}, nil
 		}
 		m, err := readManifest(dir, name)
 		if err != nil {

@@ -262,7 +262,12 @@ func (t *tx) planRewind(changeID string) ([]restoreObj, []string, error) {
 				return nil, nil, inputf("rewind: %s, which holds %s as it was after %s, is unusable: %v", rel, id, changeID, unwrapPath(err))
 			}
 		}
-		now, err := t.fileNow(id)
+		var now []byte
+		if want == nil {
+			now, err = t.fileToRemove(id)
+		} else {
+			now, err = t.fileNow(id)
+		}
 		if err != nil {
 			return nil, nil, err
 		}
@@ -290,6 +295,24 @@ func (t *tx) fileNow(id string) ([]byte, error) {
 	data, err := readStable(t.abs(rel))
 	if err != nil {
 		return nil, inputf("%s: %s: %v", t.skill, rel, err)
+	}
+	return data, nil
+}
+
+// fileToRemove is fileNow for an object the batch removes: its bytes only go to the
+// journal's hash (the file itself becomes the backup), so they are read once, unparsed.
+func (t *tx) fileToRemove(id string) ([]byte, error) {
+	rel := objectRelPath(id)
+	info, err := os.Lstat(t.abs(rel))
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err == nil && !info.Mode().IsRegular() {
+		return nil, inputf("%s: %s is not a regular file (links and folders are not followed)", t.skill, rel)
+	}
+	data, err := readNoFollow(t.abs(rel))
+	if err != nil {
+		return nil, inputf("%s: %s: %v", t.skill, rel, unwrapPath(err))
 	}
 	return data, nil
 }
@@ -346,7 +369,7 @@ func (t *tx) writeRestore(r *Restore, objs []restoreObj, counters []string, extr
 			b.objects = append(b.objects, batchObject{id: o.id, after: o.after, created: true})
 		case o.after == nil:
 			r.Removed = append(r.Removed, o.id)
-			removed = append(removed, batchObject{id: o.id, before: o.before, deleted: true})
+			removed = append(removed, batchObject{id: o.id, before: o.before, deleted: true, move: true})
 		default:
 			r.Modified = append(r.Modified, o.id)
 			modified = append(modified, batchObject{id: o.id, before: o.before, after: o.after})
