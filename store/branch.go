@@ -636,4 +636,3 @@ func BranchDiff(dir, a, b string) ([]BranchDifference, error) {
 	slices.SortFunc(out, func(x, y BranchDifference) int { return model.CompareIDs(x.ID, y.ID) })
 	return out, nil
 }
-

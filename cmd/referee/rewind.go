@@ -257,4 +257,3 @@ func printBranchDiff(w io.Writer, a, b string, ds []store.BranchDifference) {
 	}
 	fmt.Fprintf(w, "%d objects differ\n", len(ds))
 }
-
