@@ -14,6 +14,10 @@ import (
 // shown would remove and restore (store.PlanRewind), and shows it in the same
 // confirmation as every change; y writes it (one change batch), u takes it back.
 
+// planIDs is how many IDs of each list the confirmation names (a rewind of a big run can
+// remove thousands; the dialog is drawn after every message).
+const planIDs = 24
+
 type rewindPlanMsg struct {
 	plan *store.Restore
 	err  error
@@ -49,7 +53,12 @@ func (m *Model) onRewindPlan(msg rewindPlanMsg) tea.Cmd {
 	ch := &change{rewind: p}
 	list := func(verb string, ids []string) {
 		if len(ids) > 0 {
-			ch.preview = append(ch.preview, fmt.Sprintf("%s %d: %s", verb, len(ids), strings.Join(ids, ", ")))
+			shown := ids[:min(len(ids), planIDs)]
+			more := ""
+			if len(ids) > len(shown) {
+				more = fmt.Sprintf(", … %d more", len(ids)-len(shown))
+			}
+			ch.preview = append(ch.preview, fmt.Sprintf("%s %d: %s%s", verb, len(ids), strings.Join(shown, ", "), more))
 		}
 	}
 	list("remove (created later; backed up first)", p.Removed)

@@ -212,7 +212,7 @@ func (a *app) branchCommand() *cobra.Command {
 			}
 			saved := "not saved"
 			if b.Saved != "" {
-				saved = fmt.Sprintf("saved %s after %s, %d objects", b.Saved, b.Change, b.Objects)
+				saved = fmt.Sprintf("saved %s after %s, %d objects", oneLine(b.Saved), oneLine(b.Change), b.Objects)
 			}
 			fmt.Fprintf(a.stdout, "%s %s  (%s; counters %s)\n", mark, b.Name, saved, strings.Join(b.Counters, " "))
 		}
