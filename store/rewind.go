@@ -24,6 +24,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/gofrs/flock"
@@ -245,36 +246,67 @@ func (t *tx) planRewind(changeID string) ([]restoreObj, []string, error) {
 		}
 	}
 	slices.SortFunc(sorted, model.CompareIDs)
-	var objs []restoreObj
+	// The files are read by a few goroutines at once: a rewind deep into a big run
+	// reads thousands, and the reads wait on the disk more than on the CPU.
+	type item struct {
+		id, backup string // backup: "" when the object did not exist then
+		obj        restoreObj
+		skip       bool
+		err        error
+	}
+	var items []item
 	for _, id := range sorted {
 		kind, j := h.source(id, i, func(int) bool { return true })
 		if kind == sourceNow {
 			continue
 		}
-		var want []byte
+		it := item{id: id}
 		if kind == sourceBackup {
-			rel := HistoryDir + "/" + h.log[j].ID + "/" + id + ".json"
-			want, err = readNoFollow(t.abs(rel))
+			it.backup = HistoryDir + "/" + h.log[j].ID + "/" + id + ".json"
+		}
+		items = append(items, it)
+	}
+	fetch := func(it *item) {
+		var want, now []byte
+		var err error
+		if it.backup != "" {
+			want, err = readNoFollow(t.abs(it.backup))
 			if err == nil {
 				_, err = model.Parse(want)
 			}
 			if err != nil {
-				return nil, nil, inputf("rewind: %s, which holds %s as it was after %s, is unusable: %v", rel, id, changeID, unwrapPath(err))
+				it.err = inputf("rewind: %s, which holds %s as it was after %s, is unusable: %v", it.backup, it.id, changeID, unwrapPath(err))
+				return
 			}
-		}
-		var now []byte
-		if want == nil {
-			now, err = t.fileToRemove(id)
+			now, err = t.fileNow(it.id)
 		} else {
-			now, err = t.fileNow(id)
+			now, err = t.fileToRemove(it.id)
 		}
 		if err != nil {
-			return nil, nil, err
+			it.err = err
+			return
 		}
-		if (now == nil && want == nil) || (now != nil && want != nil && bytes.Equal(now, want)) {
-			continue
+		it.skip = (now == nil && want == nil) || (now != nil && want != nil && bytes.Equal(now, want))
+		it.obj = restoreObj{id: it.id, before: now, after: want}
+	}
+	const readers = 4
+	var wg sync.WaitGroup
+	for r := range readers {
+		wg.Go(func() {
+			for k := r; k < len(items); k += readers {
+				fetch(&items[k])
+			}
+		})
+	}
+	wg.Wait()
+	var objs []restoreObj
+	for _, it := range items {
+		if it.err != nil {
+			return nil, nil, it.err
 		}
-		objs = append(objs, restoreObj{id: id, before: now, after: want})
+		if !it.skip {
+			objs = append(objs, it.obj)
+		}
 	}
 	return objs, counters, nil
 }
