@@ -220,6 +220,7 @@ func (t *tx) folderObjects(prev *manifest) (map[string]folderFile, error) {
 // saveLine stores the folder's objects and counters as branch name (objects first, each
 // once, then the manifest, so that a manifest never names a missing object).
 func (t *tx) saveLine(name string, files map[string]folderFile, lastChange string, now time.Time) (*manifest, error) {
+	t.removeBranchTemps()
 	m := &manifest{Name: name, Saved: now.UTC().Format(time.RFC3339Nano), Change: lastChange,
 		Counters: t.counters(), Objects: map[string]string{}, Stats: map[string]string{}}
 	type pending struct {
@@ -303,6 +304,26 @@ func (t *tx) saveLine(name string, files map[string]folderFile, lastChange strin
 	}
 	crashPoint()
 	return m, nil
+}
+
+// removeBranchTemps removes the temp files a save killed half-way left in the store
+// (repair looks only at history/l-*). It runs under the lock, so none is being written.
+func (t *tx) removeBranchTemps() {
+	dirs := []string{BranchDir}
+	subs, _ := os.ReadDir(t.abs(BranchDir + "/objects"))
+	for _, e := range subs {
+		if e.IsDir() {
+			dirs = append(dirs, BranchDir+"/objects/"+e.Name())
+		}
+	}
+	for _, d := range dirs {
+		entries, _ := os.ReadDir(t.abs(d))
+		for _, e := range entries {
+			if !e.IsDir() && isTempName(e.Name()) {
+				_ = os.Remove(t.abs(d + "/" + e.Name()))
+			}
+		}
+	}
 }
 
 // branchStart checks the folder and takes the lock for a branch command that writes.

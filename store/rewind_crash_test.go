@@ -176,4 +176,16 @@ func killRestores(t *testing.T, mode string) {
 	if completed+undone == 0 {
 		t.Errorf("no kill landed inside a change batch: the test did not test")
 	}
+	if mode == "switch" {
+		// The next save removes what killed saves left in the store.
+		if err := restoreStep(mode, dir); err != nil {
+			t.Fatal(err)
+		}
+		filepath.WalkDir(filepath.Join(dir, BranchDir), func(path string, d os.DirEntry, err error) error {
+			if err == nil && isTempName(d.Name()) {
+				t.Errorf("a temp file is left in the branch store: %s", path)
+			}
+			return nil
+		})
+	}
 }
