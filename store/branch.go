@@ -24,6 +24,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -248,9 +249,9 @@ func (t *tx) saveLine(name string, files map[string]folderFile, lastChange strin
 		if _, err := os.Lstat(t.abs(rel)); err == nil || slices.ContainsFunc(temps, func(p pending) bool { return p.rel == rel }) {
 			continue
 		}
-		if err := os.MkdirAll(filepath.Dir(t.abs(rel)), 0o755); err != nil {
+		if err := t.storeFolder(rel); err != nil {
 			cleanup()
-			return nil, inputf("branch: cannot create %s: %v", filepath.Dir(rel), unwrapPath(err))
+			return nil, err
 		}
 		f, err := writeTemp(t.abs(rel), data)
 		if err != nil {
@@ -496,9 +497,32 @@ func BranchSwitch(dir, name string, dryRun bool, opts Options) (*Restore, error)
 	return r, t.writeRestore(r, plan, target.Counters, extra, dryRun, opts)
 }
 
+// storeFolder makes sure the folder of a stored file (objects/ab/) is a real folder,
+// creating it if needed: a link planted there is refused, never written or read through.
+func (t *tx) storeFolder(rel string) error {
+	dir := path.Dir(rel)
+	info, err := os.Lstat(t.abs(dir))
+	if errors.Is(err, fs.ErrNotExist) {
+		if err := os.Mkdir(t.abs(dir), 0o755); err != nil {
+			return inputf("branch: cannot create %s: %v", dir, unwrapPath(err))
+		}
+		return nil
+	}
+	if err != nil {
+		return inputf("branch: %s: %v", dir, unwrapPath(err))
+	}
+	if !info.IsDir() {
+		return inputf("branch: %s is not a folder (links are not followed)", dir)
+	}
+	return nil
+}
+
 // storedObject reads a file of the object store and checks it is what its name says.
 func (t *tx) storedObject(hash string) ([]byte, error) {
 	rel := objectStoreRel(hash)
+	if info, err := os.Lstat(t.abs(path.Dir(rel))); err == nil && !info.IsDir() {
+		return nil, fmt.Errorf("%s is not a folder (links are not followed)", path.Dir(rel))
+	}
 	data, err := readNoFollow(t.abs(rel))
 	if err != nil {
 		return nil, fmt.Errorf("%s: %v", rel, unwrapPath(err))

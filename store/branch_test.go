@@ -139,6 +139,20 @@ func TestBranchRefusals(t *testing.T) {
 	if _, err := BranchSave(dir, "b", Options{}); err == nil || !strings.Contains(err.Error(), "links") {
 		t.Errorf("save through a link: %v", err)
 	}
+	// A link planted in the store (objects/ab/) is neither written nor read through.
+	dir = copyDir(t, fixtureDir)
+	outside := t.TempDir()
+	h := contentHash([]byte(read(t, dir, "problem/p-001.json")))
+	os.MkdirAll(filepath.Join(dir, BranchDir, "objects"), 0o755)
+	if err := os.Symlink(outside, filepath.Join(dir, BranchDir, "objects", h[:2])); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := BranchSave(dir, "c", Options{}); err == nil || !strings.Contains(err.Error(), "not a folder") {
+		t.Errorf("save through a planted link: %v", err)
+	}
+	if entries, _ := os.ReadDir(outside); len(entries) != 0 {
+		t.Errorf("the save wrote outside the folder: %v", entries)
+	}
 	// A damaged stored object is refused, not written into the folder.
 	dir = copyDir(t, fixtureDir)
 	if _, err := BranchSave(dir, "b", Options{}); err != nil {
