@@ -168,12 +168,13 @@ func Busy(dir, skill string) error {
 	return nil
 }
 
-// Rewind sets the folder to its state right after change changeID: every object as it
-// was, objects created later removed, the p, s and e counters as they were. It is one
+// Rewind sets the folder to its state right after change changeID (l-000: before the
+// first): every object as it was, objects created later removed, the p, s and e
+// counters as they were. It is one
 // change batch of its own, which Undo takes back. With dryRun it writes nothing and
 // says what it would do. It refuses while another change is being written.
 func Rewind(dir, changeID string, dryRun bool, opts Options) (*Restore, error) {
-	if err := model.CheckID(changeID, model.KindChange); err != nil {
+	if err := model.CheckID(changeID, model.KindChange); err != nil && changeID != beforeFirst {
 		return nil, &InputError{Msg: "rewind: " + err.Error()}
 	}
 	t, err := beginNow(dir, SkillRewind)
@@ -191,6 +192,10 @@ func Rewind(dir, changeID string, dryRun bool, opts Options) (*Restore, error) {
 	r := &Restore{Skill: SkillRewind, To: changeID}
 	return r, t.writeRestore(r, objs, counters, []model.Member{model.M("rewind_to", model.Str(changeID))}, dryRun, opts)
 }
+
+// beforeFirst names the folder before its first change, as the agents' rewind.py does:
+// a rewind to it removes every object a change created and sets the counters to -000.
+const beforeFirst = "l-000"
 
 // PlanRewind is Rewind with dryRun, for the workbench: what a rewind to changeID would
 // remove and restore. It does not wait for a writer either.
@@ -218,19 +223,22 @@ func (t *tx) planRewind(changeID string) ([]restoreObj, []string, error) {
 		return nil, nil, err
 	}
 	h := NewHistory(t.dir, &model.Snapshot{Log: entries})
-	i, err := h.Index(changeID)
-	if err != nil {
-		return nil, nil, inputf("rewind: %v", err)
-	}
-	target := h.log[i]
-	for _, e := range entries {
-		if e.Line > target.Line && e.Err != "" {
-			return nil, nil, inputf("rewind: line %d of %s does not parse (%s): what the changes after %s did is unknown", e.Line, LogFile, e.Err, changeID)
+	i, line := -1, 0
+	counters := []string{"p-000", "s-000", "e-000"}
+	if changeID != beforeFirst {
+		if i, err = h.Index(changeID); err != nil {
+			return nil, nil, inputf("rewind: %v", err)
+		}
+		target := h.log[i]
+		line = target.Line
+		if counters, err = countersOf(target.Current); err != nil {
+			return nil, nil, inputf("rewind: the log line of %s: %v", changeID, err)
 		}
 	}
-	counters, err := countersOf(target.Current)
-	if err != nil {
-		return nil, nil, inputf("rewind: the log line of %s: %v", changeID, err)
+	for _, e := range entries {
+		if e.Line > line && e.Err != "" {
+			return nil, nil, inputf("rewind: line %d of %s does not parse (%s): what the changes after %s did is unknown", e.Line, LogFile, e.Err, changeID)
+		}
 	}
 	ids := map[string]bool{}
 	for id := range h.creations {
