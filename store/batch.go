@@ -74,6 +74,9 @@ type batchObject struct {
 	after   []byte // the new file; nil for a deleted object
 	created bool
 	deleted bool
+	// move says a deleted object's backup is its file itself, renamed into history/ when
+	// the object is removed: nothing is copied, and the backup appears as the object goes.
+	move bool
 }
 
 func (o batchObject) rel() string { return filepath.ToSlash(objectFile(o.id)) }
@@ -223,7 +226,7 @@ func (p *publishing) prepare() error {
 		return err
 	}
 	for _, o := range b.objects {
-		if !o.created {
+		if !o.created && !o.move {
 			if err := p.temp(o.backupRel(b.change), o.before); err != nil {
 				return err
 			}
@@ -522,7 +525,7 @@ func (p *publishing) publish() error {
 	p.configDone, p.configWritten = true, b.config
 	observe("wrote", ConfigFile, b.config)
 	for _, o := range b.objects {
-		if o.created {
+		if o.created || o.move {
 			continue
 		}
 		if err := p.renameNew(o.backupRel(b.change)); err != nil {
@@ -543,7 +546,15 @@ func (p *publishing) publish() error {
 				return err
 			}
 		}
-		if o.deleted {
+		if o.move {
+			// A removed object's file becomes its backup: renamed, never over a file
+			// another writer put there.
+			if err := renameNoReplace(b.abs(o.rel()), b.abs(o.backupRel(b.change))); err != nil {
+				return fmt.Errorf("cannot move %s to %s: %v", o.rel(), o.backupRel(b.change), unwrapPath(err))
+			}
+			dirs[b.abs(HistoryDir+"/"+b.change)] = true
+			crashPoint()
+		} else if o.deleted {
 			if err := os.Remove(b.abs(o.rel())); err != nil && !errors.Is(err, fs.ErrNotExist) {
 				return fmt.Errorf("cannot remove %s: %v", o.rel(), unwrapPath(err))
 			}

@@ -25,13 +25,13 @@ type History struct {
 	snap *model.Snapshot
 	log  []model.LogEntry // the log lines that name a change, in file order
 	pos  map[string]int   // change ID → index in log (the first line with that ID)
-	// created and deleted give the index of the change that created (deleted) an object;
-	// touched lists, per object, the indexes of the changes that backed it up.
-	created, deleted map[string]int
-	touched          map[string][]int
-	// recreated marks the changes in touched that brought back an object an earlier
-	// change deleted (undoing an undo): before them it did not exist.
-	recreated map[recreation]bool
+	// created gives the index of the first change that created an object; creations and
+	// deletions list every change that created (deleted) it, since a rewind or a branch
+	// switch can remove an object and a later change create it again; touched lists,
+	// per object, the indexes of the changes that backed it up.
+	created              map[string]int
+	creations, deletions map[string][]int
+	touched              map[string][]int
 
 	cache *backupCache
 }
@@ -40,11 +40,6 @@ type History struct {
 // never changes once its change is logged, so the cache is shared by the Histories of
 // successive snapshots (With); a read that failed is not kept, since an agent's backup
 // can be caught half-written and be whole a moment later.
-type recreation struct {
-	id string
-	at int
-}
-
 type backupCache struct {
 	mu      sync.Mutex
 	backups map[string]backup
@@ -59,7 +54,8 @@ type backup struct {
 // NewHistory indexes the log of snap, the folder dir as it is now.
 func NewHistory(dir string, snap *model.Snapshot) *History {
 	h := &History{dir: dir, snap: snap, pos: map[string]int{}, created: map[string]int{},
-		deleted: map[string]int{}, touched: map[string][]int{}, recreated: map[recreation]bool{}, cache: &backupCache{backups: map[string]backup{}}}
+		creations: map[string][]int{}, deletions: map[string][]int{}, touched: map[string][]int{},
+		cache: &backupCache{backups: map[string]backup{}}}
 	for _, e := range snap.Log {
 		if e.ID == "" || !model.ValidID(e.ID, model.KindChange) {
 			continue
@@ -73,20 +69,17 @@ func NewHistory(dir string, snap *model.Snapshot) *History {
 		for _, id := range e.Creation {
 			if _, ok := h.created[id]; !ok {
 				h.created[id] = i
-			} else if _, gone := h.deleted[id]; gone {
-				delete(h.deleted, id)
-				h.touched[id] = append(h.touched[id], i)
-				h.recreated[recreation{id, i}] = true
 			}
+			h.creations[id] = append(h.creations[id], i)
 		}
 		for _, id := range e.Modification {
 			h.touched[id] = append(h.touched[id], i)
 		}
 		for _, id := range e.Deleted {
-			if !slices.Contains(e.Modification, id) { // an undo lists it under both
-				h.touched[id] = append(h.touched[id], i)
+			if t := h.touched[id]; len(t) == 0 || t[len(t)-1] != i { // also listed as modified
+				h.touched[id] = append(t, i)
 			}
-			h.deleted[id] = i
+			h.deletions[id] = append(h.deletions[id], i)
 		}
 	}
 	return h
@@ -141,27 +134,23 @@ func (h *History) after(id string, i int) Version { return h.afterChange(id, i, 
 // afterChange is after; unless read, an object unchanged since is not read again (Doc
 // stays empty, Now is set): the snapshot's object is that version.
 func (h *History) afterChange(id string, i int, read bool) Version {
-	if c, ok := h.created[id]; ok && c > i {
-		return Version{}
-	}
 	var v Version
-	for _, j := range h.touched[id] {
-		if j <= i {
-			continue
-		}
-		if h.recreated[recreation{id, j}] {
-			return v // it did not exist until change j brought it back
-		}
+	src, j := h.source(id, i, func(j int) bool {
 		path := HistoryDir + "/" + h.log[j].ID + "/" + id + ".json"
 		b := h.backup(path)
 		if b.err != "" {
 			v.Skipped = append(v.Skipped, model.BrokenFile{Path: path, ID: id, Reason: b.err})
-			continue
+			return false
 		}
-		v.Doc, v.Exists, v.Version, v.Source = b.doc, true, b.version, path
+		return true
+	})
+	switch src {
+	case sourceAbsent:
 		return v
-	}
-	if d, ok := h.deleted[id]; ok && d <= i {
+	case sourceBackup:
+		path := HistoryDir + "/" + h.log[j].ID + "/" + id + ".json"
+		b := h.backup(path)
+		v.Doc, v.Exists, v.Version, v.Source = b.doc, true, b.version, path
 		return v
 	}
 	if !read {
@@ -204,10 +193,60 @@ func (h *History) current(id string) (model.Value, bool, error) {
 	return model.Value{}, false, nil
 }
 
+// Where an object's version right after a change is kept (History.source).
+const (
+	sourceNow    = iota // the object as it is now: no change since touched it
+	sourceAbsent        // it did not exist then
+	sourceBackup        // the backup made by a later change
+)
+
+// source says where object id as it was right after change i (-1: before the first) is
+// kept: the backup of the first later change that backed it up (one that usable accepts;
+// the next stands in for one it refuses), or nowhere when a later change created it
+// first (or it was deleted by then), or the file now when no later change touched it.
+func (h *History) source(id string, i int, usable func(j int) bool) (kind, j int) {
+	next := -1 // the first creation after i
+	for _, c := range h.creations[id] {
+		if c > i {
+			next = c
+			break
+		}
+	}
+	for _, j := range h.touched[id] {
+		if j <= i {
+			continue
+		}
+		if next >= 0 && next <= j {
+			return sourceAbsent, next
+		}
+		if usable(j) {
+			return sourceBackup, j
+		}
+	}
+	if next >= 0 {
+		return sourceAbsent, next
+	}
+	lastCreated, lastDeleted := -1, -1
+	for _, c := range h.creations[id] {
+		if c <= i {
+			lastCreated = c
+		}
+	}
+	for _, d := range h.deletions[id] {
+		if d <= i {
+			lastDeleted = d
+		}
+	}
+	if lastDeleted > lastCreated {
+		return sourceAbsent, lastDeleted
+	}
+	return sourceNow, -1
+}
+
 // before is object id as change i found it: the backup it made (modified, deleted), or
 // absent (created). Without a usable backup it is unknown: absent, with Skipped saying why.
 func (h *History) before(id string, i int) Version {
-	if c, ok := h.created[id]; ok && c >= i {
+	if c, ok := h.created[id]; ok && c > i || slices.Contains(h.log[i].Creation, id) {
 		return Version{}
 	}
 	path := HistoryDir + "/" + h.log[i].ID + "/" + id + ".json"

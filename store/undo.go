@@ -2,6 +2,7 @@ package store
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -29,7 +30,7 @@ func Undo(dir, changeID string, opts Options) (*Result, error) {
 	if opts.Actor == "" {
 		opts.Actor = "agent"
 	}
-	return retrying(func() (*tx, error) {
+	res, err := retrying(func() (*tx, error) {
 		t, err := begin(dir, "undo")
 		if err != nil {
 			return nil, err
@@ -40,6 +41,10 @@ func Undo(dir, changeID string, opts Options) (*Result, error) {
 		}
 		return t, nil
 	}, opts)
+	if errors.Is(err, errRestoreUndo) {
+		return undoRestoreChange(dir, changeID, opts)
+	}
+	return res, err
 }
 
 // PlanUndo works an undo out exactly as Undo would, on the files as they are now, and
@@ -56,11 +61,60 @@ func PlanUndo(dir, changeID string, opts Options) (*Planned, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := t.undo(changeID); err != nil {
+	if err := t.undo(changeID); errors.Is(err, errRestoreUndo) {
+		// A rewind or branch switch: every object it changed or removed goes back as it
+		// was before it, counters included.
+		return &Planned{Result: Result{Skill: "undo", Actor: opts.Actor,
+			Notes: []string{"takes back " + changeID + ", a rewind or branch switch: every object it changed, removed or created goes back as it was before it, and the counters with them"}}}, nil
+	} else if err != nil {
 		t.end()
 		return nil, err
 	}
 	return t.plan(opts)
+}
+
+// errRestoreUndo says the change to undo is a rewind or a branch switch, which
+// undoRestoreChange takes back as a restore batch of its own (rewind.go).
+var errRestoreUndo = errors.New("undo of a restore batch")
+
+// superseded refuses an undo of entries[0] when a later change touched its objects:
+// reverting would silently drop that later work.
+func superseded(entries []model.LogEntry) error {
+	target := entries[0]
+	touched := map[string]bool{}
+	for _, id := range append(append([]string{}, target.Creation...), target.Modification...) {
+		touched[id] = true
+	}
+	for _, later := range entries[1:] {
+		for _, id := range append(append([]string{}, later.Creation...), later.Modification...) {
+			if touched[id] {
+				return &PreconditionError{Object: target.ID, Status: "superseded", Skill: "undo",
+					Need: fmt.Sprintf("no later change to its objects, and %s changed %s", later.ID, id)}
+			}
+		}
+	}
+	return nil
+}
+
+// undoRestoreChange takes back a rewind or a branch switch under the lock.
+func undoRestoreChange(dir, changeID string, opts Options) (*Result, error) {
+	t, err := begin(dir, "undo")
+	if err != nil {
+		return nil, err
+	}
+	defer t.end()
+	entries, err := logFrom(filepath.Join(dir, filepath.FromSlash(LogFile)), changeID)
+	if err != nil {
+		return nil, inputf("undo: cannot read %s: %v", LogFile, unwrapPath(err))
+	}
+	if len(entries) == 0 {
+		return nil, &PreconditionError{Object: changeID, Status: "missing", Skill: "undo"}
+	}
+	if err := superseded(entries); err != nil {
+		return nil, err
+	}
+	counters, branch, _ := restoreLine(entries[0])
+	return t.undoRestore(entries[0], counters, branch, opts)
 }
 
 // undo works out the reverting of changeID into the batch.
@@ -72,18 +126,12 @@ func (t *tx) undo(changeID string) error {
 	if len(entries) == 0 {
 		return &PreconditionError{Object: changeID, Status: "missing", Skill: "undo"}
 	}
-	at, target := 0, entries[0]
-	touched := map[string]bool{}
-	for _, id := range append(append([]string{}, target.Creation...), target.Modification...) {
-		touched[id] = true
+	target := entries[0]
+	if err := superseded(entries); err != nil {
+		return err
 	}
-	for _, later := range entries[at+1:] {
-		for _, id := range append(append([]string{}, later.Creation...), later.Modification...) {
-			if touched[id] {
-				return &PreconditionError{Object: changeID, Status: "superseded", Skill: "undo",
-					Need: fmt.Sprintf("no later change to its objects, and %s changed %s", later.ID, id)}
-			}
-		}
+	if _, _, ok := restoreLine(target); ok {
+		return errRestoreUndo // a rewind or branch switch: undoRestoreChange takes it back
 	}
 	if err := t.unchangedSince(target); err != nil {
 		return err

@@ -69,6 +69,7 @@ func (m *Model) actions() []action {
 		{keys: []string{","}, key: ",/.", desc: "time travel: earlier/later change", group: groupSuper, disabled: needTravel, run: func(m *Model) tea.Cmd { return m.scrub(-1) }},
 		{keys: []string{"."}, key: "", desc: "", group: groupSuper, disabled: needTravel, run: func(m *Model) tea.Cmd { return m.scrub(1) }},
 		{keys: []string{"d"}, key: "d", desc: "time travel: diff the selected object with the previous change (again: with now)", group: groupSuper, disabled: needTravel, run: func(m *Model) tea.Cmd { return m.cycleDiff() }},
+		{keys: []string{"b"}, key: "b", desc: "time travel: rewind the folder to the change shown (asks for y; u takes it back)", group: groupSuper, disabled: needTravel, run: func(m *Model) tea.Cmd { return m.planRewind() }},
 
 		m.skillAction("C", "check-confirm-proof", "confirm", "confirm the proof (true) or disproof (false)"),
 		m.skillAction("R", "check-reject-proof", "reject", "reject the proof at the sentence under the cursor"),

@@ -284,6 +284,8 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		return m.onExtras(msg)
 	case travelMsg:
 		return m.onTravel(msg)
+	case rewindPlanMsg:
+		return m.onRewindPlan(msg)
 	case diffMsg:
 		return m.onDiff(msg)
 	case runsMsg:

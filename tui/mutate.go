@@ -21,7 +21,8 @@ type change struct {
 	target  string
 	version string
 	preview []string
-	undo    *store.Result // set for an undo: the session change it reverts
+	undo    *store.Result  // set for an undo: the session change it reverts
+	rewind  *store.Restore // set for a rewind: its plan (rewind.go)
 }
 
 // skillDoneMsg reports a change applied (or refused) by the store.
@@ -337,6 +338,9 @@ func (m *Model) apply(ch *change) tea.Cmd {
 			res, err := store.Undo(dir, ch.undo.Change, store.Options{Actor: actor})
 			return skillDoneMsg{ch: ch, res: res, err: err}
 		}
+		if ch.rewind != nil {
+			return applyRewind(dir, actor, ch)
+		}
 		res, err := store.Run(dir, ch.skill, ch.args, store.Options{Actor: actor, ExpectVersion: ch.version})
 		return skillDoneMsg{ch: ch, res: res, err: err}
 	}
@@ -347,6 +351,8 @@ func (m *Model) skillDone(msg skillDoneMsg) tea.Cmd {
 	name := "undo"
 	if msg.ch.skill != nil {
 		name = msg.ch.skill.Name
+	} else if msg.ch.rewind != nil {
+		name = store.SkillRewind
 	}
 	if msg.err != nil {
 		var ce *store.ConflictError
@@ -363,9 +369,13 @@ func (m *Model) skillDone(msg skillDoneMsg) tea.Cmd {
 	} else {
 		m.session = append(m.session, res)
 	}
+	var back tea.Cmd
+	if msg.ch.rewind != nil && m.travel != nil {
+		back = m.exitTravel() // the folder now is what was shown
+	}
 	m.flashInfo(fmt.Sprintf("✓ %s %s by %s: %s", res.Change, name, model.SanitizeLine(res.Actor), res.Objects()))
 	if m.watcher == nil {
-		return m.reloadAll()
+		return tea.Batch(back, m.reloadAll())
 	}
-	return nil
+	return back
 }

@@ -104,6 +104,9 @@ func (m *Model) confirmTitle() string {
 	if m.confirm.undo != nil {
 		return "undo " + m.confirm.undo.Change
 	}
+	if m.confirm.rewind != nil {
+		return "rewind to " + m.confirm.rewind.To
+	}
 	return m.confirm.skill.Name
 }
 
@@ -114,6 +117,8 @@ func (m *Model) confirmBody() []string {
 	var lines []string
 	if ch.undo != nil {
 		lines = append(lines, st.Bold.Render("Undo the last change of this session?"))
+	} else if ch.rewind != nil {
+		lines = append(lines, st.Bold.Render("Set the folder back to right after "+ch.rewind.To+"?"))
 	} else {
 		v := ch.version
 		if v == "" {

@@ -1,0 +1,89 @@
+package tui
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	tea "charm.land/bubbletea/v2"
+
+	"referee/store"
+)
+
+// Rewinding from time travel: b works out, in a command, what a rewind to the change
+// shown would remove and restore (store.PlanRewind), and shows it in the same
+// confirmation as every change; y writes it (one change batch), u takes it back.
+
+// planIDs is how many IDs of each list the confirmation names (a rewind of a big run can
+// remove thousands; the dialog is drawn after every message).
+const planIDs = 24
+
+type rewindPlanMsg struct {
+	plan *store.Restore
+	err  error
+}
+
+// planRewind asks the store for the plan of a rewind to the change shown.
+func (m *Model) planRewind() tea.Cmd {
+	t := m.travel
+	if t == nil {
+		return nil
+	}
+	id := t.id
+	if id == "" || t.at != t.want {
+		id = t.wantID
+	}
+	dir := m.dir
+	return func() tea.Msg {
+		plan, err := store.PlanRewind(dir, id)
+		return rewindPlanMsg{plan: plan, err: err}
+	}
+}
+
+// onRewindPlan opens the confirmation with the plan.
+func (m *Model) onRewindPlan(msg rewindPlanMsg) tea.Cmd {
+	if msg.err != nil {
+		m.flashError("cannot rewind: " + reason(msg.err))
+		return nil
+	}
+	if m.travel == nil || m.form != nil || m.picker != nil || m.confirm != nil {
+		return nil // the reviewer moved on while it was worked out
+	}
+	p := msg.plan
+	ch := &change{rewind: p}
+	list := func(verb string, ids []string) {
+		if len(ids) > 0 {
+			shown := ids[:min(len(ids), planIDs)]
+			more := ""
+			if len(ids) > len(shown) {
+				more = fmt.Sprintf(", … %d more", len(ids)-len(shown))
+			}
+			ch.preview = append(ch.preview, fmt.Sprintf("%s %d: %s%s", verb, len(ids), strings.Join(shown, ", "), more))
+		}
+	}
+	list("remove (created later; backed up first)", p.Removed)
+	list("restore (removed later)", p.Created)
+	list("set back", p.Modified)
+	if !slices.Equal(p.CountersBefore, p.CountersAfter) {
+		ch.preview = append(ch.preview, fmt.Sprintf("counters %s → %s (new objects take the IDs after them again)",
+			strings.Join(p.CountersBefore, " "), strings.Join(p.CountersAfter, " ")))
+	}
+	ch.preview = append(ch.preview, fmt.Sprintf("recorded as change %s (skill rewind) by %s; u takes it back", p.Change, m.actor))
+	m.confirm = ch
+	return nil
+}
+
+// applyRewind writes the rewind confirmed (off the UI goroutine) and reports it as a
+// change of the session, so that u undoes it.
+func applyRewind(dir, actor string, ch *change) tea.Msg {
+	r, err := store.Rewind(dir, ch.rewind.To, false, store.Options{Actor: actor})
+	if err != nil {
+		return skillDoneMsg{ch: ch, err: err}
+	}
+	res := &store.Result{Change: r.Change, Skill: r.Skill, Actor: r.Actor, At: r.At, Created: r.Created,
+		Modified: append(slices.Clone(r.Modified), r.Removed...)}
+	if len(r.Removed) > 0 {
+		res.Deleted = r.Removed
+	}
+	return skillDoneMsg{ch: ch, res: res}
+}
