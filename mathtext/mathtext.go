@@ -11,6 +11,7 @@
 package mathtext
 
 import (
+	"fmt"
 	"strings"
 	"unicode/utf8"
 
@@ -832,4 +833,30 @@ func textSafe(name string) bool {
 // HasMath reports whether s holds anything Text would change.
 func HasMath(s string) bool {
 	return strings.ContainsAny(s, `$\~`)
+}
+
+// Mode says how math is shown: readable (Unicode, the default) or as its source.
+type Mode int
+
+const (
+	Unicode Mode = iota // rendered for reading
+	Raw                 // the LaTeX source as written
+)
+
+func (m Mode) String() string {
+	if m == Raw {
+		return "raw"
+	}
+	return "unicode"
+}
+
+// ParseMode reads "unicode" or "raw".
+func ParseMode(s string) (Mode, error) {
+	switch s {
+	case "unicode":
+		return Unicode, nil
+	case "raw":
+		return Raw, nil
+	}
+	return Unicode, fmt.Errorf("math mode %q: want raw or unicode", s)
 }

@@ -59,6 +59,7 @@ func (m *Model) actions() []action {
 		{keys: []string{"["}, key: "", desc: "", group: groupLook, run: func(m *Model) tea.Cmd { m.moveSentence(-1); return nil }, disabled: needProof},
 		{keys: []string{"i"}, key: "i", desc: "next issue (highlights its sentence)", group: groupLook, run: func(m *Model) tea.Cmd { m.nextIssue(); return nil }, disabled: needIssues},
 		{keys: []string{"p"}, key: "p", desc: "pause/resume the live view", group: groupLook, run: func(m *Model) tea.Cmd { return m.pause() }},
+		{keys: []string{"m"}, key: "m", desc: "math: readable symbols or the LaTeX as written (quotes always use the source)", group: groupLook, run: func(m *Model) tea.Cmd { return m.toggleMath() }},
 
 		{keys: []string{"a"}, key: "a", desc: "activity: every change, newest first (in it: / filter, enter go to, t travel there)", group: groupSuper, run: func(m *Model) tea.Cmd { return m.toggleSide(sideActivity) }},
 		{keys: []string{"r"}, key: "r", desc: "agent runs: session, messages, tokens, cost, last activity, stall verdict", group: groupSuper, run: func(m *Model) tea.Cmd { return m.toggleSide(sideRuns) }},

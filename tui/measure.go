@@ -17,6 +17,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"referee/mathtext"
 	"referee/model"
 	"referee/store"
 	"referee/views"
@@ -296,9 +297,9 @@ func NewProofCase(kb int) (*ProofCase, error) {
 func newProofCase(m *Model, proof, empty string) *ProofCase {
 	c := &ProofCase{m: m, proof: proof, empty: empty, OffUIGoroutine: true, RenderedOnce: true}
 	render := m.renderMarkdown
-	m.renderMarkdown = func(proof string, width int, style string) (*views.RenderedProof, error) {
+	m.renderMarkdown = func(proof string, width int, style string, math mathtext.Mode) (*views.RenderedProof, error) {
 		c.renders++
-		return render(proof, width, style)
+		return render(proof, width, style, math)
 	}
 	return c
 }
@@ -320,7 +321,7 @@ func (c *ProofCase) Len() int { return len(c.proof) }
 // until the markdown was in the workbench's cache: the lookup and the command that
 // renders it (run here, as the program runs it off the UI goroutine).
 func (c *ProofCase) Cold() (time.Duration, error) {
-	key := views.ProofKey(c.proof, ProofWidth, c.m.st.MarkdownStyle())
+	key := views.ProofKey(c.proof, ProofWidth, c.m.st.MarkdownStyle(), c.m.math)
 	delete(c.m.proofs, key)
 	delete(c.m.inflight, key)
 	before := c.renders
