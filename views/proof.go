@@ -45,7 +45,7 @@ type placeholder struct {
 	text     string
 	sentence int // > 0: first rune of sentence N's marker
 	marker   bool
-	end      int // > 0: last rune of sentence N's text
+	end      int  // > 0: last rune of sentence N's text
 	rowBreak bool // the end of a display row: the line is split here after rendering
 }
 
