@@ -83,7 +83,9 @@ func (w *proofWriter) put(ph placeholder) {
 func (w *proofWriter) protect(s string, off, sentence int, marker bool) {
 	first := true
 	for i, r := range s {
-		if w.full() || r == ' ' {
+		// A newline stays one (in a display's source): as a placeholder it would put a
+		// line break inside a rendered line.
+		if w.full() || r == ' ' || r == '\n' {
 			w.b.WriteRune(r)
 			continue
 		}
@@ -331,16 +333,18 @@ func splitRows(lines []string, table []placeholder) []string {
 		var cur strings.Builder
 		var sgrs sgrState
 		var state byte
+		// The renderer's margin, repeated before each row split off.
+		margin := strings.Repeat(" ", len(ansi.Strip(l))-len(strings.TrimLeft(ansi.Strip(l), " ")))
 		flush := func() {
 			piece := cur.String()
 			if sgrs.on != "" {
 				piece += ansi.ResetStyle
 			}
 			if strings.TrimSpace(ansi.Strip(piece)) != "" {
-				out = append(out, piece)
+				out = append(out, trimRightANSI(piece))
 			}
 			cur.Reset()
-			cur.WriteString(sgrs.on)
+			cur.WriteString(margin + sgrs.on)
 		}
 		for len(l) > 0 {
 			seq, _, size, ns := ansi.DecodeSequence(l, state, nil)

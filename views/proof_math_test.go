@@ -1,0 +1,75 @@
+package views
+
+import (
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/charmbracelet/x/ansi"
+
+	"referee/mathtext"
+	"referee/model"
+	"referee/views/vtcells"
+)
+
+// displayProof has a display block with blank lines inside, continuing sentence 1.
+const displayProof = "We have\n\n$$\n\\begin{aligned}\na &= b+c \\\\\n\n&= \\frac{d}{2}\n\\end{aligned}\n$$\n\nso that $x \\leq y$. Then $\\alpha$ holds."
+
+// In readable mode the display's rows are lines of their own, indented and aligned at
+// "&", and the sentence under the cursor is reversed over all of its parts, rows too.
+func TestReadableDisplayRows(t *testing.T) {
+	for name, rp := range renderings(t, displayProof, mathtext.Unicode) {
+		st := stylesFor(name)
+		lines := rp.Compose(st, SentenceMarks{Cursor: 0, Issue: 1, Open: map[int]bool{}})
+		plain := ansi.Strip(strings.Join(lines, "\n"))
+		// The rows sit 4 cells in from the text (glamour's notty style keeps a margin).
+		at := strings.Repeat(" ", strings.Index(plain, "[1]")+4)
+		for _, want := range []string{"\n" + at + "a = b+c\n" + at + "  = d/2\n", "so that x ≤ y.", "[2] Then α holds."} {
+			if !strings.Contains(plain, want) {
+				t.Errorf("%s: %q missing from\n%s", name, want, plain)
+			}
+		}
+		if strings.Contains(plain, "$") || strings.Contains(plain, `\`) {
+			t.Errorf("%s: source left in\n%s", name, plain)
+		}
+		scr := vtcells.Draw(lines, 60, len(lines)+1)
+		got := scr.Runs(vtcells.Reverse, 0, 0, 60, len(lines))
+		want := []string{"[1] We have", "a = b+c", "= d/2", "so that x ≤ y."}
+		if !slices.Equal(got, want) {
+			t.Errorf("%s: reversed %q, want %q\n%s", name, got, want, scr)
+		}
+		if got := scr.Runs(vtcells.Underline, 0, 0, 60, len(lines)); !slices.Equal(got, []string{"[2] Then α holds."}) {
+			t.Errorf("%s: underlined %q", name, got)
+		}
+	}
+}
+
+// Readable and raw renderings are cached apart, and raw mode is the source as before.
+func TestMathModesKeyedApart(t *testing.T) {
+	if ProofKey(displayProof, 40, "dark", mathtext.Unicode) == ProofKey(displayProof, 40, "dark", mathtext.Raw) {
+		t.Fatal("one key for both math modes")
+	}
+	rp := RenderProofPlain(displayProof, 40, mathtext.Raw)
+	plain := ansi.Strip(strings.Join(rp.Compose(stylesFor("plain"), SentenceMarks{Cursor: -1, Issue: -1}), "\n"))
+	if !strings.Contains(plain, `&= \frac{d}{2}`) {
+		t.Errorf("raw mode does not show the source:\n%s", plain)
+	}
+}
+
+// On the markedProof, readable mode reverses exactly each sentence as shown.
+func TestReadableCursorSentence(t *testing.T) {
+	sents := model.SplitSentences(markedProof)
+	for name, rp := range renderings(t, markedProof, mathtext.Unicode) {
+		st := stylesFor(name)
+		for cur := range sents {
+			lines := rp.Compose(st, SentenceMarks{Cursor: cur, Issue: -1})
+			scr := vtcells.Draw(lines, 60, len(lines)+1)
+			s := sents[cur]
+			s.Text = mathtext.Text(s.Text, 0)
+			want := shownText(s, name)
+			if got := strings.Join(scr.Runs(vtcells.Reverse, 0, 0, 60, len(lines)), " "); got != want {
+				t.Errorf("%s, cursor on %d: reversed %q, want %q\n%s", name, cur+1, got, want, scr)
+			}
+		}
+	}
+}
