@@ -677,7 +677,8 @@ func alignRows(rows [][]string, sep string, rl bool, width int) []string {
 const DisplayIndent = "    "
 
 // Text renders prose with math for reading: inline math in place, its delimiters
-// dropped; each display block on lines of its own, indented, rows kept as rows (aligned
+// dropped; each display block on lines of its own (the white space around it becomes
+// one line break), indented, rows kept as rows (aligned
 // when they fit in width; 0: any width); text-mode commands (\emph{…}, \$, \begin{proof},
 // …) as they read. Everything else is as written.
 func Text(s string, width int) string {
@@ -685,9 +686,9 @@ func Text(s string, width int) string {
 	blocks := model.DisplayBlocks(s)
 	from := 0
 	for _, bl := range blocks {
-		before := strings.TrimRight(renderText(s[from:bl.Start], 0), " \t")
+		before := strings.TrimRight(renderText(s[from:bl.Start], 0), " \t\r\n")
 		b.WriteString(before)
-		if before != "" && !strings.HasSuffix(before, "\n") {
+		if b.Len() > 0 {
 			b.WriteByte('\n')
 		}
 		for i, row := range Display(s[bl.Start:bl.End], width-len(DisplayIndent)) {
@@ -697,8 +698,7 @@ func Text(s string, width int) string {
 			b.WriteString(DisplayIndent + row)
 		}
 		from = bl.End
-		rest := s[from:]
-		if t := strings.TrimLeft(rest, " \t"); t != "" && !strings.HasPrefix(t, "\n") {
+		if t := strings.TrimLeft(s[from:], " \t\r\n"); t != "" {
 			b.WriteByte('\n')
 			from = len(s) - len(t)
 		}
