@@ -860,3 +860,84 @@ func ParseMode(s string) (Mode, error) {
 	}
 	return Unicode, fmt.Errorf("math mode %q: want raw or unicode", s)
 }
+
+// PieceKind says what a piece of a text is.
+type PieceKind int
+
+const (
+	Prose       PieceKind = iota // text outside math (text-mode commands rendered)
+	InlineMath                   // $…$, \(…\), or a $$…$$ or \[…\] inside a line
+	DisplayMath                  // a display block: Shown is its rows, one a line, indented
+)
+
+// Piece is a piece of a text: its source and how it reads.
+type Piece struct {
+	Kind  PieceKind
+	Raw   string
+	Shown string
+}
+
+// Pieces cuts a text into prose, inline math and display blocks, in order: their Raw
+// fields joined are the text. Shown is what Text would show for each (a display's rows
+// joined by "\n", each indented, without the line breaks around it).
+func Pieces(s string, width int) []Piece {
+	var out []Piece
+	prose := func(raw string) {
+		for len(raw) > 0 {
+			i, j := nextInline(raw)
+			if i < 0 {
+				out = append(out, Piece{Kind: Prose, Raw: raw, Shown: renderText(raw, 0)})
+				return
+			}
+			if i > 0 {
+				out = append(out, Piece{Kind: Prose, Raw: raw[:i], Shown: renderText(raw[:i], 0)})
+			}
+			out = append(out, Piece{Kind: InlineMath, Raw: raw[i:j], Shown: renderText(raw[i:j], 0)})
+			raw = raw[j:]
+		}
+	}
+	from := 0
+	for _, bl := range model.DisplayBlocks(s) {
+		prose(s[from:bl.Start])
+		rows := Display(s[bl.Start:bl.End], width-len(DisplayIndent))
+		for i := range rows {
+			rows[i] = DisplayIndent + rows[i]
+		}
+		out = append(out, Piece{Kind: DisplayMath, Raw: s[bl.Start:bl.End], Shown: strings.Join(rows, "\n")})
+		from = bl.End
+	}
+	prose(s[from:])
+	return out
+}
+
+// nextInline finds the first inline math span of s (as renderText reads them): its
+// start and end, or -1, -1.
+func nextInline(s string) (int, int) {
+	for i := 0; i < len(s); {
+		switch c := s[i]; {
+		case c == '$':
+			if strings.HasPrefix(s[i:], "$$") {
+				if j := strings.Index(s[i+2:], "$$"); j >= 0 {
+					return i, i + 2 + j + 2
+				}
+			} else if j := inlineEnd(s, i+1); j > 0 {
+				return i, j
+			}
+			i++
+		case strings.HasPrefix(s[i:], `\(`) || strings.HasPrefix(s[i:], `\[`):
+			closer := `\)`
+			if s[i+1] == '[' {
+				closer = `\]`
+			}
+			if j := strings.Index(s[i+2:], closer); j >= 0 {
+				return i, i + 2 + j + 2
+			}
+			i += 2
+		case c == '\\':
+			i += 2
+		default:
+			i++
+		}
+	}
+	return -1, -1
+}

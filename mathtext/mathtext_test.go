@@ -7,6 +7,7 @@ import (
 	"reflect"
 	"regexp"
 	"sort"
+	"strings"
 	"testing"
 )
 
@@ -136,5 +137,38 @@ func FuzzText(f *testing.F) {
 		_ = Text(s, 40)
 		_ = Inline(s)
 		_ = Display(s, 30)
+	})
+}
+
+func TestPieces(t *testing.T) {
+	s := "We have $x^2$ and\n$$a \\leq b$$\nso \\emph{it} holds."
+	got := Pieces(s, 0)
+	want := []Piece{
+		{Prose, "We have ", "We have "}, {InlineMath, "$x^2$", "x²"}, {Prose, " and\n", " and\n"},
+		{DisplayMath, "$$a \\leq b$$", "    a ≤ b"}, {Prose, "\nso \\emph{it} holds.", "\nso it holds."},
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("Pieces\n got %+v\nwant %+v", got, want)
+	}
+	var raw strings.Builder
+	for _, p := range got {
+		raw.WriteString(p.Raw)
+	}
+	if raw.String() != s {
+		t.Errorf("pieces do not cover the text: %q", raw.String())
+	}
+}
+
+// The pieces of any text cover it exactly.
+func FuzzPieces(f *testing.F) {
+	f.Add("We have $x^2$ and\n$$a \\leq b$$\nso \\emph{it} holds. \\(y\\) \\[z\\] $$ $")
+	f.Fuzz(func(t *testing.T, s string) {
+		var raw strings.Builder
+		for _, p := range Pieces(s, 40) {
+			raw.WriteString(p.Raw)
+		}
+		if raw.String() != s {
+			t.Fatalf("pieces of %q give %q", s, raw.String())
+		}
 	})
 }
