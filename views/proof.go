@@ -586,8 +586,8 @@ func (r *RenderedProof) SentenceLines(i int) (first, last int) {
 // trimRightANSI drops trailing blanks (glamour pads every line to the wrap width),
 // keeping the line's escapes balanced with a final reset.
 func trimRightANSI(l string) string {
-	if loc := trailingBlanks.FindStringIndex(l); loc != nil {
-		l = l[:loc[0]]
+	if end := trailingBlanks(l); end < len(l) {
+		l = l[:end]
 		if strings.Contains(l, "\x1b[") {
 			l += "\x1b[m"
 		}
@@ -595,7 +595,27 @@ func trimRightANSI(l string) string {
 	return l
 }
 
-var trailingBlanks = regexp.MustCompile(`(?:\x1b\[[0-9;:]*m| )+$`)
+// trailingBlanks returns where the run of blanks and SGR codes that ends l starts
+// (len(l) when there is none). Scanning back is linear; a regular expression anchored
+// at the end tried every start and cost a seventh of a long proof's rendering.
+func trailingBlanks(l string) int {
+	end := len(l)
+	for end > 0 {
+		switch {
+		case l[end-1] == ' ':
+			end--
+		case l[end-1] == 'm':
+			k := strings.LastIndexByte(l[:end], '\x1b')
+			if k < 0 || end-k < 3 || l[k+1] != '[' || strings.Trim(l[k+2:end-1], "0123456789;:") != "" {
+				return end
+			}
+			end = k
+		default:
+			return end
+		}
+	}
+	return end
+}
 
 // dropMargin removes up to n leading spaces that precede any text.
 func dropMargin(l string, n int) string {

@@ -1,6 +1,7 @@
 package views
 
 import (
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -70,6 +71,24 @@ func TestReadableCursorSentence(t *testing.T) {
 			if got := strings.Join(scr.Runs(vtcells.Reverse, 0, 0, 60, len(lines)), " "); got != want {
 				t.Errorf("%s, cursor on %d: reversed %q, want %q\n%s", name, cur+1, got, want, scr)
 			}
+		}
+	}
+}
+
+// trimRightANSI drops what the old anchored expression dropped: trailing blanks and
+// SGR codes, nothing else.
+func TestTrimRightANSI(t *testing.T) {
+	old := regexp.MustCompile(`(?:\x1b\[[0-9;:]*m| )+$`)
+	for _, l := range []string{"", "   ", "abc", "abc  ", "\x1b[1mabc\x1b[m  \x1b[38;5;1m \x1b[m", "a\x1b[", "a m", "a\x1b[xm ", "\x1b[m", "x\x1b[1;2:3m"} {
+		want := l
+		if loc := old.FindStringIndex(l); loc != nil {
+			want = l[:loc[0]]
+			if strings.Contains(want, "\x1b[") {
+				want += "\x1b[m"
+			}
+		}
+		if got := trimRightANSI(l); got != want {
+			t.Errorf("trimRightANSI(%q) = %q, want %q", l, got, want)
 		}
 	}
 }
