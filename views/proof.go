@@ -93,6 +93,13 @@ func (w *proofWriter) protect(s string, off, sentence int, marker bool) {
 		if first && sentence > 0 {
 			ph.sentence = sentence
 		}
+		if cellWidth(ph.text) == 2 { // two cells: see shown
+			w.put(placeholder{marker: marker})
+			if w.full() {
+				w.b.WriteRune(r)
+				continue
+			}
+		}
 		if off >= 0 && off+i == w.endAt {
 			ph.end = w.endN
 		}
@@ -253,7 +260,7 @@ func writeProtected(w *proofWriter, s string, off int) {
 }
 
 // shown writes the readable form of the source s[from:to] of the segment as
-// placeholders, one per cell: a wide character takes a second, empty one, a combining
+// placeholders, one per cell: a wide character takes an empty one before it, a combining
 // mark goes with the character before it. Spaces stay spaces (the renderer may wrap
 // there) unless keepSpaces. If the sentence's last rune lies in the source, the last
 // placeholder ends the sentence.
@@ -270,10 +277,16 @@ func (w *proofWriter) shown(s string, from, to int, keepSpaces bool) {
 		case unicode.In(r, unicode.Mn, unicode.Me) && len(w.table) > mark && w.table[len(w.table)-1].text != "":
 			w.table[len(w.table)-1].text += string(r)
 		default:
-			w.put(placeholder{text: string(r)})
-			if cellWidth(string(r)) == 2 && !w.full() {
+			// A wide character takes two cells: an empty placeholder goes first, so
+			// that a line broken between the two is short rather than too long.
+			if cellWidth(string(r)) == 2 {
 				w.put(placeholder{})
+				if w.full() {
+					w.b.WriteRune(r)
+					continue
+				}
 			}
+			w.put(placeholder{text: string(r)})
 		}
 	}
 	if w.endAt >= from && w.endAt < to && len(w.table) > mark {

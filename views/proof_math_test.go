@@ -1,6 +1,10 @@
 package views
 
 import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"os"
 	"regexp"
 	"slices"
 	"strings"
@@ -91,4 +95,64 @@ func TestTrimRightANSI(t *testing.T) {
 			t.Errorf("trimRightANSI(%q) = %q, want %q", l, got, want)
 		}
 	}
+}
+
+// On every corpus proof shown readable, each sentence's marks land on it: the cells in
+// reverse video under the cursor start with its number, and its last line is not
+// before its first.
+func TestCorpusSentenceMarks(t *testing.T) {
+	if testing.Short() {
+		t.Skip("renders 369 proofs")
+	}
+	f, err := os.Open("../model/testdata/corpus/proofnet.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	st := stylesFor("dark")
+	sc := bufio.NewScanner(f)
+	sc.Buffer(nil, 1<<20)
+	for n := 0; sc.Scan(); n++ {
+		var p struct{ ID, Proof string }
+		if err := json.Unmarshal(sc.Bytes(), &p); err != nil {
+			t.Fatal(err)
+		}
+		rp, err := RenderProofMarkdown(p.Proof, 76, "dark", mathtext.Unicode)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := range rp.Sentences {
+			first, last := rp.SentenceLines(i)
+			if first < 0 || last < first {
+				t.Fatalf("%s sentence %d on lines %d..%d", p.ID, i+1, first, last)
+			}
+			lines := rp.Compose(st, SentenceMarks{Cursor: i, Issue: -1})[first : last+1]
+			scr := vtcells.Draw(lines, 80, len(lines)+1)
+			runs := scr.Runs(vtcells.Reverse, 0, 0, 80, len(lines))
+			if len(runs) == 0 || !strings.HasPrefix(runs[0], fmt.Sprintf("[%d]", i+1)) {
+				t.Fatalf("%s sentence %d: reversed %q\n%s", p.ID, i+1, runs, scr)
+			}
+		}
+	}
+}
+
+// Any proof renders readable without a panic, every line within the width (gutter
+// included), each sentence's lines in order.
+func FuzzRenderReadable(f *testing.F) {
+	f.Add(displayProof)
+	f.Add(markedProof)
+	f.Add("$$\n\n\\begin{aligned}a&=b\\\\\n\n&=\\frac{\\sqrt{x}}{\\mathbb{R}}\\end{aligned}\n\n$$ \\begin{proof} $\\overline{AB}$ 漢字 $x^{漢}$ \\end{proof}")
+	f.Fuzz(func(t *testing.T, proof string) {
+		rp := RenderProofPlain(proof, 30, mathtext.Unicode)
+		for i, l := range rp.Compose(stylesFor("plain"), SentenceMarks{Cursor: 0, Issue: -1}) {
+			if w := ansi.StringWidth(l); w > 30+gutterWidth {
+				t.Fatalf("line %d is %d cells: %q", i, w, l)
+			}
+		}
+		for i := range rp.Sentences {
+			if first, last := rp.SentenceLines(i); last < first {
+				t.Fatalf("sentence %d on lines %d..%d", i+1, first, last)
+			}
+		}
+	})
 }
