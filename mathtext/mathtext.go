@@ -217,7 +217,12 @@ func command(b *strings.Builder, s string, i, depth int) int {
 		b.WriteString(" (" + m + strings.TrimSpace(renderMath(a, depth+1)) + ")")
 		return k
 	case name == "bmod" || name == "mod":
-		b.WriteString(" mod ")
+		if t := strings.TrimRight(b.String(), " "); strings.HasSuffix(t, "(") {
+			b.Reset()
+			b.WriteString(t + "mod ") // (\bmod p) reads (mod p)
+		} else {
+			b.WriteString(" mod ")
+		}
 		return j
 	case name == "not":
 		a, k := argument(s, j)

@@ -47,6 +47,43 @@ func (a *app) showCommand() *cobra.Command {
 	return cmd
 }
 
+// sentenceLines is a sentence as printed: in raw mode its lines as written; readable,
+// prose lines without their source indentation and blank lines, each display row on a
+// line of its own, indented. Sanitised for the terminal.
+func sentenceLines(text string, math mathtext.Mode) []string {
+	var lines []string
+	add := func(s string, trim bool) {
+		for l := range strings.SplitSeq(model.Sanitize(s), "\n") {
+			if trim {
+				l = strings.TrimSpace(l)
+			}
+			if l = strings.TrimRight(l, " \t"); l != "" {
+				lines = append(lines, l)
+			}
+		}
+	}
+	if math == mathtext.Raw {
+		add(text, false)
+		return lines
+	}
+	// Prose goes on the current line; a display block starts and ends lines.
+	var cur strings.Builder
+	flush := func() {
+		add(cur.String(), true)
+		cur.Reset()
+	}
+	for _, p := range mathtext.Pieces(text, 0) {
+		if p.Kind == mathtext.DisplayMath {
+			flush()
+			add(p.Shown, false)
+			continue
+		}
+		cur.WriteString(p.Shown)
+	}
+	flush()
+	return lines
+}
+
 // showSentences prints a statement's proof split into numbered sentences
 // (model.SplitSentences): the text as shown (math readable or raw) and, in JSON, the
 // exact source span of each, in order, covering the proof with only white space
@@ -97,8 +134,7 @@ func (a *app) showSentences(dir, id, output, at string, math mathtext.Mode) erro
 	}
 	for _, s := range sents {
 		label := fmt.Sprintf("[%d] ", s.N)
-		text := strings.ReplaceAll(model.Sanitize(shown(s)), "\n", "\n"+strings.Repeat(" ", len(label)))
-		b.WriteString(label + text + "\n")
+		b.WriteString(label + strings.Join(sentenceLines(s.Text, math), "\n"+strings.Repeat(" ", len(label))) + "\n")
 	}
 	_, err = fmt.Fprint(a.stdout, b.String())
 	return err

@@ -33,7 +33,7 @@ func TestShowSentences(t *testing.T) {
 	referee(t, root, "", "show", "s-015", "--sentences").want(t, 0,
 		"[1] We use the relation\n        |x ± y|²=(x ± y) ·(x ± y)\n[2] If x = y, then |2x|² = 4|x|².\n[3] Done.\n", "")
 	referee(t, root, "", "show", "s-015", "--sentences", "--math", "raw").want(t, 0,
-		"[1] We use the relation\n    \n    $$\n    \n    |x \\pm y|^2=(x \\pm y) \\cdot(x \\pm y)\n    \n    $$\n[2] If $x = y$, then $|2x|^2 = 4|x|^2$.\n[3] Done.\n", "")
+		"[1] We use the relation\n    $$\n    |x \\pm y|^2=(x \\pm y) \\cdot(x \\pm y)\n    $$\n[2] If $x = y$, then $|2x|^2 = 4|x|^2$.\n[3] Done.\n", "")
 
 	o := referee(t, root, "", "show", "s-015", "--sentences", "--output", "json")
 	if o.code != 0 {
