@@ -187,8 +187,10 @@ func blockEndingAt(blocks []DisplayBlock, i int) int {
 
 // endsSentence reports whether s[from:to] ends like a sentence: with ".", "!" or "?"
 // once trailing white space, closers, math delimiters, \end{…} markers and "\\" row
-// ends are set aside ("x = 1.$$" and "$n$." both end; "we have" does not).
+// ends are set aside ("x = 1.$$" and "$n$." both end; "we have" does not). Only the
+// last endWindow bytes are looked at, so that a long run of markers costs no more.
 func endsSentence(s string, from, to int) bool {
+	from = max(from, to-endWindow)
 	j := to
 	for j > from {
 		r, size := utf8.DecodeLastRuneInString(s[from:j])
@@ -217,6 +219,9 @@ func endsSentence(s string, from, to int) bool {
 	}
 	return false
 }
+
+// endWindow bounds how far back endsSentence looks.
+const endWindow = 128
 
 func closerSuffix(s string) int {
 	for _, c := range closers {
