@@ -21,9 +21,18 @@ import (
 )
 
 // Inline renders math (the inside of $…$ or \(…\), without the delimiters) on one line.
+// Math longer than maxMath is shown as written.
 func Inline(src string) string {
+	if len(src) > maxMath {
+		return src
+	}
 	return strings.TrimSpace(collapse(renderMath(src, 0)))
 }
+
+// maxMath bounds the math rendered: a longer span (no one writes 16 KB of formula) is
+// shown as written, which keeps hostile input (thousands of unclosed environments, each
+// searched to the end) from costing more than a few milliseconds.
+const maxMath = 16 << 10
 
 // maxDepth bounds nested groups: deeper ones are written as they are.
 const maxDepth = 64
@@ -35,11 +44,12 @@ func renderMath(s string, depth int) string {
 	}
 	var b strings.Builder
 	b.Grow(len(s))
+	var unclosed map[string]bool // environments of s found without their \end
 	for i := 0; i < len(s); {
 		c := s[i]
 		switch {
 		case c == '\\':
-			i = command(&b, s, i, depth)
+			i = command(&b, s, i, depth, &unclosed)
 		case c == '{':
 			g, j := group(s, i)
 			b.WriteString(renderMath(g, depth+1))
@@ -169,8 +179,10 @@ func optional(s string, i int) (string, int, bool) {
 }
 
 // command renders the command at s[i] into b and returns the index after it (and its
-// arguments).
-func command(b *strings.Builder, s string, i, depth int) int {
+// arguments). unclosed records the environments of s that have no \end: later ones of
+// the same name are written as they are without searching again (each search runs to
+// the end of s, so thousands of unclosed ones would cost their square).
+func command(b *strings.Builder, s string, i, depth int, unclosed *map[string]bool) int {
 	name, j := commandAt(s, i)
 	if name == "" {
 		b.WriteByte('\\')
@@ -253,8 +265,15 @@ func command(b *strings.Builder, s string, i, depth int) int {
 		return k
 	case name == "begin":
 		env, k := argument(s, j)
+		if (*unclosed)[env] {
+			break
+		}
 		body, end, ok := envBody(s, k, env)
 		if !ok {
+			if *unclosed == nil {
+				*unclosed = map[string]bool{}
+			}
+			(*unclosed)[env] = true
 			break
 		}
 		b.WriteString(inlineEnv(env, body, depth))
@@ -569,6 +588,9 @@ var alignedEnvs = map[string]bool{
 // environment) as rows, without indentation. The cells of the rows are aligned when
 // the widest row fits in width (0: any width); otherwise each row is its cells joined.
 func Display(block string, width int) []string {
+	if len(block) > maxMath {
+		return strings.Split(block, "\n")
+	}
 	body, env := unwrap(block)
 	rows := splitRows(body)
 	var cells [][]string
