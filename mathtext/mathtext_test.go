@@ -172,3 +172,41 @@ func FuzzPieces(f *testing.F) {
 		}
 	})
 }
+
+// Hostile math: 1 MB of display blocks, each holding a thousand unclosed environments.
+// Linear now; each \begin searched to the end of its block made it quadratic.
+func BenchmarkTextUnclosedEnvironments(b *testing.B) {
+	unit := "$$" + strings.Repeat(`\begin{cases} `, 1<<10) + "$$ "
+	s := strings.Repeat(unit, (1<<20)/len(unit))
+	b.SetBytes(int64(len(s)))
+	for b.Loop() {
+		_ = Text(s, 80)
+	}
+}
+
+// The corpus's proofs rendered readable, one after another.
+func BenchmarkTextCorpus(b *testing.B) {
+	f, err := os.Open("../model/testdata/corpus/proofnet.jsonl")
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer f.Close()
+	var proofs []string
+	n := 0
+	sc := bufio.NewScanner(f)
+	sc.Buffer(nil, 1<<20)
+	for sc.Scan() {
+		var p struct{ Proof string }
+		if err := json.Unmarshal(sc.Bytes(), &p); err != nil {
+			b.Fatal(err)
+		}
+		proofs = append(proofs, p.Proof)
+		n += len(p.Proof)
+	}
+	b.SetBytes(int64(n))
+	for b.Loop() {
+		for _, p := range proofs {
+			_ = Text(p, 80)
+		}
+	}
+}

@@ -2,6 +2,7 @@ package model
 
 import (
 	"reflect"
+	"strings"
 	"testing"
 )
 
@@ -92,5 +93,15 @@ func TestEndsSentence(t *testing.T) {
 		if got := endsSentence(in, 0, len(in)); got != want {
 			t.Errorf("endsSentence(%q) = %v", in, got)
 		}
+	}
+}
+
+// Hostile splitting: 1 MB of empty display blocks separated by blank lines, one long
+// sentence (joining paragraphs looked back over every marker before the bound).
+func BenchmarkSplitSentencesDisplayMarkers(b *testing.B) {
+	s := strings.Repeat("$$\n\n", (1<<20)/4)
+	b.SetBytes(int64(len(s)))
+	for b.Loop() {
+		_ = SplitSentences(s)
 	}
 }
