@@ -245,12 +245,14 @@ func markerOnly(t string) bool {
 			strings.HasPrefix(t[i:], `\(`), strings.HasPrefix(t[i:], `\)`):
 			i += 2
 		case strings.HasPrefix(t[i:], `\begin{`), strings.HasPrefix(t[i:], `\end{`):
-			k := strings.IndexByte(t[i:], '}')
-			if k < 0 {
+			begin := t[i+1] == 'b'
+			i += strings.IndexByte(t[i:], '{') + 1
+			k := strings.IndexFunc(t[i:], func(r rune) bool { return !isEnvNameRune(r) })
+			if k < 0 || t[i+k] != '}' {
 				return false
 			}
 			i += k + 1
-			if strings.HasPrefix(t[i-k-1:], `\begin{`) {
+			if begin {
 				i = skipEnvArgs(t, i)
 			}
 		default:
@@ -260,7 +262,13 @@ func markerOnly(t string) bool {
 	return true
 }
 
-// skipEnvArgs skips the {…} and […] arguments right after \begin{name}.
+// isEnvNameRune reports whether r may be part of an environment's name.
+func isEnvNameRune(r rune) bool {
+	return r < utf8.RuneSelf && (isASCIILetter(byte(r)) || r == '*' || '0' <= r && r <= '9')
+}
+
+// skipEnvArgs skips the {…} and […] arguments right after \begin{name}, each on one
+// line (so that a marker never reaches into another sentence).
 func skipEnvArgs(t string, i int) int {
 	for i < len(t) && (t[i] == '{' || t[i] == '[') {
 		closer := byte('}')
@@ -268,7 +276,7 @@ func skipEnvArgs(t string, i int) int {
 			closer = ']'
 		}
 		k := strings.IndexByte(t[i:], closer)
-		if k < 0 {
+		if k < 0 || strings.IndexByte(t[i:i+k], '\n') >= 0 {
 			return i
 		}
 		i += k + 1
