@@ -905,19 +905,45 @@ type Piece struct {
 }
 
 // Pieces cuts a text into prose, inline math and display blocks, in order: their Raw
-// fields joined are the text. Shown is what Text would show for each (a display's rows
+// fields joined are the text. A text-mode command that reads otherwise (\emph{…},
+// \begin{proof}) is a prose piece of its own. Shown is what Text would show for each (a display's rows
 // joined by "\n", each indented, without the line breaks around it).
 func Pieces(s string, width int) []Piece {
 	var out []Piece
+	// text adds prose: plain runs, and each text-mode command that reads otherwise as a
+	// piece of its own.
+	text := func(raw string) {
+		from := 0
+		for i := 0; i < len(raw); {
+			if raw[i] != '\\' {
+				i++
+				continue
+			}
+			shown, n := TextCommand(raw[i:])
+			if shown == raw[i:i+n] {
+				i += n
+				continue
+			}
+			if from < i {
+				out = append(out, Piece{Kind: Prose, Raw: raw[from:i], Shown: raw[from:i]})
+			}
+			out = append(out, Piece{Kind: Prose, Raw: raw[i : i+n], Shown: shown})
+			i += n
+			from = i
+		}
+		if from < len(raw) {
+			out = append(out, Piece{Kind: Prose, Raw: raw[from:], Shown: raw[from:]})
+		}
+	}
 	prose := func(raw string) {
 		for len(raw) > 0 {
 			i, j := nextInline(raw)
 			if i < 0 {
-				out = append(out, Piece{Kind: Prose, Raw: raw, Shown: renderText(raw, 0)})
+				text(raw)
 				return
 			}
 			if i > 0 {
-				out = append(out, Piece{Kind: Prose, Raw: raw[:i], Shown: renderText(raw[:i], 0)})
+				text(raw[:i])
 			}
 			out = append(out, Piece{Kind: InlineMath, Raw: raw[i:j], Shown: renderText(raw[i:j], 0)})
 			raw = raw[j:]

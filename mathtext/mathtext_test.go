@@ -145,7 +145,7 @@ func TestPieces(t *testing.T) {
 	got := Pieces(s, 0)
 	want := []Piece{
 		{Prose, "We have ", "We have "}, {InlineMath, "$x^2$", "x²"}, {Prose, " and\n", " and\n"},
-		{DisplayMath, "$$a \\leq b$$", "    a ≤ b"}, {Prose, "\nso \\emph{it} holds.", "\nso it holds."},
+		{DisplayMath, "$$a \\leq b$$", "    a ≤ b"}, {Prose, "\nso ", "\nso "}, {Prose, "\\emph{it}", "it"}, {Prose, " holds.", " holds."},
 	}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("Pieces\n got %+v\nwant %+v", got, want)
