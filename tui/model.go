@@ -580,7 +580,7 @@ func (m *Model) rebuildDetail() tea.Cmd {
 		return nil
 	}
 	var cmd tea.Cmd
-	state := views.DetailState{Sentence: m.sentence, Issue: m.issue, Link: m.link, Broken: m.snap.Broken}
+	state := views.DetailState{Sentence: m.sentence, Issue: m.issue, Link: m.link, Broken: m.snap.Broken, Math: m.math}
 	var doc views.Doc
 	switch r.Kind {
 	case views.RowStatement:
