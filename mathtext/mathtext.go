@@ -591,8 +591,16 @@ func Display(block string, width int) []string {
 	if len(block) > maxMath {
 		return strings.Split(block, "\n")
 	}
+	if tall := tallEnv(stripDelims(block), width); tall != nil {
+		return tall
+	}
 	body, env := unwrap(block)
 	rows := splitRows(body)
+	if len(rows) == 1 && len(rows[0]) == 1 {
+		if tall := tallEnv(body, width); tall != nil {
+			return tall
+		}
+	}
 	var cells [][]string
 	for _, row := range rows {
 		var cs []string
@@ -617,9 +625,138 @@ func Display(block string, width int) []string {
 	return out
 }
 
-// unwrap takes off a block's delimiters and the row environments that make all of it;
-// it returns the body and the innermost such environment ("" for none).
-func unwrap(block string) (string, string) {
+// fences are the brackets of the matrix and cases environments drawn over several
+// rows: left and right, each as top, middle, bottom and the one for a single row.
+var fences = map[string][2][4]string{
+	"pmatrix": {{"⎛", "⎜", "⎝", "("}, {"⎞", "⎟", "⎠", ")"}},
+	"bmatrix": {{"⎡", "⎢", "⎣", "["}, {"⎤", "⎥", "⎦", "]"}},
+	"Bmatrix": {{"⎧", "⎪", "⎩", "{"}, {"⎫", "⎪", "⎭", "}"}},
+	"vmatrix": {{"│", "│", "│", "|"}, {"│", "│", "│", "|"}},
+	"Vmatrix": {{"‖", "‖", "‖", "‖"}, {"‖", "‖", "‖", "‖"}},
+	"cases":   {{"⎧", "⎪", "⎩", "{"}, {}},
+	"dcases":  {{"⎧", "⎪", "⎩", "{"}, {}},
+	"matrix":  {},
+	"array":   {},
+}
+
+// leftRight are the \left…\right pairs around an array that read as a matrix's brackets.
+var leftRight = map[string]struct{ close, env string }{
+	"(": {")", "pmatrix"}, "[": {"]", "bmatrix"}, `\{`: {`\}`, "Bmatrix"}, "|": {"|", "vmatrix"},
+	`\|`: {`\|`, "Vmatrix"}, `\lbrace`: {`\rbrace`, "Bmatrix"},
+}
+
+// tallEnv sets out a display that is one line holding one matrix or cases environment
+// (f(x) = \begin{cases}…\end{cases}) over the environment's rows: its cells aligned,
+// its brackets drawn tall, the text before it on the middle row. It returns nil when
+// the display is not such a line or does not fit in width (0: any).
+func tallEnv(body string, width int) []string {
+	at, end, env, inner := -1, 0, "", ""
+	depth := 0
+	for j := 0; j < len(body); j++ {
+		switch body[j] {
+		case '{':
+			depth++
+		case '}':
+			depth--
+		case '\\':
+			name, n := envName(body[j:])
+			if n == 0 || depth != 0 {
+				j++
+				continue
+			}
+			in, e, ok := envBody(body, j+n, name)
+			if !ok {
+				return nil
+			}
+			if _, known := fences[name]; !known || at >= 0 {
+				return nil // another environment: one line is the better layout
+			}
+			at, end, env, inner = j, e, name, in
+			j = e - 1
+		}
+	}
+	if at < 0 {
+		return nil
+	}
+	for _, part := range []string{body[:at], body[end:]} {
+		if rows := splitRows(part); len(rows) > 1 || len(rows) == 1 && len(rows[0]) > 1 {
+			return nil // rows or cells outside the environment
+		}
+	}
+	var cells [][]string
+	for _, row := range splitRows(skipColumnSpec(env, inner)) {
+		var cs []string
+		for _, c := range row {
+			cs = append(cs, strings.TrimSpace(collapse(renderMath(c, 1))))
+		}
+		cells = append(cells, cs)
+	}
+	n := len(cells)
+	if n < 2 {
+		return nil
+	}
+	rows := alignRows(cells, "  ", false, 0)
+	inside := 0
+	for _, r := range rows {
+		inside = max(inside, ansi.StringWidth(r))
+	}
+	pre, post := body[:at], body[end:]
+	f := fences[env]
+	if env == "array" || env == "matrix" {
+		// \left( \begin{array}…\end{array} \right): the brackets drawn tall.
+		for open, fenced := range leftRight {
+			p, q := strings.TrimRight(pre, " \n"), strings.TrimLeft(post, " \n")
+			if strings.HasSuffix(p, `\left`+open) && strings.HasPrefix(q, `\right`+fenced.close) {
+				pre, post, f = p[:len(p)-len(`\left`+open)], q[len(`\right`+fenced.close):], fences[fenced.env]
+				break
+			}
+		}
+	}
+	before, after := Inline(pre), Inline(post)
+	pad := strings.Repeat(" ", ansi.StringWidth(before))
+	out := make([]string, n)
+	for k, r := range rows {
+		piece := 1
+		switch {
+		case k == 0:
+			piece = 0
+		case k == n-1:
+			piece = 2
+		}
+		left, right := f[0][piece], f[1][piece]
+		if (env == "cases" || env == "dcases" || env == "Bmatrix") && n%2 == 1 && k == n/2 {
+			left = "⎨"
+			if env == "Bmatrix" {
+				right = "⎬"
+			}
+		}
+		line := pad
+		if k == (n-1)/2 {
+			line = before
+		}
+		if before != "" {
+			line += " "
+		}
+		if left != "" {
+			line += left + " "
+		}
+		line += r
+		if right != "" {
+			line += strings.Repeat(" ", inside-ansi.StringWidth(r)) + " " + right
+		}
+		if k == n-1 && after != "" {
+			line += " " + after
+		}
+		out[k] = strings.TrimRight(line, " ")
+		if width > 0 && ansi.StringWidth(out[k]) > width {
+			return nil
+		}
+	}
+	return out
+}
+
+// stripDelims takes the $$ or \[ \] off a display block.
+func stripDelims(block string) string {
 	b := strings.TrimSpace(block)
 	switch {
 	case strings.HasPrefix(b, "$$") && strings.HasSuffix(b, "$$") && len(b) >= 4:
@@ -627,6 +764,13 @@ func unwrap(block string) (string, string) {
 	case strings.HasPrefix(b, `\[`) && strings.HasSuffix(b, `\]`) && len(b) >= 4:
 		b = b[2 : len(b)-2]
 	}
+	return b
+}
+
+// unwrap takes off a block's delimiters and the row environments that make all of it;
+// it returns the body and the innermost such environment ("" for none).
+func unwrap(block string) (string, string) {
+	b := stripDelims(block)
 	env := ""
 	for range 8 {
 		t := strings.TrimSpace(b)

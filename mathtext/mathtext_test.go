@@ -69,7 +69,7 @@ func TestDisplay(t *testing.T) {
 	if got := Display(`\[ x = 1 \]`, 0); !reflect.DeepEqual(got, []string{"x = 1"}) {
 		t.Errorf("Display \\[ = %q", got)
 	}
-	if got := Display(`\begin{cases} a & b \\ c & d \end{cases}`, 0); !reflect.DeepEqual(got, []string{"{ a  b", "{ c  d"}) {
+	if got := Display(`\begin{cases} a & b \\ c & d \end{cases}`, 0); !reflect.DeepEqual(got, []string{"⎧ a  b", "⎩ c  d"}) {
 		t.Errorf("Display cases = %q", got)
 	}
 }
@@ -208,5 +208,35 @@ func BenchmarkTextCorpus(b *testing.B) {
 		for _, p := range proofs {
 			_ = Text(p, 80)
 		}
+	}
+}
+
+func TestDisplayTall(t *testing.T) {
+	for _, c := range []struct {
+		block string
+		want  []string
+	}{
+		{`$$f(x)=\begin{cases} 1 & x \in \mathbb{Q} \\ 0 & \text{otherwise} \end{cases}$$`,
+			[]string{"f(x)= ⎧ 1  x ∈ ℚ", "      ⎩ 0  otherwise"}},
+		{`\[A = \begin{pmatrix} a & b \\ c & dd \\ e & f \end{pmatrix}.\]`,
+			[]string{"    ⎛ a  b  ⎞", "A = ⎜ c  dd ⎟", "    ⎝ e  f  ⎠ ."}},
+		{`$$\begin{bmatrix} 1 & 0 \\ 0 & 1 \end{bmatrix}$$`, []string{"⎡ 1  0 ⎤", "⎣ 0  1 ⎦"}},
+		// Two environments on the line: one line is the better layout.
+		{`$$\begin{pmatrix} a \\ b \end{pmatrix}\begin{pmatrix} c \\ d \end{pmatrix}$$`, []string{"(a; b)(c; d)"}},
+	} {
+		if got := Display(c.block, 0); !reflect.DeepEqual(got, c.want) {
+			t.Errorf("Display(%q)\n got %q\nwant %q", c.block, got, c.want)
+		}
+	}
+	// Too wide for the width: one line.
+	if got := Display(`$$f(x)=\begin{cases} 1 & x \in \mathbb{Q} \\ 0 & \text{otherwise} \end{cases}$$`, 12); len(got) != 1 {
+		t.Errorf("narrow cases = %q", got)
+	}
+}
+
+func TestDisplayLeftRightArray(t *testing.T) {
+	got := Display(`$$A=\left(\begin{array}{cc} a & b \\ c & d \end{array}\right)$$`, 0)
+	if want := []string{"A= ⎛ a  b ⎞", "   ⎝ c  d ⎠"}; !reflect.DeepEqual(got, want) {
+		t.Errorf("got %q, want %q", got, want)
 	}
 }
