@@ -164,3 +164,21 @@ func TestDotParses(t *testing.T) {
 		}
 	}
 }
+
+// The demo's proofs have math: markdown keeps the source; the HTML page shows it
+// readable, with the source in a title (on hover), escaped.
+func TestExportMath(t *testing.T) {
+	snap := load(t, demoDir)
+	md := render(t, "md", snap, Options{})
+	page := render(t, "html", snap, Options{})
+	if !strings.Contains(md, `$4p \equiv 0 \pmod{4}$`) {
+		t.Errorf("markdown lost the source of s-004's math")
+	}
+	want := `<span class="math" title="$4p \equiv 0 \pmod{4}$">4p ≡ 0 (mod 4)</span>`
+	if !strings.Contains(page, want) {
+		t.Errorf("html: %q missing", want)
+	}
+	if strings.Contains(page, `<div class="proof">We show that $4p`) {
+		t.Errorf("html shows the proof's source")
+	}
+}

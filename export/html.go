@@ -1,13 +1,36 @@
 package export
 
 import (
+	"html"
 	"html/template"
 	"io"
 	"strings"
 	"sync"
 
+	"referee/mathtext"
 	"referee/model"
 )
+
+// readableHTML is a proof as the workbench shows it by default: math readable
+// (mathtext), each math span carrying its LaTeX source in a title (shown on hover), so
+// the page reads like the workbench and the exact text is one pointer away. Everything
+// from the agents is escaped.
+func readableHTML(proof string) template.HTML {
+	var b strings.Builder
+	for _, p := range mathtext.Pieces(proof, 0) {
+		switch {
+		case p.Kind == mathtext.DisplayMath:
+			b.WriteString(`<span class="math display" title="` + html.EscapeString(p.Raw) + `">`)
+			b.WriteString(html.EscapeString(p.Shown) + "</span>")
+		case p.Kind == mathtext.InlineMath || p.Shown != p.Raw:
+			b.WriteString(`<span class="math" title="` + html.EscapeString(p.Raw) + `">`)
+			b.WriteString(html.EscapeString(p.Shown) + "</span>")
+		default:
+			b.WriteString(html.EscapeString(p.Raw))
+		}
+	}
+	return template.HTML(b.String())
+}
 
 // The page is one file: inline CSS, no script, no external asset (fonts, images, math
 // renderers), so it opens anywhere, offline, and shows exactly what the files say.
@@ -40,7 +63,8 @@ type htmlIssue struct{ Text string }
 type htmlObject struct {
 	ID, Kind, Status, Phase, Color, Stale string
 	Lists                                 []htmlList
-	Proof, ProofTitle                     string
+	ProofTitle                            string
+	Proof                                 template.HTML // readable math, the source on hover
 	Open                                  []string
 	Answered                              int
 }
@@ -87,6 +111,8 @@ ul.tree li { margin: .25em 0; }
 .missing { color: #a00; }
 section.object { border: 1px solid #ddd; border-radius: 6px; padding: .6em 1em; margin: 1em 0; }
 section.object h3 { margin: .1em 0 .4em; font-size: 1.05em; }
+.math { background: #eef1f8; border-radius: 2px; cursor: help; }
+.display { display: block; margin: .3em 0; }
 .proof { white-space: pre-wrap; background: #f7f7f9; border-left: 3px solid #ccc; padding: .5em .8em; font-size: 14px; overflow-wrap: anywhere; }
 .open li { color: #8a3b00; }
 .stale { color: #a00; }
@@ -173,7 +199,7 @@ func (d *document) htmlObject(id string) htmlObject {
 		list("Hypotheses", p.Hypothesis)
 		if p.Solution.Full != "" {
 			o.ProofTitle = "Solution (by " + model.SanitizeLine(strings.Join(p.Solution.Ref, ", ")) + ")"
-			o.Proof = model.Sanitize(p.Solution.Full)
+			o.Proof = readableHTML(model.Sanitize(p.Solution.Full))
 		}
 		return o
 	}
@@ -186,7 +212,7 @@ func (d *document) htmlObject(id string) htmlObject {
 	list("Premises", st.Hypothesis)
 	list("Sub-statements", refs(st.Preliminaries))
 	if proof := d.proofs[id]; proof != "" {
-		o.ProofTitle, o.Proof = "Proof", model.Sanitize(proof)
+		o.ProofTitle, o.Proof = "Proof", readableHTML(model.Sanitize(proof))
 	}
 	open := openIssues(st)
 	for _, is := range open {

@@ -148,9 +148,14 @@ func FuzzSplitSentences(f *testing.F) {
 	}
 	f.Add("Let $x = 1. Y$ hold.\n\n$$a. B$$ \\[c. D\\] \\(e. F\\) e.g. Thm. 3.14 ... \"q.\" Then.\n1. item\n- dash\n**Step 2:** x")
 	f.Add("\xff\xfe. \x00. $\\")
+	f.Add("relation\n\n$$\n\n|x \\pm y|^2\n\n$$\n\nIf \\[a\n\nb\\] \\begin{aligned}a&=b\\\\\n\nc\\end{aligned}, so that x.")
+	for _, p := range loadCorpus(f) {
+		f.Add(p.Proof)
+	}
 	f.Fuzz(func(t *testing.T, proof string) {
 		sents := SplitSentences(proof)
 		checkTiling(t, proof, sents)
+		checkDisplay(t, proof, sents)
 		for i, s := range sents {
 			if s.Step < 0 {
 				t.Fatalf("sentence %d: step %d", s.N, s.Step)

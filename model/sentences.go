@@ -4,21 +4,42 @@ package model
 // a sentence splitter that is deterministic and good enough on the agents' markdown-ish
 // proofs: a first sentence, "Step N: …" paragraphs, inline and display math, "QED.".
 //
-// Rules, in order of strength:
-//   - a blank line always ends a sentence (paragraphs are separated by blank lines);
+// First, display blocks are found, left to right: $$…$$, \[…\] and
+// \begin{E}…\end{E} for a display environment E (see displayEnvs: equation, align,
+// aligned, gather, multline, cases, array, the matrices, …; nested ones of the same name
+// are counted). A block is one unit whatever it holds, blank lines included: nothing
+// inside it ever starts a sentence. An opener without a closer is taken literally (and so
+// are the later openers of its kind). Inline math $…$ and \(…\) is skipped on the way.
+//
+// Then, in order of strength:
+//   - a blank line outside display blocks ends a paragraph, and a paragraph ends a
+//     sentence, except around a display block: a block that starts a paragraph joins the
+//     paragraph before it when that one has not ended (its last text is not ".", "!" or
+//     "?", with any closers), and a paragraph that starts like a continuation (not like
+//     a sentence, see below: lower case, a comma, "so that", "where") joins the block
+//     that ends the paragraph before it;
 //   - a line that starts with a "Step N:" label or a list-item marker ("1." "2)" "(a)"
 //     "a." "-" "*" "+" "•") starts a sentence, and the label or marker is part of it;
-//   - nothing splits inside math: $…$, $$…$$, \[…\], \(…\) (an opener without a closer
-//     in the same paragraph is taken literally, so a stray "$" cannot swallow the rest);
+//   - nothing splits inside math: display blocks, $…$, \(…\) (an inline opener without
+//     a closer in the same paragraph is taken literally, so a stray "$" cannot swallow
+//     the rest);
 //   - otherwise a sentence ends after ".", "!" or "?" and any closing quotes, brackets
 //     or emphasis marks, when white space follows and then an upper-case letter, a
-//     digit, "$", "(", a quote, "\[" or "\(" — so `statement "Same role." Since` ends
-//     at the closing quote;
+//     digit, "$", "(", a quote, "\[", "\(" or a display block — so `statement "Same
+//     role." Since` ends at the closing quote;
 //   - but not after an ellipsis, nor after an abbreviation (e.g., i.e., cf., etc., Thm.,
-//     …; see abbreviations), nor inside a decimal (no white space follows the point).
+//     …; see abbreviations), nor inside a decimal (no white space follows the point);
+//   - a sentence also ends after a display block when what follows begins like a
+//     sentence, or is another block and the first one's content ends with ".", "!" or
+//     "?"; otherwise the text after a block goes on with it;
+//   - last, a sentence that would consist only of delimiters and environment markers
+//     ($, $$, \[, \], \(, \), \begin{…} and \end{…} with their arguments, "&", "\\") joins
+//     the sentence before it, or the next one when it comes first: "\begin{proof}"
+//     on a line of its own is never a sentence.
 //
 // Sentences tile the proof: the first starts at 0, each ends where the next starts, the
 // last ends at len(proof). White space between two sentences belongs to the first.
+// Paragraph numbers count the paragraphs that begin a sentence, from 0, without gaps.
 
 import (
 	"strconv"
@@ -62,24 +83,24 @@ var abbreviations = map[string]bool{
 // SplitSentences splits a proof into sentences (see the rules above). An empty or
 // white-space-only proof has none. It never panics, whatever the input.
 func SplitSentences(proof string) []Sentence {
-	sp := splitter{s: proof}
-	para := 0
-	for start := 0; start < len(proof); {
-		end := paragraphEnd(proof, start)
-		if first := skipSpace(proof, start, end); first < end {
-			sp.paragraph(first, end, para)
-			para++
-		}
-		start = end
+	blocks := DisplayBlocks(proof)
+	sp := splitter{s: proof, blocks: blocks}
+	for i, p := range paragraphs(proof, blocks) {
+		sp.paragraph(p.first, p.end, i)
 	}
-	out := make([]Sentence, len(sp.starts))
-	for i, st := range sp.starts {
-		s := Sentence{N: i + 1, Start: st.pos, End: len(proof), Paragraph: st.para, Step: st.step}
+	starts := joinMarkerOnly(proof, sp.starts)
+	out := make([]Sentence, len(starts))
+	para, lastPara := -1, -1
+	for i, st := range starts {
+		if st.para != lastPara {
+			para, lastPara = para+1, st.para
+		}
+		s := Sentence{N: i + 1, Start: st.pos, End: len(proof), Paragraph: para, Step: st.step}
 		if i == 0 {
 			s.Start = 0
 		}
-		if i+1 < len(sp.starts) {
-			s.End = sp.starts[i+1].pos
+		if i+1 < len(starts) {
+			s.End = starts[i+1].pos
 		}
 		s.Text = strings.TrimSpace(proof[s.Start:s.End])
 		out[i] = s
@@ -87,10 +108,73 @@ func SplitSentences(proof string) []Sentence {
 	return out
 }
 
+// paragraphSpan is a paragraph: its first non-space byte and where it ends.
+type paragraphSpan struct{ first, end int }
+
+// paragraphs divides a proof at blank lines outside display blocks, then joins a block
+// to the paragraph it continues (see the rules above).
+func paragraphs(s string, blocks []DisplayBlock) []paragraphSpan {
+	var out []paragraphSpan
+	for start := 0; start < len(s); {
+		end := paragraphEnd(s, start, blocks)
+		if first := skipSpace(s, start, end); first < end {
+			p := paragraphSpan{first, end}
+			if n := len(out); n > 0 && joins(s, blocks, out[n-1], p) {
+				out[n-1].end = end
+			} else {
+				out = append(out, p)
+			}
+		}
+		start = end
+	}
+	return out
+}
+
+// joins reports whether paragraph q goes on with paragraph p: q starts with a display
+// block and p has not ended, or p ends with a block and q starts like a continuation.
+func joins(s string, blocks []DisplayBlock, p, q paragraphSpan) bool {
+	last := len(strings.TrimRightFunc(s[:p.end], unicode.IsSpace))
+	if k := blockAt(blocks, q.first); k >= 0 && blocks[k].Start == q.first {
+		return !endsSentence(s, p.first, last)
+	}
+	if blockEndingAt(blocks, last) < 0 {
+		return false
+	}
+	if startsSentence(s[q.first:q.end]) {
+		return false
+	}
+	w := s[q.first:min(q.end, q.first+labelWindow)]
+	return stepLabel().FindStringIndex(w) == nil && listMarker().FindStringIndex(w) == nil
+}
+
+// joinMarkerOnly drops the start of every sentence that would hold only delimiters and
+// environment markers, so that it joins the sentence before it (the first such joins
+// the next).
+func joinMarkerOnly(s string, starts []sentenceStart) []sentenceStart {
+	end := func(st []sentenceStart, i int) int {
+		if i+1 < len(st) {
+			return st[i+1].pos
+		}
+		return len(s)
+	}
+	out := starts[:0:0]
+	for i, st := range starts {
+		if len(out) > 0 && markerOnly(s[st.pos:end(starts, i)]) {
+			continue
+		}
+		out = append(out, st)
+	}
+	for len(out) > 1 && markerOnly(s[0:out[1].pos]) {
+		out[1].pos, out[1].para = out[0].pos, out[0].para
+		out = out[1:]
+	}
+	return out
+}
+
 // paragraphEnd returns where the paragraph that starts at or after start ends: after
-// the line that precedes a blank line, or at the end of the text. Leading blank lines
-// belong to the paragraph (they are skipped as white space).
-func paragraphEnd(s string, start int) int {
+// the line that precedes a blank line outside display blocks, or at the end of the
+// text. Leading blank lines belong to the paragraph (they are skipped as white space).
+func paragraphEnd(s string, start int, blocks []DisplayBlock) int {
 	seenText := false
 	for i := start; i < len(s); {
 		nl := strings.IndexByte(s[i:], '\n')
@@ -99,7 +183,7 @@ func paragraphEnd(s string, start int) int {
 			lineEnd = i + nl
 		}
 		blank := skipSpace(s, i, lineEnd) == lineEnd
-		if blank && seenText {
+		if blank && seenText && blockAt(blocks, i) < 0 {
 			return i
 		}
 		seenText = seenText || !blank
@@ -115,6 +199,8 @@ type sentenceStart struct{ pos, para, step int }
 
 type splitter struct {
 	s      string
+	blocks []DisplayBlock
+	bi     int // the first block that does not end before the scan position
 	starts []sentenceStart
 	step   int // the step of the sentences being found
 	// noCloser[d] is set once mathDelims[d] was found to have no closer in the current
@@ -133,6 +219,15 @@ func (sp *splitter) paragraph(first, end, para int) {
 	pos := sp.begin(first, end, para, true)
 	closer := "" // the closer of the math we are in, "" outside math
 	for pos < end {
+		for sp.bi < len(sp.blocks) && sp.blocks[sp.bi].End <= pos {
+			sp.bi++
+		}
+		if sp.bi < len(sp.blocks) && sp.blocks[sp.bi].Start <= pos {
+			// A display block: one unit, whatever it holds.
+			closer = ""
+			pos = sp.afterBlock(sp.blocks[sp.bi], end, para)
+			continue
+		}
 		c := s[pos]
 		switch {
 		case c == '\n':
@@ -154,6 +249,10 @@ func (sp *splitter) paragraph(first, end, para int) {
 				break
 			}
 			open := mathDelims[d].open
+			if d == 0 || d == 2 { // $$ or \[ that opens no block: literal
+				pos += len(open)
+				break
+			}
 			if !sp.noCloser[d] && strings.Contains(s[pos+len(open):end], mathDelims[d].close) {
 				closer = mathDelims[d].close
 			} else {
@@ -171,6 +270,27 @@ func (sp *splitter) paragraph(first, end, para int) {
 			pos++
 		}
 	}
+}
+
+// afterBlock scans past display block b and decides whether a sentence starts after
+// it: when what follows begins like a sentence, or is another block and b's content
+// ended its sentence. It returns where scanning goes on.
+func (sp *splitter) afterBlock(b DisplayBlock, end, para int) int {
+	pos := min(b.End, end)
+	q := skipSpace(sp.s, pos, end)
+	if q >= end {
+		return q
+	}
+	var brk bool
+	if k := blockAt(sp.blocks, q); k >= 0 && sp.blocks[k].Start == q {
+		brk = endsSentence(sp.s, b.Start, b.End)
+	} else {
+		brk = q > pos && startsSentence(sp.s[q:end])
+	}
+	if !brk {
+		return pos
+	}
+	return sp.begin(q, end, para, strings.IndexByte(sp.s[pos:q], '\n') >= 0)
 }
 
 // mathOpener returns the index in mathDelims of the delimiter s starts with, -1 if none.
@@ -309,6 +429,9 @@ func startsSentence(s string) bool {
 	case strings.ContainsRune(`$("'“‘«`, r):
 		return true
 	case r == '\\':
+		if name, n := envOpen(s); n > 0 {
+			return displayEnvs[name]
+		}
 		return strings.HasPrefix(s, `\[`) || strings.HasPrefix(s, `\(`)
 	}
 	return false

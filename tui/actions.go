@@ -61,6 +61,7 @@ func (m *Model) actions() []action {
 		{keys: []string{"I"}, key: "I", desc: "compose /instruct about the sentence under the cursor; copy it (OSC 52)", group: groupLook, run: func(m *Model) tea.Cmd { return m.instruct() }, disabled: needStatement},
 		{keys: []string{"w"}, key: "w", desc: "fold/unfold what agents wrote before issues, responses, verdicts", group: groupLook, run: func(m *Model) tea.Cmd { m.sess.whyOpen = !m.sess.whyOpen; return m.rebuildDetail() }},
 		{keys: []string{"p"}, key: "p", desc: "pause/resume the live view", group: groupLook, run: func(m *Model) tea.Cmd { return m.pause() }},
+		{keys: []string{"m"}, key: "m", desc: "math: readable symbols or the LaTeX as written (quotes always use the source)", group: groupLook, run: func(m *Model) tea.Cmd { return m.toggleMath() }},
 
 		{keys: []string{"a"}, key: "a", desc: "activity: every change, newest first (in it: / filter, enter go to, t travel there)", group: groupSuper, run: func(m *Model) tea.Cmd { return m.toggleSide(sideActivity) }},
 		{keys: []string{"r"}, key: "r", desc: "agent runs: session, messages, tokens, cost, last activity, stall verdict", group: groupSuper, run: func(m *Model) tea.Cmd { return m.toggleSide(sideRuns) }},

@@ -17,6 +17,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"referee/mathtext"
 	"referee/model"
 	"referee/store"
 	"referee/views"
@@ -296,20 +297,21 @@ func NewProofCase(kb int) (*ProofCase, error) {
 func newProofCase(m *Model, proof, empty string) *ProofCase {
 	c := &ProofCase{m: m, proof: proof, empty: empty, OffUIGoroutine: true, RenderedOnce: true}
 	render := m.renderMarkdown
-	m.renderMarkdown = func(proof string, width int, style string) (*views.RenderedProof, error) {
+	m.renderMarkdown = func(proof string, width int, style string, math mathtext.Mode) (*views.RenderedProof, error) {
 		c.renders++
-		return render(proof, width, style)
+		return render(proof, width, style, math)
 	}
 	return c
 }
 
 // ProofText is a proof of about n bytes: paragraphs of prose with inline math, a list
-// and a display formula, as the agents write them.
+// and an aligned display with blank lines inside, as agents and mathematicians write
+// them.
 func ProofText(n int) string {
-	para := "By the induction hypothesis, $f(x_k) \\le C \\cdot k^{-1/2}$ for every $k < n$, " +
+	para := "By induction, $f(x_k) \\le C \\cdot k^{-1/2}$ for all $k < n$, " +
 		"and **Lemma 3** gives $\\sum_{i=1}^{n} a_i^2 \\le 1$. Hence the claim holds for $n$.\n\n" +
-		"- first, the case $n = 1$ is immediate;\n- second, for $n > 1$ we split the sum.\n\n" +
-		"$$\\int_0^1 g(t)\\,dt = \\lim_{m\\to\\infty} \\frac{1}{m}\\sum_{j=1}^m g(j/m).$$\n\n"
+		"- first, the case $n = 1$ is immediate;\n- second, for $n > 1$ we split the sum:\n\n" +
+		"$$\n\n\\begin{aligned}\n\\int_0^1 g &= \\lim_{m\\to\\infty} \\frac{1}{m}\\sum_{j=1}^m g(j/m) \\\\\n\n&\\le C.\n\\end{aligned}\n\n$$\n\n"
 	return strings.Repeat(para, max(1, n/len(para)))
 }
 
@@ -320,7 +322,7 @@ func (c *ProofCase) Len() int { return len(c.proof) }
 // until the markdown was in the workbench's cache: the lookup and the command that
 // renders it (run here, as the program runs it off the UI goroutine).
 func (c *ProofCase) Cold() (time.Duration, error) {
-	key := views.ProofKey(c.proof, ProofWidth, c.m.st.MarkdownStyle())
+	key := views.ProofKey(c.proof, ProofWidth, c.m.st.MarkdownStyle(), c.m.math)
 	delete(c.m.proofs, key)
 	delete(c.m.inflight, key)
 	before := c.renders

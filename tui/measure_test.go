@@ -88,7 +88,7 @@ func TestProofCaseRendersOffTheUIGoroutineOnce(t *testing.T) {
 	if d, err := c.Cold(); err != nil || d <= 0 {
 		t.Fatalf("cold: %v, %v", d, err)
 	}
-	key := views.ProofKey(c.proof, ProofWidth, c.m.st.MarkdownStyle())
+	key := views.ProofKey(c.proof, ProofWidth, c.m.st.MarkdownStyle(), c.m.math)
 	if c.renders != 1 || c.m.proofs[key] == nil {
 		t.Fatalf("%d renderings, cached: %v", c.renders, c.m.proofs[key] != nil)
 	}

@@ -15,6 +15,7 @@ import (
 	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
 
+	"referee/mathtext"
 	"referee/model"
 	"referee/sessions"
 	"referee/store"
@@ -125,7 +126,9 @@ type Model struct {
 	// syncRender renders markdown in Update instead of a command (tests: deterministic).
 	syncRender bool
 	// renderMarkdown is views.RenderProofMarkdown (tests count the calls through it).
-	renderMarkdown func(proof string, width int, style string) (*views.RenderedProof, error)
+	renderMarkdown func(proof string, width int, style string, math mathtext.Mode) (*views.RenderedProof, error)
+	// math is how proofs show their math: readable (the zero value) or raw (key m).
+	math mathtext.Mode
 }
 
 // New opens a contents folder: it fails if the folder is unusable, and otherwise
@@ -587,7 +590,7 @@ func (m *Model) rebuildDetail() tea.Cmd {
 		return nil
 	}
 	var cmd tea.Cmd
-	state := views.DetailState{Sentence: m.sentence, Issue: m.issue, Link: m.link, Broken: m.snap.Broken}
+	state := views.DetailState{Sentence: m.sentence, Issue: m.issue, Link: m.link, Broken: m.snap.Broken, Math: m.math}
 	var doc views.Doc
 	switch r.Kind {
 	case views.RowStatement:
@@ -638,18 +641,18 @@ func (m *Model) rebuildDetail() tea.Cmd {
 // fallback) and the command that renders the markdown when it is not cached.
 func (m *Model) proofFor(proof string, width int) (*views.RenderedProof, tea.Cmd) {
 	style := m.st.MarkdownStyle()
-	key := views.ProofKey(proof, width, style)
+	key := views.ProofKey(proof, width, style, m.math)
 	if rp, ok := m.proofs[key]; ok {
 		return rp, nil
 	}
-	plainKey := views.ProofKey(proof, width, "plain")
+	plainKey := views.ProofKey(proof, width, "plain", m.math)
 	rp, ok := m.proofs[plainKey]
 	if !ok {
-		rp = views.RenderProofPlain(proof, width)
+		rp = views.RenderProofPlain(proof, width, m.math)
 		m.proofs[plainKey] = rp
 	}
 	if m.syncRender {
-		if md, err := m.renderMarkdown(proof, width, style); err == nil {
+		if md, err := m.renderMarkdown(proof, width, style, m.math); err == nil {
 			m.proofs[key] = md
 			return md, nil
 		}
@@ -658,7 +661,7 @@ func (m *Model) proofFor(proof string, width int) (*views.RenderedProof, tea.Cmd
 		return rp, nil
 	}
 	m.inflight[key] = true
-	return rp, renderProof(m.renderMarkdown, key, proof, width, style)
+	return rp, renderProof(m.renderMarkdown, key, proof, width, style, m.math)
 }
 
 // proofRenderedMsg carries a markdown rendering made in a command.
@@ -667,9 +670,9 @@ type proofRenderedMsg struct {
 	rp  *views.RenderedProof
 }
 
-func renderProof(render func(string, int, string) (*views.RenderedProof, error), key, proof string, width int, style string) tea.Cmd {
+func renderProof(render func(string, int, string, mathtext.Mode) (*views.RenderedProof, error), key, proof string, width int, style string, math mathtext.Mode) tea.Cmd {
 	return func() tea.Msg {
-		rp, err := render(proof, width, style)
+		rp, err := render(proof, width, style, math)
 		if err != nil {
 			return proofRenderedMsg{key: key}
 		}

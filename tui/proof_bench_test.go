@@ -1,6 +1,9 @@
 package tui
 
-import "testing"
+import (
+	"testing"
+	"time"
+)
 
 // benchProofRender shows a proof of kb KiB at an 80-column detail pane, rendered with
 // glamour each time (cold) or taken from the workbench's cache of renderings (cached:
@@ -17,6 +20,7 @@ func benchProofRender(b *testing.B, kb int, cached bool) {
 		b.Fatal(err)
 	}
 	b.ResetTimer()
+	cpu := cpuTime()
 	if cached {
 		_, err = c.Cached(b.N)
 	} else {
@@ -25,6 +29,7 @@ func benchProofRender(b *testing.B, kb int, cached bool) {
 		}
 	}
 	b.StopTimer()
+	b.ReportMetric(float64(cpuTime()-cpu)/float64(time.Millisecond)/float64(b.N), "cpu-ms/op")
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -14,6 +14,7 @@ import (
 	"github.com/charmbracelet/colorprofile"
 	"github.com/charmbracelet/x/exp/teatest/v2"
 
+	"referee/mathtext"
 	"referee/model"
 	"referee/views"
 	"referee/views/vtcells"
@@ -56,7 +57,10 @@ func sentenceRuns(scr *vtcells.Screen, w, h int) (rev, under string, ok bool) {
 // the colourless theme keeps both.
 func TestSentenceMarksReachTheTerminal(t *testing.T) {
 	sents := model.SplitSentences(readStatementProof(t, "s-015"))
-	text := func(i int) string { return fmt.Sprintf("[%d] %s", i+1, model.NormalizeSpace(sents[i].Text)) }
+	// The workbench shows math readable: the marks cover the sentence as shown.
+	text := func(i int) string {
+		return fmt.Sprintf("[%d] %s", i+1, model.NormalizeSpace(mathtext.Text(sents[i].Text, 0)))
+	}
 	for _, c := range []struct {
 		theme   string
 		profile colorprofile.Profile
@@ -122,16 +126,16 @@ func TestSentenceCursorDoesNotRenderAgain(t *testing.T) {
 	m, _ := newTestModel(t, 120, 40)
 	m.syncRender = false
 	var renders atomic.Int32
-	m.renderMarkdown = func(proof string, width int, style string) (*views.RenderedProof, error) {
+	m.renderMarkdown = func(proof string, width int, style string, math mathtext.Mode) (*views.RenderedProof, error) {
 		renders.Add(1)
-		return views.RenderProofMarkdown(proof, width, style)
+		return views.RenderProofMarkdown(proof, width, style, math)
 	}
 	keys(t, m, "n", "n") // s-014, then s-015: one rendering each
 	proof := proofText(m.snap.Statements["s-015"])
 	if selectedID(m) != "s-015" || renders.Load() != 2 {
 		t.Fatalf("on %s after %d renders, want s-015 after 2", selectedID(m), renders.Load())
 	}
-	if m.proofs[views.ProofKey(proof, m.detail.width-2, m.st.MarkdownStyle())] == nil {
+	if m.proofs[views.ProofKey(proof, m.detail.width-2, m.st.MarkdownStyle(), m.math)] == nil {
 		t.Fatal("the markdown rendering did not arrive")
 	}
 	seen := map[string]bool{m.Render(): true}

@@ -255,7 +255,7 @@ func (m *Model) sideDoc(w int) (views.Doc, tea.Cmd, bool) {
 		if m.ex != nil {
 			graves = m.ex.graves
 		}
-		state := views.DetailState{Link: m.link}
+		state := views.DetailState{Link: m.link, Math: m.math}
 		return views.GraveyardDoc(m.st, m.snap, m.g, graves, state, w), nil, true
 	case sideDiff:
 		view, cmd := m.diffView()

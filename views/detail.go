@@ -8,6 +8,7 @@ import (
 
 	"github.com/charmbracelet/x/ansi"
 
+	"referee/mathtext"
 	"referee/model"
 	"referee/themes"
 )
@@ -67,6 +68,9 @@ type DetailState struct {
 	// folded to a line each unless WhyOpen.
 	Why     WhyNotes
 	WhyOpen bool
+	// Math is how the claim, the premises and the issue threads show their math, as
+	// the proof does: readable (the zero value) or as written.
+	Math mathtext.Mode
 }
 
 // WhyNote is what an agent wrote before the skill call that made a change.
@@ -116,6 +120,15 @@ type docBuilder struct {
 	width int
 	doc   Doc
 	state DetailState
+}
+
+// readable is text as the pane shows it: its math readable unless the state asks for
+// the source.
+func (b *docBuilder) readable(s string) string {
+	if b.state.Math != mathtext.Unicode || !mathtext.HasMath(s) {
+		return s
+	}
+	return mathtext.Text(s, b.width-4)
 }
 
 func (b *docBuilder) line(s string) {
@@ -182,7 +195,7 @@ func (b *docBuilder) ref(snap *model.Snapshot, g *model.Graph, item string, inde
 	pad := strings.Repeat(" ", indent)
 	id, ok := model.RefID(item)
 	if !ok {
-		b.para("• "+item, indent, b.st.Base.Render)
+		b.para("• "+b.readable(item), indent, b.st.Base.Render)
 		return
 	}
 	text := strings.TrimSpace(strings.TrimPrefix(item, "("+id+")"))
@@ -210,7 +223,7 @@ func (b *docBuilder) ref(snap *model.Snapshot, g *model.Graph, item string, inde
 		badge = b.st.Error.Render("⚠ missing") + " "
 	}
 	b.doc.Links = append(b.doc.Links, Link{Line: len(b.doc.Lines), ID: id})
-	b.line(pad + arrow + idStyle.Render(id) + " " + badge + b.st.Base.Render(model.SanitizeLine(text)))
+	b.line(pad + arrow + idStyle.Render(id) + " " + badge + b.st.Base.Render(model.SanitizeLine(b.readable(text))))
 }
 
 func header(st *themes.Styles, id string, info RowInfo, extra ...string) string {
@@ -255,7 +268,7 @@ func StatementDetail(st *themes.Styles, snap *model.Snapshot, g *model.Graph, id
 	b.brokenNote(id)
 
 	b.heading("Claim")
-	b.para(s.Claim(), 2, st.Bold.Render)
+	b.para(b.readable(s.Claim()), 2, st.Bold.Render)
 	if len(s.Hypothesis) > 0 {
 		b.heading(fmt.Sprintf("Premises (%d)", len(s.Hypothesis)))
 		for _, h := range s.Hypothesis {
@@ -424,10 +437,10 @@ func (b *docBuilder) thread(t model.Thread, i, located int, rule model.LocateRul
 		b.para(where, 4, st.Muted.Render)
 	}
 	if is.SentenceText != "" {
-		b.para("“"+is.SentenceText+"”", 4, st.Faint.Render)
+		b.para("“"+b.readable(is.SentenceText)+"”", 4, st.Faint.Render)
 	}
-	b.labelled(4, "Explanation", is.Explanation)
-	b.labelled(4, "Fix", is.Fix)
+	b.labelled(4, "Explanation", b.readable(is.Explanation))
+	b.labelled(4, "Fix", b.readable(is.Fix))
 	if n, ok := b.state.Why.Issues[is.Number]; ok {
 		b.why(n, 4)
 	}
@@ -456,15 +469,15 @@ func (b *docBuilder) response(r model.Response, indent int) {
 	}()
 	switch r.Type {
 	case "patch":
-		b.labelled(indent+2, "Change", r.Change)
+		b.labelled(indent+2, "Change", b.readable(r.Change))
 	case "substatement":
 		b.labelled(indent+2, "Sub-statement", r.SubID)
-		b.labelled(indent+2, "Purpose", r.Purpose)
+		b.labelled(indent+2, "Purpose", b.readable(r.Purpose))
 	case "false":
-		b.labelled(indent+2, "Counterexample", r.Counterexample)
+		b.labelled(indent+2, "Counterexample", b.readable(r.Counterexample))
 	case "modification":
 		b.labelled(indent+2, "Type", r.ModType)
-		b.labelled(indent+2, "Proposal", r.Proposal)
+		b.labelled(indent+2, "Proposal", b.readable(r.Proposal))
 	}
 }
 

@@ -13,6 +13,13 @@ package views
 //     placeholder too, so that after rendering we know exactly where each sentence's text
 //     lies, line and column: the sentence cursor and the flagged sentence are drawn over
 //     those spans when the visible lines are shown, without rendering again.
+//
+// Math is shown readable by default (mathtext.Unicode): inline math rendered in place,
+// its delimiters dropped, and each display block on rows of its own, indented. The
+// rendered text is protected the same way (one placeholder per cell), the rows of a
+// display are joined by a row-break placeholder that no renderer wraps at, and the
+// lines are split there after rendering. Sentences, their numbers and offsets are the
+// source's whatever the mode: quoting and locating use the raw text.
 
 import (
 	"crypto/sha256"
@@ -20,11 +27,13 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 
 	"charm.land/glamour/v2"
 	"github.com/charmbracelet/x/ansi"
 
+	"referee/mathtext"
 	"referee/model"
 	"referee/themes"
 )
@@ -36,7 +45,8 @@ type placeholder struct {
 	text     string
 	sentence int // > 0: first rune of sentence N's marker
 	marker   bool
-	end      int // > 0: last rune of sentence N's text
+	end      int  // > 0: last rune of sentence N's text
+	rowBreak bool // the end of a display row: the line is split here after rendering
 }
 
 // preparedProof is a proof ready for a markdown renderer.
@@ -54,6 +64,11 @@ type proofWriter struct {
 	table []placeholder
 	// The rune at byte offset endAt of the segment being written ends sentence endN.
 	endAt, endN int
+
+	math   mathtext.Mode
+	width  int                  // the rendering's width (display rows are aligned when they fit)
+	blocks []model.DisplayBlock // the display blocks of the segment being written
+	at     int                  // the byte offset in the segment where its sentence's text starts
 }
 
 func (w *proofWriter) full() bool { return len(w.table) >= 0xFFFD }
@@ -68,13 +83,22 @@ func (w *proofWriter) put(ph placeholder) {
 func (w *proofWriter) protect(s string, off, sentence int, marker bool) {
 	first := true
 	for i, r := range s {
-		if w.full() || r == ' ' {
+		// A newline stays one (in a display's source): as a placeholder it would put a
+		// line break inside a rendered line.
+		if w.full() || r == ' ' || r == '\n' {
 			w.b.WriteRune(r)
 			continue
 		}
 		ph := placeholder{text: string(r), marker: marker}
 		if first && sentence > 0 {
 			ph.sentence = sentence
+		}
+		if cellWidth(ph.text) == 2 { // two cells: see shown
+			w.put(placeholder{marker: marker})
+			if w.full() {
+				w.b.WriteRune(r)
+				continue
+			}
 		}
 		if off >= 0 && off+i == w.endAt {
 			ph.end = w.endN
@@ -96,10 +120,10 @@ func textEnd(seg string, from int) int {
 	return i - size
 }
 
-func prepareProof(proof string) preparedProof {
+func prepareProof(proof string, math mathtext.Mode, width int) preparedProof {
 	sents := model.SplitSentences(proof)
 	p := preparedProof{sentences: sents}
-	w := &proofWriter{endAt: -1}
+	w := &proofWriter{endAt: -1, math: math, width: width}
 	w.b.Grow(len(proof) + 8*len(sents))
 	for _, s := range sents {
 		seg := model.Sanitize(proof[s.Start:s.End])
@@ -114,6 +138,10 @@ func prepareProof(proof string) preparedProof {
 			}
 		}
 		w.endAt, w.endN = textEnd(seg, at), s.N
+		w.blocks, w.at = nil, at
+		if math == mathtext.Unicode {
+			w.blocks = model.DisplayBlocks(seg)
+		}
 		writeProtected(w, seg[:at], 0)
 		w.protect(fmt.Sprintf("[%d]", s.N), -1, s.N, true)
 		// A placeholder space: it reads as a space but does not break, so the marker
@@ -130,8 +158,59 @@ func prepareProof(proof string) preparedProof {
 // writeProtected writes text found at byte offset off of the segment, swapping math
 // spans and backslash escapes for placeholders, and the rune that ends the sentence.
 func writeProtected(w *proofWriter, s string, off int) {
+	readable := w.math == mathtext.Unicode
+	nextBlock := 0
 	for i := 0; i < len(s); {
+		for nextBlock < len(w.blocks) && w.blocks[nextBlock].Start < off+i {
+			nextBlock++
+		}
+		if nextBlock < len(w.blocks) && w.blocks[nextBlock].Start == off+i && w.blocks[nextBlock].End <= off+len(s) {
+			b := w.blocks[nextBlock]
+			w.display(s[i:b.End-off], b.Start, b.End, b.Start == w.at)
+			i = b.End - off
+			continue
+		}
 		switch {
+		case readable && s[i] == '\\' && i+1 < len(s) && (s[i+1] == '(' || s[i+1] == '['):
+			closer := `\)`
+			if s[i+1] == '[' {
+				closer = `\]`
+			}
+			if j := strings.Index(s[i+2:], closer); j >= 0 {
+				end := i + 2 + j + 2
+				w.shown(mathtext.Inline(s[i+2:end-2]), off+i, off+end, false)
+				i = end
+				continue
+			}
+			w.protect(s[i:i+2], off+i, 0, false)
+			i += 2
+		case readable && strings.HasPrefix(s[i:], "$$"):
+			if j := strings.Index(s[i+2:], "$$"); j >= 0 {
+				end := i + 2 + j + 2
+				w.shown(mathtext.Inline(s[i+2:end-2]), off+i, off+end, false)
+				i = end
+				continue
+			}
+			w.protect("$$", off+i, 0, false)
+			i += 2
+		case readable && s[i] == '$':
+			if j := mathEnd(s, i+1); j > 0 {
+				w.shown(mathtext.Inline(s[i+1:j-1]), off+i, off+j, false)
+				i = j
+				continue
+			}
+			w.protect("$", off+i, 0, false)
+			i++
+		case readable && s[i] == '\\' && i+1 < len(s):
+			shown, n := mathtext.TextCommand(s[i:])
+			if shown != s[i:i+n] {
+				w.shown(shown, off+i, off+i+n, false)
+				i += n
+				continue
+			}
+			_, size := utf8.DecodeRuneInString(s[i+1:])
+			w.protect(s[i:i+1+size], off+i, 0, false)
+			i += 1 + size
 		case s[i] == '\\' && i+1 < len(s) && (s[i+1] == '(' || s[i+1] == '['):
 			closer := `\)`
 			if s[i+1] == '[' {
@@ -178,6 +257,125 @@ func writeProtected(w *proofWriter, s string, off int) {
 			i += size
 		}
 	}
+}
+
+// shown writes the readable form of the source s[from:to] of the segment as
+// placeholders, one per cell: a wide character takes an empty one before it, a combining
+// mark goes with the character before it. Spaces stay spaces (the renderer may wrap
+// there) unless keepSpaces. If the sentence's last rune lies in the source, the last
+// placeholder ends the sentence.
+func (w *proofWriter) shown(s string, from, to int, keepSpaces bool) {
+	mark := len(w.table)
+	for _, r := range s {
+		switch {
+		case w.full():
+			w.b.WriteRune(r)
+		case r == ' ' && !keepSpaces:
+			w.b.WriteByte(' ')
+		case r == '\n':
+			w.b.WriteByte(' ')
+		case unicode.In(r, unicode.Mn, unicode.Me) && len(w.table) > mark && w.table[len(w.table)-1].text != "":
+			w.table[len(w.table)-1].text += string(r)
+		default:
+			// A wide character takes two cells: an empty placeholder goes first, so
+			// that a line broken between the two is short rather than too long.
+			if cellWidth(string(r)) == 2 {
+				w.put(placeholder{})
+				if w.full() {
+					w.b.WriteRune(r)
+					continue
+				}
+			}
+			w.put(placeholder{text: string(r)})
+		}
+	}
+	if w.endAt >= from && w.endAt < to && len(w.table) > mark {
+		w.table[len(w.table)-1].end = w.endN
+	}
+}
+
+// display writes a display block (the source s[from:to] of the segment) as rows of
+// their own: a paragraph of its own, or, when the block starts its sentence, rows
+// after the sentence's marker. Rows that fit the width keep their alignment (their
+// spaces are placeholders); longer ones may be wrapped.
+func (w *proofWriter) display(src string, from, to int, first bool) {
+	indent := mathtext.DisplayIndent
+	rows := mathtext.Display(src, w.width-len(indent))
+	if first {
+		w.rowBreak()
+	} else {
+		w.b.WriteString("\n\n")
+	}
+	for k, row := range rows {
+		if k > 0 {
+			w.rowBreak()
+		}
+		fits := cellWidth(indent+row) <= w.width
+		w.shown(indent, -1, -1, true)
+		w.shown(row, -1, -1, fits)
+	}
+	if w.endAt >= from && w.endAt < to && len(w.table) > 0 && !w.full() {
+		w.table[len(w.table)-1].end = w.endN
+	}
+	w.b.WriteString("\n\n")
+}
+
+// rowBreak ends a display row (or the marker's line before a display). The space
+// before it is where the renderer wraps a paragraph of rows too long for one line
+// (else it would break a row in the middle); the lines are split at the placeholder
+// whether it wrapped there or not.
+func (w *proofWriter) rowBreak() {
+	if w.full() {
+		w.b.WriteString("\n\n")
+		return
+	}
+	w.b.WriteByte(' ')
+	w.put(placeholder{rowBreak: true})
+}
+
+// splitRows splits rendered lines at the row-break placeholders, carrying the line's
+// graphic rendition over to the new line; blank pieces (a margin before a break the
+// renderer wrapped at) are dropped.
+func splitRows(lines []string, table []placeholder) []string {
+	out := lines[:0:0]
+	for _, l := range lines {
+		if !strings.ContainsFunc(l, func(r rune) bool { k := int(r) - puaBase; return k >= 0 && k < len(table) && table[k].rowBreak }) {
+			out = append(out, l)
+			continue
+		}
+		var cur strings.Builder
+		var sgrs sgrState
+		var state byte
+		// The renderer's margin, repeated before each row split off.
+		margin := strings.Repeat(" ", len(ansi.Strip(l))-len(strings.TrimLeft(ansi.Strip(l), " ")))
+		flush := func() {
+			piece := cur.String()
+			if sgrs.on != "" {
+				piece += ansi.ResetStyle
+			}
+			if strings.TrimSpace(ansi.Strip(piece)) != "" {
+				out = append(out, trimRightANSI(piece))
+			}
+			cur.Reset()
+			cur.WriteString(margin + sgrs.on)
+		}
+		for len(l) > 0 {
+			seq, _, size, ns := ansi.DecodeSequence(l, state, nil)
+			state, l = ns, l[size:]
+			if isSGR(seq) {
+				sgrs.add(seq)
+			}
+			if rn, n := utf8.DecodeRuneInString(seq); n == len(seq) {
+				if k := int(rn) - puaBase; k >= 0 && k < len(table) && table[k].rowBreak {
+					flush()
+					continue
+				}
+			}
+			cur.WriteString(seq)
+		}
+		flush()
+	}
+	return out
 }
 
 // mathEnd finds the closing "$" of inline math opened before from (not across a blank
@@ -229,17 +427,18 @@ type cellPos struct{ line, col int }
 // Lines is the number of lines of the rendered proof.
 func (r *RenderedProof) Lines() int { return len(r.lines) }
 
-// ProofKey is the cache key of a rendering: content hash, width and markdown style.
-func ProofKey(proof string, width int, style string) string {
+// ProofKey is the cache key of a rendering: content hash, width, markdown style and
+// math mode.
+func ProofKey(proof string, width int, style string, math mathtext.Mode) string {
 	sum := sha256.Sum256([]byte(proof))
-	return fmt.Sprintf("%s/%d/%s", hex.EncodeToString(sum[:8]), width, style)
+	return fmt.Sprintf("%s/%d/%s/%s", hex.EncodeToString(sum[:8]), width, style, math)
 }
 
 // RenderProofMarkdown renders a proof with glamour at a width in a standard style. It
 // takes about a millisecond per page: call it from a tea.Cmd, never from View.
-func RenderProofMarkdown(proof string, width int, style string) (*RenderedProof, error) {
+func RenderProofMarkdown(proof string, width int, style string, math mathtext.Mode) (*RenderedProof, error) {
 	width = max(width, 10)
-	p := prepareProof(proof)
+	p := prepareProof(proof, math, width)
 	r, err := glamour.NewTermRenderer(glamour.WithStandardStyle(style), glamour.WithWordWrap(width+2))
 	if err != nil {
 		return nil, err
@@ -248,7 +447,7 @@ func RenderProofMarkdown(proof string, width int, style string) (*RenderedProof,
 	if err != nil {
 		return nil, err
 	}
-	lines := strings.Split(out, "\n")
+	lines := splitRows(strings.Split(out, "\n"), p.table)
 	for i, l := range lines {
 		l = trimRightANSI(l)
 		if style != "notty" && style != "ascii" {
@@ -257,14 +456,14 @@ func RenderProofMarkdown(proof string, width int, style string) (*RenderedProof,
 		lines[i] = l
 	}
 	lines = trimBlankLines(lines)
-	return finish(ProofKey(proof, width, style), lines, p, width, true), nil
+	return finish(ProofKey(proof, width, style, math), lines, p, width, true), nil
 }
 
 // RenderProofPlain is the fallback shown until the markdown rendering arrives (and when
 // it fails): paragraphs wrapped as they are, with the same sentence markers.
-func RenderProofPlain(proof string, width int) *RenderedProof {
+func RenderProofPlain(proof string, width int, math mathtext.Mode) *RenderedProof {
 	width = max(width, 10)
-	p := prepareProof(proof)
+	p := prepareProof(proof, math, width)
 	var lines []string
 	for para := range strings.SplitSeq(p.md, "\n\n") {
 		para = strings.Trim(para, "\n")
@@ -275,10 +474,12 @@ func RenderProofPlain(proof string, width int) *RenderedProof {
 			lines = append(lines, "")
 		}
 		for l := range strings.SplitSeq(para, "\n") {
-			lines = append(lines, strings.Split(ansi.Wrap(l, width, ""), "\n")...)
+			for _, row := range splitRows([]string{l}, p.table) {
+				lines = append(lines, strings.Split(ansi.Wrap(row, width, ""), "\n")...)
+			}
 		}
 	}
-	return finish(ProofKey(proof, width, "plain"), lines, p, width, false)
+	return finish(ProofKey(proof, width, "plain", math), lines, p, width, false)
 }
 
 func finish(key string, lines []string, p preparedProof, width int, md bool) *RenderedProof {
@@ -398,8 +599,8 @@ func (r *RenderedProof) SentenceLines(i int) (first, last int) {
 // trimRightANSI drops trailing blanks (glamour pads every line to the wrap width),
 // keeping the line's escapes balanced with a final reset.
 func trimRightANSI(l string) string {
-	if loc := trailingBlanks.FindStringIndex(l); loc != nil {
-		l = l[:loc[0]]
+	if end := trailingBlanks(l); end < len(l) {
+		l = l[:end]
 		if strings.Contains(l, "\x1b[") {
 			l += "\x1b[m"
 		}
@@ -407,7 +608,27 @@ func trimRightANSI(l string) string {
 	return l
 }
 
-var trailingBlanks = regexp.MustCompile(`(?:\x1b\[[0-9;:]*m| )+$`)
+// trailingBlanks returns where the run of blanks and SGR codes that ends l starts
+// (len(l) when there is none). Scanning back is linear; a regular expression anchored
+// at the end tried every start and cost a seventh of a long proof's rendering.
+func trailingBlanks(l string) int {
+	end := len(l)
+	for end > 0 {
+		switch {
+		case l[end-1] == ' ':
+			end--
+		case l[end-1] == 'm':
+			k := strings.LastIndexByte(l[:end], '\x1b')
+			if k < 0 || end-k < 3 || l[k+1] != '[' || strings.Trim(l[k+2:end-1], "0123456789;:") != "" {
+				return end
+			}
+			end = k
+		default:
+			return end
+		}
+	}
+	return end
+}
 
 // dropMargin removes up to n leading spaces that precede any text.
 func dropMargin(l string, n int) string {

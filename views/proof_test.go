@@ -8,6 +8,7 @@ import (
 
 	"github.com/charmbracelet/x/ansi"
 
+	"referee/mathtext"
 	"referee/model"
 	"referee/themes"
 	"referee/views/vtcells"
@@ -22,11 +23,11 @@ const markedProof = "We set $m = \\frac{n(n+1)}{2}$ for the sum. Then the **key 
 
 // renderings returns the proof rendered in every markdown style and in the plain
 // fallback, at 40 columns.
-func renderings(t *testing.T, proof string) map[string]*RenderedProof {
+func renderings(t *testing.T, proof string, math mathtext.Mode) map[string]*RenderedProof {
 	t.Helper()
-	out := map[string]*RenderedProof{"plain": RenderProofPlain(proof, 40)}
+	out := map[string]*RenderedProof{"plain": RenderProofPlain(proof, 40, math)}
 	for _, style := range []string{"dark", "light", "notty"} {
-		rp, err := RenderProofMarkdown(proof, 40, style)
+		rp, err := RenderProofMarkdown(proof, 40, style, math)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -64,7 +65,7 @@ func stylesFor(name string) *themes.Styles {
 // each sentence with an open issue: the gutter's when the number starts its line, the
 // one after a list bullet, the one between two sentences.
 func TestSentenceMarksChangeOnlyTheBang(t *testing.T) {
-	for name, rp := range renderings(t, markedProof) {
+	for name, rp := range renderings(t, markedProof, mathtext.Raw) {
 		st := stylesFor(name)
 		plain := ansi.Strip(strings.Join(rp.Compose(st, SentenceMarks{Cursor: -1, Issue: -1}), "\n"))
 		if strings.Contains(plain, "!") {
@@ -93,7 +94,7 @@ func TestSentenceMarksChangeOnlyTheBang(t *testing.T) {
 // a "!" stands right before its number.
 func TestCursorSentenceIsExactlyReversed(t *testing.T) {
 	sents := model.SplitSentences(markedProof)
-	for name, rp := range renderings(t, markedProof) {
+	for name, rp := range renderings(t, markedProof, mathtext.Raw) {
 		st := stylesFor(name)
 		for cur := range sents {
 			flag := (cur + 2) % len(sents)
@@ -119,7 +120,7 @@ func TestCursorSentenceIsExactlyReversed(t *testing.T) {
 // starts after sentence 1 on its line and runs over two more lines; the reversed cells
 // are exactly its three parts.
 func TestCursorSentenceStartsMidLineAndWraps(t *testing.T) {
-	rp, err := RenderProofMarkdown(markedProof, 40, "dark")
+	rp, err := RenderProofMarkdown(markedProof, 40, "dark", mathtext.Raw)
 	if err != nil {
 		t.Fatal(err)
 	}

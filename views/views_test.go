@@ -6,6 +6,7 @@ import (
 
 	"github.com/charmbracelet/x/ansi"
 
+	"referee/mathtext"
 	"referee/model"
 	"referee/themes"
 )
@@ -13,7 +14,7 @@ import (
 func TestProofMarkdownKeepsMathAndNumbersSentences(t *testing.T) {
 	proof := "We show $a*b \\{x\\} = c_1 * d_2$ holds. Then **bold** follows.\n\nStep 1: Since $$x \\\\ y$$ we are done. QED."
 	for _, style := range []string{"dark", "light", "notty"} {
-		rp, err := RenderProofMarkdown(proof, 60, style)
+		rp, err := RenderProofMarkdown(proof, 60, style, mathtext.Raw)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -39,7 +40,7 @@ func TestProofMarkdownKeepsMathAndNumbersSentences(t *testing.T) {
 }
 
 func TestPlainProofFallback(t *testing.T) {
-	rp := RenderProofPlain("First. Second sentence here.\n\nStep 1: Third $a * b$.", 40)
+	rp := RenderProofPlain("First. Second sentence here.\n\nStep 1: Third $a * b$.", 40, mathtext.Raw)
 	out := ansi.Strip(strings.Join(rp.Compose(themes.New(themes.None(true)), SentenceMarks{Cursor: 0, Issue: -1}), "\n"))
 	for _, want := range []string{"  [1] First.", "[2] Second", "[3] Step 1: Third $a * b$."} {
 		if !strings.Contains(out, want) {

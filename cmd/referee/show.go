@@ -7,6 +7,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"referee/mathtext"
 	"referee/model"
 	"referee/store"
 )
@@ -25,13 +26,118 @@ func (a *app) showCommand() *cobra.Command {
 	contents := addContentsFlag(cmd)
 	output := addOutputFlag(cmd)
 	at := addAtFlag(cmd)
-	cmd.RunE = func(_ *cobra.Command, args []string) error {
+	sentences := cmd.Flags().Bool("sentences", false, "print the proof's numbered sentences, as the workbench and the checker number them")
+	math := cmd.Flags().String("math", "unicode", "with --sentences: show math as unicode (readable) or raw (the LaTeX source)")
+	cmd.RunE = func(c *cobra.Command, args []string) error {
 		if err := checkOutput(*output); err != nil {
 			return err
+		}
+		if *sentences || c.Flags().Changed("math") {
+			if !*sentences {
+				return usagef("--math goes with --sentences (referee show ID --sentences --math raw)")
+			}
+			mode, err := mathtext.ParseMode(*math)
+			if err != nil {
+				return usagef("--math: %q is not raw or unicode", *math)
+			}
+			return a.showSentences(*contents, args[0], *output, *at, mode)
 		}
 		return a.show(*contents, args[0], *output, *at)
 	}
 	return cmd
+}
+
+// sentenceLines is a sentence as printed: in raw mode its lines as written; readable,
+// prose lines without their source indentation and blank lines, each display row on a
+// line of its own, indented. Sanitised for the terminal.
+func sentenceLines(text string, math mathtext.Mode) []string {
+	var lines []string
+	add := func(s string, trim bool) {
+		for l := range strings.SplitSeq(model.Sanitize(s), "\n") {
+			if trim {
+				l = strings.TrimSpace(l)
+			}
+			if l = strings.TrimRight(l, " \t"); l != "" {
+				lines = append(lines, l)
+			}
+		}
+	}
+	if math == mathtext.Raw {
+		add(text, false)
+		return lines
+	}
+	// Prose goes on the current line; a display block starts and ends lines.
+	var cur strings.Builder
+	flush := func() {
+		add(cur.String(), true)
+		cur.Reset()
+	}
+	for _, p := range mathtext.Pieces(text, 0) {
+		if p.Kind == mathtext.DisplayMath {
+			flush()
+			add(p.Shown, false)
+			continue
+		}
+		cur.WriteString(p.Shown)
+	}
+	flush()
+	return lines
+}
+
+// showSentences prints a statement's proof split into numbered sentences
+// (model.SplitSentences): the text as shown (math readable or raw) and, in JSON, the
+// exact source span of each, in order, covering the proof with only white space
+// between them.
+func (a *app) showSentences(dir, id, output, at string, math mathtext.Mode) error {
+	if err := model.CheckID(id, ""); err != nil {
+		return usagef("show: %v", err)
+	}
+	if model.KindOf(id) != model.KindStatement {
+		return usagef("show --sentences: %s is not a statement (only statements have a proof)", id)
+	}
+	snap, err := loadAt(dir, at)
+	if err != nil {
+		return err
+	}
+	st := snap.Statements[id]
+	if st == nil {
+		for _, b := range snap.Broken {
+			if b.ID == id {
+				return fmt.Errorf("%s: %s", b.Path, b.Reason)
+			}
+		}
+		return fmt.Errorf("%s does not exist in %s%s", id, dir, atSuffix(at))
+	}
+	proof, err := st.Proof.Text()
+	if err != nil {
+		return err
+	}
+	sents := model.SplitSentences(proof)
+	shown := func(s model.Sentence) string {
+		if math == mathtext.Raw {
+			return s.Text
+		}
+		return mathtext.Text(s.Text, 0)
+	}
+	if output == "json" {
+		list := model.Value{Kind: model.Array, Arr: make([]model.Value, len(sents))}
+		for i, s := range sents {
+			list.Arr[i] = model.Obj(model.M("number", model.Int(s.N)), model.M("text", model.Str(shown(s))), model.M("raw", model.Str(s.Text)))
+		}
+		out := model.Obj(model.M("id", model.Str(id)), model.M("sentences", list))
+		_, err := a.stdout.Write(append(model.EncodeIndent(out), '\n'))
+		return err
+	}
+	var b strings.Builder
+	if len(sents) == 0 {
+		fmt.Fprintf(&b, "%s has no proof\n", id)
+	}
+	for _, s := range sents {
+		label := fmt.Sprintf("[%d] ", s.N)
+		b.WriteString(label + strings.Join(sentenceLines(s.Text, math), "\n"+strings.Repeat(" ", len(label))) + "\n")
+	}
+	_, err = fmt.Fprint(a.stdout, b.String())
+	return err
 }
 
 func (a *app) show(dir, id, output, at string) error {

@@ -1,0 +1,21 @@
+package tui
+
+import (
+	tea "charm.land/bubbletea/v2"
+
+	"referee/mathtext"
+)
+
+// toggleMath switches proofs between readable math and the LaTeX source. Renderings are
+// cached per math mode, so switching back is free; sentences, quotes (R) and the
+// locator always use the source.
+func (m *Model) toggleMath() tea.Cmd {
+	if m.math == mathtext.Unicode {
+		m.math = mathtext.Raw
+		m.flashInfo("math as written (LaTeX source): m shows it readable")
+	} else {
+		m.math = mathtext.Unicode
+		m.flashInfo("math readable: m shows the LaTeX source")
+	}
+	return m.rebuildDetail()
+}
