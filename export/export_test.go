@@ -171,14 +171,14 @@ func TestExportMath(t *testing.T) {
 	snap := load(t, demoDir)
 	md := render(t, "md", snap, Options{})
 	page := render(t, "html", snap, Options{})
-	if !strings.Contains(md, `$4p \equiv 0 \pmod{4}$`) {
+	if !strings.Contains(md, `$p \equiv 3 \pmod{4}$`) {
 		t.Errorf("markdown lost the source of s-004's math")
 	}
-	want := `<span class="math" title="$4p \equiv 0 \pmod{4}$">4p ≡ 0 (mod 4)</span>`
+	want := `<span class="math" title="$p \equiv 3 \pmod{4}$">p ≡ 3 (mod 4)</span>`
 	if !strings.Contains(page, want) {
 		t.Errorf("html: %q missing", want)
 	}
-	if strings.Contains(page, `<div class="proof">We show that $4p`) {
+	if strings.Contains(page, `Take $p = 7$`) {
 		t.Errorf("html shows the proof's source")
 	}
 }
