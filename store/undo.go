@@ -13,17 +13,42 @@ import (
 // backed up first, so the undo itself can be rewound). It refuses when a later change
 // touched the same objects, because reverting would silently drop that later work.
 func Undo(dir, changeID string, opts Options) (*Result, error) {
+	t, err := prepareUndo(dir, changeID, &opts, true)
+	if err != nil {
+		return nil, err
+	}
+	defer t.end()
+	return t.commit(opts)
+}
+
+// PlanUndo works an undo out exactly as Undo would — the same checks on the log, the
+// backups and the objects as they are on disk — and returns what it would write,
+// writing nothing (the workbench shows it before y).
+func PlanUndo(dir, changeID string, opts Options) (*Planned, error) {
+	t, err := prepareUndo(dir, changeID, &opts, false)
+	if err != nil {
+		return nil, err
+	}
+	return t.plan(opts)
+}
+
+// prepareUndo runs an undo up to the point of writing; on success the caller ends the tx.
+func prepareUndo(dir, changeID string, opts *Options, lock bool) (t *tx, err error) {
 	if err := model.CheckID(changeID, model.KindChange); err != nil {
 		return nil, &InputError{Msg: "undo: " + err.Error()}
 	}
 	if opts.Actor == "" {
 		opts.Actor = "agent"
 	}
-	t, err := begin(dir, "undo")
+	t, err = open(dir, "undo", lock)
 	if err != nil {
 		return nil, err
 	}
-	defer t.end()
+	defer func() {
+		if err != nil {
+			t.end()
+		}
+	}()
 	data, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(LogFile)))
 	if err != nil {
 		return nil, inputf("undo: cannot read %s: %v", LogFile, unwrapPath(err))
@@ -75,5 +100,5 @@ func Undo(dir, changeID string, opts Options) (*Result, error) {
 		}
 	}
 	t.extra = append(t.extra, model.M("reverts", model.Str(changeID)))
-	return t.commit(opts)
+	return t, nil
 }

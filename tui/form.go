@@ -60,6 +60,10 @@ type Form struct {
 	width  int
 	keys   FormKeyMap
 	submit func(vals map[string]any) tea.Cmd
+	// change is the change the form fills in; note is shown above the fields (why it
+	// was reopened: a conflict, and the new version).
+	change *change
+	note   []string
 }
 
 func newForm(title, about string) *Form {
@@ -280,6 +284,12 @@ func (f *Form) trySubmit() (tea.Cmd, bool) {
 // View renders the form's body (the dialog frame is drawn by the caller).
 func (f *Form) View(st *themes.Styles) []string {
 	var lines []string
+	for _, n := range f.note {
+		lines = append(lines, wrapLines(st.Warn, n, f.width)...)
+	}
+	if len(f.note) > 0 {
+		lines = append(lines, "")
+	}
 	if f.about != "" {
 		lines = append(lines, wrapLines(st.Muted, f.about, f.width)...)
 		lines = append(lines, "")

@@ -20,8 +20,15 @@ type change struct {
 	args    store.Args
 	target  string
 	version string
-	preview []string
 	undo    *store.Result // set for an undo: the session change it reverts
+	// form is the form the arguments came from: e goes back to it from the
+	// confirmation, and a write refused for a conflict reopens it, keeping the draft.
+	form *Form
+	// seen is the target as the reviewer saw it when the change began, to say what
+	// changed when a write is refused for a conflict.
+	seen *model.Statement
+	// conflict is the object whose change refused the write, until the reload shows it.
+	conflict string
 }
 
 // skillDoneMsg reports a change applied (or refused) by the store.
@@ -48,13 +55,14 @@ func (m *Model) startSkill(name string) tea.Cmd {
 	if !ok {
 		return nil
 	}
-	if why := m.skillDisabled(name, m.verbFor(name)); why != "" {
+	if why := m.skillDisabled(name, verbFor(name)); why != "" {
 		m.flashError(why)
 		return nil
 	}
 	id, _, _ := m.target(skill)
 	ch := &change{skill: skill, target: id, version: m.snap.Versions[id], args: store.Args{skill.Target: id}}
 	st := m.snap.Statements[id]
+	ch.seen = st
 	pr := m.snap.Problems[id]
 	open := []int(nil)
 	if st != nil {
@@ -68,8 +76,7 @@ func (m *Model) startSkill(name string) tea.Cmd {
 	var f *Form
 	switch name {
 	case "check-confirm-proof":
-		m.openConfirm(ch)
-		return nil
+		return m.openConfirm(ch)
 	case "check-reject-proof":
 		n, text := m.sentenceUnderCursor()
 		f = newForm(title, "Record a gap at a sentence of the proof (the sentence under the cursor is filled in; ]/[ move it before pressing R).").
@@ -154,9 +161,9 @@ func (m *Model) startSkill(name string) tea.Cmd {
 			ch.args[k] = v
 		}
 		m.finishArgs(ch)
-		m.openConfirm(ch)
-		return nil
+		return m.openConfirm(ch)
 	}
+	ch.form, f.change = f, ch
 	return m.openForm(f)
 }
 
@@ -265,7 +272,7 @@ func (m *Model) editorDone(msg editorDoneMsg) tea.Cmd {
 		return nil
 	}
 	skill, _ := store.Lookup(msg.skill)
-	ch := &change{skill: skill, target: msg.target, version: msg.version, args: store.Args{skill.Target: msg.target}}
+	ch := &change{skill: skill, target: msg.target, version: msg.version, args: store.Args{skill.Target: msg.target}, seen: m.snap.Statements[msg.target]}
 	var f *Form
 	if msg.skill == "fix-patch-proof" {
 		ch.args["updated_proof"] = proof
@@ -288,41 +295,25 @@ func (m *Model) editorDone(msg editorDoneMsg) tea.Cmd {
 			ch.args[k] = v
 		}
 		m.finishArgs(ch)
-		m.openConfirm(ch)
-		return nil
+		return m.openConfirm(ch)
 	}
+	ch.form, f.change = f, ch
 	return m.openForm(f)
 }
 
 // openUndo asks to undo the last change of this session.
-func (m *Model) openUndo() {
+func (m *Model) openUndo() tea.Cmd {
 	if len(m.session) == 0 {
 		m.flashError("cannot undo: no change was made in this session")
-		return
+		return nil
 	}
-	last := m.session[len(m.session)-1]
-	ch := &change{undo: last}
-	ch.preview = append(ch.preview, fmt.Sprintf("revert %s (%s by %s)", last.Change, last.Skill, last.Actor))
-	for _, id := range last.Modified {
-		ch.preview = append(ch.preview, fmt.Sprintf("restore %s from history/%s/%s.json", id, last.Change, id))
-	}
-	for _, id := range last.Created {
-		ch.preview = append(ch.preview, fmt.Sprintf("remove %s (created by %s; backed up first)", id, last.Change))
-	}
-	ch.preview = append(ch.preview, "recorded as a change of its own (skill undo) by "+m.actor)
-	m.confirm = ch
-}
-
-// openConfirm shows what will be written and waits for y.
-func (m *Model) openConfirm(ch *change) {
-	ch.preview = m.preview(ch)
-	m.confirm = ch
-	m.form = nil
+	return m.openConfirm(&change{undo: m.session[len(m.session)-1]})
 }
 
 // apply runs the change off the UI goroutine.
 func (m *Model) apply(ch *change) tea.Cmd {
 	dir, actor := m.dir, m.actor
+	m.writing++
 	return func() tea.Msg {
 		if ch.undo != nil {
 			res, err := store.Undo(dir, ch.undo.Change, store.Options{Actor: actor})
@@ -339,14 +330,21 @@ func (m *Model) skillDone(msg skillDoneMsg) tea.Cmd {
 	if msg.ch.skill != nil {
 		name = msg.ch.skill.Name
 	}
+	m.writing = max(m.writing-1, 0)
+	var quit tea.Cmd
+	if m.quitAfterWrite && m.writing == 0 {
+		quit = tea.Quit
+	}
 	if msg.err != nil {
 		var ce *store.ConflictError
 		if errors.As(msg.err, &ce) {
-			m.flashError(fmt.Sprintf("%s changed since you read it (someone else wrote it); nothing was written. Showing the new version.", ce.Object))
-			return m.reloadAll()
+			return tea.Batch(m.reopenAfterConflict(msg.ch, ce.Object), m.reloadAll(), quit)
 		}
-		m.flashError(name + " failed, nothing was written: " + reason(msg.err))
-		return nil
+		m.showError(name+" failed, nothing was written", reason(msg.err))
+		return quit
+	}
+	if quit != nil {
+		defer func() { m.message = "" }()
 	}
 	res := msg.res
 	if msg.ch.undo != nil {
@@ -356,7 +354,7 @@ func (m *Model) skillDone(msg skillDoneMsg) tea.Cmd {
 	}
 	m.flashInfo(fmt.Sprintf("✓ %s %s by %s: %s", res.Change, name, model.SanitizeLine(res.Actor), res.Objects()))
 	if m.watcher == nil {
-		return m.reloadAll()
+		return tea.Batch(m.reloadAll(), quit)
 	}
-	return nil
+	return quit
 }

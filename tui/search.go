@@ -2,11 +2,10 @@ package tui
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	tea "charm.land/bubbletea/v2"
-
-	"referee/model"
 )
 
 // openSearch starts typing a search in the status line.
@@ -40,7 +39,8 @@ func (m *Model) searchKey(msg tea.KeyPressMsg) tea.Cmd {
 		}
 		m.tree.Reveal(m.forest.canon[m.searchResults[0]])
 		m.searchAt = 0
-		m.flashInfo(fmt.Sprintf("match 1 of %d for %q · n/N next/previous · esc clears", len(m.searchResults), q))
+		m.flashInfo(fmt.Sprintf("match 1 of %d for %q · %s/%s next/previous · esc clears", len(m.searchResults), q,
+			bindingNamed("match-next").Help().Key, bindingNamed("match-prev").Help().Key))
 		return nil
 	}
 	var cmd tea.Cmd
@@ -81,6 +81,61 @@ func (m *Model) findMatches(q string) []string {
 			out = append(out, id)
 		}
 	}
-	_ = model.KindStatement
 	return out
+}
+
+// nextMatch steps through the search's matches in tree order, saying when it wraps.
+func (m *Model) nextMatch(d int) {
+	if m.forest == nil || m.search == "" {
+		return
+	}
+	list := m.searchResults
+	if len(list) == 0 {
+		m.flashError("no match for " + m.search)
+		return
+	}
+	cur, _ := m.tree.Selected()
+	var target string
+	wrapped := false
+	if i := slices.Index(list, cur.ID); i >= 0 {
+		target, wrapped = stepWrap(list, i, d)
+	} else {
+		target, wrapped = m.nearestInTreeOrder(list, cur.ID, d)
+	}
+	m.tree.Reveal(m.forest.canon[target])
+	at := slices.Index(list, target) + 1
+	msg := fmt.Sprintf("match %d of %d for %q", at, len(list), m.search)
+	if wrapped {
+		msg = fmt.Sprintf("wrapped to %d of %d · ", at, len(list)) + msg
+	}
+	m.flashInfo(msg)
+}
+
+// nearestInTreeOrder is the first item of list (in tree order) after (d > 0) or before
+// the cursor's object in tree order, and whether it wrapped around to find it.
+func (m *Model) nearestInTreeOrder(list []string, cur string, d int) (string, bool) {
+	pos := slices.Index(m.forest.order, cur)
+	idx := make(map[string]int, len(list))
+	for _, id := range list {
+		idx[id] = -1
+	}
+	for i, id := range m.forest.order {
+		if _, ok := idx[id]; ok {
+			idx[id] = i
+		}
+	}
+	if d > 0 {
+		for _, id := range list {
+			if idx[id] > pos {
+				return id, false
+			}
+		}
+		return list[0], true
+	}
+	for i := len(list) - 1; i >= 0; i-- {
+		if idx[list[i]] < pos {
+			return list[i], false
+		}
+	}
+	return list[len(list)-1], true
 }
