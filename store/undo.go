@@ -44,9 +44,10 @@ func prepareUndo(dir, changeID string, opts *Options, lock bool) (t *tx, err err
 	if err != nil {
 		return nil, err
 	}
+	opened := t // the returns below set t to nil on an error
 	defer func() {
 		if err != nil {
-			t.end()
+			opened.end()
 		}
 	}()
 	data, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(LogFile)))
