@@ -255,6 +255,8 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		return cmd
 	case planMsg:
 		return m.onPlan(msg)
+	case formEditedMsg:
+		return m.onFormEdited(msg)
 	case loadedMsg:
 		return m.onLoaded(msg)
 	case loadTickMsg:
@@ -391,6 +393,7 @@ func (m *Model) layout() {
 	m.activity.SetSize(max(dw-2, 0), max(ph-2, 0))
 	if m.form != nil {
 		m.form.SetWidth(m.dialogWidth() - 4)
+		m.form.SetHeight(m.dialogHeight() - 2)
 	}
 	if m.picker != nil {
 		m.picker.SetSize(m.dialogWidth()-4, m.dialogHeight()-2)
@@ -809,6 +812,7 @@ func (m *Model) openForm(f *Form) tea.Cmd {
 	m.form = f
 	f.setDark(m.dark)
 	f.SetWidth(m.dialogWidth() - 4)
+	f.SetHeight(m.dialogHeight() - 2)
 	return f.Focus()
 }
 

@@ -61,101 +61,19 @@ func (m *Model) startSkill(name string) tea.Cmd {
 	}
 	id, _, _ := m.target(skill)
 	ch := &change{skill: skill, target: id, version: m.snap.Versions[id], args: store.Args{skill.Target: id}}
-	st := m.snap.Statements[id]
-	ch.seen = st
-	pr := m.snap.Problems[id]
-	open := []int(nil)
-	if st != nil {
-		open = model.Unanswered(st.Issues, st.Responses)
-	}
-	firstOpen := 0
-	if len(open) > 0 {
-		firstOpen = open[0]
-	}
-	title := name + " · " + id
-	var f *Form
-	switch name {
-	case "check-confirm-proof":
+	ch.seen = m.snap.Statements[id]
+	pf := m.prefillFor(skill, id)
+	switch {
+	case pf.direct:
 		return m.openConfirm(ch)
-	case "check-reject-proof":
-		n, text := m.sentenceUnderCursor()
-		f = newForm(title, "Record a gap at a sentence of the proof (the sentence under the cursor is filled in; ]/[ move it before pressing R).").
-			number("sentence_number", "Sentence number", n, true).
-			text("sentence_text", "Sentence text (quoted exactly)", text, true).
-			choose("error_type", "Error type", model.ErrorTypes, "gap").
-			text("explanation", "Explanation: what does not follow", "", true).
-			text("suggested_fix", "Suggested fix", "", true)
-	case "state-mark-false":
-		f = newForm(title, "The statement becomes false. Give the counterexample; with an issue number it also answers that issue.").
-			text("counterexample", "Counterexample", "", true).
-			number("issue_number", "Answers issue # (optional)", firstOpen, false)
-	case "state-propose-modification":
-		prem := ""
-		if st != nil {
-			prem = strings.Join(st.Hypothesis, "; ")
-		}
-		claim := ""
-		if st != nil {
-			claim = st.Claim()
-		}
-		f = newForm(title, "Propose a changed claim or premises; the statement then waits for a decision.").
-			choose("modification_type", "Modification type", model.ModificationTypes, "").
-			text("suggested_claim", "Suggested claim", claim, false).
-			list("suggested_premises", "Suggested premises", prem, false).
-			text("rationale", "Rationale", "", true).
-			number("issue_number", "Answers issue # (optional)", firstOpen, false)
-	case "fix-patch-proof", "state-complete-proof":
+	case name == "fix-patch-proof" || name == "state-complete-proof":
 		return m.editProof(name, id, ch.version)
-	case "state-setup-substatement":
-		f = newForm(title, "Decompose the statement: a new pending sub-statement is created and the statement waits for it.").
-			text("claim", "Sub-statement claim", "", true).
-			list("premises", "Its premises", "", false).
-			text("rationale", "Rationale", "", true)
-	case "fix-create-substatement":
-		gap := ""
-		if st != nil && firstOpen > 0 {
-			for _, raw := range st.Issues {
-				if is := model.ParseIssue(raw); is.Number == firstOpen && is.Sentence > 0 {
-					gap = fmt.Sprintf("sentence %d", is.Sentence)
-				}
-			}
-		}
-		f = newForm(title, "Answer an issue with a lemma: a new pending statement under this one.").
-			number("issue_number", "Answers issue #", firstOpen, true).
-			text("sub_claim", "Lemma claim", "", true).
-			list("sub_premises", "Lemma premises", "", false).
-			text("gap_location", "Gap location", gap, true).
-			text("purpose", "Purpose: how it fills the gap", "", true)
-	case "prob-wrapup-statement":
-		f = newForm(title, "Create the statement that, once proved, resolves the problem.").
-			text("claim", "Claim", "", true).
-			list("premises", "Premises, e.g. (s-001) text", "", false).
-			text("purpose", "Purpose", "", false)
-	case "prob-setup-subgoal":
-		f = newForm(title, "Create a subproblem; plain hypotheses become new pending statements.").
-			list("subproblem_objective", "Objectives", "", true).
-			list("subproblem_hypothesis", "Hypotheses, (s-XXX) text or plain", "", false).
-			text("rationale", "Rationale", "", true).
-			text("priority", "Priority", "", false)
-	case "prob-finish-up":
-		var keys []string
-		if pr != nil {
-			for _, it := range pr.Progresses {
-				if sid, ok := model.RefID(it); ok && m.snap.Statements[sid] != nil && m.snap.Statements[sid].Status == "true" {
-					keys = append(keys, sid)
-				}
-			}
-		}
-		f = newForm(title, "Mark the problem solved by its key statements (each must be true).").
-			text("resolution", "Resolution", "", true).
-			list("key_statement_id", "Key statements", strings.Join(keys, "; "), true).
-			list("cot", "Reasoning (optional)", "", false)
-	case "abandon":
-		f = newForm(title, "The statement becomes abandoned (out of scope or no longer needed).").
-			text("reason", "Reason", "", false)
-	default:
-		return nil
 	}
+	return m.openChangeForm(ch, m.formFor(skill, id, skill.Summary, pf))
+}
+
+// openChangeForm opens a change's form; its values go to the confirmation.
+func (m *Model) openChangeForm(ch *change, f *Form) tea.Cmd {
 	f.submit = func(vals map[string]any) tea.Cmd {
 		for k, v := range vals {
 			ch.args[k] = v
@@ -273,32 +191,21 @@ func (m *Model) editorDone(msg editorDoneMsg) tea.Cmd {
 	}
 	skill, _ := store.Lookup(msg.skill)
 	ch := &change{skill: skill, target: msg.target, version: msg.version, args: store.Args{skill.Target: msg.target}, seen: m.snap.Statements[msg.target]}
-	var f *Form
+	pf := m.prefillFor(skill, msg.target)
+	about := pf.about
 	if msg.skill == "fix-patch-proof" {
 		ch.args["updated_proof"] = proof
-		first := 0
+		about = fmt.Sprintf("The edited proof has %d sentences. Which issue does it answer, and what changed?", len(model.SplitSentences(proof)))
 		if st := m.snap.Statements[msg.target]; st != nil {
 			if open := model.Unanswered(st.Issues, st.Responses); len(open) > 0 {
-				first = open[0]
+				pf.values = map[string]string{"issue_number": fmt.Sprint(open[0])}
 			}
 		}
-		f = newForm("fix-patch-proof · "+msg.target, fmt.Sprintf("The edited proof has %d sentences. Which issue does it answer, and what changed?", len(model.SplitSentences(proof)))).
-			number("issue_number", "Answers issue #", first, true).
-			text("change_description", "Change description", "", true)
 	} else {
 		ch.args["proof_text"] = proof
-		f = newForm("state-complete-proof · "+msg.target, "Submit the proof for verification.").
-			choose("strategy", "Strategy", []string{"direct", "contradiction", "case_analysis", "backward"}, "direct")
 	}
-	f.submit = func(vals map[string]any) tea.Cmd {
-		for k, v := range vals {
-			ch.args[k] = v
-		}
-		m.finishArgs(ch)
-		return m.openConfirm(ch)
-	}
-	ch.form, f.change = f, ch
-	return m.openForm(f)
+	pf.about = about
+	return m.openChangeForm(ch, m.formFor(skill, msg.target, about, pf))
 }
 
 // openUndo asks to undo the last change of this session.
