@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"fmt"
 	"strings"
 
 	"charm.land/bubbles/v2/key"
@@ -101,6 +102,15 @@ func (d *Detail) Update(msg tea.KeyPressMsg) bool {
 		return false
 	}
 	return true
+}
+
+// position is where the window is, " · 12–40/88", when the doc does not fit.
+func (d *Detail) position() string {
+	n := len(d.doc.Lines)
+	if n <= d.height || d.height <= 0 {
+		return ""
+	}
+	return fmt.Sprintf(" · %d–%d/%d", d.offset+1, min(d.offset+d.height, n), n)
 }
 
 // LinkAt returns the link on a visible line (0 = the first visible line).

@@ -93,13 +93,40 @@ func (m *Model) detailTitle() string {
 	if !ok {
 		return "Detail"
 	}
+	kind := ""
 	switch r.Kind {
 	case views.RowStatement:
-		return r.ID + " · statement"
+		kind = " · statement"
 	case views.RowProblem:
-		return r.ID + " · problem"
+		kind = " · problem"
+	default:
+		return "Detail"
 	}
-	return "Detail"
+	pos := m.detail.position()
+	return breadcrumb(r.Path, max(m.detail.width-8-len(kind)-len(pos), 10)) + kind + pos
+}
+
+// breadcrumb is where a node sits, "p-003 › s-011 › s-014", cut from the root end
+// ("… › s-011 › s-014") to fit; the groups (premises, unattached) are left out.
+func breadcrumb(path string, width int) string {
+	var ids []string
+	for id := range strings.SplitSeq(path, "/") {
+		if id != "" && !strings.HasPrefix(id, "#") {
+			ids = append(ids, model.SanitizeLine(id))
+		}
+	}
+	if len(ids) == 0 {
+		return ""
+	}
+	out := ids[len(ids)-1]
+	for i := len(ids) - 2; i >= 0; i-- {
+		next := ids[i] + " › " + out
+		if ansi.StringWidth(next) > width {
+			return "… › " + out
+		}
+		out = next
+	}
+	return out
 }
 
 // statusLines are the two bottom lines: state, then hints or the last message.
