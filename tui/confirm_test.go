@@ -115,3 +115,19 @@ func quits(cmd tea.Cmd) bool {
 	}
 	return false
 }
+
+// TestWindowTitleIsSanitised: a folder named with an OSC 52 sequence does not reach
+// the window title (nor the status line) raw.
+func TestWindowTitleIsSanitised(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "x\x1b]52;c;ZXZpbA==\x07y")
+	if err := os.Rename(copyDir(t, "testdata/demo"), dir); err != nil {
+		t.Fatal(err)
+	}
+	m := openTestModel(t, dir, 120, 40)
+	v := m.View()
+	for _, s := range []string{v.WindowTitle, m.Render()} {
+		if strings.Contains(s, "\x1b]52") || strings.Contains(s, "\x07") {
+			t.Fatalf("the folder name reached the terminal raw: %q", s)
+		}
+	}
+}

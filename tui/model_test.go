@@ -507,8 +507,22 @@ func TestPauseCountsAndAppliesOnResume(t *testing.T) {
 	if m.snap.Statements["s-017"].Status != "pending" {
 		t.Fatal("a paused view changed")
 	}
+	if !strings.Contains(screen(m), "paused (1 file changed outside the log)") {
+		t.Fatalf("status bar does not count the unlogged edit:\n%s", lastLine(screen(m)))
+	}
+	// One skill call writes several files (a new statement, its problem, the config,
+	// the log): it is one change.
+	sk, _ := store.Lookup("prob-wrapup-statement")
+	res, err := store.Run(dir, sk, store.Args{"problem_id": "p-002", "claim": []string{"A new claim"}}, store.Options{Actor: "agent-solve"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	paths := []string{"statement/" + res.Created[0] + ".json", "problem/p-002.json", "config.json", "history/log.jsonl"}
+	next = store.Reload(dir, next, paths)
+	g, f = derive(next)
+	send(t, m, snapshotMsg{snap: next, g: g, f: f, paths: paths})
 	if !strings.Contains(screen(m), "paused (1 change waiting)") {
-		t.Fatalf("status bar does not count the waiting change:\n%s", lastLine(screen(m)))
+		t.Fatalf("status bar does not count one skill call as one change:\n%s", lastLine(screen(m)))
 	}
 	keys(t, m, "p")
 	if m.snap.Statements["s-017"].Status != "abandoned" {

@@ -18,7 +18,7 @@ func (m *Model) View() tea.View {
 	v := tea.NewView(m.Render())
 	v.AltScreen = true
 	v.MouseMode = tea.MouseModeCellMotion
-	v.WindowTitle = "referee · " + m.name
+	v.WindowTitle = "referee · " + model.SanitizeLine(m.name)
 	return v
 }
 
@@ -161,8 +161,8 @@ func (m *Model) statusLines() []string {
 	switch {
 	case m.paused:
 		s := "⏸ paused"
-		if m.pendingCount > 0 {
-			s += fmt.Sprintf(" (%s waiting)", plural(m.pendingCount, "change", "changes"))
+		if w := m.waiting(); w != "" {
+			s += " (" + w + ")"
 		}
 		left = append(left, st.Warn.Render(s))
 	case m.travel != nil && m.pending != nil:

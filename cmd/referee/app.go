@@ -14,6 +14,7 @@ import (
 
 	"referee/model"
 	"referee/store"
+	"referee/themes"
 )
 
 // Exit codes.
@@ -124,6 +125,9 @@ func (a *app) rootCommand(args []string) *cobra.Command {
 	theme := root.Flags().String("theme", "auto", "the UI theme: auto (follows the terminal), dark, light, high-contrast or none")
 	stallAfter := root.Flags().Duration("stall-after", model.DefaultStallAfter, "the UI's stall alarm: how long nothing may change while work is actionable (negative turns it off)")
 	root.RunE = func(cmd *cobra.Command, args []string) error {
+		if !themes.Valid(*theme) {
+			return usagef("--theme: %q is not one of %s", oneLine(*theme), strings.Join(themes.Names, ", "))
+		}
 		if openTUI != nil {
 			return openTUI(*contents, *theme, *stallAfter)
 		}
