@@ -11,11 +11,13 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"referee/themes"
+	"referee/internal/testshared"
 )
 
 // copyDir copies a folder tree (the fixtures are read-only: tests change a copy).
 func copyDir(t testing.TB, src string) string {
 	t.Helper()
+	testshared.Need(t, src)
 	dst := filepath.Join(t.TempDir(), "contents")
 	err := filepath.WalkDir(src, func(p string, d os.DirEntry, err error) error {
 		if err != nil {
@@ -172,6 +174,7 @@ func selectedID(m *Model) string {
 
 func readFile(t testing.TB, p string) string {
 	t.Helper()
+	testshared.Need(t, p)
 	data, err := os.ReadFile(p)
 	if err != nil {
 		t.Fatal(err)

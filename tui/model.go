@@ -43,6 +43,9 @@ type Options struct {
 	// Runs says where the agents' state files are; default: every JSON state file
 	// under .claude/ next to the contents folder.
 	Runs store.RunsOptions
+	// DemoOf is the bundled demo folder that dir is a scratch copy of (Run makes it):
+	// the status line says so, and that the checkout is untouched.
+	DemoOf string
 	// SyncLoad reads the folder in New, as callers that need the tree at once want
 	// (tests); by default New returns at once and Init loads it, showing progress.
 	SyncLoad bool
@@ -155,6 +158,9 @@ func New(dir string, opts Options) (*Model, error) {
 		dark: true, renderMarkdown: views.RenderProofMarkdown,
 	}
 	m.applyTheme()
+	if opts.DemoOf != "" {
+		m.flashInfo("the bundled demo: changes go to a scratch copy (" + dir + "); " + opts.DemoOf + " stays as it is")
+	}
 	if !opts.SyncLoad {
 		m.loading = newLoading(!opts.NoWatch)
 		return m, nil

@@ -135,6 +135,9 @@ func (m *Model) statusLines() []string {
 	w := m.width
 	var left []string
 	left = append(left, st.Accent.Render("referee")+" "+st.StatusVal.Render(model.SanitizeLine(m.name)))
+	if m.opts.DemoOf != "" {
+		left[len(left)-1] += st.Warn.Render(" (demo: scratch copy)")
+	}
 	if m.travel != nil {
 		// First, so that a narrow screen cuts anything else before it.
 		left = append(left, st.Warn.Bold(true).Render(m.travelLabel()))
