@@ -79,3 +79,40 @@ func TestFormsComeFromTheRegistry(t *testing.T) {
 		}
 	}
 }
+
+// TestDecideAProposedModification: s-016 waits for a human; H offers the decision, and
+// accepting makes the proposed claim a new statement of its problem through W.
+func TestDecideAProposedModification(t *testing.T) {
+	m, _ := newTestModel(t, 120, 40)
+	keys(t, m, "/")
+	typeText(t, m, "s-016")
+	keys(t, m, "enter")
+	m.message = ""
+	if got := statusLine(m, 1); !strings.Contains(got, "H decide") {
+		t.Fatalf("the footer does not offer the decision: %q", got)
+	}
+	keys(t, m, "H")
+	if m.picker == nil {
+		t.Fatalf("H did not open the decision: %q", m.message)
+	}
+	scr := screen(m)
+	for _, want := range []string{"Decide s-016", "make the proposed claim a new statement of p-002", "mark s-016 false", "no skill sends a statement back to pending"} {
+		if !strings.Contains(scr, want) {
+			t.Fatalf("the decision lacks %q:\n%s", want, scr)
+		}
+	}
+	keys(t, m, "enter")
+	if m.form == nil || m.form.change.skill.Name != "prob-wrapup-statement" || m.form.change.target != "p-002" {
+		t.Fatalf("accept did not open W on p-002: form %v, %q", m.form != nil, m.message)
+	}
+	if got := m.form.Value("claim"); got != "The sum $\\sum_{k=1}^n k^3$ is odd" {
+		t.Fatalf("claim prefilled %q", got)
+	}
+	if got := m.form.Value("premises"); !strings.Contains(got, "$n \\equiv 1 \\pmod{4}$ or $n \\equiv 2 \\pmod{4}$") {
+		t.Fatalf("premises prefilled %q", got)
+	}
+	keys(t, m, "ctrl+s")
+	if m.confirm == nil || m.confirm.problem != "" {
+		t.Fatalf("accepting does not check out: %+v", m.confirm)
+	}
+}

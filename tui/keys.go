@@ -104,6 +104,7 @@ func makeKeyTable() []binding {
 		skillBinding("O", "prob-setup-subgoal", "add a subgoal", "set up a subgoal of the problem"),
 		skillBinding("D", "prob-finish-up", "finish", "finish the problem with its key statements"),
 		skillBinding("A", "abandon", "abandon", "abandon the statement"),
+		bind("decide", groupChange, "H", "decide a proposed modification: accept (a new statement) or reject (false, abandon); no agent skill does", "H").hinted("decide").unless(needDecision).does((*Model).openDecision),
 		bind("undo", groupChange, "u", "undo the last change made in this session", "u").hinted("undo").
 			unless(func(m *Model) string { return m.undoDisabled() }).does((*Model).openUndo),
 
@@ -337,7 +338,7 @@ func (m *Model) hintNames() []hint {
 		case model.PhaseHasGap:
 			names = append(names, "issue-next", "p:fix-patch-proof", "l:fix-create-substatement", "f:state-mark-false")
 		case model.PhaseNeedsDecision:
-			names = append(names, "m:state-propose-modification", "f:state-mark-false", "a:abandon")
+			names = append(names, "decide", "f:state-mark-false", "a:abandon")
 		}
 	}
 	names = append(names, "queue-next", "search", "focus", "zoom", "palette", "pause")

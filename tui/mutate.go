@@ -60,9 +60,37 @@ func (m *Model) startSkill(name string) tea.Cmd {
 		return nil
 	}
 	id, _, _ := m.target(skill)
+	return m.startSkillOn(skill, id, nil, "")
+}
+
+// startSkillOn begins a change of a skill on a given object, its form starting with
+// the skill's prefill and then values (a decision's proposal), about in front.
+func (m *Model) startSkillOn(skill *store.Skill, id string, values map[string]string, about string) tea.Cmd {
+	if why := m.readOnly(); why != "" {
+		m.flashError(why)
+		return nil
+	}
+	if err := skill.Check(store.SnapshotObjects{Snap: m.snap}, store.Args{skill.Target: id}); err != nil {
+		m.flashError("cannot " + verbFor(skill.Name) + ": " + reason(err))
+		return nil
+	}
+	name := skill.Name
 	ch := &change{skill: skill, target: id, version: m.snap.Versions[id], args: store.Args{skill.Target: id}}
 	ch.seen = m.snap.Statements[id]
 	pf := m.prefillFor(skill, id)
+	if len(values) > 0 {
+		merged := map[string]string{}
+		for k, v := range pf.values {
+			merged[k] = v
+		}
+		for k, v := range values {
+			merged[k] = v
+		}
+		pf.values = merged
+	}
+	if about != "" {
+		pf.about = about
+	}
 	switch {
 	case pf.direct:
 		return m.openConfirm(ch)
