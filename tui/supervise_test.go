@@ -210,8 +210,8 @@ func TestTimeTravelDisablesEveryChangeKey(t *testing.T) {
 			t.Errorf("%s: disabled %q, want %q", a.Help().Key, got, want)
 		}
 	}
-	if n != 12 {
-		t.Fatalf("%d change keys, want 12", n)
+	if n != 13 { // eleven skills, H (decide) and u (undo)
+		t.Fatalf("%d change keys, want 13", n)
 	}
 	keys(t, m, ":")
 	for _, e := range m.picker.all {
