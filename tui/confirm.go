@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 
@@ -81,6 +82,12 @@ func (m *Model) onPlan(msg planMsg) tea.Cmd {
 		return nil
 	}
 	c.checking, c.plan = false, msg.plan
+	var ce *store.ConflictError
+	if errors.As(msg.err, &ce) && msg.ch.form != nil {
+		// The target changed since the form opened: back to the form, draft kept.
+		m.confirm = nil
+		return tea.Batch(m.reopenAfterConflict(msg.ch, ce.Object), m.reloadAll())
+	}
 	if msg.err != nil {
 		c.problem = reason(msg.err)
 	}

@@ -131,3 +131,25 @@ func TestWindowTitleIsSanitised(t *testing.T) {
 		}
 	}
 }
+
+// TestConflictFoundByTheDryRunKeepsTheDraft: the agent writes while the form is open;
+// the confirmation's check finds it and the form comes back with the draft.
+func TestConflictFoundByTheDryRunKeepsTheDraft(t *testing.T) {
+	m, dir := newTestModel(t, 120, 40)
+	keys(t, m, "n", "]", "R")
+	typeText(t, m, "The identity is asserted")
+	keys(t, m, "enter")
+	typeText(t, m, "Expand both sides")
+	p := filepath.Join(dir, "statement/s-014.json")
+	changed := strings.Replace(readFile(t, p), `"count_usage": 0`, `"count_usage": 1`, 1)
+	if err := os.WriteFile(p, []byte(changed), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	keys(t, m, "ctrl+s")
+	if m.confirm != nil || m.form == nil || m.form.Value("explanation") != "The identity is asserted" {
+		t.Fatalf("confirm %v form %v: the draft is not back", m.confirm != nil, m.form != nil)
+	}
+	if !strings.Contains(screen(m), "s-014 changed since you read it") {
+		t.Fatalf("the form does not say why it is back:\n%s", screen(m))
+	}
+}
