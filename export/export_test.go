@@ -9,9 +9,9 @@ import (
 	"strings"
 	"testing"
 
+	"referee/internal/testshared"
 	"referee/model"
 	"referee/store"
-	"referee/internal/testshared"
 )
 
 const (

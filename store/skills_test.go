@@ -9,8 +9,8 @@ import (
 	"testing"
 	"time"
 
-	"referee/model"
 	"referee/internal/testshared"
+	"referee/model"
 )
 
 const fixtureDir = "../../shared/fixtures/mra-knights/contents"

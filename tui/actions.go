@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 
-
 	"referee/model"
 	"referee/store"
 	"referee/views"
@@ -100,4 +99,3 @@ func reason(err error) string {
 	}
 	return err.Error()
 }
-

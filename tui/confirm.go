@@ -7,8 +7,8 @@ import (
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
-	"github.com/charmbracelet/x/ansi"
 
+	"referee/cells"
 	"referee/model"
 	"referee/store"
 	"referee/themes"
@@ -177,7 +177,7 @@ func (c *Confirm) body(st *themes.Styles, actor string) []string {
 	ch, w := c.ch, c.width
 	var lines []string
 	add := func(style func(...string) string, indent, text string) {
-		for _, l := range strings.Split(ansi.Wrap(model.Sanitize(text), max(w-len(indent), 8), ""), "\n") {
+		for _, l := range strings.Split(cells.Wrap(model.Sanitize(text), max(w-len(indent), 8), ""), "\n") {
 			lines = append(lines, indent+style(l))
 		}
 	}
@@ -220,7 +220,7 @@ func (c *Confirm) body(st *themes.Styles, actor string) []string {
 func planLines(st *themes.Styles, plan *store.Planned, w int) []string {
 	var out []string
 	wrap := func(style func(...string) string, indent, text string) {
-		for _, l := range strings.Split(ansi.Wrap(model.SanitizeLine(text), max(w-ansi.StringWidth(indent), 8), ""), "\n") {
+		for _, l := range strings.Split(cells.Wrap(model.SanitizeLine(text), max(w-cells.Width(indent), 8), ""), "\n") {
 			out = append(out, indent+style(l))
 		}
 	}

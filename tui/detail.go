@@ -6,8 +6,8 @@ import (
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
-	"github.com/charmbracelet/x/ansi"
 
+	"referee/cells"
 	"referee/views"
 )
 
@@ -146,9 +146,9 @@ func fitWidth(s string, w int) string {
 	if w <= 0 {
 		return ""
 	}
-	sw := ansi.StringWidth(s)
+	sw := cells.Width(s)
 	if sw > w {
-		return ansi.Truncate(s, w, "…")
+		return cells.Truncate(s, w, "…")
 	}
 	return s + strings.Repeat(" ", w-sw)
 }

@@ -11,8 +11,8 @@ import (
 	"charm.land/bubbles/v2/textarea"
 	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
-	"github.com/charmbracelet/x/ansi"
 
+	"referee/cells"
 	"referee/model"
 	"referee/store"
 	"referee/themes"
@@ -257,7 +257,7 @@ func (f *Form) focusCmd() tea.Cmd {
 			// The focused text shows more of itself; the others a line or two.
 			lines := 0
 			for l := range strings.SplitSeq(fl.area.Value(), "\n") {
-				lines += strings.Count(ansi.Wrap(l, max(fl.area.Width()-1, 4), " "), "\n") + 1
+				lines += strings.Count(cells.Wrap(l, max(fl.area.Width()-1, 4), " "), "\n") + 1
 			}
 			if i == f.focus {
 				fl.area.SetHeight(min(max(lines+1, 3), 8))

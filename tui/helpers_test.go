@@ -10,8 +10,8 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
-	"referee/themes"
 	"referee/internal/testshared"
+	"referee/themes"
 )
 
 // copyDir copies a folder tree (the fixtures are read-only: tests change a copy).

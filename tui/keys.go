@@ -8,8 +8,8 @@ import (
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
-	"github.com/charmbracelet/x/ansi"
 
+	"referee/cells"
 	"referee/model"
 )
 
@@ -46,9 +46,9 @@ func bind(name, group, help, desc string, keys ...string) binding {
 	return binding{name: name, group: group, Binding: key.NewBinding(key.WithKeys(keys...), key.WithHelp(help, desc))}
 }
 
-func (b binding) does(run func(m *Model) tea.Cmd) binding         { b.run = run; return b }
+func (b binding) does(run func(m *Model) tea.Cmd) binding       { b.run = run; return b }
 func (b binding) unless(disabled func(m *Model) string) binding { b.disabled = disabled; return b }
-func (b binding) hinted(label string) binding                    { b.hint = label; return b }
+func (b binding) hinted(label string) binding                   { b.hint = label; return b }
 
 func do(f func(m *Model)) func(m *Model) tea.Cmd {
 	return func(m *Model) tea.Cmd { f(m); return nil }
@@ -293,12 +293,12 @@ func (m *Model) footer(width int) string {
 	st := m.st
 	render := func(k, d string) string { return st.StatusKey.Render(k) + " " + st.StatusBar.Render(d) }
 	tail := render(bindingNamed("help").Help().Key, "help") + "  " + render(bindingNamed("quit").Help().Key, "quit")
-	avail := width - ansi.StringWidth(tail) - 2
+	avail := width - cells.Width(tail) - 2
 	var parts []string
 	used := 0
 	for _, h := range m.hintNames() {
 		s := render(h.k, h.d)
-		w := ansi.StringWidth(s)
+		w := cells.Width(s)
 		if used+w+2 > avail {
 			break
 		}

@@ -14,7 +14,9 @@ import (
 
 	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
 
+	"referee/cells"
 	"referee/model"
 	"referee/store"
 	"referee/themes"
@@ -248,6 +250,15 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		m.width, m.height = msg.Width, msg.Height
 		m.layout()
 		return m.refreshDetail(false)
+	case tea.ModeReportMsg:
+		// The terminal counts by grapheme (mode 2027): so does the renderer, and so must
+		// the views (cells). Bubble Tea turns the mode on for the same answers.
+		if msg.Mode == ansi.ModeUnicodeCore && (msg.Value == ansi.ModeSet || msg.Value == ansi.ModeReset || msg.Value == ansi.ModePermanentlySet) {
+			cells.SetMethod(ansi.GraphemeWidth)
+			m.layout()
+			return m.refreshDetail(false)
+		}
+		return nil
 	case tea.BackgroundColorMsg:
 		if m.opts.Theme == "" || m.opts.Theme == "auto" {
 			m.dark = msg.IsDark()
@@ -831,4 +842,3 @@ func (m *Model) undoDisabled() string {
 	}
 	return ""
 }
-

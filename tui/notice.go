@@ -6,8 +6,8 @@ import (
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
-	"github.com/charmbracelet/x/ansi"
 
+	"referee/cells"
 	"referee/model"
 	"referee/themes"
 )
@@ -28,7 +28,7 @@ type Notice struct {
 // showError says what failed: on the status line when it fits, else in a Notice.
 func (m *Model) showError(what, why string) {
 	line := what + ": " + model.SanitizeLine(why)
-	if ansi.StringWidth(line)+4 <= m.width && !strings.Contains(why, "\n") {
+	if cells.Width(line)+4 <= m.width && !strings.Contains(why, "\n") {
 		m.flashError(line)
 		return
 	}
@@ -63,7 +63,7 @@ func (m *Model) noticeKey(msg tea.KeyPressMsg) tea.Cmd {
 func (n *Notice) View(st *themes.Styles) []string {
 	var body []string
 	for l := range strings.SplitSeq(model.Sanitize(n.text), "\n") {
-		for _, w := range strings.Split(ansi.Wrap(l, n.width, ""), "\n") {
+		for _, w := range strings.Split(cells.Wrap(l, n.width, ""), "\n") {
 			body = append(body, st.Base.Render(w))
 		}
 	}

@@ -9,6 +9,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
+	"referee/cells"
 	"referee/themes"
 )
 
@@ -163,13 +164,13 @@ func (p *Picker) lines(st *themes.Styles) (out []string, at []int) {
 		if e.desc != "" {
 			head += st.Muted.Render("  " + e.desc)
 		}
-		head = ansi.Truncate(head, p.width, "…")
+		head = cells.Truncate(head, p.width, "…")
 		if p.canRun && i == p.cursor {
 			head = st.Selected.Render(padRight(ansi.Strip(head), p.width))
 		}
 		out = append(out, head)
 		if e.disabled != "" {
-			out = append(out, ansi.Truncate("       "+st.Faint.Render("⊘ "+e.disabled), p.width, "…"))
+			out = append(out, cells.Truncate("       "+st.Faint.Render("⊘ "+e.disabled), p.width, "…"))
 		}
 	}
 	return out, at
@@ -214,12 +215,12 @@ func (p *Picker) View(st *themes.Styles) []string {
 	} else {
 		hint = st.Faint.Render(hint)
 	}
-	lines = append(lines, ansi.Truncate(hint, p.width, "…"))
+	lines = append(lines, cells.Truncate(hint, p.width, "…"))
 	return lines
 }
 
 func padRight(s string, w int) string {
-	if d := w - ansi.StringWidth(s); d > 0 {
+	if d := w - cells.Width(s); d > 0 {
 		return s + strings.Repeat(" ", d)
 	}
 	return s

@@ -5,8 +5,8 @@ import (
 	"strings"
 
 	tea "charm.land/bubbletea/v2"
-	"github.com/charmbracelet/x/ansi"
 
+	"referee/cells"
 	"referee/model"
 	"referee/themes"
 	"referee/views"
@@ -79,7 +79,7 @@ func (m *Model) Render() string {
 		dlg = dialog(st, m.picker.title, body, m.dialogWidth(), m.dialogHeight())
 	}
 	if dlg != "" {
-		w, h := ansi.StringWidth(strings.SplitN(dlg, "\n", 2)[0]), strings.Count(dlg, "\n")+1
+		w, h := cells.Width(strings.SplitN(dlg, "\n", 2)[0]), strings.Count(dlg, "\n")+1
 		screen = overlay(screen, dlg, max((m.width-w)/2, 0), max((m.height-h)/2-1, 0))
 	}
 	return screen
@@ -121,7 +121,7 @@ func breadcrumb(path string, width int) string {
 	out := ids[len(ids)-1]
 	for i := len(ids) - 2; i >= 0; i-- {
 		next := ids[i] + " › " + out
-		if ansi.StringWidth(next) > width {
+		if cells.Width(next) > width {
 			return "… › " + out
 		}
 		out = next
@@ -204,15 +204,14 @@ func (m *Model) statusLines() []string {
 		line2 = " " + style.Render(prefix+model.SanitizeLine(m.message))
 	case m.travel != nil && m.travel.summary != "":
 		// The summary gives way to "? help  q quit" (and the travel keys when there is room).
-		sum := st.Accent.Render(ansi.Truncate(model.SanitizeLine(m.travel.summary), max(w-3-ansi.StringWidth(m.footer(0)), 8), "…"))
-		line2 = " " + sum + "  " + m.footer(w-3-ansi.StringWidth(sum))
+		sum := st.Accent.Render(cells.Truncate(model.SanitizeLine(m.travel.summary), max(w-3-cells.Width(m.footer(0)), 8), "…"))
+		line2 = " " + sum + "  " + m.footer(w-3-cells.Width(sum))
 	default:
 		line2 = " " + m.footer(w-1)
 	}
 	if m.watchNote != "" && m.message == "" && !m.searching {
 		note := st.Warn.Render(model.SanitizeLine(m.watchNote)) + st.Faint.Render(" │ ")
-		line2 = " " + note + m.footer(w-1-ansi.StringWidth(note))
+		line2 = " " + note + m.footer(w-1-cells.Width(note))
 	}
 	return []string{line1, fitWidth(line2, w)}
 }
-

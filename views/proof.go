@@ -25,6 +25,7 @@ import (
 	"charm.land/glamour/v2"
 	"github.com/charmbracelet/x/ansi"
 
+	"referee/cells"
 	"referee/model"
 	"referee/themes"
 )
@@ -275,7 +276,7 @@ func RenderProofPlain(proof string, width int) *RenderedProof {
 			lines = append(lines, "")
 		}
 		for l := range strings.SplitSeq(para, "\n") {
-			lines = append(lines, strings.Split(ansi.Wrap(l, width, ""), "\n")...)
+			lines = append(lines, strings.Split(cells.Wrap(l, width, ""), "\n")...)
 		}
 	}
 	return finish(ProofKey(proof, width, "plain"), lines, p, width, false)
@@ -286,7 +287,7 @@ func finish(key string, lines []string, p preparedProof, width int, md bool) *Re
 	var fitted []string
 	for _, l := range lines {
 		if cellWidth(l) > width {
-			fitted = append(fitted, strings.Split(ansi.Hardwrap(l, width, true), "\n")...)
+			fitted = append(fitted, strings.Split(cells.Method().Hardwrap(l, width, true), "\n")...)
 		} else {
 			fitted = append(fitted, l)
 		}
@@ -351,7 +352,7 @@ func (r *RenderedProof) layout() {
 		r.Start[i] = s.line
 		// "!" goes on the blank before the marker, else in the gutter's second cell.
 		r.bang[i] = cellPos{s.line, 1}
-		if s.col > 0 && ansi.Cut(plain[s.line], s.col-1, s.col) == " " {
+		if s.col > 0 && cells.Cut(plain[s.line], s.col-1, s.col) == " " {
 			r.bang[i] = cellPos{s.line, gutterWidth + s.col - 1}
 		}
 		e := end[i]
@@ -372,7 +373,7 @@ func (r *RenderedProof) layout() {
 			if li == e.line {
 				to = min(to, e.col)
 			}
-			text := ansi.Cut(plain[li], from, to)
+			text := cells.Cut(plain[li], from, to)
 			from += len(text) - len(strings.TrimLeft(text, " "))
 			to -= len(text) - len(strings.TrimRight(text, " "))
 			if from >= to {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/charmbracelet/x/ansi"
 
+	"referee/cells"
 	"referee/model"
 	"referee/themes"
 )
@@ -158,7 +159,7 @@ func TreeLine(st *themes.Styles, r TreeRow, info RowInfo, width int, selected, f
 func fitRow(prefix, text string, width int) string {
 	l := prefix + text
 	if cellWidth(l) > width {
-		l = ansi.Truncate(l, width, "…")
+		l = cells.Truncate(l, width, "…")
 	}
 	return l
 }
@@ -205,7 +206,7 @@ func objectLine(st *themes.Styles, r TreeRow, info RowInfo, indent, fold string,
 	// The fixed part: what must show whole. Shrink it until it leaves room: the status
 	// word goes first (its glyph stays), then the marks, then the indentation.
 	head := indent + fold + badge + " " + id
-	const minText = 8 // a claim narrower than this says nothing
+	const minText = 8        // a claim narrower than this says nothing
 	if width < CompactTree { // a narrow pane: every row shows the glyph, so they align
 		head = indent + fold + glyph + " " + id
 	}
@@ -230,7 +231,7 @@ func objectLine(st *themes.Styles, r TreeRow, info RowInfo, indent, fold string,
 	text := edge + " " + st.Base.Render(info.Text)
 	if cellWidth(text) > avail {
 		if avail >= 3 {
-			text = ansi.Truncate(text, avail, "…")
+			text = cells.Truncate(text, avail, "…")
 		} else {
 			text = ""
 		}
@@ -240,7 +241,7 @@ func objectLine(st *themes.Styles, r TreeRow, info RowInfo, indent, fold string,
 		line += strings.Repeat(" ", max(1, width-rw-cellWidth(line))) + rt
 	}
 	if cellWidth(line) > width { // an ID wider than the pane: nothing else to give
-		line = ansi.Truncate(line, width, "")
+		line = cells.Truncate(line, width, "")
 	}
 	return line
 }
@@ -250,7 +251,7 @@ func objectLine(st *themes.Styles, r TreeRow, info RowInfo, indent, fold string,
 func cellWidth(s string) int {
 	for i := 0; i < len(s); i++ {
 		if c := s[i]; c < 0x20 || c >= 0x7f {
-			return ansi.StringWidth(s)
+			return cells.Width(s)
 		}
 	}
 	return len(s)
