@@ -220,7 +220,10 @@ func (c *Confirm) body(st *themes.Styles, actor string) []string {
 func planLines(st *themes.Styles, plan *store.Planned, w int) []string {
 	var out []string
 	wrap := func(style func(...string) string, indent, text string) {
-		for _, l := range strings.Split(cells.Wrap(model.SanitizeLine(text), max(w-cells.Width(indent), 8), ""), "\n") {
+		for i, l := range strings.Split(cells.Wrap(model.SanitizeLine(text), max(w-cells.Width(indent), 8), ""), "\n") {
+			if i == 1 { // continuation lines line up under the text, without the mark
+				indent = strings.Repeat(" ", cells.Width(indent))
+			}
 			out = append(out, indent+style(l))
 		}
 	}

@@ -78,7 +78,7 @@ func (m *Model) openDecision() tea.Cmd {
 	id := st.ID
 	prem := strings.Join(p.premises, "\n")
 	replaced := "Replaced by the accepted modification of " + id + " (" + p.modType + "): " + p.claim
-	var es []entry
+	es := []entry{{group: "no agent skill decides this: the orchestrator waits for a human", title: "proposed: " + p.claim, desc: strings.Join(p.premises, "; ")}}
 	switch {
 	case p.claim == "":
 		es = append(es, entry{group: "accept", title: "the proposal gives no new wording", disabled: "accept it by hand: W or S with the claim you want, then A on " + id})
@@ -120,6 +120,7 @@ func (m *Model) openDecision() tea.Cmd {
 		entry{group: "reject", title: "keep the claim as stated and have the agents try again",
 			disabled: "no skill sends a statement back to pending: tell the orchestrator (its /instruct command), e.g. \"agent-prove: prove " + id + " as stated\""},
 	)
-	pk := newPicker("Decide "+id+": a proposed modification ("+p.modType+") waits for a human", es, true, "")
+	pk := newPicker("Decide "+id+"'s proposed modification ("+p.modType+")", es, true, "")
+	pk.cursor = 1 // on accept: the first entry only shows the proposal
 	return m.openPicker(pk)
 }

@@ -423,6 +423,7 @@ func TestPatchOpensTheEditor(t *testing.T) {
 	if cmd == nil {
 		t.Fatalf("P did not start the editor: %q", m.message)
 	}
+	cmd() // writes the proof for the editor (outside Update) and asks to run it
 	// Find the temp file the editor would open and edit it ourselves.
 	matches, _ := filepath.Glob(filepath.Join(os.TempDir(), "referee-s-015-proof-*.md"))
 	if len(matches) == 0 {
@@ -431,10 +432,11 @@ func TestPatchOpensTheEditor(t *testing.T) {
 	path := matches[len(matches)-1]
 	orig := proofText(m.snap.Statements["s-015"])
 	edited := orig + "\n\nStep 3: Since $n(n+1)$ is even, $m$ is an integer."
-	if err := os.WriteFile(path, []byte(edited), 0o644); err != nil {
-		t.Fatal(err)
+	if readFile(t, path) != orig {
+		t.Fatal("the editor's file does not hold the proof")
 	}
-	send(t, m, editorDoneMsg{path: path, orig: orig, skill: "fix-patch-proof", target: "s-015", version: m.snap.Versions["s-015"]})
+	os.Remove(path)
+	send(t, m, editorDoneMsg{text: edited, orig: orig, skill: "fix-patch-proof", target: "s-015", version: m.snap.Versions["s-015"]})
 	if m.form == nil || m.form.Value("issue_number") != "1" {
 		t.Fatal("after the editor, no form with issue 1 prefilled")
 	}

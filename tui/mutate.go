@@ -40,7 +40,7 @@ type skillDoneMsg struct {
 
 // editorDoneMsg reports that $EDITOR exited.
 type editorDoneMsg struct {
-	path    string
+	text    string // the proof as the editor left it
 	orig    string
 	err     error
 	skill   string
@@ -172,23 +172,33 @@ func (m *Model) editProof(skill, id, version string) tea.Cmd {
 	if skill == "state-complete-proof" && text == "" {
 		text = "We prove the claim directly.\n\nStep 1: …\n\nQED."
 	}
-	f, err := os.CreateTemp("", "referee-"+id+"-proof-*.md")
-	if err != nil {
-		m.flashError("cannot open an editor: " + err.Error())
-		return nil
-	}
-	_, werr := f.WriteString(text)
-	cerr := f.Close()
-	if werr != nil || cerr != nil {
-		m.flashError("cannot write the proof for the editor")
-		return nil
-	}
+	// The temporary file is written and read back outside Update: in this command and
+	// in the callback that runs when the editor exits.
 	argv := editorArgv(m.opts.Editor)
-	c := exec.Command(argv[0], append(argv[1:], f.Name())...)
-	path := f.Name()
-	return tea.ExecProcess(c, func(err error) tea.Msg {
-		return editorDoneMsg{path: path, orig: orig, err: err, skill: skill, target: id, version: version}
-	})
+	return func() tea.Msg {
+		f, err := os.CreateTemp("", "referee-"+id+"-proof-*.md")
+		if err != nil {
+			return editorDoneMsg{err: fmt.Errorf("cannot open an editor: %w", err), skill: skill, target: id, version: version}
+		}
+		_, werr := f.WriteString(text)
+		if cerr := f.Close(); werr == nil {
+			werr = cerr
+		}
+		path := f.Name()
+		if werr != nil {
+			_ = os.Remove(path)
+			return editorDoneMsg{err: fmt.Errorf("cannot write the proof for the editor: %w", werr), skill: skill, target: id, version: version}
+		}
+		c := exec.Command(argv[0], append(argv[1:], path)...)
+		return tea.ExecProcess(c, func(err error) tea.Msg {
+			data, rerr := os.ReadFile(path)
+			_ = os.Remove(path)
+			if err == nil && rerr != nil {
+				err = fmt.Errorf("cannot read the edited proof: %w", rerr)
+			}
+			return editorDoneMsg{text: string(data), orig: orig, err: err, skill: skill, target: id, version: version}
+		})()
+	}
 }
 
 func editorArgv(editor string) []string {
@@ -202,17 +212,11 @@ func editorArgv(editor string) []string {
 
 // editorDone continues a proof change after the editor exits.
 func (m *Model) editorDone(msg editorDoneMsg) tea.Cmd {
-	data, rerr := os.ReadFile(msg.path)
-	_ = os.Remove(msg.path)
 	if msg.err != nil {
-		m.flashError("the editor failed: " + msg.err.Error())
+		m.showError("the editor failed; nothing was written", msg.err.Error())
 		return nil
 	}
-	if rerr != nil {
-		m.flashError("cannot read the edited proof: " + rerr.Error())
-		return nil
-	}
-	proof := strings.TrimRight(string(data), "\n")
+	proof := strings.TrimRight(msg.text, "\n")
 	if strings.TrimSpace(proof) == "" || proof == strings.TrimRight(msg.orig, "\n") {
 		m.flashInfo("proof unchanged: nothing to write")
 		return nil
