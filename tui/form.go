@@ -109,6 +109,7 @@ type Form struct {
 	change *change
 	note   []string
 	editor string // the $EDITOR override (Options.Editor)
+	typed  bool   // a field was changed by a key: worth keeping as a draft
 }
 
 func newForm(title, about string) *Form {
@@ -431,8 +432,11 @@ func (f *Form) Update(msg tea.Msg) (cmd tea.Cmd, done bool) {
 	default:
 		cur.input, cmd = cur.input.Update(msg)
 	}
-	if cur.value() != before && f.changed != nil {
-		f.changed(f, cur.name)
+	if cur.value() != before {
+		f.typed = true
+		if f.changed != nil {
+			f.changed(f, cur.name)
+		}
 	}
 	return cmd, false
 }

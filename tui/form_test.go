@@ -116,3 +116,26 @@ func TestDecideAProposedModification(t *testing.T) {
 		t.Fatalf("accepting does not check out: %+v", m.confirm)
 	}
 }
+
+// TestEscKeepsTheDraft: esc closes R's form; R again on the same statement brings back
+// what was typed; an untouched form is not kept.
+func TestEscKeepsTheDraft(t *testing.T) {
+	m, _ := newTestModel(t, 120, 40)
+	keys(t, m, "n", "R", "esc")
+	if len(m.drafts) != 0 || m.message != "cancelled: nothing was written" {
+		t.Fatalf("an untouched form was kept: %v, %q", m.drafts, m.message)
+	}
+	keys(t, m, "R")
+	typeText(t, m, "The identity is asserted")
+	keys(t, m, "esc")
+	if !strings.Contains(m.message, "R again on s-014 brings the draft back") {
+		t.Fatalf("message %q", m.message)
+	}
+	keys(t, m, "tab", "j", "tab", "R")
+	if m.form == nil || m.form.Value("explanation") != "The identity is asserted" {
+		t.Fatalf("the draft did not come back")
+	}
+	if !strings.Contains(screen(m), "Your draft, as you left it") {
+		t.Fatalf("the form does not say it is the draft:\n%s", screen(m))
+	}
+}

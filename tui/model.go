@@ -125,6 +125,9 @@ type Model struct {
 	quitAfterWrite bool
 	// zoomed: the focused pane takes the whole width (z).
 	zoomed bool
+	// drafts are forms closed with esc, by skill and target: the same key brings the
+	// typed text back (drafts.go).
+	drafts map[string]*Form
 
 	supervision
 
@@ -359,10 +362,10 @@ func (m *Model) key(msg tea.KeyPressMsg) tea.Cmd {
 	case m.form != nil:
 		cmd, done := m.form.Update(msg)
 		if done && m.confirm == nil {
-			m.form = nil
 			if k == "esc" {
-				m.flashInfo("cancelled: nothing was written")
+				m.keepDraft(m.form)
 			}
+			m.form = nil
 		}
 		return cmd
 	case m.picker != nil:

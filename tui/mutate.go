@@ -74,6 +74,9 @@ func (m *Model) startSkillOn(skill *store.Skill, id string, values map[string]st
 		m.flashError("cannot " + verbFor(skill.Name) + ": " + reason(err))
 		return nil
 	}
+	if f := m.takeDraft(skill.Name, id); f != nil && len(values) == 0 {
+		return m.openForm(f)
+	}
 	name := skill.Name
 	ch := &change{skill: skill, target: id, version: m.snap.Versions[id], args: store.Args{skill.Target: id}}
 	ch.seen = m.snap.Statements[id]
