@@ -45,8 +45,6 @@ type Confirm struct {
 	problem  string // why the plan cannot be written ("" when it can)
 	plan     *store.Planned
 	offset   int
-	width    int
-	height   int
 	keys     ConfirmKeyMap
 }
 
@@ -60,7 +58,6 @@ type planMsg struct {
 // openConfirm shows the confirmation of a change and starts its dry run.
 func (m *Model) openConfirm(ch *change) tea.Cmd {
 	m.confirm = &Confirm{ch: ch, checking: true, keys: DefaultConfirmKeyMap()}
-	m.confirm.SetSize(m.dialogWidth()-4, m.dialogHeight()-2)
 	m.form = nil
 	dir, actor := m.dir, m.actor
 	return func() tea.Msg {
@@ -118,18 +115,15 @@ func (m *Model) confirmKey(msg tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(msg, c.keys.Up):
 		c.offset--
 	case key.Matches(msg, c.keys.PageDown):
-		c.offset += max(c.height-4, 1)
+		c.offset += max(m.common().height-4, 1)
 	case key.Matches(msg, c.keys.PageUp):
-		c.offset -= max(c.height-4, 1)
+		c.offset -= max(m.common().height-4, 1)
 	case key.Matches(msg, c.keys.Cancel):
 		m.confirm = nil
 		m.flashInfo("cancelled: nothing was written")
 	}
 	return nil
 }
-
-// SetSize sets the dialog's inner size.
-func (c *Confirm) SetSize(w, h int) { c.width, c.height = max(w, 10), max(h, 4) }
 
 // Title is the dialog's title.
 func (c *Confirm) Title() string {
@@ -140,10 +134,11 @@ func (c *Confirm) Title() string {
 }
 
 // View renders the body: a window of the plan and a fixed footer with the keys.
-func (c *Confirm) View(st *themes.Styles, actor string) []string {
-	body := c.body(st, actor)
+func (c *Confirm) View(com common) []string {
+	st := com.st
+	body := c.body(st, com.actor, com.width)
 	foot := c.footer(st)
-	win := max(c.height-len(foot)-1, 1)
+	win := max(com.height-len(foot)-1, 1)
 	c.offset = min(max(c.offset, 0), max(len(body)-win, 0))
 	end := min(c.offset+win, len(body))
 	out := append([]string{}, body[c.offset:end]...)
@@ -173,8 +168,8 @@ func (c *Confirm) footer(st *themes.Styles) []string {
 }
 
 // body is every line the confirmation shows, wrapped to its width.
-func (c *Confirm) body(st *themes.Styles, actor string) []string {
-	ch, w := c.ch, c.width
+func (c *Confirm) body(st *themes.Styles, actor string, w int) []string {
+	ch := c.ch
 	var lines []string
 	add := func(style func(...string) string, indent, text string) {
 		for _, l := range strings.Split(cells.Wrap(model.Sanitize(text), max(w-len(indent), 8), ""), "\n") {

@@ -418,12 +418,6 @@ func (m *Model) layout() {
 	if m.picker != nil {
 		m.picker.SetSize(m.dialogWidth()-4, m.dialogHeight()-2)
 	}
-	if m.confirm != nil {
-		m.confirm.SetSize(m.dialogWidth()-4, m.dialogHeight()-2)
-	}
-	if m.notice != nil {
-		m.notice.SetSize(m.dialogWidth()-4, m.dialogHeight()-2)
-	}
 	m.searchInput.SetWidth(max(m.width-20, 10))
 }
 

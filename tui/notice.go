@@ -9,7 +9,6 @@ import (
 
 	"referee/cells"
 	"referee/model"
-	"referee/themes"
 )
 
 // A refused write and a long error: the error is shown whole in a dialog that scrolls
@@ -21,8 +20,7 @@ type Notice struct {
 	title  string
 	text   string
 	offset int
-	width  int
-	height int
+	height int // the last frame's, for a page
 }
 
 // showError says what failed: on the status line when it fits, else in a Notice.
@@ -34,11 +32,7 @@ func (m *Model) showError(what, why string) {
 	}
 	m.flashError(what + " (the whole error is shown; esc closes it)")
 	m.notice = &Notice{title: what, text: why}
-	m.notice.SetSize(m.dialogWidth()-4, m.dialogHeight()-2)
 }
-
-// SetSize sets the dialog's inner size.
-func (n *Notice) SetSize(w, h int) { n.width, n.height = max(w, 10), max(h, 3) }
 
 // noticeKey scrolls the notice; esc, q or enter close it.
 func (m *Model) noticeKey(msg tea.KeyPressMsg) tea.Cmd {
@@ -60,14 +54,16 @@ func (m *Model) noticeKey(msg tea.KeyPressMsg) tea.Cmd {
 }
 
 // View renders the notice's body.
-func (n *Notice) View(st *themes.Styles) []string {
+func (n *Notice) View(com common) []string {
+	st := com.st
+	n.height = com.height
 	var body []string
 	for l := range strings.SplitSeq(model.Sanitize(n.text), "\n") {
-		for _, w := range strings.Split(cells.Wrap(l, n.width, ""), "\n") {
+		for _, w := range strings.Split(cells.Wrap(l, com.width, ""), "\n") {
 			body = append(body, st.Base.Render(w))
 		}
 	}
-	win := max(n.height-1, 1)
+	win := max(com.height-1, 1)
 	n.offset = min(max(n.offset, 0), max(len(body)-win, 0))
 	end := min(n.offset+win, len(body))
 	out := append([]string{}, body[n.offset:end]...)

@@ -69,9 +69,9 @@ func (m *Model) Render() string {
 	var dlg string
 	switch {
 	case m.notice != nil:
-		dlg = dialog(st, model.SanitizeLine(m.notice.title), m.notice.View(st), m.dialogWidth(), m.dialogHeight())
+		dlg = dialog(st, model.SanitizeLine(m.notice.title), m.notice.View(m.common()), m.dialogWidth(), m.dialogHeight())
 	case m.confirm != nil:
-		dlg = dialog(st, m.confirm.Title(), m.confirm.View(st, model.SanitizeLine(m.actor)), m.dialogWidth(), m.dialogHeight())
+		dlg = dialog(st, m.confirm.Title(), m.confirm.View(m.common()), m.dialogWidth(), m.dialogHeight())
 	case m.form != nil:
 		dlg = dialog(st, m.form.title, m.form.View(st), m.dialogWidth(), m.dialogHeight())
 	case m.picker != nil:
