@@ -90,3 +90,40 @@ func TestEndToEndReviewLoop(t *testing.T) {
 		t.Fatal("q did not quit")
 	}
 }
+
+// TestEndToEndDemoIsAScratchCopy: the binary opened on the bundled demo (a copy of
+// ../contents with its marker) works on a scratch copy, says so, and leaves the folder
+// it was given as it was after C y.
+func TestEndToEndDemoIsAScratchCopy(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and runs the binary")
+	}
+	if runtime.GOOS == "windows" {
+		t.Skip("needs a pseudo-terminal")
+	}
+	bin := filepath.Join(t.TempDir(), "referee")
+	if out, err := exec.Command("go", "build", "-o", bin, "referee/cmd/referee").CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	demo := copyDir(t, "../contents")
+	before := readFile(t, filepath.Join(demo, "statement/s-014.json"))
+	cmd := exec.Command(bin, "--contents", demo, "--theme", "dark")
+	cmd.Env = append(os.Environ(), "TERM=xterm-256color", "REFEREE_ACTOR=", "NO_COLOR=")
+	vt := startVT(t, cmd, 120, 40)
+	vt.waitText("(demo: scratch copy)")
+	vt.send("n")
+	vt.waitText("s-014: awaiting check")
+	vt.send("C")
+	vt.waitText("y write it")
+	vt.send("y")
+	vt.waitText("check-confirm-proof by human")
+	if readFile(t, filepath.Join(demo, "statement/s-014.json")) != before {
+		t.Fatal("C y on the demo changed the folder it was opened on")
+	}
+	vt.send("q")
+	select {
+	case <-vt.done:
+	case <-time.After(5 * time.Second):
+		t.Fatal("q did not quit")
+	}
+}
