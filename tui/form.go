@@ -80,8 +80,8 @@ func DefaultFormKeyMap() FormKeyMap {
 		Prev:    key.NewBinding(key.WithKeys("shift+tab", "up"), key.WithHelp("shift+tab", "previous field")),
 		Submit:  key.NewBinding(key.WithKeys("ctrl+s"), key.WithHelp("ctrl+s", "review the change")),
 		Cancel:  key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "cancel")),
-		Left:    key.NewBinding(key.WithKeys("left"), key.WithHelp("←/→", "choose")),
-		Right:   key.NewBinding(key.WithKeys("right")),
+		Left:    key.NewBinding(key.WithKeys("left"), key.WithHelp("←", "a choice: the previous one (h, k too)")),
+		Right:   key.NewBinding(key.WithKeys("right"), key.WithHelp("→", "a choice: the next one (l, j, space too)")),
 		NewLine: key.NewBinding(key.WithKeys("ctrl+j", "alt+enter"), key.WithHelp("ctrl+j", "new line (a list: a new item) in a multi-line field")),
 		Editor:  key.NewBinding(key.WithKeys("ctrl+e"), key.WithHelp("ctrl+e", "edit the field in $EDITOR")),
 	}
