@@ -192,11 +192,12 @@ type paneKeys struct {
 func allPaneKeys() []paneKeys {
 	t, d, a := DefaultTreeKeyMap(), DefaultDetailKeyMap(), DefaultActivityKeyMap()
 	f, p := DefaultFormKeyMap(), DefaultPickerKeyMap()
-	c := DefaultConfirmKeyMap()
+	c, s := DefaultConfirmKeyMap(), DefaultSearchKeyMap()
 	return []paneKeys{
 		{"tree pane", []key.Binding{t.Down, t.Up, t.Fold, t.Unfold, t.Top, t.Bottom, t.PageUp, t.PageDown, t.Toggle}},
 		{"detail pane", []key.Binding{d.Down, d.Up, d.Top, d.Bottom, d.PageUp, d.PageDown, d.NextLink, d.PrevLink, d.Follow}},
 		{"activity pane", []key.Binding{a.Down, a.Up, a.Top, a.Bottom, a.PageUp, a.PageDown, a.Filter, a.Jump, a.Clear}},
+		{"typing a search", []key.Binding{s.Submit, s.Cancel}},
 		{"forms", []key.Binding{f.Next, f.Prev, f.Left, f.Right, f.NewLine, f.Editor, f.Submit, f.Cancel}},
 		{"confirmation", []key.Binding{c.Yes, c.Edit, c.Down, c.Up, c.PageDown, c.PageUp, c.Cancel}},
 		{"help and palette", []key.Binding{p.Down, p.Up, p.PageDown, p.PageUp, p.Run, p.Close}},

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 )
 
@@ -15,15 +16,30 @@ func (m *Model) openSearch() tea.Cmd {
 	return m.searchInput.Focus()
 }
 
+// SearchKeyMap is the keys while a search is typed in the status line (the search's
+// next/previous match, ctrl+n/ctrl+p, are rows of the key table).
+type SearchKeyMap struct {
+	Submit, Cancel key.Binding
+}
+
+// DefaultSearchKeyMap returns the keys of the search line.
+func DefaultSearchKeyMap() SearchKeyMap {
+	return SearchKeyMap{
+		Submit: key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "go to the first match (an exact ID: to it)")),
+		Cancel: key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "stop typing the search")),
+	}
+}
+
 // searchKey handles keys while typing a search: enter jumps to the first match (an
 // exact ID straight to that node), esc cancels.
 func (m *Model) searchKey(msg tea.KeyPressMsg) tea.Cmd {
-	switch msg.String() {
-	case "esc":
+	km := DefaultSearchKeyMap()
+	switch {
+	case key.Matches(msg, km.Cancel):
 		m.searching = false
 		m.searchInput.Blur()
 		return nil
-	case "enter":
+	case key.Matches(msg, km.Submit):
 		m.searching = false
 		m.searchInput.Blur()
 		q := strings.TrimSpace(m.searchInput.Value())
