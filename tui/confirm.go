@@ -88,6 +88,11 @@ func (m *Model) onPlan(msg planMsg) tea.Cmd {
 	if msg.err != nil {
 		c.problem = reason(msg.err)
 	}
+	if ce != nil {
+		// No form to go back to (C): the new version is read, and C again checks it.
+		c.problem += "; the new version is being read: esc, read it, then start again"
+		return m.reloadAll()
+	}
 	return nil
 }
 
