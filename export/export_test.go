@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"referee/internal/testshared"
 	"referee/model"
 	"referee/store"
 )
@@ -22,6 +23,7 @@ var update = flag.Bool("update", false, "rewrite the golden files under testdata
 
 func load(t *testing.T, dir string) *model.Snapshot {
 	t.Helper()
+	testshared.Need(t, dir)
 	snap, err := store.Load(dir)
 	if err != nil {
 		t.Fatal(err)

@@ -12,10 +12,9 @@ package mathtext
 
 import (
 	"fmt"
+	termcells "referee/cells"
 	"strings"
 	"unicode/utf8"
-
-	"github.com/charmbracelet/x/ansi"
 
 	"referee/model"
 )
@@ -698,7 +697,7 @@ func tallEnv(body string, width int) []string {
 	rows := alignRows(cells, "  ", false, 0)
 	inside := 0
 	for _, r := range rows {
-		inside = max(inside, ansi.StringWidth(r))
+		inside = max(inside, termcells.Width(r))
 	}
 	pre, post := body[:at], body[end:]
 	f := fences[env]
@@ -713,7 +712,7 @@ func tallEnv(body string, width int) []string {
 		}
 	}
 	before, after := Inline(pre), Inline(post)
-	pad := strings.Repeat(" ", ansi.StringWidth(before))
+	pad := strings.Repeat(" ", termcells.Width(before))
 	out := make([]string, n)
 	for k, r := range rows {
 		piece := 1
@@ -742,13 +741,13 @@ func tallEnv(body string, width int) []string {
 		}
 		line += r
 		if right != "" {
-			line += strings.Repeat(" ", inside-ansi.StringWidth(r)) + " " + right
+			line += strings.Repeat(" ", inside-termcells.Width(r)) + " " + right
 		}
 		if k == n-1 && after != "" {
 			line += " " + after
 		}
 		out[k] = strings.TrimRight(line, " ")
-		if width > 0 && ansi.StringWidth(out[k]) > width {
+		if width > 0 && termcells.Width(out[k]) > width {
 			return nil
 		}
 	}
@@ -807,7 +806,7 @@ func alignRows(rows [][]string, sep string, rl bool, width int) []string {
 			if k >= len(widths) {
 				widths = append(widths, 0)
 			}
-			widths[k] = max(widths[k], ansi.StringWidth(c))
+			widths[k] = max(widths[k], termcells.Width(c))
 		}
 	}
 	total := 0
@@ -827,7 +826,7 @@ func alignRows(rows [][]string, sep string, rl bool, width int) []string {
 			}
 			pad := 0
 			if fits && len(r) > 1 {
-				pad = widths[k] - ansi.StringWidth(c)
+				pad = widths[k] - termcells.Width(c)
 			}
 			if rl && k%2 == 0 {
 				b.WriteString(strings.Repeat(" ", pad))

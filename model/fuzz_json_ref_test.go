@@ -14,6 +14,7 @@ import (
 // string's first escape and reported at the closing quote; the fast parser rejects it
 // wherever it is and reports the byte itself.
 func FuzzParseMatchesReference(f *testing.F) {
+	needShared(f)
 	files, _ := filepath.Glob(filepath.Join(fixture, "*", "*.json"))
 	for _, file := range files {
 		if data, err := os.ReadFile(file); err == nil {

@@ -10,6 +10,7 @@ import (
 // FuzzParse: the parser never panics, and what it accepts re-encodes to a fixed point
 // (encode(parse(encode(v))) == encode(v)), so rewrites are stable.
 func FuzzParse(f *testing.F) {
+	needShared(f)
 	files, _ := filepath.Glob(filepath.Join(fixture, "*", "*.json"))
 	for _, file := range files {
 		if data, err := os.ReadFile(file); err == nil {

@@ -14,6 +14,7 @@ import (
 // fuzz seeds.
 func fixtureStrings(f *testing.F) []string {
 	f.Helper()
+	needShared(f)
 	files, err := filepath.Glob("../../shared/fixtures/mra-knights/contents/*/*.json")
 	if err != nil || len(files) == 0 {
 		f.Fatalf("no fixture files: %v", err)

@@ -11,6 +11,7 @@ import (
 
 func loadFixture(t *testing.T) *Snapshot {
 	t.Helper()
+	needShared(t)
 	s := &Snapshot{Problems: map[string]*Problem{}, Statements: map[string]*Statement{}, Experiences: map[string]*Experience{}}
 	files, _ := filepath.Glob(filepath.Join(fixture, "*", "*.json"))
 	for _, f := range files {

@@ -68,6 +68,7 @@ func checkLean(t *testing.T, data []byte) {
 }
 
 func TestStatementLeanReadsWhatParseReads(t *testing.T) {
+	needShared(t)
 	files, _ := filepath.Glob(filepath.Join(fixture, "statement", "*.json"))
 	demo, _ := filepath.Glob("../contents/statement/*.json")
 	files = append(files, demo...)
@@ -214,6 +215,7 @@ func TestLeanStatementReadsItsFileOnceAndOnlyTheVersionRead(t *testing.T) {
 // FuzzStatementLean: a lean read agrees with Parse + StatementFrom on any input, whole
 // files and proof texts long enough to be left in the file alike.
 func FuzzStatementLean(f *testing.F) {
+	needShared(f)
 	files, _ := filepath.Glob(filepath.Join(fixture, "statement", "*.json"))
 	for _, file := range files {
 		if data, err := os.ReadFile(file); err == nil {

@@ -40,6 +40,7 @@ func sameAsOld(t testing.TB, where string, line string) (scanned bool) {
 // The demo, the fixture and (when a benchmark made them) the generated folders: every
 // line the same as before, and read by the scanner, not by the fallback.
 func TestParseLogLineMatchesOldOnLogs(t *testing.T) {
+	needShared(t)
 	logs := []string{"../contents/history/log.jsonl", fixture + "/history/log.jsonl"}
 	for _, n := range []int{1_000, 10_000} { // package bench's folders, seed 1 (100k takes seconds)
 		path := filepath.Join(os.TempDir(), fmt.Sprintf("referee-bench-%d-1/contents/history/log.jsonl", n))

@@ -11,6 +11,7 @@ import (
 // s007Proof is proof.full of the real fixture statement s-007.
 func s007Proof(t testing.TB) string {
 	t.Helper()
+	needShared(t)
 	data, err := os.ReadFile("../../shared/fixtures/mra-knights/contents/statement/s-007.json")
 	if err != nil {
 		t.Fatal(err)

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"referee/internal/testshared"
 	"referee/model"
 )
 
@@ -32,6 +33,7 @@ func summary(c Change) string {
 // The fixture's lines are the agents' own: no time, actor or skill. The transitions come
 // from the backups and the skills are guessed from them.
 func TestActivityFixture(t *testing.T) {
+	testshared.Need(t, fixtureDir)
 	snap, err := Load(fixtureDir)
 	if err != nil {
 		t.Fatal(err)

@@ -7,9 +7,12 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"referee/internal/testshared"
 )
 
 func TestCheckFixtureIsClean(t *testing.T) {
+	testshared.Need(t, "../../shared/fixtures/mra-knights/contents")
 	findings, err := Check("../../shared/fixtures/mra-knights/contents")
 	if err != nil || findings == nil || len(findings) != 0 {
 		t.Errorf("Check(fixture) = %v, %v; want an empty list", findings, err)

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"referee/internal/testshared"
 	"referee/model"
 )
 
@@ -35,6 +36,7 @@ func at(t *testing.T, h *History, change string) *model.Snapshot {
 // A backup history/l-N/x.json is x as it was BEFORE l-N, so x right after l-4 is the
 // backup l-005 made.
 func TestAtFixture(t *testing.T) {
+	testshared.Need(t, fixtureDir)
 	h := historyOf(t, fixtureDir)
 	if n := len(h.Changes()); n != 6 {
 		t.Fatalf("%d changes, want 6", n)

@@ -10,10 +10,12 @@ import (
 	"sync"
 	"testing"
 
+	"referee/internal/testshared"
 	"referee/model"
 )
 
 func TestLoadFixture(t *testing.T) {
+	testshared.Need(t, fixtureDir)
 	snap, err := Load(fixtureDir)
 	if err != nil {
 		t.Fatal(err)
@@ -176,6 +178,7 @@ func TestOverlappingLoadsRestoreTheCollector(t *testing.T) {
 
 // LoadNoLog, for status, is Load without the log: the same objects, config and versions.
 func TestLoadNoLogLeavesOnlyTheLog(t *testing.T) {
+	testshared.Need(t, fixtureDir)
 	full, err := Load(fixtureDir)
 	if err != nil {
 		t.Fatal(err)

@@ -30,6 +30,9 @@ type Param struct {
 	IDKind   string   // for ParamID/ParamIDs: which kind of ID
 	Enum     []string // allowed values, when fixed
 	Help     string
+	// Long is a text of several lines or sentences (a proof, an explanation): a form
+	// gives it a multi-line editor.
+	Long bool
 }
 
 // Flag is the parameter's CLI flag name: the snake_case name in kebab-case.
@@ -571,7 +574,7 @@ var Skills = []*Skill{
 			{Name: "problem_id", Kind: ParamID, IDKind: model.KindProblem, Required: true, Help: "the open problem"},
 			{Name: "claim", Kind: ParamStrings, Required: true, Help: "the claim to prove (repeat for several lines)"},
 			{Name: "premises", Kind: ParamStrings, Help: "its premises, usually \"(s-XXX) text\" of assumptions (repeat)"},
-			{Name: "purpose", Kind: ParamString, Help: "how proving it resolves the problem"},
+			{Name: "purpose", Kind: ParamString, Help: "how proving it resolves the problem", Long: true},
 		},
 		check: problemOpen("prob-wrapup-statement", "problem_id"),
 		apply: func(t *tx, a Args) error {
@@ -597,7 +600,7 @@ var Skills = []*Skill{
 			{Name: "parent_problem_id", Kind: ParamID, IDKind: model.KindProblem, Required: true, Help: "the open parent problem"},
 			{Name: "subproblem_objective", Kind: ParamStrings, Required: true, Help: "what the subproblem must establish (repeat)"},
 			{Name: "subproblem_hypothesis", Kind: ParamStrings, Help: "its hypotheses: \"(s-XXX) text\" for existing statements, plain text for new ones (repeat)"},
-			{Name: "rationale", Kind: ParamString, Required: true, Help: "why this decomposition helps"},
+			{Name: "rationale", Kind: ParamString, Required: true, Help: "why this decomposition helps", Long: true},
 			{Name: "priority", Kind: ParamString, Help: "a priority label"},
 		},
 		check: problemOpen("prob-setup-subgoal", "parent_problem_id"),
@@ -637,7 +640,7 @@ var Skills = []*Skill{
 		Target:  "problem_id",
 		Params: []Param{
 			{Name: "problem_id", Kind: ParamID, IDKind: model.KindProblem, Required: true, Help: "the open problem"},
-			{Name: "resolution", Kind: ParamString, Required: true, Help: "how the objective follows from the key statements"},
+			{Name: "resolution", Kind: ParamString, Required: true, Help: "how the objective follows from the key statements", Long: true},
 			{Name: "key_statement_id", Kind: ParamIDs, IDKind: model.KindStatement, Required: true, Help: "the true statement(s) that resolve it (repeat)"},
 			{Name: "cot", Kind: ParamStrings, Help: "the reasoning, step by step (repeat)"},
 		},
@@ -677,11 +680,11 @@ var Skills = []*Skill{
 		Target:  "statement_id",
 		Params: []Param{
 			{Name: "statement_id", Kind: ParamID, IDKind: model.KindStatement, Required: true, Help: "the statement to prove"},
-			{Name: "proof_text", Kind: ParamString, Required: true, Help: "the proof: a first sentence, then \"Step N:\" paragraphs, ending QED."},
+			{Name: "proof_text", Kind: ParamString, Required: true, Help: "the proof: a first sentence, then \"Step N:\" paragraphs, ending QED.", Long: true},
 			{Name: "strategy", Kind: ParamString, Required: true, Enum: []string{"direct", "contradiction", "case_analysis", "backward"}, Help: "the proof strategy"},
 			{Name: "proof_cot", Kind: ParamStrings, Help: "the reasoning behind the proof (repeat)"},
 			{Name: "proof_ref", Kind: ParamIDs, IDKind: model.KindStatement, Help: "statements the proof cites (repeat)"},
-			{Name: "summary", Kind: ParamString, Help: "what the proof shows, appended to the PROOF note"},
+			{Name: "summary", Kind: ParamString, Help: "what the proof shows, appended to the PROOF note", Long: true},
 		},
 		check: func(o Objects, a Args) error {
 			const skill = "state-complete-proof"
@@ -731,7 +734,7 @@ var Skills = []*Skill{
 		Params: []Param{
 			{Name: "parent_statement_id", Kind: ParamID, IDKind: model.KindStatement, Required: true, Help: "the statement to decompose"},
 			{Name: "sub_statements", Kind: ParamSubStatements, Required: true, Help: "a JSON list of {\"claim\": text, \"premises\": [text]}"},
-			{Name: "rationale", Kind: ParamString, Required: true, Help: "why this decomposition helps"},
+			{Name: "rationale", Kind: ParamString, Required: true, Help: "why this decomposition helps", Long: true},
 		},
 		check: func(o Objects, a Args) error {
 			const skill = "state-setup-substatement"
@@ -773,7 +776,7 @@ var Skills = []*Skill{
 		Target:  "statement_id",
 		Params: []Param{
 			{Name: "statement_id", Kind: ParamID, IDKind: model.KindStatement, Required: true, Help: "the statement refuted"},
-			{Name: "counterexample", Kind: ParamString, Required: true, Help: "the counterexample"},
+			{Name: "counterexample", Kind: ParamString, Required: true, Help: "the counterexample", Long: true},
 			{Name: "source", Kind: ParamString, Required: true, Enum: []string{"prove", "fix"}, Help: "which agent found it"},
 			{Name: "issue_number", Kind: ParamInt, Help: "the issue that revealed it (fixer)"},
 		},
@@ -801,9 +804,9 @@ var Skills = []*Skill{
 		Params: []Param{
 			{Name: "statement_id", Kind: ParamID, IDKind: model.KindStatement, Required: true, Help: "the statement"},
 			{Name: "modification_type", Kind: ParamString, Required: true, Enum: model.ModificationTypes, Help: "the kind of change"},
-			{Name: "suggested_claim", Kind: ParamString, Help: "the revised claim"},
+			{Name: "suggested_claim", Kind: ParamString, Help: "the revised claim", Long: true},
 			{Name: "suggested_premises", Kind: ParamStrings, Help: "the revised premises (repeat)"},
-			{Name: "rationale", Kind: ParamString, Required: true, Help: "why the change is needed"},
+			{Name: "rationale", Kind: ParamString, Required: true, Help: "why the change is needed", Long: true},
 			{Name: "source", Kind: ParamString, Required: true, Enum: []string{"prove", "fix"}, Help: "which agent proposes it"},
 			{Name: "issue_number", Kind: ParamInt, Help: "the issue that revealed it (fixer)"},
 		},
@@ -835,7 +838,7 @@ var Skills = []*Skill{
 		Params: []Param{
 			{Name: "statement_id", Kind: ParamID, IDKind: model.KindStatement, Required: true, Help: "the statement whose proof was checked"},
 			{Name: "direction", Kind: ParamString, Enum: []string{model.DirectionProof, model.DirectionDisproof}, Help: "proof or disproof (default: read from the proof's first sentence)"},
-			{Name: "verification_summary", Kind: ParamString, Help: "what was checked"},
+			{Name: "verification_summary", Kind: ParamString, Help: "what was checked", Long: true},
 		},
 		check: proofSubmitted("check-confirm-proof"),
 		apply: func(t *tx, a Args) error {
@@ -871,10 +874,10 @@ var Skills = []*Skill{
 		Params: []Param{
 			{Name: "statement_id", Kind: ParamID, IDKind: model.KindStatement, Required: true, Help: "the statement whose proof was checked"},
 			{Name: "sentence_number", Kind: ParamInt, Required: true, Help: "the number of the sentence with the gap"},
-			{Name: "sentence_text", Kind: ParamString, Required: true, Help: "the sentence, quoted exactly"},
+			{Name: "sentence_text", Kind: ParamString, Required: true, Help: "the sentence, quoted exactly", Long: true},
 			{Name: "error_type", Kind: ParamString, Required: true, Enum: model.ErrorTypes, Help: "what kind of error"},
-			{Name: "explanation", Kind: ParamString, Required: true, Help: "what is wrong"},
-			{Name: "suggested_fix", Kind: ParamString, Required: true, Help: "what would fix it"},
+			{Name: "explanation", Kind: ParamString, Required: true, Help: "what is wrong", Long: true},
+			{Name: "suggested_fix", Kind: ParamString, Required: true, Help: "what would fix it", Long: true},
 		},
 		check: proofSubmitted("check-reject-proof"),
 		apply: func(t *tx, a Args) error {
@@ -898,8 +901,8 @@ var Skills = []*Skill{
 		Params: []Param{
 			{Name: "statement_id", Kind: ParamID, IDKind: model.KindStatement, Required: true, Help: "the statement"},
 			{Name: "issue_number", Kind: ParamInt, Required: true, Help: "the issue this answers"},
-			{Name: "updated_proof", Kind: ParamString, Required: true, Help: "the whole corrected proof"},
-			{Name: "change_description", Kind: ParamString, Required: true, Help: "what was changed"},
+			{Name: "updated_proof", Kind: ParamString, Required: true, Help: "the whole corrected proof", Long: true},
+			{Name: "change_description", Kind: ParamString, Required: true, Help: "what was changed", Long: true},
 		},
 		check: issueOpen("fix-patch-proof", "statement_id"),
 		apply: func(t *tx, a Args) error {
@@ -925,7 +928,7 @@ var Skills = []*Skill{
 			{Name: "sub_claim", Kind: ParamString, Required: true, Help: "the lemma's claim"},
 			{Name: "sub_premises", Kind: ParamStrings, Help: "the lemma's premises (repeat)"},
 			{Name: "gap_location", Kind: ParamString, Required: true, Help: "where the gap is, e.g. \"sentence 4\""},
-			{Name: "purpose", Kind: ParamString, Required: true, Help: "how the lemma fills the gap"},
+			{Name: "purpose", Kind: ParamString, Required: true, Help: "how the lemma fills the gap", Long: true},
 		},
 		check: issueOpen("fix-create-substatement", "parent_statement_id"),
 		apply: func(t *tx, a Args) error {
@@ -958,7 +961,7 @@ var Skills = []*Skill{
 		Target:  "statement_id",
 		Params: []Param{
 			{Name: "statement_id", Kind: ParamID, IDKind: model.KindStatement, Required: true, Help: "the statement"},
-			{Name: "reason", Kind: ParamString, Help: "why it is abandoned"},
+			{Name: "reason", Kind: ParamString, Help: "why it is abandoned", Long: true},
 		},
 		check: func(o Objects, a Args) error {
 			st, err := needStatement(o, "abandon", a.Str("statement_id"))

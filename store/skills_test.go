@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"referee/internal/testshared"
 	"referee/model"
 )
 
@@ -19,6 +20,7 @@ var pinned = func() time.Time { return time.Date(2026, 11, 21, 8, 0, 0, 0, time.
 // copyDir copies a contents folder into a fresh temp dir (the fixture is read-only).
 func copyDir(t testing.TB, src string) string {
 	t.Helper()
+	testshared.Need(t, src)
 	dst := t.TempDir()
 	err := filepath.WalkDir(src, func(path string, d fs.DirEntry, err error) error {
 		if err != nil {
@@ -42,6 +44,7 @@ func copyDir(t testing.TB, src string) string {
 
 func read(t testing.TB, dir, rel string) string {
 	t.Helper()
+	testshared.Need(t, dir)
 	data, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(rel)))
 	if err != nil {
 		t.Fatal(err)
@@ -59,6 +62,7 @@ func write(t testing.TB, dir, rel, data string) {
 // tree returns every file of a folder with its bytes, to prove nothing was written.
 func tree(t testing.TB, dir string) map[string]string {
 	t.Helper()
+	testshared.Need(t, dir)
 	out := map[string]string{}
 	filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
 		if err == nil && !d.IsDir() && filepath.Base(path) != ".referee.lock" {

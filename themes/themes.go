@@ -12,6 +12,7 @@ import (
 
 	"charm.land/lipgloss/v2"
 
+	"referee/cells"
 	"referee/model"
 )
 
@@ -259,7 +260,7 @@ func (s *Styles) Status(ph model.Phase) lipgloss.Style {
 func (s *Styles) Badge(ph model.Phase, status string, width int) string {
 	text := BadgeFor(ph, status).String()
 	if width > 0 {
-		if pad := width - lipgloss.Width(text); pad > 0 {
+		if pad := width - cells.Width(text); pad > 0 {
 			text += strings.Repeat(" ", pad)
 		}
 	}

@@ -1,12 +1,13 @@
 package tui
 
 import (
+	"fmt"
 	"strings"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
-	"github.com/charmbracelet/x/ansi"
 
+	"referee/cells"
 	"referee/views"
 )
 
@@ -103,6 +104,15 @@ func (d *Detail) Update(msg tea.KeyPressMsg) bool {
 	return true
 }
 
+// position is where the window is, " · 12–40/88", when the doc does not fit.
+func (d *Detail) position() string {
+	n := len(d.doc.Lines)
+	if n <= d.height || d.height <= 0 {
+		return ""
+	}
+	return fmt.Sprintf(" · %d–%d/%d", d.offset+1, min(d.offset+d.height, n), n)
+}
+
 // LinkAt returns the link on a visible line (0 = the first visible line).
 func (d *Detail) LinkAt(y int) (views.Link, bool) {
 	line := d.offset + y
@@ -136,9 +146,9 @@ func fitWidth(s string, w int) string {
 	if w <= 0 {
 		return ""
 	}
-	sw := ansi.StringWidth(s)
+	sw := cells.Width(s)
 	if sw > w {
-		return ansi.Truncate(s, w, "…")
+		return cells.Truncate(s, w, "…")
 	}
 	return s + strings.Repeat(" ", w-sw)
 }

@@ -1,13 +1,20 @@
 package tui
 
 import (
+	"fmt"
+	"os"
+	"os/exec"
 	"strconv"
 	"strings"
 
 	"charm.land/bubbles/v2/key"
+	"charm.land/bubbles/v2/textarea"
 	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
 
+	"referee/cells"
+	"referee/model"
+	"referee/store"
 	"referee/themes"
 )
 
@@ -17,7 +24,8 @@ const (
 	fieldText   fieldKind = iota
 	fieldNumber           // a whole number from 1 up
 	fieldChoice           // one of choices, cycled with ←/→
-	fieldList             // several texts separated by ";"
+	fieldList             // several texts, one a line
+	fieldLong             // a text of several lines
 )
 
 // field is one input of a form.
@@ -28,24 +36,54 @@ type field struct {
 	required bool
 	choices  []string
 	choice   int
-	input    textinput.Model
+	input    textinput.Model // text and number fields
+	area     textarea.Model  // list and long fields
 	hint     string
+}
+
+func (fl *field) multiline() bool { return fl.kind == fieldList || fl.kind == fieldLong }
+
+func (fl *field) value() string {
+	switch fl.kind {
+	case fieldChoice:
+		return fl.choices[fl.choice]
+	case fieldList, fieldLong:
+		return fl.area.Value()
+	}
+	return fl.input.Value()
+}
+
+func (fl *field) setValue(v string) {
+	switch fl.kind {
+	case fieldChoice:
+		for i, c := range fl.choices {
+			if c == v {
+				fl.choice = i
+			}
+		}
+	case fieldList, fieldLong:
+		fl.area.SetValue(v)
+	default:
+		fl.input.SetValue(v)
+	}
 }
 
 // FormKeyMap is a form's keys.
 type FormKeyMap struct {
-	Next, Prev, Submit, Cancel, Left, Right key.Binding
+	Next, Prev, Submit, Cancel, Left, Right, NewLine, Editor key.Binding
 }
 
 // DefaultFormKeyMap returns the form keys.
 func DefaultFormKeyMap() FormKeyMap {
 	return FormKeyMap{
-		Next:   key.NewBinding(key.WithKeys("tab", "down"), key.WithHelp("tab", "next field")),
-		Prev:   key.NewBinding(key.WithKeys("shift+tab", "up"), key.WithHelp("shift+tab", "previous field")),
-		Submit: key.NewBinding(key.WithKeys("ctrl+s"), key.WithHelp("ctrl+s", "review the change")),
-		Cancel: key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "cancel")),
-		Left:   key.NewBinding(key.WithKeys("left"), key.WithHelp("←/→", "choose")),
-		Right:  key.NewBinding(key.WithKeys("right")),
+		Next:    key.NewBinding(key.WithKeys("tab", "down", "enter"), key.WithHelp("tab/enter", "next field (the last: review the change)")),
+		Prev:    key.NewBinding(key.WithKeys("shift+tab", "up"), key.WithHelp("shift+tab", "previous field")),
+		Submit:  key.NewBinding(key.WithKeys("ctrl+s"), key.WithHelp("ctrl+s", "review the change")),
+		Cancel:  key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "cancel")),
+		Left:    key.NewBinding(key.WithKeys("left"), key.WithHelp("←", "a choice: the previous one (h, k too)")),
+		Right:   key.NewBinding(key.WithKeys("right"), key.WithHelp("→", "a choice: the next one (l, j, space too)")),
+		NewLine: key.NewBinding(key.WithKeys("ctrl+j", "alt+enter"), key.WithHelp("ctrl+j", "new line (a list: a new item) in a multi-line field")),
+		Editor:  key.NewBinding(key.WithKeys("ctrl+e"), key.WithHelp("ctrl+e", "edit the field in $EDITOR")),
 	}
 }
 
@@ -57,18 +95,42 @@ type Form struct {
 	fields []field
 	focus  int
 	err    string
+	warn   string // a field disagrees with another (the R form's number and quote)
 	width  int
+	height int // lines the body may take; the form scrolls to keep the focused field in view
+	offset int
 	keys   FormKeyMap
+	dark   bool
 	submit func(vals map[string]any) tea.Cmd
+	// changed runs after a field's value changed by a key (keeps fields in step).
+	changed func(f *Form, name string)
+	// change is the change the form fills in; note is shown above the fields (why it
+	// was reopened: a conflict, and the new version).
+	change *change
+	note   []string
+	editor string // the $EDITOR override (Options.Editor)
+	typed  bool   // a field was changed by a key: worth keeping as a draft
 }
 
 func newForm(title, about string) *Form {
-	return &Form{title: title, about: about, keys: DefaultFormKeyMap()}
+	return &Form{title: title, about: about, keys: DefaultFormKeyMap(), dark: true}
 }
 
 func (f *Form) add(fl field) *Form {
-	if fl.kind != fieldChoice {
-		in := newInput(true)
+	switch fl.kind {
+	case fieldChoice:
+	case fieldList, fieldLong:
+		ta := textarea.New()
+		ta.Prompt = "│ "
+		ta.ShowLineNumbers = fl.kind == fieldList
+		ta.CharLimit = 0
+		ta.MaxHeight = 0
+		ta.SetHeight(3)
+		ta.KeyMap.InsertNewline = f.keys.NewLine
+		ta.SetStyles(areaStyles(f.dark))
+		fl.area = ta
+	default:
+		in := newInput(f.dark)
 		in.Prompt = ""
 		in.CharLimit = 0
 		fl.input = in
@@ -77,40 +139,66 @@ func (f *Form) add(fl field) *Form {
 	return f
 }
 
-func (f *Form) text(name, label, value string, required bool) *Form {
-	f.add(field{name: name, label: label, kind: fieldText, required: required})
-	f.fields[len(f.fields)-1].input.SetValue(value)
+// fieldFor adds the field of a skill parameter: its kind from the parameter's (a list
+// one item a line; a long text several lines; an enum a choice), its label from the
+// parameter's help.
+func (f *Form) fieldFor(p store.Param, value string) *Form {
+	fl := field{name: p.Name, label: labelOf(p), required: p.Required}
+	switch {
+	case len(p.Enum) > 0:
+		fl.kind, fl.choices, fl.required = fieldChoice, p.Enum, true
+	case p.Kind == store.ParamInt:
+		fl.kind = fieldNumber
+	case p.Kind == store.ParamStrings || p.Kind == store.ParamIDs:
+		fl.kind, fl.hint = fieldList, "one a line; ctrl+j adds a line"
+	case p.Long:
+		fl.kind, fl.hint = fieldLong, "ctrl+j new line · ctrl+e $EDITOR"
+	default:
+		fl.kind = fieldText
+	}
+	f.add(fl)
+	f.fields[len(f.fields)-1].setValue(value)
 	return f
 }
 
-func (f *Form) list(name, label, value string, required bool) *Form {
-	f.add(field{name: name, label: label, kind: fieldList, required: required, hint: "separate items with ;"})
-	f.fields[len(f.fields)-1].input.SetValue(value)
+// labelOf is a parameter's label: its help, with a capital.
+func labelOf(p store.Param) string {
+	h := p.Help
+	if h == "" {
+		h = strings.ReplaceAll(p.Name, "_", " ")
+	}
+	return strings.ToUpper(h[:1]) + h[1:]
+}
+
+func (f *Form) text(name, label, value string, required bool) *Form {
+	f.add(field{name: name, label: label, kind: fieldText, required: required})
+	f.fields[len(f.fields)-1].setValue(value)
 	return f
 }
 
 func (f *Form) number(name, label string, value int, required bool) *Form {
 	f.add(field{name: name, label: label, kind: fieldNumber, required: required})
 	if value > 0 {
-		f.fields[len(f.fields)-1].input.SetValue(strconv.Itoa(value))
+		f.fields[len(f.fields)-1].setValue(strconv.Itoa(value))
 	}
 	return f
 }
 
 func (f *Form) choose(name, label string, choices []string, value string) *Form {
-	c := 0
-	for i, ch := range choices {
-		if ch == value {
-			c = i
-		}
-	}
-	return f.add(field{name: name, label: label, kind: fieldChoice, choices: choices, choice: c, required: true})
+	f.add(field{name: name, label: label, kind: fieldChoice, choices: choices, required: true})
+	f.fields[len(f.fields)-1].setValue(value)
+	return f
 }
 
 // setDark restyles the inputs for the background.
 func (f *Form) setDark(dark bool) {
+	f.dark = dark
 	for i := range f.fields {
-		if f.fields[i].kind != fieldChoice {
+		switch f.fields[i].kind {
+		case fieldChoice:
+		case fieldList, fieldLong:
+			f.fields[i].area.SetStyles(areaStyles(dark))
+		default:
 			f.fields[i].input.SetStyles(inputStyles(dark))
 		}
 	}
@@ -130,11 +218,21 @@ func inputStyles(dark bool) textinput.Styles {
 	return st
 }
 
+func areaStyles(dark bool) textarea.Styles {
+	st := textarea.DefaultStyles(dark)
+	st.Cursor.Blink = false
+	return st
+}
+
 // SetWidth sets the form's inner width.
 func (f *Form) SetWidth(w int) {
 	f.width = max(w, 10)
 	for i := range f.fields {
-		if f.fields[i].kind != fieldChoice {
+		switch f.fields[i].kind {
+		case fieldChoice:
+		case fieldList, fieldLong:
+			f.fields[i].area.SetWidth(max(f.width-4, 4))
+		default:
 			f.fields[i].input.SetWidth(max(f.width-4, 4))
 		}
 	}
@@ -144,7 +242,7 @@ func (f *Form) SetWidth(w int) {
 func (f *Form) Focus() tea.Cmd {
 	f.focus = 0
 	for i, fl := range f.fields {
-		if fl.kind != fieldChoice && fl.input.Value() == "" && fl.required {
+		if fl.kind != fieldChoice && strings.TrimSpace(fl.value()) == "" && fl.required {
 			f.focus = i
 			break
 		}
@@ -155,104 +253,168 @@ func (f *Form) Focus() tea.Cmd {
 func (f *Form) focusCmd() tea.Cmd {
 	var cmd tea.Cmd
 	for i := range f.fields {
-		if f.fields[i].kind == fieldChoice {
-			continue
+		fl := &f.fields[i]
+		if fl.multiline() {
+			// The focused text shows more of itself; the others a line or two.
+			lines := 0
+			for l := range strings.SplitSeq(fl.area.Value(), "\n") {
+				lines += strings.Count(cells.Wrap(l, max(fl.area.Width()-1, 4), " "), "\n") + 1
+			}
+			if i == f.focus {
+				fl.area.SetHeight(min(max(lines+1, 3), 8))
+			} else {
+				fl.area.SetHeight(min(lines, 3))
+			}
 		}
-		if i == f.focus {
-			cmd = f.fields[i].input.Focus()
-		} else {
-			f.fields[i].input.Blur()
+		switch {
+		case fl.kind == fieldChoice:
+		case i == f.focus && fl.multiline():
+			cmd = fl.area.Focus()
+		case i == f.focus:
+			cmd = fl.input.Focus()
+		case fl.multiline():
+			fl.area.Blur()
+		default:
+			fl.input.Blur()
 		}
 	}
 	return cmd
 }
 
-// Value reads a field's value.
-func (f *Form) Value(name string) string {
-	for _, fl := range f.fields {
-		if fl.name == name {
-			if fl.kind == fieldChoice {
-				return fl.choices[fl.choice]
-			}
-			return strings.TrimSpace(fl.input.Value())
+func (f *Form) field(name string) *field {
+	for i := range f.fields {
+		if f.fields[i].name == name {
+			return &f.fields[i]
 		}
 	}
+	return nil
+}
+
+// Value reads a field's value.
+func (f *Form) Value(name string) string {
+	if fl := f.field(name); fl != nil {
+		return strings.TrimSpace(fl.value())
+	}
 	return ""
+}
+
+// SetValue sets a field's value (prefills, and fields kept in step).
+func (f *Form) SetValue(name, v string) {
+	if fl := f.field(name); fl != nil {
+		fl.setValue(v)
+	}
 }
 
 // values checks and collects the form: strings, []string for lists, int for numbers.
 func (f *Form) values() (map[string]any, string) {
 	out := map[string]any{}
 	for _, fl := range f.fields {
-		switch fl.kind {
-		case fieldChoice:
-			out[fl.name] = fl.choices[fl.choice]
-		case fieldNumber:
-			v := strings.TrimSpace(fl.input.Value())
-			if v == "" {
-				if fl.required {
-					return nil, fl.label + " is required"
+		v := strings.TrimSpace(fl.value())
+		if fl.kind == fieldList {
+			var items []string
+			for it := range strings.SplitSeq(fl.value(), "\n") {
+				if it = strings.TrimSpace(it); it != "" {
+					items = append(items, it)
 				}
+			}
+			if len(items) > 0 {
+				out[fl.name] = items
 				continue
 			}
+			v = ""
+		}
+		if v == "" {
+			if fl.required {
+				return nil, fl.label + " is required"
+			}
+			continue
+		}
+		switch fl.kind {
+		case fieldNumber:
 			n, err := strconv.Atoi(v)
 			if err != nil || n < 1 {
 				return nil, fl.label + ": a whole number from 1 up"
 			}
 			out[fl.name] = n
-		case fieldList:
-			var items []string
-			for it := range strings.SplitSeq(fl.input.Value(), ";") {
-				if it = strings.TrimSpace(it); it != "" {
-					items = append(items, it)
-				}
-			}
-			if len(items) == 0 {
-				if fl.required {
-					return nil, fl.label + " is required"
-				}
-				continue
-			}
-			out[fl.name] = items
+		case fieldLong:
+			out[fl.name] = strings.TrimRight(fl.value(), "\n ")
 		default:
-			v := strings.TrimSpace(fl.input.Value())
-			if v == "" {
-				if fl.required {
-					return nil, fl.label + " is required"
-				}
-				continue
-			}
 			out[fl.name] = v
 		}
 	}
 	return out, ""
 }
 
+// formEditedMsg brings a field's text back from $EDITOR.
+type formEditedMsg struct {
+	form  *Form
+	field string
+	text  string
+	err   error
+}
+
+// editField opens $EDITOR on the focused text field: the temporary file is written in
+// a command, and read back when the editor exits.
+func (f *Form) editField() tea.Cmd {
+	fl := &f.fields[f.focus]
+	if fl.kind == fieldChoice || fl.kind == fieldNumber {
+		return nil
+	}
+	text, name, argv := fl.value(), fl.name, editorArgv(f.editor)
+	return func() tea.Msg {
+		tmp, err := os.CreateTemp("", "referee-field-*.md")
+		if err != nil {
+			return formEditedMsg{form: f, field: name, err: err}
+		}
+		_, werr := tmp.WriteString(text)
+		if cerr := tmp.Close(); werr == nil {
+			werr = cerr
+		}
+		if werr != nil {
+			_ = os.Remove(tmp.Name())
+			return formEditedMsg{form: f, field: name, err: werr}
+		}
+		path := tmp.Name()
+		return tea.ExecProcess(exec.Command(argv[0], append(argv[1:], path)...), func(err error) tea.Msg {
+			data, rerr := os.ReadFile(path)
+			_ = os.Remove(path)
+			if err == nil {
+				err = rerr
+			}
+			return formEditedMsg{form: f, field: name, text: strings.TrimRight(string(data), "\n"), err: err}
+		})()
+	}
+}
+
 // Update handles a key; done reports that the form closed (cancelled or submitted).
 func (f *Form) Update(msg tea.Msg) (cmd tea.Cmd, done bool) {
 	km, isKey := msg.(tea.KeyPressMsg)
+	cur := &f.fields[f.focus]
 	if !isKey {
-		if f.focus < len(f.fields) && f.fields[f.focus].kind != fieldChoice {
-			f.fields[f.focus].input, cmd = f.fields[f.focus].input.Update(msg)
+		switch {
+		case cur.kind == fieldChoice:
+		case cur.multiline():
+			cur.area, cmd = cur.area.Update(msg)
+		default:
+			cur.input, cmd = cur.input.Update(msg)
 		}
 		return cmd, false
 	}
-	cur := &f.fields[f.focus]
+	// In a multi-line field, up and down move between its lines until its first or last.
+	inArea := cur.multiline() && ((km.String() == "up" && cur.area.Line() > 0) || (km.String() == "down" && cur.area.Line() < cur.area.LineCount()-1))
 	switch {
 	case key.Matches(km, f.keys.Cancel):
 		return nil, true
 	case key.Matches(km, f.keys.Submit):
 		return f.trySubmit()
-	case km.String() == "enter":
-		if f.focus == len(f.fields)-1 {
-			return f.trySubmit()
-		}
-		f.focus++
-		return f.focusCmd(), false
-	case key.Matches(km, f.keys.Next):
+	case key.Matches(km, f.keys.Editor):
+		return f.editField(), false
+	case km.String() == "enter" && f.focus == len(f.fields)-1:
+		return f.trySubmit()
+	case key.Matches(km, f.keys.Next) && !inArea:
 		f.focus = (f.focus + 1) % len(f.fields)
 		return f.focusCmd(), false
-	case key.Matches(km, f.keys.Prev):
+	case key.Matches(km, f.keys.Prev) && !inArea:
 		f.focus = (f.focus + len(f.fields) - 1) % len(f.fields)
 		return f.focusCmd(), false
 	case cur.kind == fieldChoice && (key.Matches(km, f.keys.Left) || km.String() == "h" || km.String() == "k"):
@@ -262,8 +424,19 @@ func (f *Form) Update(msg tea.Msg) (cmd tea.Cmd, done bool) {
 		cur.choice = (cur.choice + 1) % len(cur.choices)
 		return nil, false
 	}
-	if cur.kind != fieldChoice {
+	before := cur.value()
+	switch {
+	case cur.kind == fieldChoice:
+	case cur.multiline():
+		cur.area, cmd = cur.area.Update(msg)
+	default:
 		cur.input, cmd = cur.input.Update(msg)
+	}
+	if cur.value() != before {
+		f.typed = true
+		if f.changed != nil {
+			f.changed(f, cur.name)
+		}
 	}
 	return cmd, false
 }
@@ -274,12 +447,51 @@ func (f *Form) trySubmit() (tea.Cmd, bool) {
 		f.err = problem
 		return nil, false
 	}
+	f.err = ""
 	return f.submit(vals), true
 }
 
-// View renders the form's body (the dialog frame is drawn by the caller).
+// SetHeight sets how many lines the body may take.
+func (f *Form) SetHeight(h int) { f.height = max(h, 4) }
+
+// View renders the form's body (the dialog frame is drawn by the caller): a window
+// that keeps the focused field in view, saying what is above and below.
 func (f *Form) View(st *themes.Styles) []string {
-	var lines []string
+	lines, from, to := f.lines(st)
+	foot := lines[len(lines)-1]
+	lines = lines[:len(lines)-1]
+	win := f.height - 2
+	if f.height <= 0 || len(lines) <= win+1 {
+		return append(lines, foot)
+	}
+	if from < f.offset {
+		f.offset = from
+	}
+	if to >= f.offset+win {
+		f.offset = to - win + 1
+	}
+	f.offset = min(max(f.offset, 0), max(len(lines)-win, 0))
+	end := min(f.offset+win, len(lines))
+	out := append([]string{}, lines[f.offset:end]...)
+	var more []string
+	if f.offset > 0 {
+		more = append(more, fmt.Sprintf("↑ %d more", f.offset))
+	}
+	if end < len(lines) {
+		more = append(more, fmt.Sprintf("↓ %d more", len(lines)-end))
+	}
+	return append(out, st.Accent.Render(strings.Join(more, " · ")), foot)
+}
+
+// lines are every line of the form, the first and last line of the focused field, and
+// the key hint last.
+func (f *Form) lines(st *themes.Styles) (lines []string, from, to int) {
+	for _, n := range f.note {
+		lines = append(lines, wrapLines(st.Warn, model.SanitizeLine(n), f.width)...)
+	}
+	if len(f.note) > 0 {
+		lines = append(lines, "")
+	}
 	if f.about != "" {
 		lines = append(lines, wrapLines(st.Muted, f.about, f.width)...)
 		lines = append(lines, "")
@@ -289,9 +501,6 @@ func (f *Form) View(st *themes.Styles) []string {
 		if fl.required {
 			label += " *"
 		}
-		if fl.hint != "" {
-			label += st.Faint.Render("  (" + fl.hint + ")")
-		}
 		marker := "  "
 		if i == f.focus {
 			marker = st.Accent.Render("▸ ")
@@ -299,8 +508,15 @@ func (f *Form) View(st *themes.Styles) []string {
 		} else {
 			label = st.Muted.Render(label)
 		}
+		if fl.hint != "" && i == f.focus {
+			label += st.Faint.Render("  (" + fl.hint + ")")
+		}
+		if i == f.focus {
+			from = len(lines)
+		}
 		lines = append(lines, marker+label)
-		if fl.kind == fieldChoice {
+		switch {
+		case fl.kind == fieldChoice:
 			var opts []string
 			for j, c := range fl.choices {
 				if j == fl.choice {
@@ -310,14 +526,43 @@ func (f *Form) View(st *themes.Styles) []string {
 				}
 			}
 			lines = append(lines, wrapJoin(opts, f.width-4, "    ")...)
-		} else {
+		case fl.multiline():
+			for l := range strings.SplitSeq(fl.area.View(), "\n") {
+				lines = append(lines, "    "+l)
+			}
+		default:
 			lines = append(lines, "    "+fl.input.View())
+		}
+		if i == f.focus {
+			to = len(lines) - 1
 		}
 	}
 	lines = append(lines, "")
+	if f.warn != "" {
+		lines = append(lines, wrapLines(st.Warn, "⚠ "+f.warn, f.width)...)
+	}
 	if f.err != "" {
 		lines = append(lines, st.Error.Render("⚠ "+f.err))
 	}
-	lines = append(lines, st.Faint.Render("enter next field · ctrl+s review · esc cancel · ←/→ choose"))
-	return lines
+	if f.warn != "" || f.err != "" {
+		to = len(lines) - 1 // a warning is read with the field
+	}
+	lines = append(lines, st.Faint.Render("enter next · ctrl+s review · esc cancel · ←/→ choose · ctrl+e $EDITOR"))
+	return lines, from, to
+}
+
+// onFormEdited puts the text $EDITOR returned into its field, if the form is still open.
+func (m *Model) onFormEdited(msg formEditedMsg) tea.Cmd {
+	if msg.err != nil {
+		m.showError("the editor failed; the field is unchanged", msg.err.Error())
+		return nil
+	}
+	if m.form != msg.form {
+		return nil
+	}
+	m.form.SetValue(msg.field, msg.text)
+	if m.form.changed != nil {
+		m.form.changed(m.form, msg.field)
+	}
+	return nil
 }

@@ -10,12 +10,14 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
+	"referee/internal/testshared"
 	"referee/themes"
 )
 
 // copyDir copies a folder tree (the fixtures are read-only: tests change a copy).
 func copyDir(t testing.TB, src string) string {
 	t.Helper()
+	testshared.Need(t, src)
 	dst := filepath.Join(t.TempDir(), "contents")
 	err := filepath.WalkDir(src, func(p string, d os.DirEntry, err error) error {
 		if err != nil {
@@ -135,8 +137,15 @@ func keyMsg(k string) tea.KeyPressMsg {
 		return tea.KeyPressMsg{Code: tea.KeySpace, Text: " "}
 	case "ctrl+s":
 		return tea.KeyPressMsg{Code: 's', Mod: tea.ModCtrl}
-	case "ctrl+c":
-		return tea.KeyPressMsg{Code: 'c', Mod: tea.ModCtrl}
+	case "backspace":
+		return tea.KeyPressMsg{Code: tea.KeyBackspace}
+	case "pgdown":
+		return tea.KeyPressMsg{Code: tea.KeyPgDown}
+	case "pgup":
+		return tea.KeyPressMsg{Code: tea.KeyPgUp}
+	}
+	if c, ok := strings.CutPrefix(k, "ctrl+"); ok && len(c) == 1 {
+		return tea.KeyPressMsg{Code: rune(c[0]), Mod: tea.ModCtrl}
 	}
 	r := []rune(k)[0]
 	return tea.KeyPressMsg{Code: r, Text: k}
@@ -165,6 +174,7 @@ func selectedID(m *Model) string {
 
 func readFile(t testing.TB, p string) string {
 	t.Helper()
+	testshared.Need(t, p)
 	data, err := os.ReadFile(p)
 	if err != nil {
 		t.Fatal(err)

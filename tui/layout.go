@@ -4,8 +4,8 @@ import (
 	"strings"
 
 	"charm.land/lipgloss/v2"
-	"github.com/charmbracelet/x/ansi"
 
+	"referee/cells"
 	"referee/themes"
 )
 
@@ -22,8 +22,8 @@ func box(st *themes.Styles, title, body string, w, h int, focused bool) string {
 	inner := w - 2
 	topLine := bs.Render("╭" + strings.Repeat("─", inner) + "╮")
 	if title != "" && inner > 4 {
-		t := ansi.Truncate(" "+title+" ", inner-2, "…")
-		rest := max(inner-1-ansi.StringWidth(t), 0)
+		t := cells.Truncate(" "+title+" ", inner-2, "…")
+		rest := max(inner-1-cells.Width(t), 0)
 		ts := st.Muted
 		if focused {
 			ts = st.Title
@@ -91,15 +91,15 @@ func overlay(base, top string, x, y int) string {
 			continue
 		}
 		line := bl[row]
-		w := ansi.StringWidth(line)
-		tw := ansi.StringWidth(tl)
-		left := ansi.Cut(line, 0, x)
-		if lw := ansi.StringWidth(left); lw < x {
+		w := cells.Width(line)
+		tw := cells.Width(tl)
+		left := cells.Cut(line, 0, x)
+		if lw := cells.Width(left); lw < x {
 			left += strings.Repeat(" ", x-lw)
 		}
 		right := ""
 		if x+tw < w {
-			right = ansi.Cut(line, x+tw, w)
+			right = cells.Cut(line, x+tw, w)
 		}
 		bl[row] = left + "\x1b[m" + tl + "\x1b[m" + right
 	}
@@ -109,7 +109,7 @@ func overlay(base, top string, x, y int) string {
 // wrapLines wraps text to a width in a style.
 func wrapLines(style lipgloss.Style, text string, w int) []string {
 	var out []string
-	for l := range strings.SplitSeq(ansi.Wrap(text, max(w, 4), ""), "\n") {
+	for l := range strings.SplitSeq(cells.Wrap(text, max(w, 4), ""), "\n") {
 		out = append(out, style.Render(l))
 	}
 	return out
@@ -120,7 +120,7 @@ func wrapJoin(items []string, w int, indent string) []string {
 	var lines []string
 	cur := indent
 	for _, it := range items {
-		if ansi.StringWidth(cur)+ansi.StringWidth(it)+1 > w+len(indent) && cur != indent {
+		if cells.Width(cur)+cells.Width(it)+1 > w+len(indent) && cur != indent {
 			lines = append(lines, cur)
 			cur = indent
 		}

@@ -228,14 +228,14 @@ func (m *Model) togglePause() tea.Cmd {
 		m.flashInfo("live view paused: changes are counted and shown when you press p again")
 		return nil
 	}
-	n := m.pendingCount
+	w := m.waiting()
 	p := m.pending
 	m.pending, m.pendingCount = nil, 0
 	if p == nil {
 		m.flashInfo("live view resumed")
 		return nil
 	}
-	m.flashInfo("live view resumed: " + plural(n, "change", "changes") + " applied")
+	m.flashInfo("live view resumed: " + w + " applied")
 	return m.setSnapshot(p.snap, p.g, p.f, nil)
 }
 
@@ -244,4 +244,19 @@ func plural(n int, one, many string) string {
 		return "1 " + one
 	}
 	return itoa(n) + " " + many
+}
+
+// waiting says what a paused view holds back: the changes (log lines) the folder
+// gained, or, when none was logged, how many files changed outside the log.
+func (m *Model) waiting() string {
+	if m.pending == nil || m.latest == nil || m.snap == nil {
+		return ""
+	}
+	if n := len(m.latest.Log) - len(m.snap.Log); n > 0 {
+		return plural(n, "change", "changes") + " waiting"
+	}
+	if m.pendingCount > 0 {
+		return plural(m.pendingCount, "file", "files") + " changed outside the log"
+	}
+	return ""
 }

@@ -197,12 +197,10 @@ func (m *Model) closeLoading() {
 }
 
 // keyWhileLoading: q quits and ? shows help; the other keys need the tree.
-func (m *Model) keyWhileLoading(k string) tea.Cmd {
-	switch k {
-	case "q", "?":
-		if a, ok := m.actionFor(k); ok {
-			return a.run(m)
-		}
+func (m *Model) keyWhileLoading(msg tea.KeyPressMsg) tea.Cmd {
+	k := msg.String()
+	if b, ok := bindingFor(msg); ok && (b.name == "quit" || b.name == "help") {
+		return b.run(m)
 	}
 	if m.loading.err != nil {
 		m.flashError("cannot read the folder: " + m.loading.err.Error())

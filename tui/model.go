@@ -14,8 +14,10 @@ import (
 
 	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
 
 	"referee/mathtext"
+	"referee/cells"
 	"referee/model"
 	"referee/sessions"
 	"referee/store"
@@ -48,6 +50,9 @@ type Options struct {
 	// Sessions, when set, follows the agents' Claude Code sessions (runs pane, activity,
 	// the text behind issues; the stall alarm hears them too).
 	Sessions *sessions.Options
+	// DemoOf is the bundled demo folder that dir is a scratch copy of (Run makes it):
+	// the status line says so, and that the checkout is untouched.
+	DemoOf string
 	// SyncLoad reads the folder in New, as callers that need the tree at once want
 	// (tests); by default New returns at once and Init loads it, showing progress.
 	SyncLoad bool
@@ -110,7 +115,8 @@ type Model struct {
 
 	// overlays
 	form    *Form
-	confirm *change
+	confirm *Confirm
+	notice  *Notice
 	picker  *Picker
 
 	flash     map[string]time.Time
@@ -119,7 +125,14 @@ type Model struct {
 	messageAt time.Time
 
 	session []*store.Result
-	acts    []action
+	// writing counts changes being written (store.Run in a command); q waits for them.
+	writing        int
+	quitAfterWrite bool
+	// zoomed: the focused pane takes the whole width (z).
+	zoomed bool
+	// drafts are forms closed with esc, by skill and target: the same key brings the
+	// typed text back (drafts.go).
+	drafts map[string]*Form
 
 	supervision
 
@@ -157,6 +170,9 @@ func New(dir string, opts Options) (*Model, error) {
 		dark: true, renderMarkdown: views.RenderProofMarkdown,
 	}
 	m.applyTheme()
+	if opts.DemoOf != "" {
+		m.flashInfo("the bundled demo: changes go to a scratch copy (" + dir + "); " + opts.DemoOf + " stays as it is")
+	}
 	if !opts.SyncLoad {
 		m.loading = newLoading(!opts.NoWatch)
 		return m, nil
@@ -244,6 +260,15 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		m.width, m.height = msg.Width, msg.Height
 		m.layout()
 		return m.refreshDetail(false)
+	case tea.ModeReportMsg:
+		// The terminal counts by grapheme (mode 2027): so does the renderer, and so must
+		// the views (cells). Bubble Tea turns the mode on for the same answers.
+		if msg.Mode == ansi.ModeUnicodeCore && (msg.Value == ansi.ModeSet || msg.Value == ansi.ModeReset || msg.Value == ansi.ModePermanentlySet) {
+			cells.SetMethod(ansi.GraphemeWidth)
+			m.layout()
+			return m.refreshDetail(false)
+		}
+		return nil
 	case tea.BackgroundColorMsg:
 		if m.opts.Theme == "" || m.opts.Theme == "auto" {
 			m.dark = msg.IsDark()
@@ -252,7 +277,13 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		}
 		return nil
 	case snapshotMsg:
-		return m.onSnapshot(msg)
+		cmd := m.onSnapshot(msg)
+		m.conflictNote()
+		return cmd
+	case planMsg:
+		return m.onPlan(msg)
+	case formEditedMsg:
+		return m.onFormEdited(msg)
 	case loadedMsg:
 		return m.onLoaded(msg)
 	case loadTickMsg:
@@ -334,24 +365,20 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 func (m *Model) key(msg tea.KeyPressMsg) tea.Cmd {
 	k := msg.String()
 	if k == "ctrl+c" {
-		return tea.Quit
+		return m.quit()
 	}
 	switch {
+	case m.notice != nil:
+		return m.noticeKey(msg)
 	case m.confirm != nil:
-		ch := m.confirm
-		m.confirm = nil
-		if k == "y" {
-			return m.apply(ch)
-		}
-		m.flashInfo("cancelled: nothing was written")
-		return nil
+		return m.confirmKey(msg)
 	case m.form != nil:
 		cmd, done := m.form.Update(msg)
 		if done && m.confirm == nil {
-			m.form = nil
 			if k == "esc" {
-				m.flashInfo("cancelled: nothing was written")
+				m.keepDraft(m.form)
 			}
+			m.form = nil
 		}
 		return cmd
 	case m.picker != nil:
@@ -363,7 +390,7 @@ func (m *Model) key(msg tea.KeyPressMsg) tea.Cmd {
 	case m.searching:
 		return m.searchKey(msg)
 	case m.loading != nil:
-		return m.keyWhileLoading(k)
+		return m.keyWhileLoading(msg)
 	}
 	m.message = ""
 	if m.focus == focusTree {
@@ -384,17 +411,11 @@ func (m *Model) key(msg tea.KeyPressMsg) tea.Cmd {
 			}
 		}
 	}
-	a, ok := m.actionFor(k)
-	if !ok || a.run == nil {
+	b, ok := bindingFor(msg)
+	if !ok {
 		return nil
 	}
-	if a.disabled != nil {
-		if why := a.disabled(m); why != "" {
-			m.flashError(why)
-			return nil
-		}
-	}
-	return a.run(m)
+	return m.runBinding(b)
 }
 
 // layout sizes the panes for the window.
@@ -405,6 +426,7 @@ func (m *Model) layout() {
 	m.activity.SetSize(max(dw-2, 0), max(ph-2, 0))
 	if m.form != nil {
 		m.form.SetWidth(m.dialogWidth() - 4)
+		m.form.SetHeight(m.dialogHeight() - 2)
 	}
 	if m.picker != nil {
 		m.picker.SetSize(m.dialogWidth()-4, m.dialogHeight()-2)
@@ -412,12 +434,12 @@ func (m *Model) layout() {
 	m.searchInput.SetWidth(max(m.width-20, 10))
 }
 
-// paneSizes: tree width, detail width, pane height. Below 60 columns only the focused
-// pane shows.
+// paneSizes: tree width, detail width, pane height. Below 60 columns, or zoomed (z),
+// only the focused pane shows.
 func (m *Model) paneSizes() (tw, dw, ph int) {
 	ph = max(m.height-2, 0)
 	switch {
-	case m.width < 60:
+	case m.width < 60 || m.zoomed:
 		if m.focus == focusTree {
 			return m.width, 0, ph
 		}
@@ -757,51 +779,44 @@ func (m *Model) nextIssue() {
 	m.flashInfo(label + fmt.Sprintf(": sentence %d, %s", m.sentence+1, model.SanitizeLine(t.Issue.ErrorType)))
 }
 
-// next steps through search matches (in tree order), or with no search through the
-// review queue: the statements waiting for a human, what holds up the most of the root
-// first (model.ReviewOrder).
+// next walks the review queue: the statements waiting for a human, what holds up the
+// most of the root first (model.ReviewOrder). It always does, searching or not (search
+// has its own keys), and says when it wraps.
 func (m *Model) next(d int) {
 	if m.forest == nil {
 		return
 	}
-	var list []string
-	what := "statement waiting for a human"
-	if m.search != "" {
-		list = m.searchResults
-		what = "match for " + m.search
-		if len(list) == 0 {
-			m.flashError("no match for " + m.search)
-			return
-		}
-	} else {
-		list = m.reviewOrder()
-		if len(list) == 0 {
-			m.flashInfo("no statement is waiting for a human")
-			return
-		}
+	list := m.reviewOrder()
+	if len(list) == 0 {
+		m.flashInfo("no statement is waiting for a human")
+		return
 	}
 	cur, _ := m.tree.Selected()
-	target := ""
+	target, wrapped := list[0], false
 	switch i := slices.Index(list, cur.ID); {
 	case i >= 0:
-		target = list[((i+d)%len(list)+len(list))%len(list)]
-	case m.search == "" && d > 0:
-		target = list[0] // not on one: the queue starts with what holds up the most
-	case m.search == "":
-		target = list[len(list)-1]
-	default:
-		target = m.nearestInTreeOrder(list, cur.ID, d)
+		target, wrapped = stepWrap(list, i, d)
+	case d < 0:
+		target = list[len(list)-1] // not on one: the queue starts with what holds up the most
 	}
 	m.tree.Reveal(m.forest.canon[target])
 	at := slices.Index(list, target) + 1
-	msg := fmt.Sprintf("%s %d of %d", what, at, len(list))
-	if m.search == "" {
-		msg = fmt.Sprintf("%s: %s (%d of %d waiting for a human)", target, m.g.Phase[target], at, len(list))
-		if n := len(model.Above(m.g, target)); n > 0 {
-			msg += fmt.Sprintf(" · holds up %d", n)
-		}
+	msg := fmt.Sprintf("%s: %s (%d of %d waiting for a human)", target, m.g.Phase[target], at, len(list))
+	if wrapped {
+		msg = fmt.Sprintf("wrapped to %d of %d · ", at, len(list)) + msg
+	}
+	if n := len(model.Above(m.g, target)); n > 0 {
+		msg += fmt.Sprintf(" · holds up %d", n)
 	}
 	m.flashInfo(msg)
+}
+
+// stepWrap is the item d steps from index i of list, and whether it went past an end.
+func stepWrap(list []string, i, d int) (string, bool) {
+	j := i + d
+	n := len(list)
+	return list[((j%n)+n)%n], j < 0 || j >= n
+
 }
 
 // reviewOrder is the review queue of the shown snapshot.
@@ -810,30 +825,6 @@ func (m *Model) reviewOrder() []string {
 		return m.ex.review
 	}
 	return model.ReviewOrder(m.snap, m.g)
-}
-
-// nearestInTreeOrder is the first item of list after (d > 0) or before the cursor's
-// object in tree order, wrapping around.
-func (m *Model) nearestInTreeOrder(list []string, cur string, d int) string {
-	pos := slices.Index(m.forest.order, cur)
-	idx := map[string]int{}
-	for i, id := range m.forest.order {
-		idx[id] = i
-	}
-	if d > 0 {
-		for _, id := range list {
-			if idx[id] > pos {
-				return id
-			}
-		}
-		return list[0]
-	}
-	for i := len(list) - 1; i >= 0; i-- {
-		if idx[list[i]] < pos {
-			return list[i]
-		}
-	}
-	return list[len(list)-1]
 }
 
 func (m *Model) flashError(s string) {
@@ -849,36 +840,8 @@ func (m *Model) openForm(f *Form) tea.Cmd {
 	m.form = f
 	f.setDark(m.dark)
 	f.SetWidth(m.dialogWidth() - 4)
+	f.SetHeight(m.dialogHeight() - 2)
 	return f.Focus()
-}
-
-// openPalette lists every skill, enabled or with the reason it is not.
-func (m *Model) openPalette() tea.Cmd {
-	var es []entry
-	for _, s := range store.Skills {
-		name := s.Name
-		k := m.skillKey(name)
-		why := m.skillDisabled(name, m.verbFor(name))
-		es = append(es, entry{group: "skills", key: k, title: name, desc: s.Summary, disabled: why, mutating: true,
-			run: func() tea.Cmd { return m.startSkill(name) }})
-	}
-	es = append(es,
-		entry{group: "view", key: "u", title: "undo", desc: "undo the last change made in this session", mutating: true,
-			disabled: m.undoDisabled(), run: func() tea.Cmd { m.openUndo(); return nil }},
-		entry{group: "view", key: "p", title: "pause", desc: "pause/resume the live view", run: func() tea.Cmd { return m.pause() }},
-		entry{group: "view", key: "n", title: "next waiting", desc: "next statement waiting for a human, what holds up the most of the root first", run: func() tea.Cmd { m.next(1); return nil }},
-		entry{group: "supervise", key: "a", title: "activity", desc: "every change, newest first; filter by actor or object", run: func() tea.Cmd { return m.toggleSide(sideActivity) }},
-		entry{group: "supervise", key: "r", title: "agent runs", desc: "the agents' state files and the stall alarm", run: func() tea.Cmd { return m.toggleSide(sideRuns) }},
-		entry{group: "supervise", key: "x", title: "graveyard", desc: "false and abandoned statements, why, what they held up", run: func() tea.Cmd { return m.toggleSide(sideGraveyard) }},
-		entry{group: "supervise", key: "t", title: "time travel", desc: "the folder after a change, read-only; , . scrub; t returns", run: func() tea.Cmd { return m.toggleTravel() }},
-		entry{group: "supervise", key: "d", title: "diff", desc: "time travel: the selected object against the previous change or now",
-			disabled: needTravel(m), run: func() tea.Cmd { return m.cycleDiff() }},
-		entry{group: "view", key: "?", title: "help", desc: "every key", run: func() tea.Cmd { return m.openHelp() }},
-	)
-	m.picker = newPicker("Command palette", es, true, "")
-	m.picker.filter.SetStyles(inputStyles(m.dark))
-	m.picker.SetSize(m.dialogWidth()-4, m.dialogHeight()-2)
-	return m.picker.filter.Focus()
 }
 
 func (m *Model) undoDisabled() string {
@@ -889,40 +852,4 @@ func (m *Model) undoDisabled() string {
 		return "cannot undo: no change was made in this session"
 	}
 	return ""
-}
-
-// openHelp lists every key with its description and, for changes, why it is disabled.
-func (m *Model) openHelp() tea.Cmd {
-	var es []entry
-	for _, a := range m.actions() {
-		if a.key == "" {
-			continue
-		}
-		e := entry{group: a.group, key: a.key, title: a.desc, mutating: a.skill != "" || a.key == "u"}
-		if a.skill != "" {
-			e.desc = a.skill
-		}
-		if a.disabled != nil {
-			e.disabled = a.disabled(m)
-		}
-		es = append(es, e)
-	}
-	es = append(es,
-		entry{group: "marks", key: "★", title: "fully proved (true, and everything under it)"},
-		entry{group: "marks", key: "⚑o/t", title: "open issues / all issues"},
-		entry{group: "marks", key: "→check", title: "what the orchestrator would run next"},
-		entry{group: "marks", key: "⇉", title: "shared: the node appears under several parents"},
-		entry{group: "marks", key: "↺", title: "a cycle, cut here"},
-		entry{group: "marks", key: "stale", title: "true, but rests on something false, abandoned or missing"},
-		entry{group: "marks", key: "[n]", title: "a sentence: under the cursor in reverse video; the selected issue's underlined"},
-		entry{group: "marks", key: "![n]", title: "a sentence with an open issue"},
-		entry{group: "marks", key: "≈", title: "re-tread: the claim repeats an older true, false or abandoned statement (the detail names it)"},
-		entry{group: "marks", key: "~", title: "activity: an actor or skill guessed from what the change did (the agents' lines do not say)"},
-		entry{group: "marks", key: "◷", title: "time travel: the change shown"},
-		entry{group: "marks", key: "⚠stalled", title: "nothing changed for the stall time while the agents have work"},
-	)
-	m.picker = newPicker("Help", es, false, "?")
-	m.picker.filter.SetStyles(inputStyles(m.dark))
-	m.picker.SetSize(m.dialogWidth()-4, m.dialogHeight()-2)
-	return m.picker.filter.Focus()
 }

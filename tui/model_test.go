@@ -140,13 +140,22 @@ func TestSearch(t *testing.T) {
 	if selectedID(m) != res[0] {
 		t.Fatalf("cursor %q, want first match %q", selectedID(m), res[0])
 	}
-	keys(t, m, "n")
+	keys(t, m, "ctrl+n")
 	if selectedID(m) != res[1] {
-		t.Fatalf("n: cursor %q, want %q", selectedID(m), res[1])
+		t.Fatalf("ctrl+n: cursor %q, want %q", selectedID(m), res[1])
 	}
-	keys(t, m, "N")
+	keys(t, m, "ctrl+p")
 	if selectedID(m) != res[0] {
-		t.Fatalf("N: cursor %q, want %q", selectedID(m), res[0])
+		t.Fatalf("ctrl+p: cursor %q, want %q", selectedID(m), res[0])
+	}
+	keys(t, m, "ctrl+p")
+	if selectedID(m) != res[len(res)-1] || !strings.HasPrefix(m.message, fmt.Sprintf("wrapped to %d of %d", len(res), len(res))) {
+		t.Fatalf("ctrl+p from the first match: cursor %q, message %q", selectedID(m), m.message)
+	}
+	// n still walks the review queue while a search is on.
+	keys(t, m, "n")
+	if selectedID(m) != m.reviewOrder()[0] {
+		t.Fatalf("n during a search: cursor %q, want the queue's first %q", selectedID(m), m.reviewOrder()[0])
 	}
 	keys(t, m, "esc")
 	if m.search != "" {
@@ -211,7 +220,7 @@ func TestConfirmDisabledShowsTheReason(t *testing.T) {
 }
 
 func TestConfirmAsksForYAndOtherKeysCancel(t *testing.T) {
-	for _, k := range []string{"enter", "esc", "n", "Y", "space"} {
+	for _, k := range []string{"enter", "esc", "n", "q"} {
 		t.Run(k, func(t *testing.T) {
 			m, dir := newTestModel(t, 120, 40)
 			keys(t, m, "n") // s-014 awaiting verification
@@ -219,13 +228,13 @@ func TestConfirmAsksForYAndOtherKeysCancel(t *testing.T) {
 			if m.confirm == nil {
 				t.Fatalf("C did not open a confirmation: %q", m.message)
 			}
-			if m.confirm.skill.Name != "check-confirm-proof" || m.confirm.target != "s-014" {
-				t.Fatalf("confirmation for %s on %s", m.confirm.skill.Name, m.confirm.target)
+			if m.confirm.ch.skill.Name != "check-confirm-proof" || m.confirm.ch.target != "s-014" {
+				t.Fatalf("confirmation for %s on %s", m.confirm.ch.skill.Name, m.confirm.ch.target)
 			}
-			if got := m.confirm.args; len(got) != 1 || got["statement_id"] != "s-014" {
+			if got := m.confirm.ch.args; len(got) != 1 || got["statement_id"] != "s-014" {
 				t.Fatalf("args %v", got)
 			}
-			if m.confirm.version != m.snap.Versions["s-014"] {
+			if m.confirm.ch.version != m.snap.Versions["s-014"] {
 				t.Fatal("the confirmation does not carry the version the reviewer saw")
 			}
 			if !strings.Contains(screen(m), `status: "validating" → "true"`) {
@@ -272,7 +281,7 @@ func TestConfirmWithYWritesWhatAgentCheckWrites(t *testing.T) {
 
 	// u undoes it, as a change of its own.
 	keys(t, m, "u")
-	if m.confirm == nil || m.confirm.undo == nil {
+	if m.confirm == nil || m.confirm.ch.undo == nil {
 		t.Fatal("u did not ask to confirm the undo")
 	}
 	keys(t, m, "y")
@@ -328,8 +337,8 @@ func TestRejectPassesTheExactArguments(t *testing.T) {
 		"explanation":     "The identity is asserted",
 		"suggested_fix":   "Expand both sides",
 	}
-	if fmt.Sprint(m.confirm.args) != fmt.Sprint(want) {
-		t.Fatalf("args\n got %v\nwant %v", m.confirm.args, want)
+	if fmt.Sprint(m.confirm.ch.args) != fmt.Sprint(want) {
+		t.Fatalf("args\n got %v\nwant %v", m.confirm.ch.args, want)
 	}
 	keys(t, m, "y")
 	st := model.StatementFrom(mustParse(t, readFile(t, filepath.Join(dir, "statement/s-014.json"))))
@@ -370,7 +379,7 @@ func TestHelpAndPaletteListEverything(t *testing.T) {
 	for _, e := range m.picker.all {
 		titles[e.key] = true
 	}
-	for _, k := range []string{"j/↓", "h/←", "g", "G", "tab", "enter", "esc", "/", "n/N", "]/[", "i", "C", "R", "F", "M", "P", "S", "L", "W", "O", "D", "A", "u", ":", "?", "q", "p"} {
+	for _, k := range []string{"j/↓", "h/←", "g", "G", "tab", "enter", "esc", "/", "n", "N", "ctrl+n", "ctrl+p", "]", "[", "i", "z", "pgdn", "space", "mouse wheel", "C", "R", "F", "M", "P", "S", "L", "W", "O", "D", "A", "u", ":", "?", "q", "p"} {
 		if !titles[k] {
 			t.Errorf("help lacks %q", k)
 		}
@@ -401,7 +410,7 @@ func TestHelpAndPaletteListEverything(t *testing.T) {
 	keys(t, m, "n", ":")
 	typeText(t, m, "check-confirm")
 	keys(t, m, "enter")
-	if m.confirm == nil || m.confirm.skill.Name != "check-confirm-proof" {
+	if m.confirm == nil || m.confirm.ch.skill.Name != "check-confirm-proof" {
 		t.Fatal("palette enter did not start check-confirm-proof")
 	}
 }
@@ -414,6 +423,7 @@ func TestPatchOpensTheEditor(t *testing.T) {
 	if cmd == nil {
 		t.Fatalf("P did not start the editor: %q", m.message)
 	}
+	cmd() // writes the proof for the editor (outside Update) and asks to run it
 	// Find the temp file the editor would open and edit it ourselves.
 	matches, _ := filepath.Glob(filepath.Join(os.TempDir(), "referee-s-015-proof-*.md"))
 	if len(matches) == 0 {
@@ -422,10 +432,11 @@ func TestPatchOpensTheEditor(t *testing.T) {
 	path := matches[len(matches)-1]
 	orig := proofText(m.snap.Statements["s-015"])
 	edited := orig + "\n\nStep 3: Since $n(n+1)$ is even, $m$ is an integer."
-	if err := os.WriteFile(path, []byte(edited), 0o644); err != nil {
-		t.Fatal(err)
+	if readFile(t, path) != orig {
+		t.Fatal("the editor's file does not hold the proof")
 	}
-	send(t, m, editorDoneMsg{path: path, orig: orig, skill: "fix-patch-proof", target: "s-015", version: m.snap.Versions["s-015"]})
+	os.Remove(path)
+	send(t, m, editorDoneMsg{text: edited, orig: orig, skill: "fix-patch-proof", target: "s-015", version: m.snap.Versions["s-015"]})
 	if m.form == nil || m.form.Value("issue_number") != "1" {
 		t.Fatal("after the editor, no form with issue 1 prefilled")
 	}
@@ -498,8 +509,22 @@ func TestPauseCountsAndAppliesOnResume(t *testing.T) {
 	if m.snap.Statements["s-017"].Status != "pending" {
 		t.Fatal("a paused view changed")
 	}
+	if !strings.Contains(screen(m), "paused (1 file changed outside the log)") {
+		t.Fatalf("status bar does not count the unlogged edit:\n%s", lastLine(screen(m)))
+	}
+	// One skill call writes several files (a new statement, its problem, the config,
+	// the log): it is one change.
+	sk, _ := store.Lookup("prob-wrapup-statement")
+	res, err := store.Run(dir, sk, store.Args{"problem_id": "p-002", "claim": []string{"A new claim"}}, store.Options{Actor: "agent-solve"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	paths := []string{"statement/" + res.Created[0] + ".json", "problem/p-002.json", "config.json", "history/log.jsonl"}
+	next = store.Reload(dir, next, paths)
+	g, f = derive(next)
+	send(t, m, snapshotMsg{snap: next, g: g, f: f, paths: paths})
 	if !strings.Contains(screen(m), "paused (1 change waiting)") {
-		t.Fatalf("status bar does not count the waiting change:\n%s", lastLine(screen(m)))
+		t.Fatalf("status bar does not count one skill call as one change:\n%s", lastLine(screen(m)))
 	}
 	keys(t, m, "p")
 	if m.snap.Statements["s-017"].Status != "abandoned" {

@@ -20,9 +20,17 @@ type change struct {
 	args    store.Args
 	target  string
 	version string
-	preview []string
 	undo    *store.Result  // set for an undo: the session change it reverts
-	rewind  *store.Restore // set for a rewind: its plan (rewind.go)
+	rewind  *store.Restore // set for a rewind: its plan, worked out before the dialog (rewind.go)
+	preview []string       // a rewind's plan in lines
+	// form is the form the arguments came from: e goes back to it from the
+	// confirmation, and a write refused for a conflict reopens it, keeping the draft.
+	form *Form
+	// seen is the target as the reviewer saw it when the change began, to say what
+	// changed when a write is refused for a conflict.
+	seen *model.Statement
+	// conflict is the object whose change refused the write, until the reload shows it.
+	conflict string
 }
 
 // skillDoneMsg reports a change applied (or refused) by the store.
@@ -34,7 +42,7 @@ type skillDoneMsg struct {
 
 // editorDoneMsg reports that $EDITOR exited.
 type editorDoneMsg struct {
-	path    string
+	text    string // the proof as the editor left it
 	orig    string
 	err     error
 	skill   string
@@ -49,115 +57,64 @@ func (m *Model) startSkill(name string) tea.Cmd {
 	if !ok {
 		return nil
 	}
-	if why := m.skillDisabled(name, m.verbFor(name)); why != "" {
+	if why := m.skillDisabled(name, verbFor(name)); why != "" {
 		m.flashError(why)
 		return nil
 	}
 	id, _, _ := m.target(skill)
+	return m.startSkillOn(skill, id, nil, "")
+}
+
+// startSkillOn begins a change of a skill on a given object, its form starting with
+// the skill's prefill and then values (a decision's proposal), about in front.
+func (m *Model) startSkillOn(skill *store.Skill, id string, values map[string]string, about string) tea.Cmd {
+	if why := m.readOnly(); why != "" {
+		m.flashError(why)
+		return nil
+	}
+	if err := skill.Check(store.SnapshotObjects{Snap: m.snap}, store.Args{skill.Target: id}); err != nil {
+		m.flashError("cannot " + verbFor(skill.Name) + ": " + reason(err))
+		return nil
+	}
+	if f := m.takeDraft(skill.Name, id); f != nil && len(values) == 0 {
+		return m.openForm(f)
+	}
+	name := skill.Name
 	ch := &change{skill: skill, target: id, version: m.snap.Versions[id], args: store.Args{skill.Target: id}}
-	st := m.snap.Statements[id]
-	pr := m.snap.Problems[id]
-	open := []int(nil)
-	if st != nil {
-		open = model.Unanswered(st.Issues, st.Responses)
-	}
-	firstOpen := 0
-	if len(open) > 0 {
-		firstOpen = open[0]
-	}
-	title := name + " · " + id
-	var f *Form
-	switch name {
-	case "check-confirm-proof":
-		m.openConfirm(ch)
-		return nil
-	case "check-reject-proof":
-		n, text := m.sentenceUnderCursor()
-		f = newForm(title, "Record a gap at a sentence of the proof (the sentence under the cursor is filled in; ]/[ move it before pressing R).").
-			number("sentence_number", "Sentence number", n, true).
-			text("sentence_text", "Sentence text (quoted exactly)", text, true).
-			choose("error_type", "Error type", model.ErrorTypes, "gap").
-			text("explanation", "Explanation: what does not follow", "", true).
-			text("suggested_fix", "Suggested fix", "", true)
-	case "state-mark-false":
-		f = newForm(title, "The statement becomes false. Give the counterexample; with an issue number it also answers that issue.").
-			text("counterexample", "Counterexample", "", true).
-			number("issue_number", "Answers issue # (optional)", firstOpen, false)
-	case "state-propose-modification":
-		prem := ""
-		if st != nil {
-			prem = strings.Join(st.Hypothesis, "; ")
+	ch.seen = m.snap.Statements[id]
+	pf := m.prefillFor(skill, id)
+	if len(values) > 0 {
+		merged := map[string]string{}
+		for k, v := range pf.values {
+			merged[k] = v
 		}
-		claim := ""
-		if st != nil {
-			claim = st.Claim()
+		for k, v := range values {
+			merged[k] = v
 		}
-		f = newForm(title, "Propose a changed claim or premises; the statement then waits for a decision.").
-			choose("modification_type", "Modification type", model.ModificationTypes, "").
-			text("suggested_claim", "Suggested claim", claim, false).
-			list("suggested_premises", "Suggested premises", prem, false).
-			text("rationale", "Rationale", "", true).
-			number("issue_number", "Answers issue # (optional)", firstOpen, false)
-	case "fix-patch-proof", "state-complete-proof":
+		pf.values = merged
+	}
+	if about != "" {
+		pf.about = about
+	}
+	switch {
+	case pf.direct:
+		return m.openConfirm(ch)
+	case name == "fix-patch-proof" || name == "state-complete-proof":
 		return m.editProof(name, id, ch.version)
-	case "state-setup-substatement":
-		f = newForm(title, "Decompose the statement: a new pending sub-statement is created and the statement waits for it.").
-			text("claim", "Sub-statement claim", "", true).
-			list("premises", "Its premises", "", false).
-			text("rationale", "Rationale", "", true)
-	case "fix-create-substatement":
-		gap := ""
-		if st != nil && firstOpen > 0 {
-			for _, raw := range st.Issues {
-				if is := model.ParseIssue(raw); is.Number == firstOpen && is.Sentence > 0 {
-					gap = fmt.Sprintf("sentence %d", is.Sentence)
-				}
-			}
-		}
-		f = newForm(title, "Answer an issue with a lemma: a new pending statement under this one.").
-			number("issue_number", "Answers issue #", firstOpen, true).
-			text("sub_claim", "Lemma claim", "", true).
-			list("sub_premises", "Lemma premises", "", false).
-			text("gap_location", "Gap location", gap, true).
-			text("purpose", "Purpose: how it fills the gap", "", true)
-	case "prob-wrapup-statement":
-		f = newForm(title, "Create the statement that, once proved, resolves the problem.").
-			text("claim", "Claim", "", true).
-			list("premises", "Premises, e.g. (s-001) text", "", false).
-			text("purpose", "Purpose", "", false)
-	case "prob-setup-subgoal":
-		f = newForm(title, "Create a subproblem; plain hypotheses become new pending statements.").
-			list("subproblem_objective", "Objectives", "", true).
-			list("subproblem_hypothesis", "Hypotheses, (s-XXX) text or plain", "", false).
-			text("rationale", "Rationale", "", true).
-			text("priority", "Priority", "", false)
-	case "prob-finish-up":
-		var keys []string
-		if pr != nil {
-			for _, it := range pr.Progresses {
-				if sid, ok := model.RefID(it); ok && m.snap.Statements[sid] != nil && m.snap.Statements[sid].Status == "true" {
-					keys = append(keys, sid)
-				}
-			}
-		}
-		f = newForm(title, "Mark the problem solved by its key statements (each must be true).").
-			text("resolution", "Resolution", "", true).
-			list("key_statement_id", "Key statements", strings.Join(keys, "; "), true).
-			list("cot", "Reasoning (optional)", "", false)
-	case "abandon":
-		f = newForm(title, "The statement becomes abandoned (out of scope or no longer needed).").
-			text("reason", "Reason", "", false)
-	default:
-		return nil
 	}
+	return m.openChangeForm(ch, m.formFor(skill, id, skill.Summary, pf))
+}
+
+// openChangeForm opens a change's form; its values go to the confirmation.
+func (m *Model) openChangeForm(ch *change, f *Form) tea.Cmd {
 	f.submit = func(vals map[string]any) tea.Cmd {
 		for k, v := range vals {
 			ch.args[k] = v
 		}
 		m.finishArgs(ch)
-		m.openConfirm(ch)
-		return nil
+		return m.openConfirm(ch)
 	}
+	ch.form, f.change = f, ch
 	return m.openForm(f)
 }
 
@@ -220,23 +177,33 @@ func (m *Model) editProof(skill, id, version string) tea.Cmd {
 	if skill == "state-complete-proof" && text == "" {
 		text = "We prove the claim directly.\n\nStep 1: …\n\nQED."
 	}
-	f, err := os.CreateTemp("", "referee-"+id+"-proof-*.md")
-	if err != nil {
-		m.flashError("cannot open an editor: " + err.Error())
-		return nil
-	}
-	_, werr := f.WriteString(text)
-	cerr := f.Close()
-	if werr != nil || cerr != nil {
-		m.flashError("cannot write the proof for the editor")
-		return nil
-	}
+	// The temporary file is written and read back outside Update: in this command and
+	// in the callback that runs when the editor exits.
 	argv := editorArgv(m.opts.Editor)
-	c := exec.Command(argv[0], append(argv[1:], f.Name())...)
-	path := f.Name()
-	return tea.ExecProcess(c, func(err error) tea.Msg {
-		return editorDoneMsg{path: path, orig: orig, err: err, skill: skill, target: id, version: version}
-	})
+	return func() tea.Msg {
+		f, err := os.CreateTemp("", "referee-"+id+"-proof-*.md")
+		if err != nil {
+			return editorDoneMsg{err: fmt.Errorf("cannot open an editor: %w", err), skill: skill, target: id, version: version}
+		}
+		_, werr := f.WriteString(text)
+		if cerr := f.Close(); werr == nil {
+			werr = cerr
+		}
+		path := f.Name()
+		if werr != nil {
+			_ = os.Remove(path)
+			return editorDoneMsg{err: fmt.Errorf("cannot write the proof for the editor: %w", werr), skill: skill, target: id, version: version}
+		}
+		c := exec.Command(argv[0], append(argv[1:], path)...)
+		return tea.ExecProcess(c, func(err error) tea.Msg {
+			data, rerr := os.ReadFile(path)
+			_ = os.Remove(path)
+			if err == nil && rerr != nil {
+				err = fmt.Errorf("cannot read the edited proof: %w", rerr)
+			}
+			return editorDoneMsg{text: string(data), orig: orig, err: err, skill: skill, target: id, version: version}
+		})()
+	}
 }
 
 func editorArgv(editor string) []string {
@@ -250,89 +217,47 @@ func editorArgv(editor string) []string {
 
 // editorDone continues a proof change after the editor exits.
 func (m *Model) editorDone(msg editorDoneMsg) tea.Cmd {
-	data, rerr := os.ReadFile(msg.path)
-	_ = os.Remove(msg.path)
 	if msg.err != nil {
-		m.flashError("the editor failed: " + msg.err.Error())
+		m.showError("the editor failed; nothing was written", msg.err.Error())
 		return nil
 	}
-	if rerr != nil {
-		m.flashError("cannot read the edited proof: " + rerr.Error())
-		return nil
-	}
-	proof := strings.TrimRight(string(data), "\n")
+	proof := strings.TrimRight(msg.text, "\n")
 	if strings.TrimSpace(proof) == "" || proof == strings.TrimRight(msg.orig, "\n") {
 		m.flashInfo("proof unchanged: nothing to write")
 		return nil
 	}
 	skill, _ := store.Lookup(msg.skill)
-	ch := &change{skill: skill, target: msg.target, version: msg.version, args: store.Args{skill.Target: msg.target}}
-	var f *Form
+	ch := &change{skill: skill, target: msg.target, version: msg.version, args: store.Args{skill.Target: msg.target}, seen: m.snap.Statements[msg.target]}
+	pf := m.prefillFor(skill, msg.target)
+	about := pf.about
 	if msg.skill == "fix-patch-proof" {
 		ch.args["updated_proof"] = proof
-		first := 0
+		about = fmt.Sprintf("The edited proof has %d sentences. Which issue does it answer, and what changed?", len(model.SplitSentences(proof)))
 		if st := m.snap.Statements[msg.target]; st != nil {
 			if open := model.Unanswered(st.Issues, st.Responses); len(open) > 0 {
-				first = open[0]
+				pf.values = map[string]string{"issue_number": fmt.Sprint(open[0])}
 			}
 		}
-		f = newForm("fix-patch-proof · "+msg.target, fmt.Sprintf("The edited proof has %d sentences. Which issue does it answer, and what changed?", len(model.SplitSentences(proof)))).
-			number("issue_number", "Answers issue #", first, true).
-			text("change_description", "Change description", "", true)
 	} else {
 		ch.args["proof_text"] = proof
-		f = newForm("state-complete-proof · "+msg.target, "Submit the proof for verification.").
-			choose("strategy", "Strategy", []string{"direct", "contradiction", "case_analysis", "backward"}, "direct")
 	}
-	f.submit = func(vals map[string]any) tea.Cmd {
-		for k, v := range vals {
-			ch.args[k] = v
-		}
-		m.finishArgs(ch)
-		m.openConfirm(ch)
-		return nil
-	}
-	return m.openForm(f)
+	pf.about = about
+	return m.openChangeForm(ch, m.formFor(skill, msg.target, about, pf))
 }
 
 // openUndo asks to undo the last change of this session.
-func (m *Model) openUndo() {
+func (m *Model) openUndo() tea.Cmd {
 	if len(m.session) == 0 {
 		m.flashError("cannot undo: no change was made in this session")
-		return
+		return nil
 	}
-	last := m.session[len(m.session)-1]
-	ch := &change{undo: last}
-	ch.preview = append(ch.preview, fmt.Sprintf("revert %s (%s by %s)", last.Change, last.Skill, last.Actor))
-	for _, id := range last.Modified {
-		ch.preview = append(ch.preview, fmt.Sprintf("restore %s from history/%s/%s.json", id, last.Change, id))
-	}
-	for _, id := range last.Created {
-		ch.preview = append(ch.preview, fmt.Sprintf("remove %s (created by %s; backed up first)", id, last.Change))
-	}
-	ch.preview = append(ch.preview, "recorded as a change of its own (skill undo) by "+m.actor)
-	// The store's dry run: it refuses here, before y, when an object no longer holds the
-	// version the change wrote.
-	if plan, err := store.PlanUndo(m.dir, last.Change, store.Options{Actor: m.actor}); err != nil {
-		ch.preview = append(ch.preview, "nothing can be written: "+reason(err))
-	} else {
-		for _, n := range plan.Notes {
-			ch.preview = append(ch.preview, "note: "+n)
-		}
-	}
-	m.confirm = ch
-}
-
-// openConfirm shows what will be written and waits for y.
-func (m *Model) openConfirm(ch *change) {
-	ch.preview = m.preview(ch)
-	m.confirm = ch
-	m.form = nil
+	return m.openConfirm(&change{undo: m.session[len(m.session)-1]})
 }
 
 // apply runs the change off the UI goroutine.
 func (m *Model) apply(ch *change) tea.Cmd {
 	dir, actor := m.dir, m.actor
+	m.writing++
 	return func() tea.Msg {
 		if ch.undo != nil {
 			res, err := store.Undo(dir, ch.undo.Change, store.Options{Actor: actor})
@@ -354,14 +279,21 @@ func (m *Model) skillDone(msg skillDoneMsg) tea.Cmd {
 	} else if msg.ch.rewind != nil {
 		name = store.SkillRewind
 	}
+	m.writing = max(m.writing-1, 0)
+	var quit tea.Cmd
+	if m.quitAfterWrite && m.writing == 0 {
+		quit = tea.Quit
+	}
 	if msg.err != nil {
 		var ce *store.ConflictError
 		if errors.As(msg.err, &ce) {
-			m.flashError(fmt.Sprintf("%s changed since you read it (someone else wrote it); nothing was written. Showing the new version.", ce.Object))
-			return m.reloadAll()
+			return tea.Batch(m.reopenAfterConflict(msg.ch, ce.Object), m.reloadAll(), quit)
 		}
-		m.flashError(name + " failed, nothing was written: " + reason(msg.err))
-		return nil
+		m.showError(name+" failed, nothing was written", reason(msg.err))
+		return quit
+	}
+	if quit != nil {
+		defer func() { m.message = "" }()
 	}
 	res := msg.res
 	if msg.ch.undo != nil {
@@ -375,7 +307,7 @@ func (m *Model) skillDone(msg skillDoneMsg) tea.Cmd {
 	}
 	m.flashInfo(fmt.Sprintf("✓ %s %s by %s: %s", res.Change, name, model.SanitizeLine(res.Actor), res.Objects()))
 	if m.watcher == nil {
-		return tea.Batch(back, m.reloadAll())
+		return tea.Batch(back, m.reloadAll(), quit)
 	}
-	return back
+	return tea.Batch(back, quit)
 }

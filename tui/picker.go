@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"fmt"
 	"strings"
 
 	"charm.land/bubbles/v2/key"
@@ -8,6 +9,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
+	"referee/cells"
 	"referee/themes"
 )
 
@@ -24,27 +26,31 @@ type entry struct {
 
 // PickerKeyMap is the keys of help and the palette.
 type PickerKeyMap struct {
-	Up, Down, Run, Close key.Binding
+	Up, Down, PageUp, PageDown, Run, Close key.Binding
 }
 
-// DefaultPickerKeyMap returns the keys of help and the palette.
+// DefaultPickerKeyMap returns the keys of help and the palette (letters go to the
+// filter, so moving is on the arrows, the page keys and ctrl+n/ctrl+p).
 func DefaultPickerKeyMap() PickerKeyMap {
 	return PickerKeyMap{
-		Up:    key.NewBinding(key.WithKeys("up", "ctrl+p"), key.WithHelp("↑", "up")),
-		Down:  key.NewBinding(key.WithKeys("down", "ctrl+n"), key.WithHelp("↓", "down")),
-		Run:   key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "run")),
-		Close: key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "close")),
+		Up:       key.NewBinding(key.WithKeys("up", "ctrl+p"), key.WithHelp("↑", "up (help: scroll)")),
+		Down:     key.NewBinding(key.WithKeys("down", "ctrl+n"), key.WithHelp("↓", "down (help: scroll)")),
+		PageUp:   key.NewBinding(key.WithKeys("pgup", "ctrl+u"), key.WithHelp("pgup", "page up")),
+		PageDown: key.NewBinding(key.WithKeys("pgdown", "ctrl+d"), key.WithHelp("pgdn", "page down")),
+		Run:      key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "palette: run the command")),
+		Close:    key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "close")),
 	}
 }
 
-// Picker is a filterable list: the help screen (?) and the command palette (:).
+// Picker is a filterable list: the help screen (?) and the command palette (:). The
+// palette has a cursor; help scrolls by line. Both say how much is above and below.
 type Picker struct {
 	title   string
 	all     []entry
 	shown   []entry
 	filter  textinput.Model
 	cursor  int
-	offset  int
+	offset  int // first line shown
 	width   int
 	height  int
 	canRun  bool
@@ -78,6 +84,7 @@ func (p *Picker) apply() {
 		}
 	}
 	p.cursor = min(p.cursor, max(len(p.shown)-1, 0))
+	p.offset = 0
 }
 
 // SetSize sets the inner size of the overlay.
@@ -85,6 +92,9 @@ func (p *Picker) SetSize(w, h int) {
 	p.width, p.height = max(w, 10), max(h, 3)
 	p.filter.SetWidth(max(p.width-12, 4))
 }
+
+// window is how many list lines fit between the filter and the hint line.
+func (p *Picker) window() int { return max(p.height-3, 1) }
 
 // Update handles a key; done reports that the picker closed, with the command to run.
 func (p *Picker) Update(msg tea.Msg) (tea.Cmd, bool) {
@@ -94,15 +104,18 @@ func (p *Picker) Update(msg tea.Msg) (tea.Cmd, bool) {
 		p.filter, cmd = p.filter.Update(msg)
 		return cmd, false
 	}
+	step := 0
 	switch {
 	case key.Matches(km, p.keys.Close), p.closeOn != "" && km.String() == p.closeOn && p.filter.Value() == "":
 		return nil, true
 	case key.Matches(km, p.keys.Up):
-		p.cursor = max(p.cursor-1, 0)
-		return nil, false
+		step = -1
 	case key.Matches(km, p.keys.Down):
-		p.cursor = min(p.cursor+1, max(len(p.shown)-1, 0))
-		return nil, false
+		step = 1
+	case key.Matches(km, p.keys.PageUp):
+		step = -max(p.window()-1, 1)
+	case key.Matches(km, p.keys.PageDown):
+		step = max(p.window()-1, 1)
 	case key.Matches(km, p.keys.Run):
 		if !p.canRun {
 			return nil, true
@@ -114,32 +127,30 @@ func (p *Picker) Update(msg tea.Msg) (tea.Cmd, bool) {
 			}
 		}
 		return nil, true
+	default:
+		var cmd tea.Cmd
+		p.filter, cmd = p.filter.Update(msg)
+		p.apply()
+		return cmd, false
 	}
-	var cmd tea.Cmd
-	p.filter, cmd = p.filter.Update(msg)
-	p.apply()
-	return cmd, false
+	if p.canRun {
+		p.cursor = min(max(p.cursor+step, 0), max(len(p.shown)-1, 0))
+	} else {
+		p.offset += step // clamped by View, which knows the lines
+	}
+	return nil, false
 }
 
-// View renders the picker's body lines.
-func (p *Picker) View(st *themes.Styles) []string {
-	lines := []string{p.filter.View(), ""}
-	avail := max(p.height-len(lines)-1, 1)
-	rowsPer := 2
-	visible := max(avail/rowsPer, 1)
-	if p.cursor < p.offset {
-		p.offset = p.cursor
-	}
-	if p.cursor >= p.offset+visible {
-		p.offset = p.cursor - visible + 1
-	}
+// lines renders every shown entry (group headings, then one line per entry and one
+// for its disabled reason) and the line of each entry.
+func (p *Picker) lines(st *themes.Styles) (out []string, at []int) {
 	group := ""
-	for i := p.offset; i < len(p.shown) && len(lines) < p.height-1; i++ {
-		e := p.shown[i]
+	for i, e := range p.shown {
 		if e.group != group && e.group != "" {
 			group = e.group
-			lines = append(lines, st.Heading.Render(group))
+			out = append(out, st.Heading.Render(group))
 		}
+		at = append(at, len(out))
 		k := e.key
 		if k == "" {
 			k = "·"
@@ -149,36 +160,67 @@ func (p *Picker) View(st *themes.Styles) []string {
 		if e.mutating {
 			title = st.Danger.Render("✎ ") + title
 		}
-		sel := p.canRun && i == p.cursor
 		head := kcell + " " + title
 		if e.desc != "" {
 			head += st.Muted.Render("  " + e.desc)
 		}
-		head = ansi.Truncate(head, p.width, "…")
-		if sel {
+		head = cells.Truncate(head, p.width, "…")
+		if p.canRun && i == p.cursor {
 			head = st.Selected.Render(padRight(ansi.Strip(head), p.width))
 		}
-		lines = append(lines, head)
+		out = append(out, head)
 		if e.disabled != "" {
-			lines = append(lines, ansi.Truncate("       "+st.Faint.Render("⊘ "+e.disabled), p.width, "…"))
+			out = append(out, cells.Truncate("       "+st.Faint.Render("⊘ "+e.disabled), p.width, "…"))
 		}
 	}
+	return out, at
+}
+
+// View renders the picker's body lines: the filter, a window of the list, and a hint
+// line that says how many lines are above and below the window.
+func (p *Picker) View(st *themes.Styles) []string {
+	all, at := p.lines(st)
+	win := p.window()
+	if p.canRun && p.cursor < len(at) {
+		if at[p.cursor] < p.offset {
+			p.offset = at[p.cursor]
+		}
+		if last := at[p.cursor] + 1; last >= p.offset+win {
+			p.offset = last - win + 1
+		}
+	}
+	p.offset = min(max(p.offset, 0), max(len(all)-win, 0))
+	lines := []string{p.filter.View(), ""}
+	end := min(p.offset+win, len(all))
+	lines = append(lines, all[p.offset:end]...)
 	if len(p.shown) == 0 {
 		lines = append(lines, st.Muted.Render("nothing matches"))
-	}
-	hint := "type to filter · esc close"
-	if p.canRun {
-		hint = "type to filter · ↑/↓ choose · enter run · esc close"
 	}
 	for len(lines) < p.height-1 {
 		lines = append(lines, "")
 	}
-	lines = append(lines, st.Faint.Render(hint))
+	hint := "type to filter · ↑/↓ pgup/pgdn scroll · esc close"
+	if p.canRun {
+		hint = "type to filter · ↑/↓ choose · enter run · esc close"
+	}
+	var more []string
+	if p.offset > 0 {
+		more = append(more, fmt.Sprintf("↑ %d more", p.offset))
+	}
+	if below := len(all) - end; below > 0 {
+		more = append(more, fmt.Sprintf("↓ %d more", below))
+	}
+	if len(more) > 0 {
+		hint = st.Accent.Render(strings.Join(more, " · ")) + st.Faint.Render(" · "+hint)
+	} else {
+		hint = st.Faint.Render(hint)
+	}
+	lines = append(lines, cells.Truncate(hint, p.width, "…"))
 	return lines
 }
 
 func padRight(s string, w int) string {
-	if d := w - ansi.StringWidth(s); d > 0 {
+	if d := w - cells.Width(s); d > 0 {
 		return s + strings.Repeat(" ", d)
 	}
 	return s

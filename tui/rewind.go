@@ -69,8 +69,7 @@ func (m *Model) onRewindPlan(msg rewindPlanMsg) tea.Cmd {
 			strings.Join(p.CountersBefore, " "), strings.Join(p.CountersAfter, " ")))
 	}
 	ch.preview = append(ch.preview, fmt.Sprintf("recorded as change %s (skill rewind) by %s; u takes it back", p.Change, m.actor))
-	m.confirm = ch
-	return nil
+	return m.openConfirm(ch)
 }
 
 // applyRewind writes the rewind confirmed (off the UI goroutine) and reports it as a

@@ -2,6 +2,8 @@ package tui
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
 
 	tea "charm.land/bubbletea/v2"
 
@@ -12,6 +14,14 @@ import (
 func Run(dir string, opts Options) error {
 	if !themes.Valid(opts.Theme) {
 		return fmt.Errorf("unknown theme %q (one of %v)", opts.Theme, themes.Names)
+	}
+	if IsDemo(dir) && opts.DemoOf == "" {
+		scratch, err := ScratchCopy(dir)
+		if err != nil {
+			return err
+		}
+		defer os.RemoveAll(filepath.Dir(scratch))
+		dir, opts.DemoOf = scratch, dir
 	}
 	m, err := New(dir, opts)
 	if err != nil {

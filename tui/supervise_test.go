@@ -170,7 +170,7 @@ func TestTimeTravelScrubsThroughTheLog(t *testing.T) {
 	if got := statusLine(m, 0); !strings.Contains(got, "◷ time travel: after l-003 (3 of 6) · read-only") {
 		t.Fatalf("status line %q", got)
 	}
-	if got := statusLine(m, 1); !strings.HasPrefix(got, " after l-003 (3 of 6) · ~agent-solve ~prob-wrapup-statement: p-001  ,/. earlier/later  d diff  t back to now") {
+	if got := statusLine(m, 1); !strings.HasPrefix(got, " after l-003 (3 of 6) · ~agent-solve ~prob-wrapup-statement: p-001  ,/. earlier/later  t back to now  ? help  q quit") {
 		t.Fatalf("status line 2 %q", got)
 	}
 	contains(t, "screen", screen(m), "Tree · 4 rows · as after l-003", "○ pending   s-007", "◇ open      p-001", "s-007 · statement")
@@ -201,17 +201,17 @@ func TestTimeTravelDisablesEveryChangeKey(t *testing.T) {
 	keys(t, m, "t", ",")
 	want := "read-only: showing l-037; press t to return to now"
 	n := 0
-	for _, a := range m.actions() {
-		if a.skill == "" && a.key != "u" {
+	for _, a := range keyTable() {
+		if a.group != groupChange {
 			continue
 		}
 		n++
 		if got := a.disabled(m); got != want {
-			t.Errorf("%s: disabled %q, want %q", a.key, got, want)
+			t.Errorf("%s: disabled %q, want %q", a.Help().Key, got, want)
 		}
 	}
-	if n != 12 {
-		t.Fatalf("%d change keys, want 12", n)
+	if n != 13 { // eleven skills, H (decide) and u (undo)
+		t.Fatalf("%d change keys, want 13", n)
 	}
 	keys(t, m, ":")
 	for _, e := range m.picker.all {
@@ -420,11 +420,11 @@ func TestReviewQueueByWhatItHoldsUp(t *testing.T) {
 	if want := []string{"s-014", "s-015", "s-016", "s-004", "s-014"}; !slices.Equal(got, want) {
 		t.Fatalf("n visits %v, want %v", got, want)
 	}
-	if m.message != "s-014: awaiting check (1 of 4 waiting for a human) · holds up 4" {
+	if m.message != "wrapped to 1 of 4 · s-014: awaiting check (1 of 4 waiting for a human) · holds up 4" {
 		t.Fatalf("status %q", m.message)
 	}
 	keys(t, m, "N")
-	if selectedID(m) != "s-004" || m.message != "s-004: awaiting check (4 of 4 waiting for a human)" {
+	if selectedID(m) != "s-004" || m.message != "wrapped to 4 of 4 · s-004: awaiting check (4 of 4 waiting for a human)" {
 		t.Fatalf("N: %q, %q", selectedID(m), m.message)
 	}
 }
@@ -531,7 +531,7 @@ func TestSupervisingKeysAreListed(t *testing.T) {
 		return strings.Join(ks, " ")
 	}
 	keys(t, m, "?")
-	contains(t, "help", listed(), "[a]", "[r]", "[x]", "[t]", "[,/.]", "[d]", "[≈]", "[◷]", "[⚠stalled]")
+	contains(t, "help", listed(), "[a]", "[r]", "[x]", "[t]", "[,]", "[.]", "[d]", "[≈]", "[◷]", "[⚠stalled]")
 	keys(t, m, "esc", ":")
 	contains(t, "palette", listed(), "[a]", "[r]", "[x]", "[t]", "[d]")
 }

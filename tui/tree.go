@@ -270,7 +270,12 @@ func (t *Tree) View(st *themes.Styles, focused bool, flash map[string]bool) stri
 	}
 	lines := make([]string, 0, t.height)
 	if t.f == nil || len(t.rows) == 0 {
-		lines = append(lines, st.Muted.Render(fitWidth("(no problems or statements yet)", t.width)))
+		for _, l := range []string{"(no problems or statements yet)", "", "Start a run here with", "  referee init --contents <this folder>", "or open the agents' folder with --contents."} {
+			for _, w := range wrapLines(st.Muted, l, t.width) {
+				lines = append(lines, fitWidth(w, t.width))
+			}
+		}
+		lines = lines[:min(len(lines), t.height)]
 	} else {
 		end := min(t.offset+t.height, len(t.rows))
 		for i := t.offset; i < end; i++ {

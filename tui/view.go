@@ -5,8 +5,8 @@ import (
 	"strings"
 
 	tea "charm.land/bubbletea/v2"
-	"github.com/charmbracelet/x/ansi"
 
+	"referee/cells"
 	"referee/model"
 	"referee/themes"
 	"referee/views"
@@ -18,7 +18,7 @@ func (m *Model) View() tea.View {
 	v := tea.NewView(m.Render())
 	v.AltScreen = true
 	v.MouseMode = tea.MouseModeCellMotion
-	v.WindowTitle = "referee · " + m.name
+	v.WindowTitle = "referee · " + model.SanitizeLine(m.name)
 	return v
 }
 
@@ -68,8 +68,10 @@ func (m *Model) Render() string {
 
 	var dlg string
 	switch {
+	case m.notice != nil:
+		dlg = dialog(st, model.SanitizeLine(m.notice.title), m.notice.View(m.common()), m.dialogWidth(), m.dialogHeight())
 	case m.confirm != nil:
-		dlg = dialog(st, "confirm · "+m.confirmTitle(), m.confirmBody(), m.dialogWidth(), m.dialogHeight())
+		dlg = dialog(st, m.confirm.Title(), m.confirm.View(m.common()), m.dialogWidth(), m.dialogHeight())
 	case m.form != nil:
 		dlg = dialog(st, m.form.title, m.form.View(st), m.dialogWidth(), m.dialogHeight())
 	case m.picker != nil:
@@ -77,7 +79,7 @@ func (m *Model) Render() string {
 		dlg = dialog(st, m.picker.title, body, m.dialogWidth(), m.dialogHeight())
 	}
 	if dlg != "" {
-		w, h := ansi.StringWidth(strings.SplitN(dlg, "\n", 2)[0]), strings.Count(dlg, "\n")+1
+		w, h := cells.Width(strings.SplitN(dlg, "\n", 2)[0]), strings.Count(dlg, "\n")+1
 		screen = overlay(screen, dlg, max((m.width-w)/2, 0), max((m.height-h)/2-1, 0))
 	}
 	return screen
@@ -91,56 +93,40 @@ func (m *Model) detailTitle() string {
 	if !ok {
 		return "Detail"
 	}
+	kind := ""
 	switch r.Kind {
 	case views.RowStatement:
-		return r.ID + " · statement"
+		kind = " · statement"
 	case views.RowProblem:
-		return r.ID + " · problem"
+		kind = " · problem"
+	default:
+		return "Detail"
 	}
-	return "Detail"
+	pos := m.detail.position()
+	return breadcrumb(r.Path, max(m.detail.width-8-len(kind)-len(pos), 10)) + kind + pos
 }
 
-func (m *Model) confirmTitle() string {
-	if m.confirm.undo != nil {
-		return "undo " + m.confirm.undo.Change
-	}
-	if m.confirm.rewind != nil {
-		return "rewind to " + m.confirm.rewind.To
-	}
-	return m.confirm.skill.Name
-}
-
-func (m *Model) confirmBody() []string {
-	st := m.st
-	ch := m.confirm
-	w := m.dialogWidth() - 4
-	var lines []string
-	if ch.undo != nil {
-		lines = append(lines, st.Bold.Render("Undo the last change of this session?"))
-	} else if ch.rewind != nil {
-		lines = append(lines, st.Bold.Render("Set the folder back to right after "+ch.rewind.To+"?"))
-	} else {
-		v := ch.version
-		if v == "" {
-			v = "?"
-		}
-		lines = append(lines, st.Bold.Render(fmt.Sprintf("%s on %s", ch.skill.Name, ch.target))+
-			st.Muted.Render(fmt.Sprintf("  (the version you saw: %s) as %s", v, m.actor)))
-	}
-	lines = append(lines, "", st.Muted.Render("will write:"))
-	for _, p := range ch.preview {
-		for _, l := range strings.Split(ansi.Wrap(p, max(w-2, 8), ""), "\n") {
-			lines = append(lines, "  "+st.Base.Render(l))
+// breadcrumb is where a node sits, "p-003 › s-011 › s-014", cut from the root end
+// ("… › s-011 › s-014") to fit; the groups (premises, unattached) are left out.
+func breadcrumb(path string, width int) string {
+	var ids []string
+	for id := range strings.SplitSeq(path, "/") {
+		if id != "" && !strings.HasPrefix(id, "#") {
+			ids = append(ids, model.SanitizeLine(id))
 		}
 	}
-	if args := argLines(ch); len(args) > 0 {
-		lines = append(lines, "", st.Muted.Render("arguments:"))
-		for _, a := range args {
-			lines = append(lines, "  "+st.Faint.Render(ansi.Truncate(a, max(w-2, 8), "…")))
-		}
+	if len(ids) == 0 {
+		return ""
 	}
-	lines = append(lines, "", st.Danger.Render("y")+st.Base.Render(" write it")+st.Muted.Render("   ·   any other key (enter, esc…) cancels"))
-	return lines
+	out := ids[len(ids)-1]
+	for i := len(ids) - 2; i >= 0; i-- {
+		next := ids[i] + " › " + out
+		if cells.Width(next) > width {
+			return "… › " + out
+		}
+		out = next
+	}
+	return out
 }
 
 // statusLines are the two bottom lines: state, then hints or the last message.
@@ -149,6 +135,9 @@ func (m *Model) statusLines() []string {
 	w := m.width
 	var left []string
 	left = append(left, st.Accent.Render("referee")+" "+st.StatusVal.Render(model.SanitizeLine(m.name)))
+	if m.opts.DemoOf != "" {
+		left[len(left)-1] += st.Warn.Render(" (demo: scratch copy)")
+	}
 	if m.travel != nil {
 		// First, so that a narrow screen cuts anything else before it.
 		left = append(left, st.Warn.Bold(true).Render(m.travelLabel()))
@@ -175,8 +164,8 @@ func (m *Model) statusLines() []string {
 	switch {
 	case m.paused:
 		s := "⏸ paused"
-		if m.pendingCount > 0 {
-			s += fmt.Sprintf(" (%s waiting)", plural(m.pendingCount, "change", "changes"))
+		if w := m.waiting(); w != "" {
+			s += " (" + w + ")"
 		}
 		left = append(left, st.Warn.Render(s))
 	case m.travel != nil && m.pending != nil:
@@ -214,58 +203,15 @@ func (m *Model) statusLines() []string {
 		}
 		line2 = " " + style.Render(prefix+model.SanitizeLine(m.message))
 	case m.travel != nil && m.travel.summary != "":
-		line2 = " " + st.Accent.Render(model.SanitizeLine(m.travel.summary)) + "  " + m.hints()
+		// The summary gives way to "? help  q quit" (and the travel keys when there is room).
+		sum := st.Accent.Render(cells.Truncate(model.SanitizeLine(m.travel.summary), max(w-3-cells.Width(m.footer(0)), 8), "…"))
+		line2 = " " + sum + "  " + m.footer(w-3-cells.Width(sum))
 	default:
-		line2 = " " + m.hints()
+		line2 = " " + m.footer(w-1)
 	}
 	if m.watchNote != "" && m.message == "" && !m.searching {
-		line2 = " " + st.Warn.Render(model.SanitizeLine(m.watchNote)) + st.Faint.Render(" │ ") + strings.TrimPrefix(line2, " ")
+		note := st.Warn.Render(model.SanitizeLine(m.watchNote)) + st.Faint.Render(" │ ")
+		line2 = " " + note + m.footer(w-1-cells.Width(note))
 	}
 	return []string{line1, fitWidth(line2, w)}
-}
-
-// hints are the most useful keys for the selection.
-func (m *Model) hints() string {
-	st := m.st
-	type hint struct{ k, d string }
-	var hs []hint
-	if m.loading != nil {
-		return st.StatusKey.Render("?") + " " + st.StatusBar.Render("help") + "  " + st.StatusKey.Render("q") + " " + st.StatusBar.Render("quit")
-	}
-	if m.travel != nil {
-		hs = append(hs, hint{",/.", "earlier/later"}, hint{"d", "diff"}, hint{"t", "back to now"})
-	}
-	if m.focus == focusDetail {
-		switch m.side {
-		case sideActivity:
-			hs = append(hs, hint{"/", "filter"}, hint{"enter", "go to"})
-			if m.travel == nil {
-				hs = append(hs, hint{"t", "travel there"})
-			}
-			hs = append(hs, hint{"a", "close"})
-		case sideGraveyard:
-			hs = append(hs, hint{">/<", "choose"}, hint{"enter", "go to"}, hint{"x", "close"})
-		case sideRuns:
-			hs = append(hs, hint{"r", "close"})
-		}
-	}
-	if m.search != "" {
-		hs = append(hs, hint{"n/N", fmt.Sprintf("matches (%d)", len(m.searchResults))}, hint{"esc", "clear search"})
-	}
-	if s := m.selectedStatement(); s != nil && m.travel == nil {
-		switch m.g.Phase[s.ID] {
-		case model.PhaseAwaitingCheck:
-			hs = append(hs, hint{"C", "confirm"}, hint{"R", "reject"}, hint{"]/[", "sentence"})
-		case model.PhaseHasGap:
-			hs = append(hs, hint{"i", "issue"}, hint{"P", "patch"}, hint{"L", "lemma"}, hint{"F", "false"})
-		case model.PhaseNeedsDecision:
-			hs = append(hs, hint{"M", "modify"}, hint{"F", "false"}, hint{"A", "abandon"})
-		}
-	}
-	hs = append(hs, hint{"n", "next waiting"}, hint{"/", "search"}, hint{"tab", "pane"}, hint{":", "palette"}, hint{"?", "help"}, hint{"p", "pause"}, hint{"q", "quit"})
-	var parts []string
-	for _, h := range hs {
-		parts = append(parts, st.StatusKey.Render(h.k)+" "+st.StatusBar.Render(h.d))
-	}
-	return strings.Join(parts, "  ")
 }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/charmbracelet/x/ansi"
 
+	"referee/cells"
 	"referee/model"
 	"referee/themes"
 )
@@ -100,7 +101,7 @@ func SelectLine(st *themes.Styles, line string, width int, selected, focused boo
 		return line
 	}
 	plain := ansi.Strip(line)
-	if pad := width - ansi.StringWidth(plain); pad > 0 {
+	if pad := width - cells.Width(plain); pad > 0 {
 		plain += strings.Repeat(" ", pad)
 	}
 	if focused {
@@ -146,8 +147,8 @@ func fitLine(s string, width int) string {
 	if width <= 0 {
 		return ""
 	}
-	if ansi.StringWidth(s) > width {
-		return ansi.Truncate(s, width, "…")
+	if cells.Width(s) > width {
+		return cells.Truncate(s, width, "…")
 	}
 	return s
 }

@@ -6,8 +6,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/charmbracelet/x/ansi"
-
+	"referee/cells"
 	"referee/mathtext"
 	"referee/model"
 	"referee/themes"
@@ -132,8 +131,8 @@ func (b *docBuilder) readable(s string) string {
 }
 
 func (b *docBuilder) line(s string) {
-	if ansi.StringWidth(s) > b.width {
-		s = ansi.Truncate(s, b.width, "…")
+	if cells.Width(s) > b.width {
+		s = cells.Truncate(s, b.width, "…")
 	}
 	b.doc.Lines = append(b.doc.Lines, s)
 }
@@ -156,7 +155,7 @@ func (b *docBuilder) para(text string, indent int, style func(...string) string)
 	pad := strings.Repeat(" ", indent)
 	for l := range strings.SplitSeq(text, "\n") {
 		l = strings.ReplaceAll(l, "\t", "    ")
-		for wl := range strings.SplitSeq(ansi.Wrap(l, w, ""), "\n") {
+		for wl := range strings.SplitSeq(cells.Wrap(l, w, ""), "\n") {
 			b.line(pad + style(wl))
 		}
 	}
@@ -169,7 +168,7 @@ func (b *docBuilder) labelled(indent int, label, text string) {
 	}
 	text = model.Sanitize(text)
 	pad := strings.Repeat(" ", indent)
-	lw := ansi.StringWidth(label) + 2
+	lw := cells.Width(label) + 2
 	w := max(b.width-indent-lw, 8)
 	if lw > (b.width-indent)/4 {
 		// Narrow: the label on its own line, the text under it.
@@ -179,7 +178,7 @@ func (b *docBuilder) labelled(indent int, label, text string) {
 	}
 	first := true
 	for l := range strings.SplitSeq(text, "\n") {
-		for wl := range strings.SplitSeq(ansi.Wrap(l, w, ""), "\n") {
+		for wl := range strings.SplitSeq(cells.Wrap(l, w, ""), "\n") {
 			if first {
 				b.line(pad + b.st.Muted.Render(label+": ") + b.st.Base.Render(wl))
 				first = false
@@ -429,7 +428,7 @@ func (b *docBuilder) thread(t model.Thread, i, located int, rule model.LocateRul
 		where += " (by number: the quoted text is not in the proof)"
 	}
 	head := cur + st.Bold.Render(num) + "  " + state + "  " + st.Accent.Render(model.SanitizeLine(is.ErrorType))
-	if ansi.StringWidth(head)+2+ansi.StringWidth(where) <= b.width {
+	if cells.Width(head)+2+cells.Width(where) <= b.width {
 		b.line(head + "  " + st.Muted.Render(where))
 	} else {
 		// Narrow: where the issue points goes under it rather than being cut off.

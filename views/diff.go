@@ -4,8 +4,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/charmbracelet/x/ansi"
-
+	"referee/cells"
 	"referee/model"
 	"referee/themes"
 )
@@ -133,7 +132,7 @@ func (b *docBuilder) diffLine(op, text string) {
 	text = strings.ReplaceAll(model.Sanitize(text), "\t", "    ")
 	first := true
 	for l := range strings.SplitSeq(text, "\n") {
-		for wl := range strings.SplitSeq(ansi.Wrap(l, max(b.width-4, 8), ""), "\n") {
+		for wl := range strings.SplitSeq(cells.Wrap(l, max(b.width-4, 8), ""), "\n") {
 			prefix := "  "
 			if first {
 				prefix, first = mark, false

@@ -33,6 +33,7 @@ import (
 	"charm.land/glamour/v2"
 	"github.com/charmbracelet/x/ansi"
 
+	"referee/cells"
 	"referee/mathtext"
 	"referee/model"
 	"referee/themes"
@@ -475,7 +476,7 @@ func RenderProofPlain(proof string, width int, math mathtext.Mode) *RenderedProo
 		}
 		for l := range strings.SplitSeq(para, "\n") {
 			for _, row := range splitRows([]string{l}, p.table) {
-				lines = append(lines, strings.Split(ansi.Wrap(row, width, ""), "\n")...)
+				lines = append(lines, strings.Split(cells.Wrap(row, width, ""), "\n")...)
 			}
 		}
 	}
@@ -487,7 +488,7 @@ func finish(key string, lines []string, p preparedProof, width int, md bool) *Re
 	var fitted []string
 	for _, l := range lines {
 		if cellWidth(l) > width {
-			fitted = append(fitted, strings.Split(ansi.Hardwrap(l, width, true), "\n")...)
+			fitted = append(fitted, strings.Split(cells.Method().Hardwrap(l, width, true), "\n")...)
 		} else {
 			fitted = append(fitted, l)
 		}
@@ -552,7 +553,7 @@ func (r *RenderedProof) layout() {
 		r.Start[i] = s.line
 		// "!" goes on the blank before the marker, else in the gutter's second cell.
 		r.bang[i] = cellPos{s.line, 1}
-		if s.col > 0 && ansi.Cut(plain[s.line], s.col-1, s.col) == " " {
+		if s.col > 0 && cells.Cut(plain[s.line], s.col-1, s.col) == " " {
 			r.bang[i] = cellPos{s.line, gutterWidth + s.col - 1}
 		}
 		e := end[i]
@@ -573,7 +574,7 @@ func (r *RenderedProof) layout() {
 			if li == e.line {
 				to = min(to, e.col)
 			}
-			text := ansi.Cut(plain[li], from, to)
+			text := cells.Cut(plain[li], from, to)
 			from += len(text) - len(strings.TrimLeft(text, " "))
 			to -= len(text) - len(strings.TrimRight(text, " "))
 			if from >= to {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/charmbracelet/x/ansi"
 
+	"referee/cells"
 	"referee/model"
 	"referee/themes"
 )
@@ -101,12 +102,25 @@ func NextWord(agent string) string {
 	return strings.TrimPrefix(agent, "agent-")
 }
 
-// TreeLine renders one row at exactly width cells (or less, never more).
+// CompactTree is the pane width below which rows show a status's glyph, not its word.
+const CompactTree = 44
+
+// MaxIndent is the deepest indentation a row gets, in levels: deeper rows are drawn at
+// it, with a "›" that says the depth goes on (the breadcrumb says where the row is).
+const MaxIndent = 12
+
+// TreeLine renders one row at exactly width cells (or less, never more). What gives
+// way when space is short, in order: the claim's text, the marks on the right, the
+// status word (its glyph stays), the indentation. The ID is never cut.
 func TreeLine(st *themes.Styles, r TreeRow, info RowInfo, width int, selected, focused bool) string {
 	if width <= 0 {
 		return ""
 	}
-	indent := strings.Repeat("  ", min(r.Depth, 40))
+	depth := min(r.Depth, MaxIndent)
+	indent := strings.Repeat("  ", depth)
+	if r.Depth > MaxIndent {
+		indent = indent[:len(indent)-1] + "›"
+	}
 	fold := "  "
 	if r.HasKids {
 		fold = "▸ "
@@ -114,71 +128,20 @@ func TreeLine(st *themes.Styles, r TreeRow, info RowInfo, width int, selected, f
 			fold = "▾ "
 		}
 	}
-	var left, right []string
-	plainLeft := indent + fold
+	var line string
 	switch r.Kind {
 	case RowGroup:
-		left = append(left, st.Muted.Render(model.SanitizeLine(r.Label)))
+		line = fitRow(indent+fold, st.Muted.Render(model.SanitizeLine(r.Label)), width)
 	case RowCycle:
-		left = append(left, st.Warn.Render("↺ "+r.ID+" (cycle: already above)"))
+		line = fitRow(indent+fold, st.Warn.Render("↺ "+r.ID+" (cycle: already above)"), width)
 	case RowMissing:
-		left = append(left, st.Error.Render("⚠ "+r.ID+" (missing)"))
+		line = fitRow(indent+fold, st.Error.Render("⚠ "+r.ID+" (missing)"), width)
 	case RowBroken:
-		left = append(left, st.Error.Render("⚠ "+model.SanitizeLine(r.Label)+" (does not parse)"))
+		line = fitRow(indent+fold, st.Error.Render("⚠ "+model.SanitizeLine(r.Label)+" (does not parse)"), width)
 	default:
-		left = append(left, st.Badge(info.Phase, info.Status, themes.BadgeWidth))
-		id := st.ID.Render(r.ID)
-		if r.Shared {
-			id += st.Faint.Render("⇉")
-		}
-		left = append(left, id)
-		if r.Edge != "" {
-			left = append(left, st.Faint.Render("("+r.Edge+")"))
-		}
-		left = append(left, st.Base.Render(info.Text))
-		if info.IssuesTotal > 0 {
-			s := fmt.Sprintf("⚑%d/%d", info.IssuesOpen, info.IssuesTotal)
-			if info.IssuesOpen > 0 {
-				right = append(right, st.Status(model.PhaseHasGap).Render(s))
-			} else {
-				right = append(right, st.Faint.Render(s))
-			}
-		}
-		if info.Retread {
-			right = append(right, st.Warn.Render("≈"))
-		}
-		if info.FullyProved && r.Kind == RowStatement {
-			right = append(right, st.Status(model.PhaseProved).Render("★"))
-		}
-		if info.Stale {
-			right = append(right, st.Warn.Render("stale"))
-		}
-		if info.Next != "" {
-			right = append(right, st.Accent.Render("→"+NextWord(info.Next)))
-		}
-		if info.Broken {
-			right = append(right, st.Error.Render("⚠broken"))
-		}
+		line = objectLine(st, r, info, indent, fold, width)
 	}
-	l := plainLeft + strings.Join(left, " ")
-	rt := strings.Join(right, " ")
-	rw := cellWidth(rt)
-	if rw > 0 && rw+12 > width { // no room: drop the marks rather than the ID
-		rt, rw = "", 0
-	}
-	avail := width - rw
-	if rw > 0 {
-		avail-- // a space before the marks
-	}
-	if cellWidth(l) > avail {
-		l = ansi.Truncate(l, avail, "…")
-	}
-	line := l
-	if rw > 0 {
-		line += strings.Repeat(" ", max(1, width-rw-cellWidth(l))) + rt
-	}
-	pad := width - cellWidth(line)
-	if pad > 0 {
+	if pad := width - cellWidth(line); pad > 0 {
 		line += strings.Repeat(" ", pad)
 	}
 	switch {
@@ -192,12 +155,103 @@ func TreeLine(st *themes.Styles, r TreeRow, info RowInfo, width int, selected, f
 	return line
 }
 
+// fitRow is a prefix and a text cut to width.
+func fitRow(prefix, text string, width int) string {
+	l := prefix + text
+	if cellWidth(l) > width {
+		l = cells.Truncate(l, width, "…")
+	}
+	return l
+}
+
+// objectLine lays out a problem's or statement's row: indent, fold, status, ID (never
+// cut), the edge, the text, and the marks on the right.
+func objectLine(st *themes.Styles, r TreeRow, info RowInfo, indent, fold string, width int) string {
+	id := st.ID.Render(r.ID)
+	if r.Shared {
+		id += st.Faint.Render("⇉")
+	}
+	b := themes.BadgeFor(info.Phase, info.Status)
+	badge := st.Badge(info.Phase, info.Status, themes.BadgeWidth)
+	glyph := st.Status(info.Phase).Render(b.Symbol)
+	var right []string
+	if info.IssuesTotal > 0 {
+		s := fmt.Sprintf("⚑%d/%d", info.IssuesOpen, info.IssuesTotal)
+		if info.IssuesOpen > 0 {
+			right = append(right, st.Status(model.PhaseHasGap).Render(s))
+		} else {
+			right = append(right, st.Faint.Render(s))
+		}
+	}
+	if info.Retread {
+		right = append(right, st.Warn.Render("≈"))
+	}
+	if info.FullyProved && r.Kind == RowStatement {
+		right = append(right, st.Status(model.PhaseProved).Render("★"))
+	}
+	if info.Stale {
+		right = append(right, st.Warn.Render("stale"))
+	}
+	if info.Next != "" {
+		right = append(right, st.Accent.Render("→"+NextWord(info.Next)))
+	}
+	if info.Broken {
+		right = append(right, st.Error.Render("⚠broken"))
+	}
+	rt := strings.Join(right, " ")
+	edge := ""
+	if r.Edge != "" {
+		edge = " " + st.Faint.Render("("+r.Edge+")")
+	}
+	// The fixed part: what must show whole. Shrink it until it leaves room: the status
+	// word goes first (its glyph stays), then the marks, then the indentation.
+	head := indent + fold + badge + " " + id
+	const minText = 8        // a claim narrower than this says nothing
+	if width < CompactTree { // a narrow pane: every row shows the glyph, so they align
+		head = indent + fold + glyph + " " + id
+	}
+	if marks := cellWidth(rt); cellWidth(head)+minText+marks+1 > width {
+		head = indent + fold + glyph + " " + id
+	}
+	if cellWidth(head) > width {
+		head = glyph + " " + id
+	}
+	if cellWidth(head) > width {
+		head = id
+	}
+	hw := cellWidth(head)
+	rw := cellWidth(rt)
+	if rw > 0 && hw+1+minText+1+rw > width { // no room for the marks: the text first
+		rt, rw = "", 0
+	}
+	avail := width - hw
+	if rw > 0 {
+		avail -= rw + 1
+	}
+	text := edge + " " + st.Base.Render(info.Text)
+	if cellWidth(text) > avail {
+		if avail >= 3 {
+			text = cells.Truncate(text, avail, "…")
+		} else {
+			text = ""
+		}
+	}
+	line := head + text
+	if rw > 0 {
+		line += strings.Repeat(" ", max(1, width-rw-cellWidth(line))) + rt
+	}
+	if cellWidth(line) > width { // an ID wider than the pane: nothing else to give
+		line = cells.Truncate(line, width, "")
+	}
+	return line
+}
+
 // cellWidth is ansi.StringWidth with a fast path for printable ASCII, one cell a byte:
 // most of a proof and of a tree line, measured again on every frame.
 func cellWidth(s string) int {
 	for i := 0; i < len(s); i++ {
 		if c := s[i]; c < 0x20 || c >= 0x7f {
-			return ansi.StringWidth(s)
+			return cells.Width(s)
 		}
 	}
 	return len(s)

@@ -14,6 +14,7 @@ import (
 
 	"referee/model"
 	"referee/store"
+	"referee/themes"
 )
 
 // Exit codes.
@@ -132,6 +133,9 @@ func (a *app) rootCommand(args []string) *cobra.Command {
 	stallAfter := root.Flags().Duration("stall-after", model.DefaultStallAfter, "the UI's stall alarm: how long nothing may change while work is actionable (negative turns it off)")
 	claudeDir := root.Flags().String("claude-dir", "", "Claude Code's config folder, whose session transcripts the runs pane follows (default $CLAUDE_CONFIG_DIR, else ~/.claude)")
 	root.RunE = func(cmd *cobra.Command, args []string) error {
+		if !themes.Valid(*theme) {
+			return usagef("--theme: %q is not one of %s", oneLine(*theme), strings.Join(themes.Names, ", "))
+		}
 		if openTUI != nil {
 			return openTUI(*contents, uiOptions{theme: *theme, stallAfter: *stallAfter, claudeDir: *claudeDir})
 		}

@@ -12,6 +12,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"referee/internal/testshared"
 )
 
 // The tests run the built binary, as the agents and the shell do.
@@ -93,6 +95,7 @@ func copyFixture(t *testing.T) string {
 
 func copyTree(t *testing.T, src, dst string) {
 	t.Helper()
+	testshared.Need(t, src)
 	err := filepath.WalkDir(src, func(path string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
@@ -138,6 +141,7 @@ func files(t *testing.T, dir string) map[string]string {
 
 func readFile(t *testing.T, path string) string {
 	t.Helper()
+	testshared.Need(t, path)
 	data, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)

@@ -53,7 +53,7 @@ func (a *app) printStatus(dir, output string) error {
 	}
 
 	w := func(format string, args ...any) { fmt.Fprintf(a.stdout, format, args...) }
-	w("contents: %s (%s)\n", dir, vocabText(snap.Vocab))
+	w("contents: %s (%s)\n", oneLine(dir), vocabText(snap.Vocab))
 	if len(st.Next) == 0 {
 		w("next: nothing to run\n")
 	} else {

@@ -1,0 +1,44 @@
+package tui
+
+// A form closed with esc is kept as a draft: pressing its key again on the same object
+// brings back what was typed (reading the proof while writing an explanation means
+// closing the form). A draft is checked against the object's version like any change:
+// if the object changed meanwhile, the confirmation's check says so and keeps it.
+
+// maxDrafts bounds the drafts kept in a session.
+const maxDrafts = 32
+
+func draftKey(skill, target string) string { return skill + " " + target }
+
+// keepDraft keeps a form closed with esc, if anything was typed in it.
+func (m *Model) keepDraft(f *Form) {
+	if f == nil || f.change == nil || f.change.skill == nil || !f.typed {
+		m.flashInfo("cancelled: nothing was written")
+		return
+	}
+	if m.drafts == nil {
+		m.drafts = map[string]*Form{}
+	}
+	if len(m.drafts) >= maxDrafts {
+		clear(m.drafts)
+	}
+	ch := f.change
+	m.drafts[draftKey(ch.skill.Name, ch.target)] = f
+	m.flashInfo("cancelled: nothing was written · " + skillKey(ch.skill.Name) + " again on " + ch.target + " brings the draft back")
+}
+
+// takeDraft is the kept draft of a skill on an object, said above its fields; nil if none.
+func (m *Model) takeDraft(skill, target string) *Form {
+	k := draftKey(skill, target)
+	f := m.drafts[k]
+	if f == nil {
+		return nil
+	}
+	delete(m.drafts, k)
+	const said = "Your draft, as you left it (esc keeps it again)."
+	if len(f.note) == 0 || f.note[0] != said {
+		f.note = append([]string{said}, f.note...)
+	}
+	f.err = ""
+	return f
+}

@@ -1,0 +1,141 @@
+package tui
+
+import (
+	"strings"
+	"testing"
+
+	"referee/model"
+	"referee/store"
+)
+
+// TestRejectFormKeepsNumberAndQuoteInStep: a new number quotes its sentence; a quote
+// of another sentence moves the number; a quote of none is warned about.
+func TestRejectFormKeepsNumberAndQuoteInStep(t *testing.T) {
+	m, _ := newTestModel(t, 120, 40)
+	keys(t, m, "n", "]", "R")
+	f := m.form
+	if f == nil {
+		t.Fatalf("R did not open a form: %q", m.message)
+	}
+	sents := model.SplitSentences(proofText(m.snap.Statements["s-014"]))
+	f.focus = 0
+	f.focusCmd()
+	keys(t, m, "backspace", "4")
+	if got := f.Value("sentence_text"); got != model.NormalizeSpace(sents[3].Text) {
+		t.Fatalf("number 4 quotes %q", got)
+	}
+	// Type the quote of sentence 1 into the quote field: the number follows.
+	f.focus = 1
+	f.focusCmd()
+	f.SetValue("sentence_text", "")
+	typeText(t, m, model.NormalizeSpace(sents[0].Text))
+	if got := f.Value("sentence_number"); got != "1" {
+		t.Fatalf("quoting sentence 1 left the number at %q", got)
+	}
+	f.SetValue("sentence_text", "")
+	typeText(t, m, "words nobody wrote")
+	if !strings.Contains(f.warn, "not in sentence 1 nor in any other sentence") {
+		t.Fatalf("a quote of no sentence: warning %q", f.warn)
+	}
+	if !strings.Contains(screen(m), "⚠ the quote is not in sentence 1") {
+		t.Fatalf("the warning is not on screen:\n%s", screen(m))
+	}
+}
+
+// TestFormsComeFromTheRegistry: every skill with a form asks for each of its
+// parameters (but the target and what the workbench fills itself), by the registry's
+// kind and help.
+func TestFormsComeFromTheRegistry(t *testing.T) {
+	m, _ := newTestModel(t, 120, 40)
+	for _, s := range store.Skills {
+		pf := m.prefillFor(s, "s-014")
+		if pf.direct {
+			continue
+		}
+		f := m.formFor(s, "s-014", s.Summary, pf)
+		for _, p := range s.Params {
+			if p.Name == s.Target || pf.hidden[p.Name] || p.Kind == store.ParamSubStatements {
+				continue
+			}
+			fl := f.field(p.Name)
+			if fl == nil {
+				t.Errorf("%s: no field for %s", s.Name, p.Name)
+				continue
+			}
+			want := fieldText
+			switch {
+			case len(p.Enum) > 0:
+				want = fieldChoice
+			case p.Kind == store.ParamInt:
+				want = fieldNumber
+			case p.Kind == store.ParamStrings || p.Kind == store.ParamIDs:
+				want = fieldList
+			case p.Long:
+				want = fieldLong
+			}
+			if fl.kind != want || !strings.EqualFold(fl.label, p.Help) && p.Help != "" {
+				t.Errorf("%s %s: field kind %d label %q, want kind %d label %q", s.Name, p.Name, fl.kind, fl.label, want, p.Help)
+			}
+		}
+	}
+}
+
+// TestDecideAProposedModification: s-016 waits for a human; H offers the decision, and
+// accepting makes the proposed claim a new statement of its problem through W.
+func TestDecideAProposedModification(t *testing.T) {
+	m, _ := newTestModel(t, 120, 40)
+	keys(t, m, "/")
+	typeText(t, m, "s-016")
+	keys(t, m, "enter")
+	m.message = ""
+	if got := statusLine(m, 1); !strings.Contains(got, "H decide") {
+		t.Fatalf("the footer does not offer the decision: %q", got)
+	}
+	keys(t, m, "H")
+	if m.picker == nil {
+		t.Fatalf("H did not open the decision: %q", m.message)
+	}
+	scr := screen(m)
+	for _, want := range []string{"Decide s-016", "make the proposed claim a new statement of p-002", "mark s-016 false", "no skill sends a statement back to pending"} {
+		if !strings.Contains(scr, want) {
+			t.Fatalf("the decision lacks %q:\n%s", want, scr)
+		}
+	}
+	keys(t, m, "enter")
+	if m.form == nil || m.form.change.skill.Name != "prob-wrapup-statement" || m.form.change.target != "p-002" {
+		t.Fatalf("accept did not open W on p-002: form %v, %q", m.form != nil, m.message)
+	}
+	if got := m.form.Value("claim"); got != "The sum $\\sum_{k=1}^n k^3$ is odd" {
+		t.Fatalf("claim prefilled %q", got)
+	}
+	if got := m.form.Value("premises"); !strings.Contains(got, "$n \\equiv 1 \\pmod{4}$ or $n \\equiv 2 \\pmod{4}$") {
+		t.Fatalf("premises prefilled %q", got)
+	}
+	keys(t, m, "ctrl+s")
+	if m.confirm == nil || m.confirm.problem != "" {
+		t.Fatalf("accepting does not check out: %+v", m.confirm)
+	}
+}
+
+// TestEscKeepsTheDraft: esc closes R's form; R again on the same statement brings back
+// what was typed; an untouched form is not kept.
+func TestEscKeepsTheDraft(t *testing.T) {
+	m, _ := newTestModel(t, 120, 40)
+	keys(t, m, "n", "R", "esc")
+	if len(m.drafts) != 0 || m.message != "cancelled: nothing was written" {
+		t.Fatalf("an untouched form was kept: %v, %q", m.drafts, m.message)
+	}
+	keys(t, m, "R")
+	typeText(t, m, "The identity is asserted")
+	keys(t, m, "esc")
+	if !strings.Contains(m.message, "R again on s-014 brings the draft back") {
+		t.Fatalf("message %q", m.message)
+	}
+	keys(t, m, "tab", "j", "tab", "R")
+	if m.form == nil || m.form.Value("explanation") != "The identity is asserted" {
+		t.Fatalf("the draft did not come back")
+	}
+	if !strings.Contains(screen(m), "Your draft, as you left it") {
+		t.Fatalf("the form does not say it is the draft:\n%s", screen(m))
+	}
+}

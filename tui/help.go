@@ -1,0 +1,82 @@
+package tui
+
+import (
+	tea "charm.land/bubbletea/v2"
+
+	"referee/store"
+)
+
+// Help (?) and the palette (:) are two Pickers over the key table (keys.go).
+
+// openHelp lists every key with its description and, for a row that cannot run now,
+// why; then the panes' keys, the mouse and the marks. It scrolls, and says what is
+// above and below.
+func (m *Model) openHelp() tea.Cmd {
+	return m.openPicker(newPicker("Help", m.helpEntries(), false, "?"))
+}
+
+// openPalette lists every command of the key table and every skill of the registry
+// (those without a key too), each enabled or with the reason it is not.
+func (m *Model) openPalette() tea.Cmd {
+	var es []entry
+	for _, b := range keyTable() {
+		if b.run == nil || b.name == "palette" {
+			continue
+		}
+		b := b
+		h := b.Help()
+		e := entry{group: b.group, key: h.Key, title: h.Desc, mutating: b.group == groupChange,
+			run: func() tea.Cmd { return m.runBinding(b) }}
+		if b.skill != "" {
+			e.title, e.desc = b.skill, h.Desc
+		}
+		if b.disabled != nil {
+			e.disabled = b.disabled(m)
+		}
+		es = append(es, e)
+	}
+	for _, s := range store.Skills {
+		if skillKey(s.Name) != "" {
+			continue
+		}
+		name := s.Name
+		es = append(es, entry{group: groupChange, title: name, desc: s.Summary, mutating: true,
+			disabled: m.skillDisabled(name, verbFor(name)),
+			run:      func() tea.Cmd { return m.startSkill(name) }})
+	}
+	return m.openPicker(newPicker("Command palette", es, true, ""))
+}
+
+func (m *Model) openPicker(p *Picker) tea.Cmd {
+	m.picker = p
+	m.picker.filter.SetStyles(inputStyles(m.dark))
+	m.picker.SetSize(m.dialogWidth()-4, m.dialogHeight()-2)
+	return m.picker.filter.Focus()
+}
+
+// quit ends the program, unless a change is being written: then it waits for the
+// write and quits when it is done (saying so), never half-way.
+func (m *Model) quit() tea.Cmd {
+	if m.writing > 0 {
+		m.quitAfterWrite = true
+		m.flashInfo("writing a change: referee quits when it is done")
+		return nil
+	}
+	return tea.Quit
+}
+
+// toggleZoom gives the focused pane the whole width, or both panes their share again.
+func (m *Model) toggleZoom() {
+	m.zoomed = !m.zoomed
+	m.layout()
+	if m.zoomed {
+		m.flashInfo("zoomed: the focused pane takes the whole width · tab switches · z again shows both")
+	}
+}
+
+func needSearch(m *Model) string {
+	if m.search == "" {
+		return "no search: / searches an ID or words of a claim"
+	}
+	return ""
+}

@@ -1,0 +1,152 @@
+package tui
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"referee/model"
+	"referee/store"
+)
+
+// A skill's form is made from the registry (store.Skill.Params, Form.fieldFor); what
+// the workbench knows beyond the registry sits here, beside the skill: what the form
+// says first, the values it starts with (the sentence under the cursor, the first open
+// issue, the claim as it is), the parameters the workbench fills itself, and the hook
+// keeping two fields in step.
+
+// prefill is what a skill's form starts with.
+type prefill struct {
+	about  string
+	values map[string]string
+	// hidden are parameters the form does not ask for (finishArgs or the editor fills them).
+	hidden map[string]bool
+	// changed keeps fields in step as the reviewer types.
+	changed func(f *Form, name string)
+	// direct: no form, straight to the confirmation.
+	direct bool
+}
+
+// prefillFor is the prefill of a skill on the selection.
+func (m *Model) prefillFor(skill *store.Skill, id string) prefill {
+	st := m.snap.Statements[id]
+	firstOpen := ""
+	if st != nil {
+		if open := model.Unanswered(st.Issues, st.Responses); len(open) > 0 {
+			firstOpen = strconv.Itoa(open[0])
+		}
+	}
+	src := map[string]bool{"source": true}
+	switch skill.Name {
+	case "check-confirm-proof":
+		return prefill{direct: true}
+	case "check-reject-proof":
+		n, text := m.sentenceUnderCursor()
+		num := ""
+		if n > 0 {
+			num = strconv.Itoa(n)
+		}
+		return prefill{
+			about:   "Record a gap at a sentence of the proof (the sentence under the cursor is filled in; ]/[ move it before pressing R). The number and the quote stay in step.",
+			values:  map[string]string{"sentence_number": num, "sentence_text": text, "error_type": "gap"},
+			changed: sentenceInStep(model.SplitSentences(proofText(st))),
+		}
+	case "state-mark-false":
+		return prefill{about: "The statement becomes false. Give the counterexample; with an issue number it also answers that issue.",
+			values: map[string]string{"issue_number": firstOpen}, hidden: src}
+	case "state-propose-modification":
+		v := map[string]string{"issue_number": firstOpen}
+		if st != nil {
+			v["suggested_claim"] = st.Claim()
+			v["suggested_premises"] = strings.Join(st.Hypothesis, "\n")
+		}
+		return prefill{about: "Propose a changed claim or premises; the statement then waits for a decision.", values: v, hidden: src}
+	case "state-setup-substatement":
+		return prefill{about: "Decompose the statement: a new pending sub-statement is created and the statement waits for it."}
+	case "fix-create-substatement":
+		gap := ""
+		if st != nil && firstOpen != "" {
+			for _, raw := range st.Issues {
+				if is := model.ParseIssue(raw); strconv.Itoa(is.Number) == firstOpen && is.Sentence > 0 {
+					gap = fmt.Sprintf("sentence %d", is.Sentence)
+				}
+			}
+		}
+		return prefill{about: "Answer an issue with a lemma: a new pending statement under this one.",
+			values: map[string]string{"issue_number": firstOpen, "gap_location": gap}}
+	case "prob-wrapup-statement":
+		return prefill{about: "Create the statement that, once proved, resolves the problem."}
+	case "prob-setup-subgoal":
+		return prefill{about: "Create a subproblem; plain hypotheses become new pending statements."}
+	case "prob-finish-up":
+		var keys []string
+		if pr := m.snap.Problems[id]; pr != nil {
+			for _, it := range pr.Progresses {
+				if sid, ok := model.RefID(it); ok && m.snap.Statements[sid] != nil && m.snap.Statements[sid].Status == "true" {
+					keys = append(keys, sid)
+				}
+			}
+		}
+		return prefill{about: "Mark the problem solved by its key statements (each must be true).",
+			values: map[string]string{"key_statement_id": strings.Join(keys, "\n")}}
+	case "abandon":
+		return prefill{about: "The statement becomes abandoned (out of scope or no longer needed)."}
+	case "fix-patch-proof":
+		return prefill{hidden: map[string]bool{"updated_proof": true}}
+	case "state-complete-proof":
+		return prefill{about: "Submit the proof for verification.", hidden: map[string]bool{"proof_text": true}}
+	}
+	return prefill{}
+}
+
+// formFor builds a skill's form from its parameters and the prefill.
+func (m *Model) formFor(skill *store.Skill, target, about string, pf prefill) *Form {
+	if pf.about != "" {
+		about = pf.about
+	}
+	f := newForm(skill.Name+" · "+target, about)
+	f.dark, f.editor, f.changed = m.dark, m.opts.Editor, pf.changed
+	for _, p := range skill.Params {
+		if p.Name == skill.Target || pf.hidden[p.Name] {
+			continue
+		}
+		if p.Kind == store.ParamSubStatements {
+			// One sub-statement: its claim and premises (finishArgs makes the list).
+			f.fieldFor(store.Param{Name: "claim", Kind: store.ParamString, Required: true, Long: true, Help: "the sub-statement's claim"}, pf.values["claim"])
+			f.fieldFor(store.Param{Name: "premises", Kind: store.ParamStrings, Help: "its premises"}, pf.values["premises"])
+			continue
+		}
+		f.fieldFor(p, pf.values[p.Name])
+	}
+	return f
+}
+
+// sentenceInStep keeps the R form's sentence number and quote in step: a new number
+// quotes its sentence; a quote found in another sentence moves the number there; a
+// quote found in none is said.
+func sentenceInStep(sents []model.Sentence) func(f *Form, name string) {
+	return func(f *Form, name string) {
+		f.warn = ""
+		switch name {
+		case "sentence_number":
+			n, err := strconv.Atoi(f.Value("sentence_number"))
+			if err != nil || n < 1 || n > len(sents) {
+				if f.Value("sentence_number") != "" {
+					f.warn = fmt.Sprintf("the proof has sentences 1 to %d", len(sents))
+				}
+				return
+			}
+			f.SetValue("sentence_text", model.NormalizeSpace(sents[n-1].Text))
+		case "sentence_text":
+			q := f.Value("sentence_text")
+			n, _ := strconv.Atoi(f.Value("sentence_number"))
+			idx, rule := model.LocateSentence(sents, n, q)
+			switch {
+			case idx < 0 || rule == model.LocatedByNumber:
+				f.warn = fmt.Sprintf("the quote is not in sentence %d nor in any other sentence of the proof", n)
+			case idx+1 != n:
+				f.SetValue("sentence_number", strconv.Itoa(idx+1))
+			}
+		}
+	}
+}
