@@ -22,9 +22,27 @@ type ObjectChange struct {
 	// Unknown says a version could not be read (a backup missing or broken): From or To
 	// and the fields are then incomplete.
 	Unknown string `json:"unknown,omitempty"`
+	// Outside says the object was changed outside the log after this change (an agent's
+	// in-place write, an edit by hand): the version the next change backed up, or the
+	// file now, is not the one this change wrote (its log line records that version).
+	// After and To then include that unlogged edit. It names where the edit was seen:
+	// "before l-042" or "since" (the file now).
+	Outside string `json:"outside,omitempty"`
 
 	Before, After Value       `json:"-"`
 	Diff          []FieldDiff `json:"-"`
+}
+
+// OutsideText says that the object changed outside the log after the change, and where
+// that shows ("" when it did not).
+func (oc ObjectChange) OutsideText() string {
+	switch oc.Outside {
+	case "":
+		return ""
+	case "since":
+		return "changed outside the log since (shown as it is now)"
+	}
+	return "changed outside the log " + oc.Outside + " (shown with that edit)"
 }
 
 // CompareVersions describes one object's change from its two versions.

@@ -3,6 +3,7 @@ package model
 import (
 	"fmt"
 	"slices"
+	"strings"
 	"unicode/utf8"
 )
 
@@ -290,4 +291,29 @@ func (s *logScanner) skip(depth int) bool {
 		return depth > 0 && s.object(func(string) bool { return s.skip(depth - 1) }, false)
 	}
 	return false
+}
+
+// LogVersions reads the "versions" key of a referee log line: each object's version
+// (Version) right after the change. It is nil for a line without it (the agents' own
+// lines, older referee lines) or one whose versions are not an object of strings.
+func LogVersions(raw string) map[string]string {
+	at := strings.Index(raw, `"versions"`)
+	if at < 0 {
+		return nil
+	}
+	doc, err := Parse([]byte(raw))
+	if err != nil {
+		return nil
+	}
+	v, ok := doc.Get("versions")
+	if !ok || v.Kind != Object {
+		return nil
+	}
+	out := make(map[string]string, len(v.Obj))
+	for _, m := range v.Obj {
+		if m.Value.Kind == String {
+			out[m.Key] = m.Value.Str
+		}
+	}
+	return out
 }

@@ -82,6 +82,7 @@ func (h *History) change(i int, e model.LogEntry, g *model.Graph) Change {
 	modified := slices.DeleteFunc(slices.Clone(e.Modification), func(id string) bool { return slices.Contains(e.Deleted, id) })
 	c := Change{ID: e.ID, Line: e.Line, At: e.At, Actor: e.By, Skill: e.Skill, Err: e.Err,
 		Created: nonNil(e.Creation), Modified: nonNil(modified), Deleted: nonNil(e.Deleted), Reverts: e.Reverts}
+	versions := model.LogVersions(e.Raw) // what the change wrote, when its line says
 	add := func(ids []string, action string) {
 		for _, id := range ids {
 			if !model.ValidID(id, "") || objectFile(id) == "" {
@@ -96,6 +97,9 @@ func (h *History) change(i int, e model.LogEntry, g *model.Graph) Change {
 				c.Provisional = c.Provisional || after.Changed
 			}
 			oc := model.CompareVersions(id, action, before.Doc, after.Doc)
+			if want, ok := versions[id]; ok && after.Exists && after.Version != "" && after.Version != want {
+				oc.Outside = h.seenAt(id, i)
+			}
 			var why []string
 			for _, b := range append(before.Skipped, after.Skipped...) {
 				why = append(why, b.Path+": "+b.Reason)
@@ -117,6 +121,17 @@ func (h *History) change(i int, e model.LogEntry, g *model.Graph) Change {
 		}
 	}
 	return c
+}
+
+// seenAt says where an unlogged edit of id after change i shows: in the backup the next
+// change of id made ("before l-042"), else in the file now ("since").
+func (h *History) seenAt(id string, i int) string {
+	for _, j := range h.touched[id] {
+		if j > i {
+			return "before " + h.log[j].ID
+		}
+	}
+	return "since"
 }
 
 // Activity lists every change in the log of dir, whose snapshot (the folder now) is snap.

@@ -2,6 +2,7 @@ package store
 
 import (
 	"encoding/json"
+	"maps"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -149,5 +150,52 @@ func TestActivityDemo(t *testing.T) {
 	h := NewHistory(demoDir, snap)
 	if from := h.ActivityFrom(36); len(from) != 2 || from[0].ID != "l-037" || h.ActivityFrom(38) != nil {
 		t.Errorf("ActivityFrom(36): %d changes", len(from))
+	}
+}
+
+// An edit outside the log (an agent's in-place write, by hand) after a referee change is
+// shown as what it is: the change's log line records the version it wrote, and the
+// activity says the object changed outside the log, since (the file now) or before the
+// next change that backed it up — instead of crediting the edit to the change.
+func TestActivitySaysWhatChangedOutsideTheLog(t *testing.T) {
+	dir := copyDir(t, fixtureDir)
+	write(t, dir, "statement/s-007.json", read(t, fixtureDir, "history/l-005/s-007.json"))
+	first := mustRun(t, dir, "check-reject-proof", Args{"statement_id": "s-007", "sentence_number": 2, "sentence_text": "x",
+		"error_type": "gap", "explanation": "e", "suggested_fix": "f"})
+	outside := func() map[string]string {
+		t.Helper()
+		snap, err := Load(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		changes, err := Activity(dir, snap)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := map[string]string{}
+		for _, c := range changes {
+			for _, oc := range c.Objects {
+				if oc.Outside != "" {
+					got[c.ID+" "+oc.ID] = oc.OutsideText()
+				}
+			}
+		}
+		return got
+	}
+	if got := outside(); len(got) != 0 {
+		t.Fatalf("nothing was edited outside the log, yet %v", got)
+	}
+	// An agent edits the proof in place, without a log line.
+	path := filepath.Join(dir, "statement", "s-007.json")
+	data, _ := os.ReadFile(path)
+	if err := os.WriteFile(path, []byte(strings.Replace(string(data), `"count_usage": 0`, `"count_usage": 3`, 1)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := outside(), map[string]string{first.Change + " s-007": "changed outside the log since (shown as it is now)"}; !maps.Equal(got, want) {
+		t.Fatalf("after the in-place edit: %v, want %v", got, want)
+	}
+	second := mustRun(t, dir, "fix-patch-proof", Args{"statement_id": "s-007", "issue_number": 1, "updated_proof": "We prove this statement as follows. QED.", "change_description": "c"})
+	if got, want := outside(), map[string]string{first.Change + " s-007": "changed outside the log before " + second.Change + " (shown with that edit)"}; !maps.Equal(got, want) {
+		t.Fatalf("after the next change: %v, want %v", got, want)
 	}
 }

@@ -87,6 +87,9 @@ func ActivityObject(st *themes.Styles, oc model.ObjectChange, width int) string 
 	if oc.Unknown != "" {
 		s += " " + st.Warn.Render("(incomplete: a backup is missing or broken)")
 	}
+	if oc.Outside != "" {
+		s += " " + st.Warn.Render("⚠ "+oc.OutsideText())
+	}
 	return fitLine("  "+s, width)
 }
 

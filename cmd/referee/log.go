@@ -211,5 +211,8 @@ func objectChangeText(oc model.ObjectChange) string {
 	if oc.Unknown != "" {
 		s += " (incomplete: " + oc.Unknown + ")"
 	}
+	if oc.Outside != "" {
+		s += " (" + oc.OutsideText() + ")"
+	}
 	return s
 }
