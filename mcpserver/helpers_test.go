@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"testing"
 	"time"
+
+	"referee/internal/testshared"
 )
 
 const freshStart = "../../shared/fixtures/mra-conformance/fresh/start"
@@ -17,6 +19,7 @@ var testNow = func() time.Time { return time.Date(2026, 1, 8, 12, 0, 0, 0, time.
 // problem) to a temporary folder.
 func freshFolder(t testing.TB) string {
 	t.Helper()
+	testshared.Need(t, freshStart)
 	dst := filepath.Join(t.TempDir(), "contents")
 	err := filepath.WalkDir(freshStart, func(path string, d fs.DirEntry, err error) error {
 		if err != nil {
