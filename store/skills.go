@@ -533,6 +533,17 @@ func (t *tx) conclusion(id string) (string, bool) {
 	return model.ConclusionText(o.doc)
 }
 
+// conclusionOnDisk is conclusion as prob.py sees it: it writes a problem's new statements
+// only after reading every hypothesis, so a hypothesis naming one of them (a guessed
+// "(s-NEW)") finds no file; it is dropped and its text becomes one more new statement.
+// state.py runs once per sub-statement, so state-setup-substatement sees earlier ones.
+func (t *tx) conclusionOnDisk(id string) (string, bool) {
+	if o, ok := t.objs[id]; ok && o.isNew {
+		return "", false
+	}
+	return t.conclusion(id)
+}
+
 func modificationText(a Args) string {
 	var parts []string
 	if a.Has("suggested_claim") {
@@ -608,7 +619,7 @@ var Skills = []*Skill{
 		apply: func(t *tx, a Args) error {
 			var hyps []string
 			for _, h := range a.List("subproblem_hypothesis") {
-				text, existing := model.SubgoalHypothesis(h, t.conclusion)
+				text, existing := model.SubgoalHypothesis(h, t.conclusionOnDisk)
 				if existing {
 					hyps = append(hyps, text)
 					continue

@@ -447,6 +447,41 @@ func TestSetupSubgoalAndSubstatements(t *testing.T) {
 	}
 }
 
+// A hypothesis naming a statement the same prob-setup-subgoal call creates finds nothing,
+// as in the agents' prob.py (it writes the new statements only at the end): the ID is
+// dropped and the text becomes one more new statement. state-setup-substatement runs
+// state.py once per sub, so a later sub's premise does find an earlier sub (bytes from
+// the agents' scripts at d8d7638 on the same calls).
+func TestPremisesNamingStatementsOfTheSameCall(t *testing.T) {
+	dir := copyDir(t, fixtureDir)
+	write(t, dir, "problem/p-001.json", read(t, fixtureDir, "history/l-003/p-001.json"))
+	mustRun(t, dir, "prob-setup-subgoal", Args{"parent_problem_id": "p-001", "subproblem_objective": []string{"O"},
+		"subproblem_hypothesis": []string{"new one", "(s-008)", "(s-008) again", "(s-009) x"}, "rationale": "r"})
+	p := read(t, dir, "problem/p-002.json")
+	if want := `"hypothesis": [
+        "(s-008) new one",
+        "(s-009) ",
+        "(s-010) again",
+        "(s-011) x"
+    ],`; !strings.Contains(p, want) {
+		t.Errorf("p-002:\n%s\nwant hypotheses\n%s", p, want)
+	}
+	for id, want := range map[string]string{"s-008": "new one", "s-009": "", "s-010": "again", "s-011": "x"} {
+		if got := statement(t, dir, id).Conclusion; len(got) != 1 || got[0] != want {
+			t.Errorf("%s conclusion %q, want [%q]", id, got, want)
+		}
+	}
+
+	mustRun(t, dir, "state-setup-substatement", Args{"parent_statement_id": "s-008", "rationale": "split",
+		"sub_statements": []SubStatement{{Claim: "A"}, {Claim: "B", Premises: []string{"(s-012)", "(s-013)"}},
+			{Claim: "C", Premises: []string{"(s-013) para", "(s-014)"}}}})
+	for id, want := range map[string]string{"s-013": "(s-012) A|(s-013)", "s-014": "(s-013) B|(s-014)"} {
+		if got := strings.Join(statement(t, dir, id).Hypothesis, "|"); got != want {
+			t.Errorf("%s premises %q, want %q", id, got, want)
+		}
+	}
+}
+
 func TestMarkFalseProposeModificationAbandon(t *testing.T) {
 	dir := copyDir(t, fixtureDir)
 	write(t, dir, "statement/s-007.json", read(t, fixtureDir, "history/l-005/s-007.json"))
