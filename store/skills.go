@@ -648,7 +648,7 @@ var Skills = []*Skill{
 		Name: "prob-finish-up", Agents: "agent-solve",
 		Summary: "Mark a problem solved by proved key statements",
 		When:    "The statements that settle an open problem are all true.",
-		Changes: "Sets the problem's status to solved (resolved in the later vocabulary), solution.full = resolution, solution.ref = the key statements, solution.cot = cot.",
+		Changes: "Sets the problem's status to solved (resolved in the later vocabulary), solution.full = resolution, solution.ref = the key statements, solution.cot = cot when given.",
 		Target:  "problem_id",
 		Params: []Param{
 			{Name: "problem_id", Kind: ParamID, IDKind: model.KindProblem, Required: true, Help: "the open problem"},
@@ -678,7 +678,9 @@ var Skills = []*Skill{
 				return err
 			}
 			t.setPhase(doc, model.PhaseProblemSolved)
-			setIn(doc, "solution", "cot", model.Strs(a.List("cot")))
+			if a.Has("cot") { // as the agents' command: an earlier solution.cot stays unless cot is given
+				setIn(doc, "solution", "cot", model.Strs(a.List("cot")))
+			}
 			setIn(doc, "solution", "full", model.Str(a.Str("resolution")))
 			setIn(doc, "solution", "ref", model.Strs(a.List("key_statement_id")))
 			return nil
@@ -688,7 +690,7 @@ var Skills = []*Skill{
 		Name: "state-complete-proof", Agents: "agent-prove",
 		Summary: "Submit a proof of a statement for verification",
 		When:    "A statement is pending (or its sub-statements are done) and you have written its proof.",
-		Changes: "Sets proof.full, proof.cot and proof.ref; status awaiting_verification (validating); appends \"PROOF: <Strategy> proof with N steps <summary>\" to progresses (N counts the \"Step N:\" paragraphs).",
+		Changes: "Sets proof.full, and proof.cot and proof.ref when given; status awaiting_verification (validating); appends \"PROOF: <Strategy> proof with N steps <summary>\" to progresses (N counts the \"Step N:\" paragraphs).",
 		Target:  "statement_id",
 		Params: []Param{
 			{Name: "statement_id", Kind: ParamID, IDKind: model.KindStatement, Required: true, Help: "the statement to prove"},
@@ -719,9 +721,14 @@ var Skills = []*Skill{
 				return err
 			}
 			proof := a.Str("proof_text")
-			setIn(doc, "proof", "cot", model.Strs(a.List("proof_cot")))
+			// cot and ref only when given: the agents' command leaves an earlier proof's as they are.
+			if a.Has("proof_cot") {
+				setIn(doc, "proof", "cot", model.Strs(a.List("proof_cot")))
+			}
 			setIn(doc, "proof", "full", model.Str(proof))
-			setIn(doc, "proof", "ref", model.Strs(a.List("proof_ref")))
+			if a.Has("proof_ref") {
+				setIn(doc, "proof", "ref", model.Strs(a.List("proof_ref")))
+			}
 			t.setPhase(doc, model.PhaseAwaitingCheck)
 			note := "PROOF: " + strategyWords[a.Str("strategy")] + " proof"
 			if n := len(stepPattern.FindAllStringIndex(proof, -1)); n > 0 {

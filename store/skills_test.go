@@ -482,6 +482,54 @@ func TestPremisesNamingStatementsOfTheSameCall(t *testing.T) {
 	}
 }
 
+// state-complete-proof without proof_cot/proof_ref and prob-finish-up without cot leave
+// what is there, as the agents' commands (which pass those flags only when given) do.
+func TestProofAndSolutionKeepCotAndRefNotGiven(t *testing.T) {
+	dir := copyDir(t, fixtureDir)
+	s7 := read(t, dir, "statement/s-007.json")
+	doc, err := model.Parse([]byte(s7))
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc.Set("status", model.Str("pending"))
+	doc.Set("proof", model.Obj(model.M("cot", model.Strs([]string{"old cot"})), model.M("full", model.Str("old")), model.M("ref", model.Strs([]string{"s-001"}))))
+	doc.Set("validation", model.Obj(model.M("issues", model.Strs(nil)), model.M("responses", model.Strs(nil))))
+	write(t, dir, "statement/s-007.json", string(model.EncodeIndent(doc)))
+	proof := "We prove this statement as follows.\n\nStep 1: x. QED."
+	mustRun(t, dir, "state-complete-proof", Args{"statement_id": "s-007", "proof_text": proof, "strategy": "direct"})
+	if got := read(t, dir, "statement/s-007.json"); !strings.Contains(got, `"proof": {
+        "cot": [
+            "old cot"
+        ],
+        "full": "We prove this statement as follows.\n\nStep 1: x. QED.",
+        "ref": [
+            "s-001"
+        ]
+    },`) {
+		t.Errorf("s-007 after complete-proof without cot and ref:\n%s", got)
+	}
+
+	p := read(t, fixtureDir, "history/l-003/p-001.json")
+	pdoc, err := model.Parse([]byte(p))
+	if err != nil {
+		t.Fatal(err)
+	}
+	pdoc.Set("solution", model.Obj(model.M("cot", model.Strs([]string{"old"})), model.M("full", model.Str("")), model.M("ref", model.Strs([]string{"s-009"}))))
+	write(t, dir, "problem/p-001.json", string(model.EncodeIndent(pdoc)))
+	mustRun(t, dir, "prob-finish-up", Args{"problem_id": "p-001", "resolution": "r", "key_statement_id": []string{"s-001"}})
+	if got := read(t, dir, "problem/p-001.json"); !strings.Contains(got, `"solution": {
+        "cot": [
+            "old"
+        ],
+        "full": "r",
+        "ref": [
+            "s-001"
+        ]
+    }`) {
+		t.Errorf("p-001 after finish-up without cot:\n%s", got)
+	}
+}
+
 func TestMarkFalseProposeModificationAbandon(t *testing.T) {
 	dir := copyDir(t, fixtureDir)
 	write(t, dir, "statement/s-007.json", read(t, fixtureDir, "history/l-005/s-007.json"))
