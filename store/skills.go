@@ -501,7 +501,9 @@ func nextResponse(st *model.Statement) int {
 	return nextNumber(st.Responses, func(s string) int { return model.ParseResponse(s).Number })
 }
 
-var stepPattern = regexp.MustCompile(`(?m)^[ \t]*Step[ \t]+\d+[ \t]*:`)
+// stepPattern finds the "Step N:" paragraphs the PROOF note counts, as the conformance
+// data's Python does: its \d is any decimal digit (Step ١:, Step ２:), Go's only 0-9.
+var stepPattern = regexp.MustCompile(`(?m)^[ \t]*Step[ \t]+\p{Nd}+[ \t]*:`)
 
 var strategyWords = map[string]string{
 	"direct": "Direct", "contradiction": "Contradiction", "case_analysis": "Case analysis", "backward": "Backward",

@@ -530,6 +530,30 @@ func TestProofAndSolutionKeepCotAndRefNotGiven(t *testing.T) {
 	}
 }
 
+// The PROOF note counts "Step N:" paragraphs with any decimal digits, as Python's \d
+// (the conformance data's generator) does; other whitespace before or inside does not count.
+func TestProofNoteCountsStepsWithAnyDigits(t *testing.T) {
+	for proof, want := range map[string]string{
+		"Step \u0661: a\nStep \uff12: b\nStep 3: c": "PROOF: Direct proof with 3 steps",
+		"Step \U0001D7CF: a":                        "PROOF: Direct proof with 1 steps",
+		"Step 1\t: a\n Step\t2 :b\n\u2003Step 3: c": "PROOF: Direct proof with 2 steps",
+		"Step\u00a01: a\nStep one: b":               "PROOF: Direct proof",
+	} {
+		dir := copyDir(t, fixtureDir)
+		doc, err := model.Parse([]byte(read(t, dir, "statement/s-007.json")))
+		if err != nil {
+			t.Fatal(err)
+		}
+		doc.Set("status", model.Str("pending"))
+		doc.Set("progresses", model.Strs(nil))
+		write(t, dir, "statement/s-007.json", string(model.EncodeIndent(doc)))
+		mustRun(t, dir, "state-complete-proof", Args{"statement_id": "s-007", "proof_text": proof, "strategy": "direct"})
+		if got := statement(t, dir, "s-007").Progresses; len(got) != 1 || got[0] != want {
+			t.Errorf("proof %q: progresses %q, want [%q]", proof, got, want)
+		}
+	}
+}
+
 func TestMarkFalseProposeModificationAbandon(t *testing.T) {
 	dir := copyDir(t, fixtureDir)
 	write(t, dir, "statement/s-007.json", read(t, fixtureDir, "history/l-005/s-007.json"))
