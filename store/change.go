@@ -303,13 +303,15 @@ func (t *tx) vocabFor(status string) model.Vocab {
 }
 
 // folderVocab reads the log backward from its end in steps of vocabStep, at most
-// vocabScan bytes and the objects of at most vocabChanges changes, stopping as soon as a
-// status tells: a long run's log is hundreds of megabytes, and a run whose recent changes
-// touched only shared words (pending, true, false, unresolved) must still be found.
+// vocabScan bytes and the objects of at most vocabChanges changes, stopping after the
+// first batch of vocabBatch changes whose statuses tell: a long run's log is hundreds of
+// megabytes, and a run whose recent changes touched only shared words (pending, true,
+// false, unresolved) must still be found.
 const (
 	vocabStep    = 256 << 10
 	vocabScan    = 2 << 20
 	vocabChanges = 250
+	vocabBatch   = 50 // changes counted together before their statuses decide
 )
 
 // folderVocab is the vocabulary a folder shows (FORMAT.md "Statuses"): the statuses of
@@ -371,6 +373,9 @@ func folderVocab(dir string) model.Vocab {
 				if i < len(e.Modification) { // only a modified object has a backup
 					status(filepath.Join(dir, HistoryDir, e.ID, id+".json"))
 				}
+			}
+			if examined%vocabBatch == 0 && count.Vocab() != model.VocabUnknown {
+				return count.Vocab()
 			}
 		}
 		if v := count.Vocab(); v != model.VocabUnknown {

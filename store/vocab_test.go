@@ -61,6 +61,15 @@ func TestFolderVocabLooksBeyondTheLast50Changes(t *testing.T) {
 	}
 }
 
+// The newest batch of changes that tells decides, however the older ones would vote.
+func TestFolderVocabNewestBatchDecides(t *testing.T) {
+	dir := p013Folder(t, 100, 0, true)
+	write(t, dir, "statement/s-101.json", string(model.EncodeIndent(model.NewStatement("s-101", "normal", []string{"c"}, []string{}, "validating"))))
+	if v := folderVocab(dir); v != model.P014 {
+		t.Errorf("folderVocab = %v, want P014 (s-101 is validating)", v)
+	}
+}
+
 // Far back in a long log (here more than 256 KB) still counts, in steps.
 func TestFolderVocabReadsTheLogBackwardInSteps(t *testing.T) {
 	dir := p013Folder(t, 120, 4000, true) // ~490 KB of log
