@@ -52,7 +52,8 @@ func premiseRef(item string) (id, rest string, ok bool) {
 type Conclusions func(id string) (text string, ok bool)
 
 // ConclusionText is load_statement_conclusion on a parsed statement: a list is joined
-// with spaces, any other value written as Python's str() would; "" counts as nothing.
+// with spaces, a text, number, true/false or null written as Python's str() would; ""
+// counts as nothing. An object (Python would print its dict repr) counts as nothing too.
 func ConclusionText(doc Value) (string, bool) {
 	c, found := doc.Get("conclusion")
 	if !found {
@@ -78,10 +79,31 @@ func ConclusionText(doc Value) (string, bool) {
 		if c.Str == "true" {
 			text = "True"
 		}
-	default:
+	case Number:
+		text = pyStrNumber(c.Str)
+	default: // an object: Python's dict repr, which referee does not mimic
 		return "", false
 	}
 	return text, text != ""
+}
+
+// pyStrNumber is Python's str() of a number json.load read: an integer as written, a
+// float as its repr, nan/inf for the values Python's json reads as such. An integer of
+// more than 4300 digits makes json.load fail (Python's int limit): "" (nothing found).
+func pyStrNumber(lit string) string {
+	if !strings.ContainsAny(lit, ".eEIN") && len(strings.TrimPrefix(lit, "-")) > 4300 {
+		return ""
+	}
+	switch s := pyNumber(lit); s {
+	case "NaN":
+		return "nan"
+	case "Infinity":
+		return "inf"
+	case "-Infinity":
+		return "-inf"
+	default:
+		return s
+	}
 }
 
 // NormalizePremise is one premise of a new statement, as state.py's

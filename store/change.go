@@ -307,14 +307,22 @@ func (t *tx) vocabFor(status string) model.Vocab {
 	return t.vocab
 }
 
-// vocabTail is how much of the log's end folderVocab reads: the recent changes, never the
-// whole log (a long run's log is hundreds of megabytes).
-const vocabTail = 256 << 10
+// folderVocab reads the log backward from its end in steps of vocabStep, at most
+// vocabScan bytes and the objects of at most vocabChanges changes, stopping after the
+// first batch of vocabBatch changes whose statuses tell: a long run's log is hundreds of
+// megabytes, and a run whose recent changes touched only shared words (pending, true,
+// false, unresolved) must still be found.
+const (
+	vocabStep    = 256 << 10
+	vocabScan    = 2 << 20
+	vocabChanges = 250
+	vocabBatch   = 50 // changes counted together before their statuses decide
+)
 
 // folderVocab is the vocabulary a folder shows (FORMAT.md "Statuses"): the statuses of
-// the objects the last 50 changes touched, now and in their backups; if those tell
-// nothing, what init recorded in the log's first line ("vocabulary": "P013" when asked
-// for); else P014, the agents' vocabulary today.
+// the objects the latest changes touched, now and in their backups, newest first, until
+// they tell; if none tells, what init recorded in the log's first line ("vocabulary":
+// "P013" when asked for); else P014, the agents' vocabulary today.
 func folderVocab(dir string) model.Vocab {
 	path := filepath.Join(dir, filepath.FromSlash(LogFile))
 	f, err := openNoFollow(path)
@@ -327,44 +335,60 @@ func folderVocab(dir string) model.Vocab {
 		return model.P014
 	}
 	size := info.Size()
-	from := max(0, size-vocabTail)
-	buf := make([]byte, size-from)
-	n, _ := f.ReadAt(buf, from)
-	tail := string(buf[:n])
-	if from > 0 { // the first line read may be cut: start after it
-		if _, rest, ok := strings.Cut(tail, "\n"); ok {
-			tail = rest
-		} else {
-			tail = ""
-		}
-	}
-	entries := ParseLog(tail)
 	var count model.VocabCount
-	for i := len(entries) - 1; i >= 0 && i >= len(entries)-50; i-- {
-		e := entries[i]
-		if !model.ValidID(e.ID, model.KindChange) {
-			continue
-		}
-		for _, id := range append(append([]string{}, e.Creation...), e.Modification...) {
-			if !model.ValidID(id, "") || objectFile(id) == "" {
-				continue
-			}
-			for _, p := range []string{filepath.Join(dir, objectFile(id)), filepath.Join(dir, HistoryDir, e.ID, id+".json")} {
-				if b, err := readNoFollow(p); err == nil {
-					if v, err := model.Parse(b); err == nil {
-						if st, ok := v.Get("status"); ok && st.Kind == model.String {
-							count.Add(st.Str)
-						}
-					}
+	seen := map[string]bool{} // objects whose current file was read
+	status := func(p string) {
+		if b, err := readNoFollow(p); err == nil {
+			if v, err := model.Parse(b); err == nil {
+				if st, ok := v.Get("status"); ok && st.Kind == model.String {
+					count.Add(st.Str)
 				}
 			}
 		}
 	}
-	if v := count.Vocab(); v != model.VocabUnknown {
-		return v
+	examined := 0
+	for end := size; end > 0 && size-end < vocabScan && examined < vocabChanges; {
+		from := max(0, end-vocabStep)
+		buf := make([]byte, end-from)
+		n, _ := f.ReadAt(buf, from)
+		chunk := string(buf[:n])
+		end = from
+		if from > 0 { // the first line read may be cut: leave it to the next step
+			i := strings.IndexByte(chunk, '\n')
+			if i < 0 {
+				continue // inside one line longer than a step
+			}
+			chunk, end = chunk[i+1:], from+int64(i)+1
+		}
+		entries := ParseLog(chunk)
+		for i := len(entries) - 1; i >= 0 && examined < vocabChanges; i-- {
+			e := entries[i]
+			examined++
+			if !model.ValidID(e.ID, model.KindChange) {
+				continue
+			}
+			for i, id := range append(append([]string{}, e.Modification...), e.Creation...) {
+				if !model.ValidID(id, "") || objectFile(id) == "" {
+					continue
+				}
+				if !seen[id] {
+					seen[id] = true
+					status(filepath.Join(dir, objectFile(id)))
+				}
+				if i < len(e.Modification) { // only a modified object has a backup
+					status(filepath.Join(dir, HistoryDir, e.ID, id+".json"))
+				}
+			}
+			if examined%vocabBatch == 0 && count.Vocab() != model.VocabUnknown {
+				return count.Vocab()
+			}
+		}
+		if v := count.Vocab(); v != model.VocabUnknown {
+			return v
+		}
 	}
 	first := make([]byte, 4096)
-	n, _ = f.ReadAt(first, 0)
+	n, _ := f.ReadAt(first, 0)
 	line, _, _ := strings.Cut(string(first[:n]), "\n")
 	if doc, err := model.Parse([]byte(line)); err == nil {
 		if v, ok := doc.Get(vocabularyKey); ok && v.Kind == model.String && v.Str == model.P013.String() {

@@ -130,16 +130,23 @@ func checkInitTexts(objectives, hypotheses []string) error {
 }
 
 // setUpProblem creates the assumptions, then the problem that lists them as
-// "(s-NNN) text" hypotheses: the agents' init batch.
+// "(s-NNN) text" hypotheses: the agents' init batch. Each hypothesis is read as their
+// prob_init.py reads it: "(s-XXX)" of a statement already on disk is that statement
+// (no new assumption); any other is trimmed, an unknown ID in front dropped.
 func (t *tx) setUpProblem(objectives, hypotheses []string) error {
 	var hyps []string
 	for _, h := range hypotheses {
+		text, existing := model.SubgoalHypothesis(h, t.conclusionOnDisk)
+		if existing {
+			hyps = append(hyps, text)
+			continue
+		}
 		id, err := t.newID(model.KindStatement)
 		if err != nil {
 			return err
 		}
-		t.create(id, model.NewStatement(id, "assumption", []string{h}, nil, "true"))
-		hyps = append(hyps, "("+id+") "+h)
+		t.create(id, model.NewStatement(id, "assumption", []string{text}, nil, "true"))
+		hyps = append(hyps, "("+id+") "+text)
 	}
 	pid, err := t.newID(model.KindProblem)
 	if err != nil {

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 )
@@ -74,5 +75,43 @@ func TestInitRefusesAndValidates(t *testing.T) {
 	os.WriteFile(file, nil, 0o644)
 	if _, err := Init(file, []string{"ok"}, nil, initOpts()); !errors.As(err, &ie) {
 		t.Errorf("file as folder: %v", err)
+	}
+}
+
+// Init reads hypotheses as the agents' prob_init.py does (bytes from their script at
+// d8d7638 on the same items): trimmed, an ID in front that names nothing on disk dropped
+// (the batch's own new statements are not on disk yet); AddProblem refers to a statement
+// that is there instead of copying it.
+func TestInitNormalisesHypothesesAsTheAgents(t *testing.T) {
+	dir := t.TempDir()
+	if _, err := Init(dir, []string{"O1", " O2 "}, []string{"H one", " (s-001) two ", "Ünïcödé\u2028", "  pad  "}, initOpts()); err != nil {
+		t.Fatal(err)
+	}
+	p := read(t, dir, "problem/p-001.json")
+	if want := `"hypothesis": [
+        "(s-001) H one",
+        "(s-002) two",
+        "(s-003) \u00dcn\u00efc\u00f6d\u00e9",
+        "(s-004) pad"
+    ],
+    "objectives": [
+        "O1",
+        " O2 "
+    ],`; !strings.Contains(p, want) {
+		t.Errorf("p-001:\n%s\nwant\n%s", p, want)
+	}
+	for id, want := range map[string]string{"s-002": "two", "s-003": "Ünïcödé", "s-004": "pad"} {
+		if got := statement(t, dir, id); len(got.Conclusion) != 1 || got.Conclusion[0] != want || got.Status != "true" || got.Type != "assumption" {
+			t.Errorf("%s: %q %s %s", id, got.Conclusion, got.Status, got.Type)
+		}
+	}
+	if _, err := AddProblem(dir, []string{"O3"}, []string{"(s-002) paraphrase", "new"}, initOpts()); err != nil {
+		t.Fatal(err)
+	}
+	if p := read(t, dir, "problem/p-002.json"); !strings.Contains(p, `"hypothesis": [
+        "(s-002) two",
+        "(s-005) new"
+    ],`) {
+		t.Errorf("p-002:\n%s", p)
 	}
 }

@@ -500,7 +500,9 @@ func nextResponse(st *model.Statement) int {
 	return nextNumber(st.Responses, func(s string) int { return model.ParseResponse(s).Number })
 }
 
-var stepPattern = regexp.MustCompile(`(?m)^[ \t]*Step[ \t]+\d+[ \t]*:`)
+// stepPattern finds the "Step N:" paragraphs the PROOF note counts, as the conformance
+// data's Python does: its \d is any decimal digit (Step ١:, Step ２:), Go's only 0-9.
+var stepPattern = regexp.MustCompile(`(?m)^[ \t]*Step[ \t]+\p{Nd}+[ \t]*:`)
 
 var strategyWords = map[string]string{
 	"direct": "Direct", "contradiction": "Contradiction", "case_analysis": "Case analysis", "backward": "Backward",
@@ -530,6 +532,17 @@ func (t *tx) conclusion(id string) (string, bool) {
 		return "", false
 	}
 	return model.ConclusionText(o.doc)
+}
+
+// conclusionOnDisk is conclusion as prob.py sees it: it writes a problem's new statements
+// only after reading every hypothesis, so a hypothesis naming one of them (a guessed
+// "(s-NEW)") finds no file; it is dropped and its text becomes one more new statement.
+// state.py runs once per sub-statement, so state-setup-substatement sees earlier ones.
+func (t *tx) conclusionOnDisk(id string) (string, bool) {
+	if o, ok := t.objs[id]; ok && o.isNew {
+		return "", false
+	}
+	return t.conclusion(id)
 }
 
 func modificationText(a Args) string {
@@ -607,7 +620,7 @@ var Skills = []*Skill{
 		apply: func(t *tx, a Args) error {
 			var hyps []string
 			for _, h := range a.List("subproblem_hypothesis") {
-				text, existing := model.SubgoalHypothesis(h, t.conclusion)
+				text, existing := model.SubgoalHypothesis(h, t.conclusionOnDisk)
 				if existing {
 					hyps = append(hyps, text)
 					continue
@@ -636,7 +649,7 @@ var Skills = []*Skill{
 		Name: "prob-finish-up", Agents: "agent-solve",
 		Summary: "Mark a problem solved by proved key statements",
 		When:    "The statements that settle an open problem are all true.",
-		Changes: "Sets the problem's status to solved (resolved in the later vocabulary), solution.full = resolution, solution.ref = the key statements, solution.cot = cot.",
+		Changes: "Sets the problem's status to solved (resolved in the later vocabulary), solution.full = resolution, solution.ref = the key statements, solution.cot = cot when given.",
 		Target:  "problem_id",
 		Params: []Param{
 			{Name: "problem_id", Kind: ParamID, IDKind: model.KindProblem, Required: true, Help: "the open problem"},
@@ -666,7 +679,9 @@ var Skills = []*Skill{
 				return err
 			}
 			t.setPhase(doc, model.PhaseProblemSolved)
-			setIn(doc, "solution", "cot", model.Strs(a.List("cot")))
+			if a.Has("cot") { // as the agents' command: an earlier solution.cot stays unless cot is given
+				setIn(doc, "solution", "cot", model.Strs(a.List("cot")))
+			}
 			setIn(doc, "solution", "full", model.Str(a.Str("resolution")))
 			setIn(doc, "solution", "ref", model.Strs(a.List("key_statement_id")))
 			return nil
@@ -676,7 +691,7 @@ var Skills = []*Skill{
 		Name: "state-complete-proof", Agents: "agent-prove",
 		Summary: "Submit a proof of a statement for verification",
 		When:    "A statement is pending (or its sub-statements are done) and you have written its proof.",
-		Changes: "Sets proof.full, proof.cot and proof.ref; status awaiting_verification (validating); appends \"PROOF: <Strategy> proof with N steps <summary>\" to progresses (N counts the \"Step N:\" paragraphs).",
+		Changes: "Sets proof.full, and proof.cot and proof.ref when given; status awaiting_verification (validating); appends \"PROOF: <Strategy> proof with N steps <summary>\" to progresses (N counts the \"Step N:\" paragraphs).",
 		Target:  "statement_id",
 		Params: []Param{
 			{Name: "statement_id", Kind: ParamID, IDKind: model.KindStatement, Required: true, Help: "the statement to prove"},
@@ -710,9 +725,14 @@ var Skills = []*Skill{
 				return err
 			}
 			proof := a.Str("proof_text")
-			setIn(doc, "proof", "cot", model.Strs(a.List("proof_cot")))
+			// cot and ref only when given: the agents' command leaves an earlier proof's as they are.
+			if a.Has("proof_cot") {
+				setIn(doc, "proof", "cot", model.Strs(a.List("proof_cot")))
+			}
 			setIn(doc, "proof", "full", model.Str(proof))
-			setIn(doc, "proof", "ref", model.Strs(a.List("proof_ref")))
+			if a.Has("proof_ref") {
+				setIn(doc, "proof", "ref", model.Strs(a.List("proof_ref")))
+			}
 			t.setPhase(doc, model.PhaseAwaitingCheck)
 			note := "PROOF: " + strategyWords[a.Str("strategy")] + " proof"
 			if n := len(stepPattern.FindAllStringIndex(proof, -1)); n > 0 {

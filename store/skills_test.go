@@ -457,6 +457,113 @@ func TestSetupSubgoalAndSubstatements(t *testing.T) {
 	}
 }
 
+// A hypothesis naming a statement the same prob-setup-subgoal call creates finds nothing,
+// as in the agents' prob.py (it writes the new statements only at the end): the ID is
+// dropped and the text becomes one more new statement. state-setup-substatement runs
+// state.py once per sub, so a later sub's premise does find an earlier sub (bytes from
+// the agents' scripts at d8d7638 on the same calls).
+func TestPremisesNamingStatementsOfTheSameCall(t *testing.T) {
+	dir := copyDir(t, fixtureDir)
+	write(t, dir, "problem/p-001.json", read(t, fixtureDir, "history/l-003/p-001.json"))
+	mustRun(t, dir, "prob-setup-subgoal", Args{"parent_problem_id": "p-001", "subproblem_objective": []string{"O"},
+		"subproblem_hypothesis": []string{"new one", "(s-008)", "(s-008) again", "(s-009) x"}, "rationale": "r"})
+	p := read(t, dir, "problem/p-002.json")
+	if want := `"hypothesis": [
+        "(s-008) new one",
+        "(s-009) ",
+        "(s-010) again",
+        "(s-011) x"
+    ],`; !strings.Contains(p, want) {
+		t.Errorf("p-002:\n%s\nwant hypotheses\n%s", p, want)
+	}
+	for id, want := range map[string]string{"s-008": "new one", "s-009": "", "s-010": "again", "s-011": "x"} {
+		if got := statement(t, dir, id).Conclusion; len(got) != 1 || got[0] != want {
+			t.Errorf("%s conclusion %q, want [%q]", id, got, want)
+		}
+	}
+
+	mustRun(t, dir, "state-setup-substatement", Args{"parent_statement_id": "s-008", "rationale": "split",
+		"sub_statements": []SubStatement{{Claim: "A"}, {Claim: "B", Premises: []string{"(s-012)", "(s-013)"}},
+			{Claim: "C", Premises: []string{"(s-013) para", "(s-014)"}}}})
+	for id, want := range map[string]string{"s-013": "(s-012) A|(s-013)", "s-014": "(s-013) B|(s-014)"} {
+		if got := strings.Join(statement(t, dir, id).Hypothesis, "|"); got != want {
+			t.Errorf("%s premises %q, want %q", id, got, want)
+		}
+	}
+}
+
+// state-complete-proof without proof_cot/proof_ref and prob-finish-up without cot leave
+// what is there, as the agents' commands (which pass those flags only when given) do.
+func TestProofAndSolutionKeepCotAndRefNotGiven(t *testing.T) {
+	dir := copyDir(t, fixtureDir)
+	s7 := read(t, dir, "statement/s-007.json")
+	doc, err := model.Parse([]byte(s7))
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc.Set("status", model.Str("pending"))
+	doc.Set("proof", model.Obj(model.M("cot", model.Strs([]string{"old cot"})), model.M("full", model.Str("old")), model.M("ref", model.Strs([]string{"s-001"}))))
+	doc.Set("validation", model.Obj(model.M("issues", model.Strs(nil)), model.M("responses", model.Strs(nil))))
+	write(t, dir, "statement/s-007.json", string(model.EncodeIndent(doc)))
+	proof := "We prove this statement as follows.\n\nStep 1: x. QED."
+	mustRun(t, dir, "state-complete-proof", Args{"statement_id": "s-007", "proof_text": proof, "strategy": "direct"})
+	if got := read(t, dir, "statement/s-007.json"); !strings.Contains(got, `"proof": {
+        "cot": [
+            "old cot"
+        ],
+        "full": "We prove this statement as follows.\n\nStep 1: x. QED.",
+        "ref": [
+            "s-001"
+        ]
+    },`) {
+		t.Errorf("s-007 after complete-proof without cot and ref:\n%s", got)
+	}
+
+	p := read(t, fixtureDir, "history/l-003/p-001.json")
+	pdoc, err := model.Parse([]byte(p))
+	if err != nil {
+		t.Fatal(err)
+	}
+	pdoc.Set("solution", model.Obj(model.M("cot", model.Strs([]string{"old"})), model.M("full", model.Str("")), model.M("ref", model.Strs([]string{"s-009"}))))
+	write(t, dir, "problem/p-001.json", string(model.EncodeIndent(pdoc)))
+	mustRun(t, dir, "prob-finish-up", Args{"problem_id": "p-001", "resolution": "r", "key_statement_id": []string{"s-001"}})
+	if got := read(t, dir, "problem/p-001.json"); !strings.Contains(got, `"solution": {
+        "cot": [
+            "old"
+        ],
+        "full": "r",
+        "ref": [
+            "s-001"
+        ]
+    }`) {
+		t.Errorf("p-001 after finish-up without cot:\n%s", got)
+	}
+}
+
+// The PROOF note counts "Step N:" paragraphs with any decimal digits, as Python's \d
+// (the conformance data's generator) does; other whitespace before or inside does not count.
+func TestProofNoteCountsStepsWithAnyDigits(t *testing.T) {
+	for proof, want := range map[string]string{
+		"Step \u0661: a\nStep \uff12: b\nStep 3: c": "PROOF: Direct proof with 3 steps",
+		"Step \U0001D7CF: a":                        "PROOF: Direct proof with 1 steps",
+		"Step 1\t: a\n Step\t2 :b\n\u2003Step 3: c": "PROOF: Direct proof with 2 steps",
+		"Step\u00a01: a\nStep one: b":               "PROOF: Direct proof",
+	} {
+		dir := copyDir(t, fixtureDir)
+		doc, err := model.Parse([]byte(read(t, dir, "statement/s-007.json")))
+		if err != nil {
+			t.Fatal(err)
+		}
+		doc.Set("status", model.Str("pending"))
+		doc.Set("progresses", model.Strs(nil))
+		write(t, dir, "statement/s-007.json", string(model.EncodeIndent(doc)))
+		mustRun(t, dir, "state-complete-proof", Args{"statement_id": "s-007", "proof_text": proof, "strategy": "direct"})
+		if got := statement(t, dir, "s-007").Progresses; len(got) != 1 || got[0] != want {
+			t.Errorf("proof %q: progresses %q, want [%q]", proof, got, want)
+		}
+	}
+}
+
 func TestMarkFalseProposeModificationAbandon(t *testing.T) {
 	dir := copyDir(t, fixtureDir)
 	write(t, dir, "statement/s-007.json", read(t, fixtureDir, "history/l-005/s-007.json"))
