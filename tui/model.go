@@ -276,6 +276,8 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		return m.editorDone(msg)
 	case historyMsg:
 		return m.onHistory(msg)
+	case similarMsg:
+		return m.onSimilar(msg)
 	case extrasMsg:
 		return m.onExtras(msg)
 	case travelMsg:
@@ -593,8 +595,10 @@ func (m *Model) rebuildDetail() tea.Cmd {
 			}
 		}
 		if m.ex != nil {
-			state.Similar = m.ex.similarTo(r.ID)
+			var similar tea.Cmd
+			state.Similar, similar = m.similarTo(r.ID)
 			state.Retreads = m.ex.retreads[r.ID]
+			cmd = tea.Batch(cmd, similar)
 		}
 		doc = views.StatementDetail(m.st, m.snap, m.g, r.ID, state, w)
 	case views.RowProblem:

@@ -30,6 +30,7 @@ type travel struct {
 	wantID string
 	busy   bool
 	live   shownState // the present, shown again on return
+	sim    *similarity // the index of the changes shown, brought from one to the next
 	diff   diffMode
 	// summary says what the shown change did, for the status line (made in Update).
 	summary string
@@ -73,7 +74,7 @@ func (m *Model) toggleTravel() tea.Cmd {
 			}
 		}
 	}
-	m.travel = &travel{at: -1, want: idx, wantID: h.Changes()[idx].ID,
+	m.travel = &travel{at: -1, want: idx, wantID: h.Changes()[idx].ID, sim: &similarity{},
 		live: shownState{snap: m.snap, g: m.g, f: m.forest, ex: m.ex}}
 	m.actWanted = true // the activity names who did what, for the status line
 	return m.travelStep()
@@ -108,14 +109,14 @@ func (m *Model) travelStep() tea.Cmd {
 		return nil
 	}
 	t.busy = true
-	h, idx, id := m.logHistory(), t.want, t.wantID
+	h, idx, id, sim := m.logHistory(), t.want, t.wantID, t.sim
 	return func() tea.Msg {
 		snap, err := h.At(id)
 		if err != nil {
 			return travelMsg{index: idx, id: id, err: err}
 		}
 		g, f := derive(snap)
-		return travelMsg{index: idx, id: id, snap: snap, g: g, f: f, ex: newExtras(nil, snap, g)}
+		return travelMsg{index: idx, id: id, snap: snap, g: g, f: f, ex: sim.extras(snap, g)}
 	}
 }
 
