@@ -15,6 +15,9 @@ type Snapshot struct {
 	Experiences map[string]*Experience
 	Config      *Config
 	Log         []LogEntry
+	// LogMark is the store's note of how far Log was read, so that a reload reads on
+	// from there (opaque here).
+	LogMark any
 	// Versions holds the content hash of every object file as last read, by object ID.
 	Versions map[string]string
 	// Broken lists files that could not be read or parsed, by path relative to the folder.
