@@ -276,6 +276,9 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		return m.editorDone(msg)
 	case historyMsg:
 		return m.onHistory(msg)
+	case extrasTickMsg:
+		m.exWait = false // Update's supervise starts the build
+		return nil
 	case similarMsg:
 		return m.onSimilar(msg)
 	case extrasMsg:

@@ -53,6 +53,8 @@ type supervision struct {
 	// snapshot (m.snap), built off the UI goroutine; it may lag a snapshot behind.
 	ex     *extras
 	exBusy bool
+	exAt   time.Time // when the last build started
+	exWait bool      // a tick will start the next
 	sim    *similarity // the present's; time travel has its own
 	// similar caches the similar statements of each statement shown, for the claims of
 	// similarOf at similarClaims; similarBusy, those being found.
@@ -128,6 +130,12 @@ func (s *similarity) similar(id string) ([]model.Match, uint64) {
 }
 
 type extrasMsg struct{ ex *extras }
+
+// extrasTickMsg says the extras may be built again (extrasEvery).
+type extrasTickMsg struct{}
+
+// extrasEvery is the least time between two starts of an extras build.
+const extrasEvery = 250 * time.Millisecond
 
 // similarMsg carries the similar statements of one statement.
 type similarMsg struct {
@@ -208,7 +216,16 @@ func (m *Model) supervise() tea.Cmd {
 		cmds = append(cmds, m.buildActivity())
 	}
 	if m.travel == nil && !m.exBusy && m.snap != nil && (m.ex == nil || m.ex.snap != m.snap) {
-		m.exBusy = true
+		// At most one build per extrasEvery: under a run's writes the newest snapshot is
+		// taken a little later, for one build instead of one per change.
+		if wait := extrasEvery - time.Since(m.exAt); m.ex != nil && wait > 0 {
+			if !m.exWait {
+				m.exWait = true
+				cmds = append(cmds, tea.Tick(wait, func(time.Time) tea.Msg { return extrasTickMsg{} }))
+			}
+			return tea.Batch(cmds...)
+		}
+		m.exBusy, m.exAt = true, time.Now()
 		if m.sim == nil {
 			m.sim = &similarity{}
 		}
