@@ -1,6 +1,12 @@
 // Package tui is referee's terminal workbench: a Bubble Tea program over a live contents
 // folder. Data flows one way: files → store → snapshot → tui → views; a change goes
 // tui → store.Run → files → watcher → snapshot.
+//
+// The rule: Update does no disk I/O and never sleeps. What reads or writes files,
+// indexes the log or compares many claims (snapshots, histories, the similarity index,
+// similar statements, proof markdown) runs in a tea.Cmd and arrives as a message;
+// Update only takes results, View only draws them. TestUpdateDoesNoDiskIOAndNeverSleeps
+// checks it.
 package tui
 
 import (
@@ -276,6 +282,8 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		return m.editorDone(msg)
 	case historyMsg:
 		return m.onHistory(msg)
+	case historyMadeMsg:
+		return m.onHistoryMade(msg)
 	case extrasTickMsg:
 		m.exWait = false // Update's supervise starts the build
 		return nil

@@ -194,17 +194,46 @@ type historyMsg struct {
 	changes []store.Change
 }
 
-// logHistory is the History of the newest snapshot read, made when it is stale.
+// logHistory is the History at hand: of the newest snapshot read, or of one a little
+// older while the newest one's is made (withHistory). It never builds one: indexing
+// the log is linear in it (seconds for a 500 MB log), so it is done in commands.
 func (m *Model) logHistory() *store.History {
-	if m.hist == nil || m.histOf != m.latest {
-		if m.hist == nil {
-			m.hist = store.NewHistory(m.dir, m.latest)
-		} else {
-			m.hist = m.hist.With(m.latest) // keeps the backups already read
-		}
-		m.histOf = m.latest
+	if m.hist == nil {
+		return store.NewHistory(m.dir, &model.Snapshot{}) // empty: nothing read yet
 	}
 	return m.hist
+}
+
+// historyMadeMsg carries a History made off the UI goroutine, and what waited for it.
+type historyMadeMsg struct {
+	snap *model.Snapshot
+	h    *store.History
+	then func(h *store.History) tea.Cmd
+}
+
+// withHistory runs then with the History of the newest snapshot: at once when it is
+// made, else once a command has made it (from the last one, sharing its backups).
+func (m *Model) withHistory(then func(h *store.History) tea.Cmd) tea.Cmd {
+	if m.hist != nil && m.histOf == m.latest {
+		return then(m.hist)
+	}
+	prev, snap, dir := m.hist, m.latest, m.dir
+	return func() tea.Msg {
+		var h *store.History
+		if prev == nil {
+			h = store.NewHistory(dir, snap)
+		} else {
+			h = prev.With(snap) // keeps the backups already read
+		}
+		return historyMadeMsg{snap: snap, h: h, then: then}
+	}
+}
+
+func (m *Model) onHistoryMade(msg historyMadeMsg) tea.Cmd {
+	if m.histOf != m.latest || m.hist == nil {
+		m.hist, m.histOf = msg.h, msg.snap
+	}
+	return msg.then(msg.h)
 }
 
 // supervise starts what the shown state needs and is not built yet: the activity of

@@ -60,7 +60,14 @@ func (m *Model) toggleTravel() tea.Cmd {
 	if m.travel != nil {
 		return m.exitTravel()
 	}
-	h := m.logHistory()
+	return m.withHistory(m.enterTravel)
+}
+
+// enterTravel enters time travel through h, the newest log's History.
+func (m *Model) enterTravel(h *store.History) tea.Cmd {
+	if m.travel != nil {
+		return nil // entered meanwhile (a key pressed twice)
+	}
 	n := len(h.Changes())
 	if n == 0 {
 		m.flashError("nothing to travel through: " + store.LogFile + " has no change")
@@ -87,7 +94,16 @@ func (m *Model) scrub(d int) tea.Cmd {
 		m.flashError(needTravel(m))
 		return nil
 	}
-	changes := m.logHistory().Changes()
+	return m.withHistory(func(h *store.History) tea.Cmd { return m.scrubIn(h, d) })
+}
+
+// scrubIn is scrub once h, the newest log's History, is made.
+func (m *Model) scrubIn(h *store.History, d int) tea.Cmd {
+	t := m.travel
+	if t == nil {
+		return nil // returned to now meanwhile
+	}
+	changes := h.Changes()
 	want := min(max(t.want+d, 0), len(changes)-1)
 	if want == t.want {
 		if d < 0 {
