@@ -208,7 +208,11 @@ func StatementDetail(st *themes.Styles, snap *model.Snapshot, g *model.Graph, id
 	b.brokenNote(id)
 
 	b.heading("Claim")
-	b.para(s.Claim(), 2, st.Bold.Render)
+	claim, more := Clip(s.Claim(), detailTextBytes)
+	b.para(claim, 2, st.Bold.Render)
+	if more > 0 {
+		b.para(fmt.Sprintf("… and %d bytes more (referee show %s prints it whole)", more, id), 2, st.Faint.Render)
+	}
 	if len(s.Hypothesis) > 0 {
 		b.heading(fmt.Sprintf("Premises (%d)", len(s.Hypothesis)))
 		for _, h := range s.Hypothesis {
@@ -318,6 +322,9 @@ func StatementDetail(st *themes.Styles, snap *model.Snapshot, g *model.Graph, id
 	b.fieldProblems(s.Problems)
 	return b.doc
 }
+
+// detailTextBytes is the most of a claim the detail lays out: a few screens of it.
+const detailTextBytes = 64 << 10
 
 // similar writes one similar statement: a followable link with its score and badge.
 func (b *docBuilder) similar(snap *model.Snapshot, g *model.Graph, m model.Match) {
