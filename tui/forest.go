@@ -103,18 +103,38 @@ func newForest(snap *model.Snapshot, g *model.Graph) *forest {
 	// Each object's children are a piece of all, capped so that no append runs into the
 	// next piece: structural children, then the premises group's entry, then its premises.
 	all := make([]child, 0, edges+n)
+	// has says whether id is among all[from:]: a scan for the few children most objects
+	// have, a set past manyKids (20,000 children scanned each other: 200M compares).
+	const manyKids = 32
+	var seen map[string]bool
+	has := func(from int, id string) bool {
+		if seen == nil {
+			return hasChild(all[from:], id)
+		}
+		return seen[id]
+	}
+	mark := func(id string) {
+		if seen != nil {
+			seen[id] = true
+		}
+	}
 	build := func(id string) {
 		out := g.Out[id]
 		if len(out) == 0 {
 			return
 		}
+		seen = nil
+		if len(out) > manyKids {
+			seen = make(map[string]bool, len(out))
+		}
 		s0 := len(all)
 		for _, e := range out {
 			switch e.Kind {
 			case model.EdgeSubgoal, model.EdgeNeeds, model.EdgeProgress, model.EdgeSub, model.EdgeSolution:
-				if hasChild(all[s0:], e.To) {
+				if has(s0, e.To) {
 					continue
 				}
+				mark(e.To)
 				c := child{id: e.To, kind: rowKind(snap, e.To)}
 				if e.Kind == model.EdgeSolution {
 					c.edge = "solution"
@@ -133,14 +153,18 @@ func newForest(snap *model.Snapshot, g *model.Graph) *forest {
 		g0 := len(all)
 		all = append(all, child{id: groupPremises, kind: views.RowGroup})
 		p0 := len(all)
+		if seen != nil {
+			clear(seen) // premises are deduplicated among themselves
+		}
 		for _, e := range out {
 			if e.Kind != model.EdgePremise {
 				continue
 			}
 			kind := rowKind(snap, e.To)
-			if kind == views.RowMissing || hasChild(all[p0:], e.To) {
+			if kind == views.RowMissing || has(p0, e.To) {
 				continue
 			}
+			mark(e.To)
 			all = append(all, child{id: e.To, kind: kind})
 			addParent(e.To, id)
 		}
