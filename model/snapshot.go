@@ -24,6 +24,10 @@ type Snapshot struct {
 	Broken []BrokenFile
 	// Vocab is the status vocabulary the folder uses (FORMAT.md "Statuses").
 	Vocab Vocab
+	// VocabCount is the count Vocab was detected from, when VocabCounted: a reload
+	// updates it from the objects it read again instead of counting 100k statuses.
+	VocabCount   VocabCount
+	VocabCounted bool
 }
 
 // BrokenFile is a file that is not (or not yet) a valid object. ID is the object the

@@ -571,8 +571,53 @@ func Reload(dir string, prev *model.Snapshot, paths []string) *model.Snapshot {
 	if config || log {
 		reloadMeta(dir, prev, snap, config, log)
 	}
-	snap.Vocab = model.DetectVocab(snap.Statuses)
+	snap.VocabCount, snap.VocabCounted = recount(prev, snap, objects), true
+	snap.Vocab = snap.VocabCount.Vocab()
 	return snap
+}
+
+// recount is the vocabulary count of snap, made from prev's by the objects read again
+// (a reload at 100k statements spent most of its time counting every status), or
+// counted whole when prev has none.
+func recount(prev, snap *model.Snapshot, objects []string) model.VocabCount {
+	if !prev.VocabCounted {
+		var c model.VocabCount
+		for st := range snap.Statuses {
+			c.Add(st)
+		}
+		return c
+	}
+	c := prev.VocabCount
+	take := func(status string) {
+		var one model.VocabCount
+		one.Add(status)
+		c.P013, c.P014 = c.P013-one.P013, c.P014-one.P014
+	}
+	seen := map[string]bool{}
+	for _, rel := range objects {
+		kind, id, _ := objectPath(rel)
+		if seen[id] {
+			continue
+		}
+		seen[id] = true
+		switch kind {
+		case model.KindProblem:
+			if p := prev.Problems[id]; p != nil {
+				take(p.Status)
+			}
+			if p := snap.Problems[id]; p != nil {
+				c.Add(p.Status)
+			}
+		case model.KindStatement:
+			if st := prev.Statements[id]; st != nil {
+				take(st.Status)
+			}
+			if st := snap.Statements[id]; st != nil {
+				c.Add(st.Status)
+			}
+		}
+	}
+	return c
 }
 
 // reloadMeta reads config.json again (config) and the log on from prev's (log) into snap.
