@@ -37,6 +37,7 @@ type Terminal struct {
 	out    int64     // bytes read
 	last   time.Time // when the last bytes came
 	done   chan struct{}
+	wrote  chan struct{} // a token when output came: waiters look at the screen then
 	Start  time.Time
 	width  int
 	height int
@@ -45,7 +46,7 @@ type Terminal struct {
 // StartTerminal runs binary with args in a pseudo-terminal of a size.
 func StartTerminal(binary string, args []string, width, height int) (*Terminal, error) {
 	t := &Terminal{cmd: exec.Command(binary, args...), vt: vt10x.New(vt10x.WithSize(width, height)),
-		done: make(chan struct{}), width: width, height: height}
+		done: make(chan struct{}), wrote: make(chan struct{}, 1), width: width, height: height}
 	// The child's own profile, if asked for (REFEREE_BENCH_PROFILE), never the bench's.
 	env := slices.DeleteFunc(os.Environ(), func(v string) bool { return strings.HasPrefix(v, "REFEREE_CPUPROFILE=") })
 	if p := os.Getenv("REFEREE_BENCH_PROFILE"); p != "" {
@@ -69,6 +70,10 @@ func StartTerminal(binary string, args []string, width, height int) (*Terminal, 
 				t.out += int64(n)
 				t.last = time.Now()
 				t.mu.Unlock()
+				select {
+				case t.wrote <- struct{}{}:
+				default:
+				}
 			}
 			if err != nil {
 				return
@@ -109,13 +114,20 @@ func (t *Terminal) Key(key string, timeout time.Duration) (time.Duration, error)
 	if _, err := t.pty.Write([]byte(key)); err != nil {
 		return 0, err
 	}
-	for time.Since(start) < timeout {
+	// Looked at when output comes (not polled: polling took a core from the workbench).
+	deadline := time.After(timeout)
+	for {
+		select {
+		case <-t.wrote:
+		case <-deadline:
+			return 0, fmt.Errorf("key %q changed nothing in %s", key, timeout)
+		case <-t.done:
+			return 0, errors.New("the workbench exited")
+		}
 		if strings.Join(t.upper(), "\n") != before {
 			return time.Since(start), nil
 		}
-		time.Sleep(200 * time.Microsecond)
 	}
-	return 0, fmt.Errorf("key %q changed nothing in %s", key, timeout)
 }
 
 // upper is the screen's right half (the detail pane, which follows the cursor), without
@@ -359,7 +371,7 @@ func RunLive(o LiveOptions) (LiveReport, error) {
 			select {
 			case <-stop:
 				return
-			case <-time.After(2 * time.Millisecond):
+			case <-time.After(5 * time.Millisecond):
 			}
 			if l := t.lastChange(); l != last {
 				last = l
