@@ -537,9 +537,7 @@ func GroupDetail(st *themes.Styles, snap *model.Snapshot, g *model.Graph, title,
 		b.para(about, 0, st.Muted.Render)
 	}
 	b.blank()
-	for _, id := range members {
-		b.ref(snap, g, id, 2)
-	}
+	b.refs(snap, g, members, 2)
 	return b.doc
 }
 
