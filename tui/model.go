@@ -294,6 +294,11 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 	case extrasTickMsg:
 		m.exWait = false // Update's supervise starts the build
 		return nil
+	case proofReadMsg:
+		if r, ok := m.tree.Selected(); ok && r.ID == msg.id {
+			return m.refreshDetail(false)
+		}
+		return nil
 	case similarMsg:
 		return m.onSimilar(msg)
 	case extrasMsg:
@@ -601,7 +606,10 @@ func (m *Model) rebuildDetail() tea.Cmd {
 	var doc views.Doc
 	switch r.Kind {
 	case views.RowStatement:
-		if st := m.snap.Statements[r.ID]; st != nil && !st.Proof.Blank() {
+		if st := m.snap.Statements[r.ID]; st != nil && !st.Proof.Blank() && !st.Proof.Ready() {
+			// A long proof left in its file: read in a command, shown when it arrives.
+			cmd = readProof(r.ID, st)
+		} else if st != nil && !st.Proof.Blank() {
 			state.ProofText, state.ProofErr = st.Proof.Text()
 			if changed := (*model.ChangedError)(nil); errors.As(state.ProofErr, &changed) {
 				state.ProofErr = m.changedSince(changed.Path)
@@ -724,6 +732,18 @@ func (m *Model) changedSince(path string) error {
 		return fmt.Errorf("%s has changed since this paused view was loaded: p resumes and shows it", path)
 	}
 	return fmt.Errorf("%s has changed since it was loaded: the new version is on its way", path)
+}
+
+// proofReadMsg says a statement's proof text has been read from its file.
+type proofReadMsg struct{ id string }
+
+// readProof reads a lean statement's proof text off the UI goroutine (Proof.Text keeps
+// it: the detail then takes it at once).
+func readProof(id string, st *model.Statement) tea.Cmd {
+	return func() tea.Msg {
+		_, _ = st.Proof.Text()
+		return proofReadMsg{id: id}
+	}
 }
 
 // proofText is a statement's proof text, or "" when it cannot be read: the detail pane
