@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io/fs"
 	"maps"
-	"math"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -389,7 +388,7 @@ func readRegular(path string) ([]byte, error) {
 	} else if err != nil {
 		return nil, err
 	}
-	return readSame(fd, uint64(seen.Dev), seen.Ino, nil, math.MaxInt64)
+	return readSame(fd, uint64(seen.Dev), seen.Ino, nil, MaxObjectSize) // config.json and objects alike
 }
 
 // readSame reads the open file fd, and closes it, if it is still the regular file that
