@@ -217,6 +217,10 @@ func (m *Model) withHistory(then func(h *store.History) tea.Cmd) tea.Cmd {
 	if m.hist != nil && m.histOf == m.latest {
 		return then(m.hist)
 	}
+	if m.latest == nil {
+		m.flashError("the folder is still loading")
+		return nil
+	}
 	prev, snap, dir := m.hist, m.latest, m.dir
 	return func() tea.Msg {
 		var h *store.History
