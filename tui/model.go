@@ -670,7 +670,9 @@ func (m *Model) proofFor(proof string, width int) (*views.RenderedProof, tea.Cmd
 			return rp, nil
 		}
 		m.inflight[plainKey] = true
-		plain := func(p string, w int, _ string) (*views.RenderedProof, error) { return views.RenderProofPlain(p, w), nil }
+		plain := func(p string, w int, _ string) (*views.RenderedProof, error) {
+			return views.RenderProofPlain(p, w), nil
+		}
 		return rp, renderProof(plain, plainKey, proof, width, "plain")
 	}
 	if !ok {

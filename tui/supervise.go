@@ -53,8 +53,8 @@ type supervision struct {
 	// snapshot (m.snap), built off the UI goroutine; it may lag a snapshot behind.
 	ex     *extras
 	exBusy bool
-	exAt   time.Time // when the last build started
-	exWait bool      // a tick will start the next
+	exAt   time.Time   // when the last build started
+	exWait bool        // a tick will start the next
 	sim    *similarity // the present's; time travel has its own
 	// similar caches the similar statements of each statement shown, for the claims of
 	// similarOf at similarClaims; similarBusy, those being found.

@@ -29,7 +29,7 @@ type travel struct {
 	want   int    // the change asked for (scrubbing runs ahead of the rebuilds)
 	wantID string
 	busy   bool
-	live   shownState // the present, shown again on return
+	live   shownState  // the present, shown again on return
 	sim    *similarity // the index of the changes shown, brought from one to the next
 	diff   diffMode
 	// summary says what the shown change did, for the status line (made in Update).
