@@ -105,10 +105,11 @@ func Blocks(s *Snapshot, g *Graph) map[string]Blocking {
 // the root first; ties keep the orchestrator's order (deepest first).
 func NextByBlocking(s *Snapshot, g *Graph) []Action {
 	out := slices.Clone(g.Actionable)
-	score := map[string]int{}
-	for _, a := range out {
-		score[a.ID] = BlockingOf(g, a.ID).Score
+	ids := make([]string, len(out))
+	for i, a := range out {
+		ids[i] = a.ID
 	}
+	score := BlockScores(g, ids)
 	slices.SortStableFunc(out, func(a, b Action) int { return score[b.ID] - score[a.ID] })
 	return out
 }
@@ -130,13 +131,12 @@ func WaitsForHuman(s *Snapshot, g *Graph, id string) bool {
 // the most of the root first, then the deepest, then by ID.
 func ReviewOrder(s *Snapshot, g *Graph) []string {
 	var ids []string
-	score := map[string]int{}
 	for id := range s.Statements {
 		if WaitsForHuman(s, g, id) {
 			ids = append(ids, id)
-			score[id] = BlockingOf(g, id).Score
 		}
 	}
+	score := BlockScores(g, ids)
 	depth := func(id string) int {
 		if d, ok := g.Depth[id]; ok {
 			return d

@@ -27,8 +27,7 @@ type Grave struct {
 // Graveyard lists every false or abandoned statement, in ID order.
 func Graveyard(s *Snapshot, g *Graph) []Grave {
 	var out []Grave
-	for _, id := range sortedKeys(s.Statements) {
-		st := s.Statements[id]
+	for id, st := range s.Statements { // sorted below: graves are few, statements many
 		ph, _, _ := StatusInfo(st.Status)
 		if ph != PhaseRefuted && ph != PhaseAbandoned {
 			continue
@@ -67,5 +66,6 @@ func Graveyard(s *Snapshot, g *Graph) []Grave {
 		slices.SortFunc(gr.Stale, CompareIDs)
 		out = append(out, gr)
 	}
+	slices.SortFunc(out, func(a, b Grave) int { return CompareIDs(a.ID, b.ID) })
 	return out
 }

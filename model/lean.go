@@ -101,6 +101,10 @@ func (p Proof) Text() (string, error) {
 	return p.Body.Text()
 }
 
+// Ready reports whether Text answers without reading a file: the text is in the
+// statement, or was read already. The workbench reads the others in a command.
+func (p Proof) Ready() bool { return p.Body == nil || p.Body.read.Load() != nil }
+
 // Empty reports whether the proof has no text at all ("full" missing or "").
 func (p Proof) Empty() bool { return p.Full == "" && p.Body == nil }
 

@@ -5,7 +5,6 @@ import (
 	"math"
 	"slices"
 	"strings"
-	"sync"
 	"unicode"
 )
 
@@ -218,16 +217,29 @@ func (a vector) dot(b vector) float64 {
 	return sum
 }
 
-// SimilarityIndex compares the claims of one snapshot. Build it once per snapshot
-// (NewSimilarityIndex) and ask it many times; it is read-only and safe to share.
+// SimilarityIndex compares the claims of one snapshot. Build it once (NewSimilarityIndex)
+// and ask it many times; it is read-only, and safe to share, until Update brings it to a
+// newer snapshot (Update needs the index to itself).
 type SimilarityIndex struct {
 	snap *Snapshot
 	docs map[string]*claimDoc
-	ids  []string
+	// ids is position → ID, in ID order. A statement removed by Update keeps its position
+	// (docs has no entry for it), to be taken again if the statement comes back.
+	ids          []string
+	gone         map[string]int32
+	grams, words *terms
+	live         int // statements indexed
+	drift        int // claims weighed since the full build, against older document frequencies
 
-	postingsOnce sync.Once
-	postings     map[int32][]int32 // word term → positions of decided claims that have it, ascending
-	maxWeight    map[int32]float64 // word term → its largest weight in those claims
+	// buckets holds the claims by their numbers: claims whose numbers differ are never
+	// repeats (RetreadKeyPenalty < RetreadThreshold), so only one bucket is searched.
+	buckets map[string]*bucket
+}
+
+// bucket is the postings of the claims that have the same numbers.
+type bucket struct {
+	postings  map[int32][]int32 // word term → positions of the claims that have it, ascending
+	maxWeight map[int32]float64 // word term → at least its largest weight in those claims
 }
 
 // terms numbers the terms of one kind and counts the claims that have each.
@@ -251,6 +263,13 @@ func (t *terms) count(tf map[string]float64) map[int32]float64 {
 	return out
 }
 
+// uncount takes back the counts of a claim's terms (its vector).
+func (t *terms) uncount(v vector) {
+	for _, e := range v {
+		t.df[e.term]--
+	}
+}
+
 // weigh turns term counts into a unit TF-IDF vector; the IDF is smoothed, so a term
 // every claim has still counts a little.
 func (t *terms) weigh(tf map[int32]float64, docs int) vector {
@@ -271,41 +290,184 @@ func (t *terms) weigh(tf map[int32]float64, docs int) vector {
 
 // NewSimilarityIndex indexes every statement's claim (its conclusion).
 func NewSimilarityIndex(s *Snapshot) *SimilarityIndex {
-	ix := &SimilarityIndex{snap: s, docs: map[string]*claimDoc{}, ids: sortedKeys(s.Statements)}
-	grams, words := &terms{num: map[string]int32{}}, &terms{num: map[string]int32{}}
+	ix := &SimilarityIndex{snap: s, docs: make(map[string]*claimDoc, len(s.Statements)),
+		ids: sortedKeys(s.Statements), gone: map[string]int32{},
+		grams: &terms{num: map[string]int32{}}, words: &terms{num: map[string]int32{}}}
+	ix.live = len(ix.ids)
 	gramTF := make([]map[int32]float64, len(ix.ids))
 	wordTF := make([]map[int32]float64, len(ix.ids))
 	for i, id := range ix.ids {
-		claim := s.Statements[id].Claim()
-		toks := claimTokens(claim)
-		wtf, gtf := map[string]float64{}, map[string]float64{}
-		for _, t := range toks {
-			wtf[t]++
-		}
-		text := []rune(" " + strings.Join(toks, " ") + " ")
-		for j := 0; j+3 <= len(text); j++ {
-			gtf[string(text[j:j+3])]++
-		}
-		gramTF[i], wordTF[i] = grams.count(gtf), words.count(wtf)
-		d := &claimDoc{id: id, tokens: toks, empty: len(toks) == 0, pos: i,
-			numbers: strings.Join(numberRun().FindAllString(strings.Join(toks, " "), -1), " ")}
-		d.names, d.words0 = claimNames(claim)
-		ix.docs[id] = d
+		ix.docs[id], gramTF[i], wordTF[i] = ix.parse(id, s.Statements[id].Claim(), i)
 	}
 	for i, id := range ix.ids {
 		d := ix.docs[id]
-		d.grams, d.words = grams.weigh(gramTF[i], len(ix.ids)), words.weigh(wordTF[i], len(ix.ids))
+		d.grams, d.words = ix.grams.weigh(gramTF[i], ix.live), ix.words.weigh(wordTF[i], ix.live)
+	}
+	ix.buckets = map[string]*bucket{}
+	for pos, id := range ix.ids {
+		ix.post(ix.docs[id], pos)
 	}
 	return ix
 }
 
+// parse reads one claim and counts its terms.
+func (ix *SimilarityIndex) parse(id, claim string, pos int) (d *claimDoc, gramTF, wordTF map[int32]float64) {
+	toks := claimTokens(claim)
+	wtf, gtf := map[string]float64{}, map[string]float64{}
+	for _, t := range toks {
+		wtf[t]++
+	}
+	text := []rune(" " + strings.Join(toks, " ") + " ")
+	for j := 0; j+3 <= len(text); j++ {
+		gtf[string(text[j:j+3])]++
+	}
+	d = &claimDoc{id: id, tokens: toks, empty: len(toks) == 0, pos: pos,
+		numbers: strings.Join(numberRun().FindAllString(strings.Join(toks, " "), -1), " ")}
+	d.names, d.words0 = claimNames(claim)
+	return d, ix.grams.count(gtf), ix.words.count(wtf)
+}
+
+// post adds a claim to its bucket's postings (appended when pos is the last position).
+func (ix *SimilarityIndex) post(d *claimDoc, pos int) {
+	if d.empty {
+		return
+	}
+	b := ix.buckets[d.numbers]
+	if b == nil {
+		b = &bucket{postings: map[int32][]int32{}, maxWeight: map[int32]float64{}}
+		ix.buckets[d.numbers] = b
+	}
+	for _, e := range d.words {
+		list := b.postings[e.term]
+		if n := len(list); n == 0 || list[n-1] < int32(pos) {
+			b.postings[e.term] = append(list, int32(pos))
+		} else if i, found := slices.BinarySearch(list, int32(pos)); !found {
+			b.postings[e.term] = slices.Insert(list, i, int32(pos))
+		}
+		b.maxWeight[e.term] = max(b.maxWeight[e.term], e.w)
+	}
+}
+
+// unpost takes a claim out of its bucket's postings.
+func (ix *SimilarityIndex) unpost(d *claimDoc) {
+	b := ix.buckets[d.numbers]
+	if b == nil || d.empty {
+		return
+	}
+	for _, e := range d.words {
+		list := b.postings[e.term]
+		if i, found := slices.BinarySearch(list, int32(d.pos)); found {
+			list = slices.Delete(list, i, i+1)
+		}
+		if len(list) == 0 {
+			delete(b.postings, e.term)
+			delete(b.maxWeight, e.term)
+		} else {
+			b.postings[e.term] = list
+		}
+	}
+}
+
+// Update brings the index to s, a later snapshot of the same folder, and returns the
+// statements whose claim, status or type differ (added and removed ones too), in ID
+// order; claims says whether a claim changed (Similar may answer otherwise), rebuilt
+// whether the index was made again from s (then every re-tread may differ). The work is
+// a pointer comparison per statement and a parse per changed claim. A changed claim is
+// weighed with the document frequencies of the moment and the others keep theirs: once
+// a quarter of the claims were weighed so, the index is built again.
+func (ix *SimilarityIndex) Update(s *Snapshot) (changed []string, claims, rebuilt bool) {
+	if s == ix.snap {
+		return nil, false, false
+	}
+	var added, removed, recounted []string
+	for id, st := range s.Statements {
+		old := ix.snap.Statements[id]
+		if old == st {
+			continue
+		}
+		switch {
+		case old == nil || ix.docs[id] == nil:
+			added = append(added, id)
+		case old.Claim() != st.Claim():
+			recounted = append(recounted, id)
+		case old.Status != st.Status || old.Type != st.Type:
+			changed = append(changed, id)
+		}
+	}
+	if len(s.Statements)-len(added) != ix.live {
+		for id := range ix.docs {
+			if s.Statements[id] == nil {
+				removed = append(removed, id)
+			}
+		}
+	}
+	slices.SortFunc(added, CompareIDs)
+	last := ""
+	if len(ix.ids) > 0 {
+		last = ix.ids[len(ix.ids)-1]
+	}
+	for _, id := range added {
+		if _, back := ix.gone[id]; !back && last != "" && CompareIDs(id, last) <= 0 {
+			return ix.rebuild(s)
+		}
+	}
+	if ix.drift += len(added) + len(recounted); ix.drift > ix.live/4+64 {
+		return ix.rebuild(s)
+	}
+	for _, id := range removed {
+		d := ix.docs[id]
+		ix.unpost(d)
+		ix.grams.uncount(d.grams)
+		ix.words.uncount(d.words)
+		delete(ix.docs, id)
+		ix.gone[id] = int32(d.pos)
+		ix.live--
+	}
+	for _, id := range recounted {
+		d := ix.docs[id]
+		ix.unpost(d)
+		ix.grams.uncount(d.grams)
+		ix.words.uncount(d.words)
+		ix.index(id, s.Statements[id].Claim(), d.pos)
+	}
+	for _, id := range added {
+		pos, back := ix.gone[id]
+		if back {
+			delete(ix.gone, id)
+		} else {
+			pos = int32(len(ix.ids))
+			ix.ids = append(ix.ids, id)
+		}
+		ix.live++
+		ix.index(id, s.Statements[id].Claim(), int(pos))
+	}
+	ix.snap = s
+	changed = slices.Concat(changed, added, removed, recounted)
+	slices.SortFunc(changed, CompareIDs)
+	return changed, len(added)+len(removed)+len(recounted) > 0, false
+}
+
+// index parses, weighs and posts one claim at a position.
+func (ix *SimilarityIndex) index(id, claim string, pos int) {
+	d, gtf, wtf := ix.parse(id, claim, pos)
+	d.grams, d.words = ix.grams.weigh(gtf, ix.live), ix.words.weigh(wtf, ix.live)
+	ix.docs[id] = d
+	ix.post(d, pos)
+}
+
+func (ix *SimilarityIndex) rebuild(s *Snapshot) (changed []string, claims, rebuilt bool) {
+	fresh := NewSimilarityIndex(s)
+	ix.snap, ix.docs, ix.ids, ix.gone = fresh.snap, fresh.docs, fresh.ids, fresh.gone
+	ix.grams, ix.words, ix.live, ix.drift, ix.buckets = fresh.grams, fresh.words, fresh.live, 0, fresh.buckets
+	return slices.Clone(ix.ids), true, true
+}
+
 // Serves reports whether the index answers for s as well as for the snapshot it was built
 // from: the same statements with the same claims, statuses and types, which is all that
-// similarity and re-treads read. Most changes (a proof, an issue, a response) keep them,
-// so a live view need not rebuild the index on every write; Reload shares unchanged
-// statements, so this is mostly pointer comparisons.
+// similarity and re-treads read. Reload shares unchanged statements, so this is mostly
+// pointer comparisons.
 func (ix *SimilarityIndex) Serves(s *Snapshot) bool {
-	if len(s.Statements) != len(ix.snap.Statements) {
+	if len(s.Statements) != ix.live {
 		return false
 	}
 	for id, st := range s.Statements {
@@ -381,7 +543,7 @@ func inOrder(a, b []string) float64 {
 func (ix *SimilarityIndex) Similar(id string, k int) []Match {
 	var out []Match
 	for _, other := range ix.ids {
-		if other == id {
+		if other == id || ix.docs[other] == nil {
 			continue
 		}
 		if s := ix.Score(id, other); s > 0 {
@@ -411,6 +573,21 @@ func (ix *SimilarityIndex) Retreads() []Retread {
 	return out
 }
 
+// RetreadsByID is Retreads by the statement that repeats.
+func (ix *SimilarityIndex) RetreadsByID() map[string][]Retread {
+	out := map[string][]Retread{}
+	for _, r := range ix.Retreads() {
+		out[r.ID] = append(out[r.ID], r)
+	}
+	return out
+}
+
+// decided says whether a statement is true, false or abandoned.
+func decided(st *Statement) bool {
+	ph, _, _ := StatusInfo(st.Status)
+	return ph.Decided()
+}
+
 // RetreadsOf lists the older decided statements id repeats (RepeatScore at least
 // RetreadThreshold), the closest first.
 func (ix *SimilarityIndex) RetreadsOf(id string) []Retread {
@@ -418,19 +595,15 @@ func (ix *SimilarityIndex) RetreadsOf(id string) []Retread {
 	if d == nil || d.empty {
 		return nil
 	}
+	st := ix.snap.Statements[id]
 	var found []Retread
-	for _, pos := range ix.candidates(d) {
+	for _, pos := range ix.candidates(d, true) {
 		older := ix.ids[pos]
 		ost := ix.snap.Statements[older]
-		if ost.Type == "assumption" && ix.snap.Statements[id].Type == "assumption" {
+		if !decided(ost) || ost.Type == "assumption" && st.Type == "assumption" {
 			continue // two problems set up on the same premise: given, not proposed again
 		}
-		// RepeatScore ≤ Score, the mean of two cosines of at most 1: a word cosine under
-		// 2·threshold − 1 cannot reach the threshold, and is the cheaper one.
-		if d.words.dot(ix.docs[older].words) < 2*RetreadThreshold-1 {
-			continue
-		}
-		if s := ix.RepeatScore(id, older); s >= RetreadThreshold {
+		if s, ok := ix.repeats(d, ix.docs[older]); ok {
 			found = append(found, Retread{ID: id, Of: older, OfStatus: ost.Status, Score: s})
 		}
 	}
@@ -438,59 +611,126 @@ func (ix *SimilarityIndex) RetreadsOf(id string) []Retread {
 	return found
 }
 
+// repeats is RepeatScore of two claims when it reaches RetreadThreshold.
+func (ix *SimilarityIndex) repeats(a, b *claimDoc) (float64, bool) {
+	// RepeatScore ≤ Score, the mean of two cosines of at most 1: a word cosine under
+	// 2·threshold − 1 cannot reach the threshold, and is the cheaper one.
+	if a.words.dot(b.words) < 2*RetreadThreshold-1 {
+		return 0, false
+	}
+	s := ix.RepeatScore(a.id, b.id)
+	return s, s >= RetreadThreshold
+}
+
+// RepeatedBy lists the newer statements that repeat id, when id is decided (the
+// re-treads RetreadsOf would list of them with id as the older one), in ID order.
+func (ix *SimilarityIndex) RepeatedBy(id string) []Retread {
+	d := ix.docs[id]
+	if d == nil || d.empty || !decided(ix.snap.Statements[id]) {
+		return nil
+	}
+	st := ix.snap.Statements[id]
+	var found []Retread
+	for _, pos := range ix.candidates(d, false) {
+		newer := ix.ids[pos]
+		if st.Type == "assumption" && ix.snap.Statements[newer].Type == "assumption" {
+			continue
+		}
+		if s, ok := ix.repeats(ix.docs[newer], d); ok {
+			found = append(found, Retread{ID: newer, Of: id, OfStatus: st.Status, Score: s})
+		}
+	}
+	return found
+}
+
+// UpdateRetreads is the re-treads by statement after Update reported changed, from
+// prev, those before it (not modified): only the changed statements' own re-treads and
+// those that repeat a changed statement are looked for again.
+func (ix *SimilarityIndex) UpdateRetreads(prev map[string][]Retread, changed []string) map[string][]Retread {
+	if len(changed) == 0 {
+		return prev
+	}
+	isChanged := make(map[string]bool, len(changed))
+	for _, id := range changed {
+		isChanged[id] = true
+	}
+	out := make(map[string][]Retread, len(prev))
+	for id, rs := range prev {
+		if isChanged[id] {
+			continue
+		}
+		keep := slices.DeleteFunc(slices.Clone(rs), func(r Retread) bool { return isChanged[r.Of] })
+		if len(keep) > 0 {
+			out[id] = keep
+		}
+	}
+	touched := map[string]bool{}
+	for _, id := range changed {
+		if rs := ix.RetreadsOf(id); len(rs) > 0 {
+			out[id] = rs
+		}
+		for _, r := range ix.RepeatedBy(id) {
+			if !isChanged[r.ID] {
+				out[r.ID] = append(out[r.ID], r)
+				touched[r.ID] = true
+			}
+		}
+	}
+	for id := range touched {
+		rs := out[id]
+		slices.SortFunc(rs, func(a, b Retread) int { return CompareIDs(a.Of, b.Of) })
+		sortRetreads(rs)
+	}
+	return out
+}
+
 // sortRetreads puts the closest repeats first, keeping ID order among equals.
 func sortRetreads(found []Retread) {
 	slices.SortStableFunc(found, func(a, b Retread) int { return cmp.Compare(b.Score, a.Score) })
 }
 
-// candidates lists, in ID order, the older decided claims whose word cosine with d can
-// reach 2·threshold − 1. Comparing with every older claim is quadratic (minutes at 100k);
-// instead d's most common words are set aside while the most they could add to a cosine
-// (d's weight × the word's largest weight anywhere) stays under the cut, and only claims
-// sharing one of the remaining words are candidates: any other claim's cosine is below
-// the cut, so the result is exactly that of the full comparison.
-func (ix *SimilarityIndex) candidates(d *claimDoc) []int32 {
-	ix.postingsOnce.Do(ix.buildPostings)
+// candidates lists, in ID order, the claims older (or newer) than d, with d's numbers,
+// whose word cosine with d can reach 2·threshold − 1. Comparing with every claim is
+// quadratic (minutes at 100k); instead d's most common words are set aside while the
+// most they could add to a cosine (d's weight × the word's largest weight anywhere)
+// stays under the cut, and only claims sharing one of the remaining words are
+// candidates: any other claim's cosine is below the cut, so the result is exactly that
+// of the full comparison.
+func (ix *SimilarityIndex) candidates(d *claimDoc, older bool) []int32 {
+	b := ix.buckets[d.numbers]
+	if b == nil {
+		return nil
+	}
 	byCommon := slices.Clone(d.words)
-	slices.SortFunc(byCommon, func(a, b entry) int {
-		return cmp.Compare(len(ix.postings[b.term]), len(ix.postings[a.term]))
+	slices.SortFunc(byCommon, func(x, y entry) int {
+		return cmp.Compare(len(b.postings[y.term]), len(b.postings[x.term]))
 	})
 	cut := 2*RetreadThreshold - 1
 	var setAside float64
 	start := 0
 	for ; start < len(byCommon); start++ {
 		e := byCommon[start]
-		if b := e.w * ix.maxWeight[e.term]; setAside+b < cut {
-			setAside += b
+		if w := e.w * b.maxWeight[e.term]; setAside+w < cut {
+			setAside += w
 			continue
 		}
 		break
 	}
 	var out []int32
 	for _, e := range byCommon[start:] {
-		for _, pos := range ix.postings[e.term] {
-			if int(pos) >= d.pos {
-				break
+		list := b.postings[e.term]
+		i, found := slices.BinarySearch(list, int32(d.pos))
+		if older {
+			out = append(out, list[:i]...)
+		} else {
+			if found {
+				i++
 			}
-			out = append(out, pos)
+			out = append(out, list[i:]...)
 		}
 	}
 	slices.Sort(out)
 	return slices.Compact(out)
-}
-
-func (ix *SimilarityIndex) buildPostings() {
-	ix.postings, ix.maxWeight = map[int32][]int32{}, map[int32]float64{}
-	for pos, id := range ix.ids {
-		d := ix.docs[id]
-		if ph, _, _ := StatusInfo(ix.snap.Statements[id].Status); d.empty || !ph.Decided() {
-			continue
-		}
-		for _, e := range d.words {
-			ix.postings[e.term] = append(ix.postings[e.term], int32(pos))
-			ix.maxWeight[e.term] = max(ix.maxWeight[e.term], e.w)
-		}
-	}
 }
 
 // Similar is NewSimilarityIndex(s).Similar(id, k); the UI keeps the index instead.

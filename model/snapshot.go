@@ -15,12 +15,19 @@ type Snapshot struct {
 	Experiences map[string]*Experience
 	Config      *Config
 	Log         []LogEntry
+	// LogMark is the store's note of how far Log was read, so that a reload reads on
+	// from there (opaque here).
+	LogMark any
 	// Versions holds the content hash of every object file as last read, by object ID.
 	Versions map[string]string
 	// Broken lists files that could not be read or parsed, by path relative to the folder.
 	Broken []BrokenFile
 	// Vocab is the status vocabulary the folder uses (FORMAT.md "Statuses").
 	Vocab Vocab
+	// VocabCount is the count Vocab was detected from, when VocabCounted: a reload
+	// updates it from the objects it read again instead of counting 100k statuses.
+	VocabCount   VocabCount
+	VocabCounted bool
 }
 
 // BrokenFile is a file that is not (or not yet) a valid object. ID is the object the

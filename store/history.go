@@ -274,7 +274,7 @@ func (h *History) backup(path string) backup {
 		case info.Size() > MaxObjectSize:
 			b.err = fmt.Sprintf("the backup is %d bytes, more than an object file may have", info.Size())
 		default:
-			data, err = os.ReadFile(full)
+			data, err = readFileBounded(full, MaxObjectSize) // it may grow after the stat
 		}
 	}
 	switch {

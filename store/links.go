@@ -8,6 +8,7 @@ package store
 
 import (
 	"errors"
+	"fmt"
 	"io"
 	"io/fs"
 	"os"
@@ -56,7 +57,7 @@ func readNoFollow(path string) ([]byte, error) {
 		return nil, err
 	}
 	defer f.Close()
-	return io.ReadAll(f)
+	return ReadBounded(f, MaxObjectSize, path)
 }
 
 // openNoFollow opens a regular file for reading with readNoFollow's checks.
@@ -95,4 +96,28 @@ func regular(info fs.FileInfo) error {
 		return errors.New("is not a regular file")
 	}
 	return nil
+}
+
+// ReadBounded reads r to its end, but no more than limit bytes: past it, an error that
+// names the input (what) and the limit. Every input referee reads whole goes through a
+// bound like this one: /dev/zero as --params once grew the process to 23 GB.
+func ReadBounded(r io.Reader, limit int64, what string) ([]byte, error) {
+	data, err := io.ReadAll(io.LimitReader(r, limit+1))
+	if err != nil {
+		return nil, err
+	}
+	if int64(len(data)) > limit {
+		return nil, fmt.Errorf("%s is more than %d bytes (the limit)", what, limit)
+	}
+	return data, nil
+}
+
+// readFileBounded is os.ReadFile with ReadBounded's limit.
+func readFileBounded(path string, limit int64) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return ReadBounded(f, limit, path)
 }

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io/fs"
 	"maps"
-	"math"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -389,7 +388,7 @@ func readRegular(path string) ([]byte, error) {
 	} else if err != nil {
 		return nil, err
 	}
-	return readSame(fd, uint64(seen.Dev), seen.Ino, nil, math.MaxInt64)
+	return readSame(fd, uint64(seen.Dev), seen.Ino, nil, MaxObjectSize) // config.json and objects alike
 }
 
 // readSame reads the open file fd, and closes it, if it is still the regular file that
@@ -476,9 +475,10 @@ func put(snap *model.Snapshot, r readResult) {
 
 // meta is config.json and the log as read, and the files among them that are broken.
 type meta struct {
-	config *model.Config
-	log    []model.LogEntry
-	broken []model.BrokenFile
+	config  *model.Config
+	log     []model.LogEntry
+	logMark *logMark
+	broken  []model.BrokenFile
 }
 
 // loadMeta reads config.json and the log into snap.
@@ -490,6 +490,11 @@ func setMeta(snap *model.Snapshot, m meta) {
 	})
 	snap.Broken = append(snap.Broken, m.broken...)
 	snap.Config, snap.Log = m.config, m.log
+	if m.logMark != nil {
+		snap.LogMark = m.logMark
+	} else {
+		snap.LogMark = nil
+	}
 }
 
 // readMeta reads config.json and (withLog) the log; it touches no snapshot, so a load
@@ -514,32 +519,26 @@ func readMeta(dir string, withLog bool) meta {
 	if !withLog {
 		return m
 	}
-	data, err := readRegular(filepath.Join(dir, filepath.FromSlash(LogFile)))
-	if err != nil {
-		if !errors.Is(err, fs.ErrNotExist) {
-			m.broken = append(m.broken, model.BrokenFile{Path: LogFile, Reason: unwrapPath(err).Error()})
-		}
-		return m
-	}
-	m.log = ParseLog(string(data))
+	m.log, m.logMark, m.broken = readLogInto(dir, nil, m.broken)
 	return m
 }
 
-// ParseLog reads every line of log.jsonl; blank lines are skipped, bad lines kept with Err.
-// The entries' strings are slices of data.
-func ParseLog(data string) []model.LogEntry {
-	out := make([]model.LogEntry, 0, strings.Count(data, "\n")+1)
-	for n := 1; ; n++ {
-		line, rest, more := strings.Cut(data, "\n")
-		if strings.TrimSpace(line) != "" {
-			out = append(out, model.ParseLogLine(n, line))
+// readLogInto reads the log on from prev's (readLog), listing it as broken on failure.
+func readLogInto(dir string, prev *model.Snapshot, broken []model.BrokenFile) ([]model.LogEntry, *logMark, []model.BrokenFile) {
+	log, mark, err := readLog(dir, prev)
+	if err != nil {
+		if !errors.Is(err, fs.ErrNotExist) {
+			broken = append(broken, model.BrokenFile{Path: LogFile, Reason: unwrapPath(err).Error()})
 		}
-		if !more {
-			return out
-		}
-		data = rest
+		return nil, nil, broken
 	}
+	return log, mark, broken
 }
+
+// ParseLog reads every line of log.jsonl; blank lines are skipped, bad lines kept with Err
+// (a line longer than MaxLogLine among them, unparsed). The entries' strings are slices
+// of data.
+func ParseLog(data string) []model.LogEntry { return parseLogLines(data, 1) }
 
 // Reload returns a new snapshot with the given files (paths relative to the folder, with
 // forward slashes) read again. Everything else is shared with prev, which is not changed.
@@ -552,12 +551,13 @@ func Reload(dir string, prev *model.Snapshot, paths []string) *model.Snapshot {
 		Broken:      slices.Clone(prev.Broken),
 		Config:      prev.Config,
 		Log:         prev.Log,
+		LogMark:     prev.LogMark,
 	}
-	meta := false
+	config, log := false, false
 	var objects []string
 	for _, p := range paths {
 		if p == ConfigFile || p == LogFile {
-			meta = true
+			config, log = config || p == ConfigFile, log || p == LogFile
 			continue
 		}
 		if InSnapshot(p) {
@@ -567,11 +567,85 @@ func Reload(dir string, prev *model.Snapshot, paths []string) *model.Snapshot {
 	for _, r := range readAll(dir, objects, nil, nil, nil) {
 		apply(snap, r)
 	}
-	if meta {
-		loadMeta(dir, snap)
+	if config || log {
+		reloadMeta(dir, prev, snap, config, log)
 	}
-	snap.Vocab = model.DetectVocab(snap.Statuses)
+	snap.VocabCount, snap.VocabCounted = recount(prev, snap, objects), true
+	snap.Vocab = snap.VocabCount.Vocab()
 	return snap
+}
+
+// recount is the vocabulary count of snap, made from prev's by the objects read again
+// (a reload at 100k statements spent most of its time counting every status), or
+// counted whole when prev has none.
+func recount(prev, snap *model.Snapshot, objects []string) model.VocabCount {
+	if !prev.VocabCounted {
+		var c model.VocabCount
+		for st := range snap.Statuses {
+			c.Add(st)
+		}
+		return c
+	}
+	c := prev.VocabCount
+	take := func(status string) {
+		var one model.VocabCount
+		one.Add(status)
+		c.P013, c.P014 = c.P013-one.P013, c.P014-one.P014
+	}
+	seen := map[string]bool{}
+	for _, rel := range objects {
+		kind, id, _ := objectPath(rel)
+		if seen[id] {
+			continue
+		}
+		seen[id] = true
+		switch kind {
+		case model.KindProblem:
+			if p := prev.Problems[id]; p != nil {
+				take(p.Status)
+			}
+			if p := snap.Problems[id]; p != nil {
+				c.Add(p.Status)
+			}
+		case model.KindStatement:
+			if st := prev.Statements[id]; st != nil {
+				take(st.Status)
+			}
+			if st := snap.Statements[id]; st != nil {
+				c.Add(st.Status)
+			}
+		}
+	}
+	return c
+}
+
+// reloadMeta reads config.json again (config) and the log on from prev's (log) into snap.
+func reloadMeta(dir string, prev, snap *model.Snapshot, config, log bool) {
+	m := readMeta(dir, false)
+	drop := func(path string) {
+		snap.Broken = slices.DeleteFunc(snap.Broken, func(b model.BrokenFile) bool { return b.Path == path })
+	}
+	drop(HistoryDir)
+	if config {
+		drop(ConfigFile)
+		snap.Config = m.config
+	}
+	linked := slices.ContainsFunc(m.broken, func(b model.BrokenFile) bool { return b.Path == HistoryDir })
+	for _, b := range m.broken {
+		if b.Path != ConfigFile || config {
+			snap.Broken = append(snap.Broken, b)
+		}
+	}
+	switch {
+	case linked:
+		drop(LogFile)
+		snap.Log, snap.LogMark = nil, nil
+	case log:
+		drop(LogFile)
+		var broken []model.BrokenFile
+		snap.Log, snap.LogMark, broken = readLogInto(dir, prev, nil)
+		snap.Broken = append(snap.Broken, broken...)
+	}
 }
 
 // unwrapPath drops the absolute path Go's errors carry; callers name the file themselves.

@@ -148,7 +148,7 @@ func readRun(path string) (r AgentRun, isState bool) {
 		return r, false
 	}
 	namedState := strings.Contains(strings.ToLower(filepath.Base(path)), "state")
-	data, err := os.ReadFile(path)
+	data, err := readFileBounded(path, maxStateFile)
 	if err != nil {
 		r.Err = unwrapPath(err).Error()
 		return r, namedState

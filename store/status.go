@@ -43,8 +43,14 @@ func StatusOf(snap *model.Snapshot, g *model.Graph) *Status {
 	if st.Cycles == nil {
 		st.Cycles = [][]string{}
 	}
-	for _, act := range model.NextByBlocking(snap, g) {
-		st.Next = append(st.Next, StatusNext{ID: act.ID, Agent: act.Agent, Depth: act.Depth, Blocks: model.BlockingOf(g, act.ID).Score})
+	next := model.NextByBlocking(snap, g)
+	ids := make([]string, len(next))
+	for i, act := range next {
+		ids[i] = act.ID
+	}
+	blocks := model.BlockScores(g, ids) // one pass, not a walk per item
+	for _, act := range next {
+		st.Next = append(st.Next, StatusNext{ID: act.ID, Agent: act.Agent, Depth: act.Depth, Blocks: blocks[act.ID]})
 	}
 	for _, e := range g.Dangling {
 		st.Dangling = append(st.Dangling, StatusDangling{From: e.From, To: e.To, Kind: e.Kind.String()})

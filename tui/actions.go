@@ -48,7 +48,7 @@ func (m *Model) selectedProblem() *model.Problem {
 	if p := m.snap.Problems[r.ID]; p != nil && r.Kind == views.RowProblem {
 		return p
 	}
-	for _, a := range reverse(ancestors(r.Path)) {
+	for _, a := range reverse(m.forest.ancestors(r.Path)) {
 		if p := m.snap.Problems[lastID(a)]; p != nil {
 			return p
 		}

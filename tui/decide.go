@@ -84,7 +84,13 @@ func (m *Model) openDecision() tea.Cmd {
 	st := m.selectedStatement()
 	p, _ := proposalOf(st)
 	r, _ := m.tree.Selected()
-	parent := parentID(r.Path)
+	parent := ""
+	up := m.idPath(r.Path)
+	for i := len(up) - 2; i >= 0 && parent == ""; i-- {
+		if !strings.HasPrefix(up[i], "#") { // a group (premises) is no parent
+			parent = up[i]
+		}
+	}
 	id := st.ID
 	prem := strings.Join(p.premises, "\n")
 	replaced := "Replaced by the accepted modification of " + id + " (" + p.modType + "): " + p.claim

@@ -43,9 +43,11 @@ type shape struct {
 	kids     map[string][]child // by object ID, and the "unattached" and "broken" groups by key
 	premises map[string][]child // the premises group of an object, by the object's ID
 	shared   map[string]bool
-	// canon is the first position of each object in tree order; order lists objects in
+	// canon is the path of each object's first position in tree order ("@" + its ID,
+	// canonPath), canonDir the path of the row above it there; order lists objects in
 	// that order (statements and problems), for n/N and search.
 	canon         map[string]string
+	canonDir      map[string]string
 	order         []string
 	unattached    []string
 	brokenOrphans []model.BrokenFile // broken files with no last good object
@@ -82,7 +84,8 @@ func (f *forest) with(snap *model.Snapshot, g *model.Graph) *forest {
 func newForest(snap *model.Snapshot, g *model.Graph) *forest {
 	n := len(snap.Problems) + len(snap.Statements)
 	f := &forest{snap: snap, g: g, shape: &shape{kids: make(map[string][]child, n), premises: map[string][]child{},
-		shared: map[string]bool{}, canon: make(map[string]string, n), order: make([]string, 0, n)}}
+		shared: map[string]bool{}, canon: make(map[string]string, n), canonDir: make(map[string]string, n),
+		order: make([]string, 0, n)}}
 	// A node is shared when a second, different parent leads to it. Only the first parent
 	// is kept (a set of parents per node cost most of the build at 10k statements).
 	firstParent := make(map[string]string, n)
@@ -100,18 +103,38 @@ func newForest(snap *model.Snapshot, g *model.Graph) *forest {
 	// Each object's children are a piece of all, capped so that no append runs into the
 	// next piece: structural children, then the premises group's entry, then its premises.
 	all := make([]child, 0, edges+n)
+	// has says whether id is among all[from:]: a scan for the few children most objects
+	// have, a set past manyKids (20,000 children scanned each other: 200M compares).
+	const manyKids = 32
+	var seen map[string]bool
+	has := func(from int, id string) bool {
+		if seen == nil {
+			return hasChild(all[from:], id)
+		}
+		return seen[id]
+	}
+	mark := func(id string) {
+		if seen != nil {
+			seen[id] = true
+		}
+	}
 	build := func(id string) {
 		out := g.Out[id]
 		if len(out) == 0 {
 			return
 		}
+		seen = nil
+		if len(out) > manyKids {
+			seen = make(map[string]bool, len(out))
+		}
 		s0 := len(all)
 		for _, e := range out {
 			switch e.Kind {
 			case model.EdgeSubgoal, model.EdgeNeeds, model.EdgeProgress, model.EdgeSub, model.EdgeSolution:
-				if hasChild(all[s0:], e.To) {
+				if has(s0, e.To) {
 					continue
 				}
+				mark(e.To)
 				c := child{id: e.To, kind: rowKind(snap, e.To)}
 				if e.Kind == model.EdgeSolution {
 					c.edge = "solution"
@@ -130,14 +153,18 @@ func newForest(snap *model.Snapshot, g *model.Graph) *forest {
 		g0 := len(all)
 		all = append(all, child{id: groupPremises, kind: views.RowGroup})
 		p0 := len(all)
+		if seen != nil {
+			clear(seen) // premises are deduplicated among themselves
+		}
 		for _, e := range out {
 			if e.Kind != model.EdgePremise {
 				continue
 			}
 			kind := rowKind(snap, e.To)
-			if kind == views.RowMissing || hasChild(all[p0:], e.To) {
+			if kind == views.RowMissing || has(p0, e.To) {
 				continue
 			}
+			mark(e.To)
 			all = append(all, child{id: e.To, kind: kind})
 			addParent(e.To, id)
 		}
@@ -254,10 +281,17 @@ func rank(c child) int {
 	return 1
 }
 
-// walk assigns canonical paths depth first; with groups it also enters premises groups.
-// It is iterative, so a very deep chain cannot exhaust the stack. A frame holds its
-// parent's path: an object's own path is made only where it is placed; where it is
-// placed already, that path is reused.
+// Paths name rows, and stay short whatever the depth: an object at its canonical
+// position (its first in tree order) is "@" + its ID; any other row is its parent row's
+// path, "/", and its own ID (or group key). So a chain of 50,000 sub-statements has
+// 50,000 short paths, not 50,000 paths of up to 50,000 elements (9 GB). What lies above
+// a canonical position is in canonDir (ancestors, onPath).
+
+// canonPath is the path of an object at its canonical position.
+func canonPath(id string) string { return "@" + id }
+
+// walk assigns canonical positions depth first; with groups it also enters premises
+// groups. It is iterative, so a very deep chain cannot exhaust the stack.
 func (f *forest) walk(start []child, prefix string, groups bool) {
 	type frame struct {
 		c   child
@@ -282,13 +316,13 @@ func (f *forest) walk(start []child, prefix string, groups bool) {
 				continue
 			}
 			if canon, seen := f.canon[id]; seen {
-				if !isPath(canon, fr.dir, id) {
+				if f.canonDir[id] != fr.dir {
 					continue // placed elsewhere; a second walk re-enters it only there
 				}
 				path = canon
 			} else {
-				path = join(fr.dir, id)
-				f.canon[id] = path
+				path = canonPath(id)
+				f.canon[id], f.canonDir[id] = path, fr.dir
 				f.order = append(f.order, id)
 			}
 		}
@@ -297,14 +331,6 @@ func (f *forest) walk(start []child, prefix string, groups bool) {
 			stack = append(stack, frame{kids[i], path})
 		}
 	}
-}
-
-// isPath reports whether path is join(dir, id), without making that string.
-func isPath(path, dir, id string) bool {
-	if dir == "" {
-		return path == id
-	}
-	return len(path) == len(dir)+1+len(id) && path[len(dir)] == '/' && path[len(dir)+1:] == id && path[:len(dir)] == dir
 }
 
 func join(prefix, id string) string {
@@ -328,7 +354,7 @@ func (f *forest) childrenOf(path string, c child) []child {
 	return nil
 }
 
-// parentID is the object ID above the last element of a path.
+// parentID is the object ID above the last element of a path (a group's object).
 func parentID(path string) string {
 	i := strings.LastIndexByte(path, '/')
 	if i < 0 {
@@ -336,30 +362,66 @@ func parentID(path string) string {
 	}
 	path = path[:i]
 	if j := strings.LastIndexByte(path, '/'); j >= 0 {
-		return path[j+1:]
+		path = path[j+1:]
 	}
-	return path
+	return strings.TrimPrefix(path, "@")
 }
 
-// lastID is the last element of a path.
+// lastID is the last element of a path: the row's object ID or group key.
 func lastID(path string) string {
 	if i := strings.LastIndexByte(path, '/'); i >= 0 {
 		return path[i+1:]
 	}
-	return path
+	return strings.TrimPrefix(path, "@")
 }
 
-// onPath reports whether id is an element of path.
-func onPath(path, id string) bool {
-	for len(path) > 0 {
-		i := strings.IndexByte(path, '/')
-		if i < 0 {
-			return path == id
+// ancestors lists the paths of the rows above a path, from the top (for opening them):
+// the elements of the path, and above its first, the rows above that object's
+// canonical position.
+func (f *forest) ancestors(path string) []string {
+	var out []string // from the nearest up, reversed at the end
+	if f == nil || f.shape == nil {
+		f = &forest{shape: &shape{}}
+	}
+	for seen := 0; path != "" && seen <= len(f.canonDir); seen++ {
+		for i := len(path) - 1; i >= 0; i-- {
+			if path[i] == '/' {
+				out = append(out, path[:i])
+			}
 		}
-		if path[:i] == id {
-			return true
+		head, _, _ := strings.Cut(path, "/")
+		id, canonical := strings.CutPrefix(head, "@")
+		if !canonical {
+			break
 		}
-		path = path[i+1:]
+		if path = f.canonDir[id]; path != "" {
+			out = append(out, path)
+		}
+	}
+	slices.Reverse(out)
+	return out
+}
+
+// onPath reports whether id is an element of path, or above it.
+func (f *forest) onPath(path, id string) bool {
+	for seen := 0; path != "" && seen <= len(f.canonDir); seen++ {
+		rest := path
+		for {
+			el, more, cut := strings.Cut(rest, "/")
+			if strings.TrimPrefix(el, "@") == id {
+				return true
+			}
+			if !cut {
+				break
+			}
+			rest = more
+		}
+		head, _, _ := strings.Cut(path, "/")
+		top, canonical := strings.CutPrefix(head, "@")
+		if !canonical {
+			return false
+		}
+		path = f.canonDir[top]
 	}
 	return false
 }
@@ -387,7 +449,7 @@ func (f *forest) flatten(folds map[string]bool) []views.TreeRow {
 		var path string
 		canonical := false
 		if object {
-			if cp, ok := f.canon[c.id]; ok && isPath(cp, fr.dir, c.id) {
+			if cp, ok := f.canon[c.id]; ok && f.canonDir[c.id] == fr.dir {
 				path, canonical = cp, true
 			}
 		}
@@ -397,7 +459,7 @@ func (f *forest) flatten(folds map[string]bool) []views.TreeRow {
 		row := views.TreeRow{Kind: c.kind, Path: path, ID: c.id, Depth: fr.depth, Edge: c.edge, Shared: f.shared[c.id]}
 		// A reference back to an ancestor is cut here. (Never at a canonical position:
 		// that is the object's first place in the tree, so it is not above itself.)
-		if object && !canonical && onPath(fr.dir, c.id) {
+		if object && !canonical && f.onPath(fr.dir, c.id) {
 			row.Kind = views.RowCycle
 			rows = append(rows, row)
 			continue
@@ -437,17 +499,6 @@ func (f *forest) groupLabel(key string, n int) string {
 		return "files that do not parse (" + itoa(n) + ")"
 	}
 	return key
-}
-
-// ancestors lists the paths above a path (for opening them).
-func ancestors(path string) []string {
-	var out []string
-	for i := 0; i < len(path); i++ {
-		if path[i] == '/' {
-			out = append(out, path[:i])
-		}
-	}
-	return out
 }
 
 func itoa(n int) string { return strconv.Itoa(n) }

@@ -34,7 +34,7 @@ func TestStatusWriteKeepsTheTreeShape(t *testing.T) {
 	keys(t, m, "/")
 	typeText(t, m, "s-014")
 	keys(t, m, "enter", "esc")
-	m.tree.SetOpen("p-002/p-003", false)
+	m.tree.SetOpen("@p-003", false)
 	cursor, rows, before := m.tree.Cursor(), m.tree.Rows(), screen(m)
 
 	next, paths := rewrite(t, m, dir, "statement/s-014.json", `"validating"`, `"true"`)
@@ -53,8 +53,8 @@ func TestStatusWriteKeepsTheTreeShape(t *testing.T) {
 	if got := m.tree.Rows(); &got[0] != &rows[0] || !reflect.DeepEqual(got, wantF.flatten(m.tree.folds)) {
 		t.Fatal("the rows were flattened again, or differ from the derived tree's")
 	}
-	if m.tree.Cursor() != cursor || m.tree.IsOpen("p-002/p-003") {
-		t.Fatalf("cursor %q (was %q), p-002/p-003 open %v", m.tree.Cursor(), cursor, m.tree.IsOpen("p-002/p-003"))
+	if m.tree.Cursor() != cursor || m.tree.IsOpen("@p-003") {
+		t.Fatalf("cursor %q (was %q), p-002/p-003 open %v", m.tree.Cursor(), cursor, m.tree.IsOpen("@p-003"))
 	}
 	incremental := screen(m)
 	if incremental == before {

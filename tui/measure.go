@@ -24,14 +24,17 @@ import (
 )
 
 // openForMeasure opens a folder the way the program does, but loaded at once (SyncLoad)
-// and without a watcher, at a terminal size. The background work (similarity, review
-// order) is marked busy so that it is not started: it runs off the UI goroutine and is
-// no part of a frame.
+// and without a watcher, at a terminal size, with its extras (similarity index,
+// re-treads, graveyard, review order) built as the background would build them, so that
+// every frame draws what the program draws. Later builds are not started: they run off
+// the UI goroutine and are no part of a frame.
 func openForMeasure(dir string, width, height int) (*Model, error) {
 	m, err := New(dir, Options{NoWatch: true, Theme: "dark", Actor: "human", SyncLoad: true})
 	if err != nil {
 		return nil, err
 	}
+	m.sim = &similarity{}
+	m.onExtras(extrasMsg{m.sim.extras(m.snap, m.g)})
 	m.exBusy = true
 	m.Update(tea.WindowSizeMsg{Width: width, Height: height})
 	return m, nil

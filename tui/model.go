@@ -1,6 +1,12 @@
 // Package tui is referee's terminal workbench: a Bubble Tea program over a live contents
 // folder. Data flows one way: files → store → snapshot → tui → views; a change goes
 // tui → store.Run → files → watcher → snapshot.
+//
+// The rule: Update does no disk I/O and never sleeps. What reads or writes files,
+// indexes the log or compares many claims (snapshots, histories, the similarity index,
+// similar statements, proof markdown) runs in a tea.Cmd and arrives as a message;
+// Update only takes results, View only draws them. TestUpdateDoesNoDiskIOAndNeverSleeps
+// checks it.
 package tui
 
 import (
@@ -11,13 +17,14 @@ import (
 	"path/filepath"
 	"slices"
 	"time"
+	"unsafe"
 
 	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
-	"referee/mathtext"
 	"referee/cells"
+	"referee/mathtext"
 	"referee/model"
 	"referee/sessions"
 	"referee/store"
@@ -105,6 +112,12 @@ type Model struct {
 	history  []string
 	proofs   map[string]*views.RenderedProof
 	inflight map[string]bool
+	// lastProof remembers the hash of the last long proof keyed (proofKey).
+	lastProof struct {
+		data *byte
+		n    int
+		key  string
+	}
 
 	// search
 	searching     bool
@@ -314,6 +327,18 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		return m.editorDone(msg)
 	case historyMsg:
 		return m.onHistory(msg)
+	case historyMadeMsg:
+		return m.onHistoryMade(msg)
+	case extrasTickMsg:
+		m.exWait = false // Update's supervise starts the build
+		return nil
+	case proofReadMsg:
+		if r, ok := m.tree.Selected(); ok && r.ID == msg.id {
+			return m.refreshDetail(false)
+		}
+		return nil
+	case similarMsg:
+		return m.onSimilar(msg)
 	case extrasMsg:
 		return m.onExtras(msg)
 	case travelMsg:
@@ -616,7 +641,10 @@ func (m *Model) rebuildDetail() tea.Cmd {
 	var doc views.Doc
 	switch r.Kind {
 	case views.RowStatement:
-		if st := m.snap.Statements[r.ID]; st != nil && !st.Proof.Blank() {
+		if st := m.snap.Statements[r.ID]; st != nil && !st.Proof.Blank() && !st.Proof.Ready() {
+			// A long proof left in its file: read in a command, shown when it arrives.
+			cmd = readProof(r.ID, st)
+		} else if st != nil && !st.Proof.Blank() {
 			state.ProofText, state.ProofErr = st.Proof.Text()
 			if changed := (*model.ChangedError)(nil); errors.As(state.ProofErr, &changed) {
 				state.ProofErr = m.changedSince(changed.Path)
@@ -628,8 +656,10 @@ func (m *Model) rebuildDetail() tea.Cmd {
 			}
 		}
 		if m.ex != nil {
-			state.Similar = m.ex.similarTo(r.ID)
+			var similar tea.Cmd
+			state.Similar, similar = m.similarTo(r.ID)
 			state.Retreads = m.ex.retreads[r.ID]
+			cmd = tea.Batch(cmd, similar)
 		}
 		state.Why, state.WhyOpen = m.whyNotes(r.ID), m.sess.whyOpen
 		doc = views.StatementDetail(m.st, m.snap, m.g, r.ID, state, w)
@@ -663,12 +693,24 @@ func (m *Model) rebuildDetail() tea.Cmd {
 // fallback) and the command that renders the markdown when it is not cached.
 func (m *Model) proofFor(proof string, width int) (*views.RenderedProof, tea.Cmd) {
 	style := m.st.MarkdownStyle()
-	key := views.ProofKey(proof, width, style, m.math)
+	key := m.proofKey(proof, width, style)
 	if rp, ok := m.proofs[key]; ok {
 		return rp, nil
 	}
-	plainKey := views.ProofKey(proof, width, "plain", m.math)
+	plainKey := m.proofKey(proof, width, "plain")
 	rp, ok := m.proofs[plainKey]
+	if !ok && len(proof) > largeProof && !m.syncRender {
+		// Laid out off the UI goroutine too: a 100,000-sentence proof took 0.5 s.
+		rp = views.RenderProofPlain(fmt.Sprintf("(laying out a proof of %d KB …)", len(proof)>>10), width, m.math)
+		if m.inflight[plainKey] {
+			return rp, nil
+		}
+		m.inflight[plainKey] = true
+		plain := func(p string, w int, _ string, math mathtext.Mode) (*views.RenderedProof, error) {
+			return views.RenderProofPlain(p, w, math), nil
+		}
+		return rp, renderProof(plain, plainKey, proof, width, "plain", m.math)
+	}
 	if !ok {
 		rp = views.RenderProofPlain(proof, width, m.math)
 		m.proofs[plainKey] = rp
@@ -684,6 +726,22 @@ func (m *Model) proofFor(proof string, width int) (*views.RenderedProof, tea.Cmd
 	}
 	m.inflight[key] = true
 	return rp, renderProof(m.renderMarkdown, key, proof, width, style, m.math)
+}
+
+// largeProof is the size past which a proof's plain layout is made in a command.
+const largeProof = 128 << 10
+
+// proofKey is views.ProofKey, remembering the last proof's hash: hashing a proof of
+// megabytes on every rebuild of the detail (each ] in it) cost more than the rest.
+func (m *Model) proofKey(proof string, width int, style string) string {
+	if len(proof) < largeProof {
+		return views.ProofKey(proof, width, style, m.math)
+	}
+	if m.lastProof.data != unsafe.StringData(proof) || m.lastProof.n != len(proof) {
+		m.lastProof.data, m.lastProof.n = unsafe.StringData(proof), len(proof)
+		m.lastProof.key = views.ProofKey(proof, 0, "", m.math)
+	}
+	return fmt.Sprintf("%s/%d/%s/%d", m.lastProof.key, width, style, m.math)
 }
 
 // proofRenderedMsg carries a markdown rendering made in a command.
@@ -714,6 +772,18 @@ func (m *Model) changedSince(path string) error {
 	return fmt.Errorf("%s has changed since it was loaded: the new version is on its way", path)
 }
 
+// proofReadMsg says a statement's proof text has been read from its file.
+type proofReadMsg struct{ id string }
+
+// readProof reads a lean statement's proof text off the UI goroutine (Proof.Text keeps
+// it: the detail then takes it at once).
+func readProof(id string, st *model.Statement) tea.Cmd {
+	return func() tea.Msg {
+		_, _ = st.Proof.Text()
+		return proofReadMsg{id: id}
+	}
+}
+
 // proofText is a statement's proof text, or "" when it cannot be read: the detail pane
 // says why (a snapshot reads a long proof from its file when it is first shown).
 func proofText(st *model.Statement) string {
@@ -727,7 +797,10 @@ func (m *Model) moveSentence(d int) {
 	if st == nil {
 		return
 	}
-	n := len(model.SplitSentences(proofText(st)))
+	// The sentences of the layout at hand, not split again: a proof of 100,000
+	// sentences took 0.15–0.7 s a key.
+	rp, _ := m.proofFor(proofText(st), m.detail.width-2)
+	n := len(rp.Sentences)
 	if n == 0 {
 		return
 	}

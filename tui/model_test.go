@@ -43,11 +43,11 @@ func TestStartsOpenDownToTheStatements(t *testing.T) {
 func TestMoveAndFoldKeepTheCursorByPath(t *testing.T) {
 	m, _ := newTestModel(t, 120, 40)
 	keys(t, m, "j")
-	if got := m.tree.Cursor(); got != "p-001/s-004" {
-		t.Fatalf("after j the cursor is %q, want p-001/s-004", got)
+	if got := m.tree.Cursor(); got != "@s-004" {
+		t.Fatalf("after j the cursor is %q, want @s-004", got)
 	}
 	keys(t, m, "k", "h") // fold p-001
-	if m.tree.IsOpen("p-001") {
+	if m.tree.IsOpen("@p-001") {
 		t.Fatal("h did not fold p-001")
 	}
 	keys(t, m, "j")
@@ -55,7 +55,7 @@ func TestMoveAndFoldKeepTheCursorByPath(t *testing.T) {
 		t.Fatalf("after folding p-001, j goes to %q, want p-002", got)
 	}
 	keys(t, m, "k", "l")
-	if !m.tree.IsOpen("p-001") {
+	if !m.tree.IsOpen("@p-001") {
 		t.Fatal("l did not unfold p-001")
 	}
 	keys(t, m, "G")
@@ -80,7 +80,7 @@ func TestReloadKeepsCursorAndFolds(t *testing.T) {
 	if selectedID(m) != "s-015" {
 		t.Fatalf("search did not reach s-015: %q", selectedID(m))
 	}
-	m.tree.SetOpen("p-002/p-003", false)
+	m.tree.SetOpen("@p-003", false)
 	before := m.tree.index[path]
 
 	// An agent adds a sub-statement to s-004 (above the cursor) and rewrites s-015.
@@ -98,7 +98,7 @@ func TestReloadKeepsCursorAndFolds(t *testing.T) {
 	if m.tree.Cursor() != path {
 		t.Fatalf("cursor moved from %q to %q after a reload", path, m.tree.Cursor())
 	}
-	if m.tree.IsOpen("p-002/p-003") {
+	if m.tree.IsOpen("@p-003") {
 		t.Fatal("fold of p-002/p-003 lost after a reload")
 	}
 	if m.tree.index[path] == before {

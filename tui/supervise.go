@@ -3,6 +3,7 @@ package tui
 import (
 	"path/filepath"
 	"slices"
+	"sync"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
@@ -52,6 +53,15 @@ type supervision struct {
 	// snapshot (m.snap), built off the UI goroutine; it may lag a snapshot behind.
 	ex     *extras
 	exBusy bool
+	exAt   time.Time   // when the last build started
+	exWait bool        // a tick will start the next
+	sim    *similarity // the present's; time travel has its own
+	// similar caches the similar statements of each statement shown, for the claims of
+	// similarOf at similarClaims; similarBusy, those being found.
+	similar       map[string][]model.Match
+	similarOf     *similarity
+	similarClaims uint64
+	similarBusy   map[string]bool
 
 	runs   runsState
 	sess   sessState
@@ -65,47 +75,116 @@ type supervision struct {
 // extras is what the supervising views know of one snapshot beyond its graph.
 type extras struct {
 	snap     *model.Snapshot
-	ix       *model.SimilarityIndex
+	sim      *similarity
+	claims   uint64                     // sim's count of claim changes when made: similar statements hold while it stays
 	retreads map[string][]model.Retread // by the statement that repeats an older one
 	graves   []model.Grave
 	review   []string
-	similar  map[string][]model.Match // top similarK per statement, filled as they are shown (UI goroutine)
 }
 
 // similarK is how many similar statements the detail pane lists.
 const similarK = 5
 
-// newExtras builds the extras of a snapshot. The similarity index and its re-treads
-// (an all-pairs check: seconds at 10k statements) are kept from prev when no claim,
-// status or type changed, which is what most agent writes leave alone.
-func newExtras(prev *extras, snap *model.Snapshot, g *model.Graph) *extras {
-	ex := &extras{snap: snap, similar: map[string][]model.Match{},
-		graves: model.Graveyard(snap, g), review: model.ReviewOrder(snap, g)}
-	if prev != nil && prev.ix.Serves(snap) {
-		ex.ix, ex.retreads = prev.ix, prev.retreads
-		return ex
+// similarity is one similarity index and its re-treads, kept across the snapshots of a
+// run and brought up to date by what changed (model.SimilarityIndex.Update): a status
+// change re-checks the re-treads of that statement and of those that repeat it, a new
+// claim is parsed once; the whole index is built once, in the background. It is used
+// only from commands; the mutex lets one at a time at it. Time travel has one of its own,
+// so that scrubbing leaves the present's alone.
+type similarity struct {
+	mu       sync.Mutex
+	ix       *model.SimilarityIndex
+	retreads map[string][]model.Retread
+	claims   uint64
+}
+
+// extras brings the index to snap and returns the extras of snap (off the UI goroutine).
+func (s *similarity) extras(snap *model.Snapshot, g *model.Graph) *extras {
+	s.mu.Lock()
+	if s.ix == nil {
+		s.ix = model.NewSimilarityIndex(snap)
+		s.retreads, s.claims = s.ix.RetreadsByID(), s.claims+1
+	} else {
+		changed, claims, rebuilt := s.ix.Update(snap)
+		if rebuilt {
+			s.retreads = s.ix.RetreadsByID()
+		} else {
+			s.retreads = s.ix.UpdateRetreads(s.retreads, changed)
+		}
+		if claims {
+			s.claims++
+		}
 	}
-	ex.ix, ex.retreads = model.NewSimilarityIndex(snap), map[string][]model.Retread{}
-	for _, r := range ex.ix.Retreads() {
-		ex.retreads[r.ID] = append(ex.retreads[r.ID], r)
-	}
+	ex := &extras{snap: snap, sim: s, claims: s.claims, retreads: s.retreads}
+	s.mu.Unlock()
+	// Linear passes over the graph (a few ms at 10k), here rather than per frame.
+	ex.graves, ex.review = model.Graveyard(snap, g), model.ReviewOrder(snap, g)
 	return ex
 }
 
-// similarTo is the top similar statements of id (cached per snapshot).
-func (ex *extras) similarTo(id string) []model.Match {
-	if ex == nil || ex.snap.Statements[id] == nil {
-		return nil
-	}
-	if s, ok := ex.similar[id]; ok {
-		return s
-	}
-	s := ex.ix.Similar(id, similarK)
-	ex.similar[id] = s
-	return s
+// similar is the top similarK statements like id, and the count of claim changes they
+// hold for (off the UI goroutine: a pass over every claim).
+func (s *similarity) similar(id string) ([]model.Match, uint64) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.ix.Similar(id, similarK), s.claims
 }
 
 type extrasMsg struct{ ex *extras }
+
+// extrasTickMsg says the extras may be built again (extrasEvery).
+type extrasTickMsg struct{}
+
+// extrasEvery is the least time between two starts of an extras build.
+const extrasEvery = 250 * time.Millisecond
+
+// similarMsg carries the similar statements of one statement.
+type similarMsg struct {
+	sim     *similarity
+	claims  uint64
+	id      string
+	matches []model.Match
+}
+
+// similarTo is the similar statements of id when known for the shown extras; otherwise
+// it starts finding them (the detail shows them when they arrive).
+func (m *Model) similarTo(id string) ([]model.Match, tea.Cmd) {
+	ex := m.ex
+	if ex == nil || ex.snap.Statements[id] == nil {
+		return nil, nil
+	}
+	if m.similarOf != ex.sim || m.similarClaims != ex.claims {
+		m.similarOf, m.similarClaims, m.similar = ex.sim, ex.claims, map[string][]model.Match{}
+		m.similarBusy = map[string]bool{}
+	}
+	if s, ok := m.similar[id]; ok {
+		return s, nil
+	}
+	if m.similarBusy[id] {
+		return nil, nil
+	}
+	m.similarBusy[id] = true
+	sim := ex.sim
+	return nil, func() tea.Msg {
+		matches, claims := sim.similar(id)
+		return similarMsg{sim: sim, claims: claims, id: id, matches: matches}
+	}
+}
+
+func (m *Model) onSimilar(msg similarMsg) tea.Cmd {
+	if msg.sim != m.similarOf || msg.claims != m.similarClaims {
+		delete(m.similarBusy, msg.id)
+		return nil // for other claims than those shown: asked again when shown
+	}
+	// A statement the shown snapshot lacks (newer than it) is left out.
+	matches := slices.DeleteFunc(msg.matches, func(x model.Match) bool { return m.snap.Statements[x.ID] == nil })
+	m.similar[msg.id] = matches
+	delete(m.similarBusy, msg.id)
+	if r, ok := m.tree.Selected(); ok && r.ID == msg.id && m.side == sideDetail {
+		return m.rebuildDetail()
+	}
+	return nil
+}
 
 // historyMsg carries the activity of the changes from index from on (from < 0: the
 // whole log, which was rewritten).
@@ -116,17 +195,50 @@ type historyMsg struct {
 	changes []store.Change
 }
 
-// logHistory is the History of the newest snapshot read, made when it is stale.
+// logHistory is the History at hand: of the newest snapshot read, or of one a little
+// older while the newest one's is made (withHistory). It never builds one: indexing
+// the log is linear in it (seconds for a 500 MB log), so it is done in commands.
 func (m *Model) logHistory() *store.History {
-	if m.hist == nil || m.histOf != m.latest {
-		if m.hist == nil {
-			m.hist = store.NewHistory(m.dir, m.latest)
-		} else {
-			m.hist = m.hist.With(m.latest) // keeps the backups already read
-		}
-		m.histOf = m.latest
+	if m.hist == nil {
+		return store.NewHistory(m.dir, &model.Snapshot{}) // empty: nothing read yet
 	}
 	return m.hist
+}
+
+// historyMadeMsg carries a History made off the UI goroutine, and what waited for it.
+type historyMadeMsg struct {
+	snap *model.Snapshot
+	h    *store.History
+	then func(h *store.History) tea.Cmd
+}
+
+// withHistory runs then with the History of the newest snapshot: at once when it is
+// made, else once a command has made it (from the last one, sharing its backups).
+func (m *Model) withHistory(then func(h *store.History) tea.Cmd) tea.Cmd {
+	if m.hist != nil && m.histOf == m.latest {
+		return then(m.hist)
+	}
+	if m.latest == nil {
+		m.flashError("the folder is still loading")
+		return nil
+	}
+	prev, snap, dir := m.hist, m.latest, m.dir
+	return func() tea.Msg {
+		var h *store.History
+		if prev == nil {
+			h = store.NewHistory(dir, snap)
+		} else {
+			h = prev.With(snap) // keeps the backups already read
+		}
+		return historyMadeMsg{snap: snap, h: h, then: then}
+	}
+}
+
+func (m *Model) onHistoryMade(msg historyMadeMsg) tea.Cmd {
+	if m.histOf != m.latest || m.hist == nil {
+		m.hist, m.histOf = msg.h, msg.snap
+	}
+	return msg.then(msg.h)
 }
 
 // supervise starts what the shown state needs and is not built yet: the activity of
@@ -138,9 +250,21 @@ func (m *Model) supervise() tea.Cmd {
 		cmds = append(cmds, m.buildActivity())
 	}
 	if m.travel == nil && !m.exBusy && m.snap != nil && (m.ex == nil || m.ex.snap != m.snap) {
-		m.exBusy = true
-		prev, snap, g := m.ex, m.snap, m.g
-		cmds = append(cmds, func() tea.Msg { return extrasMsg{newExtras(prev, snap, g)} })
+		// At most one build per extrasEvery: under a run's writes the newest snapshot is
+		// taken a little later, for one build instead of one per change.
+		if wait := extrasEvery - time.Since(m.exAt); m.ex != nil && wait > 0 {
+			if !m.exWait {
+				m.exWait = true
+				cmds = append(cmds, tea.Tick(wait, func(time.Time) tea.Msg { return extrasTickMsg{} }))
+			}
+			return tea.Batch(cmds...)
+		}
+		m.exBusy, m.exAt = true, time.Now()
+		if m.sim == nil {
+			m.sim = &similarity{}
+		}
+		sim, snap, g := m.sim, m.snap, m.g
+		cmds = append(cmds, func() tea.Msg { return extrasMsg{sim.extras(snap, g)} })
 	}
 	return tea.Batch(cmds...)
 }

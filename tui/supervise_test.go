@@ -235,8 +235,8 @@ func TestTimeTravelFromTheActivityPane(t *testing.T) {
 		t.Fatalf("the shown change is not marked:\n%s", screen(m))
 	}
 	// After l-002 the problem does not list s-007 yet: it hangs under "unattached".
-	if p := m.snap.Problems["p-001"]; len(p.Progresses) != 0 || m.forest.canon["s-007"] != groupUnattached+"/s-007" {
-		t.Fatalf("after l-002: p-001 progresses %v, s-007 at %q", p.Progresses, m.forest.canon["s-007"])
+	if p := m.snap.Problems["p-001"]; len(p.Progresses) != 0 || m.forest.canonDir["s-007"] != groupUnattached {
+		t.Fatalf("after l-002: p-001 progresses %v, s-007 under %q", p.Progresses, m.forest.canonDir["s-007"])
 	}
 }
 
@@ -371,7 +371,8 @@ func TestRetreadsAndSimilarStatements(t *testing.T) {
 	if !strings.Contains(got, want) {
 		t.Fatalf("%q is not in the detail:\n%s", want, got)
 	}
-	sim := m.ex.similarTo("s-018")
+	sim := m.similar["s-018"] // found by a command, run by keys
+
 	if len(sim) != 5 || sim[0].ID != "s-004" {
 		t.Fatalf("similar to s-018: %+v", sim)
 	}

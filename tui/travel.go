@@ -30,7 +30,8 @@ type travel struct {
 	want   int    // the change asked for (scrubbing runs ahead of the rebuilds)
 	wantID string
 	busy   bool
-	live   shownState // the present, shown again on return
+	live   shownState  // the present, shown again on return
+	sim    *similarity // the index of the changes shown, brought from one to the next
 	diff   diffMode
 	// summary says what the shown change did, for the status line (made in Update).
 	summary string
@@ -60,7 +61,14 @@ func (m *Model) toggleTravel() tea.Cmd {
 	if m.travel != nil {
 		return m.exitTravel()
 	}
-	h := m.logHistory()
+	return m.withHistory(m.enterTravel)
+}
+
+// enterTravel enters time travel through h, the newest log's History.
+func (m *Model) enterTravel(h *store.History) tea.Cmd {
+	if m.travel != nil {
+		return nil // entered meanwhile (a key pressed twice)
+	}
 	n := len(h.Changes())
 	if n == 0 {
 		m.flashError("nothing to travel through: " + store.LogFile + " has no change")
@@ -74,7 +82,7 @@ func (m *Model) toggleTravel() tea.Cmd {
 			}
 		}
 	}
-	m.travel = &travel{at: -1, want: idx, wantID: h.Changes()[idx].ID,
+	m.travel = &travel{at: -1, want: idx, wantID: h.Changes()[idx].ID, sim: &similarity{},
 		live: shownState{snap: m.snap, g: m.g, f: m.forest, ex: m.ex}}
 	m.actWanted = true // the activity names who did what, for the status line
 	return m.travelStep()
@@ -87,7 +95,16 @@ func (m *Model) scrub(d int) tea.Cmd {
 		m.flashError(needTravel(m))
 		return nil
 	}
-	changes := m.logHistory().Changes()
+	return m.withHistory(func(h *store.History) tea.Cmd { return m.scrubIn(h, d) })
+}
+
+// scrubIn is scrub once h, the newest log's History, is made.
+func (m *Model) scrubIn(h *store.History, d int) tea.Cmd {
+	t := m.travel
+	if t == nil {
+		return nil // returned to now meanwhile
+	}
+	changes := h.Changes()
 	want := min(max(t.want+d, 0), len(changes)-1)
 	if want == t.want {
 		if d < 0 {
@@ -109,14 +126,14 @@ func (m *Model) travelStep() tea.Cmd {
 		return nil
 	}
 	t.busy = true
-	h, idx, id := m.logHistory(), t.want, t.wantID
+	h, idx, id, sim := m.logHistory(), t.want, t.wantID, t.sim
 	return func() tea.Msg {
 		snap, err := h.At(id)
 		if err != nil {
 			return travelMsg{index: idx, id: id, err: err}
 		}
 		g, f := derive(snap)
-		return travelMsg{index: idx, id: id, snap: snap, g: g, f: f, ex: newExtras(nil, snap, g)}
+		return travelMsg{index: idx, id: id, snap: snap, g: g, f: f, ex: sim.extras(snap, g)}
 	}
 }
 

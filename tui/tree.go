@@ -116,7 +116,7 @@ func (t *Tree) findRow(path string, was int) int {
 		}
 	}
 	// The node is gone or folded away: its nearest visible ancestor, else stay put.
-	for _, a := range reverse(ancestors(path)) {
+	for _, a := range reverse(t.f.ancestors(path)) {
 		if i, ok := t.rowAt(a); ok {
 			return i
 		}
@@ -207,7 +207,7 @@ func (t *Tree) SetOpen(path string, open bool) {
 
 // Reveal opens every ancestor of a path and puts the cursor on it.
 func (t *Tree) Reveal(path string) bool {
-	for _, a := range ancestors(path) {
+	for _, a := range t.f.ancestors(path) {
 		t.folds[a] = true
 	}
 	t.cursor = path
@@ -238,7 +238,7 @@ func (t *Tree) Update(msg tea.KeyPressMsg) bool {
 		}
 		if r.Open {
 			t.SetOpen(r.Path, false)
-		} else if a := ancestors(r.Path); len(a) > 0 {
+		} else if a := t.f.ancestors(r.Path); len(a) > 0 {
 			if i, ok := t.rowAt(a[len(a)-1]); ok {
 				t.moveTo(i)
 			}

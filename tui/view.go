@@ -103,14 +103,24 @@ func (m *Model) detailTitle() string {
 		return "Detail"
 	}
 	pos := m.detail.position()
-	return breadcrumb(r.Path, max(m.detail.width-8-len(kind)-len(pos), 10)) + kind + pos
+	return breadcrumb(m.idPath(r.Path), max(m.detail.width-8-len(kind)-len(pos), 10)) + kind + pos
+}
+
+// idPath is the IDs (and group keys) from the root down to the row at path: a tree path
+// names only the rows below an object's first place ("@ID/…"), the forest knows the rest.
+func (m *Model) idPath(path string) []string {
+	var out []string
+	for _, a := range m.forest.ancestors(path) {
+		out = append(out, strings.TrimPrefix(lastID(a), "@"))
+	}
+	return append(out, strings.TrimPrefix(lastID(path), "@"))
 }
 
 // breadcrumb is where a node sits, "p-003 › s-011 › s-014", cut from the root end
 // ("… › s-011 › s-014") to fit; the groups (premises, unattached) are left out.
-func breadcrumb(path string, width int) string {
+func breadcrumb(path []string, width int) string {
 	var ids []string
-	for id := range strings.SplitSeq(path, "/") {
+	for _, id := range path {
 		if id != "" && !strings.HasPrefix(id, "#") {
 			ids = append(ids, model.SanitizeLine(id))
 		}

@@ -190,6 +190,20 @@ func (b *docBuilder) labelled(indent int, label, text string) {
 }
 
 // ref writes a reference item: a followable link when it names an object.
+// detailListMax is the most references a list of the detail shows: a statement with
+// 20,000 sub-statements lists the first ones and says how many more the tree has.
+const detailListMax = 200
+
+// refs writes a list of references, the first detailListMax of them.
+func (b *docBuilder) refs(snap *model.Snapshot, g *model.Graph, items []string, indent int) {
+	for _, it := range items[:min(len(items), detailListMax)] {
+		b.ref(snap, g, it, indent)
+	}
+	if more := len(items) - detailListMax; more > 0 {
+		b.para(fmt.Sprintf("… and %d more (the tree lists them all)", more), indent, b.st.Faint.Render)
+	}
+}
+
 func (b *docBuilder) ref(snap *model.Snapshot, g *model.Graph, item string, indent int) {
 	pad := strings.Repeat(" ", indent)
 	id, ok := model.RefID(item)
@@ -267,18 +281,18 @@ func StatementDetail(st *themes.Styles, snap *model.Snapshot, g *model.Graph, id
 	b.brokenNote(id)
 
 	b.heading("Claim")
-	b.para(b.readable(s.Claim()), 2, st.Bold.Render)
+	claim, more := Clip(s.Claim(), detailTextBytes)
+	b.para(b.readable(claim), 2, st.Bold.Render)
+	if more > 0 {
+		b.para(fmt.Sprintf("… and %d bytes more (referee show %s prints it whole)", more, id), 2, st.Faint.Render)
+	}
 	if len(s.Hypothesis) > 0 {
 		b.heading(fmt.Sprintf("Premises (%d)", len(s.Hypothesis)))
-		for _, h := range s.Hypothesis {
-			b.ref(snap, g, h, 2)
-		}
+		b.refs(snap, g, s.Hypothesis, 2)
 	}
 	if len(s.Preliminaries) > 0 {
 		b.heading(fmt.Sprintf("Sub-statements (%d)", len(s.Preliminaries)))
-		for _, p := range s.Preliminaries {
-			b.ref(snap, g, p, 2)
-		}
+		b.refs(snap, g, s.Preliminaries, 2)
 	}
 
 	threads, stray := model.Threads(s.Issues, s.Responses)
@@ -383,6 +397,9 @@ func StatementDetail(st *themes.Styles, snap *model.Snapshot, g *model.Graph, id
 	b.fieldProblems(s.Problems)
 	return b.doc
 }
+
+// detailTextBytes is the most of a claim the detail lays out: a few screens of it.
+const detailTextBytes = 64 << 10
 
 // similar writes one similar statement: a followable link with its score and badge.
 func (b *docBuilder) similar(snap *model.Snapshot, g *model.Graph, m model.Match) {
@@ -546,9 +563,7 @@ func ProblemDetail(st *themes.Styles, snap *model.Snapshot, g *model.Graph, id s
 	}
 	if len(p.Hypothesis) > 0 {
 		b.heading(fmt.Sprintf("Hypotheses (%d)", len(p.Hypothesis)))
-		for _, h := range p.Hypothesis {
-			b.ref(snap, g, h, 2)
-		}
+		b.refs(snap, g, p.Hypothesis, 2)
 	}
 	var subgoals, needs []string
 	for _, it := range p.Preliminaries {
@@ -560,21 +575,15 @@ func ProblemDetail(st *themes.Styles, snap *model.Snapshot, g *model.Graph, id s
 	}
 	if len(subgoals) > 0 {
 		b.heading(fmt.Sprintf("Subgoals (%d)", len(subgoals)))
-		for _, it := range subgoals {
-			b.ref(snap, g, it, 2)
-		}
+		b.refs(snap, g, subgoals, 2)
 	}
 	if len(needs) > 0 {
 		b.heading(fmt.Sprintf("Needs (%d)", len(needs)))
-		for _, it := range needs {
-			b.ref(snap, g, it, 2)
-		}
+		b.refs(snap, g, needs, 2)
 	}
 	if len(p.Progresses) > 0 {
 		b.heading(fmt.Sprintf("Statements (%d)", len(p.Progresses)))
-		for _, it := range p.Progresses {
-			b.ref(snap, g, it, 2)
-		}
+		b.refs(snap, g, p.Progresses, 2)
 	}
 	if p.Solution.Full != "" || len(p.Solution.Ref) > 0 || len(p.Solution.Cot) > 0 {
 		b.heading("Solution")
@@ -601,9 +610,7 @@ func GroupDetail(st *themes.Styles, snap *model.Snapshot, g *model.Graph, title,
 		b.para(about, 0, st.Muted.Render)
 	}
 	b.blank()
-	for _, id := range members {
-		b.ref(snap, g, id, 2)
-	}
+	b.refs(snap, g, members, 2)
 	return b.doc
 }
 

@@ -7,6 +7,7 @@ package views
 import (
 	"fmt"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/charmbracelet/x/ansi"
 
@@ -78,11 +79,29 @@ func InfoFor(snap *model.Snapshot, g *model.Graph, id string, broken map[string]
 }
 
 func firstLine(s string) string {
+	s, _ = Clip(strings.TrimLeft(s, " \t\r\n"), rowTextBytes)
 	s = strings.TrimSpace(s)
 	if i := strings.IndexByte(s, '\n'); i >= 0 {
 		s = s[:i] + " …"
 	}
 	return model.SanitizeLine(s)
+}
+
+// rowTextBytes is the most of a text a tree row looks at: far more than a row can show,
+// and a 5 MB claim is not sanitised and measured again on every frame.
+const rowTextBytes = 4096
+
+// Clip cuts s to at most n bytes, at a character boundary, and says how many bytes it
+// cut. Texts are cut before layout: wrapping and measuring cost what they are given.
+func Clip(s string, n int) (string, int) {
+	if len(s) <= n {
+		return s, 0
+	}
+	cut := n
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return s[:cut], len(s) - cut
 }
 
 // NextWord is the short form of an agent for the "next" mark.

@@ -3,12 +3,16 @@
 package main
 
 import (
+	"fmt"
 	"os"
+	"path/filepath"
 	"time"
 
 	"github.com/spf13/cobra"
 
 	"referee/bench"
+	"referee/gen"
+	"referee/model"
 )
 
 func (a *app) benchCommand() *cobra.Command {
@@ -27,6 +31,12 @@ func (a *app) benchCommand() *cobra.Command {
 	python := cmd.Flags().String("python", "python3", "the Python interpreter for the agents' side (\"\" leaves it out)")
 	budget := cmd.Flags().Duration("budget", 2*time.Second, "time spent repeating one figure (at least 3 runs)")
 	binary := cmd.Flags().String("binary", "", "the referee the process rows run (default: this one); the agents' CLI-only build times what they run")
+	table := cmd.Flags().Bool("table", true, "the table of load, reload, memory, skill and workbench rows")
+	live := cmd.Flags().Duration("live", 0, "also run the live rows for this long: the binary in a pseudo-terminal on a new folder of --live-size statements, under skill calls and in-place rewrites (0 leaves them out)")
+	liveSize := cmd.Flags().Int("live-size", 10000, "statements in the live rows' folder")
+	calls := cmd.Flags().Int("calls", 40, "skill calls per second in the live rows")
+	rewrites := cmd.Flags().Int("rewrites", 20, "in-place rewrites of statement files per second in the live rows")
+	shapes := cmd.Flags().Bool("shapes", false, "also open the pathological shapes (chain of 50k, citation chain of 8k, 20k children, a 5 MB claim, a 100,000-sentence proof, a 500 MB log) in the binary")
 	cmd.RunE = func(*cobra.Command, []string) error {
 		for _, n := range *sizes {
 			if n < 100 {
@@ -42,8 +52,53 @@ func (a *app) benchCommand() *cobra.Command {
 		} else if info, err := os.Stat(bin); err != nil || info.IsDir() {
 			return usagef("--binary: %s is not a program", bin)
 		}
-		return bench.Run(a.stdout, bench.Options{Sizes: *sizes, Seed: *seed, Binary: bin, Python: *python,
-			Budget: *budget, Progress: a.stderr})
+		if *table {
+			if err := bench.Run(a.stdout, bench.Options{Sizes: *sizes, Seed: *seed, Binary: bin, Python: *python,
+				Budget: *budget, Progress: a.stderr}); err != nil {
+				return err
+			}
+		}
+		if (*live > 0 || *shapes) && bin == "" {
+			return usagef("the live rows need the referee binary (--binary)")
+		}
+		if *live > 0 {
+			if err := runLive(a, bin, *seed, *liveSize, *live, *calls, *rewrites); err != nil {
+				return err
+			}
+		}
+		if *shapes {
+			sizes := map[gen.Shape]int{gen.ShapeChain: 50000, gen.ShapeCitations: 8000, gen.ShapeFanout: 20000,
+				gen.ShapeBigClaim: 5 << 20, gen.ShapeLongProof: 100000, gen.ShapeBigLog: 500 << 20}
+			var rs []bench.ShapeReport
+			for _, sh := range gen.Shapes {
+				fmt.Fprintf(a.stderr, "bench: opening %s of %d\n", sh, sizes[sh])
+				rs = append(rs, bench.RunShape(bin, os.TempDir(), sh, sizes[sh]))
+			}
+			bench.WriteShapes(a.stdout, rs)
+		}
+		return nil
 	}
 	return cmd
+}
+
+// runLive generates a folder for the live rows, runs them and prints them.
+func runLive(a *app, bin string, seed uint64, n int, d time.Duration, calls, rewrites int) error {
+	dir, err := os.MkdirTemp("", "referee-bench-live-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(dir)
+	dir = filepath.Join(dir, "contents")
+	fmt.Fprintf(a.stderr, "bench: generating %d statements for the live rows\n", n)
+	if err := gen.Generate(dir, gen.Config{Statements: n, Problems: bench.ProblemsFor(n), Seed: seed, Vocabulary: model.P013}); err != nil {
+		return err
+	}
+	o := bench.LiveOptions{Binary: bin, Dir: dir, Duration: d, Calls: calls, Rewrites: rewrites, Keys: 10}
+	fmt.Fprintf(a.stderr, "bench: live rows for %s\n", d)
+	r, err := bench.RunLive(o)
+	if err != nil {
+		return fmt.Errorf("live rows: %w", err)
+	}
+	bench.WriteLive(a.stdout, n, o, r)
+	return nil
 }

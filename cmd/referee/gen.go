@@ -3,6 +3,7 @@ package main
 import (
 	"errors"
 	"fmt"
+	"slices"
 
 	"github.com/spf13/cobra"
 
@@ -25,9 +26,24 @@ func (a *app) genCommand() *cobra.Command {
 	problems := cmd.Flags().Int("problems", 10, "problems in all")
 	seed := cmd.Flags().Uint64("seed", 1, "the random seed")
 	vocabulary := cmd.Flags().String("vocabulary", "P013", "the status vocabulary: P013 or P014")
+	shape := cmd.Flags().String("shape", "", "instead, a pathological shape of size --size: chain, citations, fanout (statements), bigclaim, biglog (bytes), longproof (sentences)")
+	size := cmd.Flags().Int("size", 0, "the size of --shape")
 	cmd.RunE = func(*cobra.Command, []string) error {
 		if *contents == "" {
 			return usagef("gen needs --contents DIR (a new folder)")
+		}
+		if *shape != "" {
+			if *size <= 0 {
+				return usagef("gen --shape needs --size N (N > 0)")
+			}
+			if !slices.Contains(gen.Shapes, gen.Shape(*shape)) {
+				return usagef("--shape: %q is not one of %v", *shape, gen.Shapes)
+			}
+			if err := gen.WriteShape(*contents, gen.Shape(*shape), *size); err != nil {
+				return fmt.Errorf("gen: %w", err)
+			}
+			fmt.Fprintf(a.stdout, "generated %s: %s of %d\n", *contents, *shape, *size)
+			return nil
 		}
 		cfg := gen.Config{Statements: *statements, Problems: *problems, Seed: *seed}
 		switch *vocabulary {

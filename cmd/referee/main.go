@@ -6,6 +6,8 @@
 //
 // Environment: REFEREE_ACTOR is the default --actor. REFEREE_NOW (an RFC 3339 time) pins
 // the time written to the log; it exists for tests and reproducible examples.
+// REFEREE_CPUPROFILE names a file for a CPU profile of the whole run (for `referee
+// bench` and by hand: the workbench as users run it, measured).
 package main
 
 import (
@@ -13,6 +15,7 @@ import (
 	"math"
 	"os"
 	"runtime/debug"
+	"runtime/pprof"
 	"strings"
 )
 
@@ -20,7 +23,29 @@ func main() {
 	if isStatus(os.Args[1:]) {
 		collectOnlyNearTheLimit()
 	}
-	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+	stop := profile(os.Getenv("REFEREE_CPUPROFILE"))
+	code := run(os.Args[1:], os.Stdout, os.Stderr)
+	stop()
+	os.Exit(code)
+}
+
+// profile starts a CPU profile into path (none when empty) and returns what stops it.
+func profile(path string) (stop func()) {
+	if path == "" {
+		return func() {}
+	}
+	f, err := os.Create(path)
+	if err != nil {
+		return func() {}
+	}
+	if err := pprof.StartCPUProfile(f); err != nil {
+		f.Close()
+		return func() {}
+	}
+	return func() {
+		pprof.StopCPUProfile()
+		f.Close()
+	}
 }
 
 // run executes one command line and returns the exit code; tests call it in-process.

@@ -2,7 +2,6 @@ package main
 
 import (
 	"fmt"
-	"io"
 	"os"
 	"strconv"
 	"strings"
@@ -169,10 +168,15 @@ func (a *app) readParams(path string) ([]byte, error) {
 		data []byte
 		err  error
 	)
+	// Bounded: a proof is at most an object file, and /dev/zero must not fill memory.
 	if path == "-" {
-		data, err = io.ReadAll(a.stdin)
+		data, err = store.ReadBounded(a.stdin, store.MaxObjectSize, "standard input")
 	} else {
-		data, err = os.ReadFile(path)
+		var f *os.File
+		if f, err = os.Open(path); err == nil {
+			data, err = store.ReadBounded(f, store.MaxObjectSize, path)
+			f.Close()
+		}
 	}
 	if err != nil {
 		if pe, ok := err.(*os.PathError); ok {

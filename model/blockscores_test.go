@@ -1,0 +1,78 @@
+package model
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"testing"
+)
+
+// randomWaitGraph is a graph of problems and statements with edges of every kind, some
+// finished objects and some cycles: all BlockScores reads.
+func randomWaitGraph(r *rand.Rand, n int) (*Graph, []string) {
+	g := &Graph{In: map[string][]Edge{}, Phase: map[string]Phase{}}
+	var ids []string
+	for i := range n {
+		kind := "s"
+		if r.IntN(5) == 0 {
+			kind = "p"
+		}
+		id := fmt.Sprintf("%s-%03d", kind, i)
+		ids = append(ids, id)
+		g.Phase[id] = []Phase{PhaseNeedsProof, PhaseAwaitingCheck, PhaseProved, PhaseRefuted, PhaseProblemSolved, PhaseHasGap}[r.IntN(6)]
+		if kind == "p" && r.IntN(2) == 0 {
+			g.Roots = append(g.Roots, id)
+		}
+	}
+	kinds := []EdgeKind{EdgeSub, EdgeNeeds, EdgeSubgoal, EdgeProgress, EdgeCites, EdgePremise, EdgeSolution}
+	for range 2 * n {
+		from, to := ids[r.IntN(n)], ids[r.IntN(n)]
+		if r.IntN(4) != 0 && from > to { // mostly downwards, some cycles
+			from, to = to, from
+		}
+		e := Edge{From: from, To: to, Kind: kinds[r.IntN(len(kinds))]}
+		g.In[to] = append(g.In[to], e)
+	}
+	// A reference to an object that is not there waits like an unknown one.
+	g.In["s-000"] = append(g.In["s-000"], Edge{From: "s-999", To: "s-000", Kind: EdgeCites})
+	return g, append(ids, "s-999", "s-998")
+}
+
+func TestBlockScoresIsBlockingOf(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 8))
+	for round := range 40 {
+		g, ids := randomWaitGraph(r, 5+r.IntN(150))
+		got := BlockScores(g, ids)
+		for _, id := range ids {
+			if want := BlockingOf(g, id).Score; got[id] != want {
+				t.Fatalf("round %d: score of %s = %d, BlockingOf says %d", round, id, got[id], want)
+			}
+		}
+	}
+}
+
+// Past the 64 MB of bit sets the objects are taken a slice at a time: the same scores.
+func TestBlockScoresChain(t *testing.T) {
+	g := &Graph{In: map[string][]Edge{}, Phase: map[string]Phase{}}
+	n := 3000
+	var ids []string
+	for i := range n {
+		id := fmt.Sprintf("s-%04d", i)
+		ids = append(ids, id)
+		g.Phase[id] = PhaseNeedsProof
+		if i > 0 {
+			g.In[id] = []Edge{{From: ids[i-1], To: id, Kind: EdgeCites}}
+		}
+	}
+	got := BlockScores(g, ids)
+	defer func(w int) { blockChunkWords = w }(blockChunkWords)
+	blockChunkWords = 3 * n // three words (192 objects) at a time
+	sliced := BlockScores(g, ids)
+	for i, id := range ids {
+		if sliced[id] != got[id] {
+			t.Fatalf("%s: %d a slice at a time, %d at once", id, sliced[id], got[id])
+		}
+		if got[id] != i {
+			t.Fatalf("%s holds up %d, want %d", id, got[id], i)
+		}
+	}
+}

@@ -1,0 +1,62 @@
+package tui
+
+import (
+	"slices"
+	"testing"
+
+	"referee/model"
+)
+
+// chainSnapshot is p-001 → s-001 → s-002 → … (n statements), each the sub-statement
+// of the one before, and their IDs in order.
+func chainSnapshot(n int) (*model.Snapshot, []string) {
+	ids := make([]string, n)
+	last := "s-000"
+	for i := range ids {
+		last, _ = model.NextID(last)
+		ids[i] = last
+	}
+	s := &model.Snapshot{Problems: map[string]*model.Problem{}, Statements: map[string]*model.Statement{}}
+	s.Problems["p-001"] = &model.Problem{ID: "p-001", Status: "unresolved", Preliminaries: ids[:1]}
+	for i, id := range ids {
+		st := &model.Statement{ID: id, Type: "normal", Status: "pending", Conclusion: []string{"c"}}
+		if i+1 < n {
+			st.Preliminaries = ids[i+1 : i+2]
+		}
+		s.Statements[id] = st
+	}
+	return s, ids
+}
+
+// A deep chain costs memory linear in its length: every row's path is short, and the
+// rows above the deepest are found from it.
+func TestForestChainPathsStayShort(t *testing.T) {
+	n := 3000
+	snap, ids := chainSnapshot(n)
+	f := newForest(snap, model.Derive(snap))
+	rows := f.flatten(map[string]bool{})
+	if len(rows) != n+1 {
+		t.Fatalf("%d rows, want %d: %+v … %+v", len(rows), n+1, rows[:2], rows[len(rows)-2:])
+	}
+	total := 0
+	for _, r := range rows {
+		total += len(r.Path)
+	}
+	for _, p := range f.canon {
+		total += len(p)
+	}
+	if total > 20*(n+1) {
+		t.Fatalf("paths take %d bytes for %d rows: not linear", total, n+1)
+	}
+	last := rows[len(rows)-1]
+	if last.Path != "@"+ids[n-1] || last.Depth != n {
+		t.Fatalf("the deepest row: %q at depth %d", last.Path, last.Depth)
+	}
+	up := f.ancestors(last.Path)
+	if len(up) != n || up[0] != "@p-001" || up[n-1] != "@"+ids[n-2] || !slices.Equal(up[1:3], []string{"@s-001", "@s-002"}) {
+		t.Fatalf("ancestors of the deepest: %d, from %q to %q", len(up), up[0], up[len(up)-1])
+	}
+	if !f.onPath(last.Path, ids[0]) || f.onPath("@"+ids[4], ids[8]) {
+		t.Fatal("onPath does not follow the chain up")
+	}
+}
