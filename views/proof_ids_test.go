@@ -134,17 +134,17 @@ func TestWrapTextKeepsIDsWhole(t *testing.T) {
 	want := objectID.FindAllString(text, -1)
 	for w := 16; w <= 120; w++ { // 16: the longest ID and its comma fit
 		var got []string
-		for _, l := range strings.Split(wrapText(text, w), "\n") {
+		for _, l := range strings.Split(WrapText(text, w), "\n") {
 			if cellWidth(l) > w {
 				t.Fatalf("at %d: line %q is wider", w, l)
 			}
 			got = append(got, objectID.FindAllString(l, -1)...)
 		}
 		if !slices.Equal(got, want) {
-			t.Fatalf("at %d: IDs %v, want %v:\n%s", w, got, want, wrapText(text, w))
+			t.Fatalf("at %d: IDs %v, want %v:\n%s", w, got, want, WrapText(text, w))
 		}
 	}
-	if got := wrapText("a well-known fact", 7); got != "a well-\nknown\nfact" {
+	if got := WrapText("a well-known fact", 7); got != "a well-\nknown\nfact" {
 		t.Errorf("a plain hyphen: %q", got)
 	}
 }
@@ -212,4 +212,3 @@ func mustMarkdown(t *testing.T, proof string, w int) *RenderedProof {
 	}
 	return rp
 }
-

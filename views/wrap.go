@@ -16,8 +16,9 @@ var objectID = regexp.MustCompile(`\b[psel]-[a-z]*[0-9]+\b`)
 // one cell, not a space and not a breakpoint, so the ID wraps as one word.
 const idHyphen = "\U000FFFFD"
 
-// wrapText is cells.Wrap keeping object IDs whole.
-func wrapText(s string, w int) string {
+// WrapText is cells.Wrap keeping object IDs whole: every paragraph of prose that may
+// cite an object (claims, premises, issues, confirmations, notices) wraps through it.
+func WrapText(s string, w int) string {
 	if !strings.Contains(s, "-") || strings.Contains(s, idHyphen) {
 		return cells.Wrap(s, w, "")
 	}
