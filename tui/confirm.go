@@ -12,6 +12,7 @@ import (
 	"referee/model"
 	"referee/store"
 	"referee/themes"
+	"referee/views"
 )
 
 // The confirmation of a change: what will be written, worked out by the store's own
@@ -185,7 +186,7 @@ func (c *Confirm) body(st *themes.Styles, actor string, w int) []string {
 	ch := c.ch
 	var lines []string
 	add := func(style func(...string) string, indent, text string) {
-		for _, l := range strings.Split(cells.Wrap(model.Sanitize(text), max(w-len(indent), 8), ""), "\n") {
+		for _, l := range strings.Split(views.WrapText(model.Sanitize(text), max(w-len(indent), 8)), "\n") {
 			lines = append(lines, indent+style(l))
 		}
 	}
@@ -236,7 +237,7 @@ func (c *Confirm) body(st *themes.Styles, actor string, w int) []string {
 func planLines(st *themes.Styles, plan *store.Planned, w int) []string {
 	var out []string
 	wrap := func(style func(...string) string, indent, text string) {
-		for i, l := range strings.Split(cells.Wrap(model.SanitizeLine(text), max(w-cells.Width(indent), 8), ""), "\n") {
+		for i, l := range strings.Split(views.WrapText(model.SanitizeLine(text), max(w-cells.Width(indent), 8)), "\n") {
 			if i == 1 { // continuation lines line up under the text, without the mark
 				indent = strings.Repeat(" ", cells.Width(indent))
 			}

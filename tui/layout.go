@@ -7,6 +7,7 @@ import (
 
 	"referee/cells"
 	"referee/themes"
+	"referee/views"
 )
 
 // box draws a rounded frame of exactly w×h cells around body lines, with a title in
@@ -109,7 +110,7 @@ func overlay(base, top string, x, y int) string {
 // wrapLines wraps text to a width in a style.
 func wrapLines(style lipgloss.Style, text string, w int) []string {
 	var out []string
-	for l := range strings.SplitSeq(cells.Wrap(text, max(w, 4), ""), "\n") {
+	for l := range strings.SplitSeq(views.WrapText(text, max(w, 4)), "\n") {
 		out = append(out, style.Render(l))
 	}
 	return out

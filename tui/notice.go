@@ -9,6 +9,7 @@ import (
 
 	"referee/cells"
 	"referee/model"
+	"referee/views"
 )
 
 // A refused write and a long error: the error is shown whole in a dialog that scrolls
@@ -59,7 +60,7 @@ func (n *Notice) View(com common) []string {
 	n.height = com.height
 	var body []string
 	for l := range strings.SplitSeq(model.Sanitize(n.text), "\n") {
-		for _, w := range strings.Split(cells.Wrap(l, com.width, ""), "\n") {
+		for _, w := range strings.Split(views.WrapText(l, com.width), "\n") {
 			body = append(body, st.Base.Render(w))
 		}
 	}

@@ -155,7 +155,7 @@ func (b *docBuilder) para(text string, indent int, style func(...string) string)
 	pad := strings.Repeat(" ", indent)
 	for l := range strings.SplitSeq(text, "\n") {
 		l = strings.ReplaceAll(l, "\t", "    ")
-		for wl := range strings.SplitSeq(cells.Wrap(l, w, ""), "\n") {
+		for wl := range strings.SplitSeq(WrapText(l, w), "\n") {
 			b.line(pad + style(wl))
 		}
 	}
@@ -178,7 +178,7 @@ func (b *docBuilder) labelled(indent int, label, text string) {
 	}
 	first := true
 	for l := range strings.SplitSeq(text, "\n") {
-		for wl := range strings.SplitSeq(cells.Wrap(l, w, ""), "\n") {
+		for wl := range strings.SplitSeq(WrapText(l, w), "\n") {
 			if first {
 				b.line(pad + b.st.Muted.Render(label+": ") + b.st.Base.Render(wl))
 				first = false

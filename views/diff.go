@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"strings"
 
-	"referee/cells"
 	"referee/model"
 	"referee/themes"
 )
@@ -132,7 +131,7 @@ func (b *docBuilder) diffLine(op, text string) {
 	text = strings.ReplaceAll(model.Sanitize(text), "\t", "    ")
 	first := true
 	for l := range strings.SplitSeq(text, "\n") {
-		for wl := range strings.SplitSeq(cells.Wrap(l, max(b.width-4, 8), ""), "\n") {
+		for wl := range strings.SplitSeq(WrapText(l, max(b.width-4, 8)), "\n") {
 			prefix := "  "
 			if first {
 				prefix, first = mark, false

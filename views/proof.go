@@ -48,6 +48,13 @@ type placeholder struct {
 	marker   bool
 	end      int  // > 0: last rune of sentence N's text
 	rowBreak bool // the end of a display row: the line is split here after rendering
+	// The blank cell reserved before every sentence marker, where a flagged sentence's
+	// "!" is drawn: reserved whether flagged or not, so an issue opening or closing
+	// never reflows the proof, and the "!" never takes the only blank between the
+	// previous sentence and the marker ("positive.![5]"). Dropped where the renderer
+	// wrapped just before it (the line then starts with the marker and the "!" goes in
+	// the gutter).
+	reserve bool
 }
 
 // preparedProof is a proof ready for a markdown renderer.
@@ -144,6 +151,9 @@ func prepareProof(proof string, math mathtext.Mode, width int) preparedProof {
 			w.blocks = model.DisplayBlocks(seg)
 		}
 		writeProtected(w, seg[:at], 0)
+		if !w.full() {
+			w.put(placeholder{text: " ", reserve: true})
+		}
 		w.protect(fmt.Sprintf("[%d]", s.N), -1, s.N, true)
 		// A placeholder space: it reads as a space but does not break, so the marker
 		// stays with the sentence's first word.
@@ -161,7 +171,12 @@ func prepareProof(proof string, math mathtext.Mode, width int) preparedProof {
 func writeProtected(w *proofWriter, s string, off int) {
 	readable := w.math == mathtext.Unicode
 	nextBlock := 0
+	// Object IDs are written as placeholders: no renderer breaks one at its hyphen.
+	ids, nextID := objectID.FindAllStringIndex(s, -1), 0
 	for i := 0; i < len(s); {
+		for nextID < len(ids) && ids[nextID][0] < i {
+			nextID++
+		}
 		for nextBlock < len(w.blocks) && w.blocks[nextBlock].Start < off+i {
 			nextBlock++
 		}
@@ -246,6 +261,9 @@ func writeProtected(w *proofWriter, s string, off int) {
 			}
 			w.protect("$", off+i, 0, false)
 			i++
+		case nextID < len(ids) && ids[nextID][0] == i:
+			w.protect(s[i:ids[nextID][1]], off+i, 0, false)
+			i = ids[nextID][1]
 		default:
 			r, size := utf8.DecodeRuneInString(s[i:])
 			// The sentence's last rune becomes a placeholder, unless it is wider than
@@ -487,6 +505,7 @@ func finish(key string, lines []string, p preparedProof, width int, md bool) *Re
 	// A long unbreakable run (a math span) may exceed the width: break it.
 	var fitted []string
 	for _, l := range lines {
+		l = dropLeadingReserve(l, p.table)
 		if cellWidth(l) > width {
 			fitted = append(fitted, strings.Split(cells.Method().Hardwrap(l, width, true), "\n")...)
 		} else {
@@ -496,6 +515,28 @@ func finish(key string, lines []string, p preparedProof, width int, md bool) *Re
 	rp := &RenderedProof{Key: key, lines: fitted, table: p.table, Sentences: p.sentences, Markdown: md}
 	rp.layout()
 	return rp
+}
+
+// dropLeadingReserve removes the cell reserved before a sentence marker when nothing
+// but blanks precede it on the line: the renderer wrapped just before it, and kept it
+// would indent the line by one.
+func dropLeadingReserve(l string, table []placeholder) string {
+	var state byte
+	for at := 0; at < len(l); {
+		seq, w, size, ns := ansi.DecodeSequence(l[at:], state, nil)
+		state = ns
+		if w == 0 || seq == " " {
+			at += size
+			continue
+		}
+		if rn, n := utf8.DecodeRuneInString(seq); n == len(seq) {
+			if k := int(rn) - puaBase; k >= 0 && k < len(table) && table[k].reserve {
+				return l[:at] + l[at+size:]
+			}
+		}
+		return l
+	}
+	return l
 }
 
 // layout finds, once per rendering, where each sentence lies: the cell its marker

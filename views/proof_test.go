@@ -135,7 +135,7 @@ func TestCursorSentenceStartsMidLineAndWraps(t *testing.T) {
 	if !slices.Equal(got, want) {
 		t.Fatalf("reversed %q, want %q\n%s", got, want, scr)
 	}
-	if row := scr.Row(1); !strings.HasPrefix(row, "  the sum. [2] Then") {
+	if row := scr.Row(1); !strings.HasPrefix(row, "  the sum.  [2] Then") {
 		t.Fatalf("sentence 2 does not start mid-line: %q", row)
 	}
 }
