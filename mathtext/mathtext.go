@@ -893,7 +893,7 @@ func renderText(s string, depth int) string {
 					i += 2 + j + 2
 					continue
 				}
-			} else if j := inlineEnd(s, i+1); j > 0 {
+			} else if j := model.InlineMathEnd(s, i+1); j > 0 {
 				b.WriteString(Inline(s[i+1 : j-1]))
 				i = j
 				continue
@@ -923,24 +923,6 @@ func renderText(s string, depth int) string {
 		}
 	}
 	return b.String()
-}
-
-// inlineEnd finds the "$" closing inline math opened before from, escapes skipped, not
-// across a blank line; it returns the index after it, or -1.
-func inlineEnd(s string, from int) int {
-	for j := from; j < len(s); j++ {
-		switch s[j] {
-		case '\\':
-			j++
-		case '$':
-			return j + 1
-		case '\n':
-			if strings.HasPrefix(strings.TrimLeft(s[j+1:], " \t\r"), "\n") {
-				return -1
-			}
-		}
-	}
-	return -1
 }
 
 // textEnvs are the environments of prose, shown as what they are.
@@ -1116,7 +1098,7 @@ func nextInline(s string) (int, int) {
 				if j := strings.Index(s[i+2:], "$$"); j >= 0 {
 					return i, i + 2 + j + 2
 				}
-			} else if j := inlineEnd(s, i+1); j > 0 {
+			} else if j := model.InlineMathEnd(s, i+1); j > 0 {
 				return i, j
 			}
 			i++

@@ -73,7 +73,7 @@ func DisplayBlocks(s string) []DisplayBlock {
 			}
 			i += 2
 		case c == '$':
-			if j := inlineMathEnd(s, i+1); j > 0 {
+			if j := InlineMathEnd(s, i+1); j > 0 {
 				i = j
 			} else {
 				i++
@@ -142,9 +142,10 @@ func envClose(s string, from int, name string) int {
 	return -1
 }
 
-// inlineMathEnd finds the closing "$" of inline math opened just before from (not
-// across a blank line, escapes skipped); it returns the index after it, or -1.
-func inlineMathEnd(s string, from int) int {
+// InlineMathEnd finds the closing "$" of inline math opened just before from (not
+// across a blank line, escapes skipped); it returns the index after it, or -1. The
+// splitter, the renderer and the readable math share it, so they agree on what is math.
+func InlineMathEnd(s string, from int) int {
 	for j := from; j < len(s); j++ {
 		switch s[j] {
 		case '\\':

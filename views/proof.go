@@ -210,7 +210,7 @@ func writeProtected(w *proofWriter, s string, off int) {
 			w.protect("$$", off+i, 0, false)
 			i += 2
 		case readable && s[i] == '$':
-			if j := mathEnd(s, i+1); j > 0 {
+			if j := model.InlineMathEnd(s, i+1); j > 0 {
 				w.shown(mathtext.Inline(s[i+1:j-1]), off+i, off+j, false)
 				i = j
 				continue
@@ -254,7 +254,7 @@ func writeProtected(w *proofWriter, s string, off int) {
 			w.protect("$$", off+i, 0, false)
 			i += 2
 		case s[i] == '$':
-			if j := mathEnd(s, i+1); j > 0 {
+			if j := model.InlineMathEnd(s, i+1); j > 0 {
 				w.protect(s[i:j], off+i, 0, false)
 				i = j
 				continue
@@ -395,24 +395,6 @@ func splitRows(lines []string, table []placeholder) []string {
 		flush()
 	}
 	return out
-}
-
-// mathEnd finds the closing "$" of inline math opened before from (not across a blank
-// line, not escaped); it returns the index after it, or -1.
-func mathEnd(s string, from int) int {
-	for j := from; j < len(s); j++ {
-		switch s[j] {
-		case '\\':
-			j++
-		case '$':
-			return j + 1
-		case '\n':
-			if strings.HasPrefix(strings.TrimLeft(s[j+1:], " \t"), "\n") {
-				return -1
-			}
-		}
-	}
-	return -1
 }
 
 // RenderedProof is a proof rendered for one width and style: lines still holding the
