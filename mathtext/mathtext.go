@@ -207,7 +207,11 @@ func command(b *strings.Builder, s string, i, depth int, unclosed *map[string]bo
 	case name == "frac" || name == "dfrac" || name == "tfrac" || name == "cfrac":
 		num, k := argument(s, j)
 		den, k := argument(s, k)
-		b.WriteString(fraction(renderMath(num, depth+1), renderMath(den, depth+1)))
+		f := fraction(renderMath(num, depth+1), renderMath(den, depth+1))
+		if juxtaposed(s[k:]) && !(strings.HasPrefix(f, "(") && balancedWhole(f)) {
+			f = "(" + f + ")" // \frac{a}{b}(x) is (a/b)(x), never a/b(x)
+		}
+		b.WriteString(f)
 		return k
 	case name == "binom" || name == "dbinom" || name == "tbinom":
 		n, k := argument(s, j)
@@ -461,6 +465,27 @@ func script(r string, sup bool) string {
 		return mark + r
 	}
 	return mark + "(" + r + ")"
+}
+
+// juxtaposed says that what follows a fraction multiplies it by juxtaposition (a bracket,
+// a letter, a digit, another fraction or root), so that a/b would read as a over the
+// product.
+func juxtaposed(rest string) bool {
+	rest = strings.TrimLeft(rest, " ")
+	if rest == "" {
+		return false
+	}
+	switch c := rest[0]; {
+	case c == '(' || c == '[' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9':
+		return true
+	case c == '\\':
+		for _, cmd := range []string{`\left`, `\frac`, `\dfrac`, `\tfrac`, `\sqrt`, `\big`, `\Big`} {
+			if strings.HasPrefix(rest, cmd) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // fraction writes a/b with parentheses around a compound numerator or denominator.
