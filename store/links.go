@@ -52,6 +52,9 @@ func refuseUnsafe(dir string) error {
 // opens a FIFO or device (which could block or never end), and it compares the file it
 // opened with what Lstat saw, so a link or FIFO swapped in between is refused too.
 func readNoFollow(path string) ([]byte, error) {
+	if data, err, ok := readNoFollowFast(path); ok {
+		return data, err
+	}
 	f, err := openNoFollow(path)
 	if err != nil {
 		return nil, err

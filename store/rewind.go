@@ -17,6 +17,7 @@ package store
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -476,34 +477,62 @@ func restoreLine(e model.LogEntry) (counters []string, branchBefore string, ok b
 // the counters go back to what it found. The undo is a restore batch too, so it can be
 // taken back in turn.
 func (t *tx) undoRestore(target model.LogEntry, counters []string, branchBefore string, opts Options) (*Result, error) {
-	var objs []restoreObj
-	for _, id := range target.Modification {
+	for _, id := range slices.Concat(target.Modification, target.Creation) {
 		if !model.ValidID(id, "") || objectFile(id) == "" {
 			return nil, inputf("undo: %s names %q, which is not an object ID", target.ID, id)
-		}
-		rel := HistoryDir + "/" + target.ID + "/" + id + ".json"
-		want, err := readStable(t.abs(rel))
-		if err != nil {
-			return nil, inputf("undo: the backup of %s in %s/%s is unusable: %v", id, HistoryDir, target.ID, err)
-		}
-		now, err := t.fileNow(id)
-		if err != nil {
-			return nil, err
-		}
-		if !bytes.Equal(now, want) || now == nil {
-			objs = append(objs, restoreObj{id: id, before: now, after: want})
 		}
 	}
-	for _, id := range target.Creation {
-		if !model.ValidID(id, "") || objectFile(id) == "" {
-			return nil, inputf("undo: %s names %q, which is not an object ID", target.ID, id)
+	// Like planRewind, the files are read by a few goroutines at once: the undo of a deep
+	// rewind reads a backup of every object it removed. A backup is a finished change's
+	// file, so it is read once (readStable's second read guards files agents write in
+	// place).
+	type item struct {
+		obj  restoreObj
+		keep bool
+		err  error
+	}
+	items := make([]item, len(target.Modification)+len(target.Creation))
+	fetch := func(k int) {
+		it := &items[k]
+		if k < len(target.Modification) {
+			id := target.Modification[k]
+			rel := HistoryDir + "/" + target.ID + "/" + id + ".json"
+			want, err := readNoFollow(t.abs(rel))
+			if err == nil && !json.Valid(want) {
+				// Checked, not parsed: the undo writes back the bytes the batch took
+				// away, whatever they hold; only a damaged backup stops it.
+				err = errors.New("not valid JSON")
+			}
+			if err != nil {
+				it.err = inputf("undo: the backup of %s in %s/%s is unusable: %v", id, HistoryDir, target.ID, unwrapPath(err))
+				return
+			}
+			now, err := t.fileNow(id)
+			it.obj, it.err = restoreObj{id: id, before: now, after: want}, err
+			it.keep = now == nil || !bytes.Equal(now, want)
+			return
 		}
-		now, err := t.fileNow(id)
-		if err != nil {
-			return nil, err
+		id := target.Creation[k-len(target.Modification)]
+		now, err := t.fileToRemove(id)
+		it.obj, it.err, it.keep = restoreObj{id: id, before: now}, err, now != nil
+	}
+	const readers = 4
+	var wg sync.WaitGroup
+	for r := range readers {
+		wg.Go(func() {
+			for k := r; k < len(items); k += readers {
+				fetch(k)
+			}
+		})
+	}
+	wg.Wait()
+	var objs []restoreObj
+	for _, it := range items {
+		if it.err != nil {
+			return nil, it.err
 		}
-		if now != nil {
-			objs = append(objs, restoreObj{id: id, before: now})
+		if it.keep {
+			objs = append(objs, it.obj)
 		}
 	}
 	extra := []model.Member{model.M("reverts", model.Str(target.ID))}
