@@ -381,10 +381,10 @@ func StatementDetail(st *themes.Styles, snap *model.Snapshot, g *model.Graph, id
 		for _, raw := range s.Progresses {
 			pr := model.ParseProgress(raw)
 			if pr.Tag == "" {
-				b.para("· "+pr.Body, 2, st.Base.Render)
+				b.para("· "+b.readable(pr.Body), 2, st.Base.Render)
 				continue
 			}
-			b.labelled(2, pr.Tag, pr.Body)
+			b.labelled(2, pr.Tag, b.readable(pr.Body))
 		}
 	}
 	b.proposals(s)
@@ -555,11 +555,11 @@ func ProblemDetail(st *themes.Styles, snap *model.Snapshot, g *model.Graph, id s
 	b.brokenNote(id)
 	b.heading("Objectives")
 	for _, o := range p.Objectives {
-		b.para("• "+o, 2, st.Bold.Render)
+		b.para("• "+b.readable(o), 2, st.Bold.Render)
 	}
 	if p.Summary != "" {
 		b.heading("Summary")
-		b.para(p.Summary, 2, st.Base.Render)
+		b.para(b.readable(p.Summary), 2, st.Base.Render)
 	}
 	if len(p.Hypothesis) > 0 {
 		b.heading(fmt.Sprintf("Hypotheses (%d)", len(p.Hypothesis)))
@@ -588,13 +588,13 @@ func ProblemDetail(st *themes.Styles, snap *model.Snapshot, g *model.Graph, id s
 	if p.Solution.Full != "" || len(p.Solution.Ref) > 0 || len(p.Solution.Cot) > 0 {
 		b.heading("Solution")
 		if p.Solution.Full != "" {
-			b.para(p.Solution.Full, 2, st.Base.Render)
+			b.para(b.readable(p.Solution.Full), 2, st.Base.Render)
 		}
 		for _, r := range p.Solution.Ref {
 			b.ref(snap, g, r, 2)
 		}
 		for _, c := range p.Solution.Cot {
-			b.para("· "+c, 4, st.Faint.Render)
+			b.para("· "+b.readable(c), 4, st.Faint.Render)
 		}
 	}
 	b.fieldProblems(p.Problems)
