@@ -58,11 +58,15 @@ func (a *app) benchCommand() *cobra.Command {
 				return err
 			}
 		}
-		if (*live > 0 || *shapes) && bin == "" {
-			return usagef("the live rows need the referee binary (--binary)")
+		// The live rows and the shapes open the workbench, so they run this binary (bench
+		// is only in the build with the UI): --binary, the agents' CLI build, times the
+		// process rows.
+		self, err := os.Executable()
+		if (*live > 0 || *shapes) && err != nil {
+			return fmt.Errorf("the live rows need the path of this referee: %v", err)
 		}
 		if *live > 0 {
-			if err := runLive(a, bin, *seed, *liveSize, *live, *calls, *rewrites); err != nil {
+			if err := runLive(a, self, *seed, *liveSize, *live, *calls, *rewrites); err != nil {
 				return err
 			}
 		}
@@ -72,7 +76,7 @@ func (a *app) benchCommand() *cobra.Command {
 			var rs []bench.ShapeReport
 			for _, sh := range gen.Shapes {
 				fmt.Fprintf(a.stderr, "bench: opening %s of %d\n", sh, sizes[sh])
-				rs = append(rs, bench.RunShape(bin, os.TempDir(), sh, sizes[sh]))
+				rs = append(rs, bench.RunShape(self, os.TempDir(), sh, sizes[sh]))
 			}
 			bench.WriteShapes(a.stdout, rs)
 		}
