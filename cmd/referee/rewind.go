@@ -34,20 +34,27 @@ func (a *app) rewindCommand() *cobra.Command {
 	actor := cmd.Flags().String("actor", "", "who makes the change (default $REFEREE_ACTOR, else agent)")
 	dryRun := cmd.Flags().Bool("dry-run", false, "say what would be done; change nothing")
 	cmd.RunE = func(_ *cobra.Command, args []string) error {
-		if err := checkOutput(*output); err != nil {
-			return err
-		}
-		opts, err := options(*actor, "")
-		if err != nil {
-			return err
-		}
-		r, err := store.Rewind(*contents, args[0], *dryRun, opts)
-		if err != nil {
-			return err
-		}
-		return a.printRestore(r, *output)
+		return a.restore(*output, *actor, func(opts store.Options) (*store.Restore, error) {
+			return store.Rewind(*contents, args[0], *dryRun, opts)
+		})
 	}
 	return cmd
+}
+
+// restore runs a rewind, a branch save or a switch with the common flags and prints it.
+func (a *app) restore(output, actor string, do func(store.Options) (*store.Restore, error)) error {
+	if err := checkOutput(output); err != nil {
+		return err
+	}
+	opts, err := options(actor, "")
+	if err != nil {
+		return err
+	}
+	r, err := do(opts)
+	if err != nil {
+		return err
+	}
+	return a.printRestore(r, output)
 }
 
 // printRestore prints what a rewind or a branch switch did (or would do).
@@ -165,34 +172,14 @@ func (a *app) branchCommand() *cobra.Command {
 	}
 	save := &cobra.Command{Use: "save NAME", Short: "Save the folder as a new line and put it on that line", Args: one("save")}
 	save.RunE = func(_ *cobra.Command, args []string) error {
-		if err := checkOutput(*output); err != nil {
-			return err
-		}
-		opts, err := options(*actor, "")
-		if err != nil {
-			return err
-		}
-		r, err := store.BranchSave(*contents, args[0], opts)
-		if err != nil {
-			return err
-		}
-		return a.printRestore(r, *output)
+		return a.restore(*output, *actor, func(opts store.Options) (*store.Restore, error) { return store.BranchSave(*contents, args[0], opts) })
 	}
 	switchCmd := &cobra.Command{Use: "switch NAME", Short: "Save the line the folder is on, then set the folder to another line", Args: one("switch")}
 	dryRun := switchCmd.Flags().Bool("dry-run", false, "say what would be done; change nothing")
 	switchCmd.RunE = func(_ *cobra.Command, args []string) error {
-		if err := checkOutput(*output); err != nil {
-			return err
-		}
-		opts, err := options(*actor, "")
-		if err != nil {
-			return err
-		}
-		r, err := store.BranchSwitch(*contents, args[0], *dryRun, opts)
-		if err != nil {
-			return err
-		}
-		return a.printRestore(r, *output)
+		return a.restore(*output, *actor, func(opts store.Options) (*store.Restore, error) {
+			return store.BranchSwitch(*contents, args[0], *dryRun, opts)
+		})
 	}
 	list := &cobra.Command{Use: "list", Short: "List the lines; * marks the one the folder is on", Args: noArgs}
 	list.RunE = func(*cobra.Command, []string) error {
