@@ -203,7 +203,7 @@ func (m *Model) changeSummary(i int) string {
 		if what := c.SkillOrGuess(); what != "" {
 			s += " " + what
 		}
-		var objs []string
+		var objs, outside []string
 		for _, oc := range c.Objects {
 			switch {
 			case oc.Action == model.Created:
@@ -215,9 +215,17 @@ func (m *Model) changeSummary(i int) string {
 			default:
 				objs = append(objs, oc.ID)
 			}
+			if oc.Outside != "" {
+				// The version shown is not the one this change wrote: say so, rather than
+				// credit an unlogged edit to it.
+				outside = append(outside, "⚠ "+oc.ID+" "+oc.OutsideText())
+			}
 		}
 		if len(objs) > 0 {
 			s += ": " + strings.Join(objs, ", ")
+		}
+		if len(outside) > 0 {
+			s += " · " + strings.Join(outside, "; ")
 		}
 		return s
 	}
@@ -347,13 +355,21 @@ func (m *Model) diffView() (views.DiffView, tea.Cmd) {
 	if m.diff != nil && m.diffFor == k {
 		return *m.diff, nil
 	}
+	outside := "" // the version after the change shown holds an unlogged edit
+	if at < len(m.changes) && m.changes[at].ID == shown {
+		for _, oc := range m.changes[at].Objects {
+			if oc.ID == id && oc.Outside != "" {
+				outside = oc.OutsideText()
+			}
+		}
+	}
 	loading := views.DiffView{ID: id, From: from, To: to, Loading: true}
 	if m.diffBusy == k {
 		return loading, nil
 	}
 	m.diffBusy = k
 	return loading, func() tea.Msg {
-		v := views.DiffView{ID: id, From: from, To: to}
+		v := views.DiffView{ID: id, From: from, To: to, Outside: outside}
 		var before, after store.Version
 		var err error
 		if !fromAbsent {

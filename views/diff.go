@@ -16,8 +16,11 @@ type DiffView struct {
 	FromStatus, ToStatus string
 	Fields               []model.FieldDiff
 	Skipped              []string // backups that could not be read, and why
-	Loading              bool
-	Err                  string
+	// Outside says the version after the change shown holds an edit made outside the
+	// log (model.ObjectChange.OutsideText), "" when it does not.
+	Outside string
+	Loading bool
+	Err     string
 }
 
 // diffContext is how many unchanged lines stay around a change in a text diff.
@@ -47,6 +50,9 @@ func DiffDoc(st *themes.Styles, d DiffView, width int) Doc {
 	}
 	for _, s := range d.Skipped {
 		b.para("⚠ "+s+"; the next version stands in", 0, st.Warn.Render)
+	}
+	if d.Outside != "" {
+		b.para("⚠ "+d.ID+" "+d.Outside, 0, st.Warn.Render)
 	}
 	b.blank()
 	switch {
