@@ -190,3 +190,18 @@ func BenchmarkParseLogLine(b *testing.B) {
 		})
 	}
 }
+
+func TestLogVersions(t *testing.T) {
+	line := `{"l-007": {"creation": ["s-008"], "modification": ["p-001"]}, "current": ["p-001", "s-008", "e-000"], "by": "x", "versions": {"s-008": "0badc0de", "p-001": "9f1c2e3a"}}`
+	got := LogVersions(line)
+	if len(got) != 2 || got["s-008"] != "0badc0de" || got["p-001"] != "9f1c2e3a" {
+		t.Errorf("LogVersions = %v", got)
+	}
+	// Escapes are not in the scanner's subset: the whole line is parsed instead.
+	if got := LogVersions(`{"l-001": {"creation": [], "modification": []}, "versions": {"s-\u0030": "ab"}}`); got["s-0"] != "ab" {
+		t.Errorf("escaped key: %v", got)
+	}
+	if got := LogVersions(`{"l-001": {"creation": [], "modification": []}}`); got != nil {
+		t.Errorf("no versions: %v", got)
+	}
+}
