@@ -323,26 +323,15 @@ func (t *tx) planRewind(changeID string) ([]restoreObj, []string, error) {
 func (t *tx) abs(rel string) string { return filepath.Join(t.dir, filepath.FromSlash(rel)) }
 
 // fileNow is object id's file as it is now, nil when there is none. A link or anything
-// but a plain file is refused.
-func (t *tx) fileNow(id string) ([]byte, error) {
-	rel := objectRelPath(id)
-	info, err := os.Lstat(t.abs(rel))
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil, nil
-	}
-	if err == nil && !info.Mode().IsRegular() {
-		return nil, inputf("%s: %s is not a regular file (links and folders are not followed)", t.skill, rel)
-	}
-	data, err := readStable(t.abs(rel))
-	if err != nil {
-		return nil, inputf("%s: %s: %v", t.skill, rel, err)
-	}
-	return data, nil
-}
+// but a plain file is refused. It reads the way a change reads what it modifies
+// (readStable: never a half-written version).
+func (t *tx) fileNow(id string) ([]byte, error) { return t.objectBytes(id, readStable) }
 
 // fileToRemove is fileNow for an object the batch removes: its bytes only go to the
 // journal's hash (the file itself becomes the backup), so they are read once, unparsed.
-func (t *tx) fileToRemove(id string) ([]byte, error) {
+func (t *tx) fileToRemove(id string) ([]byte, error) { return t.objectBytes(id, readNoFollow) }
+
+func (t *tx) objectBytes(id string, read func(string) ([]byte, error)) ([]byte, error) {
 	rel := objectRelPath(id)
 	info, err := os.Lstat(t.abs(rel))
 	if errors.Is(err, fs.ErrNotExist) {
@@ -351,7 +340,7 @@ func (t *tx) fileToRemove(id string) ([]byte, error) {
 	if err == nil && !info.Mode().IsRegular() {
 		return nil, inputf("%s: %s is not a regular file (links and folders are not followed)", t.skill, rel)
 	}
-	data, err := readNoFollow(t.abs(rel))
+	data, err := read(t.abs(rel))
 	if err != nil {
 		return nil, inputf("%s: %s: %v", t.skill, rel, unwrapPath(err))
 	}
