@@ -143,6 +143,8 @@ type Model struct {
 	quitAfterWrite bool
 	// zoomed: the focused pane takes the whole width (z).
 	zoomed bool
+	// crumb is the detail title's breadcrumb for crumbKey (path, width, forest).
+	crumb, crumbKey string
 	// drafts are forms closed with esc, by skill and target: the same key brings the
 	// typed text back (drafts.go).
 	drafts map[string]*Form

@@ -103,7 +103,14 @@ func (m *Model) detailTitle() string {
 		return "Detail"
 	}
 	pos := m.detail.position()
-	return breadcrumb(m.idPath(r.Path), max(m.detail.width-8-len(kind)-len(pos), 10)) + kind + pos
+	width := max(m.detail.width-8-len(kind)-len(pos), 10)
+	// The title is drawn every frame; the path above a node deep in a chain is long, so
+	// the breadcrumb is made once per selection and width (the forest is per snapshot).
+	key := fmt.Sprintf("%s|%d|%p", r.Path, width, m.forest)
+	if m.crumbKey != key {
+		m.crumbKey, m.crumb = key, breadcrumb(m.idPath(r.Path), width)
+	}
+	return m.crumb + kind + pos
 }
 
 // idPath is the IDs (and group keys) from the root down to the row at path: a tree path
