@@ -144,7 +144,7 @@ func TestReloadCaseUpdatesTheGraph(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got, want := r.snap.Versions[r.id], snap.Versions[r.id]; got != want {
+		if got, want := r.snap.Versions.Get(r.id), snap.Versions.Get(r.id); got != want {
 			t.Fatalf("change %d: %s is at version %s, the file at %s", i+1, r.id, got, want)
 		}
 		if relinked {
@@ -178,9 +178,9 @@ func TestPythonLoaderReadsTheFolder(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if r.Objects != len(snap.Statements)+len(snap.Problems) || r.Log != len(snap.Log) || r.Log < 300 || r.Seconds <= 0 {
+	if r.Objects != snap.Statements.Len()+len(snap.Problems) || r.Log != len(snap.Log) || r.Log < 300 || r.Seconds <= 0 {
 		t.Errorf("python read %+v; the snapshot has %d statements, %d problems, %d log lines",
-			r, len(snap.Statements), len(snap.Problems), len(snap.Log))
+			r, snap.Statements.Len(), len(snap.Problems), len(snap.Log))
 	}
 	size, err := ReadFloor(dir)
 	if err != nil {
@@ -195,7 +195,7 @@ func TestPythonLoaderReadsTheFolder(t *testing.T) {
 	if size != want {
 		t.Errorf("the read floor read %d bytes, the folder's objects and config are %d", size, want)
 	}
-	if status, _, _ := LoadDerive(dir); status == nil || len(status.Log) != 0 || len(status.Statements) != len(snap.Statements) {
+	if status, _, _ := LoadDerive(dir); status == nil || len(status.Log) != 0 || status.Statements.Len() != snap.Statements.Len() {
 		t.Error("LoadDerive does not load what status loads: the objects, no log")
 	}
 }
@@ -272,7 +272,7 @@ func TestSkillLoopCommand(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	st := snap.Statements[l.c.id]
+	st := snap.Statements.Get(l.c.id)
 	if len(st.Issues) != l.c.issues+1 || len(st.Responses) != l.c.responses+1 || len(snap.Log) < 2 || snap.Log[len(snap.Log)-1].Skill != "fix-patch-proof" {
 		t.Errorf("after a reject and a patch: %d issues, %d responses, last change %+v", len(st.Issues), len(st.Responses), snap.Log[len(snap.Log)-1])
 	}

@@ -263,7 +263,7 @@ func RunLive(o LiveOptions) (LiveReport, error) {
 	}
 	loop := &SkillLoop{Dir: o.Dir, c: c, cleanup: func() {}}
 	var targets []string
-	for id, st := range snap.Statements {
+	for id, st := range snap.Statements.All() {
 		if id != c.id && (st.Status == "pending" || st.Status == "awaiting_verification") {
 			targets = append(targets, id)
 		}

@@ -1,7 +1,6 @@
 package bench
 
 import (
-	"maps"
 	"slices"
 	"testing"
 
@@ -19,17 +18,17 @@ func benchUpdate(b *testing.B, n int) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	ids := slices.SortedFunc(maps.Keys(snap.Statements), model.CompareIDs)
+	ids := slices.SortedFunc(snap.Statements.Keys(), model.CompareIDs)
 	id := ids[len(ids)/2]
-	st := *snap.Statements[id]
+	st := *snap.Statements.Get(id)
 	if st.Status == "true" {
 		st.Status = "false"
 	} else {
 		st.Status = "true"
 	}
 	other := *snap
-	other.Statements = maps.Clone(snap.Statements)
-	other.Statements[id] = &st
+	other.Statements = snap.Statements.Fork()
+	other.Statements.Set(id, &st)
 	snaps := [2]*model.Snapshot{snap, &other}
 	graphs := [2]*model.Graph{g, model.Derive(&other)}
 	changed := []string{id}

@@ -299,13 +299,13 @@ type skillCase struct {
 // findSkillCase picks the first statement (in ID order) with a submitted proof and every
 // issue answered.
 func findSkillCase(snap *model.Snapshot) (*skillCase, error) {
-	ids := make([]string, 0, len(snap.Statements))
-	for id := range snap.Statements {
+	ids := make([]string, 0, snap.Statements.Len())
+	for id := range snap.Statements.All() {
 		ids = append(ids, id)
 	}
 	sort.Slice(ids, func(i, j int) bool { return model.CompareIDs(ids[i], ids[j]) < 0 })
 	for _, id := range ids {
-		st := snap.Statements[id]
+		st := snap.Statements.Get(id)
 		if st.Status != "awaiting_verification" || st.Proof.Empty() || len(model.Unanswered(st.Issues, st.Responses)) > 0 {
 			continue
 		}

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -27,7 +28,7 @@ func (d *document) dot(out io.Writer) error {
 	p("  graph [rankdir=TB, label=%s, labelloc=t, fontname=\"Helvetica\"];\n", dotQuote(d.heading()))
 	p("  node [fontname=\"Helvetica\", fontsize=10, style=filled];\n")
 	p("  edge [fontname=\"Helvetica\", fontsize=8, color=\"#555555\"];\n")
-	ids := append(sortedIDs(d.snap.Problems), sortedIDs(d.snap.Statements)...)
+	ids := append(sortedIDs(d.snap.Problems), slices.SortedFunc(d.snap.Statements.Keys(), model.CompareIDs)...)
 	for _, id := range ids {
 		shape, style := "box", "filled"
 		if model.KindOf(id) == model.KindStatement {

@@ -111,7 +111,7 @@ func build(snap *model.Snapshot, opts Options, proofs bool) (*document, error) {
 	}
 	rest := group{Title: "Premises and cited statements"}
 	loose := group{Title: "Unattached"}
-	for _, id := range append(sortedIDs(snap.Problems), sortedIDs(snap.Statements)...) {
+	for _, id := range append(sortedIDs(snap.Problems), slices.SortedFunc(snap.Statements.Keys(), model.CompareIDs)...) {
 		if seen[id] {
 			continue
 		}
@@ -128,7 +128,7 @@ func build(snap *model.Snapshot, opts Options, proofs bool) (*document, error) {
 		}
 	}
 	for _, id := range d.order {
-		if st := snap.Statements[id]; st != nil && proofs {
+		if st := snap.Statements.Get(id); st != nil && proofs {
 			text, err := st.Proof.Text() // from the file if the load left it there
 			if err != nil {
 				return nil, err
@@ -183,7 +183,7 @@ func (d *document) status(id string) string {
 	var s string
 	if p := d.snap.Problems[id]; p != nil {
 		s = p.Status
-	} else if st := d.snap.Statements[id]; st != nil {
+	} else if st := d.snap.Statements.Get(id); st != nil {
 		s = st.Status
 	}
 	if s == "" {
@@ -197,7 +197,7 @@ func (d *document) title(id string) string {
 	if p := d.snap.Problems[id]; p != nil {
 		return model.SanitizeLine(p.Title())
 	}
-	if st := d.snap.Statements[id]; st != nil {
+	if st := d.snap.Statements.Get(id); st != nil {
 		return model.SanitizeLine(st.Claim())
 	}
 	return ""
@@ -217,7 +217,7 @@ func (d *document) heading() string {
 // summary counts the statements and problems by phase, in lifecycle order.
 func (d *document) summary() string {
 	counts := map[model.Phase]int{}
-	for id := range d.snap.Statements {
+	for id := range d.snap.Statements.All() {
 		counts[d.g.Phase[id]]++
 	}
 	var parts []string
@@ -232,7 +232,7 @@ func (d *document) summary() string {
 			solved++
 		}
 	}
-	s := fmt.Sprintf("%s (%d solved), %s", plural(len(d.snap.Problems), "problem"), solved, plural(len(d.snap.Statements), "statement"))
+	s := fmt.Sprintf("%s (%d solved), %s", plural(len(d.snap.Problems), "problem"), solved, plural(d.snap.Statements.Len(), "statement"))
 	if len(parts) > 0 {
 		s += " (" + strings.Join(parts, ", ") + ")"
 	}

@@ -71,7 +71,7 @@ func TestDemoEveryNode(t *testing.T) {
 	md := render(t, "md", snap, Options{Source: "contents"})
 	html := render(t, "html", snap, Options{Source: "contents"})
 	dot := render(t, "dot", snap, Options{Source: "contents"})
-	for id, st := range snap.Statements {
+	for id, st := range snap.Statements.All() {
 		if !strings.Contains(md, "- ["+id+"](#"+id+") `"+st.Status+"`: ") || !strings.Contains(md, "\n### "+id+"\n") {
 			t.Errorf("md lacks %s %s", id, st.Status)
 		}
@@ -125,10 +125,10 @@ func TestHostileText(t *testing.T) {
 	s := &model.Snapshot{
 		Problems: map[string]*model.Problem{"p-001": {ID: "p-001", Status: "unresolved", Objectives: []string{`Show <b>bold</b> & "quoted"`},
 			Progresses: []string{"(s-001) x"}}},
-		Statements: map[string]*model.Statement{"s-001": {ID: "s-001", Status: "pending",
+		Statements: model.ObjectsOf(map[string]*model.Statement{"s-001": {ID: "s-001", Status: "pending",
 			Conclusion: []string{"<script>alert(1)</script> $a < b$ \x1b[31mred\\l \"q\""},
 			Proof:      model.Proof{Full: "Step 1: <img src=x onerror=alert(1)>\n</div><!-- QED."},
-			Issues:     []string{"[Issue #1] Sentence 1: '<i>x</i>' | Type: gap | Explanation: e | Fix: f"}}},
+			Issues:     []string{"[Issue #1] Sentence 1: '<i>x</i>' | Type: gap | Explanation: e | Fix: f"}}}),
 	}
 	html := render(t, "html", s, Options{Source: "<x>"})
 	for _, bad := range []string{"<script", "<img", "<b>", "<i>", "<!--", "</div><", "\x1b", "http:", "https:", "<link", "url(", "@import"} {

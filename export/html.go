@@ -203,7 +203,7 @@ func (d *document) htmlObject(id string) htmlObject {
 		}
 		return o
 	}
-	st := d.snap.Statements[id]
+	st := d.snap.Statements.Get(id)
 	o.Kind = "statement"
 	list("Claim", st.Conclusion)
 	if label, text := d.fate(id); label != "" {

@@ -88,7 +88,7 @@ func (d *document) mdDetails(w *bufio.Writer, id string) {
 		}
 		return
 	}
-	st := d.snap.Statements[id]
+	st := d.snap.Statements.Get(id)
 	list("Claim", st.Conclusion)
 	if label, text := d.fate(id); label != "" {
 		p("\n%s: %s\n", label, mdLine(text))

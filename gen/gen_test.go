@@ -91,8 +91,8 @@ func TestGeneratedFolderIsValid(t *testing.T) {
 			if len(snap.Broken) > 0 {
 				t.Fatalf("broken files: %v", snap.Broken)
 			}
-			if len(snap.Statements) != n || len(snap.Problems) != p {
-				t.Fatalf("%d statements and %d problems, want %d and %d", len(snap.Statements), len(snap.Problems), n, p)
+			if snap.Statements.Len() != n || len(snap.Problems) != p {
+				t.Fatalf("%d statements and %d problems, want %d and %d", snap.Statements.Len(), len(snap.Problems), n, p)
 			}
 			if snap.Vocab != vocab {
 				t.Errorf("the folder reads as %s", snap.Vocab)
@@ -100,7 +100,7 @@ func TestGeneratedFolderIsValid(t *testing.T) {
 
 			// Every status of the vocabulary, and no other.
 			var gotS, gotP []string
-			for _, st := range snap.Statements {
+			for _, st := range snap.Statements.All() {
 				if !slices.Contains(gotS, st.Status) {
 					gotS = append(gotS, st.Status)
 				}
@@ -165,7 +165,7 @@ func TestGeneratedFolderIsValid(t *testing.T) {
 
 			// Proofs: 1–20 KB (a patch adds a sentence), inline math, steps, QED; threads parse.
 			proofs := 0
-			for id, st := range snap.Statements {
+			for id, st := range snap.Statements.All() {
 				if st.Proof.Empty() {
 					continue
 				}
@@ -214,7 +214,7 @@ func mustSeq(t *testing.T, id string) int {
 
 // depth is the longest chain of statements (through preliminaries) from s.
 func depth(snap *model.Snapshot, id string) int {
-	st := snap.Statements[id]
+	st := snap.Statements.Get(id)
 	if st == nil {
 		return 0
 	}
@@ -232,8 +232,8 @@ func TestDepthAndCounts(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if len(snap.Statements) != c.n || len(snap.Problems) != c.p {
-			t.Errorf("%+v: %d statements, %d problems", c, len(snap.Statements), len(snap.Problems))
+		if snap.Statements.Len() != c.n || len(snap.Problems) != c.p {
+			t.Errorf("%+v: %d statements, %d problems", c, snap.Statements.Len(), len(snap.Problems))
 		}
 		deepest := 0
 		for _, p := range snap.Problems {

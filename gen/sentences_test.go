@@ -17,7 +17,7 @@ func TestGeneratedProofsSplitCleanly(t *testing.T) {
 		t.Fatal(err)
 	}
 	proofs := 0
-	for id, st := range snap.Statements {
+	for id, st := range snap.Statements.All() {
 		proof, err := st.Proof.Text()
 		if err != nil || proof == "" {
 			continue

@@ -112,7 +112,7 @@ func TestEightClientsTwentyCallsEach(t *testing.T) {
 		t.Errorf("the log has %d changes, want %d", n, 1+clients*calls)
 	}
 	for id, claim := range created {
-		st := snap.Statements[id]
+		st := snap.Statements.Get(id)
 		if st == nil || !slices.Equal(st.Conclusion, []string{claim}) {
 			t.Errorf("%s does not hold %q", id, claim)
 		}

@@ -264,11 +264,11 @@ func showIn(snap *model.Snapshot, dir, id string) (*shown, error) {
 	if !found {
 		return nil, fmt.Errorf("%s does not exist in %s", id, dir)
 	}
-	out := &shown{ID: id, Version: snap.Versions[id], Object: model.EncodeLine(doc)}
+	out := &shown{ID: id, Version: snap.Versions.Get(id), Object: model.EncodeLine(doc)}
 	if model.KindOf(id) != model.KindExperience {
 		out.Phase = model.Derive(snap).Phase[id].String()
 	}
-	if st := snap.Statements[id]; st != nil {
+	if st := snap.Statements.Get(id); st != nil {
 		threads, stray := model.Threads(st.Issues, st.Responses)
 		out.Threads = []thread{}
 		for _, th := range threads {
@@ -302,7 +302,7 @@ func (s *server) sentences(id string) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	st := snap.Statements[id]
+	st := snap.Statements.Get(id)
 	if st == nil {
 		return nil, fmt.Errorf("%s does not exist in %s", id, s.dir)
 	}
@@ -314,7 +314,7 @@ func (s *server) sentences(id string) (any, error) {
 	for _, sen := range model.SplitSentences(proof) {
 		out = append(out, sentence{N: sen.N, Text: sen.Text, Paragraph: sen.Paragraph, Step: sen.Step})
 	}
-	return map[string]any{"id": id, "version": snap.Versions[id], "sentences": out}, nil
+	return map[string]any{"id": id, "version": snap.Versions.Get(id), "sentences": out}, nil
 }
 
 func (s *server) similar(id string, top int) (any, error) {
@@ -328,7 +328,7 @@ func (s *server) similar(id string, top int) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	if snap.Statements[id] == nil {
+	if snap.Statements.Get(id) == nil {
 		return nil, fmt.Errorf("%s does not exist in %s", id, s.dir)
 	}
 	ix := model.NewSimilarityIndex(snap)

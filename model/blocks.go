@@ -117,7 +117,7 @@ func NextByBlocking(s *Snapshot, g *Graph) []Action {
 // WaitsForHuman says whether a statement waits for a reviewer: a proof to verify, a gap
 // to judge, a modification to decide.
 func WaitsForHuman(s *Snapshot, g *Graph, id string) bool {
-	if s.Statements[id] == nil {
+	if s.Statements.Get(id) == nil {
 		return false
 	}
 	switch g.Phase[id] {
@@ -131,7 +131,7 @@ func WaitsForHuman(s *Snapshot, g *Graph, id string) bool {
 // the most of the root first, then the deepest, then by ID.
 func ReviewOrder(s *Snapshot, g *Graph) []string {
 	var ids []string
-	for id := range s.Statements {
+	for id := range s.Statements.All() {
 		if WaitsForHuman(s, g, id) {
 			ids = append(ids, id)
 		}

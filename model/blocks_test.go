@@ -14,7 +14,7 @@ func blocksSnapshot() *Snapshot {
 			"p-001": {ID: "p-001", Status: "unresolved", Preliminaries: []string{"p-002"}, Progresses: []string{"(s-001) main"}},
 			"p-002": {ID: "p-002", Status: "unresolved", Progresses: []string{"(s-004) sub"}},
 		},
-		Statements: map[string]*Statement{
+		Statements: ObjectsOf(map[string]*Statement{
 			"s-001": st("s-001", "awaiting_substatements", []string{"s-002"}, nil, 0, 0),
 			"s-002": st("s-002", "awaiting_substatements", []string{"s-003"}, nil, 0, 0),
 			"s-003": st("s-003", "pending", nil, nil, 0, 0),
@@ -23,7 +23,7 @@ func blocksSnapshot() *Snapshot {
 			"s-006": st("s-006", "awaiting_verification", nil, []string{"s-003"}, 0, 0),
 			"s-007": st("s-007", "has_gap", []string{"s-008"}, nil, 1, 0),
 			"s-008": st("s-008", "awaiting_verification", []string{"s-007"}, nil, 0, 0),
-		},
+		}),
 	}
 }
 

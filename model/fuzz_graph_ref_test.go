@@ -63,7 +63,7 @@ func snapshotFrom(data []byte) *Snapshot {
 		}
 		return out
 	}
-	s := &Snapshot{Problems: map[string]*Problem{}, Statements: map[string]*Statement{}, Experiences: map[string]*Experience{}}
+	s := &Snapshot{Problems: map[string]*Problem{}, Statements: ObjectsOf(map[string]*Statement{}), Experiences: map[string]*Experience{}}
 	for i := range np {
 		id := fmt.Sprintf("p-%03d", i+1)
 		s.Problems[id] = &Problem{ID: id, Status: fuzzStatuses[next()%len(fuzzStatuses)], Preliminaries: refs(),
@@ -79,7 +79,7 @@ func snapshotFrom(data []byte) *Snapshot {
 		if next()%2 == 0 {
 			st.Proof.Full = "A proof."
 		}
-		s.Statements[id] = st
+		s.Statements.Set(id, st)
 	}
 	for i := range ne {
 		id := fmt.Sprintf("e-%03d", i+1)

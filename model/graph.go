@@ -3,6 +3,8 @@ package model
 import (
 	"cmp"
 	"fmt"
+	"iter"
+	"maps"
 	"runtime"
 	"slices"
 	"strings"
@@ -74,7 +76,7 @@ type Graph struct {
 // not read the links and run beside them, and Out and In are filled beside the walks.
 func Derive(s *Snapshot) *Graph {
 	pids := sortedKeys(s.Problems)
-	sids := sortedKeys(s.Statements)
+	sids := sortedIDs(s.Statements)
 	x := newIndex(s, pids, sids)
 	n := len(x.ids)
 	// Each map is made by the goroutine that fills it.
@@ -201,7 +203,7 @@ func (pt *linkPart) link(s *Snapshot, x *index, lo, hi int) {
 		if i < x.np {
 			problemLinks(s.Problems[from], add)
 		} else {
-			st := s.Statements[from]
+			st := s.Statements.Get(from)
 			x.st[i-x.np] = st
 			statementLinks(st, add)
 		}
@@ -313,11 +315,16 @@ func (x *index) lookup(id string) int32 {
 // sortedKeys is the keys of m in the order of CompareIDs. When every key is an ID it
 // sorts them by a number that orders them as CompareIDs does (idKey), or compares them
 // without parsing them again: sorting was a third of Derive's time at 10k.
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	keyed := make([]keyedID, 0, len(m))
+func sortedKeys[V any](m map[string]V) []string { return sortIDs(maps.Keys(m), len(m)) }
+
+// sortedIDs is sortedKeys of a snapshot's Objects.
+func sortedIDs[V any](o Objects[V]) []string { return sortIDs(o.Keys(), o.Len()) }
+
+func sortIDs(ids iter.Seq[string], n int) []string {
+	keys := make([]string, 0, n)
+	keyed := make([]keyedID, 0, n)
 	valid := true
-	for k := range m {
+	for k := range ids {
 		keys = append(keys, k)
 		if valid {
 			_, _, _, valid = parseID(k)
@@ -483,7 +490,7 @@ func StatementPhase(s *Snapshot, st *Statement) Phase {
 		return ph
 	}
 	for _, id := range st.Preliminaries {
-		if sub := s.Statements[id]; sub != nil && sub.Status != "true" {
+		if sub := s.Statements.Get(id); sub != nil && sub.Status != "true" {
 			return PhaseAwaitingSubs
 		}
 	}
@@ -518,7 +525,7 @@ func (g *Graph) phases(s *Snapshot, x *index, nextAt []string) {
 		}
 	}
 	for k, id := range x.ids[x.np : x.np+x.ns] {
-		st := s.Statements[id]
+		st := s.Statements.Get(id)
 		g.Counts[st.Status]++
 		ph := StatementPhase(s, st)
 		g.Phase[id] = ph
@@ -631,7 +638,7 @@ func statementNext(s *Snapshot, st *Statement, ph Phase) string {
 // item that names an existing statement is true; an item that names nothing is satisfied.
 func statementPrelimsDone(s *Snapshot, prelims []string) bool {
 	for _, it := range prelims {
-		if st := s.Statements[it]; st != nil && st.Status != "true" {
+		if st := s.Statements.Get(it); st != nil && st.Status != "true" {
 			return false
 		}
 	}
@@ -649,7 +656,7 @@ func problemPrelimsDone(s *Snapshot, prelims []string) bool {
 				return false
 			}
 		case strings.HasPrefix(it, "s-"):
-			if st := s.Statements[it]; st != nil && st.Status != "true" {
+			if st := s.Statements.Get(it); st != nil && st.Status != "true" {
 				return false
 			}
 		}

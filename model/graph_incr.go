@@ -28,7 +28,7 @@ func (g *Graph) Update(prev, s *Snapshot, changed []string) (next *Graph, relink
 		}
 		seen[id] = true
 		pa, pb := prev.Problems[id], s.Problems[id]
-		sa, sb := prev.Statements[id], s.Statements[id]
+		sa, sb := prev.Statements.Get(id), s.Statements.Get(id)
 		if (prev.Experiences[id] == nil) != (s.Experiences[id] == nil) {
 			return Derive(s), true
 		}
@@ -160,7 +160,7 @@ func (u *update) run(prev *Snapshot, probs, stmts []string) bool {
 	}
 	for _, id := range stmts {
 		phases[id] = true
-		was, is := prev.Statements[id].Status, s.Statements[id].Status
+		was, is := prev.Statements.Get(id).Status, s.Statements.Get(id).Status
 		if was != is {
 			bump(&u.counts, was, -1)
 			bump(&u.counts, is, 1)
@@ -174,7 +174,7 @@ func (u *update) run(prev *Snapshot, probs, stmts []string) bool {
 		if p := s.Problems[id]; p != nil {
 			ph = ProblemPhase(p.Status)
 		} else {
-			ph = StatementPhase(s, s.Statements[id])
+			ph = StatementPhase(s, s.Statements.Get(id))
 		}
 		if was := g.Phase[id]; was != ph {
 			u.phase.set(id, ph, true)
@@ -192,7 +192,7 @@ func (u *update) run(prev *Snapshot, probs, stmts []string) bool {
 		if p := s.Problems[id]; p != nil {
 			agent = problemNext(s, p, u.phase.m[id])
 		} else {
-			agent = statementNext(s, s.Statements[id], u.phase.m[id])
+			agent = statementNext(s, s.Statements.Get(id), u.phase.m[id])
 		}
 		if agent != g.Next[id] {
 			u.next.set(id, agent, agent != "")
@@ -223,7 +223,7 @@ func (u *update) above(ids []string, kinds ...EdgeKind) map[string]bool {
 		id := queue[len(queue)-1]
 		queue = queue[:len(queue)-1]
 		for _, e := range u.g.In[id] {
-			if !set[e.From] && slices.Contains(kinds, e.Kind) && u.s.Statements[e.From] != nil {
+			if !set[e.From] && slices.Contains(kinds, e.Kind) && u.s.Statements.Get(e.From) != nil {
 				set[e.From] = true
 				queue = append(queue, e.From)
 			}
@@ -255,7 +255,7 @@ func (u *update) fullyProved(moved []string) {
 			return u.proved.m[id]
 		}
 		state[id] = visiting
-		ok := provedOver(u.s.Statements[id], isProved)
+		ok := provedOver(u.s.Statements.Get(id), isProved)
 		state[id] = done
 		u.proved.set(id, true, ok)
 		return ok
@@ -275,7 +275,7 @@ func (u *update) restale(moved []string) bool {
 		var onCycle []string
 		for _, c := range u.g.Cycles {
 			for _, id := range c {
-				if u.s.Statements[id] != nil {
+				if u.s.Statements.Get(id) != nil {
 					onCycle = append(onCycle, id)
 				}
 			}
@@ -304,11 +304,11 @@ func (u *update) restale(moved []string) bool {
 		}
 		state[id] = visiting
 		reason := ""
-		if u.s.Statements[id].Status == "true" {
+		if u.s.Statements.Get(id).Status == "true" {
 			for _, edge := range u.g.Out[id] {
 				var target *Statement
 				if KindOf(edge.To) == KindStatement {
-					target = u.s.Statements[edge.To]
+					target = u.s.Statements.Get(edge.To)
 				}
 				var onStale bool
 				reason, onStale = restsOn(edge, target)

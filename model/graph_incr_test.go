@@ -57,14 +57,14 @@ func (e *editor) anyStatement(sids []string) string {
 // batch applies one to three edits to s and returns the new snapshot and the IDs the
 // batch names as changed (now and then with an unchanged or unknown one).
 func (e *editor) batch(s *Snapshot) (*Snapshot, []string) {
-	n := &Snapshot{Problems: maps.Clone(s.Problems), Statements: maps.Clone(s.Statements), Experiences: maps.Clone(s.Experiences)}
+	n := &Snapshot{Problems: maps.Clone(s.Problems), Statements: s.Statements.Fork(), Experiences: maps.Clone(s.Experiences)}
 	var changed []string
 	for range 1 + e.next()%3 {
 		changed = append(changed, e.edit(n)...)
 	}
 	switch e.next() % 10 {
 	case 0:
-		changed = append(changed, e.pick(slices.Sorted(maps.Keys(n.Statements))))
+		changed = append(changed, e.pick(slices.Sorted(n.Statements.Keys())))
 	case 1:
 		changed = append(changed, "s-999", "not an ID")
 	}
@@ -72,14 +72,14 @@ func (e *editor) batch(s *Snapshot) (*Snapshot, []string) {
 }
 
 func (e *editor) statement(s *Snapshot, id string) *Statement {
-	c := *s.Statements[id]
-	s.Statements[id] = &c
+	c := *s.Statements.Get(id)
+	s.Statements.Set(id, &c)
 	return &c
 }
 
 // edit changes one object of s in place (s is the batch's new snapshot).
 func (e *editor) edit(s *Snapshot) []string {
-	sids := slices.SortedFunc(maps.Keys(s.Statements), CompareIDs)
+	sids := slices.SortedFunc(s.Statements.Keys(), CompareIDs)
 	pids := slices.SortedFunc(maps.Keys(s.Problems), CompareIDs)
 	op := e.next() % 14
 	if len(sids) == 0 && op != 5 && op != 12 {
@@ -126,11 +126,11 @@ func (e *editor) edit(s *Snapshot) []string {
 		id := fmt.Sprintf("s-zz%03d", e.fresh)
 		if e.next()%3 == 0 { // or one a dangling reference names
 			id = fmt.Sprintf("s-%03d", 1+e.next()%20)
-			if s.Statements[id] != nil {
+			if s.Statements.Get(id) != nil {
 				return nil
 			}
 		}
-		s.Statements[id] = &Statement{ID: id, Status: e.status()}
+		s.Statements.Set(id, &Statement{ID: id, Status: e.status()})
 		if len(sids) > 0 && e.next()%4 != 0 {
 			parent := e.pick(sids)
 			st := e.statement(s, parent)
@@ -147,7 +147,7 @@ func (e *editor) edit(s *Snapshot) []string {
 		return []string{id}
 	case 7: // a statement deleted
 		id := e.pick(sids)
-		delete(s.Statements, id)
+		s.Statements.Delete(id)
 		return []string{id}
 	case 8: // a premise, a citation or a sub-statement reference (cycles, dangling)
 		id := e.pick(sids)
@@ -202,11 +202,11 @@ func (e *editor) edit(s *Snapshot) []string {
 // linksKeptAll reports whether every object the batch changed kept its references.
 func linksKeptAll(prev, s *Snapshot, changed []string) bool {
 	for _, id := range changed {
-		if (prev.Problems[id] == nil) != (s.Problems[id] == nil) || (prev.Statements[id] == nil) != (s.Statements[id] == nil) ||
+		if (prev.Problems[id] == nil) != (s.Problems[id] == nil) || (prev.Statements.Get(id) == nil) != (s.Statements.Get(id) == nil) ||
 			(prev.Experiences[id] == nil) != (s.Experiences[id] == nil) {
 			return false
 		}
-		if a, b := prev.Statements[id], s.Statements[id]; a != nil && !(slices.Equal(a.Preliminaries, b.Preliminaries) &&
+		if a, b := prev.Statements.Get(id), s.Statements.Get(id); a != nil && !(slices.Equal(a.Preliminaries, b.Preliminaries) &&
 			slices.Equal(a.Hypothesis, b.Hypothesis) && slices.Equal(a.Proof.Ref, b.Proof.Ref)) {
 			return false
 		}
@@ -293,7 +293,7 @@ func TestGraphUpdateMatchesDerive(t *testing.T) {
 
 // treeSnapshot is a tree of n statements under a few problems, every status, no cycles.
 func treeSnapshot(rnd *rand.Rand, n int) *Snapshot {
-	s := &Snapshot{Problems: map[string]*Problem{}, Statements: map[string]*Statement{}, Experiences: map[string]*Experience{}}
+	s := &Snapshot{Problems: map[string]*Problem{}, Statements: ObjectsOf(map[string]*Statement{}), Experiences: map[string]*Experience{}}
 	var pids, sids []string
 	for i := range 1 + n/100 {
 		id := fmt.Sprintf("p-%03d", i+1)
@@ -316,7 +316,7 @@ func treeSnapshot(rnd *rand.Rand, n int) *Snapshot {
 			st.Issues = append(st.Issues, "[Issue] x")
 		}
 		if len(sids) > 0 && rnd.IntN(6) != 0 {
-			parent := s.Statements[sids[rnd.IntN(len(sids))]]
+			parent := s.Statements.Get(sids[rnd.IntN(len(sids))])
 			parent.Preliminaries = append(parent.Preliminaries, id)
 		} else {
 			p := s.Problems[pids[rnd.IntN(len(pids))]]
@@ -331,7 +331,7 @@ func treeSnapshot(rnd *rand.Rand, n int) *Snapshot {
 		if len(sids) > 0 && rnd.IntN(4) == 0 {
 			st.Proof.Ref = append(st.Proof.Ref, sids[rnd.IntN(len(sids))])
 		}
-		s.Statements[id] = st
+		s.Statements.Set(id, st)
 		sids = append(sids, id)
 	}
 	for _, id := range pids { // some problems need statements
@@ -351,14 +351,14 @@ func treeSnapshot(rnd *rand.Rand, n int) *Snapshot {
 func TestGraphUpdateSharesWhatItKeeps(t *testing.T) {
 	s := &Snapshot{
 		Problems: map[string]*Problem{"p-001": {ID: "p-001", Status: "unresolved", Progresses: []string{"(s-001) main"}}},
-		Statements: map[string]*Statement{
+		Statements: ObjectsOf(map[string]*Statement{
 			"s-001": st("s-001", "true", []string{"s-002"}, nil, 0, 0),
 			"s-002": st("s-002", "pending", nil, nil, 0, 0),
-		},
+		}),
 	}
 	g := Derive(s)
-	n := &Snapshot{Problems: s.Problems, Statements: maps.Clone(s.Statements)}
-	n.Statements["s-002"] = st("s-002", "true", nil, nil, 0, 0)
+	n := &Snapshot{Problems: s.Problems, Statements: s.Statements.Fork()}
+	n.Statements.Set("s-002", st("s-002", "true", nil, nil, 0, 0))
 	got, relinked := g.Update(s, n, []string{"s-002"})
 	same := func(a, b any) bool { return reflect.ValueOf(a).UnsafePointer() == reflect.ValueOf(b).UnsafePointer() }
 	if relinked || !same(got.Out, g.Out) || !same(got.In, g.In) || !same(got.Depth, g.Depth) || !same(got.ProblemCounts, g.ProblemCounts) {
@@ -373,15 +373,15 @@ func TestGraphUpdateSharesWhatItKeeps(t *testing.T) {
 	if again, _ := got.Update(n, n, []string{"s-002"}); again != got {
 		t.Errorf("an update that changes no object made a new graph")
 	}
-	same2 := &Snapshot{Problems: s.Problems, Statements: maps.Clone(n.Statements)}
-	same2.Statements["s-002"] = st("s-002", "true", nil, nil, 1, 1) // an issue and its response
+	same2 := &Snapshot{Problems: s.Problems, Statements: n.Statements.Fork()}
+	same2.Statements.Set("s-002", st("s-002", "true", nil, nil, 1, 1)) // an issue and its response
 	if again, _ := got.Update(n, same2, []string{"s-002"}); again != got {
 		t.Errorf("a write that moves nothing derived made a new graph")
 	}
 
-	m := &Snapshot{Problems: s.Problems, Statements: maps.Clone(n.Statements)}
-	m.Statements["s-003"] = st("s-003", "pending", nil, nil, 0, 0)
-	m.Statements["s-002"] = st("s-002", "true", []string{"s-003"}, nil, 0, 0)
+	m := &Snapshot{Problems: s.Problems, Statements: n.Statements.Fork()}
+	m.Statements.Set("s-003", st("s-003", "pending", nil, nil, 0, 0))
+	m.Statements.Set("s-002", st("s-002", "true", []string{"s-003"}, nil, 0, 0))
 	if got2, relinked := got.Update(n, m, []string{"s-003", "s-002"}); !relinked || !reflect.DeepEqual(got2, Derive(m)) {
 		t.Errorf("a new sub-statement: relinked %v", relinked)
 	}
@@ -391,15 +391,15 @@ func TestGraphUpdateSharesWhatItKeeps(t *testing.T) {
 // here s-001 and s-002 rest on each other, and Derive, which starts at s-001, marks
 // s-001 (it rests on s-003, now false) but not s-002. Update must mark the same.
 func TestGraphUpdateStaleNearACycle(t *testing.T) {
-	s := &Snapshot{Statements: map[string]*Statement{
+	s := &Snapshot{Statements: ObjectsOf(map[string]*Statement{
 		"s-001": st("s-001", "true", []string{"s-002", "s-003"}, nil, 0, 0),
 		"s-002": st("s-002", "true", []string{"s-001"}, nil, 0, 0),
 		"s-003": st("s-003", "true", nil, nil, 0, 0),
-	}}
+	})}
 	g := Derive(s)
 	for range 20 { // Update's own walk goes in map order
-		n := &Snapshot{Statements: maps.Clone(s.Statements)}
-		n.Statements["s-003"] = st("s-003", "false", nil, nil, 0, 0)
+		n := &Snapshot{Statements: s.Statements.Fork()}
+		n.Statements.Set("s-003", st("s-003", "false", nil, nil, 0, 0))
 		got, _ := g.Update(s, n, []string{"s-003"})
 		if want := map[string]string{"s-001": "rests on s-003, which is false"}; !reflect.DeepEqual(got.Stale, want) {
 			t.Fatalf("stale %v, want %v", got.Stale, want)

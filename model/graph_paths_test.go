@@ -38,8 +38,8 @@ func TestDeriveMatchesReferenceOffTheFastPaths(t *testing.T) {
 		s := snapshotFrom(data)
 		switch seed % 4 {
 		case 0: // a statement stored under an ID that is no reference, preliminary of another
-			s.Statements["s-000"] = &Statement{ID: "s-000", Status: "true"}
-			for _, st := range s.Statements {
+			s.Statements.Set("s-000", &Statement{ID: "s-000", Status: "true"})
+			for _, st := range s.Statements.All() {
 				st.Preliminaries = append(st.Preliminaries, "s-000")
 				break
 			}
@@ -48,7 +48,7 @@ func TestDeriveMatchesReferenceOffTheFastPaths(t *testing.T) {
 		case 2: // a statement among the problems
 			s.Problems["s-013"] = &Problem{ID: "s-013", Status: "open", Progresses: []string{"s-002"}}
 		case 3: // longer letters than the numeric sort key holds
-			s.Statements["s-abcd001"] = &Statement{ID: "s-abcd001", Status: "true", Preliminaries: []string{"s-001", "(s-002) text"}}
+			s.Statements.Set("s-abcd001", &Statement{ID: "s-abcd001", Status: "true", Preliminaries: []string{"s-001", "(s-002) text"}})
 		}
 		got, want := Derive(s), refDerive(s)
 		if !reflect.DeepEqual(got, want) {
@@ -72,7 +72,7 @@ func TestActionableOrderWithAStatementUnderAProblemID(t *testing.T) {
 			"p-060": {ID: "p-060", Status: "unresolved", Preliminaries: []string{"p-061"}},
 			"p-061": {ID: "p-061", Status: "solved", Preliminaries: []string{"p-060"}},
 		},
-		Statements: map[string]*Statement{"p-050": {ID: "p-050", Status: "pending"}},
+		Statements: ObjectsOf(map[string]*Statement{"p-050": {ID: "p-050", Status: "pending"}}),
 	}
 	want := []Action{{ID: "p-001", Agent: AgentSolve, Depth: 0}, {ID: "p-050", Agent: AgentProve, Depth: -1}, {ID: "p-060", Agent: AgentSolve, Depth: -1}}
 	if got := Derive(s).Actionable; !reflect.DeepEqual(got, want) {
@@ -88,10 +88,10 @@ func TestActionableOrderWithAStatementUnderAProblemID(t *testing.T) {
 func TestFullyProvedOverAPreliminaryThatIsNoReference(t *testing.T) {
 	s := &Snapshot{
 		Problems: map[string]*Problem{"p-001": {ID: "p-001", Status: "pending", Progresses: []string{"s-020"}}},
-		Statements: map[string]*Statement{
+		Statements: ObjectsOf(map[string]*Statement{
 			"s-000": {ID: "s-000", Status: "true"},
 			"s-020": {ID: "s-020", Status: "true", Preliminaries: []string{"s-000"}},
-		},
+		}),
 	}
 	g := Derive(s)
 	if !g.FullyProved["s-020"] {

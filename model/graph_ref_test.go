@@ -34,7 +34,7 @@ func refDerive(s *Snapshot) *Graph {
 		}
 	}
 	pids := refSortedKeys(s.Problems)
-	sids := refSortedKeys(s.Statements)
+	sids := refSortedKeys(s.Statements.Map())
 	for _, id := range pids {
 		p := s.Problems[id]
 		for _, it := range p.Preliminaries {
@@ -50,7 +50,7 @@ func refDerive(s *Snapshot) *Graph {
 		add(id, EdgePremise, p.Hypothesis)
 	}
 	for _, id := range sids {
-		st := s.Statements[id]
+		st := s.Statements.Get(id)
 		add(id, EdgeSub, st.Preliminaries)
 		add(id, EdgeCites, st.Proof.Ref)
 		add(id, EdgePremise, st.Hypothesis)
@@ -188,7 +188,7 @@ func refPhases(g *Graph, s *Snapshot, pids, sids []string) {
 		}
 	}
 	for _, id := range sids {
-		st := s.Statements[id]
+		st := s.Statements.Get(id)
 		g.Counts[st.Status]++
 		ph := StatementPhase(s, st)
 		g.Phase[id] = ph
@@ -249,7 +249,7 @@ func refProblemPrelimsDone(s *Snapshot, prelims []string) bool {
 				return false
 			}
 		} else if strings.HasPrefix(it, "s-") {
-			if st, ok := s.Statements[it]; ok && st.Status != "true" {
+			if st, ok := s.Statements.Lookup(it); ok && st.Status != "true" {
 				return false
 			}
 		}
@@ -259,7 +259,7 @@ func refProblemPrelimsDone(s *Snapshot, prelims []string) bool {
 
 func refStatementPrelimsDone(s *Snapshot, prelims []string) bool {
 	for _, it := range prelims {
-		if st, ok := s.Statements[it]; ok && st.Status != "true" {
+		if st, ok := s.Statements.Lookup(it); ok && st.Status != "true" {
 			return false
 		}
 	}
@@ -284,7 +284,7 @@ func refProvedandstale(g *Graph, s *Snapshot, sids []string) {
 			return g.FullyProved[id]
 		}
 		state[id] = visiting
-		st := s.Statements[id]
+		st := s.Statements.Get(id)
 		ok := st != nil && st.Status == "true"
 		if ok {
 			for _, it := range st.Preliminaries {
@@ -309,14 +309,14 @@ func refProvedandstale(g *Graph, s *Snapshot, sids []string) {
 			return g.Stale[id]
 		}
 		staleState[id] = visiting
-		st := s.Statements[id]
+		st := s.Statements.Get(id)
 		reason := ""
 		if st != nil && st.Status == "true" {
 			for _, e := range g.Out[id] {
 				if e.Kind != EdgeSub && e.Kind != EdgeCites && e.Kind != EdgePremise {
 					continue
 				}
-				dep := s.Statements[e.To]
+				dep := s.Statements.Get(e.To)
 				switch {
 				case dep == nil && KindOf(e.To) == KindStatement:
 					reason = fmt.Sprintf("rests on %s, which does not exist", e.To)

@@ -12,7 +12,7 @@ import (
 func loadFixture(t *testing.T) *Snapshot {
 	t.Helper()
 	needShared(t)
-	s := &Snapshot{Problems: map[string]*Problem{}, Statements: map[string]*Statement{}, Experiences: map[string]*Experience{}}
+	s := &Snapshot{Problems: map[string]*Problem{}, Statements: ObjectsOf(map[string]*Statement{}), Experiences: map[string]*Experience{}}
 	files, _ := filepath.Glob(filepath.Join(fixture, "*", "*.json"))
 	for _, f := range files {
 		data, err := os.ReadFile(f)
@@ -29,7 +29,7 @@ func loadFixture(t *testing.T) *Snapshot {
 			s.Problems[p.ID] = p
 		case "statement":
 			st := StatementFrom(v)
-			s.Statements[st.ID] = st
+			s.Statements.Set(st.ID, st)
 		}
 	}
 	return s
@@ -37,7 +37,7 @@ func loadFixture(t *testing.T) *Snapshot {
 
 func TestDeriveFixture(t *testing.T) {
 	s := loadFixture(t)
-	for id, st := range s.Statements {
+	for id, st := range s.Statements.All() {
 		if len(st.Problems) > 0 {
 			t.Errorf("%s: unexpected shape problems %v", id, st.Problems)
 		}
@@ -89,7 +89,7 @@ func TestDeriveEdgeCases(t *testing.T) {
 			"p-001": {ID: "p-001", Status: "unresolved", Preliminaries: []string{"p-002"}, Progresses: []string{"(s-001) main"}},
 			"p-002": {ID: "p-002", Status: "unresolved", Progresses: []string{"(s-010) sub"}, Hypothesis: []string{"(s-099) missing premise"}},
 		},
-		Statements: map[string]*Statement{
+		Statements: ObjectsOf(map[string]*Statement{
 			"s-001": st("s-001", "validating", []string{"s-002", "s-003"}, nil, 0, 0),    // waits for subs
 			"s-002": st("s-002", "validating", nil, nil, 2, 1),                           // gap: fix
 			"s-003": st("s-003", "validating", nil, []string{"s-004"}, 1, 1),             // answered: check
@@ -101,9 +101,9 @@ func TestDeriveEdgeCases(t *testing.T) {
 			"s-010": st("s-010", "awaiting_substatements", []string{"s-011"}, nil, 0, 0), // P013, subs done
 			"s-011": st("s-011", "true", nil, nil, 0, 0),                                 //
 			"s-012": st("s-012", "mystery", nil, nil, 0, 0),                              // unknown status, orphan
-		},
+		}),
 	}
-	s.Statements["s-010"].Proof.Full = ""
+	s.Statements.Get("s-010").Proof.Full = ""
 	g := Derive(s)
 	if !reflect.DeepEqual(g.Roots, []string{"p-001"}) {
 		t.Errorf("roots %v", g.Roots)
@@ -143,13 +143,13 @@ func TestDeriveEdgeCases(t *testing.T) {
 }
 
 func TestStaleIsTransitiveAndCycleSafe(t *testing.T) {
-	s := &Snapshot{Statements: map[string]*Statement{
+	s := &Snapshot{Statements: ObjectsOf(map[string]*Statement{
 		"s-001": st("s-001", "true", nil, []string{"s-002"}, 0, 0),
 		"s-002": st("s-002", "true", []string{"s-003"}, nil, 0, 0),
 		"s-003": st("s-003", "abandoned", nil, nil, 0, 0),
 		"s-004": st("s-004", "true", []string{"s-404"}, nil, 0, 0),
 		"s-005": st("s-005", "true", []string{"s-005"}, nil, 0, 0),
-	}}
+	})}
 	g := Derive(s)
 	want := map[string]string{
 		"s-001": "rests on s-002, which is stale",

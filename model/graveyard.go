@@ -27,7 +27,7 @@ type Grave struct {
 // Graveyard lists every false or abandoned statement, in ID order.
 func Graveyard(s *Snapshot, g *Graph) []Grave {
 	var out []Grave
-	for id, st := range s.Statements { // sorted below: graves are few, statements many
+	for id, st := range s.Statements.All() { // sorted below: graves are few, statements many
 		ph, _, _ := StatusInfo(st.Status)
 		if ph != PhaseRefuted && ph != PhaseAbandoned {
 			continue
@@ -59,7 +59,7 @@ func Graveyard(s *Snapshot, g *Graph) []Grave {
 			if e.Kind != EdgeSub && e.Kind != EdgeCites && e.Kind != EdgePremise {
 				continue
 			}
-			if dep := s.Statements[e.From]; dep != nil && dep.Status == "true" && !slices.Contains(gr.Stale, e.From) {
+			if dep := s.Statements.Get(e.From); dep != nil && dep.Status == "true" && !slices.Contains(gr.Stale, e.From) {
 				gr.Stale = append(gr.Stale, e.From)
 			}
 		}

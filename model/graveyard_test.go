@@ -10,7 +10,7 @@ func TestGraveyard(t *testing.T) {
 		Problems: map[string]*Problem{
 			"p-001": {ID: "p-001", Status: "unresolved", Progresses: []string{"(s-001) main", "(s-004) other"}},
 		},
-		Statements: map[string]*Statement{
+		Statements: ObjectsOf(map[string]*Statement{
 			"s-001": st("s-001", "has_gap", []string{"s-002"}, nil, 1, 0),
 			"s-002": {ID: "s-002", Status: "false", Conclusion: []string{"All odd numbers are prime"},
 				Progresses: []string{"PROOF: direct", "COUNTEREXAMPLE: 9 = 3 · 3"}},
@@ -20,7 +20,7 @@ func TestGraveyard(t *testing.T) {
 				Progresses: []string{"ABANDONED: first reason", "ABANDONED: not needed after s-001"}},
 			"s-005": st("s-005", "true", nil, []string{"s-003"}, 0, 0), // cites a false one: stale
 			"s-006": st("s-006", "true", nil, nil, 0, 0),
-		},
+		}),
 	}
 	got := Graveyard(s, Derive(s))
 	want := []Grave{

@@ -290,14 +290,14 @@ func (t *terms) weigh(tf map[int32]float64, docs int) vector {
 
 // NewSimilarityIndex indexes every statement's claim (its conclusion).
 func NewSimilarityIndex(s *Snapshot) *SimilarityIndex {
-	ix := &SimilarityIndex{snap: s, docs: make(map[string]*claimDoc, len(s.Statements)),
-		ids: sortedKeys(s.Statements), gone: map[string]int32{},
+	ix := &SimilarityIndex{snap: s, docs: make(map[string]*claimDoc, s.Statements.Len()),
+		ids: sortedIDs(s.Statements), gone: map[string]int32{},
 		grams: &terms{num: map[string]int32{}}, words: &terms{num: map[string]int32{}}}
 	ix.live = len(ix.ids)
 	gramTF := make([]map[int32]float64, len(ix.ids))
 	wordTF := make([]map[int32]float64, len(ix.ids))
 	for i, id := range ix.ids {
-		ix.docs[id], gramTF[i], wordTF[i] = ix.parse(id, s.Statements[id].Claim(), i)
+		ix.docs[id], gramTF[i], wordTF[i] = ix.parse(id, s.Statements.Get(id).Claim(), i)
 	}
 	for i, id := range ix.ids {
 		d := ix.docs[id]
@@ -380,8 +380,8 @@ func (ix *SimilarityIndex) Update(s *Snapshot) (changed []string, claims, rebuil
 		return nil, false, false
 	}
 	var added, removed, recounted []string
-	for id, st := range s.Statements {
-		old := ix.snap.Statements[id]
+	for id, st := range s.Statements.All() {
+		old := ix.snap.Statements.Get(id)
 		if old == st {
 			continue
 		}
@@ -394,9 +394,9 @@ func (ix *SimilarityIndex) Update(s *Snapshot) (changed []string, claims, rebuil
 			changed = append(changed, id)
 		}
 	}
-	if len(s.Statements)-len(added) != ix.live {
+	if s.Statements.Len()-len(added) != ix.live {
 		for id := range ix.docs {
-			if s.Statements[id] == nil {
+			if s.Statements.Get(id) == nil {
 				removed = append(removed, id)
 			}
 		}
@@ -428,7 +428,7 @@ func (ix *SimilarityIndex) Update(s *Snapshot) (changed []string, claims, rebuil
 		ix.unpost(d)
 		ix.grams.uncount(d.grams)
 		ix.words.uncount(d.words)
-		ix.index(id, s.Statements[id].Claim(), d.pos)
+		ix.index(id, s.Statements.Get(id).Claim(), d.pos)
 	}
 	for _, id := range added {
 		pos, back := ix.gone[id]
@@ -439,7 +439,7 @@ func (ix *SimilarityIndex) Update(s *Snapshot) (changed []string, claims, rebuil
 			ix.ids = append(ix.ids, id)
 		}
 		ix.live++
-		ix.index(id, s.Statements[id].Claim(), int(pos))
+		ix.index(id, s.Statements.Get(id).Claim(), int(pos))
 	}
 	ix.snap = s
 	changed = slices.Concat(changed, added, removed, recounted)
@@ -467,11 +467,11 @@ func (ix *SimilarityIndex) rebuild(s *Snapshot) (changed []string, claims, rebui
 // similarity and re-treads read. Reload shares unchanged statements, so this is mostly
 // pointer comparisons.
 func (ix *SimilarityIndex) Serves(s *Snapshot) bool {
-	if len(s.Statements) != ix.live {
+	if s.Statements.Len() != ix.live {
 		return false
 	}
-	for id, st := range s.Statements {
-		old := ix.snap.Statements[id]
+	for id, st := range s.Statements.All() {
+		old := ix.snap.Statements.Get(id)
 		if old == st {
 			continue
 		}
@@ -595,11 +595,11 @@ func (ix *SimilarityIndex) RetreadsOf(id string) []Retread {
 	if d == nil || d.empty {
 		return nil
 	}
-	st := ix.snap.Statements[id]
+	st := ix.snap.Statements.Get(id)
 	var found []Retread
 	for _, pos := range ix.candidates(d, true) {
 		older := ix.ids[pos]
-		ost := ix.snap.Statements[older]
+		ost := ix.snap.Statements.Get(older)
 		if !decided(ost) || ost.Type == "assumption" && st.Type == "assumption" {
 			continue // two problems set up on the same premise: given, not proposed again
 		}
@@ -626,14 +626,14 @@ func (ix *SimilarityIndex) repeats(a, b *claimDoc) (float64, bool) {
 // re-treads RetreadsOf would list of them with id as the older one), in ID order.
 func (ix *SimilarityIndex) RepeatedBy(id string) []Retread {
 	d := ix.docs[id]
-	if d == nil || d.empty || !decided(ix.snap.Statements[id]) {
+	if d == nil || d.empty || !decided(ix.snap.Statements.Get(id)) {
 		return nil
 	}
-	st := ix.snap.Statements[id]
+	st := ix.snap.Statements.Get(id)
 	var found []Retread
 	for _, pos := range ix.candidates(d, false) {
 		newer := ix.ids[pos]
-		if st.Type == "assumption" && ix.snap.Statements[newer].Type == "assumption" {
+		if st.Type == "assumption" && ix.snap.Statements.Get(newer).Type == "assumption" {
 			continue
 		}
 		if s, ok := ix.repeats(ix.docs[newer], d); ok {

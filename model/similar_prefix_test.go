@@ -13,7 +13,7 @@ func TestRetreadCandidatesMatchFullComparison(t *testing.T) {
 	words := strings.Fields("every integer prime sum of cubes is even odd square the a n k divides product list finite infinitely many greater than")
 	statuses := []string{"true", "false", "abandoned", "pending", "has_gap", "validating"}
 	r := rand.New(rand.NewSource(7))
-	s := &Snapshot{Statements: map[string]*Statement{}}
+	s := &Snapshot{Statements: ObjectsOf(map[string]*Statement{})}
 	var claims []string
 	for i := 1; i <= 600; i++ {
 		var claim string
@@ -33,18 +33,18 @@ func TestRetreadCandidatesMatchFullComparison(t *testing.T) {
 		}
 		claims = append(claims, claim)
 		id := fmt.Sprintf("s-%03d", i)
-		s.Statements[id] = &Statement{ID: id, Type: "normal", Status: statuses[r.Intn(len(statuses))], Conclusion: []string{claim}}
+		s.Statements.Set(id, &Statement{ID: id, Type: "normal", Status: statuses[r.Intn(len(statuses))], Conclusion: []string{claim}})
 	}
 	ix := NewSimilarityIndex(s)
 	var want []Retread
 	for _, id := range ix.ids {
 		var found []Retread
 		for _, older := range ix.ids[:ix.docs[id].pos] {
-			if ph, _, _ := StatusInfo(s.Statements[older].Status); !ph.Decided() || ix.docs[older].empty || ix.docs[id].empty {
+			if ph, _, _ := StatusInfo(s.Statements.Get(older).Status); !ph.Decided() || ix.docs[older].empty || ix.docs[id].empty {
 				continue
 			}
 			if sc := ix.RepeatScore(id, older); sc >= RetreadThreshold {
-				found = append(found, Retread{ID: id, Of: older, OfStatus: s.Statements[older].Status, Score: sc})
+				found = append(found, Retread{ID: id, Of: older, OfStatus: s.Statements.Get(older).Status, Score: sc})
 			}
 		}
 		sortRetreads(found)
@@ -62,7 +62,7 @@ func TestRetreadCandidatesMatchFullComparison(t *testing.T) {
 func BenchmarkRetreads10k(b *testing.B) {
 	r := rand.New(rand.NewSource(1))
 	words := strings.Fields("every integer prime sum of cubes is even odd square the a n k divides product list finite infinitely many greater than lemma case step modulo residue bound")
-	s := &Snapshot{Statements: map[string]*Statement{}}
+	s := &Snapshot{Statements: ObjectsOf(map[string]*Statement{})}
 	for i := 1; i <= 10000; i++ {
 		f := make([]string, 6+r.Intn(10))
 		for j := range f {
@@ -70,7 +70,7 @@ func BenchmarkRetreads10k(b *testing.B) {
 		}
 		f = append(f, fmt.Sprint("case ", i)) // like gen's claims: each carries its own number
 		id := fmt.Sprintf("s-%s%03d", string(rune('a'+i/1000)), i%1000+1)
-		s.Statements[id] = &Statement{ID: id, Type: "normal", Status: []string{"true", "false", "pending"}[i%3], Conclusion: []string{strings.Join(f, " ")}}
+		s.Statements.Set(id, &Statement{ID: id, Type: "normal", Status: []string{"true", "false", "pending"}[i%3], Conclusion: []string{strings.Join(f, " ")}})
 	}
 	b.ResetTimer()
 	for range b.N {
@@ -84,7 +84,7 @@ func TestIndexServesWhileClaimsAndStatusesHold(t *testing.T) {
 		return &Statement{ID: id, Type: "normal", Status: status, Conclusion: []string{claim}}
 	}
 	a, b := st("s-001", "true", "every prime is odd"), st("s-002", "pending", "every prime greater than two is odd")
-	snap := &Snapshot{Statements: map[string]*Statement{"s-001": a, "s-002": b}}
+	snap := &Snapshot{Statements: ObjectsOf(map[string]*Statement{"s-001": a, "s-002": b})}
 	ix := NewSimilarityIndex(snap)
 	proofOnly := *b
 	proofOnly.Proof.Full, proofOnly.Issues = "Step 1: new proof.", []string{"[Issue #1] x"}
@@ -99,12 +99,12 @@ func TestIndexServesWhileClaimsAndStatusesHold(t *testing.T) {
 		{"a new claim", st("s-002", "pending", "every prime is even"), false},
 	}
 	for _, c := range cases {
-		next := &Snapshot{Statements: map[string]*Statement{"s-001": a, "s-002": c.next}}
+		next := &Snapshot{Statements: ObjectsOf(map[string]*Statement{"s-001": a, "s-002": c.next})}
 		if got := ix.Serves(next); got != c.serve {
 			t.Errorf("%s: Serves = %v", c.name, got)
 		}
 	}
-	if ix.Serves(&Snapshot{Statements: map[string]*Statement{"s-001": a}}) {
+	if ix.Serves(&Snapshot{Statements: ObjectsOf(map[string]*Statement{"s-001": a})}) {
 		t.Error("serves a snapshot with a statement removed")
 	}
 }

@@ -21,9 +21,9 @@ func TestNormalizeClaim(t *testing.T) {
 }
 
 func claims(pairs ...string) *Snapshot {
-	s := &Snapshot{Statements: map[string]*Statement{}}
+	s := &Snapshot{Statements: ObjectsOf(map[string]*Statement{})}
 	for i := 0; i+2 < len(pairs)+1; i += 3 {
-		s.Statements[pairs[i]] = &Statement{ID: pairs[i], Status: pairs[i+1], Conclusion: []string{pairs[i+2]}}
+		s.Statements.Set(pairs[i], &Statement{ID: pairs[i], Status: pairs[i+1], Conclusion: []string{pairs[i+2]}})
 	}
 	return s
 }
@@ -87,11 +87,11 @@ func TestSimilarAndRetreads(t *testing.T) {
 	}
 	// The same premise set up twice is given, not a claim proposed again.
 	s3 := claims("s-001", "true", "Alice says: I am a spy", "s-002", "true", "Alice says: I am a spy")
-	s3.Statements["s-001"].Type, s3.Statements["s-002"].Type = "assumption", "assumption"
+	s3.Statements.Get("s-001").Type, s3.Statements.Get("s-002").Type = "assumption", "assumption"
 	if r := Retreads(s3); r != nil {
 		t.Errorf("assumptions: %+v", r)
 	}
-	s3.Statements["s-002"].Type = "normal"
+	s3.Statements.Get("s-002").Type = "normal"
 	if r := Retreads(s3); len(r) != 1 || r[0].Score != 1 {
 		t.Errorf("a claim repeating an assumption: %+v", r)
 	}

@@ -2,7 +2,6 @@ package model
 
 import (
 	"fmt"
-	"maps"
 	"math/rand/v2"
 	"reflect"
 	"testing"
@@ -11,28 +10,28 @@ import (
 // nextSnapshot is s with a few statements changed the way agents change them: statuses,
 // claims, new statements and (rarely) one removed. Unchanged statements are shared.
 func nextSnapshot(r *rand.Rand, s *Snapshot, next *int) *Snapshot {
-	out := &Snapshot{Statements: maps.Clone(s.Statements)}
-	ids := sortedKeys(s.Statements)
+	out := &Snapshot{Statements: s.Statements.Fork()}
+	ids := sortedIDs(s.Statements)
 	statuses := []string{"true", "false", "abandoned", "pending", "validating"}
 	for range 1 + r.IntN(4) {
 		id := ids[r.IntN(len(ids))]
-		st := *out.Statements[id]
+		st := *out.Statements.Get(id)
 		switch r.IntN(4) {
 		case 0, 1:
 			st.Status = statuses[r.IntN(len(statuses))]
 		case 2: // reworded as another statement's claim: a repeat of it, or not
-			st.Conclusion = out.Statements[ids[r.IntN(len(ids))]].Conclusion
+			st.Conclusion = out.Statements.Get(ids[r.IntN(len(ids))]).Conclusion
 		case 3:
-			delete(out.Statements, id)
+			out.Statements.Delete(id)
 			continue
 		}
-		out.Statements[id] = &st
+		out.Statements.Set(id, &st)
 	}
 	for range r.IntN(3) {
 		*next++
 		id := fmt.Sprintf("s-%03d", *next)
-		from := s.Statements[ids[r.IntN(len(ids))]]
-		out.Statements[id] = &Statement{ID: id, Status: statuses[r.IntN(len(statuses))], Conclusion: from.Conclusion}
+		from := s.Statements.Get(ids[r.IntN(len(ids))])
+		out.Statements.Set(id, &Statement{ID: id, Status: statuses[r.IntN(len(statuses))], Conclusion: from.Conclusion})
 	}
 	return out
 }
@@ -64,12 +63,12 @@ func TestSimilarityUpdate(t *testing.T) {
 	}
 	// Statuses alone: the same weights as a new index, so the same re-treads.
 	for range 50 {
-		out := &Snapshot{Statements: maps.Clone(snap.Statements)}
-		for id, st := range snap.Statements {
+		out := &Snapshot{Statements: snap.Statements.Fork()}
+		for id, st := range snap.Statements.All() {
 			if r.IntN(20) == 0 {
 				c := *st
 				c.Status = []string{"true", "false", "pending"}[r.IntN(3)]
-				out.Statements[id] = &c
+				out.Statements.Set(id, &c)
 			}
 		}
 		snap = out
@@ -93,15 +92,15 @@ func TestSimilarityUpdate(t *testing.T) {
 func TestSimilarityUpdateChanged(t *testing.T) {
 	snap := benchClaims(50)
 	ix := NewSimilarityIndex(snap)
-	out := &Snapshot{Statements: maps.Clone(snap.Statements)}
-	a := *out.Statements["s-007"]
+	out := &Snapshot{Statements: snap.Statements.Fork()}
+	a := *out.Statements.Get("s-007")
 	a.Status = "abandoned"
-	out.Statements["s-007"] = &a
-	b := *out.Statements["s-009"]
+	out.Statements.Set("s-007", &a)
+	b := *out.Statements.Get("s-009")
 	// a copy with the same claim, status and type: a write that changed something else
-	out.Statements["s-009"] = &b
-	delete(out.Statements, "s-012")
-	out.Statements["s-051"] = &Statement{ID: "s-051", Status: "pending", Conclusion: []string{"$x_{1} \\to 2$"}}
+	out.Statements.Set("s-009", &b)
+	out.Statements.Delete("s-012")
+	out.Statements.Set("s-051", &Statement{ID: "s-051", Status: "pending", Conclusion: []string{"$x_{1} \\to 2$"}})
 	changed, claims, full := ix.Update(out)
 	if want := []string{"s-007", "s-012", "s-051"}; !reflect.DeepEqual(changed, want) || !claims || full {
 		t.Fatalf("Update = %v, %v, %v; want %v, true, false", changed, claims, full, want)

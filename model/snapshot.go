@@ -11,7 +11,7 @@ import (
 // the store makes a new one for every change it sees, sharing unchanged objects.
 type Snapshot struct {
 	Problems    map[string]*Problem
-	Statements  map[string]*Statement
+	Statements  Objects[*Statement]
 	Experiences map[string]*Experience
 	Config      *Config
 	Log         []LogEntry
@@ -19,7 +19,7 @@ type Snapshot struct {
 	// from there (opaque here).
 	LogMark any
 	// Versions holds the content hash of every object file as last read, by object ID.
-	Versions map[string]string
+	Versions Objects[string]
 	// Broken lists files that could not be read or parsed, by path relative to the folder.
 	Broken []BrokenFile
 	// Vocab is the status vocabulary the folder uses (FORMAT.md "Statuses").
@@ -45,7 +45,7 @@ func (s *Snapshot) Exists(id string) bool {
 	case KindProblem:
 		return s.Problems[id] != nil
 	case KindStatement:
-		return s.Statements[id] != nil
+		return s.Statements.Get(id) != nil
 	case KindExperience:
 		return s.Experiences[id] != nil
 	}
@@ -94,7 +94,7 @@ func (s *Snapshot) Statuses(yield func(string) bool) {
 			return
 		}
 	}
-	for _, st := range s.Statements {
+	for _, st := range s.Statements.All() {
 		if !yield(st.Status) {
 			return
 		}

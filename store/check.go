@@ -110,8 +110,8 @@ func (c *checker) olderFormat() {
 			problems = append(problems, id)
 		}
 	}
-	for _, id := range checkSortedIDs(c.snap.Statements) {
-		if c.snap.Statements[id].Older {
+	for _, id := range slices.SortedFunc(c.snap.Statements.Keys(), model.CompareIDs) {
+		if c.snap.Statements.Get(id).Older {
 			statements = append(statements, id)
 		}
 	}
@@ -154,8 +154,8 @@ func (c *checker) objects() {
 			}
 		}
 	}
-	for _, id := range checkSortedIDs(c.snap.Statements) {
-		st := c.snap.Statements[id]
+	for _, id := range slices.SortedFunc(c.snap.Statements.Keys(), model.CompareIDs) {
+		st := c.snap.Statements.Get(id)
 		c.identity(id, st.ID, st.Problems)
 		if st.Type != "" && st.Type != "assumption" && st.Type != "proposition" && st.Type != "normal" {
 			c.add(SeverityWarning, objectRelPath(id), id, "type %q is not assumption, proposition or normal", st.Type)
@@ -357,7 +357,7 @@ var oneLineSyntax = regexp.MustCompile(`^line 1 \(byte (\d+)\):`)
 func (c *checker) log() {
 	if c.snap.Log == nil {
 		if _, err := os.Lstat(filepath.Join(c.dir, filepath.FromSlash(LogFile))); errors.Is(err, fs.ErrNotExist) &&
-			len(c.snap.Problems)+len(c.snap.Statements) > 0 {
+			len(c.snap.Problems)+c.snap.Statements.Len() > 0 {
 			c.add(SeverityWarning, LogFile, "", "missing: no change can be rewound")
 		}
 		return

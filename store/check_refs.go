@@ -3,6 +3,7 @@ package store
 import (
 	"fmt"
 	"regexp"
+	"slices"
 	"unicode/utf8"
 
 	"referee/model"
@@ -24,8 +25,8 @@ func (c *checker) referenceItems() {
 		c.refList(id, "hypothesis", p.Hypothesis, false)
 		c.refList(id, "progresses", p.Progresses, false)
 	}
-	for _, id := range checkSortedIDs(c.snap.Statements) {
-		st := c.snap.Statements[id]
+	for _, id := range slices.SortedFunc(c.snap.Statements.Keys(), model.CompareIDs) {
+		st := c.snap.Statements.Get(id)
 		c.refList(id, "preliminaries", st.Preliminaries, true)
 		c.refList(id, "proof.ref", st.Proof.Ref, true)
 		c.refList(id, "hypothesis", st.Hypothesis, false)

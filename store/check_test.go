@@ -87,11 +87,11 @@ func TestCheckReadsTheAgentsEarlierFormat(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	st := snap.Statements["s-002"]
+	st := snap.Statements.Get("s-002")
 	if !st.Older || !slices.Equal(st.Preliminaries, []string{"s-001"}) || !slices.Equal(st.Proof.Ref, []string{"s-001"}) || len(st.Problems) != 0 {
 		t.Errorf("s-002 read as older %v, preliminaries %q, proof.ref %q, problems %v", st.Older, st.Preliminaries, st.Proof.Ref, st.Problems)
 	}
-	if fresh := snap.Statements["s-001"]; !fresh.Older {
+	if fresh := snap.Statements.Get("s-001"); !fresh.Older {
 		t.Error("s-001 not recognised as the earlier format")
 	}
 }

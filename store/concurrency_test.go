@@ -78,7 +78,7 @@ func TestConcurrentProcesses(t *testing.T) {
 		t.Fatalf("broken files: %+v", snap.Broken)
 	}
 	total := procs * each
-	if got := len(snap.Statements); got != 7+total {
+	if got := snap.Statements.Len(); got != 7+total {
 		t.Errorf("%d statements, want %d", got, 7+total)
 	}
 	// Every claim made exactly once, each statement linked once, each proved once.
@@ -93,7 +93,7 @@ func TestConcurrentProcesses(t *testing.T) {
 			t.Errorf("%s linked twice", id)
 		}
 		linked[id] = true
-		if st := snap.Statements[id]; st == nil || st.Status != "validating" || "("+id+") "+st.Claim() != item {
+		if st := snap.Statements.Get(id); st == nil || st.Status != "validating" || "("+id+") "+st.Claim() != item {
 			t.Errorf("%s: %+v does not match %q", id, st, item)
 		}
 	}

@@ -15,9 +15,9 @@ func TestDeriveDemo(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(snap.Broken) != 0 || snap.Vocab != model.P014 || len(snap.Problems) != 3 || len(snap.Statements) != 17 || len(snap.Log) != 38 {
+	if len(snap.Broken) != 0 || snap.Vocab != model.P014 || len(snap.Problems) != 3 || snap.Statements.Len() != 17 || len(snap.Log) != 38 {
 		t.Fatalf("demo: broken %v vocab %v, %d problems, %d statements, %d changes",
-			snap.Broken, snap.Vocab, len(snap.Problems), len(snap.Statements), len(snap.Log))
+			snap.Broken, snap.Vocab, len(snap.Problems), snap.Statements.Len(), len(snap.Log))
 	}
 	g := model.Derive(snap)
 	if !reflect.DeepEqual(g.Roots, []string{"p-001", "p-002"}) || !reflect.DeepEqual(g.Orphans, []string{"s-017"}) ||

@@ -21,9 +21,9 @@ func TestDeriveDemoP013(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(snap.Broken) != 0 || snap.Vocab != model.P013 || len(snap.Problems) != 3 || len(snap.Statements) != 17 || len(snap.Log) != 37 {
+	if len(snap.Broken) != 0 || snap.Vocab != model.P013 || len(snap.Problems) != 3 || snap.Statements.Len() != 17 || len(snap.Log) != 37 {
 		t.Fatalf("demo-p013: broken %v vocab %v, %d problems, %d statements, %d changes",
-			snap.Broken, snap.Vocab, len(snap.Problems), len(snap.Statements), len(snap.Log))
+			snap.Broken, snap.Vocab, len(snap.Problems), snap.Statements.Len(), len(snap.Log))
 	}
 	g := model.Derive(snap)
 	want := []model.Action{

@@ -62,7 +62,7 @@ func FuzzLoad(f *testing.F) {
 		if _, err := Check(dir); err != nil {
 			t.Fatal(err)
 		}
-		if snap.Statements["s-050"] == nil {
+		if snap.Statements.Get("s-050") == nil {
 			return // a skill would wait out readStable's retries, then refuse
 		}
 		abandon, _ := Lookup("abandon")

@@ -154,7 +154,7 @@ func (h *History) afterChange(id string, i int, read bool) Version {
 		return v
 	}
 	if !read {
-		v.Exists, v.Now, v.Version, v.Source = h.snap.Exists(id), true, h.snap.Versions[id], objectRelPath(id)
+		v.Exists, v.Now, v.Version, v.Source = h.snap.Exists(id), true, h.snap.Versions.Get(id), objectRelPath(id)
 		return v
 	}
 	doc, ok, err := h.current(id)
@@ -167,7 +167,7 @@ func (h *History) afterChange(id string, i int, read bool) Version {
 		path := objectRelPath(id)
 		v.Skipped = append(v.Skipped, model.BrokenFile{Path: path, ID: id, Reason: strings.TrimPrefix(err.Error(), path+": ")})
 	case ok:
-		v.Doc, v.Exists, v.Version, v.Source = doc, true, h.snap.Versions[id], objectRelPath(id)
+		v.Doc, v.Exists, v.Version, v.Source = doc, true, h.snap.Versions.Get(id), objectRelPath(id)
 	}
 	return v
 }
@@ -181,7 +181,7 @@ func (h *History) current(id string) (model.Value, bool, error) {
 			return p.Doc, true, nil
 		}
 	case model.KindStatement:
-		if s := h.snap.Statements[id]; s != nil {
+		if s := h.snap.Statements.Get(id); s != nil {
 			doc, err := s.Document()
 			return doc, err == nil, err
 		}
@@ -306,7 +306,7 @@ func (h *History) Object(id, changeID string) (Version, error) {
 		if err != nil {
 			return Version{}, err
 		}
-		return Version{Doc: doc, Exists: ok, Version: h.snap.Versions[id], Source: objectRelPath(id)}, nil
+		return Version{Doc: doc, Exists: ok, Version: h.snap.Versions.Get(id), Source: objectRelPath(id)}, nil
 	}
 	i, err := h.Index(changeID)
 	if err != nil {
@@ -327,9 +327,9 @@ func (h *History) At(changeID string) (*model.Snapshot, error) {
 	}
 	snap := &model.Snapshot{
 		Problems:    map[string]*model.Problem{},
-		Statements:  map[string]*model.Statement{},
+		Statements:  model.ObjectsOf(map[string]*model.Statement{}),
 		Experiences: map[string]*model.Experience{},
-		Versions:    map[string]string{},
+		Versions:    model.ObjectsOf(map[string]string{}),
 	}
 	ids := map[string]bool{}
 	for id := range h.created {
@@ -341,7 +341,7 @@ func (h *History) At(changeID string) (*model.Snapshot, error) {
 	for id := range h.snap.Problems {
 		ids[id] = true
 	}
-	for id := range h.snap.Statements {
+	for id := range h.snap.Statements.All() {
 		ids[id] = true
 	}
 	for id := range h.snap.Experiences {
@@ -356,13 +356,13 @@ func (h *History) At(changeID string) (*model.Snapshot, error) {
 		if !v.Exists {
 			continue
 		}
-		snap.Versions[id] = v.Version
+		snap.Versions.Set(id, v.Version)
 		if v.Now { // shared, lean statements and all: a snapshot is never changed
 			switch model.KindOf(id) {
 			case model.KindProblem:
 				snap.Problems[id] = h.snap.Problems[id]
 			case model.KindStatement:
-				snap.Statements[id] = h.snap.Statements[id]
+				snap.Statements.Set(id, h.snap.Statements.Get(id))
 			case model.KindExperience:
 				snap.Experiences[id] = h.snap.Experiences[id]
 			}
@@ -372,7 +372,7 @@ func (h *History) At(changeID string) (*model.Snapshot, error) {
 		case model.KindProblem:
 			snap.Problems[id] = model.ProblemFrom(v.Doc)
 		case model.KindStatement:
-			snap.Statements[id] = model.StatementFrom(v.Doc)
+			snap.Statements.Set(id, model.StatementFrom(v.Doc))
 		case model.KindExperience:
 			snap.Experiences[id] = model.ExperienceFrom(v.Doc)
 		}

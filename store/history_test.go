@@ -42,8 +42,8 @@ func TestAtFixture(t *testing.T) {
 		t.Fatalf("%d changes, want 6", n)
 	}
 	s1 := at(t, h, "l-001")
-	if s1.Statements["s-007"] != nil || len(s1.Statements) != 6 || s1.Problems["p-001"] == nil {
-		t.Errorf("l-001: statements %v, p-001 %v", checkSortedIDs(s1.Statements), s1.Problems["p-001"] != nil)
+	if s1.Statements.Get("s-007") != nil || s1.Statements.Len() != 6 || s1.Problems["p-001"] == nil {
+		t.Errorf("l-001: statements %v, p-001 %v", slices.SortedFunc(s1.Statements.Keys(), model.CompareIDs), s1.Problems["p-001"] != nil)
 	}
 	if p := s1.Problems["p-001"]; p.Status != "unresolved" || len(p.Progresses) != 0 {
 		t.Errorf("l-001: p-001 %s %q", p.Status, p.Progresses)
@@ -53,29 +53,29 @@ func TestAtFixture(t *testing.T) {
 	}
 
 	s2 := at(t, h, "l-002")
-	if st := s2.Statements["s-007"]; st == nil || st.Status != "pending" || proofText(t, st) != "" || len(s2.Problems["p-001"].Progresses) != 0 {
+	if st := s2.Statements.Get("s-007"); st == nil || st.Status != "pending" || proofText(t, st) != "" || len(s2.Problems["p-001"].Progresses) != 0 {
 		t.Errorf("l-002: s-007 %+v, p-001 progresses %q", st, s2.Problems["p-001"].Progresses)
 	}
 	s3 := at(t, h, "l-003")
 	if got := s3.Problems["p-001"].Progresses; !reflect.DeepEqual(got, []string{"(s-007) The unique solution: Olivia=Knave, Alice=Spy, Ivy=Knave"}) {
 		t.Errorf("l-003: p-001 progresses %q", got)
 	}
-	if st := s3.Statements["s-007"]; st.Status != "pending" || proofText(t, st) != "" || len(st.Progresses) != 0 {
+	if st := s3.Statements.Get("s-007"); st.Status != "pending" || proofText(t, st) != "" || len(st.Progresses) != 0 {
 		t.Errorf("l-003: s-007 %s, proof %q", st.Status, proofText(t, st))
 	}
 	s4 := at(t, h, "l-004")
-	if st := s4.Statements["s-007"]; st.Status != "validating" || !strings.HasPrefix(proofText(t, st), "We prove that (Olivia=Knave") ||
+	if st := s4.Statements.Get("s-007"); st.Status != "validating" || !strings.HasPrefix(proofText(t, st), "We prove that (Olivia=Knave") ||
 		len(st.Progresses) != 1 || !strings.HasPrefix(st.Progresses[0], "PROOF: Case analysis") || st.Reliability != 0 {
 		t.Errorf("l-004: s-007 %s, %q, reliability %v", st.Status, st.Progresses, st.Reliability)
 	}
 	s5 := at(t, h, "l-005")
-	if st := s5.Statements["s-007"]; st.Status != "true" || st.Reliability != 1 || len(st.Progresses) != 2 || s5.Problems["p-001"].Status != "unresolved" {
+	if st := s5.Statements.Get("s-007"); st.Status != "true" || st.Reliability != 1 || len(st.Progresses) != 2 || s5.Problems["p-001"].Status != "unresolved" {
 		t.Errorf("l-005: s-007 %s %v, p-001 %s", st.Status, st.Reliability, s5.Problems["p-001"].Status)
 	}
 	// Versions are those of the backup files the objects came from.
 	backup, _ := os.ReadFile(filepath.Join(fixtureDir, "history/l-005/s-007.json"))
-	if s4.Versions["s-007"] != model.Version(backup) {
-		t.Errorf("l-004: s-007 version %s, want the l-005 backup's %s", s4.Versions["s-007"], model.Version(backup))
+	if s4.Versions.Get("s-007") != model.Version(backup) {
+		t.Errorf("l-004: s-007 version %s, want the l-005 backup's %s", s4.Versions.Get("s-007"), model.Version(backup))
 	}
 	// Right after the last change is the folder now, byte for byte.
 	sameSnapshot(t, "l-006", at(t, h, "l-006"), h.snap)
@@ -118,16 +118,16 @@ func proofText(t *testing.T, st *model.Statement) string {
 
 func sameSnapshot(t *testing.T, name string, got, want *model.Snapshot) {
 	t.Helper()
-	if !reflect.DeepEqual(checkSortedIDs(got.Problems), checkSortedIDs(want.Problems)) || !reflect.DeepEqual(checkSortedIDs(got.Statements), checkSortedIDs(want.Statements)) {
-		t.Fatalf("%s: objects %v %v, want %v %v", name, checkSortedIDs(got.Problems), checkSortedIDs(got.Statements), checkSortedIDs(want.Problems), checkSortedIDs(want.Statements))
+	if !reflect.DeepEqual(checkSortedIDs(got.Problems), checkSortedIDs(want.Problems)) || !reflect.DeepEqual(slices.SortedFunc(got.Statements.Keys(), model.CompareIDs), slices.SortedFunc(want.Statements.Keys(), model.CompareIDs)) {
+		t.Fatalf("%s: objects %v %v, want %v %v", name, checkSortedIDs(got.Problems), slices.SortedFunc(got.Statements.Keys(), model.CompareIDs), checkSortedIDs(want.Problems), slices.SortedFunc(want.Statements.Keys(), model.CompareIDs))
 	}
-	for id, st := range want.Statements {
-		if string(model.EncodeIndent(document(t, got.Statements[id]))) != string(model.EncodeIndent(document(t, st))) || got.Versions[id] != want.Versions[id] {
+	for id, st := range want.Statements.All() {
+		if string(model.EncodeIndent(document(t, got.Statements.Get(id)))) != string(model.EncodeIndent(document(t, st))) || got.Versions.Get(id) != want.Versions.Get(id) {
 			t.Errorf("%s: %s differs", name, id)
 		}
 	}
 	for id, p := range want.Problems {
-		if string(model.EncodeIndent(got.Problems[id].Doc)) != string(model.EncodeIndent(p.Doc)) || got.Versions[id] != want.Versions[id] {
+		if string(model.EncodeIndent(got.Problems[id].Doc)) != string(model.EncodeIndent(p.Doc)) || got.Versions.Get(id) != want.Versions.Get(id) {
 			t.Errorf("%s: %s differs", name, id)
 		}
 	}
@@ -151,7 +151,7 @@ func TestAtDemo(t *testing.T) {
 			created[id] = true
 		}
 		var have []string
-		for id := range snap.Statements {
+		for id := range snap.Statements.All() {
 			have = append(have, id)
 		}
 		for id := range snap.Problems {
@@ -165,8 +165,8 @@ func TestAtDemo(t *testing.T) {
 			touched[id] = true
 		}
 		if prev != nil {
-			for id, v := range snap.Versions {
-				if !touched[id] && prev.Versions[id] != v {
+			for id, v := range snap.Versions.All() {
+				if !touched[id] && prev.Versions.Get(id) != v {
 					t.Errorf("%s changed %s, which it does not name", e.ID, id)
 				}
 			}
@@ -175,7 +175,7 @@ func TestAtDemo(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				if prev.Versions[id] != model.Version(backup) {
+				if prev.Versions.Get(id) != model.Version(backup) {
 					t.Errorf("right before %s, %s is not its backup", e.ID, id)
 				}
 			}
@@ -193,7 +193,7 @@ func TestAtDemo(t *testing.T) {
 		snap := at(t, h, change)
 		for id, status := range want {
 			var got string
-			if st := snap.Statements[id]; st != nil {
+			if st := snap.Statements.Get(id); st != nil {
 				got = st.Status
 			} else if p := snap.Problems[id]; p != nil {
 				got = p.Status
@@ -213,7 +213,7 @@ func TestAtMissingBackup(t *testing.T) {
 	}
 	h := historyOf(t, dir)
 	s4 := at(t, h, "l-004")
-	if st := s4.Statements["s-007"]; st.Status != "true" {
+	if st := s4.Statements.Get("s-007"); st.Status != "true" {
 		t.Errorf("s-007 right after l-004 stands in as %s, want the file now (true)", st.Status)
 	}
 	want := []model.BrokenFile{{Path: "history/l-005/s-007.json", ID: "s-007", Reason: "the backup is missing"}}
@@ -240,10 +240,10 @@ func TestHistoryThroughUndo(t *testing.T) {
 		t.Fatal(err)
 	}
 	h := historyOf(t, dir)
-	if st := at(t, h, "l-008").Statements["s-008"]; st == nil || st.Status != "pending" || st.Claim() != "Alice is the spy" {
+	if st := at(t, h, "l-008").Statements.Get("s-008"); st == nil || st.Status != "pending" || st.Claim() != "Alice is the spy" {
 		t.Errorf("s-008 right after l-008: %+v", st)
 	}
-	if at(t, h, "l-009").Statements["s-008"] != nil || at(t, h, "l-007").Statements["s-008"] != nil {
+	if at(t, h, "l-009").Statements.Get("s-008") != nil || at(t, h, "l-007").Statements.Get("s-008") != nil {
 		t.Error("s-008 exists outside l-008")
 	}
 	if p := at(t, h, "l-007").Problems["p-001"]; p.Status != "unresolved" {
@@ -310,13 +310,13 @@ func TestHistoryWithAndLinks(t *testing.T) {
 	if err := os.Symlink(filepath.Join(dir, "statement/s-007.json"), backup); err != nil {
 		t.Fatal(err)
 	}
-	if st := at(t, h.With(h.snap), "l-003").Statements["s-007"]; st.Status != "pending" {
+	if st := at(t, h.With(h.snap), "l-003").Statements.Get("s-007"); st.Status != "pending" {
 		t.Errorf("the shared cache was not used: s-007 is %s", st.Status)
 	}
 	fresh := historyOf(t, dir)
 	s3 := at(t, fresh, "l-003")
-	if len(s3.Broken) != 1 || s3.Broken[0].Reason != "the backup is not a regular file (links are not followed)" || s3.Statements["s-007"].Status != "validating" {
-		t.Errorf("broken %v; s-007 %s", s3.Broken, s3.Statements["s-007"].Status)
+	if len(s3.Broken) != 1 || s3.Broken[0].Reason != "the backup is not a regular file (links are not followed)" || s3.Statements.Get("s-007").Status != "validating" {
+		t.Errorf("broken %v; s-007 %s", s3.Broken, s3.Statements.Get("s-007").Status)
 	}
 }
 
@@ -326,29 +326,29 @@ func TestAtSharesWhatNoLaterChangeTouched(t *testing.T) {
 	h := historyOf(t, demoDir)
 	s := at(t, h, "l-036")
 	shared, rebuilt := 0, 0
-	for id, st := range s.Statements {
-		if st == h.snap.Statements[id] {
+	for id, st := range s.Statements.All() {
+		if st == h.snap.Statements.Get(id) {
 			shared++
 		} else {
 			rebuilt++
 		}
 	}
 	// What l-037 and l-038 touched is rebuilt from backups, the rest shared.
-	if rebuilt == 0 || shared == 0 || shared+rebuilt != len(s.Statements) {
+	if rebuilt == 0 || shared == 0 || shared+rebuilt != s.Statements.Len() {
 		t.Fatalf("At(l-036): %d statements shared, %d rebuilt", shared, rebuilt)
 	}
 	for _, e := range h.snap.Log {
 		if e.ID == "l-037" || e.ID == "l-038" {
 			for _, id := range append(slices.Clone(e.Creation), e.Modification...) {
-				if st := s.Statements[id]; st != nil && st == h.snap.Statements[id] {
+				if st := s.Statements.Get(id); st != nil && st == h.snap.Statements.Get(id) {
 					t.Errorf("%s, touched by %s, is the snapshot's own", id, e.ID)
 				}
 			}
 		}
 	}
 	last := at(t, h, h.snap.Log[len(h.snap.Log)-1].ID)
-	for id, st := range h.snap.Statements {
-		if last.Statements[id] != st {
+	for id, st := range h.snap.Statements.All() {
+		if last.Statements.Get(id) != st {
 			t.Errorf("At(last change): %s is not the snapshot's own", id)
 		}
 	}

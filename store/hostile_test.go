@@ -136,12 +136,12 @@ func TestHostileFilesLoad(t *testing.T) {
 	// The rest of the folder loads: the fixture's seven statements and the readable
 	// hostile ones.
 	for _, id := range []string{"s-001", "s-007", "s-028", "s-031", "s-032", "s-034", "s-035", "s-036", "s-037"} {
-		if snap.Statements[id] == nil {
+		if snap.Statements.Get(id) == nil {
 			t.Errorf("%s did not load", id)
 		}
 	}
-	if len(snap.Statements) != 14 || len(snap.Problems) != 2 || len(snap.Log) != 6 {
-		t.Errorf("loaded %d statements, %d problems, %d log lines", len(snap.Statements), len(snap.Problems), len(snap.Log))
+	if snap.Statements.Len() != 14 || len(snap.Problems) != 2 || len(snap.Log) != 6 {
+		t.Errorf("loaded %d statements, %d problems, %d log lines", snap.Statements.Len(), len(snap.Problems), len(snap.Log))
 	}
 	model.Derive(snap) // never loops on the cycles
 }
@@ -318,10 +318,10 @@ func TestHostileTextRoundTrips(t *testing.T) {
 		t.Fatalf("the proof is only %d bytes", len(written))
 	}
 	snap, err := Load(dir)
-	if err != nil || snap.Statements["s-008"] == nil || len(snap.Broken) > 0 {
+	if err != nil || snap.Statements.Get("s-008") == nil || len(snap.Broken) > 0 {
 		t.Fatalf("%v %v", err, snap.Broken)
 	}
-	if got := proofText(t, snap.Statements["s-008"]); got != proof {
+	if got := proofText(t, snap.Statements.Get("s-008")); got != proof {
 		t.Errorf("the proof read back is %d bytes, want %d", len(got), len(proof))
 	}
 	if _, err := Check(dir); err != nil {
@@ -365,8 +365,8 @@ func TestLinkedFoldersAreRefused(t *testing.T) {
 			}
 			switch link {
 			case "statement":
-				if len(snap.Statements) != 0 || !slices.Contains(snap.Broken, model.BrokenFile{Path: "statement", Reason: linkReason}) {
-					t.Errorf("statements %d, broken %v", len(snap.Statements), snap.Broken)
+				if snap.Statements.Len() != 0 || !slices.Contains(snap.Broken, model.BrokenFile{Path: "statement", Reason: linkReason}) {
+					t.Errorf("statements %d, broken %v", snap.Statements.Len(), snap.Broken)
 				}
 			case "history", "history/log.jsonl", "config.json":
 				if snap.Log != nil && link != "config.json" || snap.Config != nil && link == "config.json" {

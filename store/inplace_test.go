@@ -108,7 +108,7 @@ func TestInPlaceWritesWhileWatching(t *testing.T) {
 		case <-time.After(waitLong):
 			t.Fatal("no batch for too long")
 		}
-		st := snap.Statements["s-007"]
+		st := snap.Statements.Get("s-007")
 		if st == nil {
 			t.Fatalf("after %d batches the snapshot lost s-007 (broken: %v)", batches, snap.Broken)
 		}
@@ -121,13 +121,13 @@ func TestInPlaceWritesWhileWatching(t *testing.T) {
 			// The batches of the completed write bring the snapshot to exactly that
 			// version, s-007 no longer broken.
 			deadline := time.After(waitLong)
-			for versions[snap.Versions["s-007"]] != expect || len(snap.Broken) > 0 {
+			for versions[snap.Versions.Get("s-007")] != expect || len(snap.Broken) > 0 {
 				select {
 				case b := <-w.Batches():
 					snap = applyBatch(dir, snap, b)
 					batches++
 				case <-deadline:
-					t.Fatalf("after write %d completed, the snapshot still shows version %d (broken %v)", expect, versions[snap.Versions["s-007"]], snap.Broken)
+					t.Fatalf("after write %d completed, the snapshot still shows version %d (broken %v)", expect, versions[snap.Versions.Get("s-007")], snap.Broken)
 				}
 			}
 			checkpoints++

@@ -28,7 +28,7 @@ func TestLoadLeavesLongProofsInTheirFiles(t *testing.T) {
 	if err != nil || len(snap.Broken) > 0 {
 		t.Fatalf("%v %v", err, snap.Broken)
 	}
-	st := snap.Statements["s-007"]
+	st := snap.Statements.Get("s-007")
 	if st.Proof.Body == nil || st.Proof.Full != "" || st.Doc.Obj != nil || st.File == nil || st.File.Path != "statement/s-007.json" {
 		t.Fatalf("s-007 (a %d-byte proof) was not read lean: body %v, doc %v", len(want), st.Proof.Body != nil, st.Doc.Kind)
 	}
@@ -40,22 +40,22 @@ func TestLoadLeavesLongProofsInTheirFiles(t *testing.T) {
 	}
 
 	// Changed on disk: the old snapshot says so; the reload reads the new text.
-	old := snap.Statements["s-007"]
+	old := snap.Statements.Get("s-007")
 	fresh, _ := Load(dir)
 	changed := bytes.Replace(data, []byte("We prove that"), []byte("We show that"), 1)
 	if err := os.WriteFile(path, changed, 0o644); err != nil {
 		t.Fatal(err)
 	}
 	var ce *model.ChangedError
-	if _, err := fresh.Statements["s-007"].Proof.Text(); !errors.As(err, &ce) || err.Error() != "statement/s-007.json has changed since it was loaded" {
+	if _, err := fresh.Statements.Get("s-007").Proof.Text(); !errors.As(err, &ce) || err.Error() != "statement/s-007.json has changed since it was loaded" {
 		t.Fatalf("Text after the file changed: %v", err)
 	}
 	if got := proofText(t, old); got != want {
 		t.Fatal("a text read before the change is not kept")
 	}
 	next := Reload(dir, fresh, []string{"statement/s-007.json"})
-	unread := Reload(dir, fresh, []string{"statement/s-007.json"}).Statements["s-007"]
-	if got := proofText(t, next.Statements["s-007"]); got != strings.Replace(want, "We prove that", "We show that", 1) {
+	unread := Reload(dir, fresh, []string{"statement/s-007.json"}).Statements.Get("s-007")
+	if got := proofText(t, next.Statements.Get("s-007")); got != strings.Replace(want, "We prove that", "We show that", 1) {
 		t.Fatalf("after the reload: %.60q", got)
 	}
 
@@ -87,14 +87,14 @@ func TestAFaultInALongProofIsReportedWhenRead(t *testing.T) {
 	where := fmt.Sprintf("line %d (byte %d): control character inside a string", 1+bytes.Count(data[:at], []byte("\n")), at)
 
 	snap, err := Load(dir)
-	if err != nil || len(snap.Broken) > 0 || snap.Statements["s-007"] == nil {
+	if err != nil || len(snap.Broken) > 0 || snap.Statements.Get("s-007") == nil {
 		t.Fatalf("the load: %v %v", err, snap.Broken)
 	}
-	if _, err := snap.Statements["s-007"].Proof.Text(); err == nil || err.Error() != "statement/s-007.json: proof.full: "+where {
+	if _, err := snap.Statements.Get("s-007").Proof.Text(); err == nil || err.Error() != "statement/s-007.json: proof.full: "+where {
 		t.Fatalf("Text: %v, want statement/s-007.json: proof.full: %s", err, where)
 	}
 	whole, err := LoadWhole(dir) // as check and export read
-	if err != nil || whole.Statements["s-007"] != nil || len(whole.Broken) != 1 || whole.Broken[0] != (model.BrokenFile{Path: "statement/s-007.json", ID: "s-007", Reason: "not valid JSON: " + where}) {
+	if err != nil || whole.Statements.Get("s-007") != nil || len(whole.Broken) != 1 || whole.Broken[0] != (model.BrokenFile{Path: "statement/s-007.json", ID: "s-007", Reason: "not valid JSON: " + where}) {
 		t.Fatalf("LoadWhole: %v, broken %v", err, whole.Broken)
 	}
 	findings, err := Check(dir)

@@ -96,9 +96,9 @@ func load(dir string, p *Progress, withLog, whole bool) (*model.Snapshot, error)
 	}
 	// Sized up front: growing maps of 10k entries one by one is most of apply's time.
 	snap.Problems = make(map[string]*model.Problem, count[ProblemDir])
-	snap.Statements = make(map[string]*model.Statement, count[StatementDir])
+	snap.Statements = model.ObjectsOf(make(map[string]*model.Statement, count[StatementDir]))
 	snap.Experiences = make(map[string]*model.Experience, count[ExperienceDir])
-	snap.Versions = make(map[string]string, len(paths))
+	snap.Versions = model.ObjectsOf(make(map[string]string, len(paths)))
 	if p != nil {
 		p.Total.Store(int64(len(paths)))
 	}
@@ -447,9 +447,9 @@ func apply(snap *model.Snapshot, r readResult) {
 	if r.gone {
 		if r.id != "" {
 			delete(snap.Problems, r.id)
-			delete(snap.Statements, r.id)
+			snap.Statements.Delete(r.id)
 			delete(snap.Experiences, r.id)
-			delete(snap.Versions, r.id)
+			snap.Versions.Delete(r.id)
 		}
 		return
 	}
@@ -462,12 +462,12 @@ func apply(snap *model.Snapshot, r readResult) {
 
 // put puts a good read into the snapshot.
 func put(snap *model.Snapshot, r readResult) {
-	snap.Versions[r.id] = r.version
+	snap.Versions.Set(r.id, r.version)
 	switch r.kind {
 	case model.KindProblem:
 		snap.Problems[r.id] = r.problem
 	case model.KindStatement:
-		snap.Statements[r.id] = r.statement
+		snap.Statements.Set(r.id, r.statement)
 	case model.KindExperience:
 		snap.Experiences[r.id] = r.experience
 	}
@@ -545,9 +545,9 @@ func ParseLog(data string) []model.LogEntry { return parseLogLines(data, 1) }
 func Reload(dir string, prev *model.Snapshot, paths []string) *model.Snapshot {
 	snap := &model.Snapshot{
 		Problems:    maps.Clone(prev.Problems),
-		Statements:  maps.Clone(prev.Statements),
+		Statements:  prev.Statements.Fork(),
 		Experiences: maps.Clone(prev.Experiences),
-		Versions:    maps.Clone(prev.Versions),
+		Versions:    prev.Versions.Fork(),
 		Broken:      slices.Clone(prev.Broken),
 		Config:      prev.Config,
 		Log:         prev.Log,
@@ -608,10 +608,10 @@ func recount(prev, snap *model.Snapshot, objects []string) model.VocabCount {
 				c.Add(p.Status)
 			}
 		case model.KindStatement:
-			if st := prev.Statements[id]; st != nil {
+			if st := prev.Statements.Get(id); st != nil {
 				take(st.Status)
 			}
-			if st := snap.Statements[id]; st != nil {
+			if st := snap.Statements.Get(id); st != nil {
 				c.Add(st.Status)
 			}
 		}

@@ -20,13 +20,13 @@ func TestLoadFixture(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(snap.Problems) != 1 || len(snap.Statements) != 7 || len(snap.Log) != 6 || len(snap.Broken) != 0 {
-		t.Fatalf("loaded %d problems, %d statements, %d log lines, broken %v", len(snap.Problems), len(snap.Statements), len(snap.Log), snap.Broken)
+	if len(snap.Problems) != 1 || snap.Statements.Len() != 7 || len(snap.Log) != 6 || len(snap.Broken) != 0 {
+		t.Fatalf("loaded %d problems, %d statements, %d log lines, broken %v", len(snap.Problems), snap.Statements.Len(), len(snap.Log), snap.Broken)
 	}
 	if snap.Config.Last["l"] != "l-006" || snap.Vocab != model.P014 {
 		t.Errorf("config %v vocab %v", snap.Config.Last, snap.Vocab)
 	}
-	if got := snap.Versions["s-007"]; got != model.Version([]byte(read(t, fixtureDir, "statement/s-007.json"))) || len(got) != 8 {
+	if got := snap.Versions.Get("s-007"); got != model.Version([]byte(read(t, fixtureDir, "statement/s-007.json"))) || len(got) != 8 {
 		t.Errorf("version %q", got)
 	}
 	e := snap.Log[0]
@@ -67,7 +67,7 @@ func TestLoadBrokenFiles(t *testing.T) {
 		t.Errorf("broken:\n got %v\nwant %v", got, want)
 	}
 	// The shape problems of s-008 are kept with the object, which still loads.
-	s8 := snap.Statements["s-008"]
+	s8 := snap.Statements.Get("s-008")
 	if s8 == nil || s8.Claim() != "one string" || s8.Status != "weird" {
 		t.Fatalf("s-008 %+v", s8)
 	}
@@ -79,8 +79,8 @@ func TestLoadBrokenFiles(t *testing.T) {
 		!strings.Contains(strings.Join(probs, "\n"), "conclusion: expected a list of strings, found a string") {
 		t.Errorf("s-008 problems %q", probs)
 	}
-	if len(snap.Statements) != 5 { // s-001, s-005, s-006, s-007, s-008
-		t.Errorf("%d statements loaded", len(snap.Statements))
+	if snap.Statements.Len() != 5 { // s-001, s-005, s-006, s-007, s-008
+		t.Errorf("%d statements loaded", snap.Statements.Len())
 	}
 	if last := snap.Log[len(snap.Log)-1]; last.Line != 7 || last.Err != "line 1 (byte 0): invalid literal (expected null)" {
 		t.Errorf("bad log line %+v", last)
@@ -95,26 +95,26 @@ func TestReloadKeepsLastGoodVersion(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	good := snap.Statements["s-007"]
+	good := snap.Statements.Get("s-007")
 	write(t, dir, "statement/s-007.json", `{"id": "s-007", "ty`)
 	half := Reload(dir, snap, []string{"statement/s-007.json"})
-	if half.Statements["s-007"] != good || len(half.Broken) != 1 || half.Broken[0].ID != "s-007" {
-		t.Errorf("half-written: %v %+v", half.Statements["s-007"] == good, half.Broken)
+	if half.Statements.Get("s-007") != good || len(half.Broken) != 1 || half.Broken[0].ID != "s-007" {
+		t.Errorf("half-written: %v %+v", half.Statements.Get("s-007") == good, half.Broken)
 	}
-	if snap.Statements["s-007"] != good || len(snap.Broken) != 0 {
+	if snap.Statements.Get("s-007") != good || len(snap.Broken) != 0 {
 		t.Error("Reload changed the previous snapshot")
 	}
 	write(t, dir, "statement/s-007.json", read(t, fixtureDir, "history/l-004/s-007.json"))
 	fixed := Reload(dir, half, []string{"statement/s-007.json"})
-	if fixed.Statements["s-007"].Status != "pending" || len(fixed.Broken) != 0 {
-		t.Errorf("after the write completed: %q %+v", fixed.Statements["s-007"].Status, fixed.Broken)
+	if fixed.Statements.Get("s-007").Status != "pending" || len(fixed.Broken) != 0 {
+		t.Errorf("after the write completed: %q %+v", fixed.Statements.Get("s-007").Status, fixed.Broken)
 	}
-	if fixed.Statements["s-001"] != snap.Statements["s-001"] {
+	if fixed.Statements.Get("s-001") != snap.Statements.Get("s-001") {
 		t.Error("an unchanged object was reloaded")
 	}
 	os.Remove(filepath.Join(dir, "statement", "s-006.json"))
 	gone := Reload(dir, fixed, []string{"statement/s-006.json"})
-	if _, ok := gone.Statements["s-006"]; ok || gone.Versions["s-006"] != "" {
+	if _, ok := gone.Statements.Lookup("s-006"); ok || gone.Versions.Get("s-006") != "" {
 		t.Error("a removed file is still in the snapshot")
 	}
 }
@@ -131,7 +131,7 @@ func TestReloadIgnoresBackups(t *testing.T) {
 	dir := copyDir(t, fixtureDir)
 	snap, _ := Load(dir)
 	next := Reload(dir, snap, []string{"history/l-004/s-007.json", "history/log.jsonl", "config.json"})
-	if len(next.Broken) != 0 || len(next.Log) != 6 || next.Statements["s-007"] != snap.Statements["s-007"] {
+	if len(next.Broken) != 0 || len(next.Log) != 6 || next.Statements.Get("s-007") != snap.Statements.Get("s-007") {
 		t.Errorf("broken %v, %d log lines", next.Broken, len(next.Log))
 	}
 }
@@ -191,7 +191,7 @@ func TestLoadNoLogLeavesOnlyTheLog(t *testing.T) {
 		t.Fatalf("log lines: Load %d, LoadNoLog %d", len(full.Log), len(noLog.Log))
 	}
 	if !reflect.DeepEqual(full.Versions, noLog.Versions) || !reflect.DeepEqual(full.Config, noLog.Config) || full.Vocab != noLog.Vocab ||
-		len(full.Statements) != len(noLog.Statements) || len(full.Problems) != len(noLog.Problems) || len(noLog.Broken) != 0 {
+		full.Statements.Len() != noLog.Statements.Len() || len(full.Problems) != len(noLog.Problems) || len(noLog.Broken) != 0 {
 		t.Fatal("LoadNoLog read other objects than Load")
 	}
 }

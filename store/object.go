@@ -13,8 +13,8 @@ func ObjectDoc(snap *model.Snapshot, id string) (model.Value, bool, error) {
 	switch {
 	case snap.Problems[id] != nil:
 		return snap.Problems[id].Doc, true, nil
-	case snap.Statements[id] != nil:
-		doc, err := snap.Statements[id].Document() // a lean load kept no document
+	case snap.Statements.Get(id) != nil:
+		doc, err := snap.Statements.Get(id).Document() // a lean load kept no document
 		return doc, err == nil, err
 	case snap.Experiences[id] != nil:
 		return snap.Experiences[id].Doc, true, nil

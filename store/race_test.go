@@ -338,8 +338,8 @@ func TestUndoAndTheAgentsRewind(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if (at.Versions["s-008"] == "") != (want == "") || (want != "" && at.Versions["s-008"] != model.Version([]byte(want))) {
-			t.Errorf("at %s s-008 has version %q, want that of %q", change, at.Versions["s-008"], want)
+		if (at.Versions.Get("s-008") == "") != (want == "") || (want != "" && at.Versions.Get("s-008") != model.Version([]byte(want))) {
+			t.Errorf("at %s s-008 has version %q, want that of %q", change, at.Versions.Get("s-008"), want)
 		}
 	}
 	for _, target := range []string{"l-008", "l-007", "l-006"} {

@@ -126,11 +126,11 @@ func TestRewindRoundTrips(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if got, exp := slices.Sorted(maps.Keys(now.Versions)), slices.Sorted(maps.Keys(want.Versions)); !slices.Equal(got, exp) {
+			if got, exp := slices.Sorted(now.Versions.Keys()), slices.Sorted(want.Versions.Keys()); !slices.Equal(got, exp) {
 				t.Errorf("%s: after rewind to %s the objects are %v, want %v", src, lid, got, exp)
 			}
 			h := NewHistory(dir, now)
-			for id := range want.Versions {
+			for id := range want.Versions.All() {
 				v, _ := h.Object(id, "")
 				w, _ := origHistory.Object(id, lid)
 				if !bytes.Equal(model.EncodeIndent(v.Doc), model.EncodeIndent(w.Doc)) {

@@ -101,7 +101,7 @@ type Objects interface {
 type SnapshotObjects struct{ Snap *model.Snapshot }
 
 func (o SnapshotObjects) Statement(id string) (*model.Statement, error) {
-	return o.Snap.Statements[id], nil
+	return o.Snap.Statements.Get(id), nil
 }
 
 func (o SnapshotObjects) Problem(id string) (*model.Problem, error) {
@@ -327,11 +327,11 @@ func statementPhase(o Objects, st *model.Statement) model.Phase {
 	if ph != model.PhaseValidating {
 		return ph
 	}
-	snap := &model.Snapshot{Statements: map[string]*model.Statement{st.ID: st}}
+	snap := &model.Snapshot{Statements: model.ObjectsOf(map[string]*model.Statement{st.ID: st})}
 	for _, item := range st.Preliminaries {
 		id, _ := model.RefID(item)
 		if sub, _ := o.Statement(id); sub != nil {
-			snap.Statements[id] = sub
+			snap.Statements.Set(id, sub)
 		}
 	}
 	return model.StatementPhase(snap, st)

@@ -66,7 +66,7 @@ func ObjectStatus(snap *model.Snapshot, id string) string {
 	if p := snap.Problems[id]; p != nil {
 		return p.Status
 	}
-	if s := snap.Statements[id]; s != nil {
+	if s := snap.Statements.Get(id); s != nil {
 		return s.Status
 	}
 	return ""

@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -93,7 +94,7 @@ func TestRetreadThreshold(t *testing.T) {
 	for dir, want := range closest {
 		snap, _ := loadDerived(t, dir)
 		ix := model.NewSimilarityIndex(snap)
-		ids := checkSortedIDs(snap.Statements)
+		ids := slices.SortedFunc(snap.Statements.Keys(), model.CompareIDs)
 		best, bestScore := "", -1.0
 		for i, a := range ids {
 			for _, b := range ids[i+1:] {

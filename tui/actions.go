@@ -36,7 +36,7 @@ func (m *Model) selectedStatement() *model.Statement {
 	if !ok || r.Kind != views.RowStatement || m.snap == nil {
 		return nil
 	}
-	return m.snap.Statements[r.ID]
+	return m.snap.Statements.Get(r.ID)
 }
 
 // selectedProblem is the problem under the cursor, or the nearest one above it.

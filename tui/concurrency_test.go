@@ -109,14 +109,14 @@ func TestWorkbenchAndCLIProcessesTogether(t *testing.T) {
 	if got, want := len(after.Problems["p-002"].Progresses), len(before.Problems["p-002"].Progresses)+procs*each; got != want {
 		t.Errorf("p-002 has %d progresses, want %d: a change was lost", got, want)
 	}
-	if after.Statements["s-014"].Status != "true" {
-		t.Errorf("the reviewer's confirmation was lost: s-014 is %q", after.Statements["s-014"].Status)
+	if after.Statements.Get("s-014").Status != "true" {
+		t.Errorf("the reviewer's confirmation was lost: s-014 is %q", after.Statements.Get("s-014").Status)
 	}
-	if len(final.snap.Statements) != len(after.Statements) || final.snap.Statements["s-014"].Status != "true" {
+	if final.snap.Statements.Len() != after.Statements.Len() || final.snap.Statements.Get("s-014").Status != "true" {
 		t.Errorf("the workbench ends with %d statements (s-014 %q), the folder has %d",
-			len(final.snap.Statements), final.snap.Statements["s-014"].Status, len(after.Statements))
+			final.snap.Statements.Len(), final.snap.Statements.Get("s-014").Status, after.Statements.Len())
 	}
-	if v := final.snap.Versions["p-002"]; v != after.Versions["p-002"] {
-		t.Errorf("the workbench shows p-002 version %s, the file is %s", v, after.Versions["p-002"])
+	if v := final.snap.Versions.Get("p-002"); v != after.Versions.Get("p-002") {
+		t.Errorf("the workbench shows p-002 version %s, the file is %s", v, after.Versions.Get("p-002"))
 	}
 }

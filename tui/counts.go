@@ -10,7 +10,7 @@ func (m *Model) phaseCounts() map[model.Phase]int {
 		return m.counts
 	}
 	n := map[model.Phase]int{}
-	for id := range m.snap.Statements {
+	for id := range m.snap.Statements.All() {
 		n[m.g.Phase[id]]++
 	}
 	m.counts, m.countsOf = n, m.g

@@ -82,7 +82,7 @@ func (f *forest) with(snap *model.Snapshot, g *model.Graph) *forest {
 // objects share one array, and a path string is made only where an object is placed
 // (the walks and flatten compare the others in place, and reuse the placed ones).
 func newForest(snap *model.Snapshot, g *model.Graph) *forest {
-	n := len(snap.Problems) + len(snap.Statements)
+	n := len(snap.Problems) + snap.Statements.Len()
 	f := &forest{snap: snap, g: g, shape: &shape{kids: make(map[string][]child, n), premises: map[string][]child{},
 		shared: map[string]bool{}, canon: make(map[string]string, n), canonDir: make(map[string]string, n),
 		order: make([]string, 0, n)}}
@@ -181,7 +181,7 @@ func newForest(snap *model.Snapshot, g *model.Graph) *forest {
 	for id := range snap.Problems {
 		build(id)
 	}
-	for id := range snap.Statements {
+	for id := range snap.Statements.All() {
 		build(id)
 	}
 	f.broken, f.brokenOrphans = brokenOf(snap)
@@ -215,7 +215,7 @@ func newForest(snap *model.Snapshot, g *model.Graph) *forest {
 			rest = append(rest, id)
 		}
 	}
-	for id := range snap.Statements {
+	for id := range snap.Statements.All() {
 		if _, ok := f.canon[id]; !ok {
 			rest = append(rest, id)
 		}

@@ -16,14 +16,14 @@ func chainSnapshot(n int) (*model.Snapshot, []string) {
 		last, _ = model.NextID(last)
 		ids[i] = last
 	}
-	s := &model.Snapshot{Problems: map[string]*model.Problem{}, Statements: map[string]*model.Statement{}}
+	s := &model.Snapshot{Problems: map[string]*model.Problem{}, Statements: model.ObjectsOf(map[string]*model.Statement{})}
 	s.Problems["p-001"] = &model.Problem{ID: "p-001", Status: "unresolved", Preliminaries: ids[:1]}
 	for i, id := range ids {
 		st := &model.Statement{ID: id, Type: "normal", Status: "pending", Conclusion: []string{"c"}}
 		if i+1 < n {
 			st.Preliminaries = ids[i+1 : i+2]
 		}
-		s.Statements[id] = st
+		s.Statements.Set(id, st)
 	}
 	return s, ids
 }

@@ -17,7 +17,7 @@ func TestRejectFormKeepsNumberAndQuoteInStep(t *testing.T) {
 	if f == nil {
 		t.Fatalf("R did not open a form: %q", m.message)
 	}
-	sents := model.SplitSentences(proofText(m.snap.Statements["s-014"]))
+	sents := model.SplitSentences(proofText(m.snap.Statements.Get("s-014")))
 	f.focus = 0
 	f.focusCmd()
 	keys(t, m, "backspace", "4")

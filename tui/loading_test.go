@@ -163,7 +163,7 @@ func TestLoadErrorIsShownAndRetried(t *testing.T) {
 		t.Fatal(err)
 	}
 	send(t, m, loadRetryMsg{})
-	if m.loading != nil || m.snap == nil || len(m.snap.Statements) == 0 {
+	if m.loading != nil || m.snap == nil || m.snap.Statements.Len() == 0 {
 		t.Fatal("the retry did not load the folder")
 	}
 }
@@ -183,11 +183,11 @@ func TestChangeDuringTheLoadIsApplied(t *testing.T) {
 	if err := os.WriteFile(p, []byte(data), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if got := msg.snap.Statements["s-017"].Status; got != "pending" {
+	if got := msg.snap.Statements.Get("s-017").Status; got != "pending" {
 		t.Fatalf("the load saw %q", got)
 	}
 	send(t, m, msg) // runs the listen command: the watcher's batch arrives within its wait
-	if got := m.snap.Statements["s-017"].Status; got != "abandoned" {
+	if got := m.snap.Statements.Get("s-017").Status; got != "abandoned" {
 		t.Fatalf("s-017 is %q after the batch", got)
 	}
 	if m.watcher == nil {

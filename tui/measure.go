@@ -7,7 +7,6 @@ package tui
 import (
 	"errors"
 	"fmt"
-	"maps"
 	"os"
 	"path"
 	"path/filepath"
@@ -118,7 +117,7 @@ func NewWriteCase(dir string, width, height int) (*WriteCase, error) {
 // newWriteCase picks the middle statement in ID order; its versions are the file as
 // it is and the same object with one more byte.
 func newWriteCase(m *Model, dir string) (*WriteCase, error) {
-	ids := slices.Sorted(maps.Keys(m.latest.Statements))
+	ids := slices.Sorted(m.latest.Statements.Keys())
 	if len(ids) == 0 {
 		return nil, fmt.Errorf("%s: no statements to write", dir)
 	}
@@ -225,12 +224,12 @@ func NewWatchedWriteCase(dir string, width, height int, debounce time.Duration) 
 // frame showed it: batches that do not bring it (only the temporary file) are taken
 // through Update and View too, as the program would.
 func (c *WatchedWriteCase) Write() (time.Duration, error) {
-	was := c.m.snap.Versions[c.id]
+	was := c.m.snap.Versions.Get(c.id)
 	start := time.Now()
 	if err := c.replace(); err != nil {
 		return 0, err
 	}
-	for c.m.snap.Versions[c.id] == was {
+	for c.m.snap.Versions.Get(c.id) == was {
 		msg, err := c.wait()
 		if err != nil {
 			return 0, err

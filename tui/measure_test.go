@@ -53,13 +53,13 @@ func TestWriteCaseShowsEachVersion(t *testing.T) {
 	}
 	path := filepath.Join(dir, "statement", "s-009.json")
 	orig, _ := os.ReadFile(path)
-	seen := map[string]bool{c.m.snap.Versions["s-009"]: true}
+	seen := map[string]bool{c.m.snap.Versions.Get("s-009"): true}
 	for i, want := range [][]byte{append(bytes.Clone(orig), '\n'), orig} {
 		if d, err := c.Write(); err != nil || d <= 0 {
 			t.Fatalf("write %d: %v, %v", i+1, d, err)
 		}
 		checkWritten(t, i+1, path, want)
-		v := c.m.snap.Versions["s-009"]
+		v := c.m.snap.Versions.Get("s-009")
 		if seen[v] && i == 0 {
 			t.Errorf("write %d: the workbench still shows version %s", i+1, v)
 		}

@@ -22,13 +22,13 @@ func TestWatchedWriteCaseShowsEachVersion(t *testing.T) {
 	}
 	path := filepath.Join(dir, "statement", "s-009.json")
 	orig, _ := os.ReadFile(path)
-	versions := []string{c.m.snap.Versions["s-009"]}
+	versions := []string{c.m.snap.Versions.Get("s-009")}
 	for i, want := range [][]byte{append(bytes.Clone(orig), '\n'), orig} {
 		if d, err := c.Write(); err != nil || d <= 0 {
 			t.Fatalf("write %d: %v, %v", i+1, d, err)
 		}
 		checkWritten(t, i+1, path, want)
-		v := c.m.snap.Versions["s-009"]
+		v := c.m.snap.Versions.Get("s-009")
 		if v == versions[len(versions)-1] || c.m.latest != c.m.snap {
 			t.Errorf("write %d: the workbench shows version %s (was %s), latest shown %v", i+1, v, versions[len(versions)-1], c.m.latest == c.m.snap)
 		}

@@ -604,7 +604,7 @@ func (m *Model) refreshDetail(reset bool) tea.Cmd {
 		m.selPath, m.selID = r.Path, r.ID
 		m.sentence, m.issue, m.link = 0, -1, -1
 		m.detail.offset = 0
-		if st := m.snap.Statements[r.ID]; st != nil && r.Kind == views.RowStatement {
+		if st := m.snap.Statements.Get(r.ID); st != nil && r.Kind == views.RowStatement {
 			if open := model.Unanswered(st.Issues, st.Responses); len(open) > 0 {
 				threads, _ := model.Threads(st.Issues, st.Responses)
 				for i, t := range threads {
@@ -643,7 +643,7 @@ func (m *Model) rebuildDetail() tea.Cmd {
 	var doc views.Doc
 	switch r.Kind {
 	case views.RowStatement:
-		if st := m.snap.Statements[r.ID]; st != nil && !st.Proof.Blank() && !st.Proof.Ready() {
+		if st := m.snap.Statements.Get(r.ID); st != nil && !st.Proof.Blank() && !st.Proof.Ready() {
 			// A long proof left in its file: read in a command, shown when it arrives.
 			cmd = readProof(r.ID, st)
 		} else if st != nil && !st.Proof.Blank() {
@@ -816,7 +816,7 @@ func (m *Model) scrollToSentence() {
 	if !ok {
 		return
 	}
-	st := m.snap.Statements[r.ID]
+	st := m.snap.Statements.Get(r.ID)
 	if st == nil || m.detail.doc.ProofStart < 0 {
 		return
 	}

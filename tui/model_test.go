@@ -183,7 +183,7 @@ func TestNextWaitingForAHuman(t *testing.T) {
 func TestGapOpensOnTheFlaggedSentence(t *testing.T) {
 	m, _ := newTestModel(t, 120, 40)
 	keys(t, m, "n", "n") // s-015, has a gap
-	st := m.snap.Statements["s-015"]
+	st := m.snap.Statements.Get("s-015")
 	is := model.ParseIssue(st.Issues[0])
 	idx, _ := model.LocateSentence(model.SplitSentences(proofText(st)), is.Sentence, is.SentenceText)
 	if m.issue != 0 || m.sentence != idx {
@@ -234,7 +234,7 @@ func TestConfirmAsksForYAndOtherKeysCancel(t *testing.T) {
 			if got := m.confirm.ch.args; len(got) != 1 || got["statement_id"] != "s-014" {
 				t.Fatalf("args %v", got)
 			}
-			if m.confirm.ch.version != m.snap.Versions["s-014"] {
+			if m.confirm.ch.version != m.snap.Versions.Get("s-014") {
 				t.Fatal("the confirmation does not carry the version the reviewer saw")
 			}
 			if !strings.Contains(screen(m), `status: "validating" → "true"`) {
@@ -275,7 +275,7 @@ func TestConfirmWithYWritesWhatAgentCheckWrites(t *testing.T) {
 		t.Fatalf("status message %q does not name %s", m.message, e.ID)
 	}
 	// The view follows (no watcher: the model reloads itself).
-	if m.snap.Statements["s-014"].Status != "true" {
+	if m.snap.Statements.Get("s-014").Status != "true" {
 		t.Fatal("the snapshot was not reloaded after the change")
 	}
 
@@ -312,7 +312,7 @@ func TestRejectPassesTheExactArguments(t *testing.T) {
 	if m.form == nil {
 		t.Fatalf("R did not open a form: %q", m.message)
 	}
-	sents := model.SplitSentences(proofText(m.snap.Statements["s-014"]))
+	sents := model.SplitSentences(proofText(m.snap.Statements.Get("s-014")))
 	if got := m.form.Value("sentence_number"); got != "3" {
 		t.Fatalf("sentence number prefilled %q, want 3", got)
 	}
@@ -364,7 +364,7 @@ func TestConflictTellsTheReviewer(t *testing.T) {
 	if readFile(t, p) != changed {
 		t.Fatal("the store wrote over the agent's version")
 	}
-	if m.snap.Statements["s-014"].CountUsage != 1 {
+	if m.snap.Statements.Get("s-014").CountUsage != 1 {
 		t.Fatal("the new version is not shown")
 	}
 }
@@ -430,13 +430,13 @@ func TestPatchOpensTheEditor(t *testing.T) {
 		t.Fatal("no proof file for the editor")
 	}
 	path := matches[len(matches)-1]
-	orig := proofText(m.snap.Statements["s-015"])
+	orig := proofText(m.snap.Statements.Get("s-015"))
 	edited := orig + "\n\nStep 3: Since $n(n+1)$ is even, $m$ is an integer."
 	if readFile(t, path) != orig {
 		t.Fatal("the editor's file does not hold the proof")
 	}
 	os.Remove(path)
-	send(t, m, editorDoneMsg{text: edited, orig: orig, skill: "fix-patch-proof", target: "s-015", version: m.snap.Versions["s-015"]})
+	send(t, m, editorDoneMsg{text: edited, orig: orig, skill: "fix-patch-proof", target: "s-015", version: m.snap.Versions.Get("s-015")})
 	if m.form == nil || m.form.Value("issue_number") != "1" {
 		t.Fatal("after the editor, no form with issue 1 prefilled")
 	}
@@ -506,7 +506,7 @@ func TestPauseCountsAndAppliesOnResume(t *testing.T) {
 	next := store.Reload(dir, m.snap, []string{"statement/s-017.json"})
 	g, f := derive(next)
 	send(t, m, snapshotMsg{snap: next, g: g, f: f, paths: []string{"statement/s-017.json"}})
-	if m.snap.Statements["s-017"].Status != "pending" {
+	if m.snap.Statements.Get("s-017").Status != "pending" {
 		t.Fatal("a paused view changed")
 	}
 	if !strings.Contains(screen(m), "paused (1 file changed outside the log)") {
@@ -527,7 +527,7 @@ func TestPauseCountsAndAppliesOnResume(t *testing.T) {
 		t.Fatalf("status bar does not count one skill call as one change:\n%s", lastLine(screen(m)))
 	}
 	keys(t, m, "p")
-	if m.snap.Statements["s-017"].Status != "abandoned" {
+	if m.snap.Statements.Get("s-017").Status != "abandoned" {
 		t.Fatal("resume did not apply the change")
 	}
 }
@@ -585,7 +585,7 @@ func TestBadDataDoesNotCrash(t *testing.T) {
 // hugeTree is a synthetic 100k-statement tree, wide and deep: each statement has up to
 // 3 children, all under one problem.
 func hugeTree() *forest {
-	snap := &model.Snapshot{Problems: map[string]*model.Problem{}, Statements: map[string]*model.Statement{}, Versions: map[string]string{}}
+	snap := &model.Snapshot{Problems: map[string]*model.Problem{}, Statements: model.ObjectsOf(map[string]*model.Statement{}), Versions: model.ObjectsOf(map[string]string{})}
 	p := &model.Problem{ID: "p-001", Status: "unresolved", Objectives: []string{"big"}}
 	snap.Problems["p-001"] = p
 	const n = 100_000
@@ -600,7 +600,7 @@ func hugeTree() *forest {
 		for c := 3*i + 1; c <= 3*i+3 && c < n; c++ {
 			st.Preliminaries = append(st.Preliminaries, ids[c])
 		}
-		snap.Statements[sid] = st
+		snap.Statements.Set(sid, st)
 	}
 	p.Progresses = []string{ids[0]}
 	_, f := derive(snap)

@@ -80,8 +80,8 @@ func (m *Model) startSkillOn(skill *store.Skill, id string, values map[string]st
 		return m.openForm(f)
 	}
 	name := skill.Name
-	ch := &change{skill: skill, target: id, version: m.snap.Versions[id], args: store.Args{skill.Target: id}}
-	ch.seen = m.snap.Statements[id]
+	ch := &change{skill: skill, target: id, version: m.snap.Versions.Get(id), args: store.Args{skill.Target: id}}
+	ch.seen = m.snap.Statements.Get(id)
 	pf := m.prefillFor(skill, id)
 	if len(values) > 0 {
 		merged := map[string]string{}
@@ -164,7 +164,7 @@ func (m *Model) sentenceUnderCursor() (int, string) {
 // editProof opens $EDITOR on the proof, like git commit; the rest of the change is
 // asked for when the editor exits.
 func (m *Model) editProof(skill, id, version string) tea.Cmd {
-	st := m.snap.Statements[id]
+	st := m.snap.Statements.Get(id)
 	orig := ""
 	if st != nil {
 		var err error
@@ -227,13 +227,13 @@ func (m *Model) editorDone(msg editorDoneMsg) tea.Cmd {
 		return nil
 	}
 	skill, _ := store.Lookup(msg.skill)
-	ch := &change{skill: skill, target: msg.target, version: msg.version, args: store.Args{skill.Target: msg.target}, seen: m.snap.Statements[msg.target]}
+	ch := &change{skill: skill, target: msg.target, version: msg.version, args: store.Args{skill.Target: msg.target}, seen: m.snap.Statements.Get(msg.target)}
 	pf := m.prefillFor(skill, msg.target)
 	about := pf.about
 	if msg.skill == "fix-patch-proof" {
 		ch.args["updated_proof"] = proof
 		about = fmt.Sprintf("The edited proof has %d sentences. Which issue does it answer, and what changed?", len(model.SplitSentences(proof)))
-		if st := m.snap.Statements[msg.target]; st != nil {
+		if st := m.snap.Statements.Get(msg.target); st != nil {
 			if open := model.Unanswered(st.Issues, st.Responses); len(open) > 0 {
 				pf.values = map[string]string{"issue_number": fmt.Sprint(open[0])}
 			}

@@ -100,7 +100,7 @@ func (m *Model) conflictNote() {
 		return
 	}
 	ch := f.change
-	now := m.snap.Statements[ch.target]
+	now := m.snap.Statements.Get(ch.target)
 	note := []string{ch.conflict + " changed since you read it (someone else wrote it): nothing was written. Your draft is kept; the new version:"}
 	was := ch.seen
 	switch {
@@ -126,5 +126,5 @@ func (m *Model) conflictNote() {
 	}
 	note = append(note, "ctrl+s checks the draft again against this version; esc drops it.")
 	f.note = note
-	ch.seen, ch.version, ch.conflict = now, m.snap.Versions[ch.target], ""
+	ch.seen, ch.version, ch.conflict = now, m.snap.Versions.Get(ch.target), ""
 }

@@ -29,7 +29,7 @@ type prefill struct {
 
 // prefillFor is the prefill of a skill on the selection.
 func (m *Model) prefillFor(skill *store.Skill, id string) prefill {
-	st := m.snap.Statements[id]
+	st := m.snap.Statements.Get(id)
 	firstOpen := ""
 	if st != nil {
 		if open := model.Unanswered(st.Issues, st.Responses); len(open) > 0 {
@@ -82,7 +82,7 @@ func (m *Model) prefillFor(skill *store.Skill, id string) prefill {
 		var keys []string
 		if pr := m.snap.Problems[id]; pr != nil {
 			for _, it := range pr.Progresses {
-				if sid, ok := model.RefID(it); ok && m.snap.Statements[sid] != nil && m.snap.Statements[sid].Status == "true" {
+				if sid, ok := model.RefID(it); ok && m.snap.Statements.Get(sid) != nil && m.snap.Statements.Get(sid).Status == "true" {
 					keys = append(keys, sid)
 				}
 			}

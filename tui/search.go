@@ -80,7 +80,7 @@ func (m *Model) findMatches(q string) []string {
 	var out []string
 	for _, id := range m.forest.order {
 		text := id
-		if st := m.snap.Statements[id]; st != nil {
+		if st := m.snap.Statements.Get(id); st != nil {
 			text += " " + st.Claim()
 		} else if p := m.snap.Problems[id]; p != nil {
 			text += " " + p.Title()

@@ -131,7 +131,7 @@ func TestSentenceCursorDoesNotRenderAgain(t *testing.T) {
 		return views.RenderProofMarkdown(proof, width, style, math)
 	}
 	keys(t, m, "n", "n") // s-014, then s-015: one rendering each
-	proof := proofText(m.snap.Statements["s-015"])
+	proof := proofText(m.snap.Statements.Get("s-015"))
 	if selectedID(m) != "s-015" || renders.Load() != 2 {
 		t.Fatalf("on %s after %d renders, want s-015 after 2", selectedID(m), renders.Load())
 	}

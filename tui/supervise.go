@@ -150,7 +150,7 @@ type similarMsg struct {
 // it starts finding them (the detail shows them when they arrive).
 func (m *Model) similarTo(id string) ([]model.Match, tea.Cmd) {
 	ex := m.ex
-	if ex == nil || ex.snap.Statements[id] == nil {
+	if ex == nil || ex.snap.Statements.Get(id) == nil {
 		return nil, nil
 	}
 	if m.similarOf != ex.sim || m.similarClaims != ex.claims {
@@ -177,7 +177,7 @@ func (m *Model) onSimilar(msg similarMsg) tea.Cmd {
 		return nil // for other claims than those shown: asked again when shown
 	}
 	// A statement the shown snapshot lacks (newer than it) is left out.
-	matches := slices.DeleteFunc(msg.matches, func(x model.Match) bool { return m.snap.Statements[x.ID] == nil })
+	matches := slices.DeleteFunc(msg.matches, func(x model.Match) bool { return m.snap.Statements.Get(x.ID) == nil })
 	m.similar[msg.id] = matches
 	delete(m.similarBusy, msg.id)
 	if r, ok := m.tree.Selected(); ok && r.ID == msg.id && m.side == sideDetail {

@@ -117,10 +117,10 @@ func TestFlowTimeTravelOnTheFixture(t *testing.T) {
 	if fm.travel == nil || fm.travel.id != "l-003" {
 		t.Fatalf("final travel %+v", fm.travel)
 	}
-	if st := fm.snap.Statements["s-007"]; st.Status != "pending" || !st.Proof.Empty() {
+	if st := fm.snap.Statements.Get("s-007"); st.Status != "pending" || !st.Proof.Empty() {
 		t.Fatalf("s-007 shown as %q with %d bytes of proof", st.Status, len(proofText(st)))
 	}
-	if st := fm.travel.live.snap.Statements["s-007"]; st.Status != "true" {
+	if st := fm.travel.live.snap.Statements.Get("s-007"); st.Status != "true" {
 		t.Fatalf("the present s-007 is %q", st.Status)
 	}
 }

@@ -163,7 +163,7 @@ func TestTimeTravelScrubsThroughTheLog(t *testing.T) {
 	if m.travel.at != 2 || m.travel.id != "l-003" {
 		t.Fatalf(", , ,: at %d %s, want l-003", m.travel.at, m.travel.id)
 	}
-	st := m.snap.Statements["s-007"]
+	st := m.snap.Statements.Get("s-007")
 	if st.Status != "pending" || !st.Proof.Empty() {
 		t.Fatalf("s-007 after l-003: %q with a proof of %d bytes", st.Status, len(proofText(st)))
 	}
@@ -184,8 +184,8 @@ func TestTimeTravelScrubsThroughTheLog(t *testing.T) {
 		t.Fatalf("scrubbing past the end: at %s, message %q", m.travel.id, m.message)
 	}
 	keys(t, m, "t")
-	if m.travel != nil || m.snap.Statements["s-007"].Status != "true" {
-		t.Fatalf("t again: travel %v, s-007 %q", m.travel, m.snap.Statements["s-007"].Status)
+	if m.travel != nil || m.snap.Statements.Get("s-007").Status != "true" {
+		t.Fatalf("t again: travel %v, s-007 %q", m.travel, m.snap.Statements.Get("s-007").Status)
 	}
 	if got := readFile(t, filepath.Join(dir, "statement/s-007.json")); got != before {
 		t.Fatal("time travel wrote s-007")
@@ -298,8 +298,8 @@ func TestLiveChangesWaitDuringTimeTravel(t *testing.T) {
 		t.Fatalf("status line %q", got)
 	}
 	keys(t, m, "t")
-	if m.travel != nil || m.pending != nil || m.snap.Statements["s-014"].Status != "true" {
-		t.Fatalf("back to now: pending %v, s-014 %q", m.pending != nil, m.snap.Statements["s-014"].Status)
+	if m.travel != nil || m.pending != nil || m.snap.Statements.Get("s-014").Status != "true" {
+		t.Fatalf("back to now: pending %v, s-014 %q", m.pending != nil, m.snap.Statements.Get("s-014").Status)
 	}
 }
 
@@ -555,7 +555,7 @@ func TestTimeTravelOverAMissingBackup(t *testing.T) {
 	}
 	m := openTestModel(t, dir, 120, 40)
 	keys(t, m, "j", "t", ",", ",", ",") // s-007 after l-003
-	if st := m.snap.Statements["s-007"]; st.Status != "validating" {
+	if st := m.snap.Statements.Get("s-007"); st.Status != "validating" {
 		t.Fatalf("s-007 after l-003 without the l-004 backup: %q, want the l-005 backup's validating", st.Status)
 	}
 	contains(t, "detail", detailText(m), "⚠ history/l-004/s-007.json: the backup is missing; the next version\nstands in")

@@ -252,7 +252,7 @@ func header(st *themes.Styles, id string, info RowInfo, extra ...string) string 
 // numbered sentences, issue threads, progress notes, proposals and file problems.
 func StatementDetail(st *themes.Styles, snap *model.Snapshot, g *model.Graph, id string, state DetailState, width int) Doc {
 	b := &docBuilder{st: st, width: max(width, 10), state: state, doc: Doc{ProofStart: -1}}
-	s := snap.Statements[id]
+	s := snap.Statements.Get(id)
 	if s == nil {
 		b.line(st.Error.Render("⚠ " + id + " does not exist"))
 		return b.doc

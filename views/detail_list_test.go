@@ -12,15 +12,15 @@ import (
 // A long list of sub-statements shows its first detailListMax, links and all, and says
 // how many more there are.
 func TestDetailListsArePaged(t *testing.T) {
-	snap := &model.Snapshot{Statements: map[string]*model.Statement{}}
+	snap := &model.Snapshot{Statements: model.ObjectsOf(map[string]*model.Statement{})}
 	top := &model.Statement{ID: "s-001", Status: "pending", Conclusion: []string{"c"}}
 	last := "s-001"
 	for range detailListMax + 50 {
 		last, _ = model.NextID(last)
 		top.Preliminaries = append(top.Preliminaries, last)
-		snap.Statements[last] = &model.Statement{ID: last, Status: "pending", Conclusion: []string{"d"}}
+		snap.Statements.Set(last, &model.Statement{ID: last, Status: "pending", Conclusion: []string{"d"}})
 	}
-	snap.Statements["s-001"] = top
+	snap.Statements.Set("s-001", top)
 	doc := StatementDetail(stylesFor("plain"), snap, model.Derive(snap), "s-001", DetailState{Link: -1}, 80)
 	if len(doc.Links) != detailListMax {
 		t.Fatalf("%d links, want %d", len(doc.Links), detailListMax)

@@ -59,7 +59,7 @@ type RowInfo struct {
 // InfoFor reads a row's info. It tolerates anything: a missing object gives zero info.
 func InfoFor(snap *model.Snapshot, g *model.Graph, id string, broken map[string]bool) RowInfo {
 	var ri RowInfo
-	if st := snap.Statements[id]; st != nil {
+	if st := snap.Statements.Get(id); st != nil {
 		ri.Status = st.Status
 		ri.Text = firstLine(st.Claim())
 		ri.IssuesTotal = len(st.Issues)

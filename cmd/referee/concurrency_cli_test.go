@@ -101,7 +101,7 @@ func TestConcurrentCLIProcesses(t *testing.T) {
 		if !slices.Contains(progresses, "("+r.created+") "+r.claim) {
 			t.Errorf("%s (%q) is not linked from p-001", r.created, r.claim)
 		}
-		if st := snap.Statements[r.created]; st == nil || st.Claim() != r.claim || st.Proof.Empty() {
+		if st := snap.Statements.Get(r.created); st == nil || st.Claim() != r.claim || st.Proof.Empty() {
 			t.Errorf("%s: %+v", r.created, st)
 		}
 	}

@@ -95,7 +95,7 @@ func (a *app) similarCommand() *cobra.Command {
 		if err != nil {
 			return err
 		}
-		if snap.Statements[id] == nil {
+		if snap.Statements.Get(id) == nil {
 			return fmt.Errorf("%s does not exist in %s", id, *contents)
 		}
 		ix := model.NewSimilarityIndex(snap)

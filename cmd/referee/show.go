@@ -99,7 +99,7 @@ func (a *app) showSentences(dir, id, output, at string, math mathtext.Mode) erro
 	if err != nil {
 		return err
 	}
-	st := snap.Statements[id]
+	st := snap.Statements.Get(id)
 	if st == nil {
 		for _, b := range snap.Broken {
 			if b.ID == id {
@@ -166,7 +166,7 @@ func (a *app) show(dir, id, output, at string) error {
 	if output == "json" {
 		out := model.Obj(
 			model.M("id", model.Str(id)),
-			model.M("version", model.Str(snap.Versions[id])),
+			model.M("version", model.Str(snap.Versions.Get(id))),
 			model.M("phase", model.Str(phase)),
 			model.M("object", doc),
 		)
@@ -176,17 +176,17 @@ func (a *app) show(dir, id, output, at string) error {
 		_, err := a.stdout.Write(append(model.EncodeIndent(out), '\n'))
 		return err
 	}
-	v := &viewer{out: &strings.Builder{}, version: snap.Versions[id]}
+	v := &viewer{out: &strings.Builder{}, version: snap.Versions.Get(id)}
 	if at != "" {
 		v.line("as it was right after %s (rebuilt from %s/; read-only)", at, store.HistoryDir)
 	}
 	switch {
-	case snap.Statements[id] != nil:
-		proof, err := snap.Statements[id].Proof.Text()
+	case snap.Statements.Get(id) != nil:
+		proof, err := snap.Statements.Get(id).Proof.Text()
 		if err != nil {
 			return err
 		}
-		v.statement(g, snap.Statements[id], doc, proof)
+		v.statement(g, snap.Statements.Get(id), doc, proof)
 	case snap.Problems[id] != nil:
 		v.problem(g, snap.Problems[id])
 	default:

@@ -154,7 +154,7 @@ func titleOf(snap *model.Snapshot, id string) string {
 	var text string
 	if p := snap.Problems[id]; p != nil {
 		text = p.Title()
-	} else if s := snap.Statements[id]; s != nil {
+	} else if s := snap.Statements.Get(id); s != nil {
 		text = s.Claim()
 	}
 	first, _, _ := strings.Cut(text, "\n")
