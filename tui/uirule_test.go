@@ -26,6 +26,7 @@ var blocking = []string{
 var offUI = map[string]bool{
 	"New": true, "Run": true, "Close": true, "derive": true, "checkFolder": true, // before the program
 	"IsDemo": true, "ScratchCopy": true, // Run's: the bundled demo's scratch copy, before the program
+	"Reloaded": true, // the measuring seam's (probe.go): called by measurements, never by Update
 }
 
 // known are the calls still made on the UI goroutine, each with why it is tolerated for
@@ -45,7 +46,7 @@ func TestUpdateDoesNoDiskIOAndNeverSleeps(t *testing.T) {
 	fset := token.NewFileSet()
 	var found []string
 	for _, name := range files {
-		if strings.HasSuffix(name, "_test.go") || name == "measure.go" || name == "perf.go" || name == "measure_sessions.go" {
+		if strings.HasSuffix(name, "_test.go") {
 			continue
 		}
 		f, err := parser.ParseFile(fset, name, nil, 0)
