@@ -1,13 +1,14 @@
 package tui
 
 import (
-	"path"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
 
+	"referee/live"
 	"referee/model"
 	"referee/store"
 )
@@ -17,7 +18,7 @@ import (
 type snapshotMsg struct {
 	snap    *model.Snapshot
 	g       *model.Graph
-	f       *forest
+	f       *live.Forest
 	paths   []string
 	rescan  bool
 	watch   error // a watch problem to show
@@ -31,35 +32,10 @@ type flashTickMsg struct{}
 
 const flashFor = 2 * time.Second
 
-// derive builds everything a snapshot needs for display.
-func derive(snap *model.Snapshot) (*model.Graph, *forest) {
-	g := model.Derive(snap)
-	return g, newForest(snap, g)
-}
-
-// deriveFrom is derive for snap, a reload of base's snapshot with the files paths name
-// read again: when the changed objects keep their references (an agent's write usually
-// changes a status, a proof, an issue or a response) the graph is updated for what they
-// touch and the tree keeps base's shape, instead of deriving 10k objects again per
-// write. Without a base it derives in full.
-func deriveFrom(base *forest, snap *model.Snapshot, paths []string) (*model.Graph, *forest) {
-	switch {
-	case base == nil:
-		return derive(snap)
-	case snap == base.snap:
-		return base.g, base
-	}
-	g, relinked := base.g.Update(base.snap, snap, changedIDs(paths))
-	if relinked {
-		return g, newForest(snap, g)
-	}
-	return g, base.with(snap, g)
-}
-
 // derivedOf is the tree (and, in it, the graph) the model holds for snap, if any: what
 // the next batch of the chain is derived from.
-func (m *Model) derivedOf(snap *model.Snapshot) *forest {
-	held := []*forest{m.forest}
+func (m *Model) derivedOf(snap *model.Snapshot) *live.Forest {
+	held := []*live.Forest{m.forest}
 	if m.pending != nil {
 		held = append(held, m.pending.f)
 	}
@@ -67,7 +43,7 @@ func (m *Model) derivedOf(snap *model.Snapshot) *forest {
 		held = append(held, m.travel.live.f)
 	}
 	for _, f := range held {
-		if f != nil && f.snap == snap {
+		if f != nil && f.Snapshot() == snap {
 			return f
 		}
 	}
@@ -84,11 +60,11 @@ func (m *Model) listen(prev *model.Snapshot) tea.Cmd {
 
 // listenFrom is listen with the tree derived from prev, when there is one (base): the
 // next snapshot's graph and tree are updated from it rather than derived anew.
-func (m *Model) listenFrom(prev *model.Snapshot, base *forest) tea.Cmd {
+func (m *Model) listenFrom(prev *model.Snapshot, base *live.Forest) tea.Cmd {
 	if m.watcher == nil {
 		return nil
 	}
-	if base != nil && base.snap != prev {
+	if base != nil && base.Snapshot() != prev {
 		base = nil
 	}
 	ch := m.watcher.Batches()
@@ -127,7 +103,7 @@ func (m *Model) listenFrom(prev *model.Snapshot, base *forest) tea.Cmd {
 			return msg // only backups, temp files or the lock: nothing to derive or show
 		}
 		msg.snap = snap
-		msg.g, msg.f = deriveFrom(base, snap, b.Paths)
+		msg.g, msg.f = live.DeriveFrom(base, snap, b.Paths)
 		return msg
 	}
 }
@@ -140,24 +116,9 @@ func (m *Model) reloadAll() tea.Cmd {
 		if err != nil {
 			return snapshotMsg{loadErr: err, full: true}
 		}
-		g, f := derive(snap)
+		g, f := live.Derive(snap)
 		return snapshotMsg{snap: snap, g: g, f: f, full: true}
 	}
-}
-
-// changedIDs are the objects a batch touched.
-func changedIDs(paths []string) []string {
-	var ids []string
-	for _, p := range paths {
-		dir, file := path.Split(p)
-		switch dir {
-		case "problem/", "statement/", "experience/":
-			if id, ok := strings.CutSuffix(file, ".json"); ok {
-				ids = append(ids, id)
-			}
-		}
-	}
-	return ids
 }
 
 // onSnapshot takes a new snapshot: applied now, or kept while the view is paused.
@@ -188,7 +149,7 @@ func (m *Model) onSnapshot(msg snapshotMsg) tea.Cmd {
 	if msg.snap == nil {
 		return tea.Batch(cmds...)
 	}
-	ids := changedIDs(msg.paths)
+	ids := live.ChangedIDs(msg.paths)
 	if m.paused && !msg.full || m.travel != nil { // time travel waits like a pause
 		m.pending = &msg
 		m.pendingCount += len(msg.paths)
@@ -203,7 +164,7 @@ func (m *Model) onSnapshot(msg snapshotMsg) tea.Cmd {
 
 // setSnapshot shows a snapshot: the tree keeps its cursor and folds by path, changed
 // objects flash for a moment.
-func (m *Model) setSnapshot(snap *model.Snapshot, g *model.Graph, f *forest, changed []string) tea.Cmd {
+func (m *Model) setSnapshot(snap *model.Snapshot, g *model.Graph, f *live.Forest, changed []string) tea.Cmd {
 	m.snap, m.g, m.forest = snap, g, f
 	m.tree.SetForest(f)
 	m.searchResults = nil
@@ -243,7 +204,7 @@ func plural(n int, one, many string) string {
 	if n == 1 {
 		return "1 " + one
 	}
-	return itoa(n) + " " + many
+	return strconv.Itoa(n) + " " + many
 }
 
 // waiting says what a paused view holds back: the changes (log lines) the folder

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"referee/live"
 	"referee/model"
 	"referee/store"
 )
@@ -38,9 +39,9 @@ func TestStatusWriteKeepsTheTreeShape(t *testing.T) {
 	cursor, rows, before := m.tree.Cursor(), m.tree.Rows(), screen(m)
 
 	next, paths := rewrite(t, m, dir, "statement/s-014.json", `"validating"`, `"true"`)
-	g, f := deriveFrom(m.derivedOf(m.latest), next, paths)
-	wantG, wantF := derive(next)
-	if f.shape != m.forest.shape {
+	g, f := live.DeriveFrom(m.derivedOf(m.latest), next, paths)
+	wantG, wantF := live.Derive(next)
+	if !f.SameShape(m.forest) {
 		t.Fatal("a status write rebuilt the tree")
 	}
 	if !reflect.DeepEqual(g, wantG) {
@@ -50,7 +51,7 @@ func TestStatusWriteKeepsTheTreeShape(t *testing.T) {
 		t.Fatalf("s-012 next: %q, was %q", g.Next["s-012"], m.g.Next["s-012"])
 	}
 	send(t, m, snapshotMsg{snap: next, g: g, f: f, paths: paths})
-	if got := m.tree.Rows(); &got[0] != &rows[0] || !reflect.DeepEqual(got, wantF.flatten(m.tree.folds)) {
+	if got := m.tree.Rows(); &got[0] != &rows[0] || !reflect.DeepEqual(got, wantF.Flatten(m.tree.folds)) {
 		t.Fatal("the rows were flattened again, or differ from the derived tree's")
 	}
 	if m.tree.Cursor() != cursor || m.tree.IsOpen("@p-003") {
@@ -71,9 +72,9 @@ func TestStatusWriteKeepsTheTreeShape(t *testing.T) {
 func TestRelinkingWriteRebuildsTheTree(t *testing.T) {
 	m, dir := newTestModel(t, 120, 40)
 	next, paths := rewrite(t, m, dir, "statement/s-004.json", `"preliminaries": []`, `"preliminaries": ["s-017"]`)
-	g, f := deriveFrom(m.derivedOf(m.latest), next, paths)
-	wantG, wantF := derive(next)
-	if f.shape == m.forest.shape || !reflect.DeepEqual(g, wantG) || !reflect.DeepEqual(f.shape, wantF.shape) {
+	g, f := live.DeriveFrom(m.derivedOf(m.latest), next, paths)
+	wantG, wantF := live.Derive(next)
+	if f.SameShape(m.forest) || !reflect.DeepEqual(g, wantG) || !reflect.DeepEqual(f, wantF) {
 		t.Fatal("a new sub-statement kept the old tree, or built another than derive")
 	}
 }
@@ -87,12 +88,12 @@ func TestReloadChainDerivesFromTheLatestTree(t *testing.T) {
 	}
 	keys(t, m, "p")
 	next, paths := rewrite(t, m, dir, "statement/s-017.json", `"pending"`, `"abandoned"`)
-	g, f := deriveFrom(m.derivedOf(m.latest), next, paths)
+	g, f := live.DeriveFrom(m.derivedOf(m.latest), next, paths)
 	send(t, m, snapshotMsg{snap: next, g: g, f: f, paths: paths})
 	if m.forest == f || m.derivedOf(m.latest) != f {
 		t.Fatal("while paused the chain does not go on from the waiting tree")
 	}
-	if _, again := deriveFrom(f, next, nil); again != f {
+	if _, again := live.DeriveFrom(f, next, nil); again != f {
 		t.Fatal("the same snapshot was derived again")
 	}
 }

@@ -10,6 +10,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
 
+	"referee/live"
 	"referee/model"
 	"referee/store"
 )
@@ -62,7 +63,7 @@ func newLoading(watch bool) *loading {
 type loadedMsg struct {
 	snap     *model.Snapshot
 	g        *model.Graph
-	f        *forest
+	f        *live.Forest
 	err      error
 	watcher  *store.Watcher // started by this command (nil if it was running already)
 	watchErr error
@@ -108,7 +109,7 @@ func (m *Model) loadCmd() tea.Cmd {
 		}
 		ls.step.Store(int32(stepDerive))
 		msg.snap = snap
-		msg.g, msg.f = derive(snap)
+		msg.g, msg.f = live.Derive(snap)
 		return msg
 	}
 }

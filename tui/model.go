@@ -24,6 +24,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"referee/cells"
+	"referee/live"
 	"referee/mathtext"
 	"referee/model"
 	"referee/sessions"
@@ -85,7 +86,7 @@ type Model struct {
 
 	snap     *model.Snapshot
 	g        *model.Graph
-	forest   *forest
+	forest   *live.Forest
 	latest   *model.Snapshot     // head of the reload chain (may be ahead of snap when paused)
 	loading  *loading            // the folder is being read (loading.go); nil once shown
 	counts   map[model.Phase]int // statements per phase, of the graph countsOf
@@ -205,7 +206,7 @@ func New(dir string, opts Options) (*Model, error) {
 		m.Close()
 		return nil, err
 	}
-	g, f := derive(snap)
+	g, f := live.Derive(snap)
 	m.latest = snap
 	m.setSnapshot(snap, g, f, nil)
 	return m, nil
@@ -557,8 +558,8 @@ func (m *Model) follow(id string) {
 	if m.forest == nil {
 		return
 	}
-	p, ok := m.forest.canon[id]
-	if !ok {
+	p := m.forest.Canon(id)
+	if p == "" {
 		m.flashError(id + " is not in the tree (it does not exist)")
 		return
 	}
@@ -668,20 +669,17 @@ func (m *Model) rebuildDetail() tea.Cmd {
 	case views.RowProblem:
 		doc = views.ProblemDetail(m.st, m.snap, m.g, r.ID, state, w)
 	case views.RowGroup:
-		var members []string
-		for _, c := range m.forest.childrenOf(r.Path, child{id: r.ID, kind: r.Kind}) {
-			members = append(members, c.id)
-		}
+		members := m.forest.Children(r)
 		switch r.ID {
-		case groupPremises:
-			doc = views.GroupDetail(m.st, m.snap, m.g, "Premises of "+parentID(r.Path), "The statements this one rests on (usually assumptions, true from the start).", members, state, w)
-		case groupUnattached:
+		case live.GroupPremises:
+			doc = views.GroupDetail(m.st, m.snap, m.g, "Premises of "+live.ParentID(r.Path), "The statements this one rests on (usually assumptions, true from the start).", members, state, w)
+		case live.GroupUnattached:
 			doc = views.GroupDetail(m.st, m.snap, m.g, "Unattached", "Objects nothing leads to from a problem: created but never linked (an agent may have died between its two commands), or a cycle nothing enters.", members, state, w)
-		case groupBroken:
-			doc = views.BrokenDetail(m.st, m.forest.brokenOrphans, w)
+		case live.GroupBroken:
+			doc = views.BrokenDetail(m.st, m.forest.BrokenOrphans(), w)
 		}
 	case views.RowBroken:
-		doc = views.BrokenDetail(m.st, m.forest.brokenOrphans, w)
+		doc = views.BrokenDetail(m.st, m.forest.BrokenOrphans(), w)
 	case views.RowMissing:
 		doc = views.MissingDetail(m.st, m.g, r.ID, w)
 	case views.RowCycle:
@@ -874,7 +872,7 @@ func (m *Model) next(d int) {
 	case d < 0:
 		target = list[len(list)-1] // not on one: the queue starts with what holds up the most
 	}
-	m.tree.Reveal(m.forest.canon[target])
+	m.tree.Reveal(m.forest.Canon(target))
 	at := slices.Index(list, target) + 1
 	msg := fmt.Sprintf("%s: %s (%d of %d waiting for a human)", target, m.g.Phase[target], at, len(list))
 	if wrapped {

@@ -7,6 +7,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"referee/live"
 	"referee/mathtext"
 	"referee/model"
 	"referee/sessions"
@@ -119,7 +120,7 @@ func (p *Probe) Reloaded(dir string, paths []string) (tea.Msg, error) {
 			return nil, fmt.Errorf("%s: %s", b.Path, b.Reason)
 		}
 	}
-	g, f := deriveFrom(p.m.derivedOf(p.m.latest), snap, paths)
+	g, f := live.DeriveFrom(p.m.derivedOf(p.m.latest), snap, paths)
 	return snapshotMsg{snap: snap, g: g, f: f, paths: paths}, nil
 }
 
