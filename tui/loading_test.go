@@ -173,7 +173,7 @@ func TestChangeDuringTheLoadIsApplied(t *testing.T) {
 	dir := copyDir(t, "testdata/demo")
 	m := openModel(t, dir, Options{}, 120, 40)
 	msg := m.loadCmd()().(loadedMsg)
-	if msg.watcher == nil {
+	if msg.feed == nil {
 		t.Fatalf("no watcher: %v", msg.watchErr)
 	}
 	p := filepath.Join(dir, "statement/s-017.json")
@@ -188,7 +188,7 @@ func TestChangeDuringTheLoadIsApplied(t *testing.T) {
 	if got := m.snap.Statements["s-017"].Status; got != "abandoned" {
 		t.Fatalf("s-017 is %q after the batch", got)
 	}
-	if m.watcher == nil {
+	if m.feed == nil {
 		t.Fatal("the watcher was not taken")
 	}
 }

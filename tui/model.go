@@ -1,6 +1,8 @@
 // Package tui is referee's terminal workbench: a Bubble Tea program over a live contents
-// folder. Data flows one way: files → store → snapshot → tui → views; a change goes
-// tui → store.Run → files → watcher → snapshot.
+// folder. Data flows one way: files → store → live → tui → views. The live room (package
+// live) watches the folder, reloads what changed and derives the graph and the tree rows,
+// and hands the tui immutable frames (live.Frame); the tui draws and routes. A change
+// goes tui → store.Run → files → live's watcher → the next frame.
 //
 // The rule: Update does no disk I/O and never sleeps. What reads or writes files,
 // indexes the log or compares many claims (snapshots, histories, the similarity index,
@@ -84,18 +86,23 @@ type Model struct {
 	dark   bool
 	themed bool // the background colour answered (for auto)
 
+	// What the tree and detail show: a frame's snapshot, graph and tree (live.Frame).
 	snap     *model.Snapshot
 	g        *model.Graph
 	forest   *live.Forest
-	latest   *model.Snapshot     // head of the reload chain (may be ahead of snap when paused)
 	loading  *loading            // the folder is being read (loading.go); nil once shown
 	counts   map[model.Phase]int // statements per phase, of the graph countsOf
 	countsOf *model.Graph
 
-	watcher      *store.Watcher
+	// The live room's side (live.go): the feed of frames, the head of its reload chain
+	// (may be ahead of what is shown when paused; latest is its snapshot), and the
+	// newest frame held back while paused or travelling.
+	feed         *live.Feed
+	head         *live.Forest
+	latest       *model.Snapshot
 	watchNote    string
 	paused       bool
-	pending      *snapshotMsg
+	pending      *live.Frame
 	pendingCount int
 
 	tree   *Tree
@@ -194,11 +201,11 @@ func New(dir string, opts Options) (*Model, error) {
 		return m, nil
 	}
 	if !opts.NoWatch { // before the load: a change made during it is reported, not missed
-		w, err := store.Watch(dir, store.WatchOptions{})
+		feed, err := live.Watch(dir, store.WatchOptions{})
 		if err != nil {
 			m.watchNote = "not watching: " + err.Error()
 		} else {
-			m.watcher = w
+			m.feed = feed
 		}
 	}
 	snap, err := store.Load(dir)
@@ -207,7 +214,7 @@ func New(dir string, opts Options) (*Model, error) {
 		return nil, err
 	}
 	g, f := live.Derive(snap)
-	m.latest = snap
+	m.setHead(f)
 	m.setSnapshot(snap, g, f, nil)
 	return m, nil
 }
@@ -231,9 +238,9 @@ func checkFolder(dir string) error {
 // Close stops the watcher.
 func (m *Model) Close() {
 	m.closeLoading()
-	if m.watcher != nil {
-		_ = m.watcher.Close()
-		m.watcher = nil
+	if m.feed != nil {
+		_ = m.feed.Close()
+		m.feed = nil
 	}
 }
 
@@ -257,7 +264,7 @@ func (m *Model) Init() tea.Cmd {
 	if m.loading != nil {
 		return tea.Batch(tea.RequestBackgroundColor, m.startLoad(), m.pollRuns(true), m.watchSessions(nil))
 	}
-	return tea.Batch(tea.RequestBackgroundColor, m.listen(m.latest), m.refreshDetail(false), m.pollRuns(true), m.watchSessions(nil))
+	return tea.Batch(tea.RequestBackgroundColor, m.listen(), m.refreshDetail(false), m.pollRuns(true), m.watchSessions(nil))
 }
 
 // Update handles one message.
@@ -292,8 +299,8 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 			return m.refreshDetail(false)
 		}
 		return nil
-	case snapshotMsg:
-		cmd := m.onSnapshot(msg)
+	case live.Frame:
+		cmd := m.onFrame(msg)
 		m.conflictNote()
 		return cmd
 	case planMsg:

@@ -95,7 +95,7 @@ func TestReloadKeepsCursorAndFolds(t *testing.T) {
 	}
 	next := store.Reload(dir, snap, []string{"statement/s-004.json"})
 	g, f := live.Derive(next)
-	send(t, m, snapshotMsg{snap: next, g: g, f: f, paths: []string{"statement/s-004.json"}})
+	send(t, m, live.Frame{Snap: next, Graph: g, Forest: f, Paths: []string{"statement/s-004.json"}})
 	if m.tree.Cursor() != path {
 		t.Fatalf("cursor moved from %q to %q after a reload", path, m.tree.Cursor())
 	}
@@ -506,7 +506,7 @@ func TestPauseCountsAndAppliesOnResume(t *testing.T) {
 	}
 	next := store.Reload(dir, m.snap, []string{"statement/s-017.json"})
 	g, f := live.Derive(next)
-	send(t, m, snapshotMsg{snap: next, g: g, f: f, paths: []string{"statement/s-017.json"}})
+	send(t, m, live.Frame{Snap: next, Graph: g, Forest: f, Paths: []string{"statement/s-017.json"}})
 	if m.snap.Statements["s-017"].Status != "pending" {
 		t.Fatal("a paused view changed")
 	}
@@ -523,7 +523,7 @@ func TestPauseCountsAndAppliesOnResume(t *testing.T) {
 	paths := []string{"statement/" + res.Created[0] + ".json", "problem/p-002.json", "config.json", "history/log.jsonl"}
 	next = store.Reload(dir, next, paths)
 	g, f = live.Derive(next)
-	send(t, m, snapshotMsg{snap: next, g: g, f: f, paths: paths})
+	send(t, m, live.Frame{Snap: next, Graph: g, Forest: f, Paths: paths})
 	if !strings.Contains(screen(m), "paused (1 change waiting)") {
 		t.Fatalf("status bar does not count one skill call as one change:\n%s", lastLine(screen(m)))
 	}

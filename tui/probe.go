@@ -1,8 +1,6 @@
 package tui
 
 import (
-	"fmt"
-	"slices"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
@@ -11,15 +9,13 @@ import (
 	"referee/mathtext"
 	"referee/model"
 	"referee/sessions"
-	"referee/store"
 	"referee/views"
 )
 
 // The measuring seam. `referee bench` and the workbench's benchmarks (package
 // bench/tuimeasure) drive a Model as the program drives it and time it; what they need
 // of its insides passes through Probe, and nothing else of the product is exported for
-// them. A Probe is driven from one goroutine, like the program's UI goroutine; its
-// methods that read files are for measurements only, never called from Update.
+// them. A Probe is driven from one goroutine, like the program's UI goroutine.
 
 // ProbeOptions say how a Probe opens its folder.
 type ProbeOptions struct {
@@ -101,8 +97,9 @@ func (p *Probe) Loading() (bool, error) {
 // Shown is the snapshot the workbench shows.
 func (p *Probe) Shown() *model.Snapshot { return p.m.snap }
 
-// Latest is the head of the reload chain: the newest snapshot read.
-func (p *Probe) Latest() *model.Snapshot { return p.m.latest }
+// Head is the head of the reload chain: the tree of the newest snapshot read, from
+// which the next frame is read and derived (live.Reload, live.Feed.Next).
+func (p *Probe) Head() *live.Forest { return p.m.head }
 
 // Flashing reports whether an object is marked as just changed.
 func (p *Probe) Flashing(id string) bool {
@@ -110,33 +107,19 @@ func (p *Probe) Flashing(id string) bool {
 	return ok
 }
 
-// Reloaded is the message the watcher's listen command makes for a batch of paths:
-// those files read again from the head of the chain, the graph and the tree updated.
-// It reads files: a measurement calls it where the program's command would run.
-func (p *Probe) Reloaded(dir string, paths []string) (tea.Msg, error) {
-	snap := store.Reload(dir, p.m.latest, paths)
-	for _, b := range snap.Broken {
-		if slices.Contains(paths, b.Path) {
-			return nil, fmt.Errorf("%s: %s", b.Path, b.Reason)
-		}
-	}
-	g, f := live.DeriveFrom(p.m.derivedOf(p.m.latest), snap, paths)
-	return snapshotMsg{snap: snap, g: g, f: f, paths: paths}, nil
-}
-
-// WatchWith makes the workbench listen to a watcher it had not started (Close stops
-// it), and returns the first listen command.
-func (p *Probe) WatchWith(w *store.Watcher) tea.Cmd {
-	p.m.watcher = w
+// WatchWith makes the workbench listen to a feed it had not started (Close stops it),
+// and returns the first listen command.
+func (p *Probe) WatchWith(feed *live.Feed) tea.Cmd {
+	p.m.feed = feed
 	return p.Next()
 }
 
-// Next is the listen command the workbench has outstanding after a snapshot message:
-// it waits for the watcher's next batch (nil when there is no watcher).
-func (p *Probe) Next() tea.Cmd { return p.m.listen(p.m.latest) }
+// Next is the listen command the workbench has outstanding after a frame: it asks the
+// live room for the next (nil when there is no watcher).
+func (p *Probe) Next() tea.Cmd { return p.m.listen() }
 
 // Watching reports whether the watcher still runs, and the note about it.
-func (p *Probe) Watching() (bool, string) { return p.m.watcher != nil, p.m.watchNote }
+func (p *Probe) Watching() (bool, string) { return p.m.feed != nil, p.m.watchNote }
 
 // WatchSessions is the command that polls the agents' transcripts once they change.
 func (p *Probe) WatchSessions() tea.Cmd { return p.m.watchSessions(p.m.sess.w) }

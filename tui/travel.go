@@ -176,7 +176,7 @@ func (m *Model) exitTravel() tea.Cmd {
 	if m.pending != nil && !m.paused {
 		p := m.pending
 		m.pending, m.pendingCount = nil, 0
-		live.snap, live.g, live.f = p.snap, p.g, p.f
+		live.snap, live.g, live.f = p.Snap, p.Graph, p.Forest
 	}
 	m.ex = live.ex // may be a snapshot behind: supervise rebuilds it
 	if m.ex != nil {

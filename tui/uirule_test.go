@@ -19,6 +19,7 @@ var blocking = []string{
 	"os.Remove", "os.RemoveAll", "os.MkdirTemp", "os.CreateTemp", "time.Sleep",
 	"store.Load", "store.LoadWithProgress", "store.Reload", "store.Run", "store.Plan", "store.NewHistory",
 	"store.ReadRuns", "store.Watch",
+	"live.Watch", "live.Reload", "live.ReloadAll", // the live room reads the folder
 }
 
 // offUI are the functions that may block: they run before the program starts, after it
@@ -26,7 +27,6 @@ var blocking = []string{
 var offUI = map[string]bool{
 	"New": true, "Run": true, "Close": true, "derive": true, "checkFolder": true, // before the program
 	"IsDemo": true, "ScratchCopy": true, // Run's: the bundled demo's scratch copy, before the program
-	"Reloaded": true, // the measuring seam's (probe.go): called by measurements, never by Update
 }
 
 // known are the calls still made on the UI goroutine, each with why it is tolerated for

@@ -191,7 +191,7 @@ func (m *Model) statusLines() []string {
 	case m.travel != nil:
 	case m.loading != nil:
 		left = append(left, st.Muted.Render("◌ loading"))
-	case m.watcher != nil:
+	case m.feed != nil:
 		left = append(left, st.Status(model.PhaseProved).Render("● live"))
 	default:
 		left = append(left, st.Muted.Render("○ not live"))

@@ -18,6 +18,8 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"referee/live"
+	"referee/model"
 	"referee/store"
 	"referee/tui"
 )
@@ -77,9 +79,9 @@ func (c *KeypressCase) Mean(n int) time.Duration {
 func (c *KeypressCase) Close() { c.p.Close() }
 
 // WriteCase is an agent writing one statement file again and again, and the workbench
-// showing each version: what the program does with the watcher's batch (listen:
-// store.Reload of that file, the graph and the tree derived off the UI goroutine; then
-// the snapshot message through Update) and the next frame. The watcher's quiet time
+// showing each version: what the program does with the watcher's batch (the live
+// room's Next: store.Reload of that file, the graph and the tree derived off the UI
+// goroutine; then the frame through Update) and the next frame. The watcher's quiet time
 // (store.WatchOptions.Debounce) comes before it and is not part of it.
 type WriteCase struct {
 	p        *tui.Probe
@@ -107,7 +109,7 @@ func NewWriteCase(dir string, width, height int) (*WriteCase, error) {
 // newWriteCase picks the middle statement in ID order; its versions are the file as
 // it is and the same object with one more byte.
 func newWriteCase(p *tui.Probe, dir string) (*WriteCase, error) {
-	ids := slices.Sorted(maps.Keys(p.Latest().Statements))
+	ids := slices.Sorted(maps.Keys(p.Head().Snapshot().Statements))
 	if len(ids) == 0 {
 		return nil, fmt.Errorf("%s: no statements to write", dir)
 	}
@@ -136,11 +138,11 @@ func (c *WriteCase) Write() (time.Duration, error) {
 	if err := c.replace(); err != nil {
 		return 0, err
 	}
-	msg, err := c.p.Reloaded(c.dir, []string{c.rel}) // as listen does
-	if err != nil {
-		return 0, err
+	fr := live.Reload(c.dir, c.p.Head(), []string{c.rel}) // as the live room's Next does
+	if i := slices.IndexFunc(fr.Snap.Broken, func(b model.BrokenFile) bool { return b.Path == c.rel }); i >= 0 {
+		return 0, fmt.Errorf("%s: %s", c.rel, fr.Snap.Broken[i].Reason)
 	}
-	c.p.Update(msg)
+	c.p.Update(fr)
 	_ = c.p.View()
 	return time.Since(start), nil
 }
@@ -174,8 +176,9 @@ func (c *WriteCase) Close() { c.p.Close() }
 
 // WatchedWriteCase is WriteCase through the watcher, the whole path an agent's write
 // takes in the program: the file replaced, store.Watch's batch once the folder has been
-// quiet for the debounce, the model's own listen command (store.Reload of the batch,
-// the graph and tree updated), its message through Update, and View. The command runs
+// quiet for the debounce, the model's own listen command (the live room's Next:
+// store.Reload of the batch, the graph and tree updated), its frame through Update, and
+// View. The command runs
 // here rather than on a goroutine of its own, which changes nothing in the time: the UI
 // waits for its message either way.
 type WatchedWriteCase struct {
@@ -193,12 +196,12 @@ func NewWatchedWriteCase(dir string, width, height int, debounce time.Duration) 
 	if err != nil {
 		return nil, err
 	}
-	w, err := store.Watch(dir, store.WatchOptions{Debounce: debounce})
+	feed, err := live.Watch(dir, store.WatchOptions{Debounce: debounce})
 	if err != nil {
 		p.Close()
 		return nil, err
 	}
-	next := p.WatchWith(w) // Close stops it
+	next := p.WatchWith(feed) // Close stops it
 	c, err := newWriteCase(p, dir)
 	if err != nil {
 		p.Close()
@@ -227,7 +230,7 @@ func (c *WatchedWriteCase) Write() (time.Duration, error) {
 		if on, note := c.p.Watching(); !on {
 			return 0, fmt.Errorf("%s: the watcher stopped (%s)", c.dir, note)
 		}
-		// What the snapshot message returned among its commands: listen from the head.
+		// What the frame returned among its commands: listen from the new head.
 		c.next = c.p.Next()
 	}
 	return time.Since(start), nil

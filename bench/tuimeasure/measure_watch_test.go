@@ -29,8 +29,8 @@ func TestWatchedWriteCaseShowsEachVersion(t *testing.T) {
 		}
 		checkWritten(t, i+1, path, want)
 		v := c.p.Shown().Versions["s-009"]
-		if v == versions[len(versions)-1] || c.p.Latest() != c.p.Shown() {
-			t.Errorf("write %d: the workbench shows version %s (was %s), latest shown %v", i+1, v, versions[len(versions)-1], c.p.Latest() == c.p.Shown())
+		if v == versions[len(versions)-1] || c.p.Head().Snapshot() != c.p.Shown() {
+			t.Errorf("write %d: the workbench shows version %s (was %s), latest shown %v", i+1, v, versions[len(versions)-1], c.p.Head().Snapshot() == c.p.Shown())
 		}
 		versions = append(versions, v)
 		if !c.p.Flashing("s-009") {
