@@ -126,3 +126,18 @@ func apply(dir string, head *Forest, b store.Batch) Frame {
 	fr.Graph, fr.Forest = DeriveFrom(base, snap, b.Paths)
 	return fr
 }
+
+// Load reads the whole folder, counting the files read in progress, and derives it: the
+// first frame. deriving, when set, is called between the read and the derivation (the
+// tui's frame of progress says which it is doing).
+func Load(dir string, progress *store.Progress, deriving func()) Frame {
+	snap, err := store.LoadWithProgress(dir, progress)
+	if err != nil {
+		return Frame{LoadErr: err}
+	}
+	if deriving != nil {
+		deriving()
+	}
+	g, f := Derive(snap)
+	return Frame{Snap: snap, Graph: g, Forest: f}
+}

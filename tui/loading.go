@@ -59,12 +59,10 @@ func newLoading(watch bool) *loading {
 	return ls
 }
 
-// loadedMsg is the result of the load command.
+// loadedMsg is the result of the load command: the first frame (its LoadErr: the folder
+// could not be read).
 type loadedMsg struct {
-	snap     *model.Snapshot
-	g        *model.Graph
-	f        *live.Forest
-	err      error
+	live.Frame
 	feed     *live.Feed // started by this command (nil if it was running already)
 	watchErr error
 }
@@ -102,14 +100,7 @@ func (m *Model) loadCmd() tea.Cmd {
 			}
 		}
 		ls.step.Store(int32(stepRead))
-		snap, err := store.LoadWithProgress(dir, &ls.progress)
-		if err != nil {
-			msg.err = err
-			return msg
-		}
-		ls.step.Store(int32(stepDerive))
-		msg.snap = snap
-		msg.g, msg.f = live.Derive(snap)
+		msg.Frame = live.Load(dir, &ls.progress, func() { ls.step.Store(int32(stepDerive)) })
 		return msg
 	}
 }
@@ -142,16 +133,16 @@ func (m *Model) onLoaded(msg loadedMsg) tea.Cmd {
 	if msg.watchErr != nil {
 		m.watchNote = "not watching: " + msg.watchErr.Error()
 	}
-	if msg.err != nil {
-		ls.err = msg.err
+	if msg.LoadErr != nil {
+		ls.err = msg.LoadErr
 		ls.progress.Done.Store(0)
 		ls.progress.Total.Store(0)
-		m.flashError("cannot read the folder: " + msg.err.Error())
+		m.flashError("cannot read the folder: " + msg.LoadErr.Error())
 		return m.retryOnChange()
 	}
 	m.loading = nil
-	m.setHead(msg.f)
-	show := m.setSnapshot(msg.snap, msg.g, msg.f, nil)
+	m.setHead(msg.Forest)
+	show := m.setSnapshot(msg.Snap, msg.Graph, msg.Forest, nil)
 	return tea.Batch(show, m.listen()) // the chain goes on from the loaded frame
 }
 

@@ -181,7 +181,7 @@ func TestChangeDuringTheLoadIsApplied(t *testing.T) {
 	if err := os.WriteFile(p, []byte(data), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if got := msg.snap.Statements["s-017"].Status; got != "pending" {
+	if got := msg.Snap.Statements["s-017"].Status; got != "pending" {
 		t.Fatalf("the load saw %q", got)
 	}
 	send(t, m, msg) // runs the listen command: the watcher's batch arrives within its wait

@@ -19,7 +19,7 @@ var blocking = []string{
 	"os.Remove", "os.RemoveAll", "os.MkdirTemp", "os.CreateTemp", "time.Sleep",
 	"store.Load", "store.LoadWithProgress", "store.Reload", "store.Run", "store.Plan", "store.NewHistory",
 	"store.ReadRuns", "store.Watch",
-	"live.Watch", "live.Reload", "live.ReloadAll", // the live room reads the folder
+	"live.Watch", "live.Load", "live.Reload", "live.ReloadAll", // the live room reads the folder
 }
 
 // offUI are the functions that may block: they run before the program starts, after it
