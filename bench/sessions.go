@@ -5,8 +5,8 @@ import (
 	"slices"
 	"time"
 
+	"referee/bench/tuimeasure"
 	"referee/sessions"
-	"referee/tui"
 )
 
 // sessionRows measure following the agents' Claude Code transcripts (issue 14): a new
@@ -21,7 +21,7 @@ func sessionRows(env *Env) []Row {
 		Work: fmt.Sprintf("transcript line → runs pane, %d MB: max", mb),
 		Cells: uiCells(Cell{Runs: 1, Value: func() (string, error) {
 			var err error
-			_, worst, err = tui.MeasureSessionLine(dir, mb, lines)
+			_, worst, err = tuimeasure.MeasureSessionLine(dir, mb, lines)
 			return formatDuration(worst), err
 		}}),
 		Goal: func([numCols]time.Duration) string { return "≤200 ms " + mark(worst <= 200*time.Millisecond) },

@@ -5,11 +5,11 @@ import (
 	"slices"
 	"time"
 
-	"referee/tui"
+	"referee/bench/tuimeasure"
 )
 
 // The workbench's rows: the UI's goals, measured through the tui's Model as the program
-// drives it (tui/measure.go). The agents have no UI: their cells say so.
+// drives it (package bench/tuimeasure). The agents have no UI: their cells say so.
 
 // The terminal the frames are drawn for.
 const frameWidth, frameHeight = 160, 50
@@ -24,7 +24,7 @@ const (
 )
 
 func workbenchRows(env *Env) ([]Row, error) {
-	rows := firstFrameRows(env, tui.MeasureFirstFrame)
+	rows := firstFrameRows(env, tuimeasure.MeasureFirstFrame)
 	rows = append(rows, keypressRow(env))
 	rows = append(rows, writeRows(env)...)
 	rows = append(rows, sessionRows(env)...)
@@ -60,13 +60,13 @@ func timeGoal(goal string, limit time.Duration, at, n int, d time.Duration) stri
 func keypressRow(env *Env) Row {
 	n := sizeFor(env, keypressGoalAt)
 	dir := env.Folders[n]
-	var c *tui.KeypressCase
+	var c *tuimeasure.KeypressCase
 	return Row{
 		Work: fmt.Sprintf("keypress (j) → frame, %s statements", thousands(n)),
 		Cells: uiCells(Cell{Time: func() (time.Duration, error) {
 			if c == nil {
 				var err error
-				if c, err = tui.NewKeypressCase(dir, frameWidth, frameHeight); err != nil {
+				if c, err = tuimeasure.NewKeypressCase(dir, frameWidth, frameHeight); err != nil {
 					return 0, err
 				}
 			}
@@ -86,18 +86,20 @@ func keypressRow(env *Env) Row {
 
 // writeRows time an agent's write reaching the screen, on a work copy of the 10k folder
 // (else the largest): the p99 and the mean of the same writes, first from the watcher's
-// batch on (tui.WriteCase: the work the program does), then from the write itself
-// (tui.WatchedWriteCase: the watcher and its quiet time included, what a reviewer sees).
+// batch on (tuimeasure.WriteCase: the work the program does), then from the write itself
+// (tuimeasure.WatchedWriteCase: the watcher and its quiet time included, what a reviewer sees).
 func writeRows(env *Env) []Row {
 	n := sizeFor(env, writeGoalAt)
 	direct := writeRowPair(env, fmt.Sprintf("agent's write → frame, %s: p99", thousands(n)), n,
-		func(dir string) (writeCase, error) { return tui.NewWriteCase(dir, frameWidth, frameHeight) })
+		func(dir string) (writeCase, error) { return tuimeasure.NewWriteCase(dir, frameWidth, frameHeight) })
 	watched := writeRowPair(env, fmt.Sprintf("agent's write → watcher → frame, %s: p99", thousands(n)), n,
-		func(dir string) (writeCase, error) { return tui.NewWatchedWriteCase(dir, frameWidth, frameHeight, 0) })
+		func(dir string) (writeCase, error) {
+			return tuimeasure.NewWatchedWriteCase(dir, frameWidth, frameHeight, 0)
+		})
 	return append(direct, watched...)
 }
 
-// writeCase is tui.WriteCase or tui.WatchedWriteCase.
+// writeCase is tuimeasure.WriteCase or tuimeasure.WatchedWriteCase.
 type writeCase interface {
 	Write() (time.Duration, error)
 	Run(n int, budget time.Duration) (p99, mean time.Duration, err error)
@@ -139,7 +141,7 @@ func writeRowPair(env *Env, work string, n int, open func(dir string) (writeCase
 
 // firstFrameRows time a workbench opening the 10k folder (else the largest): until its
 // first frame, which shows the load's progress, and until the frame with the tree.
-// measure is tui.MeasureFirstFrame; both figures come from the same runs.
+// measure is tuimeasure.MeasureFirstFrame; both figures come from the same runs.
 func firstFrameRows(env *Env, measure func(dir string, width, height int) (loading, full time.Duration, err error)) []Row {
 	n := sizeFor(env, firstGoalAt)
 	dir := env.Folders[n]
@@ -169,7 +171,7 @@ func firstFrameRows(env *Env, measure func(dir string, width, height int) (loadi
 func proofRows() ([]Row, error) {
 	var rows []Row
 	for _, kb := range []int{2, 20} {
-		c, err := tui.NewProofCase(kb)
+		c, err := tuimeasure.NewProofCase(kb)
 		if err != nil {
 			for _, r := range rows {
 				if r.Close != nil {

@@ -131,7 +131,7 @@ func TestWorkbenchGoalsAtTheirSizes(t *testing.T) {
 	}
 }
 
-// The first frame's rows, made for tui.MeasureFirstFrame: both figures from the same
+// The first frame's rows, made for tuimeasure.MeasureFirstFrame: both figures from the same
 // runs (the medians), judged against 150 ms at 10k.
 func TestFirstFrameRows(t *testing.T) {
 	env := workbenchEnv(map[int]string{1000: "small", 10_000: "the 10k folder"})

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 
+	"referee/live"
 	"referee/model"
 	"referee/store"
 	"referee/views"
@@ -48,8 +49,8 @@ func (m *Model) selectedProblem() *model.Problem {
 	if p := m.snap.Problems[r.ID]; p != nil && r.Kind == views.RowProblem {
 		return p
 	}
-	for _, a := range reverse(m.forest.ancestors(r.Path)) {
-		if p := m.snap.Problems[lastID(a)]; p != nil {
+	for _, a := range reverse(m.forest.Ancestors(r.Path)) {
+		if p := m.snap.Problems[live.LastID(a)]; p != nil {
 			return p
 		}
 	}

@@ -7,12 +7,13 @@ import (
 	"strings"
 	"testing"
 
+	"referee/live"
 	"referee/model"
-	"referee/store"
 )
 
-// rewrite replaces old by new in a file of the folder and reloads it as listen does.
-func rewrite(t *testing.T, m *Model, dir, rel, old, new string) (*model.Snapshot, []string) {
+// rewrite replaces old by new in a file of the folder and reads it again as the live
+// room does for the watcher's batch, from the head of the model's reload chain.
+func rewrite(t *testing.T, m *Model, dir, rel, old, new string) live.Frame {
 	t.Helper()
 	p := filepath.Join(dir, rel)
 	text := readFile(t, p)
@@ -22,7 +23,7 @@ func rewrite(t *testing.T, m *Model, dir, rel, old, new string) (*model.Snapshot
 	if err := os.WriteFile(p, []byte(strings.Replace(text, old, new, 1)), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	return store.Reload(dir, m.latest, []string{rel}), []string{rel}
+	return live.Reload(dir, m.head, []string{rel})
 }
 
 // A status write (s-014 confirmed, which sends s-012, with its proof, to the checker) is applied
@@ -37,10 +38,10 @@ func TestStatusWriteKeepsTheTreeShape(t *testing.T) {
 	m.tree.SetOpen("@p-003", false)
 	cursor, rows, before := m.tree.Cursor(), m.tree.Rows(), screen(m)
 
-	next, paths := rewrite(t, m, dir, "statement/s-014.json", `"validating"`, `"true"`)
-	g, f := deriveFrom(m.derivedOf(m.latest), next, paths)
-	wantG, wantF := derive(next)
-	if f.shape != m.forest.shape {
+	fr := rewrite(t, m, dir, "statement/s-014.json", `"validating"`, `"true"`)
+	g, f := fr.Graph, fr.Forest
+	wantG, wantF := live.Derive(fr.Snap)
+	if !f.SameShape(m.forest) {
 		t.Fatal("a status write rebuilt the tree")
 	}
 	if !reflect.DeepEqual(g, wantG) {
@@ -49,8 +50,8 @@ func TestStatusWriteKeepsTheTreeShape(t *testing.T) {
 	if g.Next["s-012"] != model.AgentCheck || m.g.Next["s-012"] != "" {
 		t.Fatalf("s-012 next: %q, was %q", g.Next["s-012"], m.g.Next["s-012"])
 	}
-	send(t, m, snapshotMsg{snap: next, g: g, f: f, paths: paths})
-	if got := m.tree.Rows(); &got[0] != &rows[0] || !reflect.DeepEqual(got, wantF.flatten(m.tree.folds)) {
+	send(t, m, fr)
+	if got := m.tree.Rows(); &got[0] != &rows[0] || !reflect.DeepEqual(got, wantF.Flatten(m.tree.folds)) {
 		t.Fatal("the rows were flattened again, or differ from the derived tree's")
 	}
 	if m.tree.Cursor() != cursor || m.tree.IsOpen("@p-003") {
@@ -60,7 +61,7 @@ func TestStatusWriteKeepsTheTreeShape(t *testing.T) {
 	if incremental == before {
 		t.Fatal("the screen does not show the write")
 	}
-	send(t, m, snapshotMsg{snap: next, g: wantG, f: wantF})
+	send(t, m, live.Frame{Snap: fr.Snap, Graph: wantG, Forest: wantF})
 	if full := screen(m); full != incremental {
 		t.Fatalf("the screen differs from a full derivation's:\n%s\nfull:\n%s", incremental, full)
 	}
@@ -70,10 +71,10 @@ func TestStatusWriteKeepsTheTreeShape(t *testing.T) {
 // builds it.
 func TestRelinkingWriteRebuildsTheTree(t *testing.T) {
 	m, dir := newTestModel(t, 120, 40)
-	next, paths := rewrite(t, m, dir, "statement/s-004.json", `"preliminaries": []`, `"preliminaries": ["s-017"]`)
-	g, f := deriveFrom(m.derivedOf(m.latest), next, paths)
-	wantG, wantF := derive(next)
-	if f.shape == m.forest.shape || !reflect.DeepEqual(g, wantG) || !reflect.DeepEqual(f.shape, wantF.shape) {
+	fr := rewrite(t, m, dir, "statement/s-004.json", `"preliminaries": []`, `"preliminaries": ["s-017"]`)
+	g, f := fr.Graph, fr.Forest
+	wantG, wantF := live.Derive(fr.Snap)
+	if f.SameShape(m.forest) || !reflect.DeepEqual(g, wantG) || !reflect.DeepEqual(f, wantF) {
 		t.Fatal("a new sub-statement kept the old tree, or built another than derive")
 	}
 }
@@ -82,17 +83,17 @@ func TestRelinkingWriteRebuildsTheTree(t *testing.T) {
 // while paused the one waiting.
 func TestReloadChainDerivesFromTheLatestTree(t *testing.T) {
 	m, dir := newTestModel(t, 120, 40)
-	if m.derivedOf(m.latest) != m.forest {
+	if m.head != m.forest || m.latest != m.snap {
 		t.Fatal("the shown tree is not the chain's")
 	}
 	keys(t, m, "p")
-	next, paths := rewrite(t, m, dir, "statement/s-017.json", `"pending"`, `"abandoned"`)
-	g, f := deriveFrom(m.derivedOf(m.latest), next, paths)
-	send(t, m, snapshotMsg{snap: next, g: g, f: f, paths: paths})
-	if m.forest == f || m.derivedOf(m.latest) != f {
+	fr := rewrite(t, m, dir, "statement/s-017.json", `"pending"`, `"abandoned"`)
+	f := fr.Forest
+	send(t, m, fr)
+	if m.forest == f || m.head != f || m.latest != fr.Snap {
 		t.Fatal("while paused the chain does not go on from the waiting tree")
 	}
-	if _, again := deriveFrom(f, next, nil); again != f {
+	if _, again := live.DeriveFrom(f, fr.Snap, nil); again != f {
 		t.Fatal("the same snapshot was derived again")
 	}
 }

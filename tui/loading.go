@@ -10,6 +10,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
 
+	"referee/live"
 	"referee/model"
 	"referee/store"
 )
@@ -44,9 +45,9 @@ type loading struct {
 
 	// The watcher, made by the load command: Close stops it if the program ends before
 	// Update took it from loadedMsg.
-	mu      sync.Mutex
-	watcher *store.Watcher
-	closed  bool
+	mu     sync.Mutex
+	feed   *live.Feed
+	closed bool
 }
 
 func newLoading(watch bool) *loading {
@@ -58,13 +59,11 @@ func newLoading(watch bool) *loading {
 	return ls
 }
 
-// loadedMsg is the result of the load command.
+// loadedMsg is the result of the load command: the first frame (its LoadErr: the folder
+// could not be read).
 type loadedMsg struct {
-	snap     *model.Snapshot
-	g        *model.Graph
-	f        *forest
-	err      error
-	watcher  *store.Watcher // started by this command (nil if it was running already)
+	live.Frame
+	feed     *live.Feed // started by this command (nil if it was running already)
 	watchErr error
 }
 
@@ -81,34 +80,27 @@ func (m *Model) startLoad() tea.Cmd { return tea.Batch(m.loadCmd(), loadTick()) 
 // or is off, then loads the folder and derives its graph and tree.
 func (m *Model) loadCmd() tea.Cmd {
 	ls, dir := m.loading, m.dir
-	watch := !m.opts.NoWatch && m.watcher == nil
+	watch := !m.opts.NoWatch && m.feed == nil
 	return func() tea.Msg {
 		var msg loadedMsg
 		if watch {
 			ls.step.Store(int32(stepWatch))
-			w, err := store.Watch(dir, store.WatchOptions{})
+			feed, err := live.Watch(dir, store.WatchOptions{})
 			if err != nil {
 				msg.watchErr = err
 			} else {
 				ls.mu.Lock()
 				if ls.closed {
 					ls.mu.Unlock()
-					_ = w.Close()
+					_ = feed.Close()
 					return nil // the program ended meanwhile
 				}
-				ls.watcher, msg.watcher = w, w
+				ls.feed, msg.feed = feed, feed
 				ls.mu.Unlock()
 			}
 		}
 		ls.step.Store(int32(stepRead))
-		snap, err := store.LoadWithProgress(dir, &ls.progress)
-		if err != nil {
-			msg.err = err
-			return msg
-		}
-		ls.step.Store(int32(stepDerive))
-		msg.snap = snap
-		msg.g, msg.f = derive(snap)
+		msg.Frame = live.Load(dir, &ls.progress, func() { ls.step.Store(int32(stepDerive)) })
 		return msg
 	}
 }
@@ -135,36 +127,33 @@ func (m *Model) onLoaded(msg loadedMsg) tea.Cmd {
 	if ls == nil {
 		return nil
 	}
-	if msg.watcher != nil {
-		m.watcher = msg.watcher
+	if msg.feed != nil {
+		m.feed = msg.feed
 	}
 	if msg.watchErr != nil {
 		m.watchNote = "not watching: " + msg.watchErr.Error()
 	}
-	if msg.err != nil {
-		ls.err = msg.err
+	if msg.LoadErr != nil {
+		ls.err = msg.LoadErr
 		ls.progress.Done.Store(0)
 		ls.progress.Total.Store(0)
-		m.flashError("cannot read the folder: " + msg.err.Error())
+		m.flashError("cannot read the folder: " + msg.LoadErr.Error())
 		return m.retryOnChange()
 	}
 	m.loading = nil
-	m.latest = msg.snap
-	show := m.setSnapshot(msg.snap, msg.g, msg.f, nil)
-	return tea.Batch(show, m.listen(m.latest)) // after setSnapshot: the chain goes on from its tree
+	m.setHead(msg.Forest)
+	show := m.setSnapshot(msg.Snap, msg.Graph, msg.Forest, nil)
+	return tea.Batch(show, m.listen()) // the chain goes on from the loaded frame
 }
 
 // retryOnChange waits for the watcher's next batch after a failed load (the folder
 // came back, or was made usable), then loads again.
 func (m *Model) retryOnChange() tea.Cmd {
-	if m.watcher == nil {
+	if m.feed == nil {
 		return nil
 	}
-	ch := m.watcher.Batches()
-	return func() tea.Msg {
-		_, ok := <-ch
-		return loadRetryMsg{closed: !ok}
-	}
+	feed := m.feed
+	return func() tea.Msg { return loadRetryMsg{closed: !feed.Wait()} }
 }
 
 func (m *Model) onLoadRetry(msg loadRetryMsg) tea.Cmd {
@@ -173,7 +162,7 @@ func (m *Model) onLoadRetry(msg loadRetryMsg) tea.Cmd {
 	}
 	if msg.closed {
 		m.watchNote = "watching stopped"
-		m.watcher = nil
+		m.feed = nil
 		return nil
 	}
 	m.loading.err = nil
@@ -190,10 +179,10 @@ func (m *Model) closeLoading() {
 	ls.mu.Lock()
 	defer ls.mu.Unlock()
 	ls.closed = true
-	if ls.watcher != nil && ls.watcher != m.watcher {
-		_ = ls.watcher.Close()
+	if ls.feed != nil && ls.feed != m.feed {
+		_ = ls.feed.Close()
 	}
-	ls.watcher = nil
+	ls.feed = nil
 }
 
 // keyWhileLoading: q quits and ? shows help; the other keys need the tree.

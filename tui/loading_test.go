@@ -4,9 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
-	"time"
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
@@ -175,7 +173,7 @@ func TestChangeDuringTheLoadIsApplied(t *testing.T) {
 	dir := copyDir(t, "testdata/demo")
 	m := openModel(t, dir, Options{}, 120, 40)
 	msg := m.loadCmd()().(loadedMsg)
-	if msg.watcher == nil {
+	if msg.feed == nil {
 		t.Fatalf("no watcher: %v", msg.watchErr)
 	}
 	p := filepath.Join(dir, "statement/s-017.json")
@@ -183,71 +181,14 @@ func TestChangeDuringTheLoadIsApplied(t *testing.T) {
 	if err := os.WriteFile(p, []byte(data), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if got := msg.snap.Statements.Get("s-017").Status; got != "pending" {
+	if got := msg.Snap.Statements.Get("s-017").Status; got != "pending" {
 		t.Fatalf("the load saw %q", got)
 	}
 	send(t, m, msg) // runs the listen command: the watcher's batch arrives within its wait
 	if got := m.snap.Statements.Get("s-017").Status; got != "abandoned" {
 		t.Fatalf("s-017 is %q after the batch", got)
 	}
-	if m.watcher == nil {
+	if m.feed == nil {
 		t.Fatal("the watcher was not taken")
 	}
-}
-
-// BenchmarkFirstFrame10k is the time from New to the first frame showing the load
-// (loading-ms), and to the first frame showing the tree (full-ms; ns/op), on a
-// generated 10k-statement folder at 120×40: with the watcher (as the program opens
-// a folder) and without; sync is the load in New (SyncLoad, as before the load was
-// streamed: the first frame is the tree). Goal: a useful frame ≤ 150 ms.
-func BenchmarkFirstFrame10k(b *testing.B) {
-	dir := benchFolder(b, 10_000) // package bench imports tui: the tui benchmarks' own cache
-	for _, c := range []struct {
-		name        string
-		watch, sync bool
-	}{{"watch", true, false}, {"nowatch", false, false}, {"sync", true, true}} {
-		b.Run(c.name, func(b *testing.B) {
-			var loading, full time.Duration
-			cpu := cpuTime()
-			for range b.N {
-				l, f, err := measureFirstFrame(dir, 120, 40, c.watch)
-				if c.sync {
-					l, err = syncFirstFrame(dir, 120, 40)
-					f = l
-				}
-				if err != nil {
-					b.Fatal(err)
-				}
-				loading += l
-				full += f
-			}
-			b.ReportMetric(float64(loading.Microseconds())/1000/float64(b.N), "loading-ms")
-			b.ReportMetric(float64(full.Microseconds())/1000/float64(b.N), "full-ms")
-			b.ReportMetric(float64((cpuTime()-cpu).Microseconds())/1000/float64(b.N), "cpu-ms/op")
-		})
-	}
-}
-
-// cpuTime is the CPU time the process has used (user and system, all threads): on a
-// shared machine it moves less than wall time.
-func cpuTime() time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
-}
-
-// syncFirstFrame is the time from New with SyncLoad to its first frame.
-func syncFirstFrame(dir string, width, height int) (time.Duration, error) {
-	start := time.Now()
-	m, err := New(dir, Options{Theme: "dark", Actor: "human", SyncLoad: true})
-	if err != nil {
-		return 0, err
-	}
-	defer m.Close()
-	m.exBusy = true
-	m.Update(tea.WindowSizeMsg{Width: width, Height: height})
-	_ = m.View()
-	return time.Since(start), nil
 }

@@ -1,6 +1,8 @@
 // Package tui is referee's terminal workbench: a Bubble Tea program over a live contents
-// folder. Data flows one way: files → store → snapshot → tui → views; a change goes
-// tui → store.Run → files → watcher → snapshot.
+// folder. Data flows one way: files → store → live → tui → views. The live room (package
+// live) watches the folder, reloads what changed and derives the graph and the tree rows,
+// and hands the tui immutable frames (live.Frame); the tui draws and routes. A change
+// goes tui → store.Run → files → live's watcher → the next frame.
 //
 // The rule: Update does no disk I/O and never sleeps. What reads or writes files,
 // indexes the log or compares many claims (snapshots, histories, the similarity index,
@@ -24,6 +26,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"referee/cells"
+	"referee/live"
 	"referee/mathtext"
 	"referee/model"
 	"referee/sessions"
@@ -83,18 +86,23 @@ type Model struct {
 	dark   bool
 	themed bool // the background colour answered (for auto)
 
+	// What the tree and detail show: a frame's snapshot, graph and tree (live.Frame).
 	snap     *model.Snapshot
 	g        *model.Graph
-	forest   *forest
-	latest   *model.Snapshot     // head of the reload chain (may be ahead of snap when paused)
+	forest   *live.Forest
 	loading  *loading            // the folder is being read (loading.go); nil once shown
 	counts   map[model.Phase]int // statements per phase, of the graph countsOf
 	countsOf *model.Graph
 
-	watcher      *store.Watcher
+	// The live room's side (live.go): the feed of frames, the head of its reload chain
+	// (may be ahead of what is shown when paused; latest is its snapshot), and the
+	// newest frame held back while paused or travelling.
+	feed         *live.Feed
+	head         *live.Forest
+	latest       *model.Snapshot
 	watchNote    string
 	paused       bool
-	pending      *snapshotMsg
+	pending      *live.Frame
 	pendingCount int
 
 	tree   *Tree
@@ -193,11 +201,11 @@ func New(dir string, opts Options) (*Model, error) {
 		return m, nil
 	}
 	if !opts.NoWatch { // before the load: a change made during it is reported, not missed
-		w, err := store.Watch(dir, store.WatchOptions{})
+		feed, err := live.Watch(dir, store.WatchOptions{})
 		if err != nil {
 			m.watchNote = "not watching: " + err.Error()
 		} else {
-			m.watcher = w
+			m.feed = feed
 		}
 	}
 	snap, err := store.Load(dir)
@@ -205,8 +213,8 @@ func New(dir string, opts Options) (*Model, error) {
 		m.Close()
 		return nil, err
 	}
-	g, f := derive(snap)
-	m.latest = snap
+	g, f := live.Derive(snap)
+	m.setHead(f)
 	m.setSnapshot(snap, g, f, nil)
 	return m, nil
 }
@@ -230,9 +238,9 @@ func checkFolder(dir string) error {
 // Close stops the watcher.
 func (m *Model) Close() {
 	m.closeLoading()
-	if m.watcher != nil {
-		_ = m.watcher.Close()
-		m.watcher = nil
+	if m.feed != nil {
+		_ = m.feed.Close()
+		m.feed = nil
 	}
 }
 
@@ -256,7 +264,7 @@ func (m *Model) Init() tea.Cmd {
 	if m.loading != nil {
 		return tea.Batch(tea.RequestBackgroundColor, m.startLoad(), m.pollRuns(true), m.watchSessions(nil))
 	}
-	return tea.Batch(tea.RequestBackgroundColor, m.listen(m.latest), m.refreshDetail(false), m.pollRuns(true), m.watchSessions(nil))
+	return tea.Batch(tea.RequestBackgroundColor, m.listen(), m.refreshDetail(false), m.pollRuns(true), m.watchSessions(nil))
 }
 
 // Update handles one message.
@@ -291,8 +299,8 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 			return m.refreshDetail(false)
 		}
 		return nil
-	case snapshotMsg:
-		cmd := m.onSnapshot(msg)
+	case live.Frame:
+		cmd := m.onFrame(msg)
 		m.conflictNote()
 		return cmd
 	case planMsg:
@@ -557,8 +565,8 @@ func (m *Model) follow(id string) {
 	if m.forest == nil {
 		return
 	}
-	p, ok := m.forest.canon[id]
-	if !ok {
+	p := m.forest.Canon(id)
+	if p == "" {
 		m.flashError(id + " is not in the tree (it does not exist)")
 		return
 	}
@@ -668,20 +676,17 @@ func (m *Model) rebuildDetail() tea.Cmd {
 	case views.RowProblem:
 		doc = views.ProblemDetail(m.st, m.snap, m.g, r.ID, state, w)
 	case views.RowGroup:
-		var members []string
-		for _, c := range m.forest.childrenOf(r.Path, child{id: r.ID, kind: r.Kind}) {
-			members = append(members, c.id)
-		}
+		members := m.forest.Children(r)
 		switch r.ID {
-		case groupPremises:
-			doc = views.GroupDetail(m.st, m.snap, m.g, "Premises of "+parentID(r.Path), "The statements this one rests on (usually assumptions, true from the start).", members, state, w)
-		case groupUnattached:
+		case live.GroupPremises:
+			doc = views.GroupDetail(m.st, m.snap, m.g, "Premises of "+live.ParentID(r.Path), "The statements this one rests on (usually assumptions, true from the start).", members, state, w)
+		case live.GroupUnattached:
 			doc = views.GroupDetail(m.st, m.snap, m.g, "Unattached", "Objects nothing leads to from a problem: created but never linked (an agent may have died between its two commands), or a cycle nothing enters.", members, state, w)
-		case groupBroken:
-			doc = views.BrokenDetail(m.st, m.forest.brokenOrphans, w)
+		case live.GroupBroken:
+			doc = views.BrokenDetail(m.st, m.forest.BrokenOrphans(), w)
 		}
 	case views.RowBroken:
-		doc = views.BrokenDetail(m.st, m.forest.brokenOrphans, w)
+		doc = views.BrokenDetail(m.st, m.forest.BrokenOrphans(), w)
 	case views.RowMissing:
 		doc = views.MissingDetail(m.st, m.g, r.ID, w)
 	case views.RowCycle:
@@ -874,7 +879,7 @@ func (m *Model) next(d int) {
 	case d < 0:
 		target = list[len(list)-1] // not on one: the queue starts with what holds up the most
 	}
-	m.tree.Reveal(m.forest.canon[target])
+	m.tree.Reveal(m.forest.Canon(target))
 	at := slices.Index(list, target) + 1
 	msg := fmt.Sprintf("%s: %s (%d of %d waiting for a human)", target, m.g.Phase[target], at, len(list))
 	if wrapped {

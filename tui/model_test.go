@@ -11,6 +11,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
+	"referee/live"
 	"referee/model"
 	"referee/store"
 	"referee/views"
@@ -34,7 +35,7 @@ func TestStartsOpenDownToTheStatements(t *testing.T) {
 	}
 	// Premises are folded groups.
 	for _, r := range m.tree.Rows() {
-		if r.Kind == views.RowGroup && r.ID == groupPremises && r.Open {
+		if r.Kind == views.RowGroup && r.ID == live.GroupPremises && r.Open {
 			t.Errorf("premises group %s starts open", r.Path)
 		}
 	}
@@ -93,8 +94,8 @@ func TestReloadKeepsCursorAndFolds(t *testing.T) {
 		t.Fatal(err)
 	}
 	next := store.Reload(dir, snap, []string{"statement/s-004.json"})
-	g, f := derive(next)
-	send(t, m, snapshotMsg{snap: next, g: g, f: f, paths: []string{"statement/s-004.json"}})
+	g, f := live.Derive(next)
+	send(t, m, live.Frame{Snap: next, Graph: g, Forest: f, Paths: []string{"statement/s-004.json"}})
 	if m.tree.Cursor() != path {
 		t.Fatalf("cursor moved from %q to %q after a reload", path, m.tree.Cursor())
 	}
@@ -504,8 +505,8 @@ func TestPauseCountsAndAppliesOnResume(t *testing.T) {
 		t.Fatal(err)
 	}
 	next := store.Reload(dir, m.snap, []string{"statement/s-017.json"})
-	g, f := derive(next)
-	send(t, m, snapshotMsg{snap: next, g: g, f: f, paths: []string{"statement/s-017.json"}})
+	g, f := live.Derive(next)
+	send(t, m, live.Frame{Snap: next, Graph: g, Forest: f, Paths: []string{"statement/s-017.json"}})
 	if m.snap.Statements.Get("s-017").Status != "pending" {
 		t.Fatal("a paused view changed")
 	}
@@ -521,8 +522,8 @@ func TestPauseCountsAndAppliesOnResume(t *testing.T) {
 	}
 	paths := []string{"statement/" + res.Created[0] + ".json", "problem/p-002.json", "config.json", "history/log.jsonl"}
 	next = store.Reload(dir, next, paths)
-	g, f = derive(next)
-	send(t, m, snapshotMsg{snap: next, g: g, f: f, paths: paths})
+	g, f = live.Derive(next)
+	send(t, m, live.Frame{Snap: next, Graph: g, Forest: f, Paths: paths})
 	if !strings.Contains(screen(m), "paused (1 change waiting)") {
 		t.Fatalf("status bar does not count one skill call as one change:\n%s", lastLine(screen(m)))
 	}
@@ -584,7 +585,7 @@ func TestBadDataDoesNotCrash(t *testing.T) {
 
 // hugeTree is a synthetic 100k-statement tree, wide and deep: each statement has up to
 // 3 children, all under one problem.
-func hugeTree() *forest {
+func hugeTree() *live.Forest {
 	snap := &model.Snapshot{Problems: map[string]*model.Problem{}, Statements: model.ObjectsOf(map[string]*model.Statement{}), Versions: model.ObjectsOf(map[string]string{})}
 	p := &model.Problem{ID: "p-001", Status: "unresolved", Objectives: []string{"big"}}
 	snap.Problems["p-001"] = p
@@ -603,7 +604,7 @@ func hugeTree() *forest {
 		snap.Statements.Set(sid, st)
 	}
 	p.Progresses = []string{ids[0]}
-	_, f := derive(snap)
+	_, f := live.Derive(snap)
 	return f
 }
 

@@ -306,7 +306,7 @@ func (m *Model) skillDone(msg skillDoneMsg) tea.Cmd {
 		back = m.exitTravel() // the folder now is what was shown
 	}
 	m.flashInfo(fmt.Sprintf("✓ %s %s by %s: %s", res.Change, name, model.SanitizeLine(res.Actor), res.Objects()))
-	if m.watcher == nil {
+	if m.feed == nil {
 		return tea.Batch(back, m.reloadAll(), quit)
 	}
 	return tea.Batch(back, quit)

@@ -53,7 +53,7 @@ func (m *Model) searchKey(msg tea.KeyPressMsg) tea.Cmd {
 			m.flashError("no match for " + q)
 			return nil
 		}
-		m.tree.Reveal(m.forest.canon[m.searchResults[0]])
+		m.tree.Reveal(m.forest.Canon(m.searchResults[0]))
 		m.searchAt = 0
 		m.flashInfo(fmt.Sprintf("match 1 of %d for %q · %s/%s next/previous · esc clears", len(m.searchResults), q,
 			bindingNamed("match-next").Help().Key, bindingNamed("match-prev").Help().Key))
@@ -72,13 +72,13 @@ func (m *Model) findMatches(q string) []string {
 	}
 	ql := strings.ToLower(strings.TrimSpace(q))
 	if m.snap.Exists(ql) {
-		if _, ok := m.forest.canon[ql]; ok {
+		if m.forest.Canon(ql) != "" {
 			return []string{ql}
 		}
 	}
 	words := strings.Fields(ql)
 	var out []string
-	for _, id := range m.forest.order {
+	for _, id := range m.forest.Order() {
 		text := id
 		if st := m.snap.Statements.Get(id); st != nil {
 			text += " " + st.Claim()
@@ -118,7 +118,7 @@ func (m *Model) nextMatch(d int) {
 	} else {
 		target, wrapped = m.nearestInTreeOrder(list, cur.ID, d)
 	}
-	m.tree.Reveal(m.forest.canon[target])
+	m.tree.Reveal(m.forest.Canon(target))
 	at := slices.Index(list, target) + 1
 	msg := fmt.Sprintf("match %d of %d for %q", at, len(list), m.search)
 	if wrapped {
@@ -130,12 +130,12 @@ func (m *Model) nextMatch(d int) {
 // nearestInTreeOrder is the first item of list (in tree order) after (d > 0) or before
 // the cursor's object in tree order, and whether it wrapped around to find it.
 func (m *Model) nearestInTreeOrder(list []string, cur string, d int) (string, bool) {
-	pos := slices.Index(m.forest.order, cur)
+	pos := slices.Index(m.forest.Order(), cur)
 	idx := make(map[string]int, len(list))
 	for _, id := range list {
 		idx[id] = -1
 	}
-	for i, id := range m.forest.order {
+	for i, id := range m.forest.Order() {
 		if _, ok := idx[id]; ok {
 			idx[id] = i
 		}

@@ -494,11 +494,11 @@ func (m *Model) checkStall() {
 	g := m.g
 	switch {
 	case m.travel != nil && m.pending != nil:
-		g = m.pending.g
+		g = m.pending.Graph
 	case m.travel != nil:
 		g = m.travel.live.g
 	case m.pending != nil:
-		g = m.pending.g
+		g = m.pending.Graph
 	}
 	if g == nil || !m.runs.read {
 		return

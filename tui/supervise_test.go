@@ -12,6 +12,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
+	"referee/live"
 	"referee/model"
 	"referee/store"
 )
@@ -235,8 +236,8 @@ func TestTimeTravelFromTheActivityPane(t *testing.T) {
 		t.Fatalf("the shown change is not marked:\n%s", screen(m))
 	}
 	// After l-002 the problem does not list s-007 yet: it hangs under "unattached".
-	if p := m.snap.Problems["p-001"]; len(p.Progresses) != 0 || m.forest.canonDir["s-007"] != groupUnattached {
-		t.Fatalf("after l-002: p-001 progresses %v, s-007 under %q", p.Progresses, m.forest.canonDir["s-007"])
+	if p := m.snap.Problems["p-001"]; len(p.Progresses) != 0 || m.forest.CanonDir("s-007") != live.GroupUnattached {
+		t.Fatalf("after l-002: p-001 progresses %v, s-007 under %q", p.Progresses, m.forest.CanonDir("s-007"))
 	}
 }
 
@@ -410,8 +411,8 @@ func TestReviewQueueByWhatItHoldsUp(t *testing.T) {
 		t.Fatal(err)
 	}
 	m := openTestModel(t, dir, 120, 40)
-	if m.forest.order[1] != "s-004" {
-		t.Fatalf("tree order %v", m.forest.order[:3])
+	if m.forest.Order()[1] != "s-004" {
+		t.Fatalf("tree order %v", m.forest.Order()[:3])
 	}
 	var got []string
 	for range 5 {

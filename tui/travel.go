@@ -7,6 +7,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"referee/live"
 	"referee/model"
 	"referee/store"
 	"referee/views"
@@ -41,7 +42,7 @@ type travel struct {
 type shownState struct {
 	snap *model.Snapshot
 	g    *model.Graph
-	f    *forest
+	f    *live.Forest
 	ex   *extras
 }
 
@@ -50,7 +51,7 @@ type travelMsg struct {
 	id    string
 	snap  *model.Snapshot
 	g     *model.Graph
-	f     *forest
+	f     *live.Forest
 	ex    *extras
 	err   error
 }
@@ -132,7 +133,7 @@ func (m *Model) travelStep() tea.Cmd {
 		if err != nil {
 			return travelMsg{index: idx, id: id, err: err}
 		}
-		g, f := derive(snap)
+		g, f := live.Derive(snap)
 		return travelMsg{index: idx, id: id, snap: snap, g: g, f: f, ex: sim.extras(snap, g)}
 	}
 }
@@ -175,7 +176,7 @@ func (m *Model) exitTravel() tea.Cmd {
 	if m.pending != nil && !m.paused {
 		p := m.pending
 		m.pending, m.pendingCount = nil, 0
-		live.snap, live.g, live.f = p.snap, p.g, p.f
+		live.snap, live.g, live.f = p.Snap, p.Graph, p.Forest
 	}
 	m.ex = live.ex // may be a snapshot behind: supervise rebuilds it
 	if m.ex != nil {

@@ -6,6 +6,7 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
+	"referee/live"
 	"referee/model"
 	"referee/themes"
 	"referee/views"
@@ -34,7 +35,7 @@ func DefaultTreeKeyMap() TreeKeyMap {
 // Tree is the tree pane. The cursor and the folds are kept by node path (IDs from the
 // root), never by row index, so a live reload never moves the reviewer.
 type Tree struct {
-	f      *forest
+	f      *live.Forest
 	folds  map[string]bool
 	rows   []views.TreeRow
 	index  map[string]int // row by path, made on first use after a rebuild (rowAt)
@@ -61,8 +62,8 @@ func (t *Tree) SetSize(w, h int) {
 // SetForest swaps in a new snapshot's tree, keeping the cursor on the same node. A tree
 // of the same shape (the links kept) has the same rows: only their badges change, and
 // View reads those from the forest.
-func (t *Tree) SetForest(f *forest) {
-	same := t.f != nil && f != nil && t.f.shape == f.shape
+func (t *Tree) SetForest(f *live.Forest) {
+	same := t.f != nil && f != nil && t.f.SameShape(f)
 	t.f = f
 	if !same {
 		t.rebuild()
@@ -73,7 +74,7 @@ func (t *Tree) rebuild() {
 	if t.f == nil {
 		return
 	}
-	t.rows = t.f.flatten(t.folds)
+	t.rows = t.f.Flatten(t.folds)
 	t.index = nil
 	t.locate()
 }
@@ -110,13 +111,13 @@ func (t *Tree) findRow(path string, was int) int {
 	if i, ok := t.rowAt(path); ok {
 		return i
 	}
-	if cp, ok := t.f.canon[lastID(path)]; ok {
+	if cp := t.f.Canon(live.LastID(path)); cp != "" {
 		if i, ok := t.rowAt(cp); ok {
 			return i
 		}
 	}
 	// The node is gone or folded away: its nearest visible ancestor, else stay put.
-	for _, a := range reverse(t.f.ancestors(path)) {
+	for _, a := range reverse(t.f.Ancestors(path)) {
 		if i, ok := t.rowAt(a); ok {
 			return i
 		}
@@ -207,7 +208,7 @@ func (t *Tree) SetOpen(path string, open bool) {
 
 // Reveal opens every ancestor of a path and puts the cursor on it.
 func (t *Tree) Reveal(path string) bool {
-	for _, a := range t.f.ancestors(path) {
+	for _, a := range t.f.Ancestors(path) {
 		t.folds[a] = true
 	}
 	t.cursor = path
@@ -238,7 +239,7 @@ func (t *Tree) Update(msg tea.KeyPressMsg) bool {
 		}
 		if r.Open {
 			t.SetOpen(r.Path, false)
-		} else if a := t.f.ancestors(r.Path); len(a) > 0 {
+		} else if a := t.f.Ancestors(r.Path); len(a) > 0 {
 			if i, ok := t.rowAt(a[len(a)-1]); ok {
 				t.moveTo(i)
 			}
@@ -282,7 +283,7 @@ func (t *Tree) View(st *themes.Styles, focused bool, flash map[string]bool) stri
 			r := t.rows[i]
 			var info views.RowInfo
 			if r.Kind == views.RowStatement || r.Kind == views.RowProblem {
-				info = views.InfoFor(t.f.snap, t.f.g, r.ID, t.f.broken)
+				info = views.InfoFor(t.f.Snapshot(), t.f.Graph(), r.ID, t.f.Broken())
 				info.Flash = flash[r.ID]
 				info.Retread = len(t.retreads[r.ID]) > 0
 			}

@@ -7,6 +7,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"referee/cells"
+	"referee/live"
 	"referee/model"
 	"referee/themes"
 	"referee/views"
@@ -117,10 +118,10 @@ func (m *Model) detailTitle() string {
 // names only the rows below an object's first place ("@ID/…"), the forest knows the rest.
 func (m *Model) idPath(path string) []string {
 	var out []string
-	for _, a := range m.forest.ancestors(path) {
-		out = append(out, strings.TrimPrefix(lastID(a), "@"))
+	for _, a := range m.forest.Ancestors(path) {
+		out = append(out, strings.TrimPrefix(live.LastID(a), "@"))
 	}
-	return append(out, strings.TrimPrefix(lastID(path), "@"))
+	return append(out, strings.TrimPrefix(live.LastID(path), "@"))
 }
 
 // breadcrumb is where a node sits, "p-003 › s-011 › s-014", cut from the root end
@@ -174,7 +175,7 @@ func (m *Model) statusLines() []string {
 			}
 		}
 		left = append(left, strings.Join(counts, " "))
-		if k := len(m.forest.brokenOrphans) + len(m.forest.broken); k > 0 {
+		if k := len(m.forest.BrokenOrphans()) + len(m.forest.Broken()); k > 0 {
 			left = append(left, st.Error.Render(fmt.Sprintf("⚠%d broken", k)))
 		}
 	}
@@ -190,7 +191,7 @@ func (m *Model) statusLines() []string {
 	case m.travel != nil:
 	case m.loading != nil:
 		left = append(left, st.Muted.Render("◌ loading"))
-	case m.watcher != nil:
+	case m.feed != nil:
 		left = append(left, st.Status(model.PhaseProved).Render("● live"))
 	default:
 		left = append(left, st.Muted.Render("○ not live"))

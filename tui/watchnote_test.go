@@ -4,6 +4,8 @@ import (
 	"errors"
 	"strings"
 	"testing"
+
+	"referee/live"
 )
 
 // TestFolderGoneNoteClearsWhenBack feeds the watcher's batches for a deleted folder and
@@ -12,11 +14,11 @@ import (
 func TestFolderGoneNoteClearsWhenBack(t *testing.T) {
 	m, _ := newTestModel(t, 120, 30)
 	gone := errors.New("contents folder /x/contents is gone; waiting for it to reappear")
-	send(t, m, snapshotMsg{snap: m.snap, g: m.g, f: m.forest, rescan: true, watch: gone})
+	send(t, m, live.Frame{Snap: m.snap, Graph: m.g, Forest: m.forest, Rescan: true, WatchErr: gone})
 	if out := lastLine(screen(m)); !strings.Contains(out, "is gone; waiting for it to reappear") {
 		t.Fatalf("status bar does not say the folder is gone: %q", out)
 	}
-	send(t, m, snapshotMsg{snap: m.snap, g: m.g, f: m.forest, rescan: true})
+	send(t, m, live.Frame{Snap: m.snap, Graph: m.g, Forest: m.forest, Rescan: true})
 	if out := screen(m); strings.Contains(out, "is gone") || !strings.Contains(out, "p-001") {
 		t.Fatalf("after the folder came back:\n%s", out)
 	}

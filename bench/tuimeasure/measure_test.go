@@ -1,4 +1,4 @@
-package tui
+package tuimeasure
 
 import (
 	"bytes"
@@ -6,35 +6,35 @@ import (
 	"path/filepath"
 	"testing"
 
-	"referee/views"
+	"referee/tui"
 )
 
 // KeypressCase moves the tree cursor one row per key and, when a key does not move it
 // (the bottom), back to the top.
 func TestKeypressCaseMovesDownAndWraps(t *testing.T) {
-	c, err := NewKeypressCase(copyDir(t, "testdata/demo"), 120, 40)
+	c, err := NewKeypressCase(copyDir(t, demo), 120, 40)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer c.Close()
-	var paths []string
-	for _, r := range c.m.tree.Rows() {
-		paths = append(paths, r.Path)
+	top := c.p.Cursor()
+	n := c.p.Rows()
+	if n < 3 || top == "" {
+		t.Fatalf("cursor %q on %d rows", top, n)
 	}
-	if len(paths) < 3 || c.m.tree.Cursor() != paths[0] {
-		t.Fatalf("cursor %q on rows %q", c.m.tree.Cursor(), paths)
-	}
-	for i := 1; i < len(paths); i++ {
+	seen := map[string]bool{top: true}
+	for i := 1; i < n; i++ {
 		if c.Press() <= 0 {
 			t.Fatal("no time")
 		}
-		if got := c.m.tree.Cursor(); got != paths[i] {
-			t.Fatalf("key %d: cursor %q, want %q", i, got, paths[i])
+		if got := c.p.Cursor(); seen[got] {
+			t.Fatalf("key %d: cursor %q again, want a row below", i, got)
 		}
+		seen[c.p.Cursor()] = true
 	}
 	c.Press()
-	if got := c.m.tree.Cursor(); got != paths[0] {
-		t.Errorf("after the bottom: cursor %q, want the top %q", got, paths[0])
+	if got := c.p.Cursor(); got != top {
+		t.Errorf("after the bottom: cursor %q, want the top %q", got, top)
 	}
 }
 
@@ -42,7 +42,7 @@ func TestKeypressCaseMovesDownAndWraps(t *testing.T) {
 // temporary file left, the original bytes back every second write), and the workbench
 // shows each: the snapshot has the new version and the statement flashes.
 func TestWriteCaseShowsEachVersion(t *testing.T) {
-	dir := copyDir(t, "testdata/demo")
+	dir := copyDir(t, demo)
 	c, err := NewWriteCase(dir, 120, 40)
 	if err != nil {
 		t.Fatal(err)
@@ -53,18 +53,18 @@ func TestWriteCaseShowsEachVersion(t *testing.T) {
 	}
 	path := filepath.Join(dir, "statement", "s-009.json")
 	orig, _ := os.ReadFile(path)
-	seen := map[string]bool{c.m.snap.Versions.Get("s-009"): true}
+	seen := map[string]bool{c.p.Shown().Versions.Get("s-009"): true}
 	for i, want := range [][]byte{append(bytes.Clone(orig), '\n'), orig} {
 		if d, err := c.Write(); err != nil || d <= 0 {
 			t.Fatalf("write %d: %v, %v", i+1, d, err)
 		}
 		checkWritten(t, i+1, path, want)
-		v := c.m.snap.Versions.Get("s-009")
+		v := c.p.Shown().Versions.Get("s-009")
 		if seen[v] && i == 0 {
 			t.Errorf("write %d: the workbench still shows version %s", i+1, v)
 		}
 		seen[v] = true
-		if _, ok := c.m.flash["s-009"]; !ok {
+		if !c.p.Flashing("s-009") {
 			t.Errorf("write %d: s-009 does not flash", i+1)
 		}
 	}
@@ -88,23 +88,26 @@ func TestProofCaseRendersOffTheUIGoroutineOnce(t *testing.T) {
 	if d, err := c.Cold(); err != nil || d <= 0 {
 		t.Fatalf("cold: %v, %v", d, err)
 	}
-	key := views.ProofKey(c.proof, ProofWidth, c.m.st.MarkdownStyle(), c.m.math)
-	if c.renders != 1 || c.m.proofs[key] == nil {
-		t.Fatalf("%d renderings, cached: %v", c.renders, c.m.proofs[key] != nil)
+	if cmd := c.p.ShowProof(c.proof, ProofWidth); c.p.Renders() != 1 || cmd != nil {
+		t.Fatalf("%d renderings, cached: %v", c.p.Renders(), cmd == nil)
 	}
 	if d, err := c.Cached(10); err != nil || d <= 0 {
 		t.Fatalf("cached: %v, %v", d, err)
 	}
-	if _, err := c.Cold(); err != nil || c.renders != 2 || !c.OffUIGoroutine || !c.RenderedOnce {
-		t.Errorf("%d renderings (want 2), off the UI goroutine %v, once %v, %v", c.renders, c.OffUIGoroutine, c.RenderedOnce, err)
-	}
-	c.m.syncRender = true
-	if _, err := c.Cold(); err != nil || c.OffUIGoroutine {
-		t.Errorf("rendering in Update not noticed (%v)", err)
+	if _, err := c.Cold(); err != nil || c.p.Renders() != 2 || !c.OffUIGoroutine || !c.RenderedOnce {
+		t.Errorf("%d renderings (want 2), off the UI goroutine %v, once %v, %v", c.p.Renders(), c.OffUIGoroutine, c.RenderedOnce, err)
 	}
 	c.Close()
 	if _, err := os.Stat(empty); !os.IsNotExist(err) {
 		t.Errorf("%s is left: %v", empty, err)
+	}
+	sync, err := newProofCase(2, tui.ProbeOptions{Extras: true, SyncRender: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sync.Close()
+	if _, err := sync.Cold(); err != nil || sync.OffUIGoroutine {
+		t.Errorf("rendering in Update not noticed (%v)", err)
 	}
 }
 

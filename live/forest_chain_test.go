@@ -1,4 +1,4 @@
-package tui
+package live
 
 import (
 	"slices"
@@ -34,7 +34,7 @@ func TestForestChainPathsStayShort(t *testing.T) {
 	n := 3000
 	snap, ids := chainSnapshot(n)
 	f := newForest(snap, model.Derive(snap))
-	rows := f.flatten(map[string]bool{})
+	rows := f.Flatten(map[string]bool{})
 	if len(rows) != n+1 {
 		t.Fatalf("%d rows, want %d: %+v … %+v", len(rows), n+1, rows[:2], rows[len(rows)-2:])
 	}
@@ -52,7 +52,7 @@ func TestForestChainPathsStayShort(t *testing.T) {
 	if last.Path != "@"+ids[n-1] || last.Depth != n {
 		t.Fatalf("the deepest row: %q at depth %d", last.Path, last.Depth)
 	}
-	up := f.ancestors(last.Path)
+	up := f.Ancestors(last.Path)
 	if len(up) != n || up[0] != "@p-001" || up[n-1] != "@"+ids[n-2] || !slices.Equal(up[1:3], []string{"@s-001", "@s-002"}) {
 		t.Fatalf("ancestors of the deepest: %d, from %q to %q", len(up), up[0], up[len(up)-1])
 	}

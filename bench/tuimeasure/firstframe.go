@@ -1,4 +1,4 @@
-package tui
+package tuimeasure
 
 import (
 	"errors"
@@ -6,12 +6,12 @@ import (
 	"strings"
 	"time"
 
-	tea "charm.land/bubbletea/v2"
+	"referee/tui"
 )
 
 // MeasureFirstFrame opens a folder as the program does (its watcher on) at a terminal
-// size, and returns how long it took from New to the first frame (View) that shows the
-// folder loading, and to the first frame that shows its tree. The load command runs
+// size, and returns how long it took from opening to the first frame (View) that shows
+// the folder loading, and to the first frame that shows its tree. The load command runs
 // here, as the program runs it off the UI goroutine; the background work the program
 // starts beside it (the terminal's colour, the agents' runs, the similarity index) is
 // not part of either frame.
@@ -21,30 +21,27 @@ func MeasureFirstFrame(dir string, width, height int) (loading, full time.Durati
 
 func measureFirstFrame(dir string, width, height int, watch bool) (loading, full time.Duration, err error) {
 	start := time.Now()
-	m, err := New(dir, Options{Theme: "dark", Actor: "human", NoWatch: !watch})
+	p, err := tui.OpenProbe(dir, width, height, tui.ProbeOptions{Watch: watch, Loading: true})
 	if err != nil {
 		return 0, 0, err
 	}
-	defer m.Close()
-	m.exBusy = true
-	m.Update(tea.WindowSizeMsg{Width: width, Height: height})
-	load := m.loadCmd()
-	v := m.View()
+	defer p.Close()
+	load := p.LoadCmd()
+	v := p.View()
 	loading = time.Since(start)
-	if !strings.Contains(v.Content, "loading ") {
+	if !strings.Contains(v, "loading ") {
 		return 0, 0, errors.New("the first frame does not show the load")
 	}
-	msg, ok := load().(loadedMsg)
-	if !ok {
+	msg := load()
+	if msg == nil {
 		return 0, 0, errors.New("the load command gave no snapshot")
 	}
-	if msg.err != nil {
-		return 0, 0, msg.err
-	}
-	m.Update(msg)
-	v = m.View()
+	p.Update(msg)
+	v = p.View()
 	full = time.Since(start)
-	if m.loading != nil || !strings.Contains(v.Content, fmt.Sprintf("Tree · %d rows", len(m.tree.Rows()))) {
+	if still, err := p.Loading(); err != nil {
+		return 0, 0, err
+	} else if still || !strings.Contains(v, fmt.Sprintf("Tree · %d rows", p.Rows())) {
 		return 0, 0, errors.New("the frame after the load does not show the tree")
 	}
 	return loading, full, nil

@@ -1,4 +1,4 @@
-package tui
+package tuimeasure
 
 import (
 	"fmt"
@@ -12,14 +12,15 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"referee/sessions"
+	"referee/tui"
 )
 
 // MeasureSessionLine times an agent's new transcript line until the runs pane shows
-// it, the workbench's own path: the watching command's poll (every sessionsEvery),
-// the report, Update and the frame. The transcript is first filled to mb megabytes
-// of file reads; lines are appended at varying points of the poll cycle. It returns
-// the median and the worst of n lines. dir is a contents folder to open; the
-// transcripts go to a temporary Claude folder, removed after.
+// it, the workbench's own path: the watching command's poll (every
+// Probe.SessionsEvery), the report, Update and the frame. The transcript is first
+// filled to mb megabytes of file reads; lines are appended at varying points of the
+// poll cycle. It returns the median and the worst of n lines. dir is a contents folder
+// to open; the transcripts go to a temporary Claude folder, removed after.
 func MeasureSessionLine(dir string, mb, n int) (p50, worst time.Duration, err error) {
 	root, err := os.MkdirTemp("", "referee-sessions-")
 	if err != nil {
@@ -44,27 +45,24 @@ func MeasureSessionLine(dir string, mb, n int) (p50, worst time.Duration, err er
 			return 0, 0, err
 		}
 	}
-	m, err := New(dir, Options{NoWatch: true, Theme: "dark", Actor: "human", SyncLoad: true,
-		Sessions: &sessions.Options{ClaudeDir: claude, Project: project}})
+	p, err := tui.OpenProbe(dir, 160, 50, tui.ProbeOptions{Sessions: &sessions.Options{ClaudeDir: claude, Project: project}})
 	if err != nil {
 		return 0, 0, err
 	}
-	defer m.Close()
-	m.exBusy = true
-	m.Update(tea.WindowSizeMsg{Width: 160, Height: 50})
-	m.Update(m.watchSessions(nil)()) // the first look reads the whole transcript
-	m.Update(tea.KeyPressMsg{Code: 'r', Text: "r"})
+	defer p.Close()
+	p.Update(p.WatchSessions()()) // the first look reads the whole transcript
+	p.Update(tea.KeyPressMsg{Code: 'r', Text: "r"})
 	lat := make([]time.Duration, 0, n)
 	for i := 1; i <= n; i++ {
-		cmd := m.watchSessions(m.sess.w)
+		cmd := p.WatchSessions()
 		done := make(chan tea.Msg, 1)
 		go func() { done <- cmd() }()
-		time.Sleep(time.Duration(i*37%100) * sessionsEvery / 100)
+		time.Sleep(time.Duration(i*37%100) * p.SessionsEvery() / 100)
 		start := time.Now()
 		fmt.Fprintf(f, `{"type":"assistant","sessionId":"s1","cwd":%q,"timestamp":"2026-01-01T00:00:01Z","message":{"id":"m%d","role":"assistant","model":"claude-opus-4-5","content":[{"type":"tool_use","id":"t%d","name":"Bash","input":{"command":"echo step-%d"}}],"usage":{"output_tokens":1}}}`+"\n",
 			project, i, i, i)
-		m.Update(<-done)
-		if !strings.Contains(ansi.Strip(m.Render()), fmt.Sprintf("running Bash: echo step-%d", i)) {
+		p.Update(<-done)
+		if !strings.Contains(ansi.Strip(p.View()), fmt.Sprintf("running Bash: echo step-%d", i)) {
 			return 0, 0, fmt.Errorf("line %d is not on the runs pane", i)
 		}
 		lat = append(lat, time.Since(start))

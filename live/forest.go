@@ -1,4 +1,4 @@
-package tui
+package live
 
 import (
 	"slices"
@@ -11,9 +11,9 @@ import (
 
 // Group node keys: path elements that are not object IDs.
 const (
-	groupPremises   = "#premises"
-	groupUnattached = "#unattached"
-	groupBroken     = "#broken"
+	GroupPremises   = "#premises"   // an object's premises, folded by default
+	GroupUnattached = "#unattached" // objects nothing leads to from a problem
+	GroupBroken     = "#broken"     // files that do not parse and have no last good version
 )
 
 // child is one child of a node in the work tree.
@@ -23,18 +23,18 @@ type child struct {
 	edge string // shown when notable ("solution")
 }
 
-// forest is the work tree of one snapshot: children of every object, the top level,
+// Forest is the work tree of one snapshot: children of every object, the top level,
 // and each object's canonical (first) position. It is built off the UI goroutine when a
-// snapshot arrives; folds are applied to it on the UI side (flatten), which touches only
-// the rows that end up visible.
-type forest struct {
+// snapshot arrives and never changed after; folds are applied to it on the UI side
+// (Flatten), which touches only the rows that end up visible.
+type Forest struct {
 	snap   *model.Snapshot
 	g      *model.Graph
 	broken map[string]bool // objects shown in their last good version: the file does not parse
 	*shape
 }
 
-// shape is the part of a forest that rests on the links alone (and on the files that do
+// shape is the part of a Forest that rests on the links alone (and on the files that do
 // not parse at all): the rows under any folds. A snapshot that keeps its links keeps the
 // shape of the one before, so the tree neither rebuilds nor re-flattens it (with). It is
 // never changed once built.
@@ -67,23 +67,23 @@ func brokenOf(snap *model.Snapshot) (broken map[string]bool, orphans []model.Bro
 	return broken, orphans
 }
 
-// with is the forest of snap and g, which keep f's links (model.Graph.Update said so):
+// with is the Forest of snap and g, which keep f's links (model.Graph.Update said so):
 // f's shape, unless the files that do not parse at all changed.
-func (f *forest) with(snap *model.Snapshot, g *model.Graph) *forest {
+func (f *Forest) with(snap *model.Snapshot, g *model.Graph) *Forest {
 	broken, orphans := brokenOf(snap)
 	if !slices.Equal(orphans, f.brokenOrphans) {
 		return newForest(snap, g)
 	}
-	return &forest{snap: snap, g: g, broken: broken, shape: f.shape}
+	return &Forest{snap: snap, g: g, broken: broken, shape: f.shape}
 }
 
 // newForest builds the tree of a snapshot. It runs on every load and on every write that
 // changes links, so at 10k statements it keeps allocations down: the children of all
 // objects share one array, and a path string is made only where an object is placed
 // (the walks and flatten compare the others in place, and reuse the placed ones).
-func newForest(snap *model.Snapshot, g *model.Graph) *forest {
+func newForest(snap *model.Snapshot, g *model.Graph) *Forest {
 	n := len(snap.Problems) + snap.Statements.Len()
-	f := &forest{snap: snap, g: g, shape: &shape{kids: make(map[string][]child, n), premises: map[string][]child{},
+	f := &Forest{snap: snap, g: g, shape: &shape{kids: make(map[string][]child, n), premises: map[string][]child{},
 		shared: map[string]bool{}, canon: make(map[string]string, n), canonDir: make(map[string]string, n),
 		order: make([]string, 0, n)}}
 	// A node is shared when a second, different parent leads to it. Only the first parent
@@ -151,7 +151,7 @@ func newForest(snap *model.Snapshot, g *model.Graph) *forest {
 			return rank(a) - rank(b)
 		})
 		g0 := len(all)
-		all = append(all, child{id: groupPremises, kind: views.RowGroup})
+		all = append(all, child{id: GroupPremises, kind: views.RowGroup})
 		p0 := len(all)
 		if seen != nil {
 			clear(seen) // premises are deduplicated among themselves
@@ -202,8 +202,8 @@ func newForest(snap *model.Snapshot, g *model.Graph) *forest {
 		}
 		un = append(un, id)
 		c := []child{{id: id, kind: kindOf(id)}}
-		f.walk(c, groupUnattached, false)
-		f.walk(c, groupUnattached, true)
+		f.walk(c, GroupUnattached, false)
+		f.walk(c, GroupUnattached, true)
 	}
 	for _, id := range g.Orphans {
 		place(id)
@@ -226,20 +226,20 @@ func newForest(snap *model.Snapshot, g *model.Graph) *forest {
 	}
 	f.unattached = un
 	if len(un) > 0 {
-		f.top = append(f.top, child{id: groupUnattached, kind: views.RowGroup})
+		f.top = append(f.top, child{id: GroupUnattached, kind: views.RowGroup})
 		var kids []child
 		for _, id := range un {
 			kids = append(kids, child{id: id, kind: kindOf(id)})
 		}
-		f.kids[groupUnattached] = kids
+		f.kids[GroupUnattached] = kids
 	}
 	if len(f.brokenOrphans) > 0 {
-		f.top = append(f.top, child{id: groupBroken, kind: views.RowGroup})
+		f.top = append(f.top, child{id: GroupBroken, kind: views.RowGroup})
 		var kids []child
 		for _, b := range f.brokenOrphans {
 			kids = append(kids, child{id: b.Path, kind: views.RowBroken})
 		}
-		f.kids[groupBroken] = kids
+		f.kids[GroupBroken] = kids
 	}
 	return f
 }
@@ -292,7 +292,7 @@ func canonPath(id string) string { return "@" + id }
 
 // walk assigns canonical positions depth first; with groups it also enters premises
 // groups. It is iterative, so a very deep chain cannot exhaust the stack.
-func (f *forest) walk(start []child, prefix string, groups bool) {
+func (f *Forest) walk(start []child, prefix string, groups bool) {
 	type frame struct {
 		c   child
 		dir string
@@ -341,10 +341,10 @@ func join(prefix, id string) string {
 }
 
 // childrenOf returns a node's children; a group's are keyed by its parent object.
-func (f *forest) childrenOf(path string, c child) []child {
+func (f *Forest) childrenOf(path string, c child) []child {
 	if c.kind == views.RowGroup {
-		if c.id == groupPremises {
-			return f.premises[parentID(path)]
+		if c.id == GroupPremises {
+			return f.premises[ParentID(path)]
 		}
 		return f.kids[c.id]
 	}
@@ -354,8 +354,8 @@ func (f *forest) childrenOf(path string, c child) []child {
 	return nil
 }
 
-// parentID is the object ID above the last element of a path (a group's object).
-func parentID(path string) string {
+// ParentID is the object ID above the last element of a path (a group's object).
+func ParentID(path string) string {
 	i := strings.LastIndexByte(path, '/')
 	if i < 0 {
 		return ""
@@ -367,21 +367,21 @@ func parentID(path string) string {
 	return strings.TrimPrefix(path, "@")
 }
 
-// lastID is the last element of a path: the row's object ID or group key.
-func lastID(path string) string {
+// LastID is the last element of a path: the row's object ID or group key.
+func LastID(path string) string {
 	if i := strings.LastIndexByte(path, '/'); i >= 0 {
 		return path[i+1:]
 	}
 	return strings.TrimPrefix(path, "@")
 }
 
-// ancestors lists the paths of the rows above a path, from the top (for opening them):
+// Ancestors lists the paths of the rows above a path, from the top (for opening them):
 // the elements of the path, and above its first, the rows above that object's
 // canonical position.
-func (f *forest) ancestors(path string) []string {
+func (f *Forest) Ancestors(path string) []string {
 	var out []string // from the nearest up, reversed at the end
 	if f == nil || f.shape == nil {
-		f = &forest{shape: &shape{}}
+		f = &Forest{shape: &shape{}}
 	}
 	for seen := 0; path != "" && seen <= len(f.canonDir); seen++ {
 		for i := len(path) - 1; i >= 0; i-- {
@@ -403,7 +403,7 @@ func (f *forest) ancestors(path string) []string {
 }
 
 // onPath reports whether id is an element of path, or above it.
-func (f *forest) onPath(path, id string) bool {
+func (f *Forest) onPath(path, id string) bool {
 	for seen := 0; path != "" && seen <= len(f.canonDir); seen++ {
 		rest := path
 		for {
@@ -426,10 +426,10 @@ func (f *forest) onPath(path, id string) bool {
 	return false
 }
 
-// flatten lists the visible rows under the folds. Cost: the visible rows only. A frame
+// Flatten lists the visible rows under the folds. Cost: the visible rows only. A frame
 // holds its parent's path; a row at its object's canonical position takes that path
 // string, the others make their own.
-func (f *forest) flatten(folds map[string]bool) []views.TreeRow {
+func (f *Forest) Flatten(folds map[string]bool) []views.TreeRow {
 	// Opened as by default: each object once, and the premises groups' rows (folded).
 	rows := make([]views.TreeRow, 0, len(f.top)+len(f.order)+len(f.premises))
 	type frame struct {
@@ -476,7 +476,7 @@ func (f *forest) flatten(folds map[string]bool) []views.TreeRow {
 		if !set {
 			// By default the tree opens down to the statements, each object at its
 			// canonical position only (a shared node opens once), premises folded.
-			open = canonical || c.kind == views.RowGroup && c.id != groupPremises
+			open = canonical || c.kind == views.RowGroup && c.id != GroupPremises
 		}
 		row.Open = open && row.HasKids
 		rows = append(rows, row)
@@ -489,16 +489,53 @@ func (f *forest) flatten(folds map[string]bool) []views.TreeRow {
 	return rows
 }
 
-func (f *forest) groupLabel(key string, n int) string {
+func (f *Forest) groupLabel(key string, n int) string {
 	switch key {
-	case groupPremises:
+	case GroupPremises:
 		return "premises (" + itoa(n) + ")"
-	case groupUnattached:
+	case GroupUnattached:
 		return "unattached (" + itoa(n) + ")"
-	case groupBroken:
+	case GroupBroken:
 		return "files that do not parse (" + itoa(n) + ")"
 	}
 	return key
 }
 
 func itoa(n int) string { return strconv.Itoa(n) }
+
+// Snapshot is the snapshot the tree is of; Graph its graph.
+func (f *Forest) Snapshot() *model.Snapshot { return f.snap }
+
+// Graph is the graph of the tree's snapshot.
+func (f *Forest) Graph() *model.Graph { return f.g }
+
+// Canon is the path of an object's first position in tree order, "" when it is not in
+// the tree.
+func (f *Forest) Canon(id string) string { return f.canon[id] }
+
+// CanonDir is the path of the row above an object's first position ("" at the top).
+func (f *Forest) CanonDir(id string) string { return f.canonDir[id] }
+
+// Order lists the problems and statements in tree order (for n/N and search). The
+// slice is the tree's own: read it, never change it.
+func (f *Forest) Order() []string { return f.order }
+
+// Children are the IDs (or group keys, or broken files' paths) of a row's children.
+func (f *Forest) Children(r views.TreeRow) []string {
+	var ids []string
+	for _, c := range f.childrenOf(r.Path, child{id: r.ID, kind: r.Kind}) {
+		ids = append(ids, c.id)
+	}
+	return ids
+}
+
+// Broken are the objects shown in their last good version: their file does not parse.
+// The map is the tree's own: read it, never change it.
+func (f *Forest) Broken() map[string]bool { return f.broken }
+
+// BrokenOrphans are the files that do not parse and have no last good version.
+func (f *Forest) BrokenOrphans() []model.BrokenFile { return f.brokenOrphans }
+
+// SameShape reports whether two trees rest on the same links, so that rows flattened
+// from one under some folds are the rows of the other.
+func (f *Forest) SameShape(o *Forest) bool { return f != nil && o != nil && f.shape == o.shape }

@@ -1,4 +1,4 @@
-package tui
+package tuimeasure
 
 import (
 	"testing"
@@ -8,7 +8,7 @@ import (
 // pane shows it (MeasureSessionLine), on a transcript of 50 MB; p50 and max of b.N
 // lines are reported.
 func BenchmarkSessionLineOnScreen(b *testing.B) {
-	dir := copyDir(b, "../contents")
+	dir := copyDir(b, "../../contents")
 	p50, worst, err := MeasureSessionLine(dir, 50, b.N)
 	if err != nil {
 		b.Fatal(err)

@@ -1,4 +1,4 @@
-package tui
+package tuimeasure
 
 import (
 	"testing"
@@ -10,13 +10,13 @@ import (
 // between a keypress and the terminal write (KeypressCase, as `referee bench` measures
 // it). Goal ≤ 2 ms/op.
 func BenchmarkKeypress100k(b *testing.B) {
-	m := benchModel(b, benchFolder(b, 100_000), 160, 50)
-	c := newKeypressCase(m)
+	p := benchProbe(b, benchFolder(b, 100_000), 160, 50)
+	c := &KeypressCase{p: p}
 	b.ResetTimer()
 	for range b.N {
 		c.Press()
 	}
-	b.ReportMetric(float64(len(m.tree.Rows())), "rows")
+	b.ReportMetric(float64(p.Rows()), "rows")
 }
 
 // BenchmarkWriteToFrame10k is an agent's write reaching the screen in a generated
@@ -25,7 +25,7 @@ func BenchmarkKeypress100k(b *testing.B) {
 // Goal ≤ 50 ms p99.
 func BenchmarkWriteToFrame10k(b *testing.B) {
 	dir := copyDir(b, benchFolder(b, 10_000))
-	c, err := newWriteCase(benchModel(b, dir, 160, 50), dir)
+	c, err := newWriteCase(benchProbe(b, dir, 160, 50), dir)
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -1,4 +1,4 @@
-package tui
+package tuimeasure
 
 import (
 	"bytes"
@@ -11,7 +11,7 @@ import (
 // watcher: the workbench shows each version (the snapshot has it and it flashes), the
 // listen chain goes on from the snapshot shown, and no temporary file is left.
 func TestWatchedWriteCaseShowsEachVersion(t *testing.T) {
-	dir := copyDir(t, "testdata/demo")
+	dir := copyDir(t, demo)
 	c, err := NewWatchedWriteCase(dir, 120, 40, 0)
 	if err != nil {
 		t.Fatal(err)
@@ -22,18 +22,18 @@ func TestWatchedWriteCaseShowsEachVersion(t *testing.T) {
 	}
 	path := filepath.Join(dir, "statement", "s-009.json")
 	orig, _ := os.ReadFile(path)
-	versions := []string{c.m.snap.Versions.Get("s-009")}
+	versions := []string{c.p.Shown().Versions.Get("s-009")}
 	for i, want := range [][]byte{append(bytes.Clone(orig), '\n'), orig} {
 		if d, err := c.Write(); err != nil || d <= 0 {
 			t.Fatalf("write %d: %v, %v", i+1, d, err)
 		}
 		checkWritten(t, i+1, path, want)
-		v := c.m.snap.Versions.Get("s-009")
-		if v == versions[len(versions)-1] || c.m.latest != c.m.snap {
-			t.Errorf("write %d: the workbench shows version %s (was %s), latest shown %v", i+1, v, versions[len(versions)-1], c.m.latest == c.m.snap)
+		v := c.p.Shown().Versions.Get("s-009")
+		if v == versions[len(versions)-1] || c.p.Head().Snapshot() != c.p.Shown() {
+			t.Errorf("write %d: the workbench shows version %s (was %s), latest shown %v", i+1, v, versions[len(versions)-1], c.p.Head().Snapshot() == c.p.Shown())
 		}
 		versions = append(versions, v)
-		if _, ok := c.m.flash["s-009"]; !ok {
+		if !c.p.Flashing("s-009") {
 			t.Errorf("write %d: s-009 does not flash", i+1)
 		}
 	}

@@ -1,16 +1,17 @@
-package tui
+package live
 
 import (
 	"testing"
 
+	"referee/internal/benchfolder"
 	"referee/model"
 	"referee/store"
 )
 
 // BenchmarkNewForest10k is the tree of a loaded 10k-statement folder: newForest, and
-// the first flatten (the rows the first frame shows), after model.Derive.
+// the first Flatten (the rows the first frame shows, under no folds), after model.Derive.
 func BenchmarkNewForest10k(b *testing.B) {
-	snap, err := store.Load(benchFolder(b, 10_000))
+	snap, err := store.Load(benchfolder.Get(b, 10_000))
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -25,8 +26,7 @@ func BenchmarkNewForest10k(b *testing.B) {
 	b.Run("flatten", func(b *testing.B) {
 		b.ReportAllocs()
 		for range b.N {
-			t := newTree()
-			t.SetForest(f)
+			f.Flatten(map[string]bool{})
 		}
 	})
 }

@@ -1,8 +1,9 @@
-package tui
-
-// Measurements of the workbench's speed goals (a keypress, an agent's write reaching the
-// screen, proof rendering), outside the tests so that `referee bench` can print them
-// beside the engine's figures; the tui benchmarks (go test -bench) run the same code.
+// Package tuimeasure measures the workbench's speed goals (a keypress, an agent's write
+// reaching the screen, the first frame, a transcript line reaching the runs pane, proof
+// rendering) by driving package tui as the program drives it, through its measuring seam
+// (tui.Probe). `referee bench` prints these figures beside the engine's, and the
+// benchmarks here (go test -bench) run the same code. The product never imports it.
+package tuimeasure
 
 import (
 	"errors"
@@ -16,27 +17,19 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
-	"referee/mathtext"
+	"referee/live"
 	"referee/model"
 	"referee/store"
-	"referee/views"
+	"referee/tui"
 )
 
-// openForMeasure opens a folder the way the program does, but loaded at once (SyncLoad)
-// and without a watcher, at a terminal size, with its extras (similarity index,
-// re-treads, graveyard, review order) built as the background would build them, so that
-// every frame draws what the program draws. Later builds are not started: they run off
-// the UI goroutine and are no part of a frame.
-func openForMeasure(dir string, width, height int) (*Model, error) {
-	m, err := New(dir, Options{NoWatch: true, Theme: "dark", Actor: "human", SyncLoad: true})
-	if err != nil {
-		return nil, err
-	}
-	m.sim = &similarity{}
-	m.onExtras(extrasMsg{m.sim.extras(m.snap, m.g)})
-	m.exBusy = true
-	m.Update(tea.WindowSizeMsg{Width: width, Height: height})
-	return m, nil
+// open opens a folder the way the program does, but loaded at once and without a
+// watcher, at a terminal size, with its extras (similarity index, re-treads, graveyard,
+// review order) built as the background would build them, so that every frame draws
+// what the program draws. Later builds are not started: they run off the UI goroutine
+// and are no part of a frame.
+func open(dir string, width, height int) (*tui.Probe, error) {
+	return tui.OpenProbe(dir, width, height, tui.ProbeOptions{Extras: true})
 }
 
 // KeypressCase is a workbench moving down its tree one key (j) at a time: the work of
@@ -44,32 +37,30 @@ func openForMeasure(dir string, width, height int) (*Model, error) {
 // commands a key returns (the markdown of a newly shown proof) run elsewhere and are
 // not part of it.
 type KeypressCase struct {
-	m *Model
+	p *tui.Probe
 }
 
 // NewKeypressCase opens a folder at a terminal size.
 func NewKeypressCase(dir string, width, height int) (*KeypressCase, error) {
-	m, err := openForMeasure(dir, width, height)
+	p, err := open(dir, width, height)
 	if err != nil {
 		return nil, err
 	}
-	return newKeypressCase(m), nil
+	return &KeypressCase{p: p}, nil
 }
-
-func newKeypressCase(m *Model) *KeypressCase { return &KeypressCase{m: m} }
 
 var keyDown = tea.KeyPressMsg{Code: 'j', Text: "j"}
 
 // Press sends one j and draws the frame, and returns how long that took. When the key
 // did not move (the bottom of the tree) it goes back to the top (g, not timed).
 func (c *KeypressCase) Press() time.Duration {
-	before := c.m.tree.Cursor()
+	before := c.p.Cursor()
 	start := time.Now()
-	c.m.Update(keyDown)
-	_ = c.m.View()
+	c.p.Update(keyDown)
+	_ = c.p.View()
 	d := time.Since(start)
-	if c.m.tree.Cursor() == before {
-		c.m.Update(tea.KeyPressMsg{Code: 'g', Text: "g"})
+	if c.p.Cursor() == before {
+		c.p.Update(tea.KeyPressMsg{Code: 'g', Text: "g"})
 	}
 	return d
 }
@@ -84,15 +75,15 @@ func (c *KeypressCase) Mean(n int) time.Duration {
 }
 
 // Close stops the workbench.
-func (c *KeypressCase) Close() { c.m.Close() }
+func (c *KeypressCase) Close() { c.p.Close() }
 
 // WriteCase is an agent writing one statement file again and again, and the workbench
-// showing each version: what the program does with the watcher's batch (listen:
-// store.Reload of that file, the graph and the tree derived off the UI goroutine; then
-// the snapshot message through Update) and the next frame. The watcher's quiet time
+// showing each version: what the program does with the watcher's batch (the live
+// room's Next: store.Reload of that file, the graph and the tree derived off the UI
+// goroutine; then the frame through Update) and the next frame. The watcher's quiet time
 // (store.WatchOptions.Debounce) comes before it and is not part of it.
 type WriteCase struct {
-	m        *Model
+	p        *tui.Probe
 	dir      string
 	rel      string // the statement file written, relative to dir
 	versions [2][]byte
@@ -103,21 +94,21 @@ type WriteCase struct {
 // pass a copy. The file is replaced (written beside and renamed, as referee and careful
 // agents do), never written in place, so a copy made of hard links is safe.
 func NewWriteCase(dir string, width, height int) (*WriteCase, error) {
-	m, err := openForMeasure(dir, width, height)
+	p, err := open(dir, width, height)
 	if err != nil {
 		return nil, err
 	}
-	c, err := newWriteCase(m, dir)
+	c, err := newWriteCase(p, dir)
 	if err != nil {
-		m.Close()
+		p.Close()
 	}
 	return c, err
 }
 
 // newWriteCase picks the middle statement in ID order; its versions are the file as
 // it is and the same object with one more byte.
-func newWriteCase(m *Model, dir string) (*WriteCase, error) {
-	ids := slices.Sorted(m.latest.Statements.Keys())
+func newWriteCase(p *tui.Probe, dir string) (*WriteCase, error) {
+	ids := slices.Sorted(p.Head().Snapshot().Statements.Keys())
 	if len(ids) == 0 {
 		return nil, fmt.Errorf("%s: no statements to write", dir)
 	}
@@ -126,7 +117,7 @@ func newWriteCase(m *Model, dir string) (*WriteCase, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &WriteCase{m: m, dir: dir, rel: rel, versions: [2][]byte{orig, append(slices.Clip(orig), '\n')}}, nil
+	return &WriteCase{p: p, dir: dir, rel: rel, versions: [2][]byte{orig, append(slices.Clip(orig), '\n')}}, nil
 }
 
 // replace writes the file's other version beside it and renames it over the file.
@@ -146,14 +137,12 @@ func (c *WriteCase) Write() (time.Duration, error) {
 	if err := c.replace(); err != nil {
 		return 0, err
 	}
-	paths := []string{c.rel}
-	snap := store.Reload(c.dir, c.m.latest, paths) // as listen does
-	if i := slices.IndexFunc(snap.Broken, func(b model.BrokenFile) bool { return b.Path == c.rel }); i >= 0 {
-		return 0, fmt.Errorf("%s: %s", c.rel, snap.Broken[i].Reason)
+	fr := live.Reload(c.dir, c.p.Head(), []string{c.rel}) // as the live room's Next does
+	if i := slices.IndexFunc(fr.Snap.Broken, func(b model.BrokenFile) bool { return b.Path == c.rel }); i >= 0 {
+		return 0, fmt.Errorf("%s: %s", c.rel, fr.Snap.Broken[i].Reason)
 	}
-	g, f := deriveFrom(c.m.derivedOf(c.m.latest), snap, paths) // as listen does
-	c.m.Update(snapshotMsg{snap: snap, g: g, f: f, paths: paths})
-	_ = c.m.View()
+	c.p.Update(fr)
+	_ = c.p.View()
 	return time.Since(start), nil
 }
 
@@ -182,12 +171,13 @@ func runWrites(n int, budget time.Duration, write func() (time.Duration, error))
 }
 
 // Close stops the workbench.
-func (c *WriteCase) Close() { c.m.Close() }
+func (c *WriteCase) Close() { c.p.Close() }
 
 // WatchedWriteCase is WriteCase through the watcher, the whole path an agent's write
 // takes in the program: the file replaced, store.Watch's batch once the folder has been
-// quiet for the debounce, the model's own listen command (store.Reload of the batch,
-// the graph and tree updated), its message through Update, and View. The command runs
+// quiet for the debounce, the model's own listen command (the live room's Next:
+// store.Reload of the batch, the graph and tree updated), its frame through Update, and
+// View. The command runs
 // here rather than on a goroutine of its own, which changes nothing in the time: the UI
 // waits for its message either way.
 type WatchedWriteCase struct {
@@ -201,46 +191,46 @@ type WatchedWriteCase struct {
 // debounce (0: the watcher's default, as the program runs), to write in it. As with
 // NewWriteCase the folder is changed: pass a copy.
 func NewWatchedWriteCase(dir string, width, height int, debounce time.Duration) (*WatchedWriteCase, error) {
-	m, err := openForMeasure(dir, width, height)
+	p, err := open(dir, width, height)
 	if err != nil {
 		return nil, err
 	}
-	w, err := store.Watch(dir, store.WatchOptions{Debounce: debounce})
+	feed, err := live.Watch(dir, store.WatchOptions{Debounce: debounce})
 	if err != nil {
-		m.Close()
+		p.Close()
 		return nil, err
 	}
-	m.watcher = w // Close stops it
-	c, err := newWriteCase(m, dir)
+	next := p.WatchWith(feed) // Close stops it
+	c, err := newWriteCase(p, dir)
 	if err != nil {
-		m.Close()
+		p.Close()
 		return nil, err
 	}
 	id := strings.TrimSuffix(path.Base(c.rel), ".json")
-	return &WatchedWriteCase{WriteCase: c, id: id, next: m.listen(m.latest), timeout: 5 * time.Second}, nil
+	return &WatchedWriteCase{WriteCase: c, id: id, next: next, timeout: 5 * time.Second}, nil
 }
 
 // Write replaces the file with its other version and returns how long it took until a
 // frame showed it: batches that do not bring it (only the temporary file) are taken
 // through Update and View too, as the program would.
 func (c *WatchedWriteCase) Write() (time.Duration, error) {
-	was := c.m.snap.Versions.Get(c.id)
+	was := c.p.Shown().Versions.Get(c.id)
 	start := time.Now()
 	if err := c.replace(); err != nil {
 		return 0, err
 	}
-	for c.m.snap.Versions.Get(c.id) == was {
+	for c.p.Shown().Versions.Get(c.id) == was {
 		msg, err := c.wait()
 		if err != nil {
 			return 0, err
 		}
-		c.m.Update(msg)
-		_ = c.m.View()
-		if c.m.watcher == nil {
-			return 0, fmt.Errorf("%s: the watcher stopped (%s)", c.dir, c.m.watchNote)
+		c.p.Update(msg)
+		_ = c.p.View()
+		if on, note := c.p.Watching(); !on {
+			return 0, fmt.Errorf("%s: the watcher stopped (%s)", c.dir, note)
 		}
-		// What onSnapshot returned among its commands: listen from the snapshot shown.
-		c.next = c.m.listen(c.m.latest)
+		// What the frame returned among its commands: listen from the new head.
+		c.next = c.p.Next()
 	}
 	return time.Since(start), nil
 }
@@ -269,10 +259,9 @@ const ProofWidth = 78
 // ProofCase is a proof of some size shown in the detail pane: rendered with glamour by
 // a command (cold), then taken from the workbench's cache of renderings (cached).
 type ProofCase struct {
-	m       *Model
-	proof   string
-	empty   string // the empty folder the workbench opened, removed by Close
-	renders int    // markdown renderings made
+	p     *tui.Probe
+	proof string
+	empty string // the empty folder the workbench opened, removed by Close
 
 	// OffUIGoroutine is false once showing a proof that is not cached rendered the
 	// markdown in Update instead of returning a command for it.
@@ -284,26 +273,20 @@ type ProofCase struct {
 // NewProofCase makes a proof of about kb KiB and a workbench (on an empty folder) to
 // show it.
 func NewProofCase(kb int) (*ProofCase, error) {
+	return newProofCase(kb, tui.ProbeOptions{Extras: true})
+}
+
+func newProofCase(kb int, o tui.ProbeOptions) (*ProofCase, error) {
 	empty, err := os.MkdirTemp("", "referee-measure-")
 	if err != nil {
 		return nil, err
 	}
-	m, err := openForMeasure(empty, 120, 40)
+	p, err := tui.OpenProbe(empty, 120, 40, o)
 	if err != nil {
 		os.RemoveAll(empty)
 		return nil, err
 	}
-	return newProofCase(m, ProofText(kb<<10), empty), nil
-}
-
-func newProofCase(m *Model, proof, empty string) *ProofCase {
-	c := &ProofCase{m: m, proof: proof, empty: empty, OffUIGoroutine: true, RenderedOnce: true}
-	render := m.renderMarkdown
-	m.renderMarkdown = func(proof string, width int, style string, math mathtext.Mode) (*views.RenderedProof, error) {
-		c.renders++
-		return render(proof, width, style, math)
-	}
-	return c
+	return &ProofCase{p: p, proof: ProofText(kb << 10), empty: empty, OffUIGoroutine: true, RenderedOnce: true}, nil
 }
 
 // ProofText is a proof of about n bytes: paragraphs of prose with inline math, a list
@@ -324,13 +307,11 @@ func (c *ProofCase) Len() int { return len(c.proof) }
 // until the markdown was in the workbench's cache: the lookup and the command that
 // renders it (run here, as the program runs it off the UI goroutine).
 func (c *ProofCase) Cold() (time.Duration, error) {
-	key := views.ProofKey(c.proof, ProofWidth, c.m.st.MarkdownStyle(), c.m.math)
-	delete(c.m.proofs, key)
-	delete(c.m.inflight, key)
-	before := c.renders
+	c.p.ForgetProof(c.proof, ProofWidth)
+	before := c.p.Renders()
 	start := time.Now()
-	_, cmd := c.m.proofFor(c.proof, ProofWidth)
-	if cmd == nil || c.renders != before {
+	cmd := c.p.ShowProof(c.proof, ProofWidth)
+	if cmd == nil || c.p.Renders() != before {
 		c.OffUIGoroutine = false
 	}
 	if err := c.deliver(cmd); err != nil {
@@ -344,33 +325,33 @@ func (c *ProofCase) deliver(cmd tea.Cmd) error {
 	if cmd == nil {
 		return nil
 	}
-	msg, ok := cmd().(proofRenderedMsg)
-	if !ok || msg.rp == nil {
+	msg := cmd()
+	if !tui.ProofRendered(msg) {
 		return errors.New("the proof's markdown did not render")
 	}
-	c.m.Update(msg)
+	c.p.Update(msg)
 	return nil
 }
 
 // Cached shows the proof n times from the cache (rendering it first if it is not
 // there) and returns the mean time of one.
 func (c *ProofCase) Cached(n int) (time.Duration, error) {
-	if _, cmd := c.m.proofFor(c.proof, ProofWidth); cmd != nil {
+	if cmd := c.p.ShowProof(c.proof, ProofWidth); cmd != nil {
 		if err := c.deliver(cmd); err != nil {
 			return 0, err
 		}
 	}
-	before := c.renders
+	before := c.p.Renders()
 	n = max(n, 1)
 	start := time.Now()
 	for range n {
-		_, cmd := c.m.proofFor(c.proof, ProofWidth)
+		cmd := c.p.ShowProof(c.proof, ProofWidth)
 		if err := c.deliver(cmd); err != nil {
 			return 0, err
 		}
 	}
 	d := time.Since(start) / time.Duration(n)
-	if c.renders != before {
+	if c.p.Renders() != before {
 		c.RenderedOnce = false
 	}
 	return d, nil
@@ -378,7 +359,7 @@ func (c *ProofCase) Cached(n int) (time.Duration, error) {
 
 // Close stops the workbench and removes its folder.
 func (c *ProofCase) Close() {
-	c.m.Close()
+	c.p.Close()
 	if c.empty != "" {
 		os.RemoveAll(c.empty)
 	}

@@ -1,0 +1,143 @@
+package live
+
+import (
+	"slices"
+
+	"referee/model"
+	"referee/store"
+)
+
+// Frame is what the live room hands the tui: a snapshot with its graph and its tree,
+// and what brought it. Nothing in it is changed once made (snapshots, graphs and trees
+// share their unchanged parts with the frames before them, copy on write), so the tui
+// may hold frames, show an older one and keep a newer one waiting.
+type Frame struct {
+	// Snap, Graph and Forest belong together (Forest.Snapshot() is Snap); all nil when
+	// the batch brought nothing to show (only temporary files or backups changed, the
+	// folder could not be read, the watcher stopped).
+	Snap   *model.Snapshot
+	Graph  *model.Graph
+	Forest *Forest
+
+	Paths    []string // the files the watcher's batch named, contents-relative (ChangedIDs: their objects)
+	Rescan   bool     // the watcher lost track: the folder was read again in full
+	WatchErr error    // a watch problem to show
+	Full     bool     // a full reload, asked for (ReloadAll: after a conflict, or without a watcher)
+	Closed   bool     // the watcher stopped: no frame follows
+	LoadErr  error    // the folder could not be read
+}
+
+// Feed is a watched contents folder: the watcher, and the reload chain that turns its
+// batches into frames.
+type Feed struct {
+	dir string
+	w   *store.Watcher
+}
+
+// Watch starts watching a contents folder (store.Watch). Changes made from then on are
+// in the feed's batches, so a load started after Watch misses none.
+func Watch(dir string, opts store.WatchOptions) (*Feed, error) {
+	w, err := store.Watch(dir, opts)
+	if err != nil {
+		return nil, err
+	}
+	return &Feed{dir: dir, w: w}, nil
+}
+
+// Close stops the watcher; a Next waiting returns a closed frame. It may be called
+// more than once.
+func (f *Feed) Close() error { return f.w.Close() }
+
+// Next waits for the watcher's next batch, coalesces whatever else is already queued,
+// reads only the changed files again from head's snapshot (store.Reload: a half-written
+// file keeps its last good version) and derives the frame from head's tree
+// (DeriveFrom). It blocks: the tui runs it in a command, one at a time, each from the
+// newest frame it took (head), so the chain has a single owner and frames arrive in
+// order.
+func (f *Feed) Next(head *Forest) Frame {
+	ch := f.w.Batches()
+	b, ok := <-ch
+	if !ok {
+		return Frame{Closed: true}
+	}
+drain:
+	for {
+		select {
+		case more, ok := <-ch:
+			if !ok {
+				break drain
+			}
+			b = b.Merge(more)
+		default:
+			break drain
+		}
+	}
+	return apply(f.dir, head, b)
+}
+
+// Wait waits for the watcher's next batch and drops it (after a failed load, any change
+// is worth a new try); false when the watcher stopped.
+func (f *Feed) Wait() bool {
+	_, ok := <-f.w.Batches()
+	return ok
+}
+
+// Reload is the frame Next makes of a batch that names paths: those files read again
+// from head's snapshot, the graph and the tree updated from head's.
+func Reload(dir string, head *Forest, paths []string) Frame {
+	return apply(dir, head, store.Batch{Paths: paths})
+}
+
+// ReloadAll reads the whole folder again and derives it anew (a full frame).
+func ReloadAll(dir string) Frame {
+	snap, err := store.Load(dir)
+	if err != nil {
+		return Frame{LoadErr: err, Full: true}
+	}
+	g, f := Derive(snap)
+	return Frame{Snap: snap, Graph: g, Forest: f, Full: true}
+}
+
+// apply reads what a batch changed, from head.
+func apply(dir string, head *Forest, b store.Batch) Frame {
+	b.Paths = slices.DeleteFunc(b.Paths, func(p string) bool { return !store.InSnapshot(p) })
+	fr := Frame{Paths: b.Paths, Rescan: b.Rescan, WatchErr: b.Err}
+	var prev *model.Snapshot
+	if head != nil {
+		prev = head.snap
+	}
+	base := head
+	var snap *model.Snapshot
+	if b.Rescan {
+		s, err := store.Load(dir)
+		if err != nil {
+			fr.LoadErr = err
+			snap = prev
+		} else {
+			snap, base = s, nil // every object read anew
+		}
+	} else if len(b.Paths) > 0 {
+		snap = store.Reload(dir, prev, b.Paths)
+	}
+	if snap == nil {
+		return fr // only backups, temp files or the lock: nothing to derive or show
+	}
+	fr.Snap = snap
+	fr.Graph, fr.Forest = DeriveFrom(base, snap, b.Paths)
+	return fr
+}
+
+// Load reads the whole folder, counting the files read in progress, and derives it: the
+// first frame. deriving, when set, is called between the read and the derivation (the
+// tui's frame of progress says which it is doing).
+func Load(dir string, progress *store.Progress, deriving func()) Frame {
+	snap, err := store.LoadWithProgress(dir, progress)
+	if err != nil {
+		return Frame{LoadErr: err}
+	}
+	if deriving != nil {
+		deriving()
+	}
+	g, f := Derive(snap)
+	return Frame{Snap: snap, Graph: g, Forest: f}
+}
