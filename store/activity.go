@@ -4,6 +4,7 @@ import (
 	"os"
 	"slices"
 	"strings"
+	"sync"
 
 	"referee/model"
 )
@@ -55,7 +56,7 @@ func (c Change) Touches(id string) bool {
 
 // Activity lists every change of the log, oldest first.
 func (h *History) Activity() []Change {
-	g := model.Derive(h.snap)
+	g := h.graph()
 	out := make([]Change, 0, len(h.log))
 	for i, e := range h.log {
 		out = append(out, h.change(i, e, g))
@@ -68,7 +69,7 @@ func (h *History) ActivityFrom(i int) []Change {
 	if i >= len(h.log) {
 		return nil
 	}
-	g := model.Derive(h.snap)
+	g := h.graph()
 	var out []Change
 	for j := max(i, 0); j < len(h.log); j++ {
 		out = append(out, h.change(j, h.log[j], g))
@@ -76,7 +77,14 @@ func (h *History) ActivityFrom(i int) []Change {
 	return out
 }
 
-func (h *History) change(i int, e model.LogEntry, g *model.Graph) Change {
+// graph derives the snapshot's graph when a guess first needs it: only an agent's own
+// line that creates a statement does, and a whole derive per listing was most of what
+// following a run's activity cost.
+func (h *History) graph() func() *model.Graph {
+	return sync.OnceValue(func() *model.Graph { return model.Derive(h.snap) })
+}
+
+func (h *History) change(i int, e model.LogEntry, g func() *model.Graph) Change {
 	// An undo lists what it removes under "modification" too (for the agents' rewind):
 	// here it is a deletion only.
 	modified := slices.DeleteFunc(slices.Clone(e.Modification), func(id string) bool { return slices.Contains(e.Deleted, id) })
@@ -115,7 +123,10 @@ func (h *History) change(i int, e model.LogEntry, g *model.Graph) Change {
 		c.Objects = []model.ObjectChange{}
 	}
 	if c.Skill == "" {
-		c.GuessedSkill = model.GuessSkill(c.Objects, g)
+		c.GuessedSkill = model.GuessSkill(c.Objects, nil)
+		if c.GuessedSkill == "" && len(e.Creation) > 0 {
+			c.GuessedSkill = model.GuessSkill(c.Objects, g())
+		}
 		if s, ok := Lookup(c.GuessedSkill); ok && !strings.Contains(s.Agents, ",") {
 			c.GuessedActor = s.Agents
 		}

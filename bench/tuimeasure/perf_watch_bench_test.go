@@ -28,3 +28,15 @@ func BenchmarkWatchedWriteToFrame10k(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkWatchedWriteToFrame100k is the same at 100k statements, extras on, where the
+// goal (write → frame p99 ≤ 50 ms through the watcher) is set.
+func BenchmarkWatchedWriteToFrame100k(b *testing.B) {
+	dir := copyDir(b, benchFolder(b, 100_000))
+	c, err := NewWatchedWriteCase(dir, 160, 50, 0)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer c.Close()
+	benchWrites(b, c)
+}
