@@ -65,6 +65,9 @@ type Graph struct {
 	Stale         map[string]string // statement → why
 	Counts        map[string]int    // statement statuses as written
 	ProblemCounts map[string]int
+	// PhaseCounts counts statements by phase (the status bar's figures): kept by Update,
+	// since counting 100k phases per frame was most of a write's cost at that size.
+	PhaseCounts map[Phase]int
 	Unknown       []string // objects whose status neither vocabulary knows
 }
 
@@ -80,7 +83,7 @@ func Derive(s *Snapshot) *Graph {
 	x := newIndex(s, pids, sids)
 	n := len(x.ids)
 	// Each map is made by the goroutine that fills it.
-	g := &Graph{Next: map[string]string{}, Stale: map[string]string{}, Counts: map[string]int{}, ProblemCounts: map[string]int{}}
+	g := &Graph{Next: map[string]string{}, Stale: map[string]string{}, Counts: map[string]int{}, ProblemCounts: map[string]int{}, PhaseCounts: map[Phase]int{}}
 	var wg sync.WaitGroup
 	nextAt := make([]string, len(pids)+len(sids)) // each object's next agent, by index
 	wg.Go(func() { g.phases(s, x, nextAt) })
@@ -529,6 +532,7 @@ func (g *Graph) phases(s *Snapshot, x *index, nextAt []string) {
 		g.Counts[st.Status]++
 		ph := StatementPhase(s, st)
 		g.Phase[id] = ph
+		g.PhaseCounts[ph]++
 		if ph == PhaseUnknown {
 			g.Unknown = append(g.Unknown, id)
 		}

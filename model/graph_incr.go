@@ -62,6 +62,14 @@ func (g *Graph) Update(prev, s *Snapshot, changed []string) (next *Graph, relink
 	n := *g
 	n.Phase, n.Next, n.FullyProved, n.Stale = u.phase.m, u.next.m, u.proved.m, u.stale.m
 	n.Counts, n.ProblemCounts = u.counts.m, u.problemCounts.m
+	if len(u.phaseMoved) > 0 {
+		n.PhaseCounts = maps.Clone(g.PhaseCounts) // a handful of phases
+		for ph, by := range u.phaseMoved {
+			if n.PhaseCounts[ph] += by; n.PhaseCounts[ph] == 0 {
+				delete(n.PhaseCounts, ph)
+			}
+		}
+	}
 	if u.unknownMoved {
 		n.Unknown = u.unknown()
 	}
@@ -128,6 +136,7 @@ type update struct {
 	proved                cow[bool]
 	counts, problemCounts cow[int]
 	unknownMoved          bool
+	phaseMoved            map[Phase]int // statements gained (lost) per phase
 	unknownIn, unknownOut []string        // objects whose phase became, or stopped being, unknown
 	nextMoved             map[string]bool // objects whose next agent changed
 }
@@ -178,6 +187,13 @@ func (u *update) run(prev *Snapshot, probs, stmts []string) bool {
 		}
 		if was := g.Phase[id]; was != ph {
 			u.phase.set(id, ph, true)
+			if s.Problems[id] == nil {
+				if u.phaseMoved == nil {
+					u.phaseMoved = map[Phase]int{}
+				}
+				u.phaseMoved[was]--
+				u.phaseMoved[ph]++
+			}
 			if was == PhaseUnknown {
 				u.unknownOut = append(u.unknownOut, id)
 			} else if ph == PhaseUnknown {

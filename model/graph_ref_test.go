@@ -16,7 +16,7 @@ func refDerive(s *Snapshot) *Graph {
 	g := &Graph{
 		Out: map[string][]Edge{}, In: map[string][]Edge{}, Depth: map[string]int{},
 		Phase: map[string]Phase{}, Next: map[string]string{}, FullyProved: map[string]bool{},
-		Stale: map[string]string{}, Counts: map[string]int{}, ProblemCounts: map[string]int{},
+		Stale: map[string]string{}, Counts: map[string]int{}, ProblemCounts: map[string]int{}, PhaseCounts: map[Phase]int{},
 	}
 	add := func(from string, kind EdgeKind, items []string) {
 		for _, it := range items {
@@ -192,6 +192,7 @@ func refPhases(g *Graph, s *Snapshot, pids, sids []string) {
 		g.Counts[st.Status]++
 		ph := StatementPhase(s, st)
 		g.Phase[id] = ph
+		g.PhaseCounts[ph]++
 		if ph == PhaseUnknown {
 			g.Unknown = append(g.Unknown, id)
 		}

@@ -91,8 +91,6 @@ type Model struct {
 	g        *model.Graph
 	forest   *live.Forest
 	loading  *loading            // the folder is being read (loading.go); nil once shown
-	counts   map[model.Phase]int // statements per phase, of the graph countsOf
-	countsOf *model.Graph
 
 	// The live room's side (live.go): the feed of frames, the head of its reload chain
 	// (may be ahead of what is shown when paused; latest is its snapshot), and the

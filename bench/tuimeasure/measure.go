@@ -11,6 +11,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"time"
@@ -106,7 +107,9 @@ func NewWriteCase(dir string, width, height int) (*WriteCase, error) {
 }
 
 // newWriteCase picks the middle statement in ID order; its versions are the file as
-// it is and the same object with one more byte.
+// it is and the same object with its status changed, as an agent's check or gap would
+// ("true", or "pending" when it was true): the graph's phases, next agents, fully
+// proved and stale marks move with it.
 func newWriteCase(p *tui.Probe, dir string) (*WriteCase, error) {
 	ids := slices.Sorted(p.Head().Snapshot().Statements.Keys())
 	if len(ids) == 0 {
@@ -117,7 +120,27 @@ func newWriteCase(p *tui.Probe, dir string) (*WriteCase, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &WriteCase{p: p, dir: dir, rel: rel, versions: [2][]byte{orig, append(slices.Clip(orig), '\n')}}, nil
+	flipped, err := flipStatus(orig)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", rel, err)
+	}
+	return &WriteCase{p: p, dir: dir, rel: rel, versions: [2][]byte{orig, flipped}}, nil
+}
+
+// statusField is a statement file's status (the agents write `"status": "…"`).
+var statusField = regexp.MustCompile(`"status":\s*"([^"\\]*)"`)
+
+// flipStatus is the file with its status set to "true", or "pending" when it was true.
+func flipStatus(file []byte) ([]byte, error) {
+	m := statusField.FindSubmatchIndex(file)
+	if m == nil {
+		return nil, errors.New("no status field")
+	}
+	to := "true"
+	if string(file[m[2]:m[3]]) == "true" {
+		to = "pending"
+	}
+	return slices.Concat(file[:m[2]], []byte(to), file[m[3]:]), nil
 }
 
 // replace writes the file's other version beside it and renames it over the file.
