@@ -3,6 +3,8 @@ package tui
 import (
 	"time"
 
+	tea "charm.land/bubbletea/v2"
+
 	"referee/model"
 	"referee/themes"
 )
@@ -13,6 +15,17 @@ import (
 // of it, so a theme or size change reaches every component at once. (The confirmation
 // and the error notice take it so far; help, the palette and forms still get sizes by
 // SetSize.)
+//
+// A component (Search, Travel, Confirm, Notice …) owns its state, keys and messages, and
+// has two methods of one signature each:
+//
+//	Update(com common, msg tea.Msg) (tea.Cmd, tea.Msg)
+//	View(com common) []string
+//
+// Update returns the command to run and, when the rest of the workbench must act (go to
+// an object, say something on the status line), a message for the Model: it handles
+// that at once, in the same Update, as it would one a command sent (Model.route). A
+// component never reaches into the Model: what it needs of the folder it is given.
 type common struct {
 	st            *themes.Styles
 	width, height int // a dialog's inner size
@@ -23,4 +36,27 @@ type common struct {
 func (m *Model) common() common {
 	return common{st: m.st, width: max(m.dialogWidth()-4, 10), height: max(m.dialogHeight()-2, 4),
 		actor: model.SanitizeLine(m.actor), now: m.now}
+}
+
+// statusMsg says something on the status line: an error, or (ok) information.
+type statusMsg struct {
+	text string
+	ok   bool
+}
+
+// revealMsg moves the tree cursor to an object and says why on the status line.
+type revealMsg struct {
+	id  string
+	say string
+}
+
+// route hands msg to a component and handles what it answers, at once.
+func (m *Model) route(c interface {
+	Update(common, tea.Msg) (tea.Cmd, tea.Msg)
+}, msg tea.Msg) tea.Cmd {
+	cmd, out := c.Update(m.common(), msg)
+	if out == nil {
+		return cmd
+	}
+	return tea.Batch(cmd, m.update(out))
 }

@@ -74,8 +74,16 @@ func (m *Model) toggleZoom() {
 	}
 }
 
+// stepMatch is the handler that asks the search for the match d steps from the cursor.
+func stepMatch(d int) func(*Model) tea.Cmd {
+	return func(m *Model) tea.Cmd {
+		cur, _ := m.tree.Selected()
+		return m.route(m.search, searchStepMsg{d: d, from: cur.ID})
+	}
+}
+
 func needSearch(m *Model) string {
-	if m.search == "" {
+	if m.search.Query() == "" {
 		return "no search: / searches an ID or words of a claim"
 	}
 	return ""

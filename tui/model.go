@@ -19,7 +19,6 @@ import (
 	"time"
 	"unsafe"
 
-	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
@@ -119,12 +118,7 @@ type Model struct {
 		key  string
 	}
 
-	// search
-	searching     bool
-	searchInput   textinput.Model
-	search        string
-	searchResults []string
-	searchAt      int
+	search *Search
 
 	// overlays
 	form    *Form
@@ -179,7 +173,7 @@ func New(dir string, opts Options) (*Model, error) {
 	abs, _ := filepath.Abs(dir)
 	m := &Model{
 		dir: dir, name: filepath.Base(abs), opts: opts, actor: actor,
-		tree: newTree(), detail: newDetail(), supervision: supervision{activity: newActivity()},
+		tree: newTree(), detail: newDetail(), search: newSearch(true), supervision: supervision{activity: newActivity()},
 		proofs: map[string]*views.RenderedProof{}, inflight: map[string]bool{},
 		flash: map[string]time.Time{}, sentence: 0, issue: -1, link: -1,
 		dark: true, renderMarkdown: views.RenderProofMarkdown,
@@ -239,14 +233,9 @@ func (m *Model) Close() {
 func (m *Model) now() time.Time { return m.opts.Now() }
 
 func (m *Model) applyTheme() {
-	if m.searchInput.Prompt == "" {
-		m.searchInput = newInput(m.dark)
-		m.searchInput.Prompt = "/"
-		m.searchInput.Placeholder = "ID or words of a claim"
-	}
 	noColor := m.opts.NoColor || themes.NoColorEnv()
 	m.st = themes.New(themes.Resolve(m.opts.Theme, m.dark, noColor))
-	m.searchInput.SetStyles(inputStyles(m.dark))
+	m.search.SetDark(m.dark)
 	m.activity.filter.SetStyles(inputStyles(m.dark))
 }
 
@@ -367,6 +356,21 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		return nil
 	case tea.KeyPressMsg:
 		return m.key(msg)
+	case statusMsg:
+		if msg.ok {
+			m.flashInfo(msg.text)
+		} else {
+			m.flashError(msg.text)
+		}
+		return nil
+	case revealMsg:
+		if m.forest != nil {
+			m.tree.Reveal(m.forest.canon[msg.id])
+		}
+		if msg.say != "" {
+			m.flashInfo(msg.say)
+		}
+		return nil
 	}
 	// Other messages (cursor blink) go to whatever input is focused.
 	switch {
@@ -376,10 +380,8 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 	case m.picker != nil:
 		cmd, _ := m.picker.Update(msg)
 		return cmd
-	case m.searching:
-		var cmd tea.Cmd
-		m.searchInput, cmd = m.searchInput.Update(msg)
-		return cmd
+	case m.search.Typing():
+		return m.route(m.search, msg)
 	case m.activity.filtering:
 		var cmd tea.Cmd
 		m.activity.filter, cmd = m.activity.filter.Update(msg)
@@ -414,8 +416,8 @@ func (m *Model) key(msg tea.KeyPressMsg) tea.Cmd {
 			m.picker = nil
 		}
 		return cmd
-	case m.searching:
-		return m.searchKey(msg)
+	case m.search.Typing():
+		return m.route(m.search, msg)
 	case m.loading != nil:
 		return m.keyWhileLoading(msg)
 	}
@@ -458,7 +460,7 @@ func (m *Model) layout() {
 	if m.picker != nil {
 		m.picker.SetSize(m.dialogWidth()-4, m.dialogHeight()-2)
 	}
-	m.searchInput.SetWidth(max(m.width-20, 10))
+	m.search.SetSize(max(m.width-20, 10))
 }
 
 // paneSizes: tree width, detail width, pane height. Below 60 columns, or zoomed (z),
@@ -532,8 +534,8 @@ func (m *Model) enter() tea.Cmd {
 // back closes what is open: the search, then the jump history, then the detail focus.
 func (m *Model) back() {
 	switch {
-	case m.search != "":
-		m.search, m.searchResults = "", nil
+	case m.search.Query() != "":
+		m.search.Clear()
 		m.flashInfo("search cleared")
 	case m.side != sideDetail && m.focus == focusDetail:
 		if m.side == sideDiff {

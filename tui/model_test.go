@@ -123,7 +123,7 @@ func TestSearch(t *testing.T) {
 	keys(t, m, "/")
 	typeText(t, m, "odd")
 	keys(t, m, "enter")
-	want := m.findMatches("odd")
+	want := m.search.find("odd")
 	if len(want) < 1 {
 		t.Fatal("no statement mentions odd")
 	}
@@ -133,7 +133,7 @@ func TestSearch(t *testing.T) {
 	keys(t, m, "/")
 	typeText(t, m, "for every integer")
 	keys(t, m, "enter")
-	res := m.searchResults
+	res := m.search.Results()
 	if len(res) < 2 {
 		t.Fatalf("want several matches for the words, got %v", res)
 	}
@@ -158,7 +158,7 @@ func TestSearch(t *testing.T) {
 		t.Fatalf("n during a search: cursor %q, want the queue's first %q", selectedID(m), m.reviewOrder()[0])
 	}
 	keys(t, m, "esc")
-	if m.search != "" {
+	if m.search.Query() != "" {
 		t.Fatal("esc did not clear the search")
 	}
 }

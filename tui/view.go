@@ -210,8 +210,8 @@ func (m *Model) statusLines() []string {
 
 	var line2 string
 	switch {
-	case m.searching:
-		line2 = " " + m.searchInput.View()
+	case m.search.Typing():
+		line2 = " " + strings.Join(m.search.View(m.common()), "")
 	case m.message != "":
 		style := st.Error
 		prefix := "⚠ "
@@ -226,7 +226,7 @@ func (m *Model) statusLines() []string {
 	default:
 		line2 = " " + m.footer(w-1)
 	}
-	if m.watchNote != "" && m.message == "" && !m.searching {
+	if m.watchNote != "" && m.message == "" && !m.search.Typing() {
 		note := st.Warn.Render(model.SanitizeLine(m.watchNote)) + st.Faint.Render(" │ ")
 		line2 = " " + note + m.footer(w-1-cells.Width(note))
 	}
