@@ -58,5 +58,5 @@ func (m *Model) route(c interface {
 	if out == nil {
 		return cmd
 	}
-	return tea.Batch(cmd, m.update(out))
+	return tea.Batch(m.update(out), cmd)
 }

@@ -332,12 +332,24 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		return m.onSimilar(msg)
 	case extrasMsg:
 		return m.onExtras(msg)
-	case travelMsg:
-		return m.onTravel(msg)
+	case travelMsg, diffMsg:
+		if m.travel == nil {
+			return nil // returned to now meanwhile
+		}
+		return m.route(m.travel, msg)
+	case travelShowMsg:
+		return m.onTravelShow(msg)
+	case travelFailedMsg:
+		m.flashError(msg.why)
+		m.travel = nil
+		return nil
+	case paneChangedMsg:
+		if m.side == msg.side {
+			return m.rebuildDetail()
+		}
+		return nil
 	case rewindPlanMsg:
 		return m.onRewindPlan(msg)
-	case diffMsg:
-		return m.onDiff(msg)
 	case runsMsg:
 		return m.onRuns(msg)
 	case runsTickMsg:
@@ -922,7 +934,7 @@ func (m *Model) openForm(f *Form) tea.Cmd {
 }
 
 func (m *Model) undoDisabled() string {
-	if why := m.readOnly(); why != "" {
+	if why := m.travel.ReadOnly(); why != "" {
 		return why
 	}
 	if len(m.session) == 0 {

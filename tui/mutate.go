@@ -68,7 +68,7 @@ func (m *Model) startSkill(name string) tea.Cmd {
 // startSkillOn begins a change of a skill on a given object, its form starting with
 // the skill's prefill and then values (a decision's proposal), about in front.
 func (m *Model) startSkillOn(skill *store.Skill, id string, values map[string]string, about string) tea.Cmd {
-	if why := m.readOnly(); why != "" {
+	if why := m.travel.ReadOnly(); why != "" {
 		m.flashError(why)
 		return nil
 	}

@@ -65,11 +65,7 @@ type supervision struct {
 
 	runs   runsState
 	sess   sessState
-	travel *travel
-
-	diff     *views.DiffView
-	diffFor  string // the key diff was made for
-	diffBusy string // the key being made
+	travel *Travel // nil: the present is shown
 }
 
 // extras is what the supervising views know of one snapshot beyond its graph.
@@ -324,7 +320,7 @@ func (m *Model) onHistory(msg historyMsg) tea.Cmd {
 	m.activity.SetChanges(m.changes)
 	if t := m.travel; t != nil {
 		m.activity.Show(t.id)
-		t.summary = m.changeSummary(t.at)
+		t.Summarize()
 	}
 	return nil
 }
@@ -382,7 +378,7 @@ func (m *Model) sideDoc(w int) (views.Doc, tea.Cmd, bool) {
 		state := views.DetailState{Link: m.link, Math: m.math}
 		return views.GraveyardDoc(m.st, m.snap, m.g, graves, state, w), nil, true
 	case sideDiff:
-		view, cmd := m.diffView()
+		view, cmd := m.travel.DiffView(m.tree.Selected())
 		return views.DiffDoc(m.st, view, w), cmd, true
 	}
 	return views.Doc{}, nil, false
@@ -398,8 +394,8 @@ func (m *Model) sideTitle() string {
 	case sideGraveyard:
 		return "Graveyard"
 	case sideDiff:
-		if m.diff != nil && m.diff.ID != "" {
-			return "Diff · " + m.diff.ID
+		if t := m.travel; t != nil && t.view != nil && t.view.ID != "" {
+			return "Diff · " + t.view.ID
 		}
 		return "Diff"
 	}

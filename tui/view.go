@@ -157,7 +157,7 @@ func (m *Model) statusLines() []string {
 	}
 	if m.travel != nil {
 		// First, so that a narrow screen cuts anything else before it.
-		left = append(left, st.Warn.Bold(true).Render(m.travelLabel()))
+		left = append(left, st.Warn.Bold(true).Render(strings.Join(m.travel.View(m.common()), "")))
 	}
 	if m.stalled() {
 		left = append(left, st.Error.Render("⚠ stalled "+views.Idle(m.runs.stall.Idle)+" (r)"))
