@@ -178,6 +178,7 @@ func New(dir string, opts Options) (*Model, error) {
 		flash: map[string]time.Time{}, sentence: 0, issue: -1, link: -1,
 		dark: true, renderMarkdown: views.RenderProofMarkdown,
 	}
+	m.runs = newRuns(dir, m.name, opts.Runs, opts.StallAfter, m)
 	m.applyTheme()
 	if opts.DemoOf != "" {
 		m.flashInfo("the bundled demo: changes go to a scratch copy (" + dir + "); " + opts.DemoOf + " stays as it is")
@@ -243,9 +244,9 @@ func (m *Model) applyTheme() {
 // in New) listening to it.
 func (m *Model) Init() tea.Cmd {
 	if m.loading != nil {
-		return tea.Batch(tea.RequestBackgroundColor, m.startLoad(), m.pollRuns(true), m.watchSessions(nil))
+		return tea.Batch(tea.RequestBackgroundColor, m.startLoad(), m.runs.Poll(true), m.watchSessions(nil))
 	}
-	return tea.Batch(tea.RequestBackgroundColor, m.listen(m.latest), m.refreshDetail(false), m.pollRuns(true), m.watchSessions(nil))
+	return tea.Batch(tea.RequestBackgroundColor, m.listen(m.latest), m.refreshDetail(false), m.runs.Poll(true), m.watchSessions(nil))
 }
 
 // Update handles one message.
@@ -350,10 +351,8 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		return nil
 	case rewindPlanMsg:
 		return m.onRewindPlan(msg)
-	case runsMsg:
-		return m.onRuns(msg)
-	case runsTickMsg:
-		return m.pollRuns(true)
+	case runsMsg, runsTickMsg:
+		return m.route(m.runs, msg)
 	case sessionsMsg:
 		return m.onSessions(msg)
 	case attributionMsg:

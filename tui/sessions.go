@@ -71,11 +71,9 @@ func (m *Model) watchSessions(w *sessions.Watcher) tea.Cmd {
 
 func (m *Model) onSessions(msg sessionsMsg) tea.Cmd {
 	m.sess.w, m.sess.rep, m.sess.read = msg.w, msg.rep, true
-	if len(msg.rep.Sessions) > 0 {
-		m.runs.armed = true // an agent session is a run: the status bar may show the alarm
-	}
-	m.checkStall()
-	cmds := []tea.Cmd{m.watchSessions(msg.w), m.attribute()}
+	// An agent session is a run: the status bar may show the alarm.
+	cmds := []tea.Cmd{m.route(m.runs, stallCheckMsg{run: len(msg.rep.Sessions) > 0})}
+	cmds = append(cmds, m.watchSessions(msg.w), m.attribute())
 	if m.side == sideRuns {
 		cmds = append(cmds, m.rebuildDetail())
 	}

@@ -42,9 +42,9 @@ func TestRunsPaneShowsSessions(t *testing.T) {
 // shows the alarm, armed by the sessions alone (no state file, no change seen).
 func TestSilentTranscriptsRaiseTheAlarm(t *testing.T) {
 	m := sessionsModel(t)
-	runCmds(t, m, m.pollRuns(false))
-	if !m.stalled() || !strings.HasPrefix(m.runs.stall.Reason, "stalled: the transcripts fell silent") {
-		t.Fatalf("stalled %v: %q", m.stalled(), m.runs.stall.Reason)
+	runCmds(t, m, m.runs.Poll(false))
+	if !m.runs.Stalled() || !strings.HasPrefix(m.runs.stall.Reason, "stalled: the transcripts fell silent") {
+		t.Fatalf("stalled %v: %q", m.runs.Stalled(), m.runs.stall.Reason)
 	}
 }
 

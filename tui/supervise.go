@@ -1,7 +1,6 @@
 package tui
 
 import (
-	"path/filepath"
 	"slices"
 	"sync"
 	"time"
@@ -63,7 +62,7 @@ type supervision struct {
 	similarClaims uint64
 	similarBusy   map[string]bool
 
-	runs   runsState
+	runs   *Runs
 	sess   sessState
 	travel *Travel // nil: the present is shown
 }
@@ -359,7 +358,7 @@ func (m *Model) toggleSide(s side) tea.Cmd {
 	m.layout()
 	var cmd tea.Cmd
 	if s == sideRuns && !m.runs.read {
-		cmd = m.pollRuns(false)
+		cmd = m.runs.Poll(false)
 	}
 	return tea.Batch(cmd, m.rebuildDetail())
 }
@@ -411,134 +410,4 @@ func (m *Model) jumpTo(id string) {
 	m.follow(id)
 	m.setSide(sideDetail)
 	m.layout()
-}
-
-// --- agent runs and the stall alarm ---
-
-// runsEvery is how often the state files are read.
-const runsEvery = 2 * time.Second
-
-type runsState struct {
-	list    []store.AgentRun
-	handoff map[string]bool
-	err     string
-	read    bool
-	last    time.Time
-	what    string
-	first   time.Time // last activity at the first reading
-	armed   bool      // a run was seen: a state file, or a change since the first reading
-	stall   model.Stall
-}
-
-type runsMsg struct {
-	runs []store.AgentRun
-	err  error
-	last time.Time
-	what string
-	tick bool // part of the polling loop: schedule the next reading
-}
-
-type runsTickMsg struct{}
-
-// pollRuns reads the state files and the last activity in a command.
-func (m *Model) pollRuns(tick bool) tea.Cmd {
-	dir, opts := m.dir, m.opts.Runs
-	return func() tea.Msg {
-		runs, err := store.FindRuns(dir, opts)
-		last, what := store.LastActivity(dir, runs)
-		return runsMsg{runs: runs, err: err, last: last, what: what, tick: tick}
-	}
-}
-
-func (m *Model) onRuns(msg runsMsg) tea.Cmd {
-	r := &m.runs
-	prev := map[string]store.AgentRun{}
-	for _, run := range r.list {
-		prev[run.Path] = run
-	}
-	r.handoff = map[string]bool{}
-	for _, run := range msg.runs {
-		if p, ok := prev[run.Path]; ok && store.Handoff(p, run) {
-			r.handoff[run.Path] = true
-		}
-	}
-	r.list, r.err = msg.runs, ""
-	if msg.err != nil {
-		r.err = msg.err.Error()
-	}
-	if !r.read {
-		r.first = msg.last
-	}
-	r.read = true
-	r.last, r.what = msg.last, msg.what
-	if len(msg.runs) > 0 || msg.last.After(r.first) {
-		r.armed = true
-	}
-	m.checkStall()
-	var cmds []tea.Cmd
-	if m.side == sideRuns {
-		cmds = append(cmds, m.rebuildDetail())
-	}
-	if msg.tick {
-		cmds = append(cmds, tea.Tick(runsEvery, func(time.Time) tea.Msg { return runsTickMsg{} }))
-	}
-	return tea.Batch(cmds...)
-}
-
-// checkStall asks model.CheckStall about the present (not a past state).
-func (m *Model) checkStall() {
-	g := m.g
-	switch {
-	case m.travel != nil && m.pending != nil:
-		g = m.pending.g
-	case m.travel != nil:
-		g = m.travel.live.g
-	case m.pending != nil:
-		g = m.pending.g
-	}
-	if g == nil || !m.runs.read {
-		return
-	}
-	m.runs.stall = model.CheckStall(g, m.runs.last, m.runs.what, m.now(), max(m.stallAfter(), 0)).
-		WithTranscripts(m.sess.rep.LastLine, m.sess.rep.LastWhat, m.now(), max(m.stallAfter(), 0))
-}
-
-// stallAfter is the alarm's threshold; negative: off.
-func (m *Model) stallAfter() time.Duration {
-	if m.opts.StallAfter == 0 {
-		return model.DefaultStallAfter
-	}
-	return m.opts.StallAfter
-}
-
-// stalled says whether the status bar shows the alarm.
-func (m *Model) stalled() bool {
-	return m.stallAfter() > 0 && m.runs.armed && m.runs.stall.Stalled
-}
-
-func (m *Model) runsState() views.RunsState {
-	where := filepath.ToSlash(store.RunsDir) + "/ next to " + m.name + "/"
-	switch {
-	case m.opts.Runs.Glob != "":
-		where = m.opts.Runs.Glob
-	case m.opts.Runs.Base != "":
-		where = filepath.Join(m.opts.Runs.Base, store.RunsDir)
-	}
-	rs := views.RunsState{Where: where, Err: m.runs.err, Read: m.runs.read, Stall: m.runs.stall,
-		Armed: m.runs.armed, After: m.stallAfter(), Now: m.now()}
-	if m.opts.Sessions != nil {
-		rs.Sessions, rs.SessionsWhere = m.sessionRows(), m.opts.Sessions.ClaudeDir+"/projects"
-		if len(m.sess.rep.Sessions) > 0 {
-			rs.Armed = true // an agent session was seen: a run
-		}
-	}
-	for _, r := range m.runs.list {
-		rs.Runs = append(rs.Runs, views.RunInfo{Path: r.Path, Session: r.SessionID, HolSession: r.HolSession,
-			Messages: r.MessageCount, SessionMessages: r.SessionMessageCount,
-			InputTokens: r.InputTokens, OutputTokens: r.OutputTokens,
-			CacheCreation: r.CacheCreationTokens, CacheRead: r.CacheReadTokens,
-			CostUSD: r.TotalCostUSD, Modified: r.Modified, Problems: r.Problems, Err: r.Err,
-			Handoff: m.runs.handoff[r.Path]})
-	}
-	return rs
 }

@@ -478,7 +478,7 @@ func TestRunsPaneAndStallAlarm(t *testing.T) {
 	if m.side != sideRuns || !m.runs.read || len(m.runs.list) != 1 {
 		t.Fatalf("r: side %d, read %v, %d runs", m.side, m.runs.read, len(m.runs.list))
 	}
-	if !m.stalled() || m.runs.stall.Idle != time.Hour {
+	if !m.runs.Stalled() || m.runs.stall.Idle != time.Hour {
 		t.Fatalf("stall %+v", m.runs.stall)
 	}
 	if got := statusLine(m, 0); !strings.Contains(got, "⚠ stalled 1h00m (r)") {
@@ -502,10 +502,10 @@ func TestRunsPaneAndStallAlarm(t *testing.T) {
 }
 
 func TestStallAlarmOffAndUnarmed(t *testing.T) {
-	if m := openStalled(t, 120, 40, -1); m.stalled() || strings.Contains(statusLine(m, 0), "stalled") {
+	if m := openStalled(t, 120, 40, -1); m.runs.Stalled() || strings.Contains(statusLine(m, 0), "stalled") {
 		t.Fatalf("StallAfter < 0 still alarms: %q", statusLine(m, 0))
 	}
-	if m := openStalled(t, 120, 40, 2*time.Hour); m.stalled() {
+	if m := openStalled(t, 120, 40, 2*time.Hour); m.runs.Stalled() {
 		t.Fatalf("an hour idle alarms with StallAfter 2h: %+v", m.runs.stall)
 	}
 	// No state file and nothing changed while open: not armed, whatever the age.
@@ -513,7 +513,7 @@ func TestStallAlarmOffAndUnarmed(t *testing.T) {
 	age(t, dir, fixedNow.Add(-time.Hour))
 	m := openTestModel(t, dir, 120, 40)
 	keys(t, m, "r")
-	if !m.runs.stall.Stalled || m.runs.armed || m.stalled() {
+	if !m.runs.stall.Stalled || m.runs.armed || m.runs.Stalled() {
 		t.Fatalf("unarmed: stall %v armed %v", m.runs.stall.Stalled, m.runs.armed)
 	}
 	if got := detailText(m); !strings.Contains(got, "(the alarm arms once a run is seen") || !strings.Contains(got, "No state file found.") {

@@ -159,9 +159,7 @@ func (m *Model) statusLines() []string {
 		// First, so that a narrow screen cuts anything else before it.
 		left = append(left, st.Warn.Bold(true).Render(strings.Join(m.travel.View(m.common()), "")))
 	}
-	if m.stalled() {
-		left = append(left, st.Error.Render("⚠ stalled "+views.Idle(m.runs.stall.Idle)+" (r)"))
-	}
+	left = append(left, m.runs.View(m.common())...)
 	if m.g != nil {
 		var counts []string
 		order := []model.Phase{model.PhaseProved, model.PhaseAwaitingCheck, model.PhaseHasGap, model.PhaseNeedsDecision,
