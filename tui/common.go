@@ -13,8 +13,7 @@ import (
 // the styles, the size a dialog's body may take, who changes are recorded as, and the
 // clock. The Model makes it for each frame; a component reads it in View and keeps none
 // of it, so a theme or size change reaches every component at once. (The confirmation
-// and the error notice take it so far; help, the palette and forms still get sizes by
-// SetSize.)
+// and the error notice take it; help, the palette and forms still get sizes by SetSize.)
 //
 // A component (Search, Travel, Confirm, Notice …) owns its state, keys and messages, and
 // has two methods of one signature each:

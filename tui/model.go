@@ -286,7 +286,15 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		m.conflictNote()
 		return cmd
 	case planMsg:
-		return m.onPlan(msg)
+		if m.confirm == nil {
+			return nil // closed meanwhile
+		}
+		return m.route(m.confirm, msg)
+	case confirmedMsg, confirmEditMsg, confirmClosedMsg, confirmConflictMsg:
+		return m.onConfirm(msg)
+	case noticeClosedMsg:
+		m.notice = nil
+		return nil
 	case formEditedMsg:
 		return m.onFormEdited(msg)
 	case loadedMsg:
@@ -409,9 +417,9 @@ func (m *Model) key(msg tea.KeyPressMsg) tea.Cmd {
 	}
 	switch {
 	case m.notice != nil:
-		return m.noticeKey(msg)
+		return m.route(m.notice, msg)
 	case m.confirm != nil:
-		return m.confirmKey(msg)
+		return m.route(m.confirm, msg)
 	case m.form != nil:
 		cmd, done := m.form.Update(msg)
 		if done && m.confirm == nil {
