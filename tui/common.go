@@ -49,10 +49,16 @@ type revealMsg struct {
 	say string
 }
 
+// component is the two methods every component has (see common).
+type component interface {
+	Update(com common, msg tea.Msg) (tea.Cmd, tea.Msg)
+	View(com common) []string
+}
+
+var _ = []component{(*Search)(nil), (*Travel)(nil), (*Runs)(nil), (*Confirm)(nil), (*Notice)(nil)}
+
 // route hands msg to a component and handles what it answers, at once.
-func (m *Model) route(c interface {
-	Update(common, tea.Msg) (tea.Cmd, tea.Msg)
-}, msg tea.Msg) tea.Cmd {
+func (m *Model) route(c component, msg tea.Msg) tea.Cmd {
 	cmd, out := c.Update(m.common(), msg)
 	if out == nil {
 		return cmd

@@ -64,6 +64,17 @@ type Options struct {
 	SyncLoad bool
 }
 
+// selection is what is selected: the tree's object (followed by its path and ID, so
+// that the cursor stays on it across reloads), in the detail the sentence, issue thread
+// and link under their cursors (-1: none), and the trail of jumps esc goes back along.
+type selection struct {
+	path, id string
+	sentence int
+	issue    int
+	link     int
+	history  []string
+}
+
 type focus uint8
 
 const (
@@ -102,13 +113,7 @@ type Model struct {
 	width  int
 	height int
 
-	// detail state
-	selPath  string
-	selID    string
-	sentence int
-	issue    int
-	link     int
-	history  []string
+	sel      selection
 	proofs   map[string]*views.RenderedProof
 	inflight map[string]bool
 	// lastProof remembers the hash of the last long proof keyed (proofKey).
@@ -175,7 +180,7 @@ func New(dir string, opts Options) (*Model, error) {
 		dir: dir, name: filepath.Base(abs), opts: opts, actor: actor,
 		tree: newTree(), detail: newDetail(), search: newSearch(true), supervision: supervision{activity: newActivity()},
 		proofs: map[string]*views.RenderedProof{}, inflight: map[string]bool{},
-		flash: map[string]time.Time{}, sentence: 0, issue: -1, link: -1,
+		flash: map[string]time.Time{}, sel: selection{issue: -1, link: -1},
 		dark: true, renderMarkdown: views.RenderProofMarkdown,
 	}
 	m.runs = newRuns(dir, m.name, opts.Runs, opts.StallAfter, m)
@@ -253,7 +258,7 @@ func (m *Model) Init() tea.Cmd {
 func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	cmd := m.update(msg)
 	// Whatever moved the tree cursor, the detail follows.
-	if m.tree.Cursor() != m.selPath {
+	if m.tree.Cursor() != m.sel.path {
 		cmd = tea.Batch(cmd, m.refreshDetail(true))
 	}
 	return m, tea.Batch(cmd, m.supervise())
@@ -528,10 +533,10 @@ func (m *Model) toggleFocus() {
 func (m *Model) enter() tea.Cmd {
 	if m.focus == focusDetail {
 		links := m.detail.doc.Links
-		if m.link >= 0 && m.link < len(links) && m.side != sideDetail {
-			m.jumpTo(links[m.link].ID)
-		} else if m.link >= 0 && m.link < len(links) {
-			m.follow(links[m.link].ID)
+		if m.sel.link >= 0 && m.sel.link < len(links) && m.side != sideDetail {
+			m.jumpTo(links[m.sel.link].ID)
+		} else if m.sel.link >= 0 && m.sel.link < len(links) {
+			m.follow(links[m.sel.link].ID)
 		} else if len(links) > 0 {
 			m.flashInfo("choose a link with > and < first")
 		}
@@ -563,9 +568,9 @@ func (m *Model) back() {
 		m.setSide(sideDetail)
 		m.layout()
 		m.rebuildDetail()
-	case len(m.history) > 0:
-		p := m.history[len(m.history)-1]
-		m.history = m.history[:len(m.history)-1]
+	case len(m.sel.history) > 0:
+		p := m.sel.history[len(m.sel.history)-1]
+		m.sel.history = m.sel.history[:len(m.sel.history)-1]
 		m.tree.Reveal(p)
 	case m.focus == focusDetail:
 		m.focus = focusTree
@@ -583,9 +588,9 @@ func (m *Model) follow(id string) {
 		m.flashError(id + " is not in the tree (it does not exist)")
 		return
 	}
-	m.history = append(m.history, m.tree.Cursor())
-	if len(m.history) > 100 {
-		m.history = m.history[1:]
+	m.sel.history = append(m.sel.history, m.tree.Cursor())
+	if len(m.sel.history) > 100 {
+		m.sel.history = m.sel.history[1:]
 	}
 	m.tree.Reveal(p)
 }
@@ -595,12 +600,12 @@ func (m *Model) moveLink(d int) {
 	if n == 0 {
 		return
 	}
-	m.link = ((m.link+d)%n + n) % n
-	if m.link < 0 {
-		m.link = 0
+	m.sel.link = ((m.sel.link+d)%n + n) % n
+	if m.sel.link < 0 {
+		m.sel.link = 0
 	}
 	m.rebuildDetail()
-	l := m.detail.doc.Links[m.link]
+	l := m.detail.doc.Links[m.sel.link]
 	m.detail.ScrollTo(l.Line, l.Line)
 }
 
@@ -612,27 +617,27 @@ func (m *Model) refreshDetail(reset bool) tea.Cmd {
 		return nil
 	}
 	r, _ := m.tree.Selected()
-	if r.Path != m.selPath {
+	if r.Path != m.sel.path {
 		reset = true
 	}
 	if reset && (m.side == sideRuns || m.side == sideGraveyard || m.side == sideActivity) {
 		// The pane shown does not follow the tree: keep its place.
-		m.selPath, m.selID = r.Path, r.ID
-		m.sentence, m.issue = 0, -1
+		m.sel.path, m.sel.id = r.Path, r.ID
+		m.sel.sentence, m.sel.issue = 0, -1
 		return m.rebuildDetail()
 	}
 	if reset {
-		m.selPath, m.selID = r.Path, r.ID
-		m.sentence, m.issue, m.link = 0, -1, -1
+		m.sel.path, m.sel.id = r.Path, r.ID
+		m.sel.sentence, m.sel.issue, m.sel.link = 0, -1, -1
 		m.detail.offset = 0
 		if st := m.snap.Statements[r.ID]; st != nil && r.Kind == views.RowStatement {
 			if open := model.Unanswered(st.Issues, st.Responses); len(open) > 0 {
 				threads, _ := model.Threads(st.Issues, st.Responses)
 				for i, t := range threads {
 					if t.Issue.Number == open[0] {
-						m.issue = i
+						m.sel.issue = i
 						if idx, _ := model.LocateSentence(model.SplitSentences(proofText(st)), t.Issue.Sentence, t.Issue.SentenceText); idx >= 0 {
-							m.sentence = idx
+							m.sel.sentence = idx
 						}
 						break
 					}
@@ -641,7 +646,7 @@ func (m *Model) refreshDetail(reset bool) tea.Cmd {
 		}
 	}
 	cmd := m.rebuildDetail()
-	if reset && m.issue >= 0 {
+	if reset && m.sel.issue >= 0 {
 		m.scrollToSentence()
 	}
 	return cmd
@@ -660,7 +665,7 @@ func (m *Model) rebuildDetail() tea.Cmd {
 		return nil
 	}
 	var cmd tea.Cmd
-	state := views.DetailState{Sentence: m.sentence, Issue: m.issue, Link: m.link, Broken: m.snap.Broken, Math: m.math}
+	state := views.DetailState{Sentence: m.sel.sentence, Issue: m.sel.issue, Link: m.sel.link, Broken: m.snap.Broken, Math: m.math}
 	var doc views.Doc
 	switch r.Kind {
 	case views.RowStatement:
@@ -674,8 +679,8 @@ func (m *Model) rebuildDetail() tea.Cmd {
 			}
 			if state.ProofErr == nil {
 				state.Proof, cmd = m.proofFor(state.ProofText, w-2)
-				m.sentence = min(max(m.sentence, 0), max(len(state.Proof.Sentences)-1, 0))
-				state.Sentence = m.sentence
+				m.sel.sentence = min(max(m.sel.sentence, 0), max(len(state.Proof.Sentences)-1, 0))
+				state.Sentence = m.sel.sentence
 			}
 		}
 		if m.ex != nil {
@@ -827,7 +832,7 @@ func (m *Model) moveSentence(d int) {
 	if n == 0 {
 		return
 	}
-	m.sentence = min(max(m.sentence+d, 0), n-1)
+	m.sel.sentence = min(max(m.sel.sentence+d, 0), n-1)
 	m.rebuildDetail()
 	m.scrollToSentence()
 }
@@ -842,7 +847,7 @@ func (m *Model) scrollToSentence() {
 		return
 	}
 	rp, _ := m.proofFor(proofText(st), m.detail.width-2)
-	first, last := rp.SentenceLines(m.sentence)
+	first, last := rp.SentenceLines(m.sel.sentence)
 	if first < 0 {
 		return
 	}
@@ -857,22 +862,22 @@ func (m *Model) nextIssue() {
 		return
 	}
 	threads, _ := model.Threads(st.Issues, st.Responses)
-	m.issue = (m.issue + 1) % len(threads)
-	t := threads[m.issue]
+	m.sel.issue = (m.sel.issue + 1) % len(threads)
+	t := threads[m.sel.issue]
 	if idx, _ := model.LocateSentence(model.SplitSentences(proofText(st)), t.Issue.Sentence, t.Issue.SentenceText); idx >= 0 {
-		m.sentence = idx
+		m.sel.sentence = idx
 	}
 	m.rebuildDetail()
 	m.scrollToSentence()
-	if m.issue < len(m.detail.doc.IssueLines) && m.detail.doc.ProofStart < 0 {
-		l := m.detail.doc.IssueLines[m.issue]
+	if m.sel.issue < len(m.detail.doc.IssueLines) && m.detail.doc.ProofStart < 0 {
+		l := m.detail.doc.IssueLines[m.sel.issue]
 		m.detail.ScrollTo(l, l+3)
 	}
-	label := fmt.Sprintf("issue %d of %d", m.issue+1, len(threads))
+	label := fmt.Sprintf("issue %d of %d", m.sel.issue+1, len(threads))
 	if t.Issue.Number > 0 {
-		label = fmt.Sprintf("issue #%d (%d of %d)", t.Issue.Number, m.issue+1, len(threads))
+		label = fmt.Sprintf("issue #%d (%d of %d)", t.Issue.Number, m.sel.issue+1, len(threads))
 	}
-	m.flashInfo(label + fmt.Sprintf(": sentence %d, %s", m.sentence+1, model.SanitizeLine(t.Issue.ErrorType)))
+	m.flashInfo(label + fmt.Sprintf(": sentence %d, %s", m.sel.sentence+1, model.SanitizeLine(t.Issue.ErrorType)))
 }
 
 // next walks the review queue: the statements waiting for a human, what holds up the

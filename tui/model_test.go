@@ -186,19 +186,19 @@ func TestGapOpensOnTheFlaggedSentence(t *testing.T) {
 	st := m.snap.Statements["s-015"]
 	is := model.ParseIssue(st.Issues[0])
 	idx, _ := model.LocateSentence(model.SplitSentences(proofText(st)), is.Sentence, is.SentenceText)
-	if m.issue != 0 || m.sentence != idx {
-		t.Fatalf("issue cursor %d sentence %d, want 0 and %d", m.issue, m.sentence, idx)
+	if m.sel.issue != 0 || m.sel.sentence != idx {
+		t.Fatalf("issue cursor %d sentence %d, want 0 and %d", m.sel.issue, m.sel.sentence, idx)
 	}
 	if !strings.Contains(screen(m), fmt.Sprintf("[%d]", idx+1)) {
 		t.Fatal("the flagged sentence's number is not on screen")
 	}
 	keys(t, m, "]")
-	if m.sentence != min(idx+1, len(model.SplitSentences(proofText(st)))-1) {
-		t.Fatalf("] moved the sentence cursor to %d", m.sentence)
+	if m.sel.sentence != min(idx+1, len(model.SplitSentences(proofText(st)))-1) {
+		t.Fatalf("] moved the sentence cursor to %d", m.sel.sentence)
 	}
 	keys(t, m, "i")
-	if m.sentence != idx {
-		t.Fatalf("i: sentence cursor %d, want the issue's %d", m.sentence, idx)
+	if m.sel.sentence != idx {
+		t.Fatalf("i: sentence cursor %d, want the issue's %d", m.sel.sentence, idx)
 	}
 }
 

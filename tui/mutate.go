@@ -155,10 +155,10 @@ func (m *Model) sentenceUnderCursor() (int, string) {
 		return 0, ""
 	}
 	sents := model.SplitSentences(proofText(st))
-	if m.sentence < 0 || m.sentence >= len(sents) {
+	if m.sel.sentence < 0 || m.sel.sentence >= len(sents) {
 		return 0, ""
 	}
-	return m.sentence + 1, model.NormalizeSpace(sents[m.sentence].Text)
+	return m.sel.sentence + 1, model.NormalizeSpace(sents[m.sel.sentence].Text)
 }
 
 // editProof opens $EDITOR on the proof, like git commit; the rest of the change is

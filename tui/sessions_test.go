@@ -75,7 +75,7 @@ func TestInstructComposesAndCopies(t *testing.T) {
 	m := sessionsModel(t)
 	m.jumpTo("s-013")
 	runCmds(t, m, m.rebuildDetail())
-	m.sentence = 3
+	m.sel.sentence = 3
 	cmd := m.instruct()
 	if cmd == nil {
 		t.Fatal("no clipboard command")

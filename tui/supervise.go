@@ -337,10 +337,10 @@ func (m *Model) onExtras(msg extrasMsg) tea.Cmd {
 // setSide shows a pane in place of the detail (sideDetail: the detail again).
 func (m *Model) setSide(s side) {
 	m.side = s
-	m.link = -1
+	m.sel.link = -1
 	m.detail.offset = 0
 	if s == sideGraveyard && m.ex != nil && len(m.ex.graves) > 0 {
-		m.link = 0 // enter goes to the first at once
+		m.sel.link = 0 // enter goes to the first at once
 	}
 	if s == sideActivity {
 		m.actWanted = true
@@ -374,7 +374,7 @@ func (m *Model) sideDoc(w int) (views.Doc, tea.Cmd, bool) {
 		if m.ex != nil {
 			graves = m.ex.graves
 		}
-		state := views.DetailState{Link: m.link, Math: m.math}
+		state := views.DetailState{Link: m.sel.link, Math: m.math}
 		return views.GraveyardDoc(m.st, m.snap, m.g, graves, state, w), nil, true
 	case sideDiff:
 		view, cmd := m.travel.DiffView(m.tree.Selected())

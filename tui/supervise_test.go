@@ -313,8 +313,8 @@ func TestGraveyardPane(t *testing.T) {
 	for _, l := range m.detail.doc.Links {
 		links = append(links, l.ID)
 	}
-	if !slices.Equal(links, []string{"s-004", "s-013"}) || m.link != 0 {
-		t.Fatalf("graveyard links %v, cursor %d", links, m.link)
+	if !slices.Equal(links, []string{"s-004", "s-013"}) || m.sel.link != 0 {
+		t.Fatalf("graveyard links %v, cursor %d", links, m.sel.link)
 	}
 	got := detailText(m)
 	contains(t, "graveyard", got,
