@@ -297,6 +297,17 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		return m.route(m.confirm, msg)
 	case confirmedMsg, confirmEditMsg, confirmClosedMsg, confirmConflictMsg:
 		return m.onConfirm(msg)
+	case formDoneMsg:
+		if m.form != nil && m.confirm == nil { // a form submitted opens its confirmation in its place
+			if msg.cancelled {
+				m.keepDraft(m.form)
+			}
+			m.form = nil
+		}
+		return nil
+	case pickerDoneMsg:
+		m.picker = nil
+		return nil
 	case noticeClosedMsg:
 		m.notice = nil
 		return nil
@@ -399,11 +410,9 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 	// Other messages (cursor blink) go to whatever input is focused.
 	switch {
 	case m.form != nil:
-		cmd, _ := m.form.Update(msg)
-		return cmd
+		return m.route(m.form, msg)
 	case m.picker != nil:
-		cmd, _ := m.picker.Update(msg)
-		return cmd
+		return m.route(m.picker, msg)
 	case m.search.Typing():
 		return m.route(m.search, msg)
 	case m.activity.filtering:
@@ -426,20 +435,9 @@ func (m *Model) key(msg tea.KeyPressMsg) tea.Cmd {
 	case m.confirm != nil:
 		return m.route(m.confirm, msg)
 	case m.form != nil:
-		cmd, done := m.form.Update(msg)
-		if done && m.confirm == nil {
-			if k == "esc" {
-				m.keepDraft(m.form)
-			}
-			m.form = nil
-		}
-		return cmd
+		return m.route(m.form, msg)
 	case m.picker != nil:
-		cmd, done := m.picker.Update(msg)
-		if done {
-			m.picker = nil
-		}
-		return cmd
+		return m.route(m.picker, msg)
 	case m.search.Typing():
 		return m.route(m.search, msg)
 	case m.loading != nil:

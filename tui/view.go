@@ -73,9 +73,9 @@ func (m *Model) Render() string {
 	case m.confirm != nil:
 		dlg = dialog(st, m.confirm.Title(), m.confirm.View(m.common()), m.dialogWidth(), m.dialogHeight())
 	case m.form != nil:
-		dlg = dialog(st, m.form.title, m.form.View(st), m.dialogWidth(), m.dialogHeight())
+		dlg = dialog(st, m.form.title, m.form.View(m.common()), m.dialogWidth(), m.dialogHeight())
 	case m.picker != nil:
-		body := m.picker.View(st)
+		body := m.picker.View(m.common())
 		dlg = dialog(st, m.picker.title, body, m.dialogWidth(), m.dialogHeight())
 	}
 	if dlg != "" {
