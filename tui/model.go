@@ -184,6 +184,7 @@ func New(dir string, opts Options) (*Model, error) {
 		dark: true, renderMarkdown: views.RenderProofMarkdown,
 	}
 	m.runs = newRuns(dir, m.name, opts.Runs, opts.StallAfter, m)
+	m.changes = newChanges(dir, m)
 	m.applyTheme()
 	if opts.DemoOf != "" {
 		m.flashInfo("the bundled demo: changes go to a scratch copy (" + dir + "); " + opts.DemoOf + " stays as it is")
@@ -341,10 +342,10 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		return m.skillDone(msg)
 	case editorDoneMsg:
 		return m.editorDone(msg)
-	case historyMsg:
-		return m.onHistory(msg)
-	case historyMadeMsg:
-		return m.onHistoryMade(msg)
+	case historyMsg, historyMadeMsg, historyWantedMsg:
+		return m.route(m.changes, msg)
+	case changesListedMsg:
+		return m.onChangesListed()
 	case extrasTickMsg:
 		m.exWait = false // Update's supervise starts the build
 		return nil

@@ -8,7 +8,6 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"referee/model"
-	"referee/store"
 	"referee/views"
 )
 
@@ -33,20 +32,8 @@ type supervision struct {
 	side     side
 	activity *Activity
 
-	// hist is the History of histOf, a recent snapshot: made with the activity, off the
-	// UI goroutine, or in Update when time travel needs the newest (it only indexes the
-	// log; backups are read lazily, once, and shared by the successive Histories).
-	hist   *store.History
-	histOf *model.Snapshot
-	// changes is the activity of the log, oldest first; actOf the snapshot it is of.
-	// Building starts when the activity pane is first opened, then follows the log.
-	changes   []store.Change
-	actWanted bool
-	actBusy   bool
-	actOf     *model.Snapshot
-	// provisional is the first of changes listed provisionally (store.Change.Provisional),
-	// listed again with those after it; len(changes) when none is.
-	provisional int
+	// changes lists the log's changes (the activity; time travel's History).
+	changes *Changes
 
 	// ex is the similarity index, re-treads, graveyard and review order of the shown
 	// snapshot (m.snap), built off the UI goroutine; it may lag a snapshot behind.
@@ -181,69 +168,12 @@ func (m *Model) onSimilar(msg similarMsg) tea.Cmd {
 	return nil
 }
 
-// historyMsg carries the activity of the changes from index from on (from < 0: the
-// whole log, which was rewritten).
-type historyMsg struct {
-	snap    *model.Snapshot
-	h       *store.History
-	from    int
-	changes []store.Change
-}
-
-// logHistory is the History at hand: of the newest snapshot read, or of one a little
-// older while the newest one's is made (withHistory). It never builds one: indexing
-// the log is linear in it (seconds for a 500 MB log), so it is done in commands.
-func (m *Model) logHistory() *store.History {
-	if m.hist == nil {
-		return store.NewHistory(m.dir, &model.Snapshot{}) // empty: nothing read yet
-	}
-	return m.hist
-}
-
-// historyMadeMsg carries a History made off the UI goroutine, and what waited for it.
-type historyMadeMsg struct {
-	snap *model.Snapshot
-	h    *store.History
-	then func(h *store.History) tea.Cmd
-}
-
-// withHistory runs then with the History of the newest snapshot: at once when it is
-// made, else once a command has made it (from the last one, sharing its backups).
-func (m *Model) withHistory(then func(h *store.History) tea.Cmd) tea.Cmd {
-	if m.hist != nil && m.histOf == m.latest {
-		return then(m.hist)
-	}
-	if m.latest == nil {
-		m.flashError("the folder is still loading")
-		return nil
-	}
-	prev, snap, dir := m.hist, m.latest, m.dir
-	return func() tea.Msg {
-		var h *store.History
-		if prev == nil {
-			h = store.NewHistory(dir, snap)
-		} else {
-			h = prev.With(snap) // keeps the backups already read
-		}
-		return historyMadeMsg{snap: snap, h: h, then: then}
-	}
-}
-
-func (m *Model) onHistoryMade(msg historyMadeMsg) tea.Cmd {
-	if m.histOf != m.latest || m.hist == nil {
-		m.hist, m.histOf = msg.h, msg.snap
-	}
-	return msg.then(msg.h)
-}
-
 // supervise starts what the shown state needs and is not built yet: the activity of
 // the newest log, and the extras of the shown snapshot. One of each runs at a time; a
 // newer snapshot waits for the running one.
 func (m *Model) supervise() tea.Cmd {
 	var cmds []tea.Cmd
-	if m.actWanted && !m.actBusy && m.latest != nil && m.actOf != m.latest {
-		cmds = append(cmds, m.buildActivity())
-	}
+	cmds = append(cmds, m.changes.List())
 	if m.travel == nil && !m.exBusy && m.snap != nil && (m.ex == nil || m.ex.snap != m.snap) {
 		// At most one build per extrasEvery: under a run's writes the newest snapshot is
 		// taken a little later, for one build instead of one per change.
@@ -262,66 +192,6 @@ func (m *Model) supervise() tea.Cmd {
 		cmds = append(cmds, func() tea.Msg { return extrasMsg{sim.extras(snap, g)} })
 	}
 	return tea.Batch(cmds...)
-}
-
-// buildActivity lists the changes the log gained since the last listing (all of them
-// when it was rewritten).
-func (m *Model) buildActivity() tea.Cmd {
-	m.actBusy = true
-	prev, snap, dir := m.hist, m.latest, m.dir
-	if m.histOf == snap {
-		prev = nil // already made: reuse it as is
-	}
-	made := m.hist
-	n := min(m.provisional, len(m.changes)) // from the first listed provisionally, if any
-	lastID := ""
-	if n > 0 {
-		lastID = m.changes[n-1].ID
-	}
-	return func() tea.Msg {
-		h := made
-		switch {
-		case prev != nil:
-			h = prev.With(snap)
-		case h == nil:
-			h = store.NewHistory(dir, snap)
-		}
-		log := h.Changes()
-		if n <= len(log) && (n == 0 || log[n-1].ID == lastID) {
-			return historyMsg{snap: snap, h: h, from: n, changes: h.ActivityFrom(n)}
-		}
-		return historyMsg{snap: snap, h: h, from: -1, changes: h.Activity()}
-	}
-}
-
-func (m *Model) onHistory(msg historyMsg) tea.Cmd {
-	m.actBusy = false
-	m.actOf = msg.snap
-	if m.histOf != m.latest {
-		m.hist, m.histOf = msg.h, msg.snap
-	}
-	switch {
-	case msg.from == -1:
-		m.changes = msg.changes
-	case msg.from <= len(m.changes): // the changes gained, and those listed provisionally again
-		m.changes = append(m.changes[:msg.from:msg.from], msg.changes...)
-	default: // cannot happen with one listing at a time; start over
-		m.changes, m.actOf = nil, nil
-	}
-	// Only the changes just listed can be provisional: those before were not.
-	m.provisional = len(m.changes)
-	if i := slices.IndexFunc(msg.changes, func(c store.Change) bool { return c.Provisional }); i >= 0 && m.changes != nil {
-		m.provisional = len(m.changes) - len(msg.changes) + i
-	}
-	if m.activity.agents == nil && m.sess.atts != nil {
-		m.activity.agents = m.changeAgents()
-	}
-	m.activity.SetChanges(m.changes)
-	if t := m.travel; t != nil {
-		m.activity.Show(t.id)
-		t.Summarize()
-	}
-	return nil
 }
 
 func (m *Model) onExtras(msg extrasMsg) tea.Cmd {
@@ -343,7 +213,7 @@ func (m *Model) setSide(s side) {
 		m.sel.link = 0 // enter goes to the first at once
 	}
 	if s == sideActivity {
-		m.actWanted = true
+		m.changes.Want()
 	}
 }
 

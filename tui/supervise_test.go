@@ -146,7 +146,7 @@ func TestActivityFollowsTheLog(t *testing.T) {
 	if !strings.Contains(screen(m), "l-039 ") || !strings.Contains(screen(m), "agent-check check-confirm-proof") {
 		t.Fatalf("l-039 is not shown:\n%s", screen(m))
 	}
-	if c := m.changes[38]; c.Actor != "agent-check" || len(c.Objects) != 1 || c.Objects[0].From != "validating" || c.Objects[0].To != "true" {
+	if c := m.changes.list[38]; c.Actor != "agent-check" || len(c.Objects) != 1 || c.Objects[0].From != "validating" || c.Objects[0].To != "true" {
 		t.Fatalf("l-039 %+v", c)
 	}
 }

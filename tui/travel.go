@@ -52,7 +52,7 @@ type Travel struct {
 // commands, never by it) and the activity listed so far, oldest first.
 type logSource interface {
 	logHistory() *store.History
-	activityChanges() []store.Change
+	Listed() []store.Change
 }
 
 // shownState is what the tree and detail show.
@@ -126,13 +126,10 @@ func (m *Model) enterTravel(h *store.History) tea.Cmd {
 			}
 		}
 	}
-	m.travel = newTravel(idx, h.Changes()[idx].ID, shownState{snap: m.snap, g: m.g, f: m.forest, ex: m.ex}, m)
-	m.actWanted = true // the activity names who did what, for the status line
+	m.travel = newTravel(idx, h.Changes()[idx].ID, shownState{snap: m.snap, g: m.g, f: m.forest, ex: m.ex}, m.changes)
+	m.changes.Want() // the activity names who did what, for the status line
 	return m.travel.step()
 }
-
-// activityChanges is the activity listed so far (time travel's logSource).
-func (m *Model) activityChanges() []store.Change { return m.changes }
 
 // scrub moves time travel d changes later (or earlier).
 func (m *Model) scrub(d int) tea.Cmd {
@@ -252,7 +249,7 @@ func (m *Model) exitTravel() tea.Cmd {
 
 // Summarize says again what the shown change did (the activity listed more).
 func (t *Travel) Summarize() {
-	t.summary = changeSummary(t.log.logHistory(), t.log.activityChanges(), t.at)
+	t.summary = changeSummary(t.log.logHistory(), t.log.Listed(), t.at)
 }
 
 // changeSummary says what change i of the log did, for the status line while
@@ -413,7 +410,7 @@ func (t *Travel) DiffView(r views.TreeRow, ok bool) (views.DiffView, tea.Cmd) {
 		return *t.view, nil
 	}
 	outside := "" // the version after the change shown holds an unlogged edit
-	if activity := t.log.activityChanges(); at < len(activity) && activity[at].ID == shown {
+	if activity := t.log.Listed(); at < len(activity) && activity[at].ID == shown {
 		for _, oc := range activity[at].Objects {
 			if oc.ID == id && oc.Outside != "" {
 				outside = oc.OutsideText()
