@@ -185,6 +185,7 @@ func New(dir string, opts Options) (*Model, error) {
 	}
 	m.runs = newRuns(dir, m.name, opts.Runs, opts.StallAfter, m)
 	m.changes = newChanges(dir, m)
+	m.similar = newSimilar(m)
 	m.applyTheme()
 	if opts.DemoOf != "" {
 		m.flashInfo("the bundled demo: changes go to a scratch copy (" + dir + "); " + opts.DemoOf + " stays as it is")
@@ -355,7 +356,12 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		}
 		return nil
 	case similarMsg:
-		return m.onSimilar(msg)
+		return m.route(m.similar, msg)
+	case similarFoundMsg:
+		if r, ok := m.tree.Selected(); ok && r.ID == msg.id && m.side == sideDetail {
+			return m.rebuildDetail()
+		}
+		return nil
 	case extrasMsg:
 		return m.onExtras(msg)
 	case travelMsg, diffMsg:
@@ -684,7 +690,7 @@ func (m *Model) rebuildDetail() tea.Cmd {
 		}
 		if m.ex != nil {
 			var similar tea.Cmd
-			state.Similar, similar = m.similarTo(r.ID)
+			state.Similar, similar = m.similar.To(m.ex, r.ID)
 			state.Retreads = m.ex.retreads[r.ID]
 			cmd = tea.Batch(cmd, similar)
 		}

@@ -1,7 +1,6 @@
 package tui
 
 import (
-	"slices"
 	"sync"
 	"time"
 
@@ -42,12 +41,8 @@ type supervision struct {
 	exAt   time.Time   // when the last build started
 	exWait bool        // a tick will start the next
 	sim    *similarity // the present's; time travel has its own
-	// similar caches the similar statements of each statement shown, for the claims of
-	// similarOf at similarClaims; similarBusy, those being found.
-	similar       map[string][]model.Match
-	similarOf     *similarity
-	similarClaims uint64
-	similarBusy   map[string]bool
+	// similar is the similar statements of each statement shown.
+	similar *Similar
 
 	runs   *Runs
 	sess   sessState
@@ -119,54 +114,6 @@ type extrasTickMsg struct{}
 
 // extrasEvery is the least time between two starts of an extras build.
 const extrasEvery = 250 * time.Millisecond
-
-// similarMsg carries the similar statements of one statement.
-type similarMsg struct {
-	sim     *similarity
-	claims  uint64
-	id      string
-	matches []model.Match
-}
-
-// similarTo is the similar statements of id when known for the shown extras; otherwise
-// it starts finding them (the detail shows them when they arrive).
-func (m *Model) similarTo(id string) ([]model.Match, tea.Cmd) {
-	ex := m.ex
-	if ex == nil || ex.snap.Statements[id] == nil {
-		return nil, nil
-	}
-	if m.similarOf != ex.sim || m.similarClaims != ex.claims {
-		m.similarOf, m.similarClaims, m.similar = ex.sim, ex.claims, map[string][]model.Match{}
-		m.similarBusy = map[string]bool{}
-	}
-	if s, ok := m.similar[id]; ok {
-		return s, nil
-	}
-	if m.similarBusy[id] {
-		return nil, nil
-	}
-	m.similarBusy[id] = true
-	sim := ex.sim
-	return nil, func() tea.Msg {
-		matches, claims := sim.similar(id)
-		return similarMsg{sim: sim, claims: claims, id: id, matches: matches}
-	}
-}
-
-func (m *Model) onSimilar(msg similarMsg) tea.Cmd {
-	if msg.sim != m.similarOf || msg.claims != m.similarClaims {
-		delete(m.similarBusy, msg.id)
-		return nil // for other claims than those shown: asked again when shown
-	}
-	// A statement the shown snapshot lacks (newer than it) is left out.
-	matches := slices.DeleteFunc(msg.matches, func(x model.Match) bool { return m.snap.Statements[x.ID] == nil })
-	m.similar[msg.id] = matches
-	delete(m.similarBusy, msg.id)
-	if r, ok := m.tree.Selected(); ok && r.ID == msg.id && m.side == sideDetail {
-		return m.rebuildDetail()
-	}
-	return nil
-}
 
 // supervise starts what the shown state needs and is not built yet: the activity of
 // the newest log, and the extras of the shown snapshot. One of each runs at a time; a

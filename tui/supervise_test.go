@@ -371,7 +371,7 @@ func TestRetreadsAndSimilarStatements(t *testing.T) {
 	if !strings.Contains(got, want) {
 		t.Fatalf("%q is not in the detail:\n%s", want, got)
 	}
-	sim := m.similar["s-018"] // found by a command, run by keys
+	sim := m.similar.found["s-018"] // found by a command, run by keys
 
 	if len(sim) != 5 || sim[0].ID != "s-004" {
 		t.Fatalf("similar to s-018: %+v", sim)
