@@ -185,7 +185,7 @@ func (m *Model) withHistory(then func(h *store.History) tea.Cmd) tea.Cmd {
 // summary of the change shown.
 func (m *Model) onChangesListed() tea.Cmd {
 	if m.activity.agents == nil && m.sess.atts != nil {
-		m.activity.agents = m.changeAgents()
+		m.activity.agents = m.sess.Agents()
 	}
 	m.activity.SetChanges(m.changes.list)
 	if t := m.travel; t != nil {

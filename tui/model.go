@@ -186,6 +186,7 @@ func New(dir string, opts Options) (*Model, error) {
 	m.runs = newRuns(dir, m.name, opts.Runs, opts.StallAfter, m)
 	m.changes = newChanges(dir, m)
 	m.similar = newSimilar(m)
+	m.sess = newSessions(opts.Sessions, m)
 	m.applyTheme()
 	if opts.DemoOf != "" {
 		m.flashInfo("the bundled demo: changes go to a scratch copy (" + dir + "); " + opts.DemoOf + " stays as it is")
@@ -384,10 +385,12 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		return m.onRewindPlan(msg)
 	case runsMsg, runsTickMsg:
 		return m.route(m.runs, msg)
-	case sessionsMsg:
-		return m.onSessions(msg)
-	case attributionMsg:
-		return m.onAttribution(msg)
+	case sessionsMsg, attributionMsg:
+		return m.route(m.sess, msg)
+	case sessionsReadMsg:
+		return m.onSessionsRead(msg)
+	case attributedMsg:
+		return m.onAttributed()
 	case tea.MouseClickMsg:
 		if m.loading != nil {
 			return nil
@@ -694,7 +697,7 @@ func (m *Model) rebuildDetail() tea.Cmd {
 			state.Retreads = m.ex.retreads[r.ID]
 			cmd = tea.Batch(cmd, similar)
 		}
-		state.Why, state.WhyOpen = m.whyNotes(r.ID), m.sess.whyOpen
+		state.Why, state.WhyOpen = m.sess.Why(r.ID), m.sess.whyOpen
 		doc = views.StatementDetail(m.st, m.snap, m.g, r.ID, state, w)
 	case views.RowProblem:
 		doc = views.ProblemDetail(m.st, m.snap, m.g, r.ID, state, w)

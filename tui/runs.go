@@ -189,7 +189,7 @@ func (m *Model) transcripts() (time.Time, string) { return m.sess.rep.LastLine, 
 func (m *Model) runsState() views.RunsState {
 	rs := m.runs.State(m.now())
 	if m.opts.Sessions != nil {
-		rs.Sessions, rs.SessionsWhere = m.sessionRows(), m.opts.Sessions.ClaudeDir+"/projects"
+		rs.Sessions, rs.SessionsWhere = m.sess.Rows(), m.opts.Sessions.ClaudeDir+"/projects"
 		if len(m.sess.rep.Sessions) > 0 {
 			rs.Armed = true // an agent session was seen: a run
 		}

@@ -45,7 +45,7 @@ type supervision struct {
 	similar *Similar
 
 	runs   *Runs
-	sess   sessState
+	sess   *Sessions
 	travel *Travel // nil: the present is shown
 }
 
