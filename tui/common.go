@@ -15,7 +15,7 @@ import (
 // of it, so a theme or size change reaches every component at once. (The confirmation
 // and the error notice take it; help, the palette and forms still get sizes by SetSize.)
 //
-// A component (Search, Travel, Runs, Changes, Similar, Sessions, Form, Confirm, Notice, Picker) owns its state, keys and messages, and
+// A component (Search, Travel, Runs, Changes, Similar, Sessions, Writes, Form, Confirm, Notice, Picker) owns its state, keys and messages, and
 // has two methods of one signature each:
 //
 //	Update(com common, msg tea.Msg) (tea.Cmd, tea.Msg)
@@ -55,7 +55,7 @@ type component interface {
 	View(com common) []string
 }
 
-var _ = []component{(*Search)(nil), (*Travel)(nil), (*Runs)(nil), (*Changes)(nil), (*Similar)(nil), (*Sessions)(nil), (*Form)(nil), (*Confirm)(nil), (*Notice)(nil), (*Picker)(nil)}
+var _ = []component{(*Search)(nil), (*Travel)(nil), (*Runs)(nil), (*Changes)(nil), (*Similar)(nil), (*Sessions)(nil), (*Writes)(nil), (*Form)(nil), (*Confirm)(nil), (*Notice)(nil), (*Picker)(nil)}
 
 // route hands msg to a component and handles what it answers, at once.
 func (m *Model) route(c component, msg tea.Msg) tea.Cmd {

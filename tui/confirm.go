@@ -160,7 +160,7 @@ func (m *Model) onConfirm(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
 	case confirmedMsg:
 		m.confirm = nil
-		return m.apply(msg.ch)
+		return m.writes.Apply(msg.ch)
 	case confirmEditMsg:
 		m.confirm = nil
 		m.flashInfo("back to the form: nothing was written")

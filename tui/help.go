@@ -57,8 +57,7 @@ func (m *Model) openPicker(p *Picker) tea.Cmd {
 // quit ends the program, unless a change is being written: then it waits for the
 // write and quits when it is done (saying so), never half-way.
 func (m *Model) quit() tea.Cmd {
-	if m.writing > 0 {
-		m.quitAfterWrite = true
+	if m.writes.QuitWhenDone() {
 		m.flashInfo("writing a change: referee quits when it is done")
 		return nil
 	}

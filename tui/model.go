@@ -136,10 +136,7 @@ type Model struct {
 	messageOK bool
 	messageAt time.Time
 
-	session []*store.Result
-	// writing counts changes being written (store.Run in a command); q waits for them.
-	writing        int
-	quitAfterWrite bool
+	writes *Writes
 	// zoomed: the focused pane takes the whole width (z).
 	zoomed bool
 	// crumb is the detail title's breadcrumb for crumbKey (path, width, forest).
@@ -187,6 +184,7 @@ func New(dir string, opts Options) (*Model, error) {
 	m.changes = newChanges(dir, m)
 	m.similar = newSimilar(m)
 	m.sess = newSessions(opts.Sessions, m)
+	m.writes = newWrites(dir, actor)
 	m.applyTheme()
 	if opts.DemoOf != "" {
 		m.flashInfo("the bundled demo: changes go to a scratch copy (" + dir + "); " + opts.DemoOf + " stays as it is")
@@ -341,7 +339,11 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		}
 		return nil
 	case skillDoneMsg:
-		return m.skillDone(msg)
+		return m.route(m.writes, msg)
+	case writtenMsg:
+		return m.onWritten(msg)
+	case writeFailedMsg:
+		return m.onWriteFailed(msg)
 	case editorDoneMsg:
 		return m.editorDone(msg)
 	case historyMsg, historyMadeMsg, historyWantedMsg:
@@ -957,7 +959,7 @@ func (m *Model) undoDisabled() string {
 	if why := m.travel.ReadOnly(); why != "" {
 		return why
 	}
-	if len(m.session) == 0 {
+	if _, ok := m.writes.Last(); !ok {
 		return "cannot undo: no change was made in this session"
 	}
 	return ""

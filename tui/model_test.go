@@ -268,8 +268,8 @@ func TestConfirmWithYWritesWhatAgentCheckWrites(t *testing.T) {
 	if e.By != "human" || e.Skill != "check-confirm-proof" || !slices.Equal(e.Modification, []string{"s-014"}) {
 		t.Fatalf("log entry %+v", e)
 	}
-	if len(m.session) != 1 || m.session[0].Change != e.ID {
-		t.Fatalf("session changes %v", m.session)
+	if len(m.writes.done) != 1 || m.writes.done[0].Change != e.ID {
+		t.Fatalf("session changes %v", m.writes.done)
 	}
 	if !strings.Contains(m.message, e.ID) {
 		t.Fatalf("status message %q does not name %s", m.message, e.ID)
@@ -292,7 +292,7 @@ func TestConfirmWithYWritesWhatAgentCheckWrites(t *testing.T) {
 	if e2.Skill != "undo" || e2.By != "human" {
 		t.Fatalf("undo log entry %+v", e2)
 	}
-	if len(m.session) != 0 {
+	if len(m.writes.done) != 0 {
 		t.Fatal("the undone change is still in the session")
 	}
 }
