@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"fmt"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
@@ -23,8 +24,9 @@ import (
 //
 // Update returns the command to run and, when the rest of the workbench must act (go to
 // an object, say something on the status line), a message for the Model: it handles
-// that at once, in the same Update, as it would one a command sent (Model.route). A
-// component never reaches into the Model: what it needs of the folder it is given.
+// that at once, in the same Update (Model.route, Model.answer). A component never
+// reaches into the Model: what it needs of the folder it is given, as arguments or
+// through a small interface (corpus, logSource, presentSource …).
 type common struct {
 	st            *themes.Styles
 	width, height int // a dialog's inner size
@@ -57,11 +59,70 @@ type component interface {
 
 var _ = []component{(*Search)(nil), (*Travel)(nil), (*Runs)(nil), (*Changes)(nil), (*Similar)(nil), (*Sessions)(nil), (*Writes)(nil), (*Form)(nil), (*Confirm)(nil), (*Notice)(nil), (*Picker)(nil)}
 
-// route hands msg to a component and handles what it answers, at once.
+// route hands msg to a component and does what it answers, at once.
 func (m *Model) route(c component, msg tea.Msg) tea.Cmd {
 	cmd, out := c.Update(m.common(), msg)
 	if out == nil {
 		return cmd
 	}
-	return tea.Batch(m.update(out), cmd)
+	return tea.Batch(m.answer(out), cmd)
+}
+
+// answer does what a component answered: the one place where a component's outcome
+// reaches the rest of the workbench.
+func (m *Model) answer(msg tea.Msg) tea.Cmd {
+	switch msg := msg.(type) {
+	case statusMsg:
+		if msg.ok {
+			m.flashInfo(msg.text)
+		} else {
+			m.flashError(msg.text)
+		}
+	case revealMsg:
+		if m.forest != nil {
+			m.tree.Reveal(m.forest.canon[msg.id])
+		}
+		if msg.say != "" {
+			m.flashInfo(msg.say)
+		}
+	case paneChangedMsg:
+		if m.side == msg.side {
+			return m.rebuildDetail()
+		}
+	case formDoneMsg:
+		if m.form != nil && m.confirm == nil { // a form submitted opens its confirmation in its place
+			if msg.cancelled {
+				m.keepDraft(m.form)
+			}
+			m.form = nil
+		}
+	case pickerDoneMsg:
+		m.picker = nil
+	case noticeClosedMsg:
+		m.notice = nil
+	case confirmedMsg, confirmEditMsg, confirmClosedMsg, confirmConflictMsg:
+		return m.onConfirm(msg)
+	case writtenMsg:
+		return m.onWritten(msg)
+	case writeFailedMsg:
+		return m.onWriteFailed(msg)
+	case travelShowMsg:
+		return m.onTravelShow(msg)
+	case travelFailedMsg:
+		m.flashError(msg.why)
+		m.travel = nil
+	case changesListedMsg:
+		return m.onChangesListed()
+	case similarFoundMsg:
+		if r, ok := m.tree.Selected(); ok && r.ID == msg.id && m.side == sideDetail {
+			return m.rebuildDetail()
+		}
+	case sessionsReadMsg:
+		return m.onSessionsRead(msg)
+	case attributedMsg:
+		return m.onAttributed()
+	default:
+		panic(fmt.Sprintf("tui: %T is no component's answer", msg))
+	}
+	return nil
 }

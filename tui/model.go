@@ -296,22 +296,6 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 			return nil // closed meanwhile
 		}
 		return m.route(m.confirm, msg)
-	case confirmedMsg, confirmEditMsg, confirmClosedMsg, confirmConflictMsg:
-		return m.onConfirm(msg)
-	case formDoneMsg:
-		if m.form != nil && m.confirm == nil { // a form submitted opens its confirmation in its place
-			if msg.cancelled {
-				m.keepDraft(m.form)
-			}
-			m.form = nil
-		}
-		return nil
-	case pickerDoneMsg:
-		m.picker = nil
-		return nil
-	case noticeClosedMsg:
-		m.notice = nil
-		return nil
 	case formEditedMsg:
 		return m.onFormEdited(msg)
 	case loadedMsg:
@@ -340,16 +324,10 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		return nil
 	case skillDoneMsg:
 		return m.route(m.writes, msg)
-	case writtenMsg:
-		return m.onWritten(msg)
-	case writeFailedMsg:
-		return m.onWriteFailed(msg)
 	case editorDoneMsg:
 		return m.editorDone(msg)
 	case historyMsg, historyMadeMsg, historyWantedMsg:
 		return m.route(m.changes, msg)
-	case changesListedMsg:
-		return m.onChangesListed()
 	case extrasTickMsg:
 		m.exWait = false // Update's supervise starts the build
 		return nil
@@ -360,11 +338,6 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		return nil
 	case similarMsg:
 		return m.route(m.similar, msg)
-	case similarFoundMsg:
-		if r, ok := m.tree.Selected(); ok && r.ID == msg.id && m.side == sideDetail {
-			return m.rebuildDetail()
-		}
-		return nil
 	case extrasMsg:
 		return m.onExtras(msg)
 	case travelMsg, diffMsg:
@@ -372,27 +345,12 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 			return nil // returned to now meanwhile
 		}
 		return m.route(m.travel, msg)
-	case travelShowMsg:
-		return m.onTravelShow(msg)
-	case travelFailedMsg:
-		m.flashError(msg.why)
-		m.travel = nil
-		return nil
-	case paneChangedMsg:
-		if m.side == msg.side {
-			return m.rebuildDetail()
-		}
-		return nil
 	case rewindPlanMsg:
 		return m.onRewindPlan(msg)
 	case runsMsg, runsTickMsg:
 		return m.route(m.runs, msg)
 	case sessionsMsg, attributionMsg:
 		return m.route(m.sess, msg)
-	case sessionsReadMsg:
-		return m.onSessionsRead(msg)
-	case attributedMsg:
-		return m.onAttributed()
 	case tea.MouseClickMsg:
 		if m.loading != nil {
 			return nil
@@ -403,21 +361,6 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		return nil
 	case tea.KeyPressMsg:
 		return m.key(msg)
-	case statusMsg:
-		if msg.ok {
-			m.flashInfo(msg.text)
-		} else {
-			m.flashError(msg.text)
-		}
-		return nil
-	case revealMsg:
-		if m.forest != nil {
-			m.tree.Reveal(m.forest.canon[msg.id])
-		}
-		if msg.say != "" {
-			m.flashInfo(msg.say)
-		}
-		return nil
 	}
 	// Other messages (cursor blink) go to whatever input is focused.
 	switch {
