@@ -134,7 +134,6 @@ type Model struct {
 	flash     map[string]time.Time
 	message   string
 	messageOK bool
-	messageAt time.Time
 
 	writes *Writes
 	// zoomed: the focused pane takes the whole width (z).
@@ -882,11 +881,11 @@ func (m *Model) reviewOrder() []string {
 }
 
 func (m *Model) flashError(s string) {
-	m.message, m.messageOK, m.messageAt = s, false, m.now()
+	m.message, m.messageOK = s, false
 }
 
 func (m *Model) flashInfo(s string) {
-	m.message, m.messageOK, m.messageAt = s, true, m.now()
+	m.message, m.messageOK = s, true
 }
 
 // openForm shows a form.
