@@ -13,7 +13,9 @@ import (
 // Supervising a live run (issue 6): the activity list, the agents' runs and the stall
 // alarm, time travel, the graveyard and the re-treads. Everything here that reads files
 // or compares many objects runs in a command, off the UI goroutine; Update only takes
-// the results, and View only draws them.
+// the results, and View only draws them. The parts are components of their own
+// (changes.go, runs.go, sessions.go, similar.go, travel.go); here are the side panes and
+// the extras of the shown snapshot.
 
 // side is what the right-hand pane shows in place of the detail.
 type side uint8
@@ -26,7 +28,8 @@ const (
 	sideDiff           // d (time travel): one object between two changes
 )
 
-// supervision is the Model's state for the supervising panes.
+// supervision is the Model's state for the supervising panes: which one is shown, the
+// extras of the shown snapshot, and the components behind them.
 type supervision struct {
 	side     side
 	activity *Activity
