@@ -108,6 +108,8 @@ func (m *Model) answer(msg tea.Msg) tea.Cmd {
 		return m.onWriteFailed(msg)
 	case travelShowMsg:
 		return m.onTravelShow(msg)
+	case diffShownMsg:
+		return m.onDiffShown(msg)
 	case travelFailedMsg:
 		m.flashError(msg.why)
 		m.travel = nil

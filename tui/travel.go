@@ -145,7 +145,8 @@ func (m *Model) scrub(d int) tea.Cmd {
 	})
 }
 
-// Update takes a move (travelScrubMsg), a rebuild (travelMsg) or a diff made (diffMsg).
+// Update takes a move (travelScrubMsg), a rebuild (travelMsg), the next diff mode
+// (travelDiffMsg) or a diff made (diffMsg).
 func (t *Travel) Update(_ common, msg tea.Msg) (tea.Cmd, tea.Msg) {
 	switch msg := msg.(type) {
 	case travelScrubMsg:
@@ -175,6 +176,16 @@ func (t *Travel) Update(_ common, msg tea.Msg) (tea.Cmd, tea.Msg) {
 			cmd = t.step()
 		}
 		return cmd, travelShowMsg{id: t.id, shown: shownState{snap: msg.snap, g: msg.g, f: msg.f, ex: msg.ex}}
+	case travelDiffMsg:
+		switch {
+		case !msg.shown:
+			t.diff = diffPrev
+		case t.diff == diffPrev:
+			t.diff = diffNow
+		default:
+			t.diff = diffOff
+		}
+		return nil, diffShownMsg{off: t.diff == diffOff}
 	case diffMsg:
 		if msg.key != t.viewBusy {
 			return nil, nil // the selection moved on
@@ -352,20 +363,22 @@ func needTravel(m *Model) string {
 // cycleDiff opens the diff of the selected object against the previous change, then
 // against now, then closes it.
 func (m *Model) cycleDiff() tea.Cmd {
-	t := m.travel
-	if t == nil {
+	if m.travel == nil {
 		m.flashError(needTravel(m))
 		return nil
 	}
-	switch {
-	case m.side != sideDiff:
-		t.diff = diffPrev
-	case t.diff == diffPrev:
-		t.diff = diffNow
-	default:
-		t.diff = diffOff
-	}
-	if t.diff == diffOff {
+	return m.route(m.travel, travelDiffMsg{shown: m.side == sideDiff})
+}
+
+// travelDiffMsg asks for the next diff mode; shown says the diff pane is shown.
+type travelDiffMsg struct{ shown bool }
+
+// diffShownMsg asks the Model to show the diff pane, or (off) the detail again.
+type diffShownMsg struct{ off bool }
+
+// onDiffShown shows the diff pane in place of the detail, or the detail again.
+func (m *Model) onDiffShown(msg diffShownMsg) tea.Cmd {
+	if msg.off {
 		m.setSide(sideDetail)
 	} else {
 		m.side = sideDiff
