@@ -61,8 +61,8 @@ type historyWantedMsg struct {
 	then func(h *store.History) tea.Cmd
 }
 
-// changesListedMsg says the list of changes grew or was made again.
-type changesListedMsg struct{}
+// changesListedMsg says the list of changes grew or was made again, from h.
+type changesListedMsg struct{ h *store.History }
 
 func newChanges(dir string, latest latestSource) *Changes {
 	return &Changes{dir: dir, latest: latest}
@@ -130,7 +130,7 @@ func (c *Changes) Update(_ common, msg tea.Msg) (tea.Cmd, tea.Msg) {
 		if i := slices.IndexFunc(msg.changes, func(x store.Change) bool { return x.Provisional }); i >= 0 && c.list != nil {
 			c.provisional = len(c.list) - len(msg.changes) + i
 		}
-		return nil, changesListedMsg{}
+		return nil, changesListedMsg{h: msg.h}
 	}
 	return nil, nil
 }
@@ -183,7 +183,7 @@ func (m *Model) withHistory(then func(h *store.History) tea.Cmd) tea.Cmd {
 
 // onChangesListed shows the changes listed: in the activity pane, and in time travel's
 // summary of the change shown.
-func (m *Model) onChangesListed() tea.Cmd {
+func (m *Model) onChangesListed(changesListedMsg) tea.Cmd {
 	if m.activity.agents == nil && m.sess.atts != nil {
 		m.activity.agents = m.sess.Agents()
 	}

@@ -114,7 +114,7 @@ func (m *Model) answer(msg tea.Msg) tea.Cmd {
 		m.flashError(msg.why)
 		m.travel = nil
 	case changesListedMsg:
-		return m.onChangesListed()
+		return m.onChangesListed(msg)
 	case similarFoundMsg:
 		if r, ok := m.tree.Selected(); ok && r.ID == msg.id && m.side == sideDetail {
 			return m.rebuildDetail()

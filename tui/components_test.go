@@ -172,10 +172,11 @@ func TestChangesComponent(t *testing.T) {
 		t.Fatal("a listing did not start, or two ran at once")
 	}
 	listed := []store.Change{{ID: "l-001"}, {ID: "l-002", Provisional: true}}
-	if _, out := c.Update(testCommon(), historyMsg{snap: snap, from: -1, changes: listed}); out != (changesListedMsg{}) {
+	h := store.NewHistory(c.dir, snap)
+	if _, out := c.Update(testCommon(), historyMsg{snap: snap, h: h, from: -1, changes: listed}); out != (changesListedMsg{h: h}) {
 		t.Fatalf("listing: %#v", out)
 	}
-	if len(c.Listed()) != 2 || c.provisional != 1 || c.List() != nil {
+	if len(c.Listed()) != 2 || c.provisional != 1 || c.List() != nil || c.logHistory() != h {
 		t.Fatalf("listed %v, provisional %d", c.Listed(), c.provisional)
 	}
 }
