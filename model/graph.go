@@ -68,7 +68,7 @@ type Graph struct {
 	// PhaseCounts counts statements by phase (the status bar's figures): kept by Update,
 	// since counting 100k phases per frame was most of a write's cost at that size.
 	PhaseCounts map[Phase]int
-	Unknown       []string // objects whose status neither vocabulary knows
+	Unknown     []string // objects whose status neither vocabulary knows
 }
 
 // Derive computes the graph of a snapshot. It is cycle-safe and never loops.

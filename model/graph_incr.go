@@ -136,7 +136,7 @@ type update struct {
 	proved                cow[bool]
 	counts, problemCounts cow[int]
 	unknownMoved          bool
-	phaseMoved            map[Phase]int // statements gained (lost) per phase
+	phaseMoved            map[Phase]int   // statements gained (lost) per phase
 	unknownIn, unknownOut []string        // objects whose phase became, or stopped being, unknown
 	nextMoved             map[string]bool // objects whose next agent changed
 }

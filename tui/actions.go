@@ -82,7 +82,7 @@ func (m *Model) skillDisabled(name, verb string) string {
 	if !ok {
 		return "unknown skill " + name
 	}
-	if why := m.readOnly(); why != "" {
+	if why := m.travel.ReadOnly(); why != "" {
 		return why
 	}
 	id, ok, why := m.target(skill)

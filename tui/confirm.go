@@ -78,18 +78,44 @@ func (m *Model) openConfirm(ch *change) tea.Cmd {
 	}
 }
 
-// onPlan takes a dry run, if its confirmation is still open.
-func (m *Model) onPlan(msg planMsg) tea.Cmd {
-	c := m.confirm
-	if c == nil || c.ch != msg.ch {
+// The confirmation's answers to the Model.
+type (
+	// confirmedMsg: y on a plan that can be written; the Model writes the change.
+	confirmedMsg struct{ ch *change }
+	// confirmEditMsg: e; back to the change's form, nothing written.
+	confirmEditMsg struct{ ch *change }
+	// confirmClosedMsg: cancelled; say is for the status line.
+	confirmClosedMsg struct{ say string }
+	// confirmConflictMsg: the dry run found the target changed since it was read; with a
+	// form, the form reopens with the draft; either way the new version is read.
+	confirmConflictMsg struct {
+		ch     *change
+		object string
+		reopen bool
+	}
+)
+
+// Update takes the change's dry run (planMsg) or a key.
+func (c *Confirm) Update(com common, msg tea.Msg) (tea.Cmd, tea.Msg) {
+	switch msg := msg.(type) {
+	case planMsg:
+		return nil, c.onPlan(msg)
+	case tea.KeyPressMsg:
+		return nil, c.key(com, msg)
+	}
+	return nil, nil
+}
+
+// onPlan takes the dry run of the change shown.
+func (c *Confirm) onPlan(msg planMsg) tea.Msg {
+	if c.ch != msg.ch {
 		return nil
 	}
 	c.checking, c.plan = false, msg.plan
 	var ce *store.ConflictError
 	if errors.As(msg.err, &ce) && msg.ch.form != nil {
 		// The target changed since the form opened: back to the form, draft kept.
-		m.confirm = nil
-		return tea.Batch(m.reopenAfterConflict(msg.ch, ce.Object), m.reloadAll())
+		return confirmConflictMsg{ch: msg.ch, object: ce.Object, reopen: true}
 	}
 	if msg.err != nil {
 		c.problem = reason(msg.err)
@@ -97,41 +123,57 @@ func (m *Model) onPlan(msg planMsg) tea.Cmd {
 	if ce != nil {
 		// No form to go back to (C): the new version is read, and C again checks it.
 		c.problem += "; the new version is being read: esc, read it, then start again"
-		return m.reloadAll()
+		return confirmConflictMsg{ch: msg.ch, object: ce.Object}
 	}
 	return nil
 }
 
-// confirmKey handles a key while the confirmation is open.
-func (m *Model) confirmKey(msg tea.KeyPressMsg) tea.Cmd {
-	c := m.confirm
+// key handles a key while the confirmation is open.
+func (c *Confirm) key(com common, msg tea.KeyPressMsg) tea.Msg {
 	switch {
 	case key.Matches(msg, c.keys.Yes):
 		if c.checking {
-			m.flashInfo("still checking the change: y is offered once every check has passed")
-			return nil
+			return statusMsg{text: "still checking the change: y is offered once every check has passed", ok: true}
 		}
 		if c.problem != "" {
-			m.flashError("this change cannot be written: " + c.problem)
-			return nil
+			return statusMsg{text: "this change cannot be written: " + c.problem}
 		}
-		m.confirm = nil
-		return m.apply(c.ch)
+		return confirmedMsg{ch: c.ch}
 	case key.Matches(msg, c.keys.Edit) && c.ch.form != nil:
-		m.confirm = nil
-		m.flashInfo("back to the form: nothing was written")
-		return m.openForm(c.ch.form)
+		return confirmEditMsg{ch: c.ch}
 	case key.Matches(msg, c.keys.Down):
 		c.offset++
 	case key.Matches(msg, c.keys.Up):
 		c.offset--
 	case key.Matches(msg, c.keys.PageDown):
-		c.offset += max(m.common().height-4, 1)
+		c.offset += max(com.height-4, 1)
 	case key.Matches(msg, c.keys.PageUp):
-		c.offset -= max(m.common().height-4, 1)
+		c.offset -= max(com.height-4, 1)
 	case key.Matches(msg, c.keys.Cancel):
+		return confirmClosedMsg{say: "cancelled: nothing was written"}
+	}
+	return nil
+}
+
+// onConfirm does what the confirmation answered.
+func (m *Model) onConfirm(msg tea.Msg) tea.Cmd {
+	switch msg := msg.(type) {
+	case confirmedMsg:
 		m.confirm = nil
-		m.flashInfo("cancelled: nothing was written")
+		return m.writes.Apply(msg.ch)
+	case confirmEditMsg:
+		m.confirm = nil
+		m.flashInfo("back to the form: nothing was written")
+		return m.openForm(msg.ch.form)
+	case confirmClosedMsg:
+		m.confirm = nil
+		m.flashInfo(msg.say)
+	case confirmConflictMsg:
+		if !msg.reopen {
+			return m.reloadAll()
+		}
+		m.confirm = nil
+		return tea.Batch(m.reopenAfterConflict(msg.ch, msg.object), m.reloadAll())
 	}
 	return nil
 }

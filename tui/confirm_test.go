@@ -52,12 +52,12 @@ func TestConflictKeepsTheDraft(t *testing.T) {
 func TestConfirmOffersNoYForAPlanThatCannotBeWritten(t *testing.T) {
 	m, dir := newTestModel(t, 120, 40)
 	keys(t, m, "n", "C", "y")
-	if len(m.session) != 1 {
+	if len(m.writes.done) != 1 {
 		t.Fatalf("C y did not write: %q", m.message)
 	}
 	// Point the session's change at an old one that many later changes superseded.
 	before := readFile(t, filepath.Join(dir, "history/log.jsonl"))
-	m.session[0].Change = "l-001"
+	m.writes.done[0].Change = "l-001"
 	keys(t, m, "u")
 	if m.confirm == nil || m.confirm.checking {
 		t.Fatal("u did not open a checked confirmation")
@@ -80,8 +80,8 @@ func TestQuitWaitsForAWrite(t *testing.T) {
 	m, _ := newTestModel(t, 120, 40)
 	keys(t, m, "n", "C")
 	_, write := m.Update(keyMsg("y"))
-	if m.writing != 1 {
-		t.Fatalf("writing %d", m.writing)
+	if m.writes.writing != 1 {
+		t.Fatalf("writing %d", m.writes.writing)
 	}
 	_, cmd := m.Update(keyMsg("q"))
 	if cmd != nil {

@@ -66,7 +66,7 @@ func proposalPending(st *model.Statement) bool {
 }
 
 func needDecision(m *Model) string {
-	if why := m.readOnly(); why != "" {
+	if why := m.travel.ReadOnly(); why != "" {
 		return why
 	}
 	st := m.selectedStatement()

@@ -28,7 +28,7 @@ func TestDemoOpensAScratchCopy(t *testing.T) {
 		t.Fatalf("the screen does not say the demo is a scratch copy:\n%s", screen(m))
 	}
 	keys(t, m, "n", "C", "y")
-	if len(m.session) != 1 {
+	if len(m.writes.done) != 1 {
 		t.Fatalf("C y did not write: %q", m.message)
 	}
 	if readFile(t, filepath.Join(demo, "statement/s-014.json")) != before {

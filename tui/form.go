@@ -386,8 +386,22 @@ func (f *Form) editField() tea.Cmd {
 	}
 }
 
-// Update handles a key; done reports that the form closed (cancelled or submitted).
-func (f *Form) Update(msg tea.Msg) (cmd tea.Cmd, done bool) {
+// formDoneMsg says the form closed: submitted, or cancelled (its draft is then kept).
+type formDoneMsg struct{ cancelled bool }
+
+// Update takes a key, or what the focused field's editor wants (the cursor's blink);
+// it answers formDoneMsg when the form closes.
+func (f *Form) Update(_ common, msg tea.Msg) (tea.Cmd, tea.Msg) {
+	cmd, done := f.handle(msg)
+	if !done {
+		return cmd, nil
+	}
+	km, _ := msg.(tea.KeyPressMsg)
+	return cmd, formDoneMsg{cancelled: key.Matches(km, f.keys.Cancel)}
+}
+
+// handle is Update; done reports that the form closed (cancelled or submitted).
+func (f *Form) handle(msg tea.Msg) (cmd tea.Cmd, done bool) {
 	km, isKey := msg.(tea.KeyPressMsg)
 	cur := &f.fields[f.focus]
 	if !isKey {
@@ -456,7 +470,8 @@ func (f *Form) SetHeight(h int) { f.height = max(h, 4) }
 
 // View renders the form's body (the dialog frame is drawn by the caller): a window
 // that keeps the focused field in view, saying what is above and below.
-func (f *Form) View(st *themes.Styles) []string {
+func (f *Form) View(com common) []string {
+	st := com.st
 	lines, from, to := f.lines(st)
 	foot := lines[len(lines)-1]
 	lines = lines[:len(lines)-1]

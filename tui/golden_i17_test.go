@@ -33,7 +33,7 @@ func TestGoldenReviewLoop(t *testing.T) {
 				keys(t, m, "ctrl+s")
 			}},
 			{name: "undo-refused", keys: []string{"n", "C", "y"}, prep: func(m *Model) {
-				m.session[0].Change = "l-001"
+				m.writes.done[0].Change = "l-001"
 				keys(t, m, "u")
 			}},
 		} {

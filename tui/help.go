@@ -57,8 +57,7 @@ func (m *Model) openPicker(p *Picker) tea.Cmd {
 // quit ends the program, unless a change is being written: then it waits for the
 // write and quits when it is done (saying so), never half-way.
 func (m *Model) quit() tea.Cmd {
-	if m.writing > 0 {
-		m.quitAfterWrite = true
+	if m.writes.QuitWhenDone() {
 		m.flashInfo("writing a change: referee quits when it is done")
 		return nil
 	}
@@ -74,8 +73,16 @@ func (m *Model) toggleZoom() {
 	}
 }
 
+// stepMatch is the handler that asks the search for the match d steps from the cursor.
+func stepMatch(d int) func(*Model) tea.Cmd {
+	return func(m *Model) tea.Cmd {
+		cur, _ := m.tree.Selected()
+		return m.route(m.search, searchStepMsg{d: d, from: cur.ID})
+	}
+}
+
 func needSearch(m *Model) string {
-	if m.search == "" {
+	if m.search.Query() == "" {
 		return "no search: / searches an ID or words of a claim"
 	}
 	return ""

@@ -77,9 +77,9 @@ func makeKeyTable() []binding {
 
 		bind("queue-next", groupLook, "n", "next statement waiting for a human (the review queue, what holds up the most first)", "n").hinted("next waiting").does(func(m *Model) tea.Cmd { m.next(1); return nil }),
 		bind("queue-prev", groupLook, "N", "previous statement waiting for a human", "N").does(func(m *Model) tea.Cmd { m.next(-1); return nil }),
-		bind("search", groupLook, "/", "search an ID or words of a claim", "/").hinted("search").does((*Model).openSearch),
-		bind("match-next", groupLook, "ctrl+n", "next search match", "ctrl+n").hinted("matches").unless(needSearch).does(func(m *Model) tea.Cmd { m.nextMatch(1); return nil }),
-		bind("match-prev", groupLook, "ctrl+p", "previous search match", "ctrl+p").hinted("previous match").unless(needSearch).does(func(m *Model) tea.Cmd { m.nextMatch(-1); return nil }),
+		bind("search", groupLook, "/", "search an ID or words of a claim", "/").hinted("search").does(func(m *Model) tea.Cmd { return m.search.Open() }),
+		bind("match-next", groupLook, "ctrl+n", "next search match", "ctrl+n").hinted("matches").unless(needSearch).does(stepMatch(1)),
+		bind("match-prev", groupLook, "ctrl+p", "previous search match", "ctrl+p").hinted("previous match").unless(needSearch).does(stepMatch(-1)),
 		bind("sentence-next", groupLook, "]", "next sentence of the proof", "]").hinted("sentence").unless(needProof).does(func(m *Model) tea.Cmd { m.moveSentence(1); return nil }),
 		bind("sentence-prev", groupLook, "[", "previous sentence of the proof", "[").unless(needProof).does(func(m *Model) tea.Cmd { m.moveSentence(-1); return nil }),
 		bind("issue-next", groupLook, "i", "next issue (highlights its sentence)", "i").hinted("issue").unless(needIssues).does(do((*Model).nextIssue)),
@@ -333,7 +333,7 @@ func (m *Model) hintNames() []hint {
 			extra = append(extra, hint{">/<", "choose"}, hint{"enter", "go to"})
 		}
 	}
-	if m.search != "" {
+	if m.search.Query() != "" {
 		names = append(names, "match-next|match-prev")
 	}
 	if s := m.selectedStatement(); s != nil && m.travel == nil && m.g != nil {
@@ -364,7 +364,7 @@ func (m *Model) hintNames() []hint {
 		case n == "travel":
 			h.d = "back to now"
 		case first == "match-next":
-			h.d = fmt.Sprintf("matches (%d)", len(m.searchResults))
+			h.d = fmt.Sprintf("matches (%d)", len(m.search.Results()))
 		}
 		out = append(out, h)
 		if first == "match-next" {

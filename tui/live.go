@@ -87,10 +87,7 @@ func (m *Model) onFrame(fr live.Frame) tea.Cmd {
 func (m *Model) setSnapshot(snap *model.Snapshot, g *model.Graph, f *live.Forest, changed []string) tea.Cmd {
 	m.snap, m.g, m.forest = snap, g, f
 	m.tree.SetForest(f)
-	m.searchResults = nil
-	if m.search != "" {
-		m.searchResults = m.findMatches(m.search)
-	}
+	m.search.Refresh(searchIn(snap, f))
 	var cmd tea.Cmd
 	if len(changed) > 0 {
 		until := m.now().Add(flashFor)

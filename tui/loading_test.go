@@ -81,7 +81,7 @@ func TestKeysWhileLoading(t *testing.T) {
 		if want := "still loading contents/: " + k + " waits for the tree (q quits, ? help)"; m.message != want {
 			t.Fatalf("after %s: message %q, want %q", k, m.message, want)
 		}
-		if m.searching || m.picker != nil || m.form != nil || m.focus != focusTree {
+		if m.search.Typing() || m.picker != nil || m.form != nil || m.focus != focusTree {
 			t.Fatalf("%s acted while loading", k)
 		}
 	}

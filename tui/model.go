@@ -21,7 +21,6 @@ import (
 	"time"
 	"unsafe"
 
-	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
@@ -68,6 +67,17 @@ type Options struct {
 	SyncLoad bool
 }
 
+// selection is what is selected: the tree's object (followed by its path and ID, so
+// that the cursor stays on it across reloads), in the detail the sentence, issue thread
+// and link under their cursors (-1: none), and the trail of jumps esc goes back along.
+type selection struct {
+	path, id string
+	sentence int
+	issue    int
+	link     int
+	history  []string
+}
+
 type focus uint8
 
 const (
@@ -87,10 +97,10 @@ type Model struct {
 	themed bool // the background colour answered (for auto)
 
 	// What the tree and detail show: a frame's snapshot, graph and tree (live.Frame).
-	snap     *model.Snapshot
-	g        *model.Graph
-	forest   *live.Forest
-	loading  *loading            // the folder is being read (loading.go); nil once shown
+	snap    *model.Snapshot
+	g       *model.Graph
+	forest  *live.Forest
+	loading *loading // the folder is being read (loading.go); nil once shown
 
 	// The live room's side (live.go): the feed of frames, the head of its reload chain
 	// (may be ahead of what is shown when paused; latest is its snapshot), and the
@@ -109,13 +119,7 @@ type Model struct {
 	width  int
 	height int
 
-	// detail state
-	selPath  string
-	selID    string
-	sentence int
-	issue    int
-	link     int
-	history  []string
+	sel      selection
 	proofs   map[string]*views.RenderedProof
 	inflight map[string]bool
 	// lastProof remembers the hash of the last long proof keyed (proofKey).
@@ -125,12 +129,7 @@ type Model struct {
 		key  string
 	}
 
-	// search
-	searching     bool
-	searchInput   textinput.Model
-	search        string
-	searchResults []string
-	searchAt      int
+	search *Search
 
 	// overlays
 	form    *Form
@@ -141,12 +140,8 @@ type Model struct {
 	flash     map[string]time.Time
 	message   string
 	messageOK bool
-	messageAt time.Time
 
-	session []*store.Result
-	// writing counts changes being written (store.Run in a command); q waits for them.
-	writing        int
-	quitAfterWrite bool
+	writes *Writes
 	// zoomed: the focused pane takes the whole width (z).
 	zoomed bool
 	// crumb is the detail title's breadcrumb for crumbKey (path, width, forest).
@@ -185,11 +180,16 @@ func New(dir string, opts Options) (*Model, error) {
 	abs, _ := filepath.Abs(dir)
 	m := &Model{
 		dir: dir, name: filepath.Base(abs), opts: opts, actor: actor,
-		tree: newTree(), detail: newDetail(), supervision: supervision{activity: newActivity()},
+		tree: newTree(), detail: newDetail(), search: newSearch(true), supervision: supervision{activity: newActivity()},
 		proofs: map[string]*views.RenderedProof{}, inflight: map[string]bool{},
-		flash: map[string]time.Time{}, sentence: 0, issue: -1, link: -1,
+		flash: map[string]time.Time{}, sel: selection{issue: -1, link: -1},
 		dark: true, renderMarkdown: views.RenderProofMarkdown,
 	}
+	m.runs = newRuns(dir, m.name, opts.Runs, opts.StallAfter, m)
+	m.changes = newChanges(dir, m)
+	m.similar = newSimilar(m)
+	m.sess = newSessions(opts.Sessions, m)
+	m.writes = newWrites(dir, actor)
 	m.applyTheme()
 	if opts.DemoOf != "" {
 		m.flashInfo("the bundled demo: changes go to a scratch copy (" + dir + "); " + opts.DemoOf + " stays as it is")
@@ -245,14 +245,9 @@ func (m *Model) Close() {
 func (m *Model) now() time.Time { return m.opts.Now() }
 
 func (m *Model) applyTheme() {
-	if m.searchInput.Prompt == "" {
-		m.searchInput = newInput(m.dark)
-		m.searchInput.Prompt = "/"
-		m.searchInput.Placeholder = "ID or words of a claim"
-	}
 	noColor := m.opts.NoColor || themes.NoColorEnv()
 	m.st = themes.New(themes.Resolve(m.opts.Theme, m.dark, noColor))
-	m.searchInput.SetStyles(inputStyles(m.dark))
+	m.search.SetDark(m.dark)
 	m.activity.filter.SetStyles(inputStyles(m.dark))
 }
 
@@ -260,16 +255,16 @@ func (m *Model) applyTheme() {
 // in New) listening to it.
 func (m *Model) Init() tea.Cmd {
 	if m.loading != nil {
-		return tea.Batch(tea.RequestBackgroundColor, m.startLoad(), m.pollRuns(true), m.watchSessions(nil))
+		return tea.Batch(tea.RequestBackgroundColor, m.startLoad(), m.runs.Poll(true), m.watchSessions(nil))
 	}
-	return tea.Batch(tea.RequestBackgroundColor, m.listen(), m.refreshDetail(false), m.pollRuns(true), m.watchSessions(nil))
+	return tea.Batch(tea.RequestBackgroundColor, m.listen(), m.refreshDetail(false), m.runs.Poll(true), m.watchSessions(nil))
 }
 
 // Update handles one message.
 func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	cmd := m.update(msg)
 	// Whatever moved the tree cursor, the detail follows.
-	if m.tree.Cursor() != m.selPath {
+	if m.tree.Cursor() != m.sel.path {
 		cmd = tea.Batch(cmd, m.refreshDetail(true))
 	}
 	return m, tea.Batch(cmd, m.supervise())
@@ -302,7 +297,10 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		m.conflictNote()
 		return cmd
 	case planMsg:
-		return m.onPlan(msg)
+		if m.confirm == nil {
+			return nil // closed meanwhile
+		}
+		return m.route(m.confirm, msg)
 	case formEditedMsg:
 		return m.onFormEdited(msg)
 	case loadedMsg:
@@ -330,13 +328,11 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		}
 		return nil
 	case skillDoneMsg:
-		return m.skillDone(msg)
+		return m.route(m.writes, msg)
 	case editorDoneMsg:
 		return m.editorDone(msg)
-	case historyMsg:
-		return m.onHistory(msg)
-	case historyMadeMsg:
-		return m.onHistoryMade(msg)
+	case historyMsg, historyMadeMsg, historyWantedMsg:
+		return m.route(m.changes, msg)
 	case extrasTickMsg:
 		m.exWait = false // Update's supervise starts the build
 		return nil
@@ -346,23 +342,20 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		}
 		return nil
 	case similarMsg:
-		return m.onSimilar(msg)
+		return m.route(m.similar, msg)
 	case extrasMsg:
 		return m.onExtras(msg)
-	case travelMsg:
-		return m.onTravel(msg)
+	case travelMsg, diffMsg:
+		if m.travel == nil {
+			return nil // returned to now meanwhile
+		}
+		return m.route(m.travel, msg)
 	case rewindPlanMsg:
 		return m.onRewindPlan(msg)
-	case diffMsg:
-		return m.onDiff(msg)
-	case runsMsg:
-		return m.onRuns(msg)
-	case runsTickMsg:
-		return m.pollRuns(true)
-	case sessionsMsg:
-		return m.onSessions(msg)
-	case attributionMsg:
-		return m.onAttribution(msg)
+	case runsMsg, runsTickMsg:
+		return m.route(m.runs, msg)
+	case sessionsMsg, attributionMsg:
+		return m.route(m.sess, msg)
 	case tea.MouseClickMsg:
 		if m.loading != nil {
 			return nil
@@ -377,15 +370,11 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 	// Other messages (cursor blink) go to whatever input is focused.
 	switch {
 	case m.form != nil:
-		cmd, _ := m.form.Update(msg)
-		return cmd
+		return m.route(m.form, msg)
 	case m.picker != nil:
-		cmd, _ := m.picker.Update(msg)
-		return cmd
-	case m.searching:
-		var cmd tea.Cmd
-		m.searchInput, cmd = m.searchInput.Update(msg)
-		return cmd
+		return m.route(m.picker, msg)
+	case m.search.Typing():
+		return m.route(m.search, msg)
 	case m.activity.filtering:
 		var cmd tea.Cmd
 		m.activity.filter, cmd = m.activity.filter.Update(msg)
@@ -402,26 +391,15 @@ func (m *Model) key(msg tea.KeyPressMsg) tea.Cmd {
 	}
 	switch {
 	case m.notice != nil:
-		return m.noticeKey(msg)
+		return m.route(m.notice, msg)
 	case m.confirm != nil:
-		return m.confirmKey(msg)
+		return m.route(m.confirm, msg)
 	case m.form != nil:
-		cmd, done := m.form.Update(msg)
-		if done && m.confirm == nil {
-			if k == "esc" {
-				m.keepDraft(m.form)
-			}
-			m.form = nil
-		}
-		return cmd
+		return m.route(m.form, msg)
 	case m.picker != nil:
-		cmd, done := m.picker.Update(msg)
-		if done {
-			m.picker = nil
-		}
-		return cmd
-	case m.searching:
-		return m.searchKey(msg)
+		return m.route(m.picker, msg)
+	case m.search.Typing():
+		return m.route(m.search, msg)
 	case m.loading != nil:
 		return m.keyWhileLoading(msg)
 	}
@@ -464,7 +442,7 @@ func (m *Model) layout() {
 	if m.picker != nil {
 		m.picker.SetSize(m.dialogWidth()-4, m.dialogHeight()-2)
 	}
-	m.searchInput.SetWidth(max(m.width-20, 10))
+	m.search.SetSize(max(m.width-20, 10))
 }
 
 // paneSizes: tree width, detail width, pane height. Below 60 columns, or zoomed (z),
@@ -513,10 +491,10 @@ func (m *Model) toggleFocus() {
 func (m *Model) enter() tea.Cmd {
 	if m.focus == focusDetail {
 		links := m.detail.doc.Links
-		if m.link >= 0 && m.link < len(links) && m.side != sideDetail {
-			m.jumpTo(links[m.link].ID)
-		} else if m.link >= 0 && m.link < len(links) {
-			m.follow(links[m.link].ID)
+		if m.sel.link >= 0 && m.sel.link < len(links) && m.side != sideDetail {
+			m.jumpTo(links[m.sel.link].ID)
+		} else if m.sel.link >= 0 && m.sel.link < len(links) {
+			m.follow(links[m.sel.link].ID)
 		} else if len(links) > 0 {
 			m.flashInfo("choose a link with > and < first")
 		}
@@ -538,8 +516,8 @@ func (m *Model) enter() tea.Cmd {
 // back closes what is open: the search, then the jump history, then the detail focus.
 func (m *Model) back() {
 	switch {
-	case m.search != "":
-		m.search, m.searchResults = "", nil
+	case m.search.Query() != "":
+		m.search.Clear()
 		m.flashInfo("search cleared")
 	case m.side != sideDetail && m.focus == focusDetail:
 		if m.side == sideDiff {
@@ -548,9 +526,9 @@ func (m *Model) back() {
 		m.setSide(sideDetail)
 		m.layout()
 		m.rebuildDetail()
-	case len(m.history) > 0:
-		p := m.history[len(m.history)-1]
-		m.history = m.history[:len(m.history)-1]
+	case len(m.sel.history) > 0:
+		p := m.sel.history[len(m.sel.history)-1]
+		m.sel.history = m.sel.history[:len(m.sel.history)-1]
 		m.tree.Reveal(p)
 	case m.focus == focusDetail:
 		m.focus = focusTree
@@ -568,9 +546,9 @@ func (m *Model) follow(id string) {
 		m.flashError(id + " is not in the tree (it does not exist)")
 		return
 	}
-	m.history = append(m.history, m.tree.Cursor())
-	if len(m.history) > 100 {
-		m.history = m.history[1:]
+	m.sel.history = append(m.sel.history, m.tree.Cursor())
+	if len(m.sel.history) > 100 {
+		m.sel.history = m.sel.history[1:]
 	}
 	m.tree.Reveal(p)
 }
@@ -580,12 +558,12 @@ func (m *Model) moveLink(d int) {
 	if n == 0 {
 		return
 	}
-	m.link = ((m.link+d)%n + n) % n
-	if m.link < 0 {
-		m.link = 0
+	m.sel.link = ((m.sel.link+d)%n + n) % n
+	if m.sel.link < 0 {
+		m.sel.link = 0
 	}
 	m.rebuildDetail()
-	l := m.detail.doc.Links[m.link]
+	l := m.detail.doc.Links[m.sel.link]
 	m.detail.ScrollTo(l.Line, l.Line)
 }
 
@@ -597,27 +575,27 @@ func (m *Model) refreshDetail(reset bool) tea.Cmd {
 		return nil
 	}
 	r, _ := m.tree.Selected()
-	if r.Path != m.selPath {
+	if r.Path != m.sel.path {
 		reset = true
 	}
 	if reset && (m.side == sideRuns || m.side == sideGraveyard || m.side == sideActivity) {
 		// The pane shown does not follow the tree: keep its place.
-		m.selPath, m.selID = r.Path, r.ID
-		m.sentence, m.issue = 0, -1
+		m.sel.path, m.sel.id = r.Path, r.ID
+		m.sel.sentence, m.sel.issue = 0, -1
 		return m.rebuildDetail()
 	}
 	if reset {
-		m.selPath, m.selID = r.Path, r.ID
-		m.sentence, m.issue, m.link = 0, -1, -1
+		m.sel.path, m.sel.id = r.Path, r.ID
+		m.sel.sentence, m.sel.issue, m.sel.link = 0, -1, -1
 		m.detail.offset = 0
 		if st := m.snap.Statements.Get(r.ID); st != nil && r.Kind == views.RowStatement {
 			if open := model.Unanswered(st.Issues, st.Responses); len(open) > 0 {
 				threads, _ := model.Threads(st.Issues, st.Responses)
 				for i, t := range threads {
 					if t.Issue.Number == open[0] {
-						m.issue = i
+						m.sel.issue = i
 						if idx, _ := model.LocateSentence(model.SplitSentences(proofText(st)), t.Issue.Sentence, t.Issue.SentenceText); idx >= 0 {
-							m.sentence = idx
+							m.sel.sentence = idx
 						}
 						break
 					}
@@ -626,7 +604,7 @@ func (m *Model) refreshDetail(reset bool) tea.Cmd {
 		}
 	}
 	cmd := m.rebuildDetail()
-	if reset && m.issue >= 0 {
+	if reset && m.sel.issue >= 0 {
 		m.scrollToSentence()
 	}
 	return cmd
@@ -645,7 +623,7 @@ func (m *Model) rebuildDetail() tea.Cmd {
 		return nil
 	}
 	var cmd tea.Cmd
-	state := views.DetailState{Sentence: m.sentence, Issue: m.issue, Link: m.link, Broken: m.snap.Broken, Math: m.math}
+	state := views.DetailState{Sentence: m.sel.sentence, Issue: m.sel.issue, Link: m.sel.link, Broken: m.snap.Broken, Math: m.math}
 	var doc views.Doc
 	switch r.Kind {
 	case views.RowStatement:
@@ -659,17 +637,17 @@ func (m *Model) rebuildDetail() tea.Cmd {
 			}
 			if state.ProofErr == nil {
 				state.Proof, cmd = m.proofFor(state.ProofText, w-2)
-				m.sentence = min(max(m.sentence, 0), max(len(state.Proof.Sentences)-1, 0))
-				state.Sentence = m.sentence
+				m.sel.sentence = min(max(m.sel.sentence, 0), max(len(state.Proof.Sentences)-1, 0))
+				state.Sentence = m.sel.sentence
 			}
 		}
 		if m.ex != nil {
 			var similar tea.Cmd
-			state.Similar, similar = m.similarTo(r.ID)
+			state.Similar, similar = m.similar.To(m.ex, r.ID)
 			state.Retreads = m.ex.retreads[r.ID]
 			cmd = tea.Batch(cmd, similar)
 		}
-		state.Why, state.WhyOpen = m.whyNotes(r.ID), m.sess.whyOpen
+		state.Why, state.WhyOpen = m.sess.Why(r.ID), m.sess.whyOpen
 		doc = views.StatementDetail(m.st, m.snap, m.g, r.ID, state, w)
 	case views.RowProblem:
 		doc = views.ProblemDetail(m.st, m.snap, m.g, r.ID, state, w)
@@ -809,7 +787,7 @@ func (m *Model) moveSentence(d int) {
 	if n == 0 {
 		return
 	}
-	m.sentence = min(max(m.sentence+d, 0), n-1)
+	m.sel.sentence = min(max(m.sel.sentence+d, 0), n-1)
 	m.rebuildDetail()
 	m.scrollToSentence()
 }
@@ -824,7 +802,7 @@ func (m *Model) scrollToSentence() {
 		return
 	}
 	rp, _ := m.proofFor(proofText(st), m.detail.width-2)
-	first, last := rp.SentenceLines(m.sentence)
+	first, last := rp.SentenceLines(m.sel.sentence)
 	if first < 0 {
 		return
 	}
@@ -839,22 +817,22 @@ func (m *Model) nextIssue() {
 		return
 	}
 	threads, _ := model.Threads(st.Issues, st.Responses)
-	m.issue = (m.issue + 1) % len(threads)
-	t := threads[m.issue]
+	m.sel.issue = (m.sel.issue + 1) % len(threads)
+	t := threads[m.sel.issue]
 	if idx, _ := model.LocateSentence(model.SplitSentences(proofText(st)), t.Issue.Sentence, t.Issue.SentenceText); idx >= 0 {
-		m.sentence = idx
+		m.sel.sentence = idx
 	}
 	m.rebuildDetail()
 	m.scrollToSentence()
-	if m.issue < len(m.detail.doc.IssueLines) && m.detail.doc.ProofStart < 0 {
-		l := m.detail.doc.IssueLines[m.issue]
+	if m.sel.issue < len(m.detail.doc.IssueLines) && m.detail.doc.ProofStart < 0 {
+		l := m.detail.doc.IssueLines[m.sel.issue]
 		m.detail.ScrollTo(l, l+3)
 	}
-	label := fmt.Sprintf("issue %d of %d", m.issue+1, len(threads))
+	label := fmt.Sprintf("issue %d of %d", m.sel.issue+1, len(threads))
 	if t.Issue.Number > 0 {
-		label = fmt.Sprintf("issue #%d (%d of %d)", t.Issue.Number, m.issue+1, len(threads))
+		label = fmt.Sprintf("issue #%d (%d of %d)", t.Issue.Number, m.sel.issue+1, len(threads))
 	}
-	m.flashInfo(label + fmt.Sprintf(": sentence %d, %s", m.sentence+1, model.SanitizeLine(t.Issue.ErrorType)))
+	m.flashInfo(label + fmt.Sprintf(": sentence %d, %s", m.sel.sentence+1, model.SanitizeLine(t.Issue.ErrorType)))
 }
 
 // next walks the review queue: the statements waiting for a human, what holds up the
@@ -906,11 +884,11 @@ func (m *Model) reviewOrder() []string {
 }
 
 func (m *Model) flashError(s string) {
-	m.message, m.messageOK, m.messageAt = s, false, m.now()
+	m.message, m.messageOK = s, false
 }
 
 func (m *Model) flashInfo(s string) {
-	m.message, m.messageOK, m.messageAt = s, true, m.now()
+	m.message, m.messageOK = s, true
 }
 
 // openForm shows a form.
@@ -923,10 +901,10 @@ func (m *Model) openForm(f *Form) tea.Cmd {
 }
 
 func (m *Model) undoDisabled() string {
-	if why := m.readOnly(); why != "" {
+	if why := m.travel.ReadOnly(); why != "" {
 		return why
 	}
-	if len(m.session) == 0 {
+	if _, ok := m.writes.Last(); !ok {
 		return "cannot undo: no change was made in this session"
 	}
 	return ""

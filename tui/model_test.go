@@ -124,7 +124,7 @@ func TestSearch(t *testing.T) {
 	keys(t, m, "/")
 	typeText(t, m, "odd")
 	keys(t, m, "enter")
-	want := m.findMatches("odd")
+	want := m.search.find("odd")
 	if len(want) < 1 {
 		t.Fatal("no statement mentions odd")
 	}
@@ -134,7 +134,7 @@ func TestSearch(t *testing.T) {
 	keys(t, m, "/")
 	typeText(t, m, "for every integer")
 	keys(t, m, "enter")
-	res := m.searchResults
+	res := m.search.Results()
 	if len(res) < 2 {
 		t.Fatalf("want several matches for the words, got %v", res)
 	}
@@ -159,7 +159,7 @@ func TestSearch(t *testing.T) {
 		t.Fatalf("n during a search: cursor %q, want the queue's first %q", selectedID(m), m.reviewOrder()[0])
 	}
 	keys(t, m, "esc")
-	if m.search != "" {
+	if m.search.Query() != "" {
 		t.Fatal("esc did not clear the search")
 	}
 }
@@ -187,19 +187,19 @@ func TestGapOpensOnTheFlaggedSentence(t *testing.T) {
 	st := m.snap.Statements.Get("s-015")
 	is := model.ParseIssue(st.Issues[0])
 	idx, _ := model.LocateSentence(model.SplitSentences(proofText(st)), is.Sentence, is.SentenceText)
-	if m.issue != 0 || m.sentence != idx {
-		t.Fatalf("issue cursor %d sentence %d, want 0 and %d", m.issue, m.sentence, idx)
+	if m.sel.issue != 0 || m.sel.sentence != idx {
+		t.Fatalf("issue cursor %d sentence %d, want 0 and %d", m.sel.issue, m.sel.sentence, idx)
 	}
 	if !strings.Contains(screen(m), fmt.Sprintf("[%d]", idx+1)) {
 		t.Fatal("the flagged sentence's number is not on screen")
 	}
 	keys(t, m, "]")
-	if m.sentence != min(idx+1, len(model.SplitSentences(proofText(st)))-1) {
-		t.Fatalf("] moved the sentence cursor to %d", m.sentence)
+	if m.sel.sentence != min(idx+1, len(model.SplitSentences(proofText(st)))-1) {
+		t.Fatalf("] moved the sentence cursor to %d", m.sel.sentence)
 	}
 	keys(t, m, "i")
-	if m.sentence != idx {
-		t.Fatalf("i: sentence cursor %d, want the issue's %d", m.sentence, idx)
+	if m.sel.sentence != idx {
+		t.Fatalf("i: sentence cursor %d, want the issue's %d", m.sel.sentence, idx)
 	}
 }
 
@@ -269,8 +269,8 @@ func TestConfirmWithYWritesWhatAgentCheckWrites(t *testing.T) {
 	if e.By != "human" || e.Skill != "check-confirm-proof" || !slices.Equal(e.Modification, []string{"s-014"}) {
 		t.Fatalf("log entry %+v", e)
 	}
-	if len(m.session) != 1 || m.session[0].Change != e.ID {
-		t.Fatalf("session changes %v", m.session)
+	if len(m.writes.done) != 1 || m.writes.done[0].Change != e.ID {
+		t.Fatalf("session changes %v", m.writes.done)
 	}
 	if !strings.Contains(m.message, e.ID) {
 		t.Fatalf("status message %q does not name %s", m.message, e.ID)
@@ -293,7 +293,7 @@ func TestConfirmWithYWritesWhatAgentCheckWrites(t *testing.T) {
 	if e2.Skill != "undo" || e2.By != "human" {
 		t.Fatalf("undo log entry %+v", e2)
 	}
-	if len(m.session) != 0 {
+	if len(m.writes.done) != 0 {
 		t.Fatal("the undone change is still in the session")
 	}
 }

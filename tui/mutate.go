@@ -68,7 +68,7 @@ func (m *Model) startSkill(name string) tea.Cmd {
 // startSkillOn begins a change of a skill on a given object, its form starting with
 // the skill's prefill and then values (a decision's proposal), about in front.
 func (m *Model) startSkillOn(skill *store.Skill, id string, values map[string]string, about string) tea.Cmd {
-	if why := m.readOnly(); why != "" {
+	if why := m.travel.ReadOnly(); why != "" {
 		m.flashError(why)
 		return nil
 	}
@@ -155,10 +155,10 @@ func (m *Model) sentenceUnderCursor() (int, string) {
 		return 0, ""
 	}
 	sents := model.SplitSentences(proofText(st))
-	if m.sentence < 0 || m.sentence >= len(sents) {
+	if m.sel.sentence < 0 || m.sel.sentence >= len(sents) {
 		return 0, ""
 	}
-	return m.sentence + 1, model.NormalizeSpace(sents[m.sentence].Text)
+	return m.sel.sentence + 1, model.NormalizeSpace(sents[m.sel.sentence].Text)
 }
 
 // editProof opens $EDITOR on the proof, like git commit; the rest of the change is
@@ -247,67 +247,38 @@ func (m *Model) editorDone(msg editorDoneMsg) tea.Cmd {
 
 // openUndo asks to undo the last change of this session.
 func (m *Model) openUndo() tea.Cmd {
-	if len(m.session) == 0 {
+	last, ok := m.writes.Last()
+	if !ok {
 		m.flashError("cannot undo: no change was made in this session")
 		return nil
 	}
-	return m.openConfirm(&change{undo: m.session[len(m.session)-1]})
+	return m.openConfirm(&change{undo: last})
 }
 
-// apply runs the change off the UI goroutine.
-func (m *Model) apply(ch *change) tea.Cmd {
-	dir, actor := m.dir, m.actor
-	m.writing++
-	return func() tea.Msg {
-		if ch.undo != nil {
-			res, err := store.Undo(dir, ch.undo.Change, store.Options{Actor: actor})
-			return skillDoneMsg{ch: ch, res: res, err: err}
-		}
-		if ch.rewind != nil {
-			return applyRewind(dir, actor, ch)
-		}
-		res, err := store.Run(dir, ch.skill, ch.args, store.Options{Actor: actor, ExpectVersion: ch.version})
-		return skillDoneMsg{ch: ch, res: res, err: err}
-	}
-}
-
-// skillDone reports the outcome: the change ID, or why nothing was written.
-func (m *Model) skillDone(msg skillDoneMsg) tea.Cmd {
-	name := "undo"
-	if msg.ch.skill != nil {
-		name = msg.ch.skill.Name
-	} else if msg.ch.rewind != nil {
-		name = store.SkillRewind
-	}
-	m.writing = max(m.writing-1, 0)
-	var quit tea.Cmd
-	if m.quitAfterWrite && m.writing == 0 {
-		quit = tea.Quit
-	}
-	if msg.err != nil {
-		var ce *store.ConflictError
-		if errors.As(msg.err, &ce) {
-			return tea.Batch(m.reopenAfterConflict(msg.ch, ce.Object), m.reloadAll(), quit)
-		}
-		m.showError(name+" failed, nothing was written", reason(msg.err))
-		return quit
-	}
-	if quit != nil {
-		defer func() { m.message = "" }()
-	}
-	res := msg.res
-	if msg.ch.undo != nil {
-		m.session = m.session[:len(m.session)-1]
-	} else {
-		m.session = append(m.session, res)
-	}
+// onWritten reports a change written: its ID, what it did; the folder is read again
+// when it is not watched.
+func (m *Model) onWritten(msg writtenMsg) tea.Cmd {
 	var back tea.Cmd
 	if msg.ch.rewind != nil && m.travel != nil {
 		back = m.exitTravel() // the folder now is what was shown
 	}
-	m.flashInfo(fmt.Sprintf("✓ %s %s by %s: %s", res.Change, name, model.SanitizeLine(res.Actor), res.Objects()))
-	if m.feed == nil {
-		return tea.Batch(back, m.reloadAll(), quit)
+	res := msg.res
+	m.flashInfo(fmt.Sprintf("✓ %s %s by %s: %s", res.Change, msg.name, model.SanitizeLine(res.Actor), res.Objects()))
+	if msg.quit {
+		m.message = ""
 	}
-	return tea.Batch(back, quit)
+	if m.feed == nil {
+		return tea.Batch(back, m.reloadAll())
+	}
+	return back
+}
+
+// onWriteFailed says why nothing was written; a conflict reopens the change's form.
+func (m *Model) onWriteFailed(msg writeFailedMsg) tea.Cmd {
+	var ce *store.ConflictError
+	if errors.As(msg.err, &ce) {
+		return tea.Batch(m.reopenAfterConflict(msg.ch, ce.Object), m.reloadAll())
+	}
+	m.showError(msg.name+" failed, nothing was written", reason(msg.err))
+	return nil
 }

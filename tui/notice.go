@@ -35,23 +35,29 @@ func (m *Model) showError(what, why string) {
 	m.notice = &Notice{title: what, text: why}
 }
 
-// noticeKey scrolls the notice; esc, q or enter close it.
-func (m *Model) noticeKey(msg tea.KeyPressMsg) tea.Cmd {
-	n := m.notice
+// noticeClosedMsg says the notice was closed.
+type noticeClosedMsg struct{}
+
+// Update scrolls the notice; any other key (esc, q, enter) closes it.
+func (n *Notice) Update(_ common, msg tea.Msg) (tea.Cmd, tea.Msg) {
+	km, ok := msg.(tea.KeyPressMsg)
+	if !ok {
+		return nil, nil
+	}
 	c := DefaultConfirmKeyMap()
 	switch {
-	case key.Matches(msg, c.Down):
+	case key.Matches(km, c.Down):
 		n.offset++
-	case key.Matches(msg, c.Up):
+	case key.Matches(km, c.Up):
 		n.offset--
-	case key.Matches(msg, c.PageDown):
+	case key.Matches(km, c.PageDown):
 		n.offset += max(n.height-2, 1)
-	case key.Matches(msg, c.PageUp):
+	case key.Matches(km, c.PageUp):
 		n.offset -= max(n.height-2, 1)
 	default:
-		m.notice = nil
+		return nil, noticeClosedMsg{}
 	}
-	return nil
+	return nil, nil
 }
 
 // View renders the notice's body.

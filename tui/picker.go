@@ -96,8 +96,22 @@ func (p *Picker) SetSize(w, h int) {
 // window is how many list lines fit between the filter and the hint line.
 func (p *Picker) window() int { return max(p.height-3, 1) }
 
-// Update handles a key; done reports that the picker closed, with the command to run.
-func (p *Picker) Update(msg tea.Msg) (tea.Cmd, bool) {
+// pickerDoneMsg says the picker closed (the command of the entry run, if any, comes
+// with it).
+type pickerDoneMsg struct{}
+
+// Update takes a key, or what the filter wants (the cursor's blink); it answers
+// pickerDoneMsg when the picker closes, with the command of the entry run.
+func (p *Picker) Update(_ common, msg tea.Msg) (tea.Cmd, tea.Msg) {
+	cmd, done := p.handle(msg)
+	if done {
+		return cmd, pickerDoneMsg{}
+	}
+	return cmd, nil
+}
+
+// handle is Update; done reports that the picker closed, with the command to run.
+func (p *Picker) handle(msg tea.Msg) (tea.Cmd, bool) {
 	km, ok := msg.(tea.KeyPressMsg)
 	if !ok {
 		var cmd tea.Cmd
@@ -178,7 +192,8 @@ func (p *Picker) lines(st *themes.Styles) (out []string, at []int) {
 
 // View renders the picker's body lines: the filter, a window of the list, and a hint
 // line that says how many lines are above and below the window.
-func (p *Picker) View(st *themes.Styles) []string {
+func (p *Picker) View(com common) []string {
+	st := com.st
 	all, at := p.lines(st)
 	win := p.window()
 	if p.canRun && p.cursor < len(at) {

@@ -29,10 +29,7 @@ func (m *Model) planRewind() tea.Cmd {
 	if t == nil {
 		return nil
 	}
-	id := t.id
-	if id == "" || t.at != t.want {
-		id = t.wantID
-	}
+	id := t.Shown()
 	dir := m.dir
 	return func() tea.Msg {
 		plan, err := store.PlanRewind(dir, id)

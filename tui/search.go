@@ -6,14 +6,24 @@ import (
 	"strings"
 
 	"charm.land/bubbles/v2/key"
+	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
+
+	"referee/live"
+	"referee/model"
 )
 
-// openSearch starts typing a search in the status line.
-func (m *Model) openSearch() tea.Cmd {
-	m.searching = true
-	m.searchInput.SetValue("")
-	return m.searchInput.Focus()
+// Search finds objects by ID or by the words of a claim: / types a query in the status
+// line, enter goes to the first match, and the key table's match-next/match-prev step
+// through the matches in tree order (n/N stay the review queue's). It reads the folder
+// through a corpus it is given with each snapshot (Refresh), never the Model.
+type Search struct {
+	keys    SearchKeyMap
+	input   textinput.Model
+	typing  bool     // the query is being typed in the status line
+	query   string   // the search in force, "" for none
+	results []string // its matches, in tree order
+	in      corpus   // what is searched: the folder shown
 }
 
 // SearchKeyMap is the keys while a search is typed in the status line (the search's
@@ -30,62 +40,155 @@ func DefaultSearchKeyMap() SearchKeyMap {
 	}
 }
 
-// searchKey handles keys while typing a search: enter jumps to the first match (an
-// exact ID straight to that node), esc cancels.
-func (m *Model) searchKey(msg tea.KeyPressMsg) tea.Cmd {
-	km := DefaultSearchKeyMap()
-	switch {
-	case key.Matches(msg, km.Cancel):
-		m.searching = false
-		m.searchInput.Blur()
-		return nil
-	case key.Matches(msg, km.Submit):
-		m.searching = false
-		m.searchInput.Blur()
-		q := strings.TrimSpace(m.searchInput.Value())
-		if q == "" {
-			m.search, m.searchResults = "", nil
-			return nil
-		}
-		m.search = q
-		m.searchResults = m.findMatches(q)
-		if len(m.searchResults) == 0 {
-			m.flashError("no match for " + q)
-			return nil
-		}
-		m.tree.Reveal(m.forest.Canon(m.searchResults[0]))
-		m.searchAt = 0
-		m.flashInfo(fmt.Sprintf("match 1 of %d for %q · %s/%s next/previous · esc clears", len(m.searchResults), q,
-			bindingNamed("match-next").Help().Key, bindingNamed("match-prev").Help().Key))
-		return nil
-	}
-	var cmd tea.Cmd
-	m.searchInput, cmd = m.searchInput.Update(msg)
-	return cmd
+// corpus is what a search reads of the folder shown.
+type corpus interface {
+	// Has says whether id is an object of the folder with a place in the tree.
+	Has(id string) bool
+	// Order is the tree's objects in tree order.
+	Order() []string
+	// Text is what the words are looked for in: the ID and the claim or title.
+	Text(id string) string
 }
 
-// findMatches returns the objects matching a query, in tree order: an exact ID alone,
-// else every object whose ID, claim or objectives hold all the words.
-func (m *Model) findMatches(q string) []string {
-	if m.forest == nil {
+// shownFolder is the corpus of a snapshot and its tree.
+type shownFolder struct {
+	snap *model.Snapshot
+	f    *live.Forest
+}
+
+// searchIn is the corpus of a snapshot shown as f; nil before there is a tree.
+func searchIn(snap *model.Snapshot, f *live.Forest) corpus {
+	if snap == nil || f == nil {
+		return nil
+	}
+	return shownFolder{snap, f}
+}
+
+func (s shownFolder) Has(id string) bool {
+	return s.f.Canon(id) != "" && s.snap.Exists(id)
+}
+
+func (s shownFolder) Order() []string { return s.f.Order() }
+
+func (s shownFolder) Text(id string) string {
+	if st := s.snap.Statements.Get(id); st != nil {
+		return id + " " + st.Claim()
+	} else if p := s.snap.Problems[id]; p != nil {
+		return id + " " + p.Title()
+	}
+	return id
+}
+
+// searchStepMsg asks the search for the match d steps from the object at the cursor.
+type searchStepMsg struct {
+	d    int
+	from string // the ID under the cursor
+}
+
+func newSearch(dark bool) *Search {
+	in := newInput(dark)
+	in.Prompt = "/"
+	in.Placeholder = "ID or words of a claim"
+	return &Search{keys: DefaultSearchKeyMap(), input: in}
+}
+
+// SetDark styles the search line for the terminal's background.
+func (s *Search) SetDark(dark bool) { s.input.SetStyles(inputStyles(dark)) }
+
+// SetSize sets the width of the search line.
+func (s *Search) SetSize(width int) { s.input.SetWidth(width) }
+
+// Refresh searches the query in force again, in a new snapshot of the folder.
+func (s *Search) Refresh(in corpus) {
+	s.in = in
+	s.results = nil
+	if s.query != "" {
+		s.results = s.find(s.query)
+	}
+}
+
+// Open starts typing a query.
+func (s *Search) Open() tea.Cmd {
+	s.typing = true
+	s.input.SetValue("")
+	return s.input.Focus()
+}
+
+// Clear drops the search in force.
+func (s *Search) Clear() { s.query, s.results = "", nil }
+
+// Typing says whether a query is being typed (the search takes every key).
+func (s *Search) Typing() bool { return s.typing }
+
+// Query is the search in force, "" for none.
+func (s *Search) Query() string { return s.query }
+
+// Results are the matches of the search in force, in tree order.
+func (s *Search) Results() []string { return s.results }
+
+// Update takes a key while typing (enter goes to the first match, an exact ID straight
+// to that object; esc stops typing), a step between matches, or whatever else the
+// input wants (the cursor's blink).
+func (s *Search) Update(_ common, msg tea.Msg) (tea.Cmd, tea.Msg) {
+	switch msg := msg.(type) {
+	case searchStepMsg:
+		return nil, s.step(msg.d, msg.from)
+	case tea.KeyPressMsg:
+		switch {
+		case key.Matches(msg, s.keys.Cancel):
+			s.typing = false
+			s.input.Blur()
+			return nil, nil
+		case key.Matches(msg, s.keys.Submit):
+			s.typing = false
+			s.input.Blur()
+			return nil, s.submit(strings.TrimSpace(s.input.Value()))
+		}
+	}
+	if !s.typing {
+		return nil, nil
+	}
+	var cmd tea.Cmd
+	s.input, cmd = s.input.Update(msg)
+	return cmd, nil
+}
+
+// View is the search line while a query is typed, else nothing.
+func (s *Search) View(common) []string {
+	if !s.typing {
+		return nil
+	}
+	return []string{s.input.View()}
+}
+
+func (s *Search) submit(q string) tea.Msg {
+	if q == "" {
+		s.Clear()
+		return nil
+	}
+	s.query = q
+	s.results = s.find(q)
+	if len(s.results) == 0 {
+		return statusMsg{text: "no match for " + q}
+	}
+	return revealMsg{id: s.results[0], say: fmt.Sprintf("match 1 of %d for %q · %s/%s next/previous · esc clears", len(s.results), q,
+		bindingNamed("match-next").Help().Key, bindingNamed("match-prev").Help().Key)}
+}
+
+// find returns the objects matching a query, in tree order: an exact ID alone, else
+// every object whose ID, claim or objectives hold all the words.
+func (s *Search) find(q string) []string {
+	if s.in == nil {
 		return nil
 	}
 	ql := strings.ToLower(strings.TrimSpace(q))
-	if m.snap.Exists(ql) {
-		if m.forest.Canon(ql) != "" {
-			return []string{ql}
-		}
+	if s.in.Has(ql) {
+		return []string{ql}
 	}
 	words := strings.Fields(ql)
 	var out []string
-	for _, id := range m.forest.Order() {
-		text := id
-		if st := m.snap.Statements.Get(id); st != nil {
-			text += " " + st.Claim()
-		} else if p := m.snap.Problems[id]; p != nil {
-			text += " " + p.Title()
-		}
-		text = strings.ToLower(text)
+	for _, id := range s.in.Order() {
+		text := strings.ToLower(s.in.Text(id))
 		ok := true
 		for _, w := range words {
 			if !strings.Contains(text, w) {
@@ -100,42 +203,40 @@ func (m *Model) findMatches(q string) []string {
 	return out
 }
 
-// nextMatch steps through the search's matches in tree order, saying when it wraps.
-func (m *Model) nextMatch(d int) {
-	if m.forest == nil || m.search == "" {
-		return
+// step goes to the match d steps from the object at the cursor, in tree order, saying
+// when it wraps.
+func (s *Search) step(d int, from string) tea.Msg {
+	if s.in == nil || s.query == "" {
+		return nil
 	}
-	list := m.searchResults
+	list := s.results
 	if len(list) == 0 {
-		m.flashError("no match for " + m.search)
-		return
+		return statusMsg{text: "no match for " + s.query}
 	}
-	cur, _ := m.tree.Selected()
 	var target string
 	wrapped := false
-	if i := slices.Index(list, cur.ID); i >= 0 {
+	if i := slices.Index(list, from); i >= 0 {
 		target, wrapped = stepWrap(list, i, d)
 	} else {
-		target, wrapped = m.nearestInTreeOrder(list, cur.ID, d)
+		target, wrapped = nearestInTreeOrder(s.in.Order(), list, from, d)
 	}
-	m.tree.Reveal(m.forest.Canon(target))
 	at := slices.Index(list, target) + 1
-	msg := fmt.Sprintf("match %d of %d for %q", at, len(list), m.search)
+	say := fmt.Sprintf("match %d of %d for %q", at, len(list), s.query)
 	if wrapped {
-		msg = fmt.Sprintf("wrapped to %d of %d · ", at, len(list)) + msg
+		say = fmt.Sprintf("wrapped to %d of %d · ", at, len(list)) + say
 	}
-	m.flashInfo(msg)
+	return revealMsg{id: target, say: say}
 }
 
 // nearestInTreeOrder is the first item of list (in tree order) after (d > 0) or before
-// the cursor's object in tree order, and whether it wrapped around to find it.
-func (m *Model) nearestInTreeOrder(list []string, cur string, d int) (string, bool) {
-	pos := slices.Index(m.forest.Order(), cur)
+// cur in order, and whether it wrapped around to find it.
+func nearestInTreeOrder(order, list []string, cur string, d int) (string, bool) {
+	pos := slices.Index(order, cur)
 	idx := make(map[string]int, len(list))
 	for _, id := range list {
 		idx[id] = -1
 	}
-	for i, id := range m.forest.Order() {
+	for i, id := range order {
 		if _, ok := idx[id]; ok {
 			idx[id] = i
 		}

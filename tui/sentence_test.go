@@ -150,8 +150,8 @@ func TestSentenceCursorDoesNotRenderAgain(t *testing.T) {
 	if n := renders.Load(); n != 2 {
 		t.Fatalf("moving the sentence cursor rendered the markdown %d more times", n-2)
 	}
-	if m.sentence != 3 {
-		t.Fatalf("sentence cursor %d, want 3", m.sentence)
+	if m.sel.sentence != 3 {
+		t.Fatalf("sentence cursor %d, want 3", m.sel.sentence)
 	}
 }
 
@@ -176,8 +176,8 @@ func TestThreadSaysWhenFoundByNumber(t *testing.T) {
 		if !strings.Contains(scr, "sentence 5 (by number: the quoted text") || !strings.Contains(scr, "is not in the proof)") {
 			t.Fatalf("%d columns: the thread does not say the issue was placed by number:\n%s", w, scr)
 		}
-		if m.sentence != 4 {
-			t.Fatalf("sentence cursor %d, want 4", m.sentence)
+		if m.sel.sentence != 4 {
+			t.Fatalf("sentence cursor %d, want 4", m.sel.sentence)
 		}
 	}
 }

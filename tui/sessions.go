@@ -24,7 +24,14 @@ const sessionsEvery = 100 * time.Millisecond
 // so idle times and the stall alarm move on.
 const sessionsQuiet = 5 * time.Second
 
-type sessState struct {
+// Sessions is the component that follows the agents' sessions: the newest report of
+// their transcripts, the attribution of the log's changes to skill calls, and the texts
+// behind each statement's issues, responses and verdicts. It reads the log of the
+// snapshot shown through the shownSource it is given.
+type Sessions struct {
+	opts  *sessions.Options // nil: not followed
+	shown shownSource
+
 	w       *sessions.Watcher // only ever used inside the watching command
 	rep     sessions.Report
 	read    bool
@@ -33,6 +40,10 @@ type sessState struct {
 	attOf   [2]int                          // calls and log length the attribution is of
 	attBusy bool
 	whyOpen bool // the detail shows the agents' text unfolded
+}
+
+func newSessions(opts *sessions.Options, shown shownSource) *Sessions {
+	return &Sessions{opts: opts, shown: shown}
 }
 
 type sessionsMsg struct {
@@ -46,13 +57,20 @@ type attributionMsg struct {
 	attOf [2]int
 }
 
-// watchSessions polls the transcripts until something new arrives (or sessionsQuiet
-// passes) and returns the report. w is nil the first time.
-func (m *Model) watchSessions(w *sessions.Watcher) tea.Cmd {
-	if m.opts.Sessions == nil {
+// sessionsReadMsg says a report of the transcripts was taken; run says an agent
+// session was seen.
+type sessionsReadMsg struct{ run bool }
+
+// attributedMsg says the log's changes were attributed again.
+type attributedMsg struct{}
+
+// Watch polls the transcripts until something new arrives (or sessionsQuiet passes)
+// and returns the report. w is nil the first time.
+func (s *Sessions) Watch(w *sessions.Watcher) tea.Cmd {
+	if s.opts == nil {
 		return nil
 	}
-	opts := *m.opts.Sessions
+	opts := *s.opts
 	return func() tea.Msg {
 		first := w == nil
 		if first {
@@ -69,31 +87,35 @@ func (m *Model) watchSessions(w *sessions.Watcher) tea.Cmd {
 	}
 }
 
-func (m *Model) onSessions(msg sessionsMsg) tea.Cmd {
-	m.sess.w, m.sess.rep, m.sess.read = msg.w, msg.rep, true
-	if len(msg.rep.Sessions) > 0 {
-		m.runs.armed = true // an agent session is a run: the status bar may show the alarm
+// Update takes a report of the transcripts (sessionsMsg) or an attribution.
+func (s *Sessions) Update(_ common, msg tea.Msg) (tea.Cmd, tea.Msg) {
+	switch msg := msg.(type) {
+	case sessionsMsg:
+		s.w, s.rep, s.read = msg.w, msg.rep, true
+		return tea.Batch(s.Watch(msg.w), s.attribute()), sessionsReadMsg{run: len(msg.rep.Sessions) > 0}
+	case attributionMsg:
+		s.atts, s.why, s.attOf, s.attBusy = msg.atts, msg.why, msg.attOf, false
+		return s.attribute(), attributedMsg{}
 	}
-	m.checkStall()
-	cmds := []tea.Cmd{m.watchSessions(msg.w), m.attribute()}
-	if m.side == sideRuns {
-		cmds = append(cmds, m.rebuildDetail())
-	}
-	return tea.Batch(cmds...)
+	return nil, nil
 }
+
+// View is nothing: the runs pane, the activity and the detail show the sessions.
+func (s *Sessions) View(common) []string { return nil }
 
 // attribute ties the log's changes to the skill calls in a command, when calls or
 // changes were added since the last time.
-func (m *Model) attribute() tea.Cmd {
-	if m.snap == nil || m.sess.attBusy || len(m.sess.rep.Calls) == 0 {
+func (s *Sessions) attribute() tea.Cmd {
+	snap := s.shown.shownSnapshot()
+	if snap == nil || s.attBusy || len(s.rep.Calls) == 0 {
 		return nil
 	}
-	log, calls := m.snap.Log, m.sess.rep.Calls
+	log, calls := snap.Log, s.rep.Calls
 	of := [2]int{len(calls), len(log)}
-	if of == m.sess.attOf {
+	if of == s.attOf {
 		return nil
 	}
-	m.sess.attBusy = true
+	s.attBusy = true
 	return func() tea.Msg {
 		by := map[string]sessions.Attribution{}
 		for _, a := range sessions.Attribute(log, calls, 0) {
@@ -105,21 +127,35 @@ func (m *Model) attribute() tea.Cmd {
 	}
 }
 
-func (m *Model) onAttribution(msg attributionMsg) tea.Cmd {
-	m.sess.atts, m.sess.why, m.sess.attOf, m.sess.attBusy = msg.atts, msg.why, msg.attOf, false
-	if m.activity != nil {
-		m.activity.SetAgents(m.changeAgents())
-	}
-	return tea.Batch(m.rebuildDetail(), m.attribute())
-}
-
-// changeAgents names the agent behind each attributed change, for the activity pane.
-func (m *Model) changeAgents() map[string]string {
-	out := make(map[string]string, len(m.sess.atts))
-	for id, a := range m.sess.atts {
+// Agents names the agent behind each attributed change, for the activity pane.
+func (s *Sessions) Agents() map[string]string {
+	out := make(map[string]string, len(s.atts))
+	for id, a := range s.atts {
 		out[id] = agentLabel(a.Call)
 	}
 	return out
+}
+
+// watchSessions is the sessions' Watch (measurements call it).
+func (m *Model) watchSessions(w *sessions.Watcher) tea.Cmd { return m.sess.Watch(w) }
+
+// onSessionsRead lets the stall alarm and the runs pane hear a report of the
+// transcripts.
+func (m *Model) onSessionsRead(msg sessionsReadMsg) tea.Cmd {
+	// An agent session is a run: the status bar may show the alarm.
+	cmd := m.route(m.runs, stallCheckMsg{run: msg.run})
+	if m.side == sideRuns {
+		return tea.Batch(cmd, m.rebuildDetail())
+	}
+	return cmd
+}
+
+// onAttributed names the agents in the activity and shows the texts behind issues.
+func (m *Model) onAttributed() tea.Cmd {
+	if m.activity != nil {
+		m.activity.SetAgents(m.sess.Agents())
+	}
+	return m.rebuildDetail()
 }
 
 func agentLabel(c *sessions.CallView) string {
@@ -136,9 +172,9 @@ func shortSession(id string) string {
 	return id
 }
 
-// whyNotes are the agents' texts behind a statement's issues, responses and verdicts
-// (made with the attribution, off the UI goroutine).
-func (m *Model) whyNotes(id string) views.WhyNotes { return m.sess.why[id] }
+// Why is the agents' texts behind a statement's issues, responses and verdicts (made
+// with the attribution, off the UI goroutine).
+func (s *Sessions) Why(id string) views.WhyNotes { return s.why[id] }
 
 // whyIndex finds, for every statement, the texts behind its issues, responses and
 // verdicts: the n-th rejection of the statement wrote its issue #n, the n-th answering
@@ -201,8 +237,8 @@ func whyStep(e model.LogEntry, atts map[string]sessions.Attribution, issues, res
 	}
 }
 
-// sessionRows are the runs pane's rows of the session agents.
-func (m *Model) sessionRows() []views.AgentRow {
+// Rows are the runs pane's rows of the session agents.
+func (s *Sessions) Rows() []views.AgentRow {
 	var rows []views.AgentRow
 	var add func(v sessions.View, depth int)
 	add = func(v sessions.View, depth int) {
@@ -229,8 +265,8 @@ func (m *Model) sessionRows() []views.AgentRow {
 			add(v.Subagents[i], depth+1)
 		}
 	}
-	for _, s := range m.sess.rep.Sessions {
-		add(s, 0)
+	for _, v := range s.rep.Sessions {
+		add(v, 0)
 	}
 	return rows
 }

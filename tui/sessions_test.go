@@ -42,9 +42,9 @@ func TestRunsPaneShowsSessions(t *testing.T) {
 // shows the alarm, armed by the sessions alone (no state file, no change seen).
 func TestSilentTranscriptsRaiseTheAlarm(t *testing.T) {
 	m := sessionsModel(t)
-	runCmds(t, m, m.pollRuns(false))
-	if !m.stalled() || !strings.HasPrefix(m.runs.stall.Reason, "stalled: the transcripts fell silent") {
-		t.Fatalf("stalled %v: %q", m.stalled(), m.runs.stall.Reason)
+	runCmds(t, m, m.runs.Poll(false))
+	if !m.runs.Stalled() || !strings.HasPrefix(m.runs.stall.Reason, "stalled: the transcripts fell silent") {
+		t.Fatalf("stalled %v: %q", m.runs.Stalled(), m.runs.stall.Reason)
 	}
 }
 
@@ -75,7 +75,7 @@ func TestInstructComposesAndCopies(t *testing.T) {
 	m := sessionsModel(t)
 	m.jumpTo("s-013")
 	runCmds(t, m, m.rebuildDetail())
-	m.sentence = 3
+	m.sel.sentence = 3
 	cmd := m.instruct()
 	if cmd == nil {
 		t.Fatal("no clipboard command")

@@ -147,7 +147,7 @@ func TestActivityFollowsTheLog(t *testing.T) {
 	if !strings.Contains(screen(m), "l-039 ") || !strings.Contains(screen(m), "agent-check check-confirm-proof") {
 		t.Fatalf("l-039 is not shown:\n%s", screen(m))
 	}
-	if c := m.changes[38]; c.Actor != "agent-check" || len(c.Objects) != 1 || c.Objects[0].From != "validating" || c.Objects[0].To != "true" {
+	if c := m.changes.list[38]; c.Actor != "agent-check" || len(c.Objects) != 1 || c.Objects[0].From != "validating" || c.Objects[0].To != "true" {
 		t.Fatalf("l-039 %+v", c)
 	}
 }
@@ -314,8 +314,8 @@ func TestGraveyardPane(t *testing.T) {
 	for _, l := range m.detail.doc.Links {
 		links = append(links, l.ID)
 	}
-	if !slices.Equal(links, []string{"s-004", "s-013"}) || m.link != 0 {
-		t.Fatalf("graveyard links %v, cursor %d", links, m.link)
+	if !slices.Equal(links, []string{"s-004", "s-013"}) || m.sel.link != 0 {
+		t.Fatalf("graveyard links %v, cursor %d", links, m.sel.link)
 	}
 	got := detailText(m)
 	contains(t, "graveyard", got,
@@ -372,7 +372,7 @@ func TestRetreadsAndSimilarStatements(t *testing.T) {
 	if !strings.Contains(got, want) {
 		t.Fatalf("%q is not in the detail:\n%s", want, got)
 	}
-	sim := m.similar["s-018"] // found by a command, run by keys
+	sim := m.similar.found["s-018"] // found by a command, run by keys
 
 	if len(sim) != 5 || sim[0].ID != "s-004" {
 		t.Fatalf("similar to s-018: %+v", sim)
@@ -479,7 +479,7 @@ func TestRunsPaneAndStallAlarm(t *testing.T) {
 	if m.side != sideRuns || !m.runs.read || len(m.runs.list) != 1 {
 		t.Fatalf("r: side %d, read %v, %d runs", m.side, m.runs.read, len(m.runs.list))
 	}
-	if !m.stalled() || m.runs.stall.Idle != time.Hour {
+	if !m.runs.Stalled() || m.runs.stall.Idle != time.Hour {
 		t.Fatalf("stall %+v", m.runs.stall)
 	}
 	if got := statusLine(m, 0); !strings.Contains(got, "⚠ stalled 1h00m (r)") {
@@ -503,10 +503,10 @@ func TestRunsPaneAndStallAlarm(t *testing.T) {
 }
 
 func TestStallAlarmOffAndUnarmed(t *testing.T) {
-	if m := openStalled(t, 120, 40, -1); m.stalled() || strings.Contains(statusLine(m, 0), "stalled") {
+	if m := openStalled(t, 120, 40, -1); m.runs.Stalled() || strings.Contains(statusLine(m, 0), "stalled") {
 		t.Fatalf("StallAfter < 0 still alarms: %q", statusLine(m, 0))
 	}
-	if m := openStalled(t, 120, 40, 2*time.Hour); m.stalled() {
+	if m := openStalled(t, 120, 40, 2*time.Hour); m.runs.Stalled() {
 		t.Fatalf("an hour idle alarms with StallAfter 2h: %+v", m.runs.stall)
 	}
 	// No state file and nothing changed while open: not armed, whatever the age.
@@ -514,7 +514,7 @@ func TestStallAlarmOffAndUnarmed(t *testing.T) {
 	age(t, dir, fixedNow.Add(-time.Hour))
 	m := openTestModel(t, dir, 120, 40)
 	keys(t, m, "r")
-	if !m.runs.stall.Stalled || m.runs.armed || m.stalled() {
+	if !m.runs.stall.Stalled || m.runs.armed || m.runs.Stalled() {
 		t.Fatalf("unarmed: stall %v armed %v", m.runs.stall.Stalled, m.runs.armed)
 	}
 	if got := detailText(m); !strings.Contains(got, "(the alarm arms once a run is seen") || !strings.Contains(got, "No state file found.") {

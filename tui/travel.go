@@ -25,7 +25,11 @@ const (
 	diffNow           // after the shown change → now
 )
 
-type travel struct {
+// Travel is time travel's component: which change is shown, the rebuilds running
+// toward the one asked for, the diff mode and the diffs made. The Model makes one when
+// time travel starts and drops it on the return to now (m.travel == nil: the present);
+// it reads the log through the logSource it is given.
+type Travel struct {
 	at     int    // index in the History's changes of the change shown; -1 before the first arrives
 	id     string // its ID
 	want   int    // the change asked for (scrubbing runs ahead of the rebuilds)
@@ -36,6 +40,20 @@ type travel struct {
 	diff   diffMode
 	// summary says what the shown change did, for the status line (made in Update).
 	summary string
+	log     logSource
+
+	// view is the diff shown (sideDiff), made for the key viewFor; viewBusy is the key
+	// of the one being made.
+	view     *views.DiffView
+	viewFor  string
+	viewBusy string
+}
+
+// logSource is what time travel reads of the log: the History at hand (made in
+// commands, never by it) and the activity listed so far, oldest first.
+type logSource interface {
+	logHistory() *store.History
+	Listed() []store.Change
 }
 
 // shownState is what the tree and detail show.
@@ -46,6 +64,7 @@ type shownState struct {
 	ex   *extras
 }
 
+// travelMsg carries the folder rebuilt as it was after one change.
 type travelMsg struct {
 	index int
 	id    string
@@ -54,6 +73,31 @@ type travelMsg struct {
 	f     *live.Forest
 	ex    *extras
 	err   error
+}
+
+// travelScrubMsg asks time travel to move d changes later (or earlier) in h, the
+// newest log's History.
+type travelScrubMsg struct {
+	d int
+	h *store.History
+}
+
+// travelShowMsg asks the Model to show the folder as it was after change id.
+type travelShowMsg struct {
+	id    string
+	shown shownState
+}
+
+// travelFailedMsg says the first rebuild failed: nothing was shown, time travel ends.
+type travelFailedMsg struct{ why string }
+
+// paneChangedMsg says what a side pane shows has changed: the Model redraws it if shown.
+type paneChangedMsg struct{ side side }
+
+// newTravel starts time travel toward change want (wantID) of the log, live being the
+// present to come back to; its step makes the first rebuild.
+func newTravel(want int, wantID string, live shownState, log logSource) *Travel {
+	return &Travel{at: -1, want: want, wantID: wantID, sim: &similarity{}, live: live, log: log}
 }
 
 // toggleTravel enters time travel (at the change selected in the activity pane when it
@@ -83,51 +127,95 @@ func (m *Model) enterTravel(h *store.History) tea.Cmd {
 			}
 		}
 	}
-	m.travel = &travel{at: -1, want: idx, wantID: h.Changes()[idx].ID, sim: &similarity{},
-		live: shownState{snap: m.snap, g: m.g, f: m.forest, ex: m.ex}}
-	m.actWanted = true // the activity names who did what, for the status line
-	return m.travelStep()
+	m.travel = newTravel(idx, h.Changes()[idx].ID, shownState{snap: m.snap, g: m.g, f: m.forest, ex: m.ex}, m.changes)
+	m.changes.Want() // the activity names who did what, for the status line
+	return m.travel.step()
 }
 
 // scrub moves time travel d changes later (or earlier).
 func (m *Model) scrub(d int) tea.Cmd {
-	t := m.travel
-	if t == nil {
+	if m.travel == nil {
 		m.flashError(needTravel(m))
 		return nil
 	}
-	return m.withHistory(func(h *store.History) tea.Cmd { return m.scrubIn(h, d) })
-}
-
-// scrubIn is scrub once h, the newest log's History, is made.
-func (m *Model) scrubIn(h *store.History, d int) tea.Cmd {
-	t := m.travel
-	if t == nil {
-		return nil // returned to now meanwhile
-	}
-	changes := h.Changes()
-	want := min(max(t.want+d, 0), len(changes)-1)
-	if want == t.want {
-		if d < 0 {
-			m.flashInfo("already at the first change, " + changes[0].ID)
-		} else {
-			m.flashInfo("already at the last change, " + changes[len(changes)-1].ID)
+	return m.withHistory(func(h *store.History) tea.Cmd {
+		if m.travel == nil {
+			return nil // returned to now meanwhile
 		}
-		return nil
-	}
-	t.want, t.wantID = want, changes[want].ID
-	return m.travelStep()
+		return m.route(m.travel, travelScrubMsg{d: d, h: h})
+	})
 }
 
-// travelStep rebuilds the state after the wanted change, unless a rebuild is running
-// (its result asks for the next).
-func (m *Model) travelStep() tea.Cmd {
-	t := m.travel
+// Update takes a move (travelScrubMsg), a rebuild (travelMsg), the next diff mode
+// (travelDiffMsg) or a diff made (diffMsg).
+func (t *Travel) Update(_ common, msg tea.Msg) (tea.Cmd, tea.Msg) {
+	switch msg := msg.(type) {
+	case travelScrubMsg:
+		changes := msg.h.Changes()
+		want := min(max(t.want+msg.d, 0), len(changes)-1)
+		if want == t.want {
+			if msg.d < 0 {
+				return nil, statusMsg{text: "already at the first change, " + changes[0].ID, ok: true}
+			}
+			return nil, statusMsg{text: "already at the last change, " + changes[len(changes)-1].ID, ok: true}
+		}
+		t.want, t.wantID = want, changes[want].ID
+		return t.step(), nil
+	case travelMsg:
+		t.busy = false
+		if msg.err != nil {
+			why := "cannot show " + msg.id + ": " + msg.err.Error()
+			if t.at < 0 {
+				return nil, travelFailedMsg{why: why}
+			}
+			return nil, statusMsg{text: why}
+		}
+		t.at, t.id = msg.index, msg.id
+		t.Summarize()
+		var cmd tea.Cmd
+		if t.want != t.at {
+			cmd = t.step()
+		}
+		return cmd, travelShowMsg{id: t.id, shown: shownState{snap: msg.snap, g: msg.g, f: msg.f, ex: msg.ex}}
+	case travelDiffMsg:
+		switch {
+		case !msg.shown:
+			t.diff = diffPrev
+		case t.diff == diffPrev:
+			t.diff = diffNow
+		default:
+			t.diff = diffOff
+		}
+		return nil, diffShownMsg{off: t.diff == diffOff}
+	case diffMsg:
+		if msg.key != t.viewBusy {
+			return nil, nil // the selection moved on
+		}
+		t.viewBusy = ""
+		v := msg.view
+		t.view, t.viewFor = &v, msg.key
+		return nil, paneChangedMsg{side: sideDiff}
+	}
+	return nil, nil
+}
+
+// View is the status line's account of what is shown.
+func (t *Travel) View(common) []string {
+	n := len(t.log.logHistory().Changes()) // as last made in Update: View makes nothing
+	if t.at < 0 || t.at != t.want {
+		return []string{fmt.Sprintf("◷ time travel: rebuilding after %s (%d of %d)…", t.wantID, t.want+1, n)}
+	}
+	return []string{fmt.Sprintf("◷ time travel: after %s (%d of %d) · read-only", t.id, t.at+1, n)}
+}
+
+// step rebuilds the state after the wanted change, unless a rebuild is running (its
+// result asks for the next).
+func (t *Travel) step() tea.Cmd {
 	if t.busy {
 		return nil
 	}
 	t.busy = true
-	h, idx, id, sim := m.logHistory(), t.want, t.wantID, t.sim
+	h, idx, id, sim := t.log.logHistory(), t.want, t.wantID, t.sim
 	return func() tea.Msg {
 		snap, err := h.At(id)
 		if err != nil {
@@ -138,29 +226,12 @@ func (m *Model) travelStep() tea.Cmd {
 	}
 }
 
-func (m *Model) onTravel(msg travelMsg) tea.Cmd {
-	t := m.travel
-	if t == nil {
-		return nil // returned to now meanwhile
-	}
-	t.busy = false
-	if msg.err != nil {
-		m.flashError("cannot show " + msg.id + ": " + msg.err.Error())
-		if t.at < 0 {
-			m.travel = nil
-		}
-		return nil
-	}
-	t.at, t.id = msg.index, msg.id
-	m.activity.Show(t.id)
-	m.ex = msg.ex
+// onTravelShow shows a state time travel rebuilt.
+func (m *Model) onTravelShow(msg travelShowMsg) tea.Cmd {
+	m.activity.Show(msg.id)
+	m.ex = msg.shown.ex
 	m.tree.SetRetreads(m.ex.retreads)
-	t.summary = m.changeSummary(t.at)
-	cmds := []tea.Cmd{m.setSnapshot(msg.snap, msg.g, msg.f, nil)}
-	if t.want != t.at {
-		cmds = append(cmds, m.travelStep())
-	}
-	return tea.Batch(cmds...)
+	return m.setSnapshot(msg.shown.snap, msg.shown.g, msg.shown.f, nil)
 }
 
 // exitTravel shows the present again: the newest snapshot read, unless the view is
@@ -188,16 +259,22 @@ func (m *Model) exitTravel() tea.Cmd {
 	return m.setSnapshot(live.snap, live.g, live.f, nil)
 }
 
-// changeSummary says what a change did, for the status line while travelling.
-func (m *Model) changeSummary(i int) string {
-	changes := m.logHistory().Changes()
+// Summarize says again what the shown change did (the activity listed more).
+func (t *Travel) Summarize() {
+	t.summary = changeSummary(t.log.logHistory(), t.log.Listed(), t.at)
+}
+
+// changeSummary says what change i of the log did, for the status line while
+// travelling; activity is the changes listed so far (who did what, edits outside the log).
+func changeSummary(h *store.History, activity []store.Change, i int) string {
+	changes := h.Changes()
 	if i < 0 || i >= len(changes) {
 		return ""
 	}
 	e := changes[i]
 	s := fmt.Sprintf("after %s (%d of %d)", e.ID, i+1, len(changes))
-	if i < len(m.changes) && m.changes[i].ID == e.ID {
-		c := m.changes[i]
+	if i < len(activity) && activity[i].ID == e.ID {
+		c := activity[i]
 		if who := c.ActorOrGuess(); who != "" {
 			s += " · " + who
 		}
@@ -261,17 +338,20 @@ func orQ(s string) string {
 	return s
 }
 
-// readOnly is why a change key is disabled while travelling, or "".
-func (m *Model) readOnly() string {
-	t := m.travel
+// Shown is the change shown, or asked for while it is rebuilt.
+func (t *Travel) Shown() string {
+	if t.id == "" || t.at != t.want {
+		return t.wantID
+	}
+	return t.id
+}
+
+// ReadOnly is why a change key is disabled while travelling; "" in the present (t nil).
+func (t *Travel) ReadOnly() string {
 	if t == nil {
 		return ""
 	}
-	id := t.id
-	if id == "" || t.at != t.want {
-		id = t.wantID
-	}
-	return "read-only: showing " + id + "; press t to return to now"
+	return "read-only: showing " + t.Shown() + "; press t to return to now"
 }
 
 func needTravel(m *Model) string {
@@ -281,36 +361,25 @@ func needTravel(m *Model) string {
 	return ""
 }
 
-// travelLabel is the status bar's account of what is shown.
-func (m *Model) travelLabel() string {
-	t := m.travel
-	n := 0
-	if m.hist != nil {
-		n = len(m.hist.Changes()) // as last made in Update: View makes nothing
-	}
-	if t.at < 0 || t.at != t.want {
-		return fmt.Sprintf("◷ time travel: rebuilding after %s (%d of %d)…", t.wantID, t.want+1, n)
-	}
-	return fmt.Sprintf("◷ time travel: after %s (%d of %d) · read-only", t.id, t.at+1, n)
-}
-
 // cycleDiff opens the diff of the selected object against the previous change, then
 // against now, then closes it.
 func (m *Model) cycleDiff() tea.Cmd {
-	t := m.travel
-	if t == nil {
+	if m.travel == nil {
 		m.flashError(needTravel(m))
 		return nil
 	}
-	switch {
-	case m.side != sideDiff:
-		t.diff = diffPrev
-	case t.diff == diffPrev:
-		t.diff = diffNow
-	default:
-		t.diff = diffOff
-	}
-	if t.diff == diffOff {
+	return m.route(m.travel, travelDiffMsg{shown: m.side == sideDiff})
+}
+
+// travelDiffMsg asks for the next diff mode; shown says the diff pane is shown.
+type travelDiffMsg struct{ shown bool }
+
+// diffShownMsg asks the Model to show the diff pane, or (off) the detail again.
+type diffShownMsg struct{ off bool }
+
+// onDiffShown shows the diff pane in place of the detail, or the detail again.
+func (m *Model) onDiffShown(msg diffShownMsg) tea.Cmd {
+	if msg.off {
 		m.setSide(sideDetail)
 	} else {
 		m.side = sideDiff
@@ -325,15 +394,13 @@ type diffMsg struct {
 	view views.DiffView
 }
 
-// diffView is the diff to show for the selection, and the command that makes it when
-// it is not made yet (it reads backups).
-func (m *Model) diffView() (views.DiffView, tea.Cmd) {
-	t := m.travel
-	r, ok := m.tree.Selected()
+// DiffView is the diff to show for the selected row r, and the command that makes it
+// when it is not made yet (it reads backups).
+func (t *Travel) DiffView(r views.TreeRow, ok bool) (views.DiffView, tea.Cmd) {
 	if t == nil || !ok || (r.Kind != views.RowStatement && r.Kind != views.RowProblem) || t.at < 0 {
 		return views.DiffView{}, nil
 	}
-	h := m.logHistory()
+	h := t.log.logHistory()
 	changes := h.Changes()
 	if t.at >= len(changes) {
 		return views.DiffView{}, nil
@@ -353,22 +420,22 @@ func (m *Model) diffView() (views.DiffView, tea.Cmd) {
 		}
 	}
 	k := fmt.Sprintf("%s|%s|%s|%v|%p", id, fromID, toID, fromAbsent, h)
-	if m.diff != nil && m.diffFor == k {
-		return *m.diff, nil
+	if t.view != nil && t.viewFor == k {
+		return *t.view, nil
 	}
 	outside := "" // the version after the change shown holds an unlogged edit
-	if at < len(m.changes) && m.changes[at].ID == shown {
-		for _, oc := range m.changes[at].Objects {
+	if activity := t.log.Listed(); at < len(activity) && activity[at].ID == shown {
+		for _, oc := range activity[at].Objects {
 			if oc.ID == id && oc.Outside != "" {
 				outside = oc.OutsideText()
 			}
 		}
 	}
 	loading := views.DiffView{ID: id, From: from, To: to, Loading: true}
-	if m.diffBusy == k {
+	if t.viewBusy == k {
 		return loading, nil
 	}
-	m.diffBusy = k
+	t.viewBusy = k
 	return loading, func() tea.Msg {
 		v := views.DiffView{ID: id, From: from, To: to, Outside: outside}
 		var before, after store.Version
@@ -398,19 +465,6 @@ func docStatus(v model.Value) string {
 		return s.Str
 	}
 	return ""
-}
-
-func (m *Model) onDiff(msg diffMsg) tea.Cmd {
-	if msg.key != m.diffBusy {
-		return nil // the selection moved on
-	}
-	m.diffBusy = ""
-	v := msg.view
-	m.diff, m.diffFor = &v, msg.key
-	if m.side == sideDiff {
-		return m.rebuildDetail()
-	}
-	return nil
 }
 
 // pause pauses or resumes the live view. While travelling the newest snapshot waits for

@@ -74,9 +74,9 @@ func (m *Model) Render() string {
 	case m.confirm != nil:
 		dlg = dialog(st, m.confirm.Title(), m.confirm.View(m.common()), m.dialogWidth(), m.dialogHeight())
 	case m.form != nil:
-		dlg = dialog(st, m.form.title, m.form.View(st), m.dialogWidth(), m.dialogHeight())
+		dlg = dialog(st, m.form.title, m.form.View(m.common()), m.dialogWidth(), m.dialogHeight())
 	case m.picker != nil:
-		body := m.picker.View(st)
+		body := m.picker.View(m.common())
 		dlg = dialog(st, m.picker.title, body, m.dialogWidth(), m.dialogHeight())
 	}
 	if dlg != "" {
@@ -158,11 +158,9 @@ func (m *Model) statusLines() []string {
 	}
 	if m.travel != nil {
 		// First, so that a narrow screen cuts anything else before it.
-		left = append(left, st.Warn.Bold(true).Render(m.travelLabel()))
+		left = append(left, st.Warn.Bold(true).Render(strings.Join(m.travel.View(m.common()), "")))
 	}
-	if m.stalled() {
-		left = append(left, st.Error.Render("⚠ stalled "+views.Idle(m.runs.stall.Idle)+" (r)"))
-	}
+	left = append(left, m.runs.View(m.common())...)
 	if m.g != nil {
 		var counts []string
 		order := []model.Phase{model.PhaseProved, model.PhaseAwaitingCheck, model.PhaseHasGap, model.PhaseNeedsDecision,
@@ -211,8 +209,8 @@ func (m *Model) statusLines() []string {
 
 	var line2 string
 	switch {
-	case m.searching:
-		line2 = " " + m.searchInput.View()
+	case m.search.Typing():
+		line2 = " " + strings.Join(m.search.View(m.common()), "")
 	case m.message != "":
 		style := st.Error
 		prefix := "⚠ "
@@ -227,7 +225,7 @@ func (m *Model) statusLines() []string {
 	default:
 		line2 = " " + m.footer(w-1)
 	}
-	if m.watchNote != "" && m.message == "" && !m.searching {
+	if m.watchNote != "" && m.message == "" && !m.search.Typing() {
 		note := st.Warn.Render(model.SanitizeLine(m.watchNote)) + st.Faint.Render(" │ ")
 		line2 = " " + note + m.footer(w-1-cells.Width(note))
 	}

@@ -54,7 +54,7 @@ func TestWriteCaseShowsEachVersion(t *testing.T) {
 	path := filepath.Join(dir, "statement", "s-009.json")
 	orig, _ := os.ReadFile(path)
 	seen := map[string]bool{c.p.Shown().Versions.Get("s-009"): true}
-	for i, want := range [][]byte{append(bytes.Clone(orig), '\n'), orig} {
+	for i, want := range [][]byte{flipped(t, orig), orig} {
 		if d, err := c.Write(); err != nil || d <= 0 {
 			t.Fatalf("write %d: %v, %v", i+1, d, err)
 		}
@@ -120,4 +120,19 @@ func checkWritten(t *testing.T, n int, path string, want []byte) {
 	if _, err := os.Stat(path + ".tmp"); !os.IsNotExist(err) {
 		t.Errorf("write %d: %s.tmp left: %v", n, path, err)
 	}
+}
+
+// flipped is the file with its status flipped, as the write cases write it; the test
+// fails if the status did not change.
+func flipped(t *testing.T, file []byte) []byte {
+	t.Helper()
+	out, err := flipStatus(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	was, is := statusField.FindSubmatch(file)[1], statusField.FindSubmatch(out)[1]
+	if bytes.Equal(was, is) || !bytes.Equal(bytes.Replace(out, is, was, 1), file) {
+		t.Fatalf("flipStatus: %q → %q changes more than the status", was, is)
+	}
+	return out
 }

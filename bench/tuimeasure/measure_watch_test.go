@@ -1,7 +1,6 @@
 package tuimeasure
 
 import (
-	"bytes"
 	"os"
 	"path/filepath"
 	"testing"
@@ -23,7 +22,7 @@ func TestWatchedWriteCaseShowsEachVersion(t *testing.T) {
 	path := filepath.Join(dir, "statement", "s-009.json")
 	orig, _ := os.ReadFile(path)
 	versions := []string{c.p.Shown().Versions.Get("s-009")}
-	for i, want := range [][]byte{append(bytes.Clone(orig), '\n'), orig} {
+	for i, want := range [][]byte{flipped(t, orig), orig} {
 		if d, err := c.Write(); err != nil || d <= 0 {
 			t.Fatalf("write %d: %v, %v", i+1, d, err)
 		}

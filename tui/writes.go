@@ -1,0 +1,103 @@
+package tui
+
+import (
+	tea "charm.land/bubbletea/v2"
+
+	"referee/store"
+)
+
+// Writes is the component of the changes written in this session: those being written
+// (store.Run in a command; q waits for them, never quitting half-way) and those done,
+// newest last (u undoes the last). What a written change means for the rest of the
+// workbench (the status line, a reload, a form reopened on a conflict) it answers to
+// the Model.
+type Writes struct {
+	dir, actor string
+	writing    int  // changes being written
+	quitAfter  bool // q was pressed while writing: quit when the last is done
+	done       []*store.Result
+}
+
+// writtenMsg says a change was written (the session's list is updated); quit: the
+// program quits with it.
+type writtenMsg struct {
+	ch   *change
+	res  *store.Result
+	name string
+	quit bool
+}
+
+// writeFailedMsg says the store refused a change: nothing was written.
+type writeFailedMsg struct {
+	ch   *change
+	err  error
+	name string
+}
+
+func newWrites(dir, actor string) *Writes { return &Writes{dir: dir, actor: actor} }
+
+// Apply writes a confirmed change off the UI goroutine; skillDoneMsg reports it.
+func (w *Writes) Apply(ch *change) tea.Cmd {
+	dir, actor := w.dir, w.actor
+	w.writing++
+	return func() tea.Msg {
+		if ch.undo != nil {
+			res, err := store.Undo(dir, ch.undo.Change, store.Options{Actor: actor})
+			return skillDoneMsg{ch: ch, res: res, err: err}
+		}
+		if ch.rewind != nil {
+			return applyRewind(dir, actor, ch)
+		}
+		res, err := store.Run(dir, ch.skill, ch.args, store.Options{Actor: actor, ExpectVersion: ch.version})
+		return skillDoneMsg{ch: ch, res: res, err: err}
+	}
+}
+
+// QuitWhenDone asks to quit once the changes being written are done; false when none
+// is being written (quit at once).
+func (w *Writes) QuitWhenDone() bool {
+	if w.writing == 0 {
+		return false
+	}
+	w.quitAfter = true
+	return true
+}
+
+// Last is the last change written in this session (undo's), if any.
+func (w *Writes) Last() (*store.Result, bool) {
+	if len(w.done) == 0 {
+		return nil, false
+	}
+	return w.done[len(w.done)-1], true
+}
+
+// Update takes the outcome of a write (skillDoneMsg).
+func (w *Writes) Update(_ common, msg tea.Msg) (tea.Cmd, tea.Msg) {
+	done, ok := msg.(skillDoneMsg)
+	if !ok {
+		return nil, nil
+	}
+	name := "undo"
+	if done.ch.skill != nil {
+		name = done.ch.skill.Name
+	} else if done.ch.rewind != nil {
+		name = store.SkillRewind
+	}
+	w.writing = max(w.writing-1, 0)
+	var quit tea.Cmd
+	if w.quitAfter && w.writing == 0 {
+		quit = tea.Quit
+	}
+	if done.err != nil {
+		return quit, writeFailedMsg{ch: done.ch, err: done.err, name: name}
+	}
+	if done.ch.undo != nil {
+		w.done = w.done[:len(w.done)-1]
+	} else {
+		w.done = append(w.done, done.res)
+	}
+	return quit, writtenMsg{ch: done.ch, res: done.res, name: name, quit: quit != nil}
+}
+
+// View is nothing: the status line says what was written.
+func (w *Writes) View(common) []string { return nil }
