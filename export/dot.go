@@ -40,7 +40,7 @@ func (d *document) dot(out io.Writer) error {
 		}
 		label := id + "\n" + d.status(id) + "\n" + wrap(clipText(d.title(id), dotLabelMax), dotLabelWidth)
 		p("  %s [shape=%s, style=%s, penwidth=%s, fillcolor=%s, label=%s];\n",
-			dotQuote(id), shape, dotQuote(style), penwidth, dotQuote(phaseColors[d.g.Phase[id]]), dotQuote(label))
+			dotQuote(id), shape, dotQuote(style), penwidth, dotQuote(phaseColors[d.g.Phase.Get(id)]), dotQuote(label))
 	}
 	missing := map[string]bool{}
 	for _, e := range d.g.Dangling {

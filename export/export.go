@@ -218,7 +218,7 @@ func (d *document) heading() string {
 func (d *document) summary() string {
 	counts := map[model.Phase]int{}
 	for id := range d.snap.Statements.All() {
-		counts[d.g.Phase[id]]++
+		counts[d.g.Phase.Get(id)]++
 	}
 	var parts []string
 	for ph := model.PhaseUnknown; ph <= model.PhaseAbandoned; ph++ {
@@ -228,7 +228,7 @@ func (d *document) summary() string {
 	}
 	solved := 0
 	for id := range d.snap.Problems {
-		if d.g.Phase[id] == model.PhaseProblemSolved {
+		if d.g.Phase.Get(id) == model.PhaseProblemSolved {
 			solved++
 		}
 	}

@@ -172,7 +172,7 @@ func (d *document) html(w io.Writer) error {
 func (d *document) htmlNode(n *node) htmlNode {
 	h := htmlNode{ID: n.ID, Edge: n.Edge, Repeat: n.Repeat, Missing: n.Missing}
 	if !n.Missing {
-		h.Status, h.Title, h.Color = d.status(n.ID), d.title(n.ID), phaseColors[d.g.Phase[n.ID]]
+		h.Status, h.Title, h.Color = d.status(n.ID), d.title(n.ID), phaseColors[d.g.Phase.Get(n.ID)]
 	}
 	for _, c := range n.Children {
 		h.Children = append(h.Children, d.htmlNode(c))
@@ -181,8 +181,8 @@ func (d *document) htmlNode(n *node) htmlNode {
 }
 
 func (d *document) htmlObject(id string) htmlObject {
-	o := htmlObject{ID: id, Status: d.status(id), Phase: d.g.Phase[id].String(), Color: phaseColors[d.g.Phase[id]],
-		Stale: model.SanitizeLine(d.g.Stale[id])}
+	o := htmlObject{ID: id, Status: d.status(id), Phase: d.g.Phase.Get(id).String(), Color: phaseColors[d.g.Phase.Get(id)],
+		Stale: model.SanitizeLine(d.g.Stale.Get(id))}
 	list := func(title string, items []string) {
 		if len(items) == 0 {
 			return

@@ -75,8 +75,8 @@ func (d *document) mdDetails(w *bufio.Writer, id string) {
 			p("- %s\n", mdLine(it))
 		}
 	}
-	p("\n### %s\n\nStatus: `%s` (%s)", id, mdLine(d.status(id)), d.g.Phase[id])
-	if reason, ok := d.g.Stale[id]; ok {
+	p("\n### %s\n\nStatus: `%s` (%s)", id, mdLine(d.status(id)), d.g.Phase.Get(id))
+	if reason, ok := d.g.Stale.Lookup(id); ok {
 		p("; stale: %s", mdLine(reason))
 	}
 	p("\n")

@@ -266,7 +266,7 @@ func showIn(snap *model.Snapshot, dir, id string) (*shown, error) {
 	}
 	out := &shown{ID: id, Version: snap.Versions.Get(id), Object: model.EncodeLine(doc)}
 	if model.KindOf(id) != model.KindExperience {
-		out.Phase = model.Derive(snap).Phase[id].String()
+		out.Phase = model.Derive(snap).Phase.Get(id).String()
 	}
 	if st := snap.Statements.Get(id); st != nil {
 		threads, stray := model.Threads(st.Issues, st.Responses)

@@ -39,7 +39,7 @@ func blockingEdge(k EdgeKind) bool {
 // finished says whether nothing above an object can still wait for it: proved,
 // refuted, abandoned, or a solved problem.
 func finished(g *Graph, id string) bool {
-	ph := g.Phase[id]
+	ph := g.Phase.Get(id)
 	return ph.Decided() || ph == PhaseProblemSolved
 }
 
@@ -93,7 +93,7 @@ func BlockingOf(g *Graph, id string) Blocking {
 // Blocks weighs every open statement and problem.
 func Blocks(s *Snapshot, g *Graph) map[string]Blocking {
 	out := map[string]Blocking{}
-	for id, ph := range g.Phase {
+	for id, ph := range g.Phase.All() {
 		if ph.Open() && s.Exists(id) {
 			out[id] = BlockingOf(g, id)
 		}
@@ -120,7 +120,7 @@ func WaitsForHuman(s *Snapshot, g *Graph, id string) bool {
 	if s.Statements.Get(id) == nil {
 		return false
 	}
-	switch g.Phase[id] {
+	switch g.Phase.Get(id) {
 	case PhaseAwaitingCheck, PhaseHasGap, PhaseNeedsDecision:
 		return true
 	}

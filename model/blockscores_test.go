@@ -9,7 +9,7 @@ import (
 // randomWaitGraph is a graph of problems and statements with edges of every kind, some
 // finished objects and some cycles: all BlockScores reads.
 func randomWaitGraph(r *rand.Rand, n int) (*Graph, []string) {
-	g := &Graph{In: map[string][]Edge{}, Phase: map[string]Phase{}}
+	g := &Graph{In: map[string][]Edge{}}
 	var ids []string
 	for i := range n {
 		kind := "s"
@@ -18,7 +18,7 @@ func randomWaitGraph(r *rand.Rand, n int) (*Graph, []string) {
 		}
 		id := fmt.Sprintf("%s-%03d", kind, i)
 		ids = append(ids, id)
-		g.Phase[id] = []Phase{PhaseNeedsProof, PhaseAwaitingCheck, PhaseProved, PhaseRefuted, PhaseProblemSolved, PhaseHasGap}[r.IntN(6)]
+		g.Phase.Set(id, []Phase{PhaseNeedsProof, PhaseAwaitingCheck, PhaseProved, PhaseRefuted, PhaseProblemSolved, PhaseHasGap}[r.IntN(6)])
 		if kind == "p" && r.IntN(2) == 0 {
 			g.Roots = append(g.Roots, id)
 		}
@@ -52,13 +52,13 @@ func TestBlockScoresIsBlockingOf(t *testing.T) {
 
 // Past the 64 MB of bit sets the objects are taken a slice at a time: the same scores.
 func TestBlockScoresChain(t *testing.T) {
-	g := &Graph{In: map[string][]Edge{}, Phase: map[string]Phase{}}
+	g := &Graph{In: map[string][]Edge{}}
 	n := 3000
 	var ids []string
 	for i := range n {
 		id := fmt.Sprintf("s-%04d", i)
 		ids = append(ids, id)
-		g.Phase[id] = PhaseNeedsProof
+		g.Phase.Set(id, PhaseNeedsProof)
 		if i > 0 {
 			g.In[id] = []Edge{{From: ids[i-1], To: id, Kind: EdgeCites}}
 		}

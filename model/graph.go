@@ -58,12 +58,12 @@ type Graph struct {
 	Cycles      [][]string // each a strongly connected set of IDs, sorted
 	Depth       map[string]int
 	// Phase is each statement's and problem's review phase, "validating" resolved by counts.
-	Phase         map[string]Phase
+	Phase         Objects[Phase]
 	Actionable    []Action // deepest first, as the orchestrator runs them
-	Next          map[string]string
-	FullyProved   map[string]bool
-	Stale         map[string]string // statement → why
-	Counts        map[string]int    // statement statuses as written
+	Next          Objects[string]
+	FullyProved   Objects[bool]
+	Stale         Objects[string] // statement → why
+	Counts        map[string]int  // statement statuses as written
 	ProblemCounts map[string]int
 	// PhaseCounts counts statements by phase (the status bar's figures): kept by Update,
 	// since counting 100k phases per frame was most of a write's cost at that size.
@@ -83,7 +83,7 @@ func Derive(s *Snapshot) *Graph {
 	x := newIndex(s, pids, sids)
 	n := len(x.ids)
 	// Each map is made by the goroutine that fills it.
-	g := &Graph{Next: map[string]string{}, Stale: map[string]string{}, Counts: map[string]int{}, ProblemCounts: map[string]int{}, PhaseCounts: map[Phase]int{}}
+	g := &Graph{Counts: map[string]int{}, ProblemCounts: map[string]int{}, PhaseCounts: map[Phase]int{}}
 	var wg sync.WaitGroup
 	nextAt := make([]string, len(pids)+len(sids)) // each object's next agent, by index
 	wg.Go(func() { g.phases(s, x, nextAt) })
@@ -513,17 +513,17 @@ func refOr(item string) string {
 // phases fills Phase, Next, Counts, ProblemCounts and Unknown, and each object's next
 // agent by index in nextAt. It reads neither the links nor the depths.
 func (g *Graph) phases(s *Snapshot, x *index, nextAt []string) {
-	g.Phase = make(map[string]Phase, x.np+x.ns)
+	g.Phase = NewObjects[Phase](x.np + x.ns)
 	for i, id := range x.ids[:x.np] {
 		p := s.Problems[id]
 		g.ProblemCounts[p.Status]++
 		ph := ProblemPhase(p.Status)
-		g.Phase[id] = ph
+		g.Phase.Set(id, ph)
 		if ph == PhaseUnknown {
 			g.Unknown = append(g.Unknown, id)
 		}
 		if agent := problemNext(s, p, ph); agent != "" {
-			g.Next[id] = agent
+			g.Next.Set(id, agent)
 			nextAt[i] = agent
 		}
 	}
@@ -531,13 +531,13 @@ func (g *Graph) phases(s *Snapshot, x *index, nextAt []string) {
 		st := s.Statements.Get(id)
 		g.Counts[st.Status]++
 		ph := StatementPhase(s, st)
-		g.Phase[id] = ph
+		g.Phase.Set(id, ph)
 		g.PhaseCounts[ph]++
 		if ph == PhaseUnknown {
 			g.Unknown = append(g.Unknown, id)
 		}
 		if agent := statementNext(s, st, ph); agent != "" {
-			g.Next[id] = agent
+			g.Next.Set(id, agent)
 			nextAt[x.np+k] = agent
 		}
 	}
@@ -678,7 +678,7 @@ func (g *Graph) provedAndStale(x *index) {
 		done
 	)
 	np, ns := x.np, x.ns
-	g.FullyProved = make(map[string]bool, ns)
+	g.FullyProved = NewObjects[bool](0)
 	state := make([]uint8, ns)
 	proved := make([]bool, ns)
 	var isProved func(k int) bool
@@ -720,7 +720,7 @@ func (g *Graph) provedAndStale(x *index) {
 		state[k] = done
 		if ok {
 			proved[k] = true
-			g.FullyProved[x.ids[np+k]] = true
+			g.FullyProved.Set(x.ids[np+k], true)
 		}
 		return ok
 	}
@@ -756,7 +756,7 @@ func (g *Graph) provedAndStale(x *index) {
 		staleState[k] = done
 		if reason != "" {
 			staleAt[k] = reason
-			g.Stale[x.ids[np+k]] = reason
+			g.Stale.Set(x.ids[np+k], reason)
 		}
 		return reason
 	}
@@ -808,4 +808,13 @@ func restsOn(edge Edge, target *Statement) (reason string, onStale bool) {
 // staleBecause is the reason of a statement that rests, through edge, on a stale one.
 func staleBecause(edge Edge) string {
 	return fmt.Sprintf("rests on %s, which is stale", edge.To)
+}
+
+// Plain is g with each per-object map folded into one plain map: two graphs that hold
+// the same are then reflect.DeepEqual, whatever the forks their Objects went through.
+func (g *Graph) Plain() *Graph {
+	n := *g
+	n.Phase, n.Next = ObjectsOf(g.Phase.Map()), ObjectsOf(g.Next.Map())
+	n.FullyProved, n.Stale = ObjectsOf(g.FullyProved.Map()), ObjectsOf(g.Stale.Map())
+	return &n
 }

@@ -50,8 +50,8 @@ func (g *Graph) Update(prev, s *Snapshot, changed []string) (next *Graph, relink
 	if len(probs)+len(stmts) == 0 {
 		return g, false
 	}
-	u := update{g: g, s: s, phase: cow[Phase]{m: g.Phase}, next: cow[string]{m: g.Next},
-		proved: cow[bool]{m: g.FullyProved}, stale: cow[string]{m: g.Stale},
+	u := update{g: g, s: s, phase: cowObjects[Phase]{o: g.Phase}, next: cowObjects[string]{o: g.Next},
+		proved: cowObjects[bool]{o: g.FullyProved}, stale: cowObjects[string]{o: g.Stale},
 		counts: cow[int]{m: g.Counts}, problemCounts: cow[int]{m: g.ProblemCounts}}
 	if !u.run(prev, probs, stmts) {
 		return Derive(s), false // the stale marks near a cycle depend on the walk's order
@@ -60,7 +60,7 @@ func (g *Graph) Update(prev, s *Snapshot, changed []string) (next *Graph, relink
 		return g, false // rewritten, but nothing derived from it moved
 	}
 	n := *g
-	n.Phase, n.Next, n.FullyProved, n.Stale = u.phase.m, u.next.m, u.proved.m, u.stale.m
+	n.Phase, n.Next, n.FullyProved, n.Stale = u.phase.o, u.next.o, u.proved.o, u.stale.o
 	n.Counts, n.ProblemCounts = u.counts.m, u.problemCounts.m
 	if len(u.phaseMoved) > 0 {
 		n.PhaseCounts = maps.Clone(g.PhaseCounts) // a handful of phases
@@ -111,6 +111,31 @@ func (c *cow[V]) own() {
 	}
 }
 
+// cowObjects is one of a graph's per-object maps, forked the first time a value in it
+// changes: the fork copies only the changes already over its base (Objects), where a
+// clone copied 100k entries per status change.
+type cowObjects[V comparable] struct {
+	o      Objects[V]
+	copied bool
+}
+
+// set stores v, or removes the key when keep is false.
+func (c *cowObjects[V]) set(k string, v V, keep bool) {
+	old, ok := c.o.Lookup(k)
+	switch {
+	case keep && ok && old == v, !keep && !ok:
+		return
+	}
+	if !c.copied {
+		c.o, c.copied = c.o.Fork(), true
+	}
+	if keep {
+		c.o.Set(k, v)
+	} else {
+		c.o.Delete(k)
+	}
+}
+
 // set stores v, or removes the key when keep is false (the graph's sets hold only true
 // marks, its counts only statuses in use).
 func (c *cow[V]) set(k string, v V, keep bool) {
@@ -131,9 +156,9 @@ func (c *cow[V]) set(k string, v V, keep bool) {
 type update struct {
 	g                     *Graph
 	s                     *Snapshot
-	phase                 cow[Phase]
-	next, stale           cow[string]
-	proved                cow[bool]
+	phase                 cowObjects[Phase]
+	next, stale           cowObjects[string]
+	proved                cowObjects[bool]
 	counts, problemCounts cow[int]
 	unknownMoved          bool
 	phaseMoved            map[Phase]int   // statements gained (lost) per phase
@@ -185,7 +210,7 @@ func (u *update) run(prev *Snapshot, probs, stmts []string) bool {
 		} else {
 			ph = StatementPhase(s, s.Statements.Get(id))
 		}
-		if was := g.Phase[id]; was != ph {
+		if was := g.Phase.Get(id); was != ph {
 			u.phase.set(id, ph, true)
 			if s.Problems[id] == nil {
 				if u.phaseMoved == nil {
@@ -206,11 +231,11 @@ func (u *update) run(prev *Snapshot, probs, stmts []string) bool {
 	for id := range nexts {
 		var agent string
 		if p := s.Problems[id]; p != nil {
-			agent = problemNext(s, p, u.phase.m[id])
+			agent = problemNext(s, p, u.phase.o.Get(id))
 		} else {
-			agent = statementNext(s, s.Statements.Get(id), u.phase.m[id])
+			agent = statementNext(s, s.Statements.Get(id), u.phase.o.Get(id))
 		}
-		if agent != g.Next[id] {
+		if agent != g.Next.Get(id) {
 			u.next.set(id, agent, agent != "")
 			u.nextMoved[id] = true
 		}
@@ -262,13 +287,13 @@ func (u *update) fullyProved(moved []string) {
 	var isProved func(id string) bool
 	isProved = func(id string) bool {
 		if !redo[id] {
-			return u.g.FullyProved[id]
+			return u.g.FullyProved.Get(id)
 		}
 		switch state[id] {
 		case visiting:
 			return false // a cycle proves nothing
 		case done:
-			return u.proved.m[id]
+			return u.proved.o.Get(id)
 		}
 		state[id] = visiting
 		ok := provedOver(u.s.Statements.Get(id), isProved)
@@ -310,13 +335,13 @@ func (u *update) restale(moved []string) bool {
 	var stale func(id string) string
 	stale = func(id string) string {
 		if !redo[id] {
-			return u.g.Stale[id]
+			return u.g.Stale.Get(id)
 		}
 		switch state[id] {
 		case visiting:
 			return "" // cannot happen: nothing redone reaches a cycle
 		case done:
-			return u.stale.m[id]
+			return u.stale.o.Get(id)
 		}
 		state[id] = visiting
 		reason := ""
@@ -373,7 +398,7 @@ func (u *update) unknown() []string {
 func (u *update) actionable() []Action {
 	out := slices.DeleteFunc(slices.Clone(u.g.Actionable), func(a Action) bool { return u.nextMoved[a.ID] })
 	for id := range u.nextMoved {
-		if agent := u.next.m[id]; agent != "" {
+		if agent := u.next.o.Get(id); agent != "" {
 			a := u.g.action(id, agent)
 			i, _ := slices.BinarySearchFunc(out, a, compareActions)
 			out = slices.Insert(out, i, a)

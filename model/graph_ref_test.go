@@ -15,8 +15,7 @@ import (
 func refDerive(s *Snapshot) *Graph {
 	g := &Graph{
 		Out: map[string][]Edge{}, In: map[string][]Edge{}, Depth: map[string]int{},
-		Phase: map[string]Phase{}, Next: map[string]string{}, FullyProved: map[string]bool{},
-		Stale: map[string]string{}, Counts: map[string]int{}, ProblemCounts: map[string]int{}, PhaseCounts: map[Phase]int{},
+		Counts: map[string]int{}, ProblemCounts: map[string]int{}, PhaseCounts: map[Phase]int{},
 	}
 	add := func(from string, kind EdgeKind, items []string) {
 		for _, it := range items {
@@ -179,19 +178,19 @@ func refPhases(g *Graph, s *Snapshot, pids, sids []string) {
 		p := s.Problems[id]
 		g.ProblemCounts[p.Status]++
 		ph := ProblemPhase(p.Status)
-		g.Phase[id] = ph
+		g.Phase.Set(id, ph)
 		if ph == PhaseUnknown {
 			g.Unknown = append(g.Unknown, id)
 		}
 		if p.Status == "unresolved" && refProblemPrelimsDone(s, p.Preliminaries) {
-			g.Next[id] = AgentSolve
+			g.Next.Set(id, AgentSolve)
 		}
 	}
 	for _, id := range sids {
 		st := s.Statements.Get(id)
 		g.Counts[st.Status]++
 		ph := StatementPhase(s, st)
-		g.Phase[id] = ph
+		g.Phase.Set(id, ph)
 		g.PhaseCounts[ph]++
 		if ph == PhaseUnknown {
 			g.Unknown = append(g.Unknown, id)
@@ -201,30 +200,30 @@ func refPhases(g *Graph, s *Snapshot, pids, sids []string) {
 		}
 		switch ph {
 		case PhaseNeedsProof:
-			g.Next[id] = AgentProve
+			g.Next.Set(id, AgentProve)
 		case PhaseAwaitingCheck:
-			g.Next[id] = AgentCheck
+			g.Next.Set(id, AgentCheck)
 			if st.Status == "validating" && len(st.Responses) > len(st.Issues) {
-				g.Next[id] = AgentHuman // current.py: an invalid state, for a human
+				g.Next.Set(id, AgentHuman) // current.py: an invalid state, for a human
 			}
 		case PhaseHasGap:
-			g.Next[id] = AgentFix
+			g.Next.Set(id, AgentFix)
 		case PhaseNeedsDecision:
-			g.Next[id] = AgentHuman
+			g.Next.Set(id, AgentHuman)
 		case PhaseAwaitingSubs:
 			// P013: the sub-statements are done; a decomposition without a proof goes back to
 			// the prover, a gap filled by a lemma goes to the checker.
 			switch {
 			case len(st.Issues) > len(st.Responses):
-				g.Next[id] = AgentFix
+				g.Next.Set(id, AgentFix)
 			case st.Proof.Empty():
-				g.Next[id] = AgentProve
+				g.Next.Set(id, AgentProve)
 			default:
-				g.Next[id] = AgentCheck
+				g.Next.Set(id, AgentCheck)
 			}
 		}
 	}
-	for id, agent := range g.Next {
+	for id, agent := range g.Next.All() {
 		d, ok := g.Depth[id]
 		if !ok {
 			d = -1 // unattached work runs last
@@ -282,7 +281,7 @@ func refProvedandstale(g *Graph, s *Snapshot, sids []string) {
 		case visiting:
 			return false // a cycle proves nothing
 		case done:
-			return g.FullyProved[id]
+			return g.FullyProved.Get(id)
 		}
 		state[id] = visiting
 		st := s.Statements.Get(id)
@@ -296,7 +295,7 @@ func refProvedandstale(g *Graph, s *Snapshot, sids []string) {
 		}
 		state[id] = done
 		if ok {
-			g.FullyProved[id] = true
+			g.FullyProved.Set(id, true)
 		}
 		return ok
 	}
@@ -307,7 +306,7 @@ func refProvedandstale(g *Graph, s *Snapshot, sids []string) {
 		case visiting:
 			return ""
 		case done:
-			return g.Stale[id]
+			return g.Stale.Get(id)
 		}
 		staleState[id] = visiting
 		st := s.Statements.Get(id)
@@ -335,7 +334,7 @@ func refProvedandstale(g *Graph, s *Snapshot, sids []string) {
 		}
 		staleState[id] = done
 		if reason != "" {
-			g.Stale[id] = reason
+			g.Stale.Set(id, reason)
 		}
 		return reason
 	}

@@ -49,7 +49,7 @@ func TestDeriveFixture(t *testing.T) {
 	if len(g.Actionable) != 0 {
 		t.Errorf("a solved run has nothing to do, got %v", g.Actionable)
 	}
-	if !g.FullyProved["s-007"] || len(g.Stale) != 0 {
+	if !g.FullyProved.Get("s-007") || g.Stale.Len() != 0 {
 		t.Errorf("fully proved %v stale %v", g.FullyProved, g.Stale)
 	}
 	if !reflect.DeepEqual(g.Counts, map[string]int{"true": 7}) || !reflect.DeepEqual(g.ProblemCounts, map[string]int{"resolved": 1}) {
@@ -122,8 +122,8 @@ func TestDeriveEdgeCases(t *testing.T) {
 	}
 	wantPhase := map[string]Phase{"s-001": PhaseAwaitingSubs, "s-002": PhaseHasGap, "s-003": PhaseAwaitingCheck, "s-010": PhaseAwaitingSubs, "s-012": PhaseUnknown}
 	for id, ph := range wantPhase {
-		if g.Phase[id] != ph {
-			t.Errorf("%s phase %v, want %v", id, g.Phase[id], ph)
+		if g.Phase.Get(id) != ph {
+			t.Errorf("%s phase %v, want %v", id, g.Phase.Get(id), ph)
 		}
 	}
 	// Deepest first; s-001 waits for its subs; p-001 waits for p-002; p-002 is open with no prelims.
@@ -131,10 +131,10 @@ func TestDeriveEdgeCases(t *testing.T) {
 	if !reflect.DeepEqual(g.Actionable, want) {
 		t.Errorf("actionable\n got %v\nwant %v", g.Actionable, want)
 	}
-	if g.FullyProved["s-007"] || g.FullyProved["s-004"] || !g.FullyProved["s-011"] {
+	if g.FullyProved.Get("s-007") || g.FullyProved.Get("s-004") || !g.FullyProved.Get("s-011") {
 		t.Errorf("fully proved %v", g.FullyProved)
 	}
-	if g.Stale["s-004"] != "rests on s-005, which is false" || len(g.Stale) != 1 {
+	if g.Stale.Get("s-004") != "rests on s-005, which is false" || g.Stale.Len() != 1 {
 		t.Errorf("stale %v", g.Stale)
 	}
 	if !reflect.DeepEqual(g.Unknown, []string{"s-012"}) {
@@ -156,10 +156,10 @@ func TestStaleIsTransitiveAndCycleSafe(t *testing.T) {
 		"s-002": "rests on s-003, which is abandoned",
 		"s-004": "rests on s-404, which does not exist",
 	}
-	if !reflect.DeepEqual(g.Stale, want) {
+	if !reflect.DeepEqual(g.Stale.Map(), want) {
 		t.Errorf("stale %v", g.Stale)
 	}
-	if !reflect.DeepEqual(g.Cycles, [][]string{{"s-005"}}) || g.FullyProved["s-005"] {
-		t.Errorf("self-loop: cycles %v proved %v", g.Cycles, g.FullyProved["s-005"])
+	if !reflect.DeepEqual(g.Cycles, [][]string{{"s-005"}}) || g.FullyProved.Get("s-005") {
+		t.Errorf("self-loop: cycles %v proved %v", g.Cycles, g.FullyProved.Get("s-005"))
 	}
 }

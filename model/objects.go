@@ -34,6 +34,11 @@ func ObjectsOf[V any](m map[string]V) Objects[V] {
 	return Objects[V]{base: m, n: len(m)}
 }
 
+// NewObjects is an empty map with room for n objects.
+func NewObjects[V any](n int) Objects[V] {
+	return Objects[V]{base: make(map[string]V, n)}
+}
+
 // Get returns the object with the ID, or the zero V.
 func (o Objects[V]) Get(id string) V {
 	v, _ := o.Lookup(id)
@@ -88,11 +93,8 @@ func (o Objects[V]) Keys() iter.Seq[string] {
 	}
 }
 
-// Map returns a plain map of the objects (a copy the caller owns).
+// Map returns a plain map of the objects (a copy the caller owns, never nil).
 func (o Objects[V]) Map() map[string]V {
-	if len(o.over) == 0 {
-		return maps.Clone(o.base)
-	}
 	m := make(map[string]V, o.n)
 	for id, v := range o.All() {
 		m[id] = v

@@ -41,15 +41,15 @@ func TestDeriveDemo(t *testing.T) {
 	if !reflect.DeepEqual(g.Counts, wantCounts) || !reflect.DeepEqual(g.ProblemCounts, map[string]int{"resolved": 2, "unresolved": 1}) {
 		t.Errorf("counts %v %v", g.Counts, g.ProblemCounts)
 	}
-	if len(g.Stale) != 0 || !g.FullyProved["s-008"] || g.FullyProved["s-011"] {
-		t.Errorf("stale %v, s-008 fully proved %v, s-011 %v", g.Stale, g.FullyProved["s-008"], g.FullyProved["s-011"])
+	if g.Stale.Len() != 0 || !g.FullyProved.Get("s-008") || g.FullyProved.Get("s-011") {
+		t.Errorf("stale %v, s-008 fully proved %v, s-011 %v", g.Stale, g.FullyProved.Get("s-008"), g.FullyProved.Get("s-011"))
 	}
 	wantPhase := map[string]model.Phase{"s-011": model.PhaseAwaitingSubs, "s-012": model.PhaseAwaitingSubs, "s-014": model.PhaseAwaitingCheck,
 		"s-015": model.PhaseHasGap, "s-016": model.PhaseAwaitingCheck, "s-004": model.PhaseRefuted, "s-013": model.PhaseAbandoned,
 		"p-001": model.PhaseProblemSolved, "p-003": model.PhaseProblemSolved, "p-002": model.PhaseProblemOpen}
 	for id, ph := range wantPhase {
-		if g.Phase[id] != ph {
-			t.Errorf("%s: phase %v, want %v", id, g.Phase[id], ph)
+		if g.Phase.Get(id) != ph {
+			t.Errorf("%s: phase %v, want %v", id, g.Phase.Get(id), ph)
 		}
 	}
 }

@@ -47,8 +47,8 @@ func TestDeriveDemoP013(t *testing.T) {
 		"s-004": model.PhaseRefuted, "s-013": model.PhaseAbandoned, "s-007": model.PhaseNeedsProof,
 		"p-001": model.PhaseProblemSolved, "p-002": model.PhaseProblemOpen}
 	for id, ph := range wantPhase {
-		if g.Phase[id] != ph {
-			t.Errorf("%s: phase %v, want %v", id, g.Phase[id], ph)
+		if g.Phase.Get(id) != ph {
+			t.Errorf("%s: phase %v, want %v", id, g.Phase.Get(id), ph)
 		}
 	}
 }

@@ -37,7 +37,7 @@ type StatusDangling struct {
 func StatusOf(snap *model.Snapshot, g *model.Graph) *Status {
 	st := &Status{
 		Vocabulary: snap.Vocab.String(), Next: []StatusNext{}, Counts: g.Counts, ProblemCounts: g.ProblemCounts,
-		Stale: g.Stale, Orphans: nonNil(g.Orphans), Unreachable: nonNil(g.Unreachable), Dangling: []StatusDangling{},
+		Stale: g.Stale.Map(), Orphans: nonNil(g.Orphans), Unreachable: nonNil(g.Unreachable), Dangling: []StatusDangling{},
 		Cycles: g.Cycles, Unknown: map[string]string{}, Broken: len(snap.Broken),
 	}
 	if st.Cycles == nil {

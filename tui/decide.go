@@ -70,7 +70,7 @@ func needDecision(m *Model) string {
 		return why
 	}
 	st := m.selectedStatement()
-	if st == nil || m.g == nil || m.g.Phase[st.ID] != model.PhaseNeedsDecision && !proposalPending(st) {
+	if st == nil || m.g == nil || m.g.Phase.Get(st.ID) != model.PhaseNeedsDecision && !proposalPending(st) {
 		return "nothing to decide here: select a statement with a proposed modification (~ modify)"
 	}
 	if _, ok := proposalOf(st); !ok {

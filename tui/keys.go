@@ -337,10 +337,10 @@ func (m *Model) hintNames() []hint {
 		names = append(names, "match-next|match-prev")
 	}
 	if s := m.selectedStatement(); s != nil && m.travel == nil && m.g != nil {
-		if m.g.Phase[s.ID] != model.PhaseNeedsDecision && proposalPending(s) {
+		if m.g.Phase.Get(s.ID) != model.PhaseNeedsDecision && proposalPending(s) {
 			names = append(names, "decide") // P014 keeps a proposal "validating": offer it first
 		}
-		switch m.g.Phase[s.ID] {
+		switch m.g.Phase.Get(s.ID) {
 		case model.PhaseAwaitingCheck:
 			names = append(names, "c:check-confirm-proof", "r:check-reject-proof", "sentence-next|sentence-prev")
 		case model.PhaseHasGap:

@@ -857,7 +857,7 @@ func (m *Model) next(d int) {
 	}
 	m.tree.Reveal(m.forest.Canon(target))
 	at := slices.Index(list, target) + 1
-	msg := fmt.Sprintf("%s: %s (%d of %d waiting for a human)", target, m.g.Phase[target], at, len(list))
+	msg := fmt.Sprintf("%s: %s (%d of %d waiting for a human)", target, m.g.Phase.Get(target), at, len(list))
 	if wrapped {
 		msg = fmt.Sprintf("wrapped to %d of %d · ", at, len(list)) + msg
 	}

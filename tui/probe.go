@@ -58,7 +58,7 @@ func OpenProbe(dir string, width, height int, o ProbeOptions) (*Probe, error) {
 	}
 	if o.Extras {
 		m.sim = &similarity{}
-		m.onExtras(extrasMsg{m.sim.extras(m.snap, m.g)})
+		m.onExtras(extrasMsg{ex: m.sim.extras(m.snap, m.g)})
 	}
 	m.exBusy = true
 	m.Update(tea.WindowSizeMsg{Width: width, Height: height})

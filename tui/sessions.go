@@ -281,7 +281,7 @@ func (m *Model) instruction() (string, string) {
 	n, text := m.sentenceUnderCursor()
 	agent := ""
 	if m.g != nil {
-		agent = m.g.Next[st.ID]
+		agent = m.g.Next.Get(st.ID)
 	}
 	if agent == "" || agent == model.AgentHuman {
 		agent = model.AgentCheck

@@ -41,9 +41,10 @@ type supervision struct {
 	// snapshot (m.snap), built off the UI goroutine; it may lag a snapshot behind.
 	ex     *extras
 	exBusy bool
-	exAt   time.Time   // when the last build started
-	exWait bool        // a tick will start the next
-	sim    *similarity // the present's; time travel has its own
+	exAt   time.Time     // when the last build started
+	exTook time.Duration // how long the last build took
+	exWait bool          // a tick will start the next
+	sim    *similarity   // the present's; time travel has its own
 	// similar is the similar statements of each statement shown.
 	similar *Similar
 
@@ -110,13 +111,24 @@ func (s *similarity) similar(id string) ([]model.Match, uint64) {
 	return s.ix.Similar(id, similarK), s.claims
 }
 
-type extrasMsg struct{ ex *extras }
+type extrasMsg struct {
+	ex   *extras
+	took time.Duration
+}
 
 // extrasTickMsg says the extras may be built again (extrasEvery).
 type extrasTickMsg struct{}
 
-// extrasEvery is the least time between two starts of an extras build.
-const extrasEvery = 250 * time.Millisecond
+// extrasEvery is the least time between two starts of an extras build; a build that
+// took long waits extrasShare times as long before the next, so that under a run's
+// writes the extras take at most a ninth of a core (at 10k a build takes ~80 ms of
+// CPU, and at 40 changes a second one every 250 ms was a fifth of the workbench's CPU),
+// but never more than extrasAtMost (the first build, the whole index, takes longest).
+const (
+	extrasEvery  = 250 * time.Millisecond
+	extrasShare  = 8
+	extrasAtMost = 2 * time.Second
+)
 
 // supervise starts what the shown state needs and is not built yet: the activity of
 // the newest log, and the extras of the shown snapshot. One of each runs at a time; a
@@ -127,7 +139,7 @@ func (m *Model) supervise() tea.Cmd {
 	if m.travel == nil && !m.exBusy && m.snap != nil && (m.ex == nil || m.ex.snap != m.snap) {
 		// At most one build per extrasEvery: under a run's writes the newest snapshot is
 		// taken a little later, for one build instead of one per change.
-		if wait := extrasEvery - time.Since(m.exAt); m.ex != nil && wait > 0 {
+		if wait := min(max(extrasEvery, extrasShare*m.exTook), extrasAtMost) - time.Since(m.exAt); m.ex != nil && wait > 0 {
 			if !m.exWait {
 				m.exWait = true
 				cmds = append(cmds, tea.Tick(wait, func(time.Time) tea.Msg { return extrasTickMsg{} }))
@@ -139,13 +151,17 @@ func (m *Model) supervise() tea.Cmd {
 			m.sim = &similarity{}
 		}
 		sim, snap, g := m.sim, m.snap, m.g
-		cmds = append(cmds, func() tea.Msg { return extrasMsg{sim.extras(snap, g)} })
+		cmds = append(cmds, func() tea.Msg {
+			start := time.Now()
+			ex := sim.extras(snap, g)
+			return extrasMsg{ex, time.Since(start)}
+		})
 	}
 	return tea.Batch(cmds...)
 }
 
 func (m *Model) onExtras(msg extrasMsg) tea.Cmd {
-	m.exBusy = false
+	m.exBusy, m.exTook = false, msg.took
 	if m.travel != nil {
 		return nil // built for the present while travelling: the present is rebuilt on return
 	}

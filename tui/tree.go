@@ -47,6 +47,18 @@ type Tree struct {
 	keys   TreeKeyMap
 	// retreads marks the statements whose claims repeat an older decided one (≈).
 	retreads map[string][]model.Retread
+	// drawn keeps the rows drawn lately by all they show: under a run's writes most
+	// frames redraw the same rows, and styling them was a sixth of the workbench's CPU.
+	drawn map[drawnRow]string
+}
+
+// drawnRow is everything a drawn row depends on.
+type drawnRow struct {
+	row               views.TreeRow
+	info              views.RowInfo
+	width             int
+	selected, focused bool
+	st                *themes.Styles
 }
 
 func newTree() *Tree {
@@ -77,6 +89,19 @@ func (t *Tree) rebuild() {
 	t.rows = t.f.Flatten(t.folds)
 	t.index = nil
 	t.locate()
+}
+
+// line draws a row, or takes it from the rows drawn lately (a few screens of them).
+func (t *Tree) line(k drawnRow) string {
+	if l, ok := t.drawn[k]; ok {
+		return l
+	}
+	if t.drawn == nil || len(t.drawn) > 4*t.height+64 {
+		t.drawn = make(map[drawnRow]string, 2*t.height)
+	}
+	l := views.TreeLine(k.st, k.row, k.info, k.width, k.selected, k.focused)
+	t.drawn[k] = l
+	return l
 }
 
 // rowAt is the row of a path. The index is made when first asked for, not by rebuild:
@@ -287,7 +312,7 @@ func (t *Tree) View(st *themes.Styles, focused bool, flash map[string]bool) stri
 				info.Flash = flash[r.ID]
 				info.Retread = len(t.retreads[r.ID]) > 0
 			}
-			lines = append(lines, views.TreeLine(st, r, info, t.width, i == t.cur, focused))
+			lines = append(lines, t.line(drawnRow{r, info, t.width, i == t.cur, focused, st}))
 		}
 	}
 	for len(lines) < t.height {

@@ -272,7 +272,7 @@ func StatementDetail(st *themes.Styles, snap *model.Snapshot, g *model.Graph, id
 	if s.Reliability != 0 || s.CountUsage != 0 {
 		b.line(st.Faint.Render(fmt.Sprintf("reliability %s · used %d×", reliability(s.Reliability), s.CountUsage)))
 	}
-	if why, ok := g.Stale[id]; ok {
+	if why, ok := g.Stale.Lookup(id); ok {
 		b.line(st.Warn.Render("stale: " + model.SanitizeLine(why)))
 	}
 	for _, r := range state.Retreads {

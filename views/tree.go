@@ -69,10 +69,10 @@ func InfoFor(snap *model.Snapshot, g *model.Graph, id string, broken map[string]
 		ri.Text = firstLine(p.Title())
 	}
 	if g != nil {
-		ri.Phase = g.Phase[id]
-		ri.FullyProved = g.FullyProved[id]
-		_, ri.Stale = g.Stale[id]
-		ri.Next = g.Next[id]
+		ri.Phase = g.Phase.Get(id)
+		ri.FullyProved = g.FullyProved.Get(id)
+		_, ri.Stale = g.Stale.Lookup(id)
+		ri.Next = g.Next.Get(id)
 	}
 	ri.Broken = broken[id]
 	return ri

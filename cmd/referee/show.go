@@ -159,7 +159,7 @@ func (a *app) show(dir, id, output, at string) error {
 		return fmt.Errorf("%s does not exist in %s%s", id, dir, atSuffix(at))
 	}
 	g := model.Derive(snap)
-	phase := g.Phase[id].String()
+	phase := g.Phase.Get(id).String()
 	if model.KindOf(id) == model.KindExperience {
 		phase = ""
 	}
@@ -270,12 +270,12 @@ func listOrNone(items []string) string {
 
 func (v *viewer) header(id, what, status string, g *model.Graph) {
 	v.line("%s  %s", id, what)
-	v.line("status: %s (%s)", orDash(status), g.Phase[id])
+	v.line("status: %s (%s)", orDash(status), g.Phase.Get(id))
 	v.line("version: %s (for --expect-version)", v.version)
-	if agent, ok := g.Next[id]; ok {
+	if agent, ok := g.Next.Lookup(id); ok {
 		v.line("next: %s", agent)
 	}
-	if reason, ok := g.Stale[id]; ok {
+	if reason, ok := g.Stale.Lookup(id); ok {
 		v.line("stale: %s", reason)
 	}
 }

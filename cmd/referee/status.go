@@ -72,10 +72,10 @@ func (a *app) printStatus(dir, output string) error {
 	}
 	w("statements: %s\n", countsText(g.Counts, statementStatusOrder))
 	w("problems: %s\n", countsText(g.ProblemCounts, problemStatusOrder))
-	if len(g.Stale) > 0 {
+	if g.Stale.Len() > 0 {
 		w("stale:\n")
-		for _, id := range sortedKeys(g.Stale) {
-			w("  %s  %s\n", id, g.Stale[id])
+		for _, id := range slices.SortedFunc(g.Stale.Keys(), model.CompareIDs) {
+			w("  %s  %s\n", id, g.Stale.Get(id))
 		}
 	}
 	if len(g.Orphans) > 0 {
