@@ -153,7 +153,7 @@ func (m *Model) supervise() tea.Cmd {
 		sim, snap, g := m.sim, m.snap, m.g
 		cmds = append(cmds, func() tea.Msg {
 			start := time.Now()
-			ex := sim.extras(snap, g)
+			ex := inBackground(func() *extras { return sim.extras(snap, g) })
 			return extrasMsg{ex, time.Since(start)}
 		})
 	}
