@@ -114,7 +114,7 @@ func (m *Model) listenFrom(prev *model.Snapshot, base *forest) tea.Cmd {
 		msg := snapshotMsg{paths: b.Paths, rescan: b.Rescan, watch: b.Err}
 		var snap *model.Snapshot
 		if b.Rescan {
-			s, err := store.Load(dir)
+			s, err := store.LoadTail(dir, nil)
 			if err != nil {
 				msg.loadErr = err
 				snap = prev
@@ -136,7 +136,7 @@ func (m *Model) listenFrom(prev *model.Snapshot, base *forest) tea.Cmd {
 func (m *Model) reloadAll() tea.Cmd {
 	dir := m.dir
 	return func() tea.Msg {
-		snap, err := store.Load(dir)
+		snap, err := store.LoadTail(dir, nil)
 		if err != nil {
 			return snapshotMsg{loadErr: err, full: true}
 		}
@@ -252,7 +252,7 @@ func (m *Model) waiting() string {
 	if m.pending == nil || m.latest == nil || m.snap == nil {
 		return ""
 	}
-	if n := len(m.latest.Log) - len(m.snap.Log); n > 0 {
+	if n := m.latest.LogChanges() - m.snap.LogChanges(); n > 0 {
 		return plural(n, "change", "changes") + " waiting"
 	}
 	if m.pendingCount > 0 {

@@ -101,7 +101,7 @@ func (m *Model) loadCmd() tea.Cmd {
 			}
 		}
 		ls.step.Store(int32(stepRead))
-		snap, err := store.LoadWithProgress(dir, &ls.progress)
+		snap, err := store.LoadTail(dir, &ls.progress)
 		if err != nil {
 			msg.err = err
 			return msg

@@ -200,7 +200,7 @@ func New(dir string, opts Options) (*Model, error) {
 			m.watcher = w
 		}
 	}
-	snap, err := store.Load(dir)
+	snap, err := store.LoadTail(dir, nil)
 	if err != nil {
 		m.Close()
 		return nil, err

@@ -89,7 +89,7 @@ func (m *Model) attribute() tea.Cmd {
 		return nil
 	}
 	log, calls := m.snap.Log, m.sess.rep.Calls
-	of := [2]int{len(calls), len(log)}
+	of := [2]int{len(calls), m.snap.LogChanges()}
 	if of == m.sess.attOf {
 		return nil
 	}
