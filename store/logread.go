@@ -167,31 +167,39 @@ func readLog(dir string, prev *model.Snapshot, window bool) ([]model.LogEntry, *
 }
 
 // readTail reads the window of a log of size bytes read afresh: the last lines, at
-// most logWindowLines of them in at most logWindowBytes (at least the last line). The
-// head before them is counted into mark, which then reads on from there.
+// most logWindowLines of them in at most logWindowBytes, but at least the last line
+// (and a line being written) however long. The head before them is counted into mark,
+// which then reads on from there.
 func readTail(f *os.File, size int64, mark *logMark) ([]byte, error) {
 	from := max(size-logWindowBytes, 0)
 	if from > 0 {
 		from-- // the byte before: a newline there means the window starts on a line
 	}
-	buf := make([]byte, size-from)
-	if _, err := f.ReadAt(buf, from); err != nil && !errors.Is(err, io.EOF) {
+	read := func() ([]byte, error) {
+		buf := make([]byte, size-from)
+		if _, err := f.ReadAt(buf, from); err != nil && !errors.Is(err, io.EOF) {
+			return nil, err
+		}
+		return buf, nil
+	}
+	buf, err := read()
+	if err != nil {
 		return nil, err
 	}
 	end := bytes.LastIndexByte(buf, '\n') + 1 // complete lines end there
 	start := 0
 	if from > 0 {
 		start = bytes.IndexByte(buf, '\n') + 1
-		if start == 0 {
-			// Inside one line longer than the window, still being written: the head
-			// ends where it starts, and the part read is listed as a line being written.
-			lines, changes, lineStart, err := countLines(f, from)
-			if err != nil {
+		if start == 0 || start == end {
+			// No whole line in the window: it starts with the last line (or the
+			// line being written), wherever that starts.
+			if from, err = lineStart(f, from+int64(max(end-1, 0))); err != nil {
 				return nil, err
 			}
-			mark.head = model.LogHead{Lines: lines, Changes: changes, Offset: lineStart}
-			mark.off, mark.lines = lineStart, lines
-			return buf, nil
+			if buf, err = read(); err != nil {
+				return nil, err
+			}
+			start, end = 0, bytes.LastIndexByte(buf, '\n')+1
 		}
 	}
 	// At most logWindowLines lines: back from the end, one newline per line.
@@ -199,9 +207,12 @@ func readTail(f *os.File, size int64, mark *logMark) ([]byte, error) {
 	for n := 0; n < logWindowLines && at > start; n++ {
 		at = bytes.LastIndexByte(buf[start:at-1], '\n') + 1 + start
 	}
+	if end == start {
+		at = start // only a line being written
+	}
 	headEnd := from + int64(at)
 	if headEnd > 0 {
-		lines, changes, _, err := countLines(f, headEnd)
+		lines, changes, err := countLines(f, headEnd)
 		if err != nil {
 			return nil, err
 		}
@@ -211,18 +222,35 @@ func readTail(f *os.File, size int64, mark *logMark) ([]byte, error) {
 	return buf[at:], nil
 }
 
-// countLines counts the lines of the log's first end bytes, and those that are not
-// blank, reading a megabyte at a time (no allocation per line: a 500 MB head is five
-// million lines); lineStart is where the last line counted ends.
-func countLines(f *os.File, end int64) (lines, changes int, lineStart int64, err error) {
+// lineStart is where the line holding byte pos of the log starts: after the last
+// newline before pos, read back a megabyte at a time.
+func lineStart(f *os.File, pos int64) (int64, error) {
+	buf := make([]byte, min(pos, 1<<20))
+	for pos > 0 {
+		b := buf[:min(int64(len(buf)), pos)]
+		if _, err := f.ReadAt(b, pos-int64(len(b))); err != nil {
+			return 0, err
+		}
+		if i := bytes.LastIndexByte(b, '\n'); i >= 0 {
+			return pos - int64(len(b)) + int64(i) + 1, nil
+		}
+		pos -= int64(len(b))
+	}
+	return 0, nil
+}
+
+// countLines counts the lines of the log's first end bytes (end is a line's start),
+// and those that are not blank, reading a megabyte at a time (no allocation per line:
+// a 500 MB head is five million lines).
+func countLines(f *os.File, end int64) (lines, changes int, err error) {
 	buf := make([]byte, min(end, 1<<20))
 	blank := true // the line read so far is blank
 	for off := int64(0); off < end; {
 		b := buf[:min(int64(len(buf)), end-off)]
 		if _, err := f.ReadAt(b, off); err != nil {
-			return 0, 0, 0, err
+			return 0, 0, err
 		}
-		chunkEnd := off + int64(len(b))
+		off += int64(len(b))
 		for len(b) > 0 {
 			i := bytes.IndexByte(b, '\n')
 			line := b
@@ -241,11 +269,9 @@ func countLines(f *os.File, end int64) (lines, changes int, lineStart int64, err
 			}
 			blank = true
 			b = b[i+1:]
-			lineStart = chunkEnd - int64(len(b))
 		}
-		off = chunkEnd
 	}
-	return lines, changes, lineStart, nil
+	return lines, changes, nil
 }
 
 // letGo is the window after an append grew it past twice its size: its last
