@@ -76,6 +76,21 @@ func (h *History) ActivityFrom(i int) []Change {
 	return out
 }
 
+// ActivityTo lists the changes before index j of Changes: those Back read in, whose
+// listing the changes after them do not change.
+func (h *History) ActivityTo(j int) []Change {
+	j = min(j, len(h.log))
+	if j <= 0 {
+		return nil
+	}
+	g := model.Derive(h.snap)
+	out := make([]Change, 0, j)
+	for i, e := range h.log[:j] {
+		out = append(out, h.change(i, e, g))
+	}
+	return out
+}
+
 func (h *History) change(i int, e model.LogEntry, g *model.Graph) Change {
 	// An undo lists what it removes under "modification" too (for the agents' rewind):
 	// here it is a deletion only.

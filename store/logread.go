@@ -41,6 +41,15 @@ var (
 	logWindowBytes int64 = 16 << 20
 )
 
+// SetLogWindow sets how many lines and bytes of the log LoadTail holds, and returns
+// a function that restores the setting: for tests of what reads a tail, with a small
+// window. It is not safe while a load runs.
+func SetLogWindow(lines int, bytes int64) (restore func()) {
+	l, b := logWindowLines, logWindowBytes
+	logWindowLines, logWindowBytes = lines, bytes
+	return func() { logWindowLines, logWindowBytes = l, b }
+}
+
 // logGen numbers the fresh reads of a log: a History that read back before its window
 // keeps those lines for a newer snapshot only when it read on from the same read.
 var logGen atomic.Uint64

@@ -15,9 +15,7 @@ import (
 // smallWindow sets the log window for one test.
 func smallWindow(t *testing.T, lines int, bytes int64) {
 	t.Helper()
-	l, b := logWindowLines, logWindowBytes
-	logWindowLines, logWindowBytes = lines, bytes
-	t.Cleanup(func() { logWindowLines, logWindowBytes = l, b })
+	t.Cleanup(SetLogWindow(lines, bytes))
 }
 
 // checkTail says whether snap's log is a tail of the log file as a whole read has it:

@@ -331,6 +331,8 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		return m.onHistory(msg)
 	case historyMadeMsg:
 		return m.onHistoryMade(msg)
+	case olderMsg:
+		return m.onOlder(msg)
 	case extrasTickMsg:
 		m.exWait = false // Update's supervise starts the build
 		return nil

@@ -321,6 +321,7 @@ func (m *Model) onHistory(msg historyMsg) tea.Cmd {
 	if m.activity.agents == nil && m.sess.atts != nil {
 		m.activity.agents = m.changeAgents()
 	}
+	m.activity.SetHead(msg.h.Head())
 	m.activity.SetChanges(m.changes)
 	if t := m.travel; t != nil {
 		m.activity.Show(t.id)

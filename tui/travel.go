@@ -105,10 +105,13 @@ func (m *Model) scrubIn(h *store.History, d int) tea.Cmd {
 		return nil // returned to now meanwhile
 	}
 	changes := h.Changes()
+	if i, err := h.Index(t.wantID); err == nil {
+		t.want = i // the History may hold more (or fewer) older changes than when it was asked
+	}
 	want := min(max(t.want+d, 0), len(changes)-1)
 	if want == t.want {
 		if d < 0 {
-			m.flashInfo("already at the first change, " + changes[0].ID)
+			m.flashInfo(firstChangeNote(h))
 		} else {
 			m.flashInfo("already at the last change, " + changes[len(changes)-1].ID)
 		}
