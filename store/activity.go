@@ -1,6 +1,7 @@
 package store
 
 import (
+	"fmt"
 	"os"
 	"slices"
 	"strings"
@@ -91,6 +92,9 @@ func (h *History) ActivityTo(j int) []Change {
 	return out
 }
 
+// maxUnknown is how many unusable backups a change's object names (ObjectChange.Unknown).
+const maxUnknown = 3
+
 func (h *History) change(i int, e model.LogEntry, g *model.Graph) Change {
 	// An undo lists what it removes under "modification" too (for the agents' rewind):
 	// here it is a deletion only.
@@ -116,8 +120,12 @@ func (h *History) change(i int, e model.LogEntry, g *model.Graph) Change {
 				oc.Outside = h.seenAt(id, i)
 			}
 			var why []string
-			for _, b := range append(before.Skipped, after.Skipped...) {
+			skipped := append(before.Skipped, after.Skipped...)
+			for _, b := range skipped[:min(len(skipped), maxUnknown)] {
 				why = append(why, b.Path+": "+b.Reason)
+			}
+			if len(skipped) > maxUnknown { // a run whose backups are gone: each change names them all
+				why = append(why, fmt.Sprintf("and %d more", len(skipped)-maxUnknown))
 			}
 			oc.Unknown = strings.Join(why, "; ")
 			c.Objects = append(c.Objects, oc)
@@ -141,10 +149,8 @@ func (h *History) change(i int, e model.LogEntry, g *model.Graph) Change {
 // seenAt says where an unlogged edit of id after change i shows: in the backup the next
 // change of id made ("before l-042"), else in the file now ("since").
 func (h *History) seenAt(id string, i int) string {
-	for _, j := range h.touched[id] {
-		if j > i {
-			return "before " + h.log[j].ID
-		}
+	if t := h.touched[id]; firstAfter(t, i) < len(t) {
+		return "before " + h.log[t[firstAfter(t, i)]].ID
 	}
 	return "since"
 }

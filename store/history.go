@@ -47,6 +47,10 @@ type History struct {
 	head    model.LogHead
 	back    int
 	gen     uint64
+	// failed holds the backups this History could not use (under cache.mu): not
+	// shared, since a backup caught half-written is whole a moment later, but asked
+	// once per listing, not once per earlier change.
+	failed map[string]backup
 }
 
 // backupCache holds the backups read so far, by path relative to the folder. A backup
@@ -78,7 +82,7 @@ func NewHistory(dir string, snap *model.Snapshot) *History {
 func newHistory(dir string, snap *model.Snapshot, entries []model.LogEntry, head model.LogHead, cache *backupCache) *History {
 	h := &History{dir: dir, snap: snap, pos: map[string]int{}, created: map[string]int{},
 		creations: map[string][]int{}, deletions: map[string][]int{}, touched: map[string][]int{},
-		cache: cache, entries: entries, head: head}
+		cache: cache, entries: entries, head: head, failed: map[string]backup{}}
 	if m, _ := snap.LogMark.(*logMark); m != nil {
 		h.gen = m.gen
 	}
@@ -264,6 +268,10 @@ func (h *History) afterChange(id string, i int, read bool) Version {
 	switch src {
 	case sourceAbsent:
 		return v
+	case sourceUnknown:
+		v.Skipped = append(v.Skipped, model.BrokenFile{Path: HistoryDir, ID: id,
+			Reason: fmt.Sprintf("%d backups of it in a row cannot be used; later ones were not read", maxUnusable)})
+		return v
 	case sourceBackup:
 		path := HistoryDir + "/" + h.log[j].ID + "/" + id + ".json"
 		b := h.backup(path)
@@ -315,44 +323,56 @@ const (
 	sourceNow    = iota // the object as it is now: no change since touched it
 	sourceAbsent        // it did not exist then
 	sourceBackup        // the backup made by a later change
+	sourceUnknown       // maxUnusable later backups in a row cannot be used
 )
+
+// maxUnusable is how many unusable backups in a row History.source tries.
+const maxUnusable = 16
+
+// firstAfter is the position in list (ascending) of the first index after i.
+func firstAfter(list []int, i int) int {
+	k, _ := slices.BinarySearch(list, i+1)
+	return k
+}
 
 // source says where object id as it was right after change i (-1: before the first) is
 // kept: the backup of the first later change that backed it up (one that usable accepts;
 // the next stands in for one it refuses), or nowhere when a later change created it
 // first (or it was deleted by then), or the file now when no later change touched it.
+//
+// The lists are in change order, so each is searched, not walked: the activity asks
+// this of every change, and an object changed by each of 64k changes made that 2
+// billion steps. After maxUnusable backups in a row that usable refuses, the version is
+// unknown (sourceUnknown) rather than looked for further: a run whose backups are gone
+// would make every change read every later one's.
 func (h *History) source(id string, i int, usable func(j int) bool) (kind, j int) {
 	next := -1 // the first creation after i
-	for _, c := range h.creations[id] {
-		if c > i {
-			next = c
-			break
-		}
+	creations := h.creations[id]
+	if k := firstAfter(creations, i); k < len(creations) {
+		next = creations[k]
 	}
-	for _, j := range h.touched[id] {
-		if j <= i {
-			continue
-		}
+	touched := h.touched[id]
+	refused := 0
+	for _, j := range touched[firstAfter(touched, i):] {
 		if next >= 0 && next <= j {
 			return sourceAbsent, next
 		}
 		if usable(j) {
 			return sourceBackup, j
 		}
+		if refused++; refused == maxUnusable {
+			return sourceUnknown, j
+		}
 	}
 	if next >= 0 {
 		return sourceAbsent, next
 	}
 	lastCreated, lastDeleted := -1, -1
-	for _, c := range h.creations[id] {
-		if c <= i {
-			lastCreated = c
-		}
+	if k := firstAfter(creations, i); k > 0 {
+		lastCreated = creations[k-1]
 	}
-	for _, d := range h.deletions[id] {
-		if d <= i {
-			lastDeleted = d
-		}
+	if deletions := h.deletions[id]; firstAfter(deletions, i) > 0 {
+		lastDeleted = deletions[firstAfter(deletions, i)-1]
 	}
 	if lastDeleted > lastCreated {
 		return sourceAbsent, lastDeleted
@@ -378,6 +398,9 @@ func (h *History) backup(path string) backup {
 	h.cache.mu.Lock()
 	defer h.cache.mu.Unlock()
 	if b, ok := h.cache.backups[path]; ok {
+		return b
+	}
+	if b, ok := h.failed[path]; ok {
 		return b
 	}
 	var b backup
@@ -409,6 +432,8 @@ func (h *History) backup(path string) backup {
 	}
 	if b.err == "" {
 		h.cache.backups[path] = b
+	} else {
+		h.failed[path] = b
 	}
 	return b
 }

@@ -1,6 +1,7 @@
 package store
 
 import (
+	"bufio"
 	"fmt"
 	"math/rand/v2"
 	"os"
@@ -273,5 +274,44 @@ func TestHistoryOfATail(t *testing.T) {
 	os.WriteFile(filepath.Join(dir, LogFile), []byte(strings.ReplaceAll(string(data), "creation", "creatioN")), 0o644)
 	if _, err := NewHistory(dir, next).Back(10); err == nil || !strings.Contains(err.Error(), "rewritten") {
 		t.Fatalf("back in a rewritten log: %v", err)
+	}
+}
+
+// BenchmarkLoadTail opens a folder whose log is 64 MB (REFEREE_BENCH_BIGLOG=1: 500 MB,
+// the size of bench's biglog row) as the workbench does, and lists the activity of
+// what it holds. The biglog row times the same end to end, in the binary.
+func BenchmarkLoadTail(b *testing.B) {
+	size := 64 << 20
+	if os.Getenv("REFEREE_BENCH_BIGLOG") != "" {
+		size = 500 << 20
+	}
+	dir := b.TempDir()
+	os.MkdirAll(filepath.Join(dir, "history"), 0o755)
+	f, err := os.Create(filepath.Join(dir, LogFile))
+	if err != nil {
+		b.Fatal(err)
+	}
+	w := bufio.NewWriterSize(f, 1<<20)
+	lid := "l-001"
+	for n := 0; n < size; {
+		k, _ := fmt.Fprintf(w, `{"%s": {"creation": [], "modification": ["s-001"]}, "current": ["p-001", "s-010", "e-000"]}`+"\n", lid)
+		n += k
+		if lid, err = model.NextID(lid); err != nil {
+			b.Fatal(err)
+		}
+	}
+	if err := w.Flush(); err != nil {
+		b.Fatal(err)
+	}
+	f.Close()
+	b.ResetTimer()
+	for b.Loop() {
+		snap, err := LoadTail(dir, nil)
+		if err != nil || snap.LogHead.Changes == 0 {
+			b.Fatalf("%v, head %+v", err, snap.LogHead)
+		}
+		if a := NewHistory(dir, snap).Activity(); len(a) != logWindowLines {
+			b.Fatalf("%d changes listed", len(a))
+		}
 	}
 }
