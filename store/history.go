@@ -320,10 +320,10 @@ func (h *History) current(id string) (model.Value, bool, error) {
 
 // Where an object's version right after a change is kept (History.source).
 const (
-	sourceNow    = iota // the object as it is now: no change since touched it
-	sourceAbsent        // it did not exist then
-	sourceBackup        // the backup made by a later change
-	sourceUnknown       // maxUnusable later backups in a row cannot be used
+	sourceNow     = iota // the object as it is now: no change since touched it
+	sourceAbsent         // it did not exist then
+	sourceBackup         // the backup made by a later change
+	sourceUnknown        // maxUnusable later backups in a row cannot be used
 )
 
 // maxUnusable is how many unusable backups in a row History.source tries.
