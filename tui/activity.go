@@ -423,8 +423,9 @@ func (a *Activity) View(st *themes.Styles, focused bool) string {
 }
 
 // olderLines is how many lines of the log one "read further back" reads (within the
-// store's window of bytes).
-const olderLines = 64 << 10
+// store's window of bytes): a quarter of the window, so that each step costs a
+// fraction of what the workbench holds (the whole log is `referee log`'s).
+const olderLines = 16 << 10
 
 // olderText is the last row when the log's head is not held: how many changes it has,
 // where, and how to read them.
