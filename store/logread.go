@@ -1,6 +1,7 @@
 package store
 
 import (
+	"bufio"
 	"bytes"
 	"errors"
 	"fmt"
@@ -83,30 +84,11 @@ func windowMark(window bool) *logMark {
 // grew. A missing log is no entries and no error. With window (or when prev's was
 // read so), only the tail is held.
 func readLog(dir string, prev *model.Snapshot, window bool) ([]model.LogEntry, *logMark, error) {
-	path := filepath.Join(dir, filepath.FromSlash(LogFile))
-	info, err := os.Lstat(path)
+	f, st, err := openLogFile(dir)
 	if err != nil {
 		return nil, nil, err
 	}
-	if err := regular(info); err != nil {
-		return nil, nil, err
-	}
-	seen, _ := info.Sys().(*syscall.Stat_t)
-	fd, err := unix.Open(path, unix.O_RDONLY|unix.O_NONBLOCK|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0)
-	if errors.Is(err, unix.ELOOP) {
-		return nil, nil, errLink
-	} else if err != nil {
-		return nil, nil, err
-	}
-	f := os.NewFile(uintptr(fd), path)
 	defer f.Close()
-	var st unix.Stat_t
-	if err := unix.Fstat(fd, &st); err != nil {
-		return nil, nil, err
-	}
-	if st.Mode&unix.S_IFMT != unix.S_IFREG || seen != nil && (uint64(st.Dev) != uint64(seen.Dev) || st.Ino != seen.Ino) {
-		return nil, nil, errLink
-	}
 	var pm *logMark
 	if prev != nil {
 		pm, _ = prev.LogMark.(*logMark)
@@ -310,6 +292,37 @@ func letGo(base, added []model.LogEntry, mark *logMark) []model.LogEntry {
 	return kept
 }
 
+// openLogFile opens the log for reading: no link followed, no FIFO blocked on, nothing
+// but a regular file (still the one lstat saw); st is what fstat says of it.
+func openLogFile(dir string) (*os.File, unix.Stat_t, error) {
+	var st unix.Stat_t
+	path := filepath.Join(dir, filepath.FromSlash(LogFile))
+	info, err := os.Lstat(path)
+	if err != nil {
+		return nil, st, err
+	}
+	if err := regular(info); err != nil {
+		return nil, st, err
+	}
+	seen, _ := info.Sys().(*syscall.Stat_t)
+	fd, err := unix.Open(path, unix.O_RDONLY|unix.O_NONBLOCK|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0)
+	if errors.Is(err, unix.ELOOP) {
+		return nil, st, errLink
+	} else if err != nil {
+		return nil, st, err
+	}
+	f := os.NewFile(uintptr(fd), path)
+	if err := unix.Fstat(fd, &st); err != nil {
+		f.Close()
+		return nil, st, err
+	}
+	if st.Mode&unix.S_IFMT != unix.S_IFREG || seen != nil && (uint64(st.Dev) != uint64(seen.Dev) || st.Ino != seen.Ino) {
+		f.Close()
+		return nil, st, errLink
+	}
+	return f, st, nil
+}
+
 // sameTail says whether the bytes before the mark's offset are still those read.
 func sameTail(f *os.File, m *logMark) bool {
 	if m.off == 0 {
@@ -331,8 +344,7 @@ func parseLogLines(data string, first int, off int64) []model.LogEntry {
 		line, rest, more := strings.Cut(data, "\n")
 		switch {
 		case len(line) > MaxLogLine:
-			out = append(out, model.LogEntry{Line: n, Off: off, Raw: line[:256],
-				Err: fmt.Sprintf("the line is %d bytes, more than the %d a log line may have", len(line), MaxLogLine)})
+			out = append(out, longLine(n, off, line[:256], len(line)))
 		case strings.TrimSpace(line) != "":
 			e := model.ParseLogLine(n, line)
 			e.Off = off
@@ -343,5 +355,57 @@ func parseLogLines(data string, first int, off int64) []model.LogEntry {
 		}
 		off += int64(len(line)) + 1
 		data = rest
+	}
+}
+
+// longLine is the entry of a line longer than MaxLogLine, unparsed.
+func longLine(n int, off int64, start string, length int) model.LogEntry {
+	return model.LogEntry{Line: n, Off: off, Raw: start,
+		Err: fmt.Sprintf("the line is %d bytes, more than the %d a log line may have", length, MaxLogLine)}
+}
+
+// eachLogEntry calls fn with each entry of the first size bytes of the log f, as
+// ParseLog reads them, a line at a time: what it holds is bounded by MaxLogLine
+// however long the log (`referee check` reads a 500 MB log so).
+func eachLogEntry(f io.ReaderAt, size int64, fn func(model.LogEntry)) error {
+	r := bufio.NewReaderSize(io.NewSectionReader(f, 0, size), 64<<10)
+	var line []byte // the line read so far, up to a little more than MaxLogLine
+	total := 0      // its length, newline included, however long
+	n, off := 1, int64(0)
+	for {
+		chunk, err := r.ReadSlice('\n')
+		total += len(chunk)
+		if len(line) <= MaxLogLine {
+			line = append(line, chunk...)
+		}
+		if errors.Is(err, bufio.ErrBufferFull) {
+			continue
+		}
+		if err != nil && !errors.Is(err, io.EOF) {
+			return err
+		}
+		if total > 0 {
+			length := total // without its newline, when it has one (err is nil)
+			if err == nil {
+				length--
+			}
+			if len(line) == total && err == nil {
+				line = line[:length]
+			}
+			switch {
+			case length > MaxLogLine:
+				fn(longLine(n, off, string(line[:256]), length))
+			case len(bytes.TrimSpace(line)) > 0:
+				e := model.ParseLogLine(n, string(line))
+				e.Off = off
+				fn(e)
+			}
+			n++
+			off += int64(total)
+		}
+		if err != nil { // io.EOF
+			return nil
+		}
+		line, total = line[:0], 0
 	}
 }

@@ -315,3 +315,90 @@ func BenchmarkLoadTail(b *testing.B) {
 		}
 	}
 }
+
+// checkLogReference is the check of the log as it was before it streamed: every line
+// parsed at once, one map of the IDs.
+func checkLogReference(dir string, counter string) []Finding {
+	var out []Finding
+	add := func(sev, object, format string, args ...any) {
+		out = append(out, Finding{Severity: sev, Path: LogFile, Object: object, Msg: fmt.Sprintf(format, args...)})
+	}
+	data, _ := os.ReadFile(filepath.Join(dir, LogFile))
+	seen := map[string]int{}
+	for _, e := range ParseLog(string(data)) {
+		if e.Err != "" {
+			add(SeverityError, e.ID, "line %d does not parse: %s", e.Line, oneLineSyntax.ReplaceAllString(e.Err, "byte $1:"))
+			continue
+		}
+		if first, dup := seen[e.ID]; dup {
+			add(SeverityError, e.ID, "line %d: %s is also the change on line %d", e.Line, e.ID, first)
+		} else {
+			seen[e.ID] = e.Line
+		}
+		if counter != "" && model.CompareIDs(e.ID, counter) > 0 {
+			add(SeverityError, e.ID, "line %d: %s is beyond the config.json counter %s: the next change would reuse an ID", e.Line, e.ID, counter)
+		}
+		for _, list := range [][]string{e.Creation, e.Modification} {
+			for _, id := range list {
+				if !model.ValidID(id, "") || objectFile(id) == "" {
+					add(SeverityError, e.ID, "line %d: %q is not a problem, statement or experience ID", e.Line, id)
+				}
+			}
+		}
+		for _, id := range e.Modification {
+			if model.ValidID(id, "") && objectFile(id) != "" {
+				backup := HistoryDir + "/" + e.ID + "/" + id + ".json"
+				if _, err := os.Lstat(filepath.Join(dir, backup)); err != nil {
+					add(SeverityWarning, e.ID, "line %d: %s modified %s but %s is missing, so it cannot be rewound", e.Line, e.ID, id, backup)
+				}
+			}
+		}
+	}
+	return out
+}
+
+// The check of the log, streamed, finds what a whole read found, in the same order:
+// duplicates (found in a second pass) among the other findings of their lines, bad and
+// over-long lines, blank lines counted, a last line without its newline.
+func TestCheckStreamsTheLog(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	long := `{"l-002": {"creation": [], "modification": [], "x": "` + strings.Repeat("a", MaxLogLine) + `"}}`
+	for round := range 30 {
+		dir := t.TempDir()
+		os.MkdirAll(filepath.Join(dir, "history", "l-003"), 0o755)
+		os.WriteFile(filepath.Join(dir, "history", "l-003", "s-001.json"), []byte("{}"), 0o644)
+		var b strings.Builder
+		for range 5 + r.IntN(40) {
+			switch r.IntN(8) {
+			case 0:
+				b.WriteString("\n")
+			case 1:
+				b.WriteString("{bad\n")
+			case 2:
+				if round%5 == 0 {
+					b.WriteString(long + "\n")
+				}
+			case 3:
+				fmt.Fprintf(&b, `{"l-%03d": {"creation": ["x-1"], "modification": ["s-001"]}}`+"\n", 1+r.IntN(6))
+			default:
+				fmt.Fprintf(&b, `{"l-%03d": {"creation": [], "modification": ["s-001"]}, "current": []}`+"\n", 1+r.IntN(6))
+			}
+		}
+		if round%3 == 0 {
+			b.WriteString(`{"l-009": {"creation": [], "modi`) // being written
+		}
+		os.WriteFile(filepath.Join(dir, LogFile), []byte(b.String()), 0o644)
+		counter := "l-004"
+		os.WriteFile(filepath.Join(dir, ConfigFile), []byte(`{"p": "p-000", "s": "s-000", "e": "e-000", "l": "`+counter+`"}`), 0o644)
+		snap, err := load(dir, nil, readNoLog, true)
+		if err != nil {
+			t.Fatal(err)
+		}
+		c := &checker{dir: dir, snap: snap}
+		c.log()
+		want := checkLogReference(dir, counter)
+		if !reflect.DeepEqual(c.out, want) {
+			t.Fatalf("round %d: %d findings\n%v\nwant %d\n%v", round, len(c.out), c.out, len(want), want)
+		}
+	}
+}
