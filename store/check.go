@@ -42,7 +42,7 @@ func (f Finding) String() string {
 // then by file (IDs in issue order), then in the order they were found. It fails only
 // when the folder itself cannot be read.
 func Check(dir string) ([]Finding, error) {
-	defer readLock(dir)()       // a change in progress is not a leftover
+	defer readLock(dir)() // a change in progress is not a leftover
 	// Every proof text checked, each file read once; the log is read by log(), a line
 	// at a time (a 500 MB log parsed whole held 3.6 GB).
 	snap, err := load(dir, nil, readNoLog, true)
