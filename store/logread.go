@@ -109,11 +109,20 @@ func readLog(dir string, prev *model.Snapshot, window bool) ([]model.LogEntry, *
 		return nil, nil, fmt.Errorf("is %d bytes, more than the %d a log may have", st.Size, int64(MaxLogSize))
 	}
 	var buf []byte
-	if pm == nil && window && st.Size > 0 {
-		if buf, err = readTail(f, st.Size, mark); err != nil {
+	switch {
+	case pm != nil && window && st.Size-pm.off > 2*logWindowBytes:
+		// More was appended than the window holds twice: its tail only, the rest of
+		// what was appended counted on from what was read.
+		known := model.LogHead{Lines: pm.lines, Changes: pm.head.Changes + pm.full, Offset: pm.off}
+		pm, base, mark.tail = nil, nil, ""
+		if buf, err = readTail(f, st.Size, mark, known); err != nil {
 			return nil, nil, err
 		}
-	} else {
+	case pm == nil && window && st.Size > 0:
+		if buf, err = readTail(f, st.Size, mark, model.LogHead{}); err != nil {
+			return nil, nil, err
+		}
+	default:
 		buf = make([]byte, st.Size-mark.off)
 		if _, err := f.ReadAt(buf, mark.off); err != nil && !errors.Is(err, io.EOF) {
 			return nil, nil, err
@@ -157,13 +166,14 @@ func readLog(dir string, prev *model.Snapshot, window bool) ([]model.LogEntry, *
 	return log, mark, nil
 }
 
-// readTail reads the window of a log of size bytes read afresh: the last lines, at
-// most logWindowLines of them in at most logWindowBytes, but at least the last line
-// (and a line being written) however long. The head before them is counted into mark,
-// which then reads on from there.
-func readTail(f *os.File, size int64, mark *logMark) ([]byte, error) {
-	from := max(size-logWindowBytes, 0)
-	if from > 0 {
+// readTail reads the window of a log of size bytes: the last lines, at most
+// logWindowLines of them in at most logWindowBytes, but at least the last line (and a
+// line being written) however long. The head before them is counted into mark, which
+// then reads on from there; known is what is known of the log before known.Offset (a
+// line's start), which is not read again.
+func readTail(f *os.File, size int64, mark *logMark, known model.LogHead) ([]byte, error) {
+	from := max(size-logWindowBytes, known.Offset)
+	if from > known.Offset {
 		from-- // the byte before: a newline there means the window starts on a line
 	}
 	read := func() ([]byte, error) {
@@ -179,7 +189,7 @@ func readTail(f *os.File, size int64, mark *logMark) ([]byte, error) {
 	}
 	end := bytes.LastIndexByte(buf, '\n') + 1 // complete lines end there
 	start := 0
-	if from > 0 {
+	if from > known.Offset {
 		start = bytes.IndexByte(buf, '\n') + 1
 		if start == 0 || start == end {
 			// No whole line in the window: it starts with the last line (or the
@@ -201,15 +211,15 @@ func readTail(f *os.File, size int64, mark *logMark) ([]byte, error) {
 	if end == start {
 		at = start // only a line being written
 	}
-	headEnd := from + int64(at)
-	if headEnd > 0 {
-		lines, changes, err := countLines(f, headEnd)
+	head := known
+	if headEnd := from + int64(at); headEnd > known.Offset {
+		lines, changes, err := countLines(f, known.Offset, headEnd)
 		if err != nil {
 			return nil, err
 		}
-		mark.head = model.LogHead{Lines: lines, Changes: changes, Offset: headEnd}
-		mark.off, mark.lines = headEnd, lines
+		head = model.LogHead{Lines: known.Lines + lines, Changes: known.Changes + changes, Offset: headEnd}
 	}
+	mark.head, mark.off, mark.lines = head, head.Offset, head.Lines
 	return buf[at:], nil
 }
 
@@ -230,13 +240,13 @@ func lineStart(f *os.File, pos int64) (int64, error) {
 	return 0, nil
 }
 
-// countLines counts the lines of the log's first end bytes (end is a line's start),
-// and those that are not blank, reading a megabyte at a time (no allocation per line:
-// a 500 MB head is five million lines).
-func countLines(f *os.File, end int64) (lines, changes int, err error) {
-	buf := make([]byte, min(end, 1<<20))
+// countLines counts the lines of the log's bytes from start to end (each a line's
+// start), and those that are not blank, reading a megabyte at a time (no allocation
+// per line: a 500 MB head is five million lines).
+func countLines(f *os.File, start, end int64) (lines, changes int, err error) {
+	buf := make([]byte, min(end-start, 1<<20))
 	blank := true // the line read so far is blank
-	for off := int64(0); off < end; {
+	for off := start; off < end; {
 		b := buf[:min(int64(len(buf)), end-off)]
 		if _, err := f.ReadAt(b, off); err != nil {
 			return 0, 0, err
