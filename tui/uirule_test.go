@@ -17,7 +17,7 @@ import (
 var blocking = []string{
 	"os.ReadFile", "os.WriteFile", "os.Open", "os.OpenFile", "os.Create", "os.Stat", "os.Lstat", "os.ReadDir",
 	"os.Remove", "os.RemoveAll", "os.MkdirTemp", "os.CreateTemp", "time.Sleep",
-	"store.Load", "store.LoadWithProgress", "store.Reload", "store.Run", "store.Plan", "store.NewHistory",
+	"store.Load", "store.LoadWithProgress", "store.LoadTail", "store.Reload", "store.Run", "store.Plan", "store.NewHistory",
 	"store.ReadRuns", "store.Watch",
 }
 
