@@ -31,6 +31,9 @@ func TestActivityReadsOlderChanges(t *testing.T) {
 	if m.travel == nil || m.travel.id != "l-029" {
 		t.Fatalf("travel at %v", m.travel)
 	}
+	if got := m.travelLabel(); got != "◷ time travel: after l-029 (29 of 38) · read-only" {
+		t.Fatalf("travel says %q", got)
+	}
 	keys(t, m, ",")
 	if want := "at the first change read, l-029: 28 older in history/log.jsonl lines 1–28 (the activity pane's last row reads further back)"; m.message != want {
 		t.Fatalf("message %q", m.message)
@@ -50,8 +53,8 @@ func TestActivityReadsOlderChanges(t *testing.T) {
 	}
 	// Travel goes on through them.
 	keys(t, m, ",")
-	if m.travel == nil || m.travel.id != "l-028" {
-		t.Fatalf("travel at %v after reading back", m.travel.id)
+	if m.travel == nil || m.travel.id != "l-028" || m.travelLabel() != "◷ time travel: after l-028 (28 of 38) · read-only" {
+		t.Fatalf("travel at %v after reading back: %q", m.travel.id, m.travelLabel())
 	}
 	if got := slices.Index(headers(m), "l-028"); got < 0 {
 		t.Fatal("l-028 not listed")

@@ -197,7 +197,8 @@ func (m *Model) changeSummary(i int) string {
 		return ""
 	}
 	e := changes[i]
-	s := fmt.Sprintf("after %s (%d of %d)", e.ID, i+1, len(changes))
+	older := m.logHistory().Head().Changes // counted, not held (store.LoadTail)
+	s := fmt.Sprintf("after %s (%d of %d)", e.ID, i+1+older, len(changes)+older)
 	if i < len(m.changes) && m.changes[i].ID == e.ID {
 		c := m.changes[i]
 		if who := c.ActorOrGuess(); who != "" {
@@ -286,14 +287,14 @@ func needTravel(m *Model) string {
 // travelLabel is the status bar's account of what is shown.
 func (m *Model) travelLabel() string {
 	t := m.travel
-	n := 0
+	n, older := 0, 0
 	if m.hist != nil {
-		n = len(m.hist.Changes()) // as last made in Update: View makes nothing
+		n, older = len(m.hist.Changes()), m.hist.Head().Changes // as last made in Update: View makes nothing
 	}
 	if t.at < 0 || t.at != t.want {
-		return fmt.Sprintf("◷ time travel: rebuilding after %s (%d of %d)…", t.wantID, t.want+1, n)
+		return fmt.Sprintf("◷ time travel: rebuilding after %s (%d of %d)…", t.wantID, t.want+1+older, n+older)
 	}
-	return fmt.Sprintf("◷ time travel: after %s (%d of %d) · read-only", t.id, t.at+1, n)
+	return fmt.Sprintf("◷ time travel: after %s (%d of %d) · read-only", t.id, t.at+1+older, n+older)
 }
 
 // cycleDiff opens the diff of the selected object against the previous change, then
