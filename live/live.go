@@ -90,7 +90,7 @@ func Reload(dir string, head *Forest, paths []string) Frame {
 
 // ReloadAll reads the whole folder again and derives it anew (a full frame).
 func ReloadAll(dir string) Frame {
-	snap, err := store.Load(dir)
+	snap, err := store.LoadTail(dir, nil)
 	if err != nil {
 		return Frame{LoadErr: err, Full: true}
 	}
@@ -109,7 +109,7 @@ func apply(dir string, head *Forest, b store.Batch) Frame {
 	base := head
 	var snap *model.Snapshot
 	if b.Rescan {
-		s, err := store.Load(dir)
+		s, err := store.LoadTail(dir, nil)
 		if err != nil {
 			fr.LoadErr = err
 			snap = prev
@@ -131,7 +131,7 @@ func apply(dir string, head *Forest, b store.Batch) Frame {
 // first frame. deriving, when set, is called between the read and the derivation (the
 // tui's frame of progress says which it is doing).
 func Load(dir string, progress *store.Progress, deriving func()) Frame {
-	snap, err := store.LoadWithProgress(dir, progress)
+	snap, err := store.LoadTail(dir, progress)
 	if err != nil {
 		return Frame{LoadErr: err}
 	}

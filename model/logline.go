@@ -9,7 +9,8 @@ import (
 
 // LogEntry is one line of history/log.jsonl: one change batch.
 type LogEntry struct {
-	Line         int // 1-based line number in the file
+	Line         int   // 1-based line number in the file
+	Off          int64 // byte offset of the line in the file (when read from one)
 	ID           string
 	Creation     []string
 	Modification []string

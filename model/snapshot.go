@@ -15,6 +15,9 @@ type Snapshot struct {
 	Experiences map[string]*Experience
 	Config      *Config
 	Log         []LogEntry
+	// LogHead is what Log leaves out: the workbench holds only the log's tail
+	// (store.LoadTail), and says how many lines came before it.
+	LogHead LogHead
 	// LogMark is the store's note of how far Log was read, so that a reload reads on
 	// from there (opaque here).
 	LogMark any
@@ -29,6 +32,17 @@ type Snapshot struct {
 	VocabCount   VocabCount
 	VocabCounted bool
 }
+
+// LogHead is the part of history/log.jsonl before the first line a snapshot holds:
+// Lines lines (blank ones too), Changes of them not blank, ending at byte Offset (a
+// line's start). The zero LogHead means the snapshot holds the whole log.
+type LogHead struct {
+	Lines, Changes int
+	Offset         int64
+}
+
+// LogChanges is how many changes (non-blank lines) the log has, held or not.
+func (s *Snapshot) LogChanges() int { return s.LogHead.Changes + len(s.Log) }
 
 // BrokenFile is a file that is not (or not yet) a valid object. ID is the object the
 // file name claims to be, when it has one; the snapshot keeps the last good version of

@@ -1,6 +1,7 @@
 package store
 
 import (
+	"fmt"
 	"os"
 	"slices"
 	"strings"
@@ -77,6 +78,24 @@ func (h *History) ActivityFrom(i int) []Change {
 	return out
 }
 
+// ActivityTo lists the changes before index j of Changes: those Back read in, whose
+// listing the changes after them do not change.
+func (h *History) ActivityTo(j int) []Change {
+	j = min(j, len(h.log))
+	if j <= 0 {
+		return nil
+	}
+	g := h.graph()
+	out := make([]Change, 0, j)
+	for i, e := range h.log[:j] {
+		out = append(out, h.change(i, e, g))
+	}
+	return out
+}
+
+// maxUnknown is how many unusable backups a change's object names (ObjectChange.Unknown).
+const maxUnknown = 3
+
 // graph derives the snapshot's graph when a guess first needs it: only an agent's own
 // line that creates a statement does, and a whole derive per listing was most of what
 // following a run's activity cost.
@@ -109,8 +128,12 @@ func (h *History) change(i int, e model.LogEntry, g func() *model.Graph) Change 
 				oc.Outside = h.seenAt(id, i)
 			}
 			var why []string
-			for _, b := range append(before.Skipped, after.Skipped...) {
+			skipped := append(before.Skipped, after.Skipped...)
+			for _, b := range skipped[:min(len(skipped), maxUnknown)] {
 				why = append(why, b.Path+": "+b.Reason)
+			}
+			if len(skipped) > maxUnknown { // a run whose backups are gone: each change names them all
+				why = append(why, fmt.Sprintf("and %d more", len(skipped)-maxUnknown))
 			}
 			oc.Unknown = strings.Join(why, "; ")
 			c.Objects = append(c.Objects, oc)
@@ -137,10 +160,8 @@ func (h *History) change(i int, e model.LogEntry, g func() *model.Graph) Change 
 // seenAt says where an unlogged edit of id after change i shows: in the backup the next
 // change of id made ("before l-042"), else in the file now ("since").
 func (h *History) seenAt(id string, i int) string {
-	for _, j := range h.touched[id] {
-		if j > i {
-			return "before " + h.log[j].ID
-		}
+	if t := h.touched[id]; firstAfter(t, i) < len(t) {
+		return "before " + h.log[t[firstAfter(t, i)]].ID
 	}
 	return "since"
 }

@@ -3,6 +3,7 @@ package store
 import (
 	"errors"
 	"fmt"
+	"hash/maphash"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -41,8 +42,10 @@ func (f Finding) String() string {
 // then by file (IDs in issue order), then in the order they were found. It fails only
 // when the folder itself cannot be read.
 func Check(dir string) ([]Finding, error) {
-	defer readLock(dir)()       // a change in progress is not a leftover
-	snap, err := LoadWhole(dir) // every proof text checked, each file read once
+	defer readLock(dir)() // a change in progress is not a leftover
+	// Every proof text checked, each file read once; the log is read by log(), a line
+	// at a time (a 500 MB log parsed whole held 3.6 GB).
+	snap, err := load(dir, nil, readNoLog, true)
 	if err != nil {
 		return nil, &InputError{Msg: err.Error()}
 	}
@@ -353,39 +356,73 @@ func (c *checker) highestOnDisk(kind string) (id, where string) {
 
 var oneLineSyntax = regexp.MustCompile(`^line 1 \(byte (\d+)\):`)
 
-// log checks every line of history/log.jsonl and the backups the changes promise.
+// log checks every line of history/log.jsonl and the backups the changes promise. It
+// streams the log (eachLogEntry), holding 8 bytes per change to tell a change ID used
+// twice: the IDs whose hash came twice are read again in a second pass, which finds
+// the duplicates and the line of each one's first use.
 func (c *checker) log() {
-	if c.snap.Log == nil {
+	missing := func() {
 		if _, err := os.Lstat(filepath.Join(c.dir, filepath.FromSlash(LogFile))); errors.Is(err, fs.ErrNotExist) &&
 			len(c.snap.Problems)+c.snap.Statements.Len() > 0 {
 			c.add(SeverityWarning, LogFile, "", "missing: no change can be rewound")
 		}
+	}
+	if isLink(c.dir, HistoryDir) { // Load reported it
+		missing()
 		return
 	}
+	f, st, err := openLogFile(c.dir)
+	if err == nil && st.Size > MaxLogSize {
+		f.Close()
+		err = fmt.Errorf("is %d bytes, more than the %d a log may have", st.Size, int64(MaxLogSize))
+	}
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			missing()
+		} else {
+			c.add(SeverityError, LogFile, "", "%s", unwrapPath(err).Error())
+		}
+		return
+	}
+	defer f.Close()
 	var counter string
 	if c.snap.Config != nil {
 		counter = c.snap.Config.Last[model.KindChange]
 	}
-	seen := map[string]int{}
-	for _, e := range c.snap.Log {
+	// The findings by line: a duplicate (found in the second pass) comes first on its
+	// line, as a single pass found it.
+	type lineFinding struct {
+		line int
+		dup  bool
+		f    Finding
+	}
+	var found []lineFinding
+	// At most maxLogFindings of each kind are listed, the rest counted: a log of
+	// millions of changes whose backups are gone is one warning per change.
+	var more [logKinds]int
+	add := func(kind, line int, dup bool, sev, object, format string, args ...any) {
+		if more[kind]++; more[kind] > maxLogFindings {
+			return
+		}
+		found = append(found, lineFinding{line, dup, Finding{Severity: sev, Path: LogFile, Object: object, Msg: fmt.Sprintf(format, args...)}})
+	}
+	seed := maphash.MakeSeed()
+	var hashes []uint64
+	err = eachLogEntry(f, st.Size, func(e model.LogEntry) {
 		if e.Err != "" {
 			// A log line is one JSON document on one line: drop the parser's "line 1".
 			msg := oneLineSyntax.ReplaceAllString(e.Err, "byte $1:")
-			c.add(SeverityError, LogFile, e.ID, "line %d does not parse: %s", e.Line, msg)
-			continue
+			add(logUnparsed, e.Line, false, SeverityError, e.ID, "line %d does not parse: %s", e.Line, msg)
+			return
 		}
-		if first, dup := seen[e.ID]; dup {
-			c.add(SeverityError, LogFile, e.ID, "line %d: %s is also the change on line %d", e.Line, e.ID, first)
-		} else {
-			seen[e.ID] = e.Line
-		}
+		hashes = append(hashes, maphash.String(seed, e.ID))
 		if counter != "" && model.CompareIDs(e.ID, counter) > 0 {
-			c.add(SeverityError, LogFile, e.ID, "line %d: %s is beyond the config.json counter %s: the next change would reuse an ID", e.Line, e.ID, counter)
+			add(logBeyond, e.Line, false, SeverityError, e.ID, "line %d: %s is beyond the config.json counter %s: the next change would reuse an ID", e.Line, e.ID, counter)
 		}
 		for _, list := range [][]string{e.Creation, e.Modification} {
 			for _, id := range list {
 				if !model.ValidID(id, "") || objectFile(id) == "" {
-					c.add(SeverityError, LogFile, e.ID, "line %d: %q is not a problem, statement or experience ID", e.Line, id)
+					add(logBadID, e.Line, false, SeverityError, e.ID, "line %d: %q is not a problem, statement or experience ID", e.Line, id)
 				}
 			}
 		}
@@ -395,11 +432,78 @@ func (c *checker) log() {
 			}
 			backup := HistoryDir + "/" + e.ID + "/" + id + ".json"
 			if info, err := os.Lstat(filepath.Join(c.dir, filepath.FromSlash(backup))); err != nil || !info.Mode().IsRegular() {
-				c.add(SeverityWarning, LogFile, e.ID, "line %d: %s modified %s but %s is missing, so it cannot be rewound", e.Line, e.ID, id, backup)
+				add(logNoBackup, e.Line, false, SeverityWarning, e.ID, "line %d: %s modified %s but %s is missing, so it cannot be rewound", e.Line, e.ID, id, backup)
 			}
+		}
+	})
+	slices.Sort(hashes)
+	twice := map[uint64]bool{}
+	for i := 1; i < len(hashes); i++ {
+		if hashes[i] == hashes[i-1] {
+			twice[hashes[i]] = true
+		}
+	}
+	hashes = nil
+	if err == nil && len(twice) > 0 {
+		seen := map[string]int{}
+		err = eachLogEntry(f, st.Size, func(e model.LogEntry) { // the same bytes: agents only append
+			if e.Err != "" || !twice[maphash.String(seed, e.ID)] {
+				return
+			}
+			if first, dup := seen[e.ID]; dup {
+				add(logDuplicate, e.Line, true, SeverityError, e.ID, "line %d: %s is also the change on line %d", e.Line, e.ID, first)
+			} else {
+				seen[strings.Clone(e.ID)] = e.Line
+			}
+		})
+		slices.SortStableFunc(found, func(a, b lineFinding) int {
+			if a.line != b.line {
+				return a.line - b.line
+			}
+			if a.dup != b.dup {
+				if a.dup {
+					return -1
+				}
+				return 1
+			}
+			return 0
+		})
+	}
+	if err != nil {
+		c.add(SeverityError, LogFile, "", "cannot be read: %s", unwrapPath(err).Error())
+	}
+	for _, lf := range found {
+		c.out = append(c.out, lf.f)
+	}
+	for kind, what := range [logKinds]string{
+		logUnparsed:  "lines do not parse",
+		logDuplicate: "lines repeat a change ID",
+		logBeyond:    "lines name a change beyond the config.json counter",
+		logBadID:     "IDs in the lines are not problem, statement or experience IDs",
+		logNoBackup:  "backups of modified objects are missing",
+	} {
+		if n := more[kind] - maxLogFindings; n > 0 {
+			sev := SeverityError
+			if kind == logNoBackup {
+				sev = SeverityWarning
+			}
+			c.add(sev, LogFile, "", "%d more %s (the first %d are listed)", n, what, maxLogFindings)
 		}
 	}
 }
+
+// maxLogFindings is how many findings of one kind check lists for the log.
+const maxLogFindings = 100
+
+// The kinds of the log's findings, for maxLogFindings.
+const (
+	logUnparsed = iota
+	logDuplicate
+	logBeyond
+	logBadID
+	logNoBackup
+	logKinds
+)
 
 func checkSortedIDs[V any](m map[string]V) []string {
 	ids := make([]string, 0, len(m))

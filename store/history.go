@@ -1,6 +1,8 @@
 package store
 
 import (
+	"bytes"
+	"cmp"
 	"errors"
 	"fmt"
 	"os"
@@ -8,6 +10,9 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"syscall"
+
+	"golang.org/x/sys/unix"
 
 	"referee/model"
 )
@@ -34,6 +39,18 @@ type History struct {
 	touched              map[string][]int
 
 	cache *backupCache
+
+	// entries are the log lines held: those read back (Back), then the snapshot's Log;
+	// head is what they leave out of the log, back how many were read back, gen the read
+	// of the log they continue (logMark.gen; 0 for none).
+	entries []model.LogEntry
+	head    model.LogHead
+	back    int
+	gen     uint64
+	// failed holds the backups this History could not use (under cache.mu): not
+	// shared, since a backup caught half-written is whole a moment later, but asked
+	// once per listing, not once per earlier change.
+	failed map[string]backup
 }
 
 // backupCache holds the backups read so far, by path relative to the folder. A backup
@@ -52,11 +69,24 @@ type backup struct {
 }
 
 // NewHistory indexes the log of snap, the folder dir as it is now.
+//
+// When the snapshot holds only the log's tail (store.LoadTail), so does the History:
+// what it says of a change it holds is exact (the object after a change is read from
+// later changes, all of which it holds), and the changes before are its Head, reached
+// with Back.
 func NewHistory(dir string, snap *model.Snapshot) *History {
+	return newHistory(dir, snap, snap.Log, snap.LogHead, &backupCache{backups: map[string]backup{}})
+}
+
+// newHistory indexes entries, the log of snap but for head.
+func newHistory(dir string, snap *model.Snapshot, entries []model.LogEntry, head model.LogHead, cache *backupCache) *History {
 	h := &History{dir: dir, snap: snap, pos: map[string]int{}, created: map[string]int{},
 		creations: map[string][]int{}, deletions: map[string][]int{}, touched: map[string][]int{},
-		cache: &backupCache{backups: map[string]backup{}}}
-	for _, e := range snap.Log {
+		cache: cache, entries: entries, head: head, failed: map[string]backup{}}
+	if m, _ := snap.LogMark.(*logMark); m != nil {
+		h.gen = m.gen
+	}
+	for _, e := range entries {
 		if e.ID == "" || !model.ValidID(e.ID, model.KindChange) {
 			continue
 		}
@@ -86,11 +116,102 @@ func NewHistory(dir string, snap *model.Snapshot) *History {
 }
 
 // With is the History of a newer snapshot of the same folder, sharing the backups
-// already read (the UI makes one per snapshot while the agents work).
+// already read (the UI makes one per snapshot while the agents work). The lines h read
+// back (Back) are kept while the log only grew since.
 func (h *History) With(snap *model.Snapshot) *History {
-	n := NewHistory(h.dir, snap)
-	n.cache = h.cache
-	return n
+	m, _ := snap.LogMark.(*logMark)
+	hm, _ := h.snap.LogMark.(*logMark)
+	if h.back > 0 && m != nil && hm != nil && m.gen == h.gen && h.gen != 0 &&
+		h.head.Offset < snap.LogHead.Offset && snap.LogHead.Offset <= hm.off {
+		// The lines held before the newer snapshot's first: those read back, and any
+		// its window let go since.
+		cut, _ := slices.BinarySearchFunc(h.entries, snap.LogHead.Offset, func(e model.LogEntry, off int64) int {
+			return cmp.Compare(e.Off, off)
+		})
+		entries := append(h.entries[:cut:cut], snap.Log...)
+		n := newHistory(h.dir, snap, entries, h.head, h.cache)
+		n.back = cut
+		return n
+	}
+	return newHistory(h.dir, snap, snap.Log, snap.LogHead, h.cache)
+}
+
+// Head is what the History leaves out of the log: the lines before the first it holds
+// (the zero LogHead when it holds them all).
+func (h *History) Head() model.LogHead { return h.head }
+
+// Back is the History with up to n more lines of the log before its first (within
+// logWindowBytes), read from the file backwards from Head().Offset: h itself when it
+// holds the whole log. It fails when the log is no longer the file the snapshot read
+// (rewritten, replaced or cut short); the snapshot's log must be read again then.
+func (h *History) Back(n int) (*History, error) {
+	if h.head.Offset == 0 || n <= 0 {
+		return h, nil
+	}
+	m, _ := h.snap.LogMark.(*logMark)
+	if m == nil || m.used == nil {
+		return nil, inputf("%s: this snapshot did not read the log, so cannot read back in it", LogFile)
+	}
+	changed := inputf("%s has been rewritten since it was read: nothing older can be read until it is read again", LogFile)
+	f, err := openLog(h.dir)
+	if err != nil {
+		return nil, inputf("cannot read %s: %v", LogFile, unwrapPath(err))
+	}
+	defer f.Close()
+	info, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	st, _ := info.Sys().(*syscall.Stat_t)
+	if st == nil || uint64(st.Dev) != m.dev || st.Ino != m.ino || info.Size() < m.off || !sameTail(f, m) {
+		return nil, changed
+	}
+	end := h.head.Offset
+	from, buf := end, []byte(nil)
+	// Back from the head's end until a line starts in what was read (or the file does).
+	for from > 0 && (len(buf) == 0 || bytes.IndexByte(buf[:len(buf)-1], '\n') < 0) {
+		step := min(from, logWindowBytes)
+		more := make([]byte, step, int(step)+len(buf))
+		if _, err := f.ReadAt(more, from-step); err != nil {
+			return nil, err
+		}
+		buf, from = append(more, buf...), from-step
+	}
+	if len(buf) == 0 || buf[len(buf)-1] != '\n' {
+		return nil, changed
+	}
+	start := 0
+	if from > 0 {
+		start = bytes.IndexByte(buf, '\n') + 1
+	}
+	at := len(buf)
+	for k := 0; k < n && at > start; k++ {
+		at = bytes.LastIndexByte(buf[start:at-1], '\n') + 1 + start
+	}
+	data := string(buf[at:])
+	lines := strings.Count(data, "\n")
+	older := parseLogLines(data, h.head.Lines-lines+1, from+int64(at))
+	head := model.LogHead{Lines: h.head.Lines - lines, Changes: h.head.Changes - len(older), Offset: from + int64(at)}
+	if head.Lines < 0 || head.Changes < 0 || head.Offset == 0 && (head.Lines != 0 || head.Changes != 0) {
+		return nil, changed
+	}
+	entries := make([]model.LogEntry, 0, len(older)+len(h.entries))
+	entries = append(append(entries, older...), h.entries...)
+	b := newHistory(h.dir, h.snap, entries, head, h.cache)
+	b.back = h.back + len(older)
+	return b, nil
+}
+
+// openLog opens the log for reading, following no link and blocking on no FIFO.
+func openLog(dir string) (*os.File, error) {
+	path := filepath.Join(dir, filepath.FromSlash(LogFile))
+	fd, err := unix.Open(path, unix.O_RDONLY|unix.O_NONBLOCK|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0)
+	if errors.Is(err, unix.ELOOP) {
+		return nil, errLink
+	} else if err != nil {
+		return nil, err
+	}
+	return os.NewFile(uintptr(fd), path), nil
 }
 
 // Changes is the log as History reads it: every line naming a change, in file order.
@@ -147,6 +268,10 @@ func (h *History) afterChange(id string, i int, read bool) Version {
 	switch src {
 	case sourceAbsent:
 		return v
+	case sourceUnknown:
+		v.Skipped = append(v.Skipped, model.BrokenFile{Path: HistoryDir, ID: id,
+			Reason: fmt.Sprintf("%d backups of it in a row cannot be used; later ones were not read", maxUnusable)})
+		return v
 	case sourceBackup:
 		path := HistoryDir + "/" + h.log[j].ID + "/" + id + ".json"
 		b := h.backup(path)
@@ -195,47 +320,59 @@ func (h *History) current(id string) (model.Value, bool, error) {
 
 // Where an object's version right after a change is kept (History.source).
 const (
-	sourceNow    = iota // the object as it is now: no change since touched it
-	sourceAbsent        // it did not exist then
-	sourceBackup        // the backup made by a later change
+	sourceNow     = iota // the object as it is now: no change since touched it
+	sourceAbsent         // it did not exist then
+	sourceBackup         // the backup made by a later change
+	sourceUnknown        // maxUnusable later backups in a row cannot be used
 )
+
+// maxUnusable is how many unusable backups in a row History.source tries.
+const maxUnusable = 16
+
+// firstAfter is the position in list (ascending) of the first index after i.
+func firstAfter(list []int, i int) int {
+	k, _ := slices.BinarySearch(list, i+1)
+	return k
+}
 
 // source says where object id as it was right after change i (-1: before the first) is
 // kept: the backup of the first later change that backed it up (one that usable accepts;
 // the next stands in for one it refuses), or nowhere when a later change created it
 // first (or it was deleted by then), or the file now when no later change touched it.
+//
+// The lists are in change order, so each is searched, not walked: the activity asks
+// this of every change, and an object changed by each of 64k changes made that 2
+// billion steps. After maxUnusable backups in a row that usable refuses, the version is
+// unknown (sourceUnknown) rather than looked for further: a run whose backups are gone
+// would make every change read every later one's.
 func (h *History) source(id string, i int, usable func(j int) bool) (kind, j int) {
 	next := -1 // the first creation after i
-	for _, c := range h.creations[id] {
-		if c > i {
-			next = c
-			break
-		}
+	creations := h.creations[id]
+	if k := firstAfter(creations, i); k < len(creations) {
+		next = creations[k]
 	}
-	for _, j := range h.touched[id] {
-		if j <= i {
-			continue
-		}
+	touched := h.touched[id]
+	refused := 0
+	for _, j := range touched[firstAfter(touched, i):] {
 		if next >= 0 && next <= j {
 			return sourceAbsent, next
 		}
 		if usable(j) {
 			return sourceBackup, j
 		}
+		if refused++; refused == maxUnusable {
+			return sourceUnknown, j
+		}
 	}
 	if next >= 0 {
 		return sourceAbsent, next
 	}
 	lastCreated, lastDeleted := -1, -1
-	for _, c := range h.creations[id] {
-		if c <= i {
-			lastCreated = c
-		}
+	if k := firstAfter(creations, i); k > 0 {
+		lastCreated = creations[k-1]
 	}
-	for _, d := range h.deletions[id] {
-		if d <= i {
-			lastDeleted = d
-		}
+	if deletions := h.deletions[id]; firstAfter(deletions, i) > 0 {
+		lastDeleted = deletions[firstAfter(deletions, i)-1]
 	}
 	if lastDeleted > lastCreated {
 		return sourceAbsent, lastDeleted
@@ -261,6 +398,9 @@ func (h *History) backup(path string) backup {
 	h.cache.mu.Lock()
 	defer h.cache.mu.Unlock()
 	if b, ok := h.cache.backups[path]; ok {
+		return b
+	}
+	if b, ok := h.failed[path]; ok {
 		return b
 	}
 	var b backup
@@ -292,6 +432,8 @@ func (h *History) backup(path string) backup {
 	}
 	if b.err == "" {
 		h.cache.backups[path] = b
+	} else {
+		h.failed[path] = b
 	}
 	return b
 }
@@ -378,8 +520,10 @@ func (h *History) At(changeID string) (*model.Snapshot, error) {
 		}
 	}
 	slices.SortFunc(snap.Broken, func(a, b model.BrokenFile) int { return comparePaths(a.Path, b.Path) })
-	// The log up to and including the change, as the file held it then.
-	for _, e := range h.snap.Log {
+	// The log up to and including the change, as the file held it then (as much of it
+	// as the History holds).
+	snap.LogHead = h.head
+	for _, e := range h.entries {
 		snap.Log = append(snap.Log, e)
 		if e.ID == changeID {
 			break

@@ -47,21 +47,36 @@ type Progress struct{ Done, Total atomic.Int64 }
 
 // LoadWithProgress is Load, counting into p (which may be nil) as it goes.
 func LoadWithProgress(dir string, p *Progress) (*model.Snapshot, error) {
-	return load(dir, p, true, false)
+	return load(dir, p, readWholeLog, false)
 }
+
+// LoadTail is LoadWithProgress holding only the log's tail, as the workbench does: its
+// last lines are parsed (see logWindowLines), the lines before them counted
+// (Snapshot.LogHead), and reloads of the snapshot keep it so. History.Back reads
+// further back.
+func LoadTail(dir string, p *Progress) (*model.Snapshot, error) {
+	return load(dir, p, readLogTail, false)
+}
+
+// How much of the log a load reads.
+const (
+	readNoLog    = iota // none (LoadNoLog)
+	readWholeLog        // every line
+	readLogTail         // the tail (LoadTail)
+)
 
 // LoadNoLog is Load without the change log (Snapshot.Log stays empty), for a caller that
 // needs only the objects, as `referee status` does: a long run's log is megabytes of
 // lines to parse.
-func LoadNoLog(dir string) (*model.Snapshot, error) { return load(dir, nil, false, false) }
+func LoadNoLog(dir string) (*model.Snapshot, error) { return load(dir, nil, readNoLog, false) }
 
 // LoadWhole is Load reading every statement whole, its document and proof text
 // included (Load leaves long proof texts in their files: model.StatementLean), for a
 // caller that needs them all, as `check` and `export` do: each file is read once, and a
 // statement whose proof text is not valid JSON is a broken file, as any other fault.
-func LoadWhole(dir string) (*model.Snapshot, error) { return load(dir, nil, true, true) }
+func LoadWhole(dir string) (*model.Snapshot, error) { return load(dir, nil, readWholeLog, true) }
 
-func load(dir string, p *Progress, withLog, whole bool) (*model.Snapshot, error) {
+func load(dir string, p *Progress, withLog int, whole bool) (*model.Snapshot, error) {
 	defer pauseGC()()
 	info, err := os.Stat(dir)
 	if err != nil {
@@ -482,24 +497,24 @@ type meta struct {
 }
 
 // loadMeta reads config.json and the log into snap.
-func loadMeta(dir string, snap *model.Snapshot) { setMeta(snap, readMeta(dir, true)) }
+func loadMeta(dir string, snap *model.Snapshot) { setMeta(snap, readMeta(dir, readWholeLog)) }
 
 func setMeta(snap *model.Snapshot, m meta) {
 	snap.Broken = slices.DeleteFunc(snap.Broken, func(b model.BrokenFile) bool {
 		return b.Path == ConfigFile || b.Path == LogFile || b.Path == HistoryDir
 	})
 	snap.Broken = append(snap.Broken, m.broken...)
-	snap.Config, snap.Log = m.config, m.log
+	snap.Config, snap.Log, snap.LogHead = m.config, m.log, model.LogHead{}
 	if m.logMark != nil {
-		snap.LogMark = m.logMark
+		snap.LogMark, snap.LogHead = m.logMark, m.logMark.head
 	} else {
 		snap.LogMark = nil
 	}
 }
 
-// readMeta reads config.json and (withLog) the log; it touches no snapshot, so a load
-// runs it beside the object files.
-func readMeta(dir string, withLog bool) meta {
+// readMeta reads config.json and (withLog: readWholeLog, readLogTail) the log; it touches no
+// snapshot, so a load runs it beside the object files.
+func readMeta(dir string, withLog int) meta {
 	var m meta
 	if data, err := readRegular(filepath.Join(dir, ConfigFile)); err != nil {
 		if !errors.Is(err, fs.ErrNotExist) {
@@ -514,31 +529,41 @@ func readMeta(dir string, withLog bool) meta {
 	}
 	if isLink(dir, HistoryDir) {
 		m.broken = append(m.broken, model.BrokenFile{Path: HistoryDir, Reason: linkReason})
+		m.logMark = windowMark(withLog == readLogTail)
 		return m
 	}
-	if !withLog {
+	if withLog == readNoLog {
 		return m
 	}
-	m.log, m.logMark, m.broken = readLogInto(dir, nil, m.broken)
+	m.log, m.logMark, m.broken = readLogInto(dir, nil, withLog == readLogTail, m.broken)
 	return m
 }
 
 // readLogInto reads the log on from prev's (readLog), listing it as broken on failure.
-func readLogInto(dir string, prev *model.Snapshot, broken []model.BrokenFile) ([]model.LogEntry, *logMark, []model.BrokenFile) {
-	log, mark, err := readLog(dir, prev)
+func readLogInto(dir string, prev *model.Snapshot, window bool, broken []model.BrokenFile) ([]model.LogEntry, *logMark, []model.BrokenFile) {
+	log, mark, err := readLog(dir, prev, window)
 	if err != nil {
 		if !errors.Is(err, fs.ErrNotExist) {
 			broken = append(broken, model.BrokenFile{Path: LogFile, Reason: unwrapPath(err).Error()})
 		}
-		return nil, nil, broken
+		return nil, windowMark(window || windowed(prev)), broken
 	}
 	return log, mark, broken
+}
+
+// windowed says whether a snapshot holds only the log's tail (LoadTail).
+func windowed(snap *model.Snapshot) bool {
+	if snap == nil {
+		return false
+	}
+	m, _ := snap.LogMark.(*logMark)
+	return m != nil && m.window
 }
 
 // ParseLog reads every line of log.jsonl; blank lines are skipped, bad lines kept with Err
 // (a line longer than MaxLogLine among them, unparsed). The entries' strings are slices
 // of data.
-func ParseLog(data string) []model.LogEntry { return parseLogLines(data, 1) }
+func ParseLog(data string) []model.LogEntry { return parseLogLines(data, 1, 0) }
 
 // Reload returns a new snapshot with the given files (paths relative to the folder, with
 // forward slashes) read again. Everything else is shared with prev, which is not changed.
@@ -551,6 +576,7 @@ func Reload(dir string, prev *model.Snapshot, paths []string) *model.Snapshot {
 		Broken:      slices.Clone(prev.Broken),
 		Config:      prev.Config,
 		Log:         prev.Log,
+		LogHead:     prev.LogHead,
 		LogMark:     prev.LogMark,
 	}
 	config, log := false, false
@@ -621,7 +647,7 @@ func recount(prev, snap *model.Snapshot, objects []string) model.VocabCount {
 
 // reloadMeta reads config.json again (config) and the log on from prev's (log) into snap.
 func reloadMeta(dir string, prev, snap *model.Snapshot, config, log bool) {
-	m := readMeta(dir, false)
+	m := readMeta(dir, readNoLog)
 	drop := func(path string) {
 		snap.Broken = slices.DeleteFunc(snap.Broken, func(b model.BrokenFile) bool { return b.Path == path })
 	}
@@ -639,11 +665,19 @@ func reloadMeta(dir string, prev, snap *model.Snapshot, config, log bool) {
 	switch {
 	case linked:
 		drop(LogFile)
-		snap.Log, snap.LogMark = nil, nil
+		snap.Log, snap.LogHead, snap.LogMark = nil, model.LogHead{}, nil
+		if windowed(prev) {
+			snap.LogMark = windowMark(true)
+		}
 	case log:
 		drop(LogFile)
 		var broken []model.BrokenFile
-		snap.Log, snap.LogMark, broken = readLogInto(dir, prev, nil)
+		var mark *logMark
+		snap.Log, mark, broken = readLogInto(dir, prev, false, nil)
+		snap.LogMark, snap.LogHead = nil, model.LogHead{}
+		if mark != nil {
+			snap.LogMark, snap.LogHead = mark, mark.head
+		}
 		snap.Broken = append(snap.Broken, broken...)
 	}
 }

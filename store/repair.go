@@ -157,8 +157,13 @@ type repairPlan struct {
 	dir   string
 	items []repairItem
 
-	log        []model.LogEntry // lines that parse
+	// What the plan needs of the log's lines that parse, gathered as it streams them
+	// (a 500 MB log held whole was gigabytes): their change IDs, how many, the line with
+	// the highest ID, and each object's last creation or modification (missingObjects).
 	logIDs     map[string]bool
+	logLines   int
+	logLast    model.LogEntry
+	touches    objectTouches
 	logBroken  bool            // the log cannot be read: leave counters and changes alone
 	journals   map[string]bool // changes with a journal
 	inJournal  map[string]bool // objects a journal names: their state is the journal's to explain
@@ -179,12 +184,23 @@ func planRepair(dir string) *repairPlan {
 	if isLink(dir, HistoryDir) {
 		return pl // Load reports the link; nothing under it is read
 	}
-	if data, err := readNoFollow(pl.abs(LogFile)); err == nil {
-		for _, e := range ParseLog(string(data)) {
+	pl.touches.last = map[string]objectTouch{}
+	if f, st, err := openLogFile(dir); err == nil {
+		err = eachLogEntry(f, st.Size, func(e model.LogEntry) {
 			if e.Err == "" {
-				pl.log = append(pl.log, e)
-				pl.logIDs[e.ID] = true
+				pl.logIDs[strings.Clone(e.ID)] = true // not a slice of the line: nothing keeps the lines
+				pl.logLines++
+				if pl.logLast.ID == "" || model.CompareIDs(e.ID, pl.logLast.ID) > 0 {
+					pl.logLast = e
+				}
+				pl.touches.take(e)
 			}
+		})
+		f.Close()
+		if err != nil {
+			pl.logBroken = true
+			pl.logIDs, pl.logLines, pl.logLast = map[string]bool{}, 0, model.LogEntry{}
+			pl.touches = objectTouches{last: map[string]objectTouch{}}
 		}
 	} else if !errors.Is(err, fs.ErrNotExist) {
 		pl.logBroken = true
@@ -433,9 +449,9 @@ func (pl *repairPlan) journal(j *journal) {
 		return
 	}
 	var later string
-	for _, e := range pl.log {
-		if model.CompareIDs(e.ID, j.change) > 0 && (later == "" || model.CompareIDs(e.ID, later) < 0) {
-			later = e.ID
+	for id := range pl.logIDs {
+		if model.CompareIDs(id, j.change) > 0 && (later == "" || model.CompareIDs(id, later) < 0) {
+			later = id
 		}
 	}
 	if len(j.notWritten) == 0 && later == "" {
@@ -597,7 +613,7 @@ func (pl *repairPlan) backupFolders() {
 
 // counters: config.json counters ahead of every log line and file that uses an ID.
 func (pl *repairPlan) counters() {
-	if pl.logBroken || (len(pl.log) == 0 && len(pl.added) == 0) || isLink(pl.dir, ConfigFile) {
+	if pl.logBroken || (pl.logLines == 0 && len(pl.added) == 0) || isLink(pl.dir, ConfigFile) {
 		return // without a log, nothing tells which IDs were used
 	}
 	cfgBytes := pl.restoreCfg
@@ -616,9 +632,8 @@ func (pl *repairPlan) counters() {
 		return
 	}
 	// What the log uses: the last change, and its "current" (the last p, s, e IDs).
-	entries := append(slices.Clone(pl.log), pl.added...)
-	var last model.LogEntry
-	for _, e := range entries {
+	last := pl.logLast
+	for _, e := range pl.added {
 		if last.ID == "" || model.CompareIDs(e.ID, last.ID) > 0 {
 			last = e
 		}
@@ -697,33 +712,10 @@ func (pl *repairPlan) missingObjects() {
 	if pl.logBroken {
 		return
 	}
-	type touch struct {
-		entry   model.LogEntry
-		created bool
+	for _, e := range pl.added { // after the log's lines, as if appended
+		pl.touches.take(e)
 	}
-	last := map[string]touch{}
-	var order []string
-	entries := append(slices.Clone(pl.log), pl.added...)
-	for _, e := range entries {
-		note := func(id string, created bool) {
-			if !model.ValidID(id, "") || objectFile(id) == "" {
-				return // check reports the bad ID with the log
-			}
-			if _, seen := last[id]; !seen {
-				order = append(order, id)
-			}
-			last[id] = touch{e, created}
-		}
-		for _, id := range e.Creation {
-			note(id, true)
-		}
-		for _, id := range e.Modification {
-			note(id, false)
-		}
-		for _, id := range e.Deleted {
-			delete(last, id)
-		}
-	}
+	last, order := pl.touches.last, pl.touches.order
 	for _, id := range order {
 		tc, ok := last[id]
 		if !ok || pl.inJournal[id] {
@@ -735,21 +727,56 @@ func (pl *repairPlan) missingObjects() {
 		if tc.created {
 			verb = "created"
 		}
-		situation := fmt.Sprintf("%s %s %s but %s", tc.entry.ID, verb, id, rel)
-		backupRel := HistoryDir + "/" + tc.entry.ID + "/" + id + ".json"
+		situation := fmt.Sprintf("%s %s %s but %s", tc.change, verb, id, rel)
+		backupRel := HistoryDir + "/" + tc.change + "/" + id + ".json"
 		switch {
 		case errors.Is(err, fs.ErrNotExist) && !pl.removed[rel]:
 			advice := "referee repair cannot recreate it"
 			if !tc.created {
-				advice += " (" + backupRel + " holds it as it was before " + tc.entry.ID + ")"
+				advice += " (" + backupRel + " holds it as it was before " + tc.change + ")"
 			}
-			pl.add(repairItem{path: LogFile, object: tc.entry.ID, situation: situation + " does not exist (and no later change deleted it)",
+			pl.add(repairItem{path: LogFile, object: tc.change, situation: situation + " does not exist (and no later change deleted it)",
 				advice: advice, warning: true})
 		case err == nil && !tc.created && pl.sameFile(rel, info, backupRel):
-			pl.add(repairItem{path: LogFile, object: tc.entry.ID,
-				situation: situation + " is still byte for byte its backup from before " + tc.entry.ID,
+			pl.add(repairItem{path: LogFile, object: tc.change,
+				situation: situation + " is still byte for byte its backup from before " + tc.change,
 				advice:    "the change's write may be missing; referee repair cannot recreate it", warning: true})
 		}
+	}
+}
+
+// objectTouches is, per object, the last change of the log that created or modified it
+// (none once a later one deleted it), in the order the objects were first touched.
+type objectTouches struct {
+	last  map[string]objectTouch
+	order []string
+}
+
+type objectTouch struct {
+	change  string
+	created bool
+}
+
+// take notes what one log line did.
+func (t *objectTouches) take(e model.LogEntry) {
+	note := func(id string, created bool) {
+		if !model.ValidID(id, "") || objectFile(id) == "" {
+			return // check reports the bad ID with the log
+		}
+		id = strings.Clone(id) // not a slice of the line (a map keeps the key of its last write)
+		if _, seen := t.last[id]; !seen {
+			t.order = append(t.order, id)
+		}
+		t.last[id] = objectTouch{strings.Clone(e.ID), created}
+	}
+	for _, id := range e.Creation {
+		note(id, true)
+	}
+	for _, id := range e.Modification {
+		note(id, false)
+	}
+	for _, id := range e.Deleted {
+		delete(t.last, id)
 	}
 }
 

@@ -2,6 +2,7 @@ package tui
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"charm.land/bubbles/v2/key"
@@ -38,12 +39,18 @@ func DefaultActivityKeyMap() ActivityKeyMap {
 const maxObjectRows = 6
 
 // actRow is one row of the activity list: a change's header (object < 0), one of its
-// objects, or the count of those not listed (more > 0).
+// objects, the count of those not listed (more > 0), or the older changes not read
+// (more < 0: the last row, when the log's head is not held).
 type actRow struct {
 	change int // index in changes
 	object int // -1: the header
 	more   int
 }
+
+// olderRow is the row of the older changes not read.
+var olderRow = actRow{more: -1}
+
+func (r actRow) older() bool { return r.more < 0 }
 
 // Activity is the activity pane: every change of the log, newest first, filtered by
 // what is typed after "/". Rows are rebuilt in Update when the log or the filter
@@ -63,6 +70,10 @@ type Activity struct {
 	shown     string // the change time travel shows, marked ◷
 	keys      ActivityKeyMap
 	agents    map[string]string // change ID → the session agent that made it
+	// head is the part of the log the changes leave out (the workbench holds the log's
+	// tail); olderBusy says older lines are being read.
+	head      model.LogHead
+	olderBusy bool
 }
 
 // SetAgents names the session agent behind each change it knows.
@@ -107,6 +118,35 @@ func (a *Activity) SetChanges(changes []store.Change) {
 	a.rebuild()
 }
 
+// SetHead says what part of the log the changes leave out: a last row counts it.
+func (a *Activity) SetHead(head model.LogHead) {
+	if head != a.head {
+		a.head = head
+		a.rebuild()
+	}
+}
+
+// Prepend puts changes read further back (oldest first) before the listed ones, and
+// the cursor on the newest of them.
+func (a *Activity) Prepend(changes []store.Change, head model.LogHead) {
+	entries := make([]views.ActivityEntry, 0, len(changes)+len(a.entries))
+	for _, c := range changes {
+		e := entryOf(c)
+		e.Agent = a.agents[c.ID]
+		entries = append(entries, e)
+	}
+	a.entries = append(entries, a.entries...)
+	a.changes = append(slices.Clip(changes), a.changes...)
+	a.head, a.olderBusy = head, false
+	a.rebuild()
+	for i, r := range a.rows {
+		if !r.older() && r.object < 0 && r.change == len(changes)-1 {
+			a.moveTo(i)
+			break
+		}
+	}
+}
+
 func entryOf(c store.Change) views.ActivityEntry {
 	e := views.ActivityEntry{ID: c.ID, At: c.At, Actor: c.Actor, Skill: c.Skill, Reverts: c.Reverts, Err: c.Err, Objects: c.Objects}
 	if e.Actor == "" && c.GuessedActor != "" {
@@ -126,7 +166,7 @@ func (a *Activity) rebuild() {
 		was = a.rows[a.cur]
 	}
 	wasID := ""
-	if was.change < len(a.changes) && len(a.rows) > 0 {
+	if !was.older() && was.change < len(a.changes) && len(a.rows) > 0 {
 		wasID = a.changes[was.change].ID
 	}
 	words := strings.Fields(strings.ToLower(a.filter.Value()))
@@ -155,6 +195,12 @@ func (a *Activity) rebuild() {
 			}
 			a.rows = append(a.rows, actRow{change: i, object: j})
 		}
+	}
+	if a.head.Changes > 0 {
+		if was.older() && !atTop {
+			a.cur = len(a.rows)
+		}
+		a.rows = append(a.rows, olderRow)
 	}
 	a.clamp()
 }
@@ -219,7 +265,7 @@ func (a *Activity) Click(y int) {
 
 // Selected is the change under the cursor.
 func (a *Activity) Selected() (store.Change, bool) {
-	if a.cur >= len(a.rows) {
+	if a.cur >= len(a.rows) || a.rows[a.cur].older() {
 		return store.Change{}, false
 	}
 	return a.changes[a.rows[a.cur].change], true
@@ -228,7 +274,7 @@ func (a *Activity) Selected() (store.Change, bool) {
 // Target is the object enter goes to: the object under the cursor, or the change's
 // first object still there (created or modified), else its first.
 func (a *Activity) Target() string {
-	if a.cur >= len(a.rows) {
+	if a.cur >= len(a.rows) || a.rows[a.cur].older() {
 		return ""
 	}
 	r := a.rows[a.cur]
@@ -285,6 +331,12 @@ func (a *Activity) Update(msg tea.KeyPressMsg) (cmd tea.Cmd, handled bool, jump 
 		a.filtering = true
 		a.clamp()
 		return a.filter.Focus(), true, ""
+	case key.Matches(msg, k.Jump) && a.cur < len(a.rows) && a.rows[a.cur].older():
+		if a.olderBusy {
+			return nil, true, ""
+		}
+		a.olderBusy = true
+		return func() tea.Msg { return olderMsg{ask: true} }, true, ""
 	case key.Matches(msg, k.Jump):
 		return nil, true, a.Target()
 	case key.Matches(msg, k.Clear) && a.filter.Value() != "":
@@ -303,7 +355,7 @@ func (a *Activity) Show(id string) {
 		return
 	}
 	for i, r := range a.rows {
-		if r.object < 0 && a.changes[r.change].ID == id {
+		if !r.older() && r.object < 0 && a.changes[r.change].ID == id {
 			a.moveTo(i)
 			return
 		}
@@ -317,6 +369,9 @@ func (a *Activity) Title() string {
 		return "Activity"
 	case a.filter.Value() != "":
 		return fmt.Sprintf("Activity · %d of %d changes", a.matched, len(a.changes))
+	case a.head.Changes > 0:
+		return fmt.Sprintf("Activity · the last %s of %s changes, newest first", thousands(int64(len(a.changes))),
+			thousands(int64(len(a.changes)+a.head.Changes)))
 	}
 	return fmt.Sprintf("Activity · %s, newest first", plural(len(a.changes), "change", "changes"))
 }
@@ -333,7 +388,7 @@ func (a *Activity) View(st *themes.Styles, focused bool) string {
 	switch {
 	case !a.loaded:
 		lines = append(lines, st.Muted.Render("reading the log…"))
-	case len(a.changes) == 0:
+	case len(a.changes) == 0 && a.head.Changes == 0:
 		lines = append(lines, st.Muted.Render("The log has no change yet."))
 	case len(a.rows) == 0:
 		lines = append(lines, st.Muted.Render("No change matches the filter (esc clears it)."))
@@ -341,9 +396,14 @@ func (a *Activity) View(st *themes.Styles, focused bool) string {
 	end := min(a.offset+a.listHeight(), len(a.rows))
 	for i := a.offset; i < end; i++ {
 		r := a.rows[i]
-		e := &a.entries[r.change]
+		var e *views.ActivityEntry
+		if !r.older() {
+			e = &a.entries[r.change]
+		}
 		var l string
 		switch {
+		case r.older():
+			l = st.Muted.Render(a.olderText())
 		case r.object < 0:
 			l = views.ActivityHeader(st, *e, a.width, e.ID == a.shown && a.shown != "")
 		case r.more > 0:
@@ -360,4 +420,111 @@ func (a *Activity) View(st *themes.Styles, focused bool) string {
 		lines = append(lines, strings.Repeat(" ", a.width))
 	}
 	return strings.Join(lines, "\n")
+}
+
+// olderLines is how many lines of the log one "read further back" reads (within the
+// store's window of bytes): a quarter of the window, so that each step costs a
+// fraction of what the workbench holds (the whole log is `referee log`'s).
+const olderLines = 16 << 10
+
+// olderText is the last row when the log's head is not held: how many changes it has,
+// where, and how to read them.
+func (a *Activity) olderText() string {
+	if a.olderBusy {
+		return "… reading older changes…"
+	}
+	return fmt.Sprintf("… %s older %s, log lines 1–%s: enter reads more",
+		thousands(int64(a.head.Changes)), pluralWord(a.head.Changes, "change", "changes"), thousands(int64(a.head.Lines)))
+}
+
+func pluralWord(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}
+
+// olderMsg asks for older changes (ask, from the activity pane) or brings them: h is
+// from with the lines read back, changes the listing of those lines.
+type olderMsg struct {
+	ask     bool
+	from, h *store.History
+	changes []store.Change
+	err     error
+}
+
+func (m *Model) onOlder(msg olderMsg) tea.Cmd {
+	if msg.ask {
+		cmd, why := m.changes.readOlder()
+		if why != "" {
+			m.activity.olderBusy = false
+			m.flashInfo(why)
+		}
+		return cmd
+	}
+	m.activity.olderBusy = false
+	if msg.err != nil {
+		m.flashError("cannot read further back: " + msg.err.Error())
+		return nil
+	}
+	k, ok := m.changes.takeOlder(msg)
+	if !ok {
+		m.flashInfo("the log changed meanwhile: press enter again to read further back")
+		return nil
+	}
+	if t := m.travel; t != nil { // its indexes are into the History's changes
+		t.want += k
+		if t.at >= 0 {
+			t.at += k
+		}
+	}
+	m.activity.Prepend(msg.changes, msg.h.Head())
+	if k == 0 {
+		m.flashInfo("no older change: the lines read back are blank")
+	} else {
+		m.flashInfo(fmt.Sprintf("read %s older %s, back to %s", thousands(int64(k)), pluralWord(k, "change", "changes"), msg.changes[0].ID))
+	}
+	return nil
+}
+
+// readOlder reads the lines of the log before the oldest listed, in a command; or says
+// why it cannot yet.
+func (c *Changes) readOlder() (tea.Cmd, string) {
+	from := c.hist
+	if from == nil || c.busy || c.histOf != c.listedOf || len(from.Changes()) != len(c.list) ||
+		len(c.list) > 0 && from.Changes()[0].ID != c.list[0].ID {
+		return nil, "the activity is being listed: press enter again in a moment"
+	}
+	return func() tea.Msg {
+		h, err := from.Back(olderLines)
+		if err != nil {
+			return olderMsg{from: from, err: err}
+		}
+		return olderMsg{from: from, h: h, changes: h.ActivityTo(len(h.Changes()) - len(from.Changes()))}
+	}, ""
+}
+
+// takeOlder puts the older changes read back before those listed and returns how many
+// they are; false when the History changed meanwhile.
+func (c *Changes) takeOlder(msg olderMsg) (int, bool) {
+	if c.hist != msg.from {
+		return 0, false
+	}
+	k := len(msg.changes)
+	c.hist = msg.h
+	c.list = append(slices.Clip(msg.changes), c.list...)
+	c.provisional += k
+	return k, true
+}
+
+// firstChangeNote is what time travel says at the first change it holds: that older
+// ones exist, when they do, and how to reach them.
+func firstChangeNote(h *store.History) string {
+	first := h.Changes()[0].ID
+	hd := h.Head()
+	if hd.Changes == 0 {
+		return "already at the first change, " + first
+	}
+	return fmt.Sprintf("at the first change read, %s: %s older in %s lines 1–%s (the activity pane's last row reads further back)",
+		first, thousands(int64(hd.Changes)), store.LogFile, thousands(int64(hd.Lines)))
 }

@@ -183,10 +183,11 @@ func (m *Model) withHistory(then func(h *store.History) tea.Cmd) tea.Cmd {
 
 // onChangesListed shows the changes listed: in the activity pane, and in time travel's
 // summary of the change shown.
-func (m *Model) onChangesListed(changesListedMsg) tea.Cmd {
+func (m *Model) onChangesListed(msg changesListedMsg) tea.Cmd {
 	if m.activity.agents == nil && m.sess.atts != nil {
 		m.activity.agents = m.sess.Agents()
 	}
+	m.activity.SetHead(msg.h.Head())
 	m.activity.SetChanges(m.changes.list)
 	if t := m.travel; t != nil {
 		m.activity.Show(t.id)

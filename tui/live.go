@@ -130,7 +130,7 @@ func (m *Model) waiting() string {
 	if m.pending == nil || m.latest == nil || m.snap == nil {
 		return ""
 	}
-	if n := len(m.latest.Log) - len(m.snap.Log); n > 0 {
+	if n := m.latest.LogChanges() - m.snap.LogChanges(); n > 0 {
 		return plural(n, "change", "changes") + " waiting"
 	}
 	if m.pendingCount > 0 {

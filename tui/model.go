@@ -206,7 +206,7 @@ func New(dir string, opts Options) (*Model, error) {
 			m.feed = feed
 		}
 	}
-	snap, err := store.Load(dir)
+	snap, err := store.LoadTail(dir, nil)
 	if err != nil {
 		m.Close()
 		return nil, err
@@ -333,6 +333,8 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		return m.editorDone(msg)
 	case historyMsg, historyMadeMsg, historyWantedMsg:
 		return m.route(m.changes, msg)
+	case olderMsg:
+		return m.onOlder(msg)
 	case extrasTickMsg:
 		m.exWait = false // Update's supervise starts the build
 		return nil

@@ -111,7 +111,7 @@ func (s *Sessions) attribute() tea.Cmd {
 		return nil
 	}
 	log, calls := snap.Log, s.rep.Calls
-	of := [2]int{len(calls), len(log)}
+	of := [2]int{len(calls), snap.LogChanges()}
 	if of == s.attOf {
 		return nil
 	}

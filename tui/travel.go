@@ -152,10 +152,13 @@ func (t *Travel) Update(_ common, msg tea.Msg) (tea.Cmd, tea.Msg) {
 	switch msg := msg.(type) {
 	case travelScrubMsg:
 		changes := msg.h.Changes()
+		if i, err := msg.h.Index(t.wantID); err == nil {
+			t.want = i // the History may hold more (or fewer) older changes than when it was asked
+		}
 		want := min(max(t.want+msg.d, 0), len(changes)-1)
 		if want == t.want {
 			if msg.d < 0 {
-				return nil, statusMsg{text: "already at the first change, " + changes[0].ID, ok: true}
+				return nil, statusMsg{text: firstChangeNote(msg.h), ok: true}
 			}
 			return nil, statusMsg{text: "already at the last change, " + changes[len(changes)-1].ID, ok: true}
 		}
@@ -201,11 +204,12 @@ func (t *Travel) Update(_ common, msg tea.Msg) (tea.Cmd, tea.Msg) {
 
 // View is the status line's account of what is shown.
 func (t *Travel) View(common) []string {
-	n := len(t.log.logHistory().Changes()) // as last made in Update: View makes nothing
+	h := t.log.logHistory() // as last made in Update: View makes nothing
+	n, older := len(h.Changes()), h.Head().Changes
 	if t.at < 0 || t.at != t.want {
-		return []string{fmt.Sprintf("◷ time travel: rebuilding after %s (%d of %d)…", t.wantID, t.want+1, n)}
+		return []string{fmt.Sprintf("◷ time travel: rebuilding after %s (%d of %d)…", t.wantID, t.want+1+older, n+older)}
 	}
-	return []string{fmt.Sprintf("◷ time travel: after %s (%d of %d) · read-only", t.id, t.at+1, n)}
+	return []string{fmt.Sprintf("◷ time travel: after %s (%d of %d) · read-only", t.id, t.at+1+older, n+older)}
 }
 
 // step rebuilds the state after the wanted change, unless a rebuild is running (its
@@ -272,7 +276,8 @@ func changeSummary(h *store.History, activity []store.Change, i int) string {
 		return ""
 	}
 	e := changes[i]
-	s := fmt.Sprintf("after %s (%d of %d)", e.ID, i+1, len(changes))
+	older := h.Head().Changes // counted, not held (store.LoadTail)
+	s := fmt.Sprintf("after %s (%d of %d)", e.ID, i+1+older, len(changes)+older)
 	if i < len(activity) && activity[i].ID == e.ID {
 		c := activity[i]
 		if who := c.ActorOrGuess(); who != "" {

@@ -17,7 +17,7 @@ import (
 var blocking = []string{
 	"os.ReadFile", "os.WriteFile", "os.Open", "os.OpenFile", "os.Create", "os.Stat", "os.Lstat", "os.ReadDir",
 	"os.Remove", "os.RemoveAll", "os.MkdirTemp", "os.CreateTemp", "time.Sleep",
-	"store.Load", "store.LoadWithProgress", "store.Reload", "store.Run", "store.Plan", "store.NewHistory",
+	"store.Load", "store.LoadWithProgress", "store.LoadTail", "store.Reload", "store.Run", "store.Plan", "store.NewHistory",
 	"store.ReadRuns", "store.Watch",
 	"live.Watch", "live.Load", "live.Reload", "live.ReloadAll", // the live room reads the folder
 	"feed.Next", "feed.Wait", // a live.Feed waits for the watcher (held as feed or m.feed)

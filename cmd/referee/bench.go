@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -37,7 +38,13 @@ func (a *app) benchCommand() *cobra.Command {
 	calls := cmd.Flags().Int("calls", 40, "skill calls per second in the live rows")
 	rewrites := cmd.Flags().Int("rewrites", 20, "in-place rewrites of statement files per second in the live rows")
 	shapes := cmd.Flags().Bool("shapes", false, "also open the pathological shapes (chain of 50k, citation chain of 8k, 20k children, a 5 MB claim, a 100,000-sentence proof, a 500 MB log) in the binary")
+	only := cmd.Flags().StringSlice("shape", nil, "with --shapes, open only these shapes (comma-separated names)")
 	cmd.RunE = func(*cobra.Command, []string) error {
+		for _, sh := range *only {
+			if !slices.Contains(gen.Shapes, gen.Shape(sh)) {
+				return usagef("--shape: %q is not a shape (%v)", sh, gen.Shapes)
+			}
+		}
 		for _, n := range *sizes {
 			if n < 100 {
 				return usagef("--sizes: %d is too small (at least 100 statements)", n)
@@ -75,6 +82,9 @@ func (a *app) benchCommand() *cobra.Command {
 				gen.ShapeBigClaim: 5 << 20, gen.ShapeLongProof: 100000, gen.ShapeBigLog: 500 << 20}
 			var rs []bench.ShapeReport
 			for _, sh := range gen.Shapes {
+				if len(*only) > 0 && !slices.Contains(*only, string(sh)) {
+					continue
+				}
 				fmt.Fprintf(a.stderr, "bench: opening %s of %d\n", sh, sizes[sh])
 				rs = append(rs, bench.RunShape(self, os.TempDir(), sh, sizes[sh]))
 			}

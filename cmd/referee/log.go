@@ -25,6 +25,8 @@ func (a *app) logCommand() *cobra.Command {
 			"backups in history/). The agents' own log lines carry no time, actor or skill; for those\n" +
 			"the skill (and the agent that uses it) is guessed from what the change did, marked \"~\".\n\n" +
 			"--follow keeps printing changes as they are appended, until interrupted (Ctrl+C).\n" +
+			"--last N lists only the log's last N changes, reading only the end of the file (as the\n" +
+			"workbench does): on a log of millions of lines, what it costs is N, not the log.\n" +
 			"With --output json the list is one JSON array, or with --follow one JSON object per line.",
 		Args: noArgs,
 	}
@@ -33,6 +35,7 @@ func (a *app) logCommand() *cobra.Command {
 	follow := cmd.Flags().BoolP("follow", "f", false, "keep printing new changes as they are appended")
 	actor := cmd.Flags().String("actor", "", "only changes by this actor (or, on the agents' lines, the guessed agent)")
 	object := cmd.Flags().String("object", "", "only changes that created, modified or deleted this object")
+	last := cmd.Flags().Int("last", 0, "only the last N changes of the log (filters apply to them); reads only the end of the file")
 	cmd.RunE = func(*cobra.Command, []string) error {
 		if err := checkOutput(*output); err != nil {
 			return err
@@ -43,8 +46,11 @@ func (a *app) logCommand() *cobra.Command {
 			}
 		}
 		f := logFilter{actor: *actor, object: *object}
+		if *last < 0 || *last > 0 && *follow {
+			return usagef("--last: a number of changes, without --follow")
+		}
 		if !*follow {
-			return a.printLog(*contents, f, *output)
+			return a.printLog(*contents, f, *output, *last)
 		}
 		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 		defer stop()
@@ -65,13 +71,13 @@ func (f logFilter) keep(c store.Change) bool {
 	return true
 }
 
-func (a *app) printLog(dir string, f logFilter, output string) error {
-	snap, err := loadFolder(dir)
+func (a *app) printLog(dir string, f logFilter, output string, last int) error {
+	listed, err := logActivity(dir, last)
 	if err != nil {
 		return err
 	}
 	changes := []store.Change{}
-	for _, c := range store.NewHistory(dir, snap).Activity() {
+	for _, c := range listed {
 		if f.keep(c) {
 			changes = append(changes, c)
 		}
@@ -86,6 +92,29 @@ func (a *app) printLog(dir string, f logFilter, output string) error {
 		fmt.Fprintln(a.stdout, changeLine(c))
 	}
 	return nil
+}
+
+// logActivity lists the log's changes, or (last > 0) only its last ones: from the
+// tail the workbench holds, read further back until it holds them.
+func logActivity(dir string, last int) ([]store.Change, error) {
+	if last == 0 {
+		snap, err := loadFolder(dir)
+		if err != nil {
+			return nil, err
+		}
+		return store.NewHistory(dir, snap).Activity(), nil
+	}
+	snap, err := loadWith(func(dir string) (*model.Snapshot, error) { return store.LoadTail(dir, nil) }, dir)
+	if err != nil {
+		return nil, err
+	}
+	h := store.NewHistory(dir, snap)
+	for len(h.Changes()) < last && h.Head().Offset > 0 {
+		if h, err = h.Back(max(last-len(h.Changes()), 1024)); err != nil {
+			return nil, err
+		}
+	}
+	return h.ActivityFrom(max(len(h.Changes())-last, 0)), nil
 }
 
 // followLog prints the log, then every change appended to it, until ctx ends. The
