@@ -160,7 +160,7 @@ func (h *History) change(i int, e model.LogEntry, g func() *model.Graph) Change 
 // seenAt says where an unlogged edit of id after change i shows: in the backup the next
 // change of id made ("before l-042"), else in the file now ("since").
 func (h *History) seenAt(id string, i int) string {
-	if t := h.touched[id]; firstAfter(t, i) < len(t) {
+	if t := h.changesOf(h.ix.touched, id); firstAfter(t, i) < len(t) {
 		return "before " + h.log[t[firstAfter(t, i)]].ID
 	}
 	return "since"

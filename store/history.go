@@ -29,14 +29,9 @@ type History struct {
 	dir  string
 	snap *model.Snapshot
 	log  []model.LogEntry // the log lines that name a change, in file order
-	pos  map[string]int   // change ID → index in log (the first line with that ID)
-	// created gives the index of the first change that created an object; creations and
-	// deletions list every change that created (deleted) it, since a rewind or a branch
-	// switch can remove an object and a later change create it again; touched lists,
-	// per object, the indexes of the changes that backed it up.
-	created              map[string]int
-	creations, deletions map[string][]int
-	touched              map[string][]int
+	// ix indexes log; Histories of successive snapshots share it while the log only
+	// grows, each seeing its first len(log) changes.
+	ix *logIndex
 
 	cache *backupCache
 
@@ -80,39 +75,138 @@ func NewHistory(dir string, snap *model.Snapshot) *History {
 
 // newHistory indexes entries, the log of snap but for head.
 func newHistory(dir string, snap *model.Snapshot, entries []model.LogEntry, head model.LogHead, cache *backupCache) *History {
-	h := &History{dir: dir, snap: snap, pos: map[string]int{}, created: map[string]int{},
-		creations: map[string][]int{}, deletions: map[string][]int{}, touched: map[string][]int{},
-		cache: cache, entries: entries, head: head, failed: map[string]backup{}}
+	return historyOn(newLogIndex(), dir, snap, entries, head, cache)
+}
+
+// historyOn is the History of snap on ix, extended first with the entries it has not
+// consumed (ix has consumed a prefix of entries).
+func historyOn(ix *logIndex, dir string, snap *model.Snapshot, entries []model.LogEntry, head model.LogHead, cache *backupCache) *History {
+	h := &History{dir: dir, snap: snap, ix: ix, cache: cache, entries: entries, head: head, failed: map[string]backup{}}
 	if m, _ := snap.LogMark.(*logMark); m != nil {
 		h.gen = m.gen
 	}
-	for _, e := range entries {
+	h.log = ix.extend(entries)
+	return h
+}
+
+// logIndex indexes the log lines that name a change, in file order: by change ID, and
+// per object the changes that created, backed up or deleted it. It only grows: the
+// Histories of successive snapshots share it while the log only grows (With extends it
+// with the lines appended, instead of indexing 64k lines again per change), each seeing
+// the changes it holds, a prefix. mu guards it: Histories are read in commands while a
+// newer one extends it.
+type logIndex struct {
+	mu  sync.RWMutex
+	log []model.LogEntry // the changes, in file order
+	pos map[string]int   // change ID → index in log (the first line with that ID)
+	// created gives the index of the first change that created an object; creations and
+	// deletions list every change that created (deleted) it, since a rewind or a branch
+	// switch can remove an object and a later change create it again; touched lists,
+	// per object, the indexes of the changes that backed it up.
+	created              map[string]int
+	creations, deletions map[string][]int
+	touched              map[string][]int
+	// consumed is how many entries were indexed (those naming no change included), last
+	// the last of them.
+	consumed int
+	last     model.LogEntry
+}
+
+func newLogIndex() *logIndex {
+	return &logIndex{pos: map[string]int{}, created: map[string]int{},
+		creations: map[string][]int{}, deletions: map[string][]int{}, touched: map[string][]int{}}
+}
+
+// continues says whether entries begin with what ix consumed, so that extend can go on
+// from there.
+func (ix *logIndex) continues(entries []model.LogEntry) bool {
+	ix.mu.RLock()
+	defer ix.mu.RUnlock()
+	if ix.consumed > len(entries) {
+		return false
+	}
+	if ix.consumed == 0 {
+		return true
+	}
+	e := entries[ix.consumed-1]
+	return e.Off == ix.last.Off && e.Line == ix.last.Line && e.ID == ix.last.ID
+}
+
+// extend indexes the entries past those consumed and returns the changes of entries.
+func (ix *logIndex) extend(entries []model.LogEntry) []model.LogEntry {
+	ix.mu.Lock()
+	defer ix.mu.Unlock()
+	for _, e := range entries[ix.consumed:] {
+		ix.consumed++
+		ix.last = e
 		if e.ID == "" || !model.ValidID(e.ID, model.KindChange) {
 			continue
 		}
-		if _, dup := h.pos[e.ID]; dup {
+		if _, dup := ix.pos[e.ID]; dup {
 			continue // check reports it; the first line is the change
 		}
-		i := len(h.log)
-		h.log = append(h.log, e)
-		h.pos[e.ID] = i
+		i := len(ix.log)
+		ix.log = append(ix.log, e)
+		ix.pos[e.ID] = i
 		for _, id := range e.Creation {
-			if _, ok := h.created[id]; !ok {
-				h.created[id] = i
+			if _, ok := ix.created[id]; !ok {
+				ix.created[id] = i
 			}
-			h.creations[id] = append(h.creations[id], i)
+			ix.creations[id] = append(ix.creations[id], i)
 		}
 		for _, id := range e.Modification {
-			h.touched[id] = append(h.touched[id], i)
+			ix.touched[id] = append(ix.touched[id], i)
 		}
 		for _, id := range e.Deleted {
-			if t := h.touched[id]; len(t) == 0 || t[len(t)-1] != i { // also listed as modified
-				h.touched[id] = append(t, i)
+			if t := ix.touched[id]; len(t) == 0 || t[len(t)-1] != i { // also listed as modified
+				ix.touched[id] = append(t, i)
 			}
-			h.deletions[id] = append(h.deletions[id], i)
+			ix.deletions[id] = append(ix.deletions[id], i)
 		}
 	}
-	return h
+	return ix.log[:len(ix.log):len(ix.log)]
+}
+
+// position is the index of a change among h's.
+func (h *History) position(changeID string) (int, bool) {
+	h.ix.mu.RLock()
+	i, ok := h.ix.pos[changeID]
+	h.ix.mu.RUnlock()
+	return i, ok && i < len(h.log)
+}
+
+// createdAt is the first of h's changes that created id.
+func (h *History) createdAt(id string) (int, bool) {
+	h.ix.mu.RLock()
+	i, ok := h.ix.created[id]
+	h.ix.mu.RUnlock()
+	return i, ok && i < len(h.log)
+}
+
+// changesOf is the part of one of the index's lists (creations, deletions, touched)
+// within h's changes.
+func (h *History) changesOf(list map[string][]int, id string) []int {
+	h.ix.mu.RLock()
+	l := list[id]
+	h.ix.mu.RUnlock()
+	n, _ := slices.BinarySearch(l, len(h.log))
+	return l[:n:n]
+}
+
+// objects calls yield with every object h's changes created or backed up.
+func (h *History) objects(yield func(id string)) {
+	h.ix.mu.RLock()
+	defer h.ix.mu.RUnlock()
+	for id, l := range h.ix.creations {
+		if l[0] < len(h.log) {
+			yield(id)
+		}
+	}
+	for id, l := range h.ix.touched {
+		if l[0] < len(h.log) {
+			yield(id)
+		}
+	}
 }
 
 // With is the History of a newer snapshot of the same folder, sharing the backups
@@ -132,6 +226,9 @@ func (h *History) With(snap *model.Snapshot) *History {
 		n := newHistory(h.dir, snap, entries, h.head, h.cache)
 		n.back = cut
 		return n
+	}
+	if m != nil && m.gen == h.gen && h.gen != 0 && h.back == 0 && snap.LogHead == h.head && h.ix.continues(snap.Log) {
+		return historyOn(h.ix, h.dir, snap, snap.Log, snap.LogHead, h.cache) // the lines appended, indexed
 	}
 	return newHistory(h.dir, snap, snap.Log, snap.LogHead, h.cache)
 }
@@ -222,7 +319,7 @@ func (h *History) Index(changeID string) (int, error) {
 	if err := model.CheckID(changeID, model.KindChange); err != nil {
 		return 0, &InputError{Msg: err.Error()}
 	}
-	i, ok := h.pos[changeID]
+	i, ok := h.position(changeID)
 	if !ok {
 		return 0, &InputError{Msg: fmt.Sprintf("%s is not in %s", changeID, LogFile)}
 	}
@@ -347,11 +444,11 @@ func firstAfter(list []int, i int) int {
 // would make every change read every later one's.
 func (h *History) source(id string, i int, usable func(j int) bool) (kind, j int) {
 	next := -1 // the first creation after i
-	creations := h.creations[id]
+	creations := h.changesOf(h.ix.creations, id)
 	if k := firstAfter(creations, i); k < len(creations) {
 		next = creations[k]
 	}
-	touched := h.touched[id]
+	touched := h.changesOf(h.ix.touched, id)
 	refused := 0
 	for _, j := range touched[firstAfter(touched, i):] {
 		if next >= 0 && next <= j {
@@ -371,7 +468,7 @@ func (h *History) source(id string, i int, usable func(j int) bool) (kind, j int
 	if k := firstAfter(creations, i); k > 0 {
 		lastCreated = creations[k-1]
 	}
-	if deletions := h.deletions[id]; firstAfter(deletions, i) > 0 {
+	if deletions := h.changesOf(h.ix.deletions, id); firstAfter(deletions, i) > 0 {
 		lastDeleted = deletions[firstAfter(deletions, i)-1]
 	}
 	if lastDeleted > lastCreated {
@@ -383,7 +480,7 @@ func (h *History) source(id string, i int, usable func(j int) bool) (kind, j int
 // before is object id as change i found it: the backup it made (modified, deleted), or
 // absent (created). Without a usable backup it is unknown: absent, with Skipped saying why.
 func (h *History) before(id string, i int) Version {
-	if c, ok := h.created[id]; ok && c > i || slices.Contains(h.log[i].Creation, id) {
+	if c, ok := h.createdAt(id); ok && c > i || slices.Contains(h.log[i].Creation, id) {
 		return Version{}
 	}
 	path := HistoryDir + "/" + h.log[i].ID + "/" + id + ".json"
@@ -474,12 +571,7 @@ func (h *History) At(changeID string) (*model.Snapshot, error) {
 		Versions:    model.ObjectsOf(map[string]string{}),
 	}
 	ids := map[string]bool{}
-	for id := range h.created {
-		ids[id] = true
-	}
-	for id := range h.touched {
-		ids[id] = true
-	}
+	h.objects(func(id string) { ids[id] = true })
 	for id := range h.snap.Problems {
 		ids[id] = true
 	}

@@ -242,12 +242,7 @@ func (t *tx) planRewind(changeID string) ([]restoreObj, []string, error) {
 		}
 	}
 	ids := map[string]bool{}
-	for id := range h.creations {
-		ids[id] = true
-	}
-	for id := range h.touched {
-		ids[id] = true
-	}
+	h.objects(func(id string) { ids[id] = true })
 	sorted := make([]string, 0, len(ids))
 	for id := range ids {
 		if model.ValidID(id, "") && objectFile(id) != "" {
