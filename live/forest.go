@@ -379,13 +379,26 @@ func LastID(path string) string {
 // the elements of the path, and above its first, the rows above that object's
 // canonical position.
 func (f *Forest) Ancestors(path string) []string {
+	out, _ := f.NearestAncestors(path, -1)
+	return out
+}
+
+// NearestAncestors is Ancestors cut to the n nearest the node (all when n < 0), and
+// whether there are more: a breadcrumb shows only the few that fit, and walking 50,000
+// levels up a chain per selection was a frame over budget.
+func (f *Forest) NearestAncestors(path string, n int) (ancestors []string, more bool) {
 	var out []string // from the nearest up, reversed at the end
 	if f == nil || f.shape == nil {
 		f = &Forest{shape: &shape{}}
 	}
+walk:
 	for seen := 0; path != "" && seen <= len(f.canonDir); seen++ {
 		for i := len(path) - 1; i >= 0; i-- {
 			if path[i] == '/' {
+				if len(out) == n {
+					more = true
+					break walk
+				}
 				out = append(out, path[:i])
 			}
 		}
@@ -395,11 +408,15 @@ func (f *Forest) Ancestors(path string) []string {
 			break
 		}
 		if path = f.canonDir[id]; path != "" {
+			if len(out) == n {
+				more = true
+				break
+			}
 			out = append(out, path)
 		}
 	}
 	slices.Reverse(out)
-	return out
+	return out, more
 }
 
 // onPath reports whether id is an element of path, or above it.

@@ -56,6 +56,12 @@ func TestForestChainPathsStayShort(t *testing.T) {
 	if len(up) != n || up[0] != "@p-001" || up[n-1] != "@"+ids[n-2] || !slices.Equal(up[1:3], []string{"@s-001", "@s-002"}) {
 		t.Fatalf("ancestors of the deepest: %d, from %q to %q", len(up), up[0], up[len(up)-1])
 	}
+	if near, more := f.NearestAncestors(last.Path, 3); !more || !slices.Equal(near, up[n-3:]) {
+		t.Fatalf("the 3 nearest ancestors: %q (more %v), want %q", near, more, up[n-3:])
+	}
+	if all, more := f.NearestAncestors(last.Path, n); more || !slices.Equal(all, up) {
+		t.Fatalf("the %d nearest ancestors of %d: %d (more %v)", n, n, len(all), more)
+	}
 	if !f.onPath(last.Path, ids[0]) || f.onPath("@"+ids[4], ids[8]) {
 		t.Fatal("onPath does not follow the chain up")
 	}

@@ -109,7 +109,7 @@ func (m *Model) detailTitle() string {
 	// the breadcrumb is made once per selection and width (the forest is per snapshot).
 	key := fmt.Sprintf("%s|%d|%p", r.Path, width, m.forest)
 	if m.crumbKey != key {
-		m.crumbKey, m.crumb = key, breadcrumb(m.idPath(r.Path), width)
+		m.crumbKey, m.crumb = key, breadcrumb(m.nearestIDs(r.Path, width/2+2), width)
 	}
 	return m.crumb + kind + pos
 }
@@ -119,6 +119,20 @@ func (m *Model) detailTitle() string {
 func (m *Model) idPath(path string) []string {
 	var out []string
 	for _, a := range m.forest.Ancestors(path) {
+		out = append(out, strings.TrimPrefix(live.LastID(a), "@"))
+	}
+	return append(out, strings.TrimPrefix(live.LastID(path), "@"))
+}
+
+// nearestIDs is idPath cut to the n IDs nearest the node, with "…" first when more lie
+// above (a breadcrumb shows "… ›" for them).
+func (m *Model) nearestIDs(path string, n int) []string {
+	ancestors, more := m.forest.NearestAncestors(path, n)
+	var out []string
+	if more {
+		out = append(out, "…")
+	}
+	for _, a := range ancestors {
 		out = append(out, strings.TrimPrefix(live.LastID(a), "@"))
 	}
 	return append(out, strings.TrimPrefix(live.LastID(path), "@"))
@@ -138,6 +152,9 @@ func breadcrumb(path []string, width int) string {
 	}
 	out := ids[len(ids)-1]
 	for i := len(ids) - 2; i >= 0; i-- {
+		if ids[i] == "…" { // more lie above than were looked up
+			return "… › " + out
+		}
 		next := ids[i] + " › " + out
 		if cells.Width(next) > width {
 			return "… › " + out
