@@ -96,4 +96,3 @@ func keyPress(k string) tea.KeyPressMsg {
 	r := []rune(k)[0]
 	return tea.KeyPressMsg{Code: r, Text: k}
 }
-
