@@ -165,22 +165,22 @@ func (m *Model) sentenceUnderCursor() (int, string) {
 // asked for when the editor exits.
 func (m *Model) editProof(skill, id, version string) tea.Cmd {
 	st := m.snap.Statements.Get(id)
-	orig := ""
-	if st != nil {
-		var err error
-		if orig, err = st.Proof.Text(); err != nil {
-			m.flashError("cannot edit the proof: " + err.Error())
-			return nil
-		}
-	}
-	text := orig
-	if skill == "state-complete-proof" && text == "" {
-		text = "We prove the claim directly.\n\nStep 1: …\n\nQED."
-	}
-	// The temporary file is written and read back outside Update: in this command and
-	// in the callback that runs when the editor exits.
+	// The proof (a lean statement's is read from its file), the temporary file and the
+	// edited text are read and written outside Update: in this command and in the
+	// callback that runs when the editor exits.
 	argv := editorArgv(m.opts.Editor)
 	return func() tea.Msg {
+		orig := ""
+		if st != nil {
+			var err error
+			if orig, err = st.Proof.Text(); err != nil {
+				return editorDoneMsg{err: fmt.Errorf("cannot read the proof to edit: %w", err), skill: skill, target: id, version: version}
+			}
+		}
+		text := orig
+		if skill == "state-complete-proof" && text == "" {
+			text = "We prove the claim directly.\n\nStep 1: …\n\nQED."
+		}
 		f, err := os.CreateTemp("", "referee-"+id+"-proof-*.md")
 		if err != nil {
 			return editorDoneMsg{err: fmt.Errorf("cannot open an editor: %w", err), skill: skill, target: id, version: version}
