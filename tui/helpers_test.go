@@ -2,7 +2,6 @@ package tui
 
 import (
 	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -10,6 +9,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
+	"referee/internal/benchfolder"
 	"referee/internal/testshared"
 	"referee/themes"
 )
@@ -18,26 +18,7 @@ import (
 func copyDir(t testing.TB, src string) string {
 	t.Helper()
 	testshared.Need(t, src)
-	dst := filepath.Join(t.TempDir(), "contents")
-	err := filepath.WalkDir(src, func(p string, d os.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(src, p)
-		target := filepath.Join(dst, rel)
-		if d.IsDir() {
-			return os.MkdirAll(target, 0o755)
-		}
-		data, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		return os.WriteFile(target, data, 0o644)
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return dst
+	return benchfolder.Copy(t, src)
 }
 
 var fixedNow = time.Date(2026, 11, 21, 9, 0, 0, 0, time.UTC)
