@@ -57,7 +57,7 @@ type component interface {
 	View(com common) []string
 }
 
-var _ = []component{(*Search)(nil), (*Travel)(nil), (*Runs)(nil), (*Changes)(nil), (*Similar)(nil), (*Sessions)(nil), (*Writes)(nil), (*Form)(nil), (*Confirm)(nil), (*Notice)(nil), (*Picker)(nil)}
+var _ = []component{(*Search)(nil), (*Travel)(nil), (*Runs)(nil), (*Changes)(nil), (*Similar)(nil), (*Sessions)(nil), (*Writes)(nil), (*Extras)(nil), (*Form)(nil), (*Confirm)(nil), (*Notice)(nil), (*Picker)(nil)}
 
 // route hands msg to a component and does what it answers, at once.
 func (m *Model) route(c component, msg tea.Msg) tea.Cmd {
@@ -123,6 +123,8 @@ func (m *Model) answer(msg tea.Msg) tea.Cmd {
 		return m.onSessionsRead(msg)
 	case attributedMsg:
 		return m.onAttributed()
+	case extrasBuiltMsg:
+		return m.onExtrasBuilt(msg)
 	default:
 		panic(fmt.Sprintf("tui: %T is no component's answer", msg))
 	}

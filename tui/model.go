@@ -187,6 +187,7 @@ func New(dir string, opts Options) (*Model, error) {
 	}
 	m.runs = newRuns(dir, m.name, opts.Runs, opts.StallAfter, m)
 	m.changes = newChanges(dir, m)
+	m.extras = &Extras{}
 	m.similar = newSimilar(m)
 	m.sess = newSessions(opts.Sessions, m)
 	m.writes = newWrites(dir, actor)
@@ -335,9 +336,8 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		return m.route(m.changes, msg)
 	case olderMsg:
 		return m.onOlder(msg)
-	case extrasTickMsg:
-		m.exWait = false // Update's supervise starts the build
-		return nil
+	case extrasTickMsg, extrasMsg:
+		return m.route(m.extras, msg)
 	case proofReadMsg:
 		if r, ok := m.tree.Selected(); ok && r.ID == msg.id {
 			return m.refreshDetail(false)
@@ -345,8 +345,6 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		return nil
 	case similarMsg:
 		return m.route(m.similar, msg)
-	case extrasMsg:
-		return m.onExtras(msg)
 	case travelMsg, diffMsg:
 		if m.travel == nil {
 			return nil // returned to now meanwhile
@@ -643,10 +641,10 @@ func (m *Model) rebuildDetail() tea.Cmd {
 				state.Sentence = m.sel.sentence
 			}
 		}
-		if m.ex != nil {
+		if ex := m.extras.shown; ex != nil {
 			var similar tea.Cmd
-			state.Similar, similar = m.similar.To(m.ex, r.ID)
-			state.Retreads = m.ex.retreads[r.ID]
+			state.Similar, similar = m.similar.To(ex, r.ID)
+			state.Retreads = ex.retreads[r.ID]
 			cmd = tea.Batch(cmd, similar)
 		}
 		state.Why, state.WhyOpen = m.sess.Why(r.ID), m.sess.whyOpen
@@ -879,8 +877,8 @@ func stepWrap(list []string, i, d int) (string, bool) {
 
 // reviewOrder is the review queue of the shown snapshot.
 func (m *Model) reviewOrder() []string {
-	if m.ex != nil && m.ex.snap == m.snap {
-		return m.ex.review
+	if ex := m.extras.shown; ex != nil && ex.snap == m.snap {
+		return ex.review
 	}
 	return model.ReviewOrder(m.snap, m.g)
 }

@@ -57,10 +57,10 @@ func OpenProbe(dir string, width, height int, o ProbeOptions) (*Probe, error) {
 		return render(proof, width, style, math)
 	}
 	if o.Extras {
-		m.sim = &similarity{}
-		m.onExtras(extrasMsg{ex: m.sim.extras(m.snap, m.g)})
+		m.extras.sim = &similarity{}
+		m.answer(extrasBuiltMsg{m.extras.sim.extras(m.snap, m.g)})
 	}
-	m.exBusy = true
+	m.extras.busy = true
 	m.Update(tea.WindowSizeMsg{Width: width, Height: height})
 	return p, nil
 }

@@ -37,14 +37,9 @@ type supervision struct {
 	// changes lists the log's changes (the activity; time travel's History).
 	changes *Changes
 
-	// ex is the similarity index, re-treads, graveyard and review order of the shown
-	// snapshot (m.snap), built off the UI goroutine; it may lag a snapshot behind.
-	ex     *extras
-	exBusy bool
-	exAt   time.Time     // when the last build started
-	exTook time.Duration // how long the last build took
-	exWait bool          // a tick will start the next
-	sim    *similarity   // the present's; time travel has its own
+	// extras keeps the similarity index, re-treads, graveyard and review order of the
+	// shown snapshot (m.snap), built off the UI goroutine; they may lag a snapshot behind.
+	extras *Extras
 	// similar is the similar statements of each statement shown.
 	similar *Similar
 
@@ -131,42 +126,81 @@ const (
 )
 
 // supervise starts what the shown state needs and is not built yet: the activity of
-// the newest log, and the extras of the shown snapshot. One of each runs at a time; a
-// newer snapshot waits for the running one.
+// the newest log, and the extras of the shown snapshot (not while travelling: time
+// travel has its own). One of each runs at a time; a newer snapshot waits for the
+// running one.
 func (m *Model) supervise() tea.Cmd {
-	var cmds []tea.Cmd
-	cmds = append(cmds, m.changes.List())
-	if m.travel == nil && !m.exBusy && m.snap != nil && (m.ex == nil || m.ex.snap != m.snap) {
-		// At most one build per extrasEvery: under a run's writes the newest snapshot is
-		// taken a little later, for one build instead of one per change.
-		if wait := min(max(extrasEvery, extrasShare*m.exTook), extrasAtMost) - time.Since(m.exAt); m.ex != nil && wait > 0 {
-			if !m.exWait {
-				m.exWait = true
-				cmds = append(cmds, tea.Tick(wait, func(time.Time) tea.Msg { return extrasTickMsg{} }))
-			}
-			return tea.Batch(cmds...)
-		}
-		m.exBusy, m.exAt = true, time.Now()
-		if m.sim == nil {
-			m.sim = &similarity{}
-		}
-		sim, snap, g := m.sim, m.snap, m.g
-		cmds = append(cmds, func() tea.Msg {
-			start := time.Now()
-			ex := inBackground(func() *extras { return sim.extras(snap, g) })
-			return extrasMsg{ex, time.Since(start)}
-		})
+	cmd := m.changes.List()
+	if m.travel == nil && m.snap != nil {
+		cmd = tea.Batch(cmd, m.extras.Build(m.snap, m.g))
 	}
-	return tea.Batch(cmds...)
+	return cmd
 }
 
-func (m *Model) onExtras(msg extrasMsg) tea.Cmd {
-	m.exBusy, m.exTook = false, msg.took
-	if m.travel != nil {
-		return nil // built for the present while travelling: the present is rebuilt on return
+// Extras is the component that keeps the extras of the shown snapshot: it starts their
+// builds, one at a time and paced, and answers extrasBuiltMsg when one arrives.
+type Extras struct {
+	shown *extras       // the last built, for the shown snapshot or one a little older
+	busy  bool          // a build runs
+	at    time.Time     // when the last build started
+	took  time.Duration // how long the last build took
+	wait  bool          // a tick will start the next
+	sim   *similarity   // the present's; time travel has its own
+}
+
+// extrasBuiltMsg answers a build of the extras.
+type extrasBuiltMsg struct{ ex *extras }
+
+// Build starts a build of snap's extras unless they are built or one runs. At most one
+// starts per extrasEvery (and extrasShare times the last build's time): under a run's
+// writes the newest snapshot is taken a little later, for one build instead of one per
+// change.
+func (e *Extras) Build(snap *model.Snapshot, g *model.Graph) tea.Cmd {
+	if e.busy || e.shown != nil && e.shown.snap == snap {
+		return nil
 	}
-	m.ex = msg.ex
-	m.tree.SetRetreads(m.ex.retreads)
+	if wait := min(max(extrasEvery, extrasShare*e.took), extrasAtMost) - time.Since(e.at); e.shown != nil && wait > 0 {
+		if e.wait {
+			return nil
+		}
+		e.wait = true
+		return tea.Tick(wait, func(time.Time) tea.Msg { return extrasTickMsg{} })
+	}
+	e.busy, e.at = true, time.Now()
+	if e.sim == nil {
+		e.sim = &similarity{}
+	}
+	sim := e.sim
+	return func() tea.Msg {
+		start := time.Now()
+		ex := inBackground(func() *extras { return sim.extras(snap, g) })
+		return extrasMsg{ex, time.Since(start)}
+	}
+}
+
+// Update takes a build (extrasMsg) or the tick that lets the next start.
+func (e *Extras) Update(_ common, msg tea.Msg) (tea.Cmd, tea.Msg) {
+	switch msg := msg.(type) {
+	case extrasTickMsg:
+		e.wait = false // Update's supervise starts the build
+	case extrasMsg:
+		e.busy, e.took = false, msg.took
+		return nil, extrasBuiltMsg{msg.ex}
+	}
+	return nil, nil
+}
+
+// View is nothing: the tree, the detail and the side panes show the extras.
+func (e *Extras) View(common) []string { return nil }
+
+// onExtrasBuilt shows extras built for the present (while travelling, the present is
+// built again on return).
+func (m *Model) onExtrasBuilt(msg extrasBuiltMsg) tea.Cmd {
+	if m.travel != nil {
+		return nil
+	}
+	m.extras.shown = msg.ex
+	m.tree.SetRetreads(msg.ex.retreads)
 	return m.rebuildDetail()
 }
 
@@ -175,7 +209,7 @@ func (m *Model) setSide(s side) {
 	m.side = s
 	m.sel.link = -1
 	m.detail.offset = 0
-	if s == sideGraveyard && m.ex != nil && len(m.ex.graves) > 0 {
+	if s == sideGraveyard && m.extras.shown != nil && len(m.extras.shown.graves) > 0 {
 		m.sel.link = 0 // enter goes to the first at once
 	}
 	if s == sideActivity {
@@ -207,8 +241,8 @@ func (m *Model) sideDoc(w int) (views.Doc, tea.Cmd, bool) {
 		return views.RunsDoc(m.st, m.runsState(), w), nil, true
 	case sideGraveyard:
 		var graves []model.Grave
-		if m.ex != nil {
-			graves = m.ex.graves
+		if m.extras.shown != nil {
+			graves = m.extras.shown.graves
 		}
 		state := views.DetailState{Link: m.sel.link, Math: m.math}
 		return views.GraveyardDoc(m.st, m.snap, m.g, graves, state, w), nil, true

@@ -351,7 +351,7 @@ func TestRetreadsAndSimilarStatements(t *testing.T) {
 	dir := copyDir(t, "testdata/demo")
 	addRetread(t, dir)
 	m := openTestModel(t, dir, 120, 40)
-	r := m.ex.retreads["s-018"]
+	r := m.extras.shown.retreads["s-018"]
 	if len(r) != 1 || r[0].Of != "s-004" {
 		t.Fatalf("re-treads of s-018: %+v", r)
 	}

@@ -127,7 +127,7 @@ func (m *Model) enterTravel(h *store.History) tea.Cmd {
 			}
 		}
 	}
-	m.travel = newTravel(idx, h.Changes()[idx].ID, shownState{snap: m.snap, g: m.g, f: m.forest, ex: m.ex}, m.changes)
+	m.travel = newTravel(idx, h.Changes()[idx].ID, shownState{snap: m.snap, g: m.g, f: m.forest, ex: m.extras.shown}, m.changes)
 	m.changes.Want() // the activity names who did what, for the status line
 	return m.travel.step()
 }
@@ -233,8 +233,8 @@ func (t *Travel) step() tea.Cmd {
 // onTravelShow shows a state time travel rebuilt.
 func (m *Model) onTravelShow(msg travelShowMsg) tea.Cmd {
 	m.activity.Show(msg.id)
-	m.ex = msg.shown.ex
-	m.tree.SetRetreads(m.ex.retreads)
+	m.extras.shown = msg.shown.ex
+	m.tree.SetRetreads(msg.shown.ex.retreads)
 	return m.setSnapshot(msg.shown.snap, msg.shown.g, msg.shown.f, nil)
 }
 
@@ -253,9 +253,9 @@ func (m *Model) exitTravel() tea.Cmd {
 		m.pending, m.pendingCount = nil, 0
 		live.snap, live.g, live.f = p.Snap, p.Graph, p.Forest
 	}
-	m.ex = live.ex // may be a snapshot behind: supervise rebuilds it
-	if m.ex != nil {
-		m.tree.SetRetreads(m.ex.retreads)
+	m.extras.shown = live.ex // may be a snapshot behind: supervise rebuilds it
+	if live.ex != nil {
+		m.tree.SetRetreads(live.ex.retreads)
 	} else {
 		m.tree.SetRetreads(nil)
 	}
