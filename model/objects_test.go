@@ -94,3 +94,45 @@ func TestObjectsForkCopiesOnlyChanges(t *testing.T) {
 		t.Fatalf("the fold wrote into the shared base or lost a change: %d, %d", base["s-00005"], o.Get("s-00005"))
 	}
 }
+
+// FuzzObjects: any sequence of forks, sets and deletes (the bytes pick them) leaves an
+// Objects equal to a plain map kept beside it, and every version forked on the way
+// equal to the map it had then.
+func FuzzObjects(f *testing.F) {
+	f.Add([]byte{0, 1, 2, 3, 200, 4, 5, 130, 6, 7, 255, 8})
+	f.Add([]byte{1, 1, 1, 129, 129, 129, 255, 255, 2, 2})
+	f.Fuzz(func(t *testing.T, ops []byte) {
+		var o Objects[int]
+		want := map[string]int{}
+		type version struct {
+			o    Objects[int]
+			want map[string]int
+		}
+		var kept []version
+		for i, op := range ops {
+			id := fmt.Sprintf("s-%03d", op%97)
+			switch {
+			case op == 255: // a reload: the version so far is published, the next forked from it
+				kept = append(kept, version{o, maps.Clone(want)})
+				o = o.Fork()
+			case op >= 128:
+				o.Delete(id)
+				delete(want, id)
+			default:
+				o.Set(id, i)
+				want[id] = i
+			}
+		}
+		kept = append(kept, version{o, want})
+		for k, v := range kept {
+			if v.o.Len() != len(v.want) || !maps.Equal(v.o.Map(), v.want) {
+				t.Fatalf("version %d: %d objects %v, want %d %v", k, v.o.Len(), v.o.Map(), len(v.want), v.want)
+			}
+			for id, w := range v.want {
+				if got, ok := v.o.Lookup(id); !ok || got != w {
+					t.Fatalf("version %d: Lookup(%s) = %d, %v; want %d", k, id, got, ok, w)
+				}
+			}
+		}
+	})
+}
