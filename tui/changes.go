@@ -120,7 +120,9 @@ func (c *Changes) Update(_ common, msg tea.Msg) (tea.Cmd, tea.Msg) {
 		switch {
 		case msg.from == -1:
 			c.list = msg.changes
-		case msg.from <= len(c.list): // the changes gained, and those listed provisionally again
+		case msg.from == len(c.list): // the changes gained: appended in place (a copy of 64k changes per change was a tenth of a core)
+			c.list = append(c.list, msg.changes...)
+		case msg.from < len(c.list): // and those listed provisionally again: a new list, since the activity pane holds the old one
 			c.list = append(c.list[:msg.from:msg.from], msg.changes...)
 		default: // cannot happen with one listing at a time; start over
 			c.list, c.listedOf = nil, nil
