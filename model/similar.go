@@ -236,11 +236,19 @@ type SimilarityIndex struct {
 	buckets map[string]*bucket
 }
 
-// bucket is the postings of the claims that have the same numbers.
+// bucket is the claims that have the same numbers, and, once they are more than
+// smallBucket, their postings. Most buckets hold a claim or two (numbers tell claims
+// apart), and postings for every word of each were most of the index's memory at 100k
+// (200 MB); a small bucket's claims are all candidates, compared word vector to word
+// vector, which is cheaper than looking them up.
 type bucket struct {
-	postings  map[int32][]int32 // word term → positions of the claims that have it, ascending
+	members   []int32           // positions of its claims, ascending
+	postings  map[int32][]int32 // word term → positions of the claims that have it, ascending; nil while small
 	maxWeight map[int32]float64 // word term → at least its largest weight in those claims
 }
+
+// smallBucket is how many claims a bucket holds before it keeps postings.
+var smallBucket = 16
 
 // terms numbers the terms of one kind and counts the claims that have each.
 type terms struct {
@@ -327,31 +335,61 @@ func (ix *SimilarityIndex) parse(id, claim string, pos int) (d *claimDoc, gramTF
 	return d, ix.grams.count(gtf), ix.words.count(wtf)
 }
 
-// post adds a claim to its bucket's postings (appended when pos is the last position).
+// post adds a claim to its bucket (appended when pos is the last position).
 func (ix *SimilarityIndex) post(d *claimDoc, pos int) {
 	if d.empty {
 		return
 	}
 	b := ix.buckets[d.numbers]
 	if b == nil {
-		b = &bucket{postings: map[int32][]int32{}, maxWeight: map[int32]float64{}}
+		b = &bucket{}
 		ix.buckets[d.numbers] = b
 	}
-	for _, e := range d.words {
-		list := b.postings[e.term]
-		if n := len(list); n == 0 || list[n-1] < int32(pos) {
-			b.postings[e.term] = append(list, int32(pos))
-		} else if i, found := slices.BinarySearch(list, int32(pos)); !found {
-			b.postings[e.term] = slices.Insert(list, i, int32(pos))
+	b.members = insertSorted(b.members, int32(pos))
+	switch {
+	case b.postings != nil:
+		b.postWords(d, pos)
+	case len(b.members) > smallBucket:
+		b.postings, b.maxWeight = map[int32][]int32{}, map[int32]float64{}
+		for _, p := range b.members {
+			b.postWords(ix.docs[ix.ids[p]], int(p))
 		}
+	}
+}
+
+// postWords adds a claim's words to the bucket's postings.
+func (b *bucket) postWords(d *claimDoc, pos int) {
+	for _, e := range d.words {
+		b.postings[e.term] = insertSorted(b.postings[e.term], int32(pos))
 		b.maxWeight[e.term] = max(b.maxWeight[e.term], e.w)
 	}
 }
 
-// unpost takes a claim out of its bucket's postings.
+// insertSorted puts p into an ascending list that may hold it already.
+func insertSorted(list []int32, p int32) []int32 {
+	if n := len(list); n == 0 || list[n-1] < p {
+		return append(list, p)
+	}
+	if i, found := slices.BinarySearch(list, p); !found {
+		return slices.Insert(list, i, p)
+	}
+	return list
+}
+
+// unpost takes a claim out of its bucket.
 func (ix *SimilarityIndex) unpost(d *claimDoc) {
 	b := ix.buckets[d.numbers]
 	if b == nil || d.empty {
+		return
+	}
+	if i, found := slices.BinarySearch(b.members, int32(d.pos)); found {
+		b.members = slices.Delete(b.members, i, i+1)
+	}
+	if len(b.members) == 0 {
+		delete(ix.buckets, d.numbers)
+		return
+	}
+	if b.postings == nil {
 		return
 	}
 	for _, e := range d.words {
@@ -700,6 +738,16 @@ func (ix *SimilarityIndex) candidates(d *claimDoc, older bool) []int32 {
 	b := ix.buckets[d.numbers]
 	if b == nil {
 		return nil
+	}
+	if b.postings == nil { // a small bucket: every claim in it older (newer) than d
+		i, found := slices.BinarySearch(b.members, int32(d.pos))
+		if older {
+			return slices.Clone(b.members[:i])
+		}
+		if found {
+			i++
+		}
+		return slices.Clone(b.members[i:])
 	}
 	byCommon := slices.Clone(d.words)
 	slices.SortFunc(byCommon, func(x, y entry) int {
