@@ -211,18 +211,27 @@ func (m *Model) statusLines() []string {
 	default:
 		left = append(left, st.Muted.Render("○ not live"))
 	}
+	sep := st.Faint.Render(" │ ")
 	if m.snap != nil && len(m.snap.Log) > 0 && m.travel == nil {
+		// The last change as fully as it fits: ID, skill and actor; else ID and skill;
+		// else the ID; else nothing (not "last: …").
 		e := m.snap.Log[len(m.snap.Log)-1]
-		s := e.ID
+		forms := []string{e.ID}
 		if e.Skill != "" {
-			s += " " + e.Skill
+			forms = append([]string{e.ID + " " + e.Skill}, forms...)
 		}
 		if e.By != "" {
-			s += " · " + e.By
+			forms = append([]string{forms[0] + " · " + e.By}, forms...)
 		}
-		left = append(left, st.Muted.Render("last: ")+st.StatusVal.Render(model.SanitizeLine(s)))
+		used := cells.Width(" " + strings.Join(left, sep) + " │ last: ")
+		for _, f := range forms {
+			if f = model.SanitizeLine(f); used+cells.Width(f) <= w {
+				left = append(left, st.Muted.Render("last: ")+st.StatusVal.Render(f))
+				break
+			}
+		}
 	}
-	line1 := fitWidth(" "+strings.Join(left, st.Faint.Render(" │ ")), w)
+	line1 := fitWidth(" "+strings.Join(left, sep), w)
 
 	var line2 string
 	switch {
