@@ -10,9 +10,6 @@ import (
 	"slices"
 	"strings"
 	"sync"
-	"syscall"
-
-	"golang.org/x/sys/unix"
 
 	"referee/model"
 )
@@ -250,17 +247,12 @@ func (h *History) Back(n int) (*History, error) {
 		return nil, inputf("%s: this snapshot did not read the log, so cannot read back in it", LogFile)
 	}
 	changed := inputf("%s has been rewritten since it was read: nothing older can be read until it is read again", LogFile)
-	f, err := openLog(h.dir)
+	f, st, err := openLogFile(h.dir)
 	if err != nil {
 		return nil, inputf("cannot read %s: %v", LogFile, unwrapPath(err))
 	}
 	defer f.Close()
-	info, err := f.Stat()
-	if err != nil {
-		return nil, err
-	}
-	st, _ := info.Sys().(*syscall.Stat_t)
-	if st == nil || uint64(st.Dev) != m.dev || st.Ino != m.ino || info.Size() < m.off || !sameTail(f, m) {
+	if uint64(st.Dev) != m.dev || st.Ino != m.ino || st.Size < m.off || !sameTail(f, m) {
 		return nil, changed
 	}
 	end := h.head.Offset
@@ -297,18 +289,6 @@ func (h *History) Back(n int) (*History, error) {
 	b := newHistory(h.dir, h.snap, entries, head, h.cache)
 	b.back = h.back + len(older)
 	return b, nil
-}
-
-// openLog opens the log for reading, following no link and blocking on no FIFO.
-func openLog(dir string) (*os.File, error) {
-	path := filepath.Join(dir, filepath.FromSlash(LogFile))
-	fd, err := unix.Open(path, unix.O_RDONLY|unix.O_NONBLOCK|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0)
-	if errors.Is(err, unix.ELOOP) {
-		return nil, errLink
-	} else if err != nil {
-		return nil, err
-	}
-	return os.NewFile(uintptr(fd), path), nil
 }
 
 // Changes is the log as History reads it: every line naming a change, in file order.
