@@ -66,7 +66,16 @@ func TestSearchComponent(t *testing.T) {
 		t.Fatalf("step from s-002: %#v", out)
 	}
 	// A new snapshot: the matches are found again in it.
-	s.Refresh(fakeCorpus{order: []string{"s-003"}, text: map[string]string{"s-003": "odd"}})
+	found := s.Refresh(fakeCorpus{order: []string{"s-003"}, text: map[string]string{"s-003": "odd"}})
+	if found == nil {
+		t.Fatal("Refresh with a search in force starts no search")
+	}
+	if got := s.Results(); len(got) != 3 { // found in the command, not in Update
+		t.Fatalf("Refresh searched on the UI goroutine: %v", got)
+	}
+	if cmd, out := s.Update(testCommon(), found()); cmd != nil || out != nil {
+		t.Fatalf("the matches found answered %v, %#v", cmd, out)
+	}
 	if got := s.Results(); len(got) != 1 || got[0] != "s-003" {
 		t.Fatalf("after Refresh: %v", got)
 	}

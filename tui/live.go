@@ -87,7 +87,7 @@ func (m *Model) onFrame(fr live.Frame) tea.Cmd {
 func (m *Model) setSnapshot(snap *model.Snapshot, g *model.Graph, f *live.Forest, changed []string) tea.Cmd {
 	m.snap, m.g, m.forest = snap, g, f
 	m.tree.SetForest(f)
-	m.search.Refresh(searchIn(snap, f))
+	found := m.search.Refresh(searchIn(snap, f))
 	var cmd tea.Cmd
 	if len(changed) > 0 {
 		until := m.now().Add(flashFor)
@@ -96,7 +96,7 @@ func (m *Model) setSnapshot(snap *model.Snapshot, g *model.Graph, f *live.Forest
 		}
 		cmd = tea.Tick(flashFor, func(time.Time) tea.Msg { return flashTickMsg{} })
 	}
-	return tea.Batch(cmd, m.refreshDetail(false))
+	return tea.Batch(cmd, found, m.refreshDetail(false))
 }
 
 // togglePause pauses or resumes the live view; on resume the latest snapshot is shown.

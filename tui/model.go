@@ -345,6 +345,8 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		return nil
 	case similarMsg:
 		return m.route(m.similar, msg)
+	case searchFoundMsg:
+		return m.route(m.search, msg)
 	case travelMsg, diffMsg:
 		if m.travel == nil {
 			return nil // returned to now meanwhile

@@ -124,7 +124,7 @@ func TestSearch(t *testing.T) {
 	keys(t, m, "/")
 	typeText(t, m, "odd")
 	keys(t, m, "enter")
-	want := m.search.find("odd")
+	want := findIn(m.search.in, "odd")
 	if len(want) < 1 {
 		t.Fatal("no statement mentions odd")
 	}

@@ -22,8 +22,15 @@ type Search struct {
 	input   textinput.Model
 	typing  bool     // the query is being typed in the status line
 	query   string   // the search in force, "" for none
-	results []string // its matches, in tree order
+	results []string // its matches, in tree order (of the last snapshot searched)
 	in      corpus   // what is searched: the folder shown
+	gen     int      // counts the searches started, so that only the latest's result is taken
+}
+
+// searchFoundMsg carries the matches of a search run again on a new snapshot.
+type searchFoundMsg struct {
+	gen     int
+	results []string
 }
 
 // SearchKeyMap is the keys while a search is typed in the status line (the search's
@@ -99,12 +106,19 @@ func (s *Search) SetDark(dark bool) { s.input.SetStyles(inputStyles(dark)) }
 func (s *Search) SetSize(width int) { s.input.SetWidth(width) }
 
 // Refresh searches the query in force again, in a new snapshot of the folder.
-func (s *Search) Refresh(in corpus) {
+//
+// With a search in force the matches are found again in a command: looking through
+// every claim took 100 ms at 100k statements, too long for the UI goroutine on every
+// change an agent writes. The matches of the snapshot before stand until they come.
+func (s *Search) Refresh(in corpus) tea.Cmd {
 	s.in = in
-	s.results = nil
-	if s.query != "" {
-		s.results = s.find(s.query)
+	s.gen++
+	if s.query == "" || in == nil {
+		s.results = nil
+		return nil
 	}
+	gen, q := s.gen, s.query
+	return func() tea.Msg { return searchFoundMsg{gen: gen, results: findIn(in, q)} }
 }
 
 // Open starts typing a query.
@@ -115,7 +129,7 @@ func (s *Search) Open() tea.Cmd {
 }
 
 // Clear drops the search in force.
-func (s *Search) Clear() { s.query, s.results = "", nil }
+func (s *Search) Clear() { s.query, s.results = "", nil; s.gen++ }
 
 // Typing says whether a query is being typed (the search takes every key).
 func (s *Search) Typing() bool { return s.typing }
@@ -133,6 +147,11 @@ func (s *Search) Update(_ common, msg tea.Msg) (tea.Cmd, tea.Msg) {
 	switch msg := msg.(type) {
 	case searchStepMsg:
 		return nil, s.step(msg.d, msg.from)
+	case searchFoundMsg:
+		if msg.gen == s.gen { // else a newer snapshot or search has come since
+			s.results = msg.results
+		}
+		return nil, nil
 	case tea.KeyPressMsg:
 		switch {
 		case key.Matches(msg, s.keys.Cancel):
@@ -166,8 +185,8 @@ func (s *Search) submit(q string) tea.Msg {
 		s.Clear()
 		return nil
 	}
-	s.query = q
-	s.results = s.find(q)
+	s.query, s.gen = q, s.gen+1
+	s.results = findIn(s.in, q)
 	if len(s.results) == 0 {
 		return statusMsg{text: "no match for " + q}
 	}
@@ -175,20 +194,20 @@ func (s *Search) submit(q string) tea.Msg {
 		bindingNamed("match-next").Help().Key, bindingNamed("match-prev").Help().Key)}
 }
 
-// find returns the objects matching a query, in tree order: an exact ID alone, else
-// every object whose ID, claim or objectives hold all the words.
-func (s *Search) find(q string) []string {
-	if s.in == nil {
+// findIn returns the objects of in matching a query, in tree order: an exact ID alone,
+// else every object whose ID, claim or objectives hold all the words.
+func findIn(in corpus, q string) []string {
+	if in == nil {
 		return nil
 	}
 	ql := strings.ToLower(strings.TrimSpace(q))
-	if s.in.Has(ql) {
+	if in.Has(ql) {
 		return []string{ql}
 	}
 	words := strings.Fields(ql)
 	var out []string
-	for _, id := range s.in.Order() {
-		text := strings.ToLower(s.in.Text(id))
+	for _, id := range in.Order() {
+		text := strings.ToLower(in.Text(id))
 		ok := true
 		for _, w := range words {
 			if !strings.Contains(text, w) {
