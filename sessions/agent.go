@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"regexp"
+	"slices"
 	"strings"
 	"time"
 )
@@ -20,6 +21,13 @@ const (
 	maxNotes    = 20
 	maxCalls    = 20000
 	maxTasks    = 256
+	// maxOpen is how many recent responses an agent keeps to merge the later lines of
+	// one response into: Claude Code writes a response's lines together.
+	maxOpen = 64
+	// maxUUIDs is how many recent sidechain line IDs an older transcript's agent keeps
+	// to find the subagent a line continues.
+	maxUUIDs         = 256
+	maxUnknownModels = 8
 )
 
 // Agent states.
@@ -29,7 +37,20 @@ const (
 	StateTool     = "running"  // running a tool: Tool says which
 	StateFinished = "finished" // a subagent that reported
 	StateWaiting  = "waiting"  // the orchestrator, its turn ended: waiting for a human
+	StateIdle     = "idle"     // nothing written for IdleAfter: stopped, or left open
+	StateGone     = "gone"     // its transcript was deleted
 )
+
+// How long a transcript must stay silent before its state is read off the silence:
+// an answer with no tool call is waiting for the human (or, from a subagent, its
+// report) after WaitAfter; anything is idle after IdleAfter.
+const (
+	WaitAfter = time.Minute
+	IdleAfter = 10 * time.Minute
+)
+
+// Role of a compaction agent's transcript (subagents/agent-acompact-*.jsonl).
+const RoleCompaction = "compaction"
 
 // RoleOrchestrator is the main session's role.
 const RoleOrchestrator = "orchestrator"
@@ -42,11 +63,24 @@ type Tokens struct {
 	CacheRead     int64 `json:"cache_read"`
 }
 
-func (t *Tokens) add(u *Usage) {
-	t.Input += u.Input
-	t.Output += u.Output
-	t.CacheCreation += u.CacheCreation
-	t.CacheRead += u.CacheRead
+func (t *Tokens) add(u *Usage, sign int64) {
+	t.Input += sign * u.Input
+	t.Output += sign * u.Output
+	t.CacheCreation += sign * u.CacheCreation
+	t.CacheRead += sign * u.CacheRead
+}
+
+// Plus is the sum of two counts.
+func (t Tokens) Plus(o Tokens) Tokens {
+	return Tokens{t.Input + o.Input, t.Output + o.Output, t.CacheCreation + o.CacheCreation, t.CacheRead + o.CacheRead}
+}
+
+// response is one API response: the transcript lines sharing (message.id, requestId),
+// counted once with the usage of its line with the largest total.
+type response struct {
+	key   string
+	usage Usage
+	cost  float64
 }
 
 // Call is one skill call an agent made: a skill script run through Bash (python
@@ -101,18 +135,25 @@ type Agent struct {
 	CostUSD     float64
 	Context     int64 // tokens in context at the last response
 	Compactions int
+	// CostUnknown are the models it used that the price table does not know: their
+	// responses are not in CostUSD.
+	CostUnknown []string
+	// NoID counts assistant lines without message.id: each is counted as a response
+	// of its own, except a repeat of the line before it (one response's blocks).
+	NoID        int
 	First, Last time.Time // transcript timestamps of its first and last line
 	Seen        time.Time // wall clock of the last line read
 	Calls       []*Call
 	Notes       []string
 	Sub         []*Agent
+	// Compacting are the agents that compacted the session (their own transcripts).
+	Compacting []*Agent
 
 	prices    *Prices
 	pending   map[string]*Call // skill calls awaiting their result
 	running   map[string]string
 	tasks     []*task
 	analysis  strings.Builder
-	lastMsg   string
 	boundary  bool    // the last line was a compaction boundary
 	done      []*Call // calls answered since the watcher last collected them
 	dirty     bool    // changed since shown was made
@@ -120,6 +161,17 @@ type Agent struct {
 	lastSkill string            // a skill loaded (Skill tool) but not yet run
 	side      map[string]*Agent // sidechain agents of an older transcript, by agent ID
 	sideCur   *Agent
+	sideN     int
+	uuids     [maxUUIDs]string // recent sidechain lines and their agents, a ring
+	uuidAgent [maxUUIDs]*Agent
+	uuidAt    int
+
+	open     [maxOpen]*response // recent responses, a ring
+	openAt   int
+	prevNoID *response // the response of the line before, when it had no message.id
+	// textLast says the last message was the agent's text with no tool call after it.
+	textLast bool
+	noted    map[string]bool // notes made once per agent
 }
 
 func newAgent(session, agentID, path string, prices *Prices) *Agent {
@@ -142,7 +194,7 @@ func (a *Agent) reset() {
 		}
 	}
 	fresh := newAgent(a.SessionID, a.AgentID, a.Path, a.prices)
-	fresh.Role, fresh.RoleFrom, fresh.Notes, fresh.Sub = a.Role, a.RoleFrom, a.Notes, subs
+	fresh.Role, fresh.RoleFrom, fresh.Notes, fresh.Sub, fresh.Compacting = a.Role, a.RoleFrom, a.Notes, subs, a.Compacting
 	fresh.dirty = true
 	*a = *fresh
 }
@@ -175,10 +227,10 @@ func (a *Agent) addObjects(ids ...string) {
 
 // apply takes one line of this agent's transcript (or, for sidechain lines of an
 // older transcript, hands it to the sidechain's agent).
-func (a *Agent) apply(l *Line, seen time.Time) {
+func (a *Agent) apply(l *Line, n int, seen time.Time) {
 	a.dirty = true
 	if l.IsSidechain && a.AgentID == "" {
-		a.sidechain(l).apply(l, seen)
+		a.sidechain(l).apply(l, n, seen)
 		return
 	}
 	at := l.At()
@@ -214,9 +266,22 @@ func (a *Agent) apply(l *Line, seen time.Time) {
 	}
 	switch l.Type {
 	case "assistant":
-		a.assistant(l)
+		a.assistant(l, n)
 	case "user":
+		a.prevNoID = nil
+		a.textLast = false
 		a.user(l)
+	}
+}
+
+// noteOnce notes s the first time key is seen.
+func (a *Agent) noteOnce(key, s string) {
+	if a.noted == nil {
+		a.noted = map[string]bool{}
+	}
+	if !a.noted[key] {
+		a.noted[key] = true
+		a.note(s)
 	}
 }
 
@@ -227,41 +292,123 @@ func (a *Agent) sidechain(l *Line) *Agent {
 	if a.side == nil {
 		a.side = map[string]*Agent{}
 	}
-	key := l.AgentID
-	if key == "" {
-		if l.ParentUUID == "" || a.sideCur == nil {
-			key = fmt.Sprintf("sidechain-%d", len(a.side)+1)
-		} else {
-			return a.sideCur
+	var s *Agent
+	// The line's parent says which sidechain it continues: Claude Code puts the agent
+	// ID on some lines only.
+	if l.ParentUUID != "" {
+		for i, u := range a.uuids {
+			if u == l.ParentUUID {
+				s = a.uuidAgent[i]
+				break
+			}
 		}
 	}
-	s, ok := a.side[key]
-	if !ok {
+	if s == nil && l.AgentID != "" {
+		s = a.side[l.AgentID]
+	}
+	if s == nil && l.ParentUUID != "" && l.AgentID == "" {
+		s = a.sideCur
+	}
+	if s == nil {
+		key := l.AgentID
+		if key == "" {
+			a.sideN++
+			key = fmt.Sprintf("sidechain-%d", a.sideN)
+		}
 		s = newAgent(a.SessionID, key, a.Path, a.prices)
 		a.side[key] = s
 		a.Sub = append(a.Sub, s)
+	}
+	if l.AgentID != "" && s.AgentID != l.AgentID && strings.HasPrefix(s.AgentID, "sidechain-") {
+		delete(a.side, s.AgentID)
+		s.AgentID, s.dirty = l.AgentID, true
+		a.side[l.AgentID] = s
+	}
+	if l.UUID != "" {
+		a.uuids[a.uuidAt], a.uuidAgent[a.uuidAt] = l.UUID, s
+		a.uuidAt = (a.uuidAt + 1) % maxUUIDs
 	}
 	a.sideCur = s
 	return s
 }
 
-func (a *Agent) assistant(l *Line) {
+// count takes an assistant line's usage into its response: a response's usage is
+// that of its line with the largest total (the last wins a tie), as the transcript
+// tools count since they found Claude Code writes a growing output_tokens on the
+// lines of one streamed response.
+func (a *Agent) count(l *Line, n int) {
 	m := l.Message
-	// Claude Code writes one line per content block of a response, each with the
-	// response's usage: count a response once.
-	if m.ID == "" || m.ID != a.lastMsg {
-		a.Turns++
-		if m.Usage != nil {
-			a.Tokens.add(m.Usage)
-			a.Context = m.Usage.Input + m.Usage.CacheCreation + m.Usage.CacheRead + m.Usage.Output
-			a.CostUSD += a.prices.Cost(m.Model, m.Usage)
+	var r *response
+	if m.ID != "" {
+		a.prevNoID = nil
+		key := m.ID + "\x00" + l.RequestID
+		for _, o := range a.open {
+			if o != nil && o.key == key {
+				r = o
+				break
+			}
 		}
+		if r == nil {
+			r = &response{key: key}
+			a.open[a.openAt] = r
+			a.openAt = (a.openAt + 1) % maxOpen
+			a.Turns++
+		}
+	} else {
+		a.NoID++
+		a.noteOnce("noid", fmt.Sprintf("line %d: an assistant line without message.id: each such line is counted as a response of its own, except one repeating the usage of the line before it", n))
+		if p := a.prevNoID; p != nil && m.Usage != nil && p.usage == *m.Usage && p.key == m.Model {
+			return // another content block of the same response
+		}
+		r = &response{key: m.Model}
+		a.prevNoID = r
+		a.Turns++
 	}
-	a.lastMsg = m.ID
+	u := m.Usage
+	if u == nil {
+		return
+	}
+	if u.Floats {
+		a.noteOnce("float", fmt.Sprintf("line %d: a token count written as a fraction: rounded", n))
+	}
+	if r.usage != (Usage{}) && u.Total() < r.usage.Total() {
+		return
+	}
+	a.Tokens.add(&r.usage, -1)
+	a.CostUSD -= r.cost
+	r.usage, r.cost = *u, 0
+	switch cost, known := a.prices.Cost(m.Model, u); {
+	case l.CostUSD != nil:
+		r.cost = *l.CostUSD
+	case known:
+		r.cost = cost
+	case u.Total() > 0 && m.Model != "<synthetic>":
+		a.unknownModel(m.Model)
+	}
+	a.Tokens.add(u, 1)
+	a.CostUSD += r.cost
+	a.Context = u.Total()
+}
+
+func (a *Agent) unknownModel(model string) {
+	if slices.Contains(a.CostUnknown, model) || len(a.CostUnknown) == maxUnknownModels {
+		return
+	}
+	a.CostUnknown = append(a.CostUnknown, model)
+	a.note("cost unknown: model " + model)
+}
+
+func (a *Agent) assistant(l *Line, n int) {
+	m := l.Message
+	a.count(l, n)
 	if m.Model != "" && !strings.HasPrefix(m.Model, "<") {
 		a.Model = m.Model
 	}
 	for _, b := range m.Content() {
+		switch b.Type {
+		case "text", "tool_use":
+			a.textLast = b.Type == "text"
+		}
 		switch b.Type {
 		case "thinking":
 			a.write("(thinking) " + b.Thinking)
@@ -405,6 +552,12 @@ func (a *Agent) user(l *Line) {
 			}
 		}
 		if strings.TrimSpace(text) == "" {
+			return
+		}
+		if strings.HasPrefix(text, "[Request interrupted by user") {
+			// The human stopped the turn: the agent waits for them.
+			a.running = map[string]string{}
+			a.State, a.Tool = StateWaiting, ""
 			return
 		}
 		if a.Prompt == "" {

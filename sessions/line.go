@@ -3,6 +3,7 @@ package sessions
 import (
 	"bytes"
 	"encoding/json"
+	"math"
 	"regexp"
 	"strings"
 	"time"
@@ -27,6 +28,9 @@ type Line struct {
 	Message          *Message        `json:"message"`
 	Compact          *CompactMeta    `json:"compactMetadata"`
 	ToolUseResult    json.RawMessage `json:"toolUseResult"` // not decoded: can be large
+	RequestID        string          `json:"requestId"`
+	// CostUSD is the cost Claude Code itself wrote on a line (older versions).
+	CostUSD *float64 `json:"costUSD"`
 
 	at time.Time
 }
@@ -55,6 +59,62 @@ type Usage struct {
 	Output        int64 `json:"output_tokens"`
 	CacheCreation int64 `json:"cache_creation_input_tokens"`
 	CacheRead     int64 `json:"cache_read_input_tokens"`
+	// CacheCreationDetail splits the cache writes by lifetime, when the API says.
+	CacheCreationDetail CacheCreation `json:"cache_creation"`
+	// Floats says a count was written as a number with a fraction or exponent: it
+	// is rounded, and the agent notes it.
+	Floats bool `json:"-"`
+}
+
+// CacheCreation is usage.cache_creation: cache writes by lifetime.
+type CacheCreation struct {
+	Ephemeral5m int64 `json:"ephemeral_5m_input_tokens"`
+	Ephemeral1h int64 `json:"ephemeral_1h_input_tokens"`
+}
+
+// Total is every token of the usage: the size that decides which line of a response
+// holds its final usage.
+func (u *Usage) Total() int64 { return u.Input + u.Output + u.CacheCreation + u.CacheRead }
+
+// UnmarshalJSON takes counts written as integers or as other JSON numbers (12.0,
+// 1e3), rounding the latter, so one odd count does not lose the line.
+func (u *Usage) UnmarshalJSON(b []byte) error {
+	var raw struct {
+		Input         json.Number `json:"input_tokens"`
+		Output        json.Number `json:"output_tokens"`
+		CacheCreation json.Number `json:"cache_creation_input_tokens"`
+		CacheRead     json.Number `json:"cache_read_input_tokens"`
+		Detail        *struct {
+			Ephemeral5m json.Number `json:"ephemeral_5m_input_tokens"`
+			Ephemeral1h json.Number `json:"ephemeral_1h_input_tokens"`
+		} `json:"cache_creation"`
+	}
+	if err := json.Unmarshal(b, &raw); err != nil {
+		return err
+	}
+	*u = Usage{}
+	count := func(n json.Number, to *int64) {
+		if n == "" {
+			return
+		}
+		if i, err := n.Int64(); err == nil {
+			*to = i
+			return
+		}
+		if f, err := n.Float64(); err == nil && !math.IsInf(f, 0) && !math.IsNaN(f) && math.Abs(f) < 1<<62 {
+			*to = int64(math.Round(f))
+		}
+		u.Floats = true
+	}
+	count(raw.Input, &u.Input)
+	count(raw.Output, &u.Output)
+	count(raw.CacheCreation, &u.CacheCreation)
+	count(raw.CacheRead, &u.CacheRead)
+	if raw.Detail != nil {
+		count(raw.Detail.Ephemeral5m, &u.CacheCreationDetail.Ephemeral5m)
+		count(raw.Detail.Ephemeral1h, &u.CacheCreationDetail.Ephemeral1h)
+	}
+	return nil
 }
 
 // Content is a message's content: a plain string (a user's prompt) or blocks; a

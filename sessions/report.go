@@ -1,6 +1,7 @@
 package sessions
 
 import (
+	"maps"
 	"slices"
 	"strings"
 	"time"
@@ -18,9 +19,23 @@ type View struct {
 	State        string    `json:"state"`
 	Tool         string    `json:"tool,omitempty"`
 	Verdict      string    `json:"verdict"`
-	Turns        int       `json:"turns"`
-	Tokens       Tokens    `json:"tokens"`
-	CostUSD      float64   `json:"cost_usd"`
+	// Turns, Tokens and CostUSD are of this agent's own transcript: a session's
+	// exclude its subagents and its compaction (IncludesSubagents is false; the
+	// sums are in WithSubagents).
+	Turns             int     `json:"turns"`
+	Tokens            Tokens  `json:"tokens"`
+	CostUSD           float64 `json:"cost_usd"`
+	IncludesSubagents bool    `json:"includes_subagents"`
+	// CostUnknown are models the price table does not know: their responses are
+	// counted in Tokens, not in CostUSD.
+	CostUnknown []string `json:"cost_unknown,omitempty"`
+	// LinesWithoutID counts assistant lines without message.id.
+	LinesWithoutID int `json:"lines_without_message_id,omitempty"`
+	// Compaction is what the session's compaction agents (agent-acompact-*) spent.
+	Compaction *Spend `json:"compaction,omitempty"`
+	// WithSubagents is the session's own figures, its subagents' (and theirs) and its
+	// compaction's, each counted once.
+	WithSubagents *Spend `json:"with_subagents,omitempty"`
 	Model        string    `json:"model,omitempty"`
 	Context      int64     `json:"context_tokens"`
 	Compactions  int       `json:"compactions,omitempty"`
@@ -32,6 +47,27 @@ type View struct {
 	Path         string    `json:"transcript"`
 	Notes        []string  `json:"notes,omitempty"`
 	Subagents    []View    `json:"subagents"`
+}
+
+// Spend is what some agents used together.
+type Spend struct {
+	Agents      int      `json:"agents"`
+	Turns       int      `json:"turns"`
+	Tokens      Tokens   `json:"tokens"`
+	CostUSD     float64  `json:"cost_usd"`
+	CostUnknown []string `json:"cost_unknown,omitempty"`
+}
+
+func (s *Spend) add(v View) {
+	s.Agents++
+	s.Turns += v.Turns
+	s.Tokens = s.Tokens.Plus(v.Tokens)
+	s.CostUSD += v.CostUSD
+	for _, m := range v.CostUnknown {
+		if !slices.Contains(s.CostUnknown, m) {
+			s.CostUnknown = append(s.CostUnknown, m)
+		}
+	}
 }
 
 // Duration marshals as text (e.g. "4m10s").
@@ -58,6 +94,9 @@ type Report struct {
 	LastLine  time.Time `json:"last_line"` // the newest transcript timestamp
 	LastWhat  string    `json:"last_line_agent,omitempty"`
 	Prices    string    `json:"prices"` // the price table's date and source
+	// Notes are about files that are not followed: special files, transcripts that
+	// name no working directory, subagent files of an unknown session.
+	Notes []string `json:"notes,omitempty"`
 	// Calls are the skill calls: answered ones in the order answered, then running
 	// ones. Shared between reports: read only.
 	Calls []CallView `json:"-"`
@@ -88,6 +127,10 @@ func (w *Watcher) Report() Report {
 	if len(running) > 0 {
 		slices.SortFunc(running, func(a, b CallView) int { return a.Start.Compare(b.Start) })
 		r.Calls = append(r.Calls, running...)
+	}
+	r.Notes = append(r.Notes, w.notes...)
+	for _, path := range slices.Sorted(maps.Keys(w.orphans)) {
+		r.Notes = append(r.Notes, clean(path)+": a subagent transcript of session "+clean(w.orphans[path])+", which is not among the project's: not shown")
 	}
 	// The session active last first.
 	slices.SortStableFunc(r.Sessions, func(a, b View) int { return b.LastActivity.Compare(a.LastActivity) })
@@ -124,8 +167,48 @@ func (a *Agent) view(now time.Time) View {
 		v.Idle = Duration(max(now.Sub(a.Last), 0))
 	}
 	v.Subagents = make([]View, 0, len(a.Sub))
+	last := a.Last
 	for _, s := range a.Sub {
-		v.Subagents = append(v.Subagents, s.view(now))
+		sv := s.view(now)
+		v.Subagents = append(v.Subagents, sv)
+		if sv.LastActivity.After(last) {
+			last = sv.LastActivity
+		}
+	}
+	if len(a.Compacting) > 0 {
+		v.Compaction = &Spend{}
+		for _, c := range a.Compacting {
+			cv := c.view(now)
+			v.Compaction.add(cv)
+			if cv.LastActivity.After(last) {
+				last = cv.LastActivity
+			}
+		}
+	}
+	v.State, v.Tool = Decide(Facts{Event: a.State, Tool: v.Tool, TextLast: a.textLast, Subagent: a.AgentID != "", Last: last}, now)
+	if a.AgentID == "" {
+		all := &Spend{}
+		all.add(v)
+		var subs func(list []View)
+		subs = func(list []View) {
+			for _, s := range list {
+				all.add(s)
+				subs(s.Subagents)
+			}
+		}
+		subs(v.Subagents)
+		if c := v.Compaction; c != nil {
+			all.Agents += c.Agents
+			all.Turns += c.Turns
+			all.Tokens = all.Tokens.Plus(c.Tokens)
+			all.CostUSD += c.CostUSD
+			for _, m := range c.CostUnknown {
+				if !slices.Contains(all.CostUnknown, m) {
+					all.CostUnknown = append(all.CostUnknown, m)
+				}
+			}
+		}
+		v.WithSubagents = all
 	}
 	return v
 }
@@ -138,6 +221,7 @@ func (a *Agent) makeView() View {
 	v := View{SessionID: clean(a.SessionID), AgentID: clean(a.AgentID), Role: clean(role), RoleFrom: a.RoleFrom,
 		Objects: cleanAll(a.Objects), State: a.State, Tool: clean(a.Tool), Verdict: clean(a.Verdict),
 		Turns: a.Turns, Tokens: a.Tokens, CostUSD: a.CostUSD, Model: clean(a.Model), Context: a.Context,
+		CostUnknown: cleanAll(a.CostUnknown), LinesWithoutID: a.NoID,
 		Compactions: a.Compactions, LastActivity: a.Last, Prompt: model.Sanitize(a.Prompt),
 		Report: model.Sanitize(a.Report), Calls: len(a.Calls), Path: clean(a.Path),
 		Notes: cleanAll(a.Notes), Subagents: []View{}}
@@ -188,7 +272,7 @@ func (r *Report) Who() string {
 	var parts []string
 	for _, s := range r.Sessions {
 		for _, sub := range s.Subagents {
-			if sub.State != StateFinished && sub.State != "gone" {
+			if sub.State != StateFinished && sub.State != StateGone && sub.State != StateIdle {
 				parts = append(parts, sub.Role+" "+strings.Join(sub.Objects, ","))
 			}
 		}

@@ -81,7 +81,18 @@ func TestReadsTheProjectsSessionsByCWD(t *testing.T) {
 	if v := byAgent[agentIDFor(24)].Verdict; v != "REJECTED at sentence 4" {
 		t.Errorf("l-026's checker: %q", v)
 	}
-	stalled := byAgent["a3f1fff"]
+	// Silent for 25 minutes: idle; a minute after its Read, it was running it.
+	if s := byAgent["a3f1fff"]; s.State != StateIdle {
+		t.Errorf("the silent checker after 25 minutes: %s", s.State)
+	}
+	var stalled View
+	for _, s := range readTestdata(t, time.Date(2026, 11, 20, 11, 35, 40, 0, time.UTC)).Sessions {
+		for _, sub := range s.Subagents {
+			if sub.AgentID == "a3f1fff" {
+				stalled = sub
+			}
+		}
+	}
 	if stalled.Role != "agent-check" || stalled.State != StateTool || !strings.HasPrefix(stalled.Tool, "Read: ") ||
 		strings.Join(stalled.Objects, ",") != "s-014" {
 		t.Errorf("the silent checker: %+v", stalled)
@@ -98,8 +109,8 @@ func TestReadsTheProjectsSessionsByCWD(t *testing.T) {
 	if len(old.Subagents) != 1 || old.Subagents[0].Role != "agent-check" || old.Subagents[0].Verdict != "VERIFIED" {
 		t.Errorf("older session: %+v", old.Subagents)
 	}
-	if old.State != StateWaiting {
-		t.Errorf("older orchestrator state %q", old.State)
+	if old.State != StateIdle {
+		t.Errorf("older orchestrator state %q, long after its end_turn", old.State)
 	}
 	if r.LastWhat != "agent-check a3f1fff" {
 		t.Errorf("last line by %q", r.LastWhat)
@@ -265,10 +276,10 @@ func TestPricesOverride(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := p.Cost("claude-opus-4-5-20251101", &Usage{1e6, 1e6, 1e6, 1e6}); got != 10 {
+	if got, _ := p.Cost("claude-opus-4-5-20251101", &Usage{Input: 1e6, Output: 1e6, CacheCreation: 1e6, CacheRead: 1e6}); got != 10 {
 		t.Fatalf("cost %v", got)
 	}
-	if got := p.Cost("claude-sonnet-4-5", &Usage{Input: 1e6}); got != 3 {
+	if got, _ := p.Cost("claude-sonnet-4-5", &Usage{Input: 1e5}); got != 0.3 {
 		t.Fatalf("the default table is kept for other models: %v", got)
 	}
 	os.WriteFile(path, []byte(`{"models": 3}`), 0o644)

@@ -43,6 +43,7 @@ type Tail struct {
 	skipFrom int64  // where the skipped line began
 	lineNo   int    // complete lines seen, for notes
 	buf      []byte
+	special  bool // the path is not a regular file (noted once)
 	Gone     bool
 	// OnReset, when set, is called when the file is read again from its start (it was
 	// truncated, replaced or came back), before its lines are.
@@ -73,12 +74,21 @@ func (t *Tail) Read(line func(n int, b []byte)) ([]Event, error) {
 	}
 	var events []Event
 	// Nothing new is the common case: a stat, not an open.
-	if info, err := os.Stat(t.Path); err == nil && !t.Gone && t.ino != 0 {
-		if dev, ino := fileID(info); dev == t.dev && ino == t.ino && info.Size() == t.Offset() {
+	if info, err := os.Stat(t.Path); err == nil {
+		if !info.Mode().IsRegular() {
+			// Opening a named pipe would block: such a file is never opened.
+			if !t.special {
+				t.special = true
+				events = append(events, Event{Note: "not a regular file (" + info.Mode().Type().String() + "): not opened"})
+			}
+			return events, nil
+		}
+		t.special = false
+		if dev, ino := fileID(info); !t.Gone && t.ino != 0 && dev == t.dev && ino == t.ino && info.Size() == t.Offset() {
 			return nil, nil
 		}
 	}
-	f, err := os.Open(t.Path)
+	f, err := openRegular(t.Path)
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
 			if !t.Gone {
@@ -93,6 +103,9 @@ func (t *Tail) Read(line func(n int, b []byte)) ([]Event, error) {
 	info, err := f.Stat()
 	if err != nil {
 		return events, err
+	}
+	if !info.Mode().IsRegular() {
+		return events, nil // replaced by a special file since the stat: next Read notes it
 	}
 	dev, ino := fileID(info)
 	switch {
@@ -201,4 +214,10 @@ func fileID(info os.FileInfo) (dev, ino uint64) {
 		return uint64(st.Dev), uint64(st.Ino)
 	}
 	return 0, 0
+}
+
+// openRegular opens a file for reading without blocking should it have become a
+// named pipe since it was looked at.
+func openRegular(path string) (*os.File, error) {
+	return os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
 }

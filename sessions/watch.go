@@ -2,9 +2,10 @@ package sessions
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/json"
 	"errors"
-	"io"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -63,6 +64,10 @@ type Watcher struct {
 	// reports share the array (it only grows).
 	calls  []CallView
 	called map[string]bool // by tool_use ID: a transcript read again adds none twice
+	noted  map[string]bool
+	// orphans are Claude Code 2.0 subagent files (agent-<id>.jsonl beside the
+	// sessions) whose session is not known yet, with the session ID they name.
+	orphans map[string]string
 }
 
 type session struct {
@@ -191,7 +196,8 @@ func (w *Watcher) sessionPaths() []string {
 }
 
 // scan lists projects/*/*.jsonl and adopts the transcripts whose lines name the
-// project as their working directory.
+// project as their working directory. An agent-<id>.jsonl there is a subagent of
+// Claude Code 2.0, linked to the session its lines name.
 func (w *Watcher) scan() bool {
 	root := filepath.Join(w.opts.ClaudeDir, "projects")
 	dirs, err := os.ReadDir(root)
@@ -214,20 +220,16 @@ func (w *Watcher) scan() bool {
 			w.dirs[dirPath] = info.ModTime()
 		}
 		undecided := false
-		defer func() {
-			if w.undecided != nil {
-				w.undecided[dirPath] = undecided
-			}
-		}()
 		files, err := os.ReadDir(dirPath)
 		if err != nil {
 			continue
 		}
 		for _, f := range files {
-			if f.IsDir() || !strings.HasSuffix(f.Name(), ".jsonl") {
+			name := f.Name()
+			if f.IsDir() || !strings.HasSuffix(name, ".jsonl") {
 				continue
 			}
-			path := filepath.Join(root, d.Name(), f.Name())
+			path := filepath.Join(dirPath, name)
 			if _, ok := w.sessions[path]; ok {
 				continue
 			}
@@ -235,31 +237,87 @@ func (w *Watcher) scan() bool {
 			if seen && pr.decided {
 				continue
 			}
-			info, err := f.Info()
-			if err != nil || seen && info.Size() == pr.size {
-				undecided = undecided || seen && !pr.decided
+			info, err := os.Stat(path)
+			if err != nil {
 				continue
 			}
-			cwd := firstCWD(path, w.opts.MaxLine)
+			if !info.Mode().IsRegular() {
+				w.other[path] = probe{decided: true}
+				w.noteOnce(path, special(path, info))
+				continue
+			}
+			if seen && info.Size() == pr.size {
+				undecided = true
+				continue
+			}
+			h := probeHead(path)
 			switch {
-			case cwd == "":
+			case h.cwd == "" && !h.gaveUp:
 				w.other[path] = probe{size: info.Size()}
 				undecided = true
-			case w.ours(cwd):
+			case h.cwd == "":
+				w.other[path] = probe{decided: true}
+				w.noteOnce(path, clean(path)+fmt.Sprintf(": no line among its first %d names a working directory: not followed", probeLines))
+			case !w.ours(h.cwd):
+				w.other[path] = probe{decided: true}
+			case strings.HasPrefix(name, "agent-"):
+				w.other[path] = probe{decided: true}
+				if w.orphans == nil {
+					w.orphans = map[string]string{}
+				}
+				w.orphans[path] = h.sessionID
+			default:
 				delete(w.other, path)
-				id := strings.TrimSuffix(f.Name(), ".jsonl")
+				id := strings.TrimSuffix(name, ".jsonl")
 				main := newAgent(id, "", path, w.opts.Prices)
 				t := NewTail(path)
 				t.Max = w.opts.MaxLine
 				w.sessions[path] = &session{main: main, tail: t,
-					dir: filepath.Join(root, d.Name(), id, "subagents"), subs: map[string]*subFile{}}
+					dir: filepath.Join(dirPath, id, "subagents"), subs: map[string]*subFile{}}
 				found = true
-			default:
-				w.other[path] = probe{decided: true}
 			}
+		}
+		w.undecided[dirPath] = undecided
+	}
+	// Claude Code 2.0's subagent files sit beside the sessions and name theirs.
+	for path, sid := range w.orphans {
+		if s, ok := w.sessions[filepath.Join(filepath.Dir(path), sid+".jsonl")]; ok {
+			w.addSub(s, filepath.Base(path), path)
+			delete(w.orphans, path)
+			found = true
 		}
 	}
 	return found
+}
+
+// special says what a file that is not a regular one is, for a note.
+func special(path string, info os.FileInfo) string {
+	kind := "a special file"
+	switch m := info.Mode(); {
+	case m&fs.ModeNamedPipe != 0:
+		kind = "a named pipe"
+	case m&fs.ModeSocket != 0:
+		kind = "a socket"
+	case m&fs.ModeDevice != 0:
+		kind = "a device"
+	case m.IsDir():
+		kind = "a folder"
+	}
+	return clean(path) + ": " + kind + ", not a transcript: skipped without opening it"
+}
+
+func (w *Watcher) noteOnce(key, s string) {
+	if w.noted == nil {
+		w.noted = map[string]bool{}
+	}
+	if w.noted[key] {
+		return
+	}
+	w.noted[key] = true
+	if len(w.notes) == maxNotes {
+		w.notes = append(w.notes[:0], w.notes[1:]...)
+	}
+	w.notes = append(w.notes, s)
 }
 
 func (w *Watcher) ours(cwd string) bool {
@@ -267,50 +325,79 @@ func (w *Watcher) ours(cwd string) bool {
 	return slices.Contains(w.project, cwd)
 }
 
-// firstCWD reads lines from a transcript's start until one names its working
-// directory, looking at no more than 1 MB.
-func firstCWD(path string, maxLine int) string {
-	f, err := os.Open(path)
+// probeLines bounds how many lines are read looking for a transcript's working
+// directory; lines longer than the reader's buffer are looked at in their head only
+// and never held.
+const probeLines = 200
+
+var bom = []byte("\xef\xbb\xbf")
+
+// head is what the first lines of a transcript say.
+type head struct {
+	cwd, sessionID string
+	// gaveUp is set when probeLines lines named no working directory.
+	gaveUp bool
+}
+
+// probeHead reads lines from a transcript's start until one names its working
+// directory.
+func probeHead(path string) head {
+	var h head
+	f, err := openRegular(path)
 	if err != nil {
-		return ""
+		return h
 	}
 	defer f.Close()
-	r := bufio.NewReaderSize(io.LimitReader(f, 1<<20), 64<<10)
-	for {
+	if info, err := f.Stat(); err != nil || !info.Mode().IsRegular() {
+		return h
+	}
+	r := bufio.NewReaderSize(f, 64<<10)
+	for n := 1; n <= probeLines; n++ {
 		line, err := r.ReadSlice('\n')
+		if n == 1 {
+			line = bytes.TrimPrefix(line, bom)
+		}
 		if err == bufio.ErrBufferFull {
 			// A long line: a cwd key is near a line's start, so look in the head only.
-			if cwd := cwdIn(line); cwd != "" {
-				return cwd
-			}
+			h.cwd, h.sessionID = keyIn(line, "cwd"), keyIn(line, "sessionId")
 			for err == bufio.ErrBufferFull {
 				_, err = r.ReadSlice('\n')
+			}
+			if h.cwd != "" || err != nil {
+				return h
 			}
 			continue
 		}
 		if len(line) > 0 && line[len(line)-1] == '\n' {
-			if l, perr := ParseLine(line); perr == nil && l.CWD != "" {
-				return l.CWD
+			var l struct {
+				CWD       string `json:"cwd"`
+				SessionID string `json:"sessionId"`
+			}
+			if json.Unmarshal(line, &l) == nil && l.CWD != "" {
+				return head{cwd: l.CWD, sessionID: l.SessionID}
 			}
 		}
 		if err != nil {
-			return ""
+			return h
 		}
 	}
+	h.gaveUp = true
+	return h
 }
 
-// cwdIn finds "cwd":"…" in a line's head without parsing the whole line.
-func cwdIn(b []byte) string {
-	i := strings.Index(string(b), `"cwd":"`)
+// keyIn finds "key":"…" in a line's head without parsing the whole line.
+func keyIn(b []byte, key string) string {
+	k := `"` + key + `":"`
+	i := bytes.Index(b, []byte(k))
 	if i < 0 {
 		return ""
 	}
-	rest := string(b[i+7:])
-	j := strings.IndexByte(rest, '"')
-	if j < 0 || strings.Contains(rest[:j], `\`) {
+	rest := b[i+len(k):]
+	j := bytes.IndexByte(rest, '"')
+	if j < 0 || bytes.IndexByte(rest[:j], '\\') >= 0 {
 		return ""
 	}
-	return rest[:j]
+	return string(rest[:j])
 }
 
 // follow reads a transcript's new lines into its agent.
@@ -333,12 +420,16 @@ func (w *Watcher) follow(a *Agent, t *Tail, now time.Time) bool {
 	defer func() { p.looked(now, read, quietEvery) }()
 	events, err := t.Read(func(n int, b []byte) {
 		read = true
+		if n == 1 && bytes.HasPrefix(b, bom) {
+			b = b[len(bom):]
+			a.noteOnce("bom", "line 1 starts with a UTF-8 byte order mark: read without it")
+		}
 		l, err := ParseLine(b)
 		if err != nil {
 			a.note("line " + itoa(n) + ": not a transcript line (" + bound(err.Error(), 200) + "): skipped")
 			return
 		}
-		a.apply(l, now)
+		a.apply(l, n, now)
 	})
 	if err != nil {
 		a.note("cannot read: " + err.Error())
@@ -347,8 +438,8 @@ func (w *Watcher) follow(a *Agent, t *Tail, now time.Time) bool {
 		a.note(e.Note)
 		read = true
 	}
-	if t.Gone && a.State != StateFinished && a.State != "gone" {
-		a.State, a.Tool, a.dirty = "gone", "", true
+	if t.Gone && a.State != StateFinished && a.State != StateGone {
+		a.State, a.Tool, a.dirty = StateGone, "", true
 	}
 	return read
 }
@@ -364,7 +455,7 @@ func (w *Watcher) followSubs(s *session, now time.Time) bool {
 		entries, err = os.ReadDir(s.dir)
 	}
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
-		s.main.note("cannot list subagents: " + err.Error())
+		s.main.noteOnce("subagents", "cannot list subagents: "+err.Error())
 	}
 	for _, e := range entries {
 		name := e.Name()
@@ -374,18 +465,14 @@ func (w *Watcher) followSubs(s *session, now time.Time) bool {
 		if _, ok := s.subs[name]; ok {
 			continue
 		}
-		id := strings.TrimSuffix(strings.TrimPrefix(name, "agent-"), ".jsonl")
 		path := filepath.Join(s.dir, name)
-		a := newAgent(s.main.SessionID, id, path, w.opts.Prices)
-		if kind := metaType(strings.TrimSuffix(path, ".jsonl") + ".meta.json"); kind != "" {
-			a.Role, a.RoleFrom = kind, "its meta file"
+		if info, err := os.Stat(path); err != nil || !info.Mode().IsRegular() {
+			if err == nil {
+				s.main.noteOnce(path, special(path, info))
+			}
+			continue
 		}
-		t := NewTail(path)
-		t.Max = w.opts.MaxLine
-		s.subs[name] = &subFile{agent: a, tail: t}
-		s.subOrder = append(s.subOrder, name)
-		s.main.Sub = append(s.main.Sub, a)
-		s.main.dirty = true
+		w.addSub(s, name, path)
 		changed = true
 	}
 	for _, name := range s.subOrder {
@@ -397,8 +484,35 @@ func (w *Watcher) followSubs(s *session, now time.Time) bool {
 	return changed
 }
 
+// addSub follows a subagent transcript of the session: a compaction agent's
+// (agent-acompact-*) is the session's compaction, not a subagent.
+func (w *Watcher) addSub(s *session, name, path string) {
+	if _, ok := s.subs[name]; ok {
+		return
+	}
+	id := strings.TrimSuffix(strings.TrimPrefix(name, "agent-"), ".jsonl")
+	a := newAgent(s.main.SessionID, id, path, w.opts.Prices)
+	if strings.HasPrefix(id, "acompact-") {
+		a.Role, a.RoleFrom = RoleCompaction, "its file name (agent-acompact-…)"
+		s.main.Compacting = append(s.main.Compacting, a)
+	} else {
+		if kind := metaType(strings.TrimSuffix(path, ".jsonl") + ".meta.json"); kind != "" {
+			a.Role, a.RoleFrom = kind, "its meta file"
+		}
+		s.main.Sub = append(s.main.Sub, a)
+	}
+	t := NewTail(path)
+	t.Max = w.opts.MaxLine
+	s.subs[name] = &subFile{agent: a, tail: t}
+	s.subOrder = append(s.subOrder, name)
+	s.main.dirty = true
+}
+
 // metaType reads agentType from a subagent's meta file, when there is one.
 func metaType(path string) string {
+	if info, err := os.Stat(path); err != nil || !info.Mode().IsRegular() {
+		return ""
+	}
 	data, err := os.ReadFile(path)
 	if err != nil || len(data) > 64<<10 {
 		return ""
