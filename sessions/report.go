@@ -11,14 +11,14 @@ import (
 
 // View is one agent as shown: every string from a transcript already sanitised.
 type View struct {
-	SessionID    string    `json:"session_id"`
-	AgentID      string    `json:"agent_id,omitempty"`
-	Role         string    `json:"role"`
-	RoleFrom     string    `json:"role_from,omitempty"`
-	Objects      []string  `json:"objects"`
-	State        string    `json:"state"`
-	Tool         string    `json:"tool,omitempty"`
-	Verdict      string    `json:"verdict"`
+	SessionID string   `json:"session_id"`
+	AgentID   string   `json:"agent_id,omitempty"`
+	Role      string   `json:"role"`
+	RoleFrom  string   `json:"role_from,omitempty"`
+	Objects   []string `json:"objects"`
+	State     string   `json:"state"`
+	Tool      string   `json:"tool,omitempty"`
+	Verdict   string   `json:"verdict"`
 	// Turns, Tokens and CostUSD are of this agent's own transcript: a session's
 	// exclude its subagents and its compaction (IncludesSubagents is false; the
 	// sums are in WithSubagents).
@@ -35,18 +35,18 @@ type View struct {
 	Compaction *Spend `json:"compaction,omitempty"`
 	// WithSubagents is the session's own figures, its subagents' (and theirs) and its
 	// compaction's, each counted once.
-	WithSubagents *Spend `json:"with_subagents,omitempty"`
-	Model        string    `json:"model,omitempty"`
-	Context      int64     `json:"context_tokens"`
-	Compactions  int       `json:"compactions,omitempty"`
-	LastActivity time.Time `json:"last_activity"`
-	Idle         Duration  `json:"idle"`
-	Prompt       string    `json:"prompt,omitempty"`
-	Report       string    `json:"report,omitempty"`
-	Calls        int       `json:"skill_calls"`
-	Path         string    `json:"transcript"`
-	Notes        []string  `json:"notes,omitempty"`
-	Subagents    []View    `json:"subagents"`
+	WithSubagents *Spend    `json:"with_subagents,omitempty"`
+	Model         string    `json:"model,omitempty"`
+	Context       int64     `json:"context_tokens"`
+	Compactions   int       `json:"compactions,omitempty"`
+	LastActivity  time.Time `json:"last_activity"`
+	Idle          Duration  `json:"idle"`
+	Prompt        string    `json:"prompt,omitempty"`
+	Report        string    `json:"report,omitempty"`
+	Calls         int       `json:"skill_calls"`
+	Path          string    `json:"transcript"`
+	Notes         []string  `json:"notes,omitempty"`
+	Subagents     []View    `json:"subagents"`
 }
 
 // Spend is what some agents used together.
