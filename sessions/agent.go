@@ -261,6 +261,11 @@ func (a *Agent) apply(l *Line, n int, seen time.Time) {
 		return
 	}
 	a.boundary = false
+	if l.Type == "system" && (l.Subtype == "turn_duration" || l.Subtype == "stop_hook_summary") && len(a.running) == 0 {
+		// Claude Code 2.1 marks the end of a turn so (its stop_reason is null).
+		a.State, a.Tool = StateWaiting, ""
+		return
+	}
 	if l.Message == nil {
 		return
 	}
