@@ -82,7 +82,7 @@ func TestReadsTheProjectsSessionsByCWD(t *testing.T) {
 		t.Errorf("l-026's checker: %q", v)
 	}
 	// Silent for 25 minutes: idle; a minute after its Read, it was running it.
-	if s := byAgent["a3f1fff"]; s.State != StateIdle {
+	if s := byAgent["a3f1fff"]; s.State != StateIdle || !strings.HasPrefix(s.Tool, "while running Read: ") {
 		t.Errorf("the silent checker after 25 minutes: %s", s.State)
 	}
 	var stalled View

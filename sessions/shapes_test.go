@@ -212,5 +212,10 @@ func TestDecideState(t *testing.T) {
 		if got, _ := Decide(c.f, at.Add(c.after)); got != c.want {
 			t.Errorf("%+v after %s: %s, want %s", c.f, c.after, got, c.want)
 		}
+		if c.want == StateIdle && c.f.Event == StateTool {
+			if _, tool := Decide(c.f, at.Add(c.after)); tool != "while running Bash: make" {
+				t.Errorf("idle in a call: %q", tool)
+			}
+		}
 	}
 }

@@ -33,6 +33,9 @@ func Decide(f Facts, now time.Time) (state, tool string) {
 	switch {
 	case quiet >= IdleAfter && f.Subagent && f.Event == StateWaiting:
 		return StateFinished, ""
+	case quiet >= IdleAfter && f.Event == StateTool:
+		// Killed mid-call, or a call that hangs: the call stays in sight.
+		return StateIdle, "while running " + f.Tool
 	case quiet >= IdleAfter:
 		return StateIdle, ""
 	case f.Event == StateTool:

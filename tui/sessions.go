@@ -264,6 +264,16 @@ func (s *Sessions) Rows() []views.AgentRow {
 		for i := len(v.Subagents) - 1; i >= 0; i-- {
 			add(v.Subagents[i], depth+1)
 		}
+		// The session's compaction, below its subagents: what it cost, not an agent.
+		if c := v.Compaction; c != nil {
+			var notes []string
+			for _, m := range c.CostUnknown {
+				notes = append(notes, "cost unknown: model "+m)
+			}
+			rows = append(rows, views.AgentRow{Depth: depth + 1, Role: sessions.RoleCompaction, ID: fmt.Sprintf("%d agent(s)", c.Agents),
+				State: "done", Turns: c.Turns, InputTokens: c.Tokens.Input, OutputTokens: c.Tokens.Output,
+				CacheCreation: c.Tokens.CacheCreation, CacheRead: c.Tokens.CacheRead, CostUSD: c.CostUSD, Notes: notes})
+		}
 	}
 	for _, v := range s.rep.Sessions {
 		add(v, 0)

@@ -30,8 +30,8 @@ func TestRunsPaneShowsSessions(t *testing.T) {
 	m := sessionsModel(t)
 	keys(t, m, "r")
 	scr := screen(m)
-	for _, want := range []string{"Claude Code sessions (2)", "orchestrator 7f3c2a10 s-014  running Task: agent-check s-014",
-		"agent-check a3f1a18 s-013 s-011 s-012  finished · REJECTED at sentence 4", "agent-check a3f1fff s-014  running Read: /work/mra-demo/contents/statement/s-014.json"} {
+	for _, want := range []string{"Claude Code sessions (2)", "orchestrator 7f3c2a10 s-014  idle while running Task: agent-check s-014",
+		"agent-check a3f1a18 s-013 s-011 s-012  finished · REJECTED at sentence 4", "agent-check a3f1fff s-014  idle while running Read: /work/mra-demo/contents/statement/s-0"} {
 		if !strings.Contains(scr, want) {
 			t.Errorf("runs pane lacks %q:\n%s", want, scr)
 		}

@@ -54,7 +54,27 @@ func (a *app) printSessions(r sessions.Report) {
 		for _, sub := range s.Subagents {
 			a.printAgent(sub, "    ")
 		}
+		if c := s.Compaction; c != nil {
+			w("    compaction: %d agent(s), %d turns; tokens %s in, %s out, cache %s written, %s read; %s\n",
+				c.Agents, c.Turns, count(c.Tokens.Input), count(c.Tokens.Output), count(c.Tokens.CacheCreation), count(c.Tokens.CacheRead), cost(c.CostUSD, c.CostUnknown))
+		}
+		if all := s.WithSubagents; all != nil && all.Agents > 1 {
+			w("    with its subagents and compaction: %d turns; tokens %s in, %s out, cache %s written, %s read; %s\n",
+				all.Turns, count(all.Tokens.Input), count(all.Tokens.Output), count(all.Tokens.CacheCreation), count(all.Tokens.CacheRead), cost(all.CostUSD, all.CostUnknown))
+		}
 	}
+	for _, n := range r.Notes {
+		w("  note: %s\n", oneLine(n))
+	}
+}
+
+// cost is a dollar figure, with the models it leaves out for want of a price.
+func cost(usd float64, unknown []string) string {
+	s := fmt.Sprintf("$%.2f", usd)
+	if len(unknown) > 0 {
+		s += " + cost unknown: model " + oneLine(strings.Join(unknown, ", "))
+	}
+	return s
 }
 
 // printAgent writes one agent in two lines; its strings are sanitised by sessions
@@ -76,10 +96,13 @@ func (a *app) printAgent(v sessions.View, indent string) {
 		objs = "-"
 	}
 	fmt.Fprintf(a.stdout, "%s%s %s on %s: %s\n", indent, oneLine(v.Role), oneLine(id), oneLine(objs), oneLine(state))
-	fmt.Fprintf(a.stdout, "%s  %d turns; tokens %s in, %s out, cache %s written, %s read; $%.2f; context %s; last line %s ago\n",
+	fmt.Fprintf(a.stdout, "%s  %d turns; tokens %s in, %s out, cache %s written, %s read; %s; context %s; last line %s ago\n",
 		indent, v.Turns, count(v.Tokens.Input), count(v.Tokens.Output), count(v.Tokens.CacheCreation), count(v.Tokens.CacheRead),
-		v.CostUSD, count(v.Context), time.Duration(v.Idle).Round(time.Second))
+		cost(v.CostUSD, v.CostUnknown), count(v.Context), time.Duration(v.Idle).Round(time.Second))
 	for _, n := range v.Notes {
+		if strings.HasPrefix(n, "cost unknown: model ") {
+			continue // on the line above
+		}
 		fmt.Fprintf(a.stdout, "%s  note: %s\n", indent, oneLine(n))
 	}
 }

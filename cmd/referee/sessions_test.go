@@ -82,7 +82,7 @@ func TestRunsShowsSessions(t *testing.T) {
 	demo := got.Sessions[0] // the session active last first
 	if demo.SessionID != "7f3c2a10-5b1e-4c2d-9a8e-2f6d1c0b9e41" || demo.Role != "orchestrator" || len(demo.Subagents) != 36 ||
 		demo.LastActivity != "2026-11-20T11:34:30Z" || demo.CostUSD <= 0 ||
-		demo.Tokens.CacheRead != 1185500 || strings.Join(demo.Objects, ",") != "s-014" || demo.State != "running" {
+		demo.Tokens.CacheRead != 1185500 || strings.Join(demo.Objects, ",") != "s-014" || demo.State != "idle" {
 		t.Fatalf("demo session: %+v", demo)
 	}
 	if s := demo.Subagents[2]; s.Role != "agent-check" || s.Verdict != "REJECTED at sentence 7" || s.State != "finished" || strings.Join(s.Objects, ",") != "s-004" {
@@ -128,12 +128,12 @@ func TestRunsTextShowsSessions(t *testing.T) {
 	root, claude := sessionsFixture(t)
 	out := refereeAt(t, root, "2026-11-20T12:00:00Z", "runs", "--claude-dir", claude, "--project", "/work/mra-demo")
 	for _, want := range []string{
-		"sessions: 2 in " + claude + "/projects ran in /work/mra-demo (prices of 2025-11-24, ",
-		"  orchestrator 7f3c2a10-5b1e-4c2d-9a8e-2f6d1c0b9e41 on s-014: running Task: agent-check s-014\n" +
+		"sessions: 2 in " + claude + "/projects ran in /work/mra-demo (prices of 2026-11-26, ",
+		"  orchestrator 7f3c2a10-5b1e-4c2d-9a8e-2f6d1c0b9e41 on s-014: idle while running Task: agent-check s-014\n" +
 			"    37 turns; tokens 75 in, 2,980 out, cache 30,400 written, 1,185,500 read; $0.86; context 30,462; last line 25m30s ago\n",
 		"    agent-check a3f1a18 on s-013 s-011 s-012: finished, REJECTED at sentence 4\n",
 		"      4 turns; tokens 20 in, 1,550 out, cache 7,000 written, 61,500 read; $0.11; context 18,353; last line",
-		"    agent-check a3f1fff on s-014: running Read: /work/mra-demo/contents/statement/s-014.json\n",
+		"    agent-check a3f1fff on s-014: idle while running Read: /work/mra-demo/contents/statement/s-014.json\n",
 		"stall alarm: stalled: the transcripts fell silent: the last transcript line was 25m20s ago (agent-check a3f1fff)",
 	} {
 		if !strings.Contains(out.stdout, want) {
