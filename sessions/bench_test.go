@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"strings"
 	"testing"
 	"time"
 )
@@ -40,7 +41,9 @@ func BenchmarkCatchUp50MB(b *testing.B) {
 // it is at most the poll interval (100 ms in the workbench) plus this.
 func BenchmarkNewLineVisible(b *testing.B) {
 	claude, project, path := writeBig(b, 50<<20)
-	w := New(Options{ClaudeDir: claude, Project: project})
+	// The clock of the new lines: a call just made is running, not idle.
+	now := time.Date(2026, 2, 1, 0, 0, 5, 0, time.UTC)
+	w := New(Options{ClaudeDir: claude, Project: project, Now: func() time.Time { return now }})
 	w.Poll()
 	f, err := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
 	if err != nil {
@@ -59,6 +62,54 @@ func BenchmarkNewLineVisible(b *testing.B) {
 			b.Fatal("state not updated")
 		}
 	}
+}
+
+// BenchmarkFollowGrowing50MB follows a 50 MB transcript as it grows by one streamed
+// response at a time — written as three lines sharing a message.id with a growing
+// output count, as Claude Code 2.1 writes them, then its tool result — with a Poll
+// and a Report per response. It reports the bytes read per response (only the
+// appended ones) and the live heap after the run (B/heap), which must not grow
+// with the number of responses followed.
+func BenchmarkFollowGrowing50MB(b *testing.B) {
+	claude, project, path := writeBig(b, 50<<20)
+	now := time.Date(2026, 2, 1, 0, 0, 5, 0, time.UTC)
+	w := New(Options{ClaudeDir: claude, Project: project, Now: func() time.Time { return now }})
+	w.Poll()
+	f, err := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer f.Close()
+	const resp = `{"type":"assistant","uuid":"g%[1]d-%[2]d","sessionId":"s","cwd":"/p","timestamp":"2026-02-01T00:00:01Z","requestId":"req_g%[1]d","message":{"id":"msg_g%[1]d","role":"assistant","model":"claude-opus-4-6","content":[%[3]s],"stop_reason":null,"usage":{"input_tokens":3,"output_tokens":%[4]d,"cache_creation_input_tokens":500,"cache_read_input_tokens":40000,"cache_creation":{"ephemeral_5m_input_tokens":0,"ephemeral_1h_input_tokens":500}}}}` + "\n"
+	const result = `{"type":"user","uuid":"r%[1]d","sessionId":"s","cwd":"/p","timestamp":"2026-02-01T00:00:02Z","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"tg%[1]d","content":"ok"}]}}` + "\n"
+	blocks := []string{`{"type":"thinking","thinking":"next"}`, `{"type":"text","text":"Reading."}`, `{"type":"tool_use","id":"tg%d","name":"Read","input":{"file_path":"/p/x"}}`}
+	before := w.sessions[path].main.Tokens.Output
+	start := w.sessions[path].tail.Offset()
+	i := 0
+	for b.Loop() {
+		i++
+		var chunk strings.Builder
+		for j, bl := range blocks {
+			if j == 2 {
+				bl = fmt.Sprintf(bl, i)
+			}
+			fmt.Fprintf(&chunk, resp, i, j, bl, 1+j*100)
+		}
+		fmt.Fprintf(&chunk, result, i)
+		f.WriteString(chunk.String())
+		w.Poll()
+		w.Report()
+	}
+	a := w.sessions[path].main
+	if got := a.Tokens.Output - before; got != int64(i)*201 {
+		b.Fatalf("output tokens of %d responses: %d, want %d (the last/max line of each)", i, got, i*201)
+	}
+	runtime.GC()
+	var ms runtime.MemStats
+	runtime.ReadMemStats(&ms)
+	b.ReportMetric(float64(w.sessions[path].tail.Offset()-start)/float64(i), "B-read/op")
+	b.ReportMetric(float64(ms.HeapAlloc), "B/heap")
+	runtime.KeepAlive(w)
 }
 
 // TestFollowCost follows a transcript that grows from 50 MB at a busy agent's pace
