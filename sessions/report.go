@@ -58,12 +58,17 @@ type Spend struct {
 	CostUnknown []string `json:"cost_unknown,omitempty"`
 }
 
+// add counts one agent's own figures in.
 func (s *Spend) add(v View) {
-	s.Agents++
-	s.Turns += v.Turns
-	s.Tokens = s.Tokens.Plus(v.Tokens)
-	s.CostUSD += v.CostUSD
-	for _, m := range v.CostUnknown {
+	s.plus(Spend{Agents: 1, Turns: v.Turns, Tokens: v.Tokens, CostUSD: v.CostUSD, CostUnknown: v.CostUnknown})
+}
+
+func (s *Spend) plus(o Spend) {
+	s.Agents += o.Agents
+	s.Turns += o.Turns
+	s.Tokens = s.Tokens.Plus(o.Tokens)
+	s.CostUSD += o.CostUSD
+	for _, m := range o.CostUnknown {
 		if !slices.Contains(s.CostUnknown, m) {
 			s.CostUnknown = append(s.CostUnknown, m)
 		}
@@ -198,15 +203,7 @@ func (a *Agent) view(now time.Time) View {
 		}
 		subs(v.Subagents)
 		if c := v.Compaction; c != nil {
-			all.Agents += c.Agents
-			all.Turns += c.Turns
-			all.Tokens = all.Tokens.Plus(c.Tokens)
-			all.CostUSD += c.CostUSD
-			for _, m := range c.CostUnknown {
-				if !slices.Contains(all.CostUnknown, m) {
-					all.CostUnknown = append(all.CostUnknown, m)
-				}
-			}
+			all.plus(*c)
 		}
 		v.WithSubagents = all
 	}

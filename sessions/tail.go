@@ -5,9 +5,15 @@
 // it is doing, what it cost, and the skill calls it made with the text written before
 // each — so a change in the log can be tied to the agent and the reasoning behind it.
 //
+// Tokens are counted per API response (the lines sharing message.id and requestId,
+// the one with the largest usage winning), priced by exact model ID from a dated
+// table; a state is decided from the transcript and a clock (Decide). docs/transcripts.md
+// says how each figure is made.
+//
 // It only reads: nothing under the Claude config folder is ever written. Memory does
 // not grow with a transcript's length: a line is bounded (MaxLine), and an agent keeps
-// counters, its last state and its skill calls (one per change it made), not its lines.
+// counters, its last state, its recent responses and its skill calls (one per change
+// it made), not its lines.
 package sessions
 
 import (

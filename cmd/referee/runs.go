@@ -67,9 +67,10 @@ func (a *app) runsCommand() *cobra.Command {
 				Claude   string           `json:"claude_dir"`
 				Project  string           `json:"project"`
 				Prices   string           `json:"prices"`
+				Notes    []string         `json:"session_notes,omitempty"`
 				Stalled  bool             `json:"stalled"`
 				Stall    model.Stall      `json:"stall"`
-			}{runs, timeOrNil(last), lastWhat, rep.Sessions, rep.ClaudeDir, rep.Project, rep.Prices, stall.Stalled, stall}); err != nil {
+			}{runs, timeOrNil(last), lastWhat, rep.Sessions, rep.ClaudeDir, rep.Project, rep.Prices, rep.Notes, stall.Stalled, stall}); err != nil {
 				return err
 			}
 		} else {
