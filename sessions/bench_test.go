@@ -36,20 +36,27 @@ func BenchmarkCatchUp50MB(b *testing.B) {
 	}
 }
 
-// BenchmarkNewLineVisible is the work between an agent writing one line to a 50 MB
-// transcript and the new state being in a Report: one Poll and one Report. On screen
-// it is at most the poll interval (100 ms in the workbench) plus this.
-func BenchmarkNewLineVisible(b *testing.B) {
+// followBig writes a 50 MB transcript, reads it once and opens it for appending.
+// The watcher's clock is that of the lines appended: a call just made is running,
+// not idle.
+func followBig(b *testing.B) (w *Watcher, path string, f *os.File) {
 	claude, project, path := writeBig(b, 50<<20)
-	// The clock of the new lines: a call just made is running, not idle.
 	now := time.Date(2026, 2, 1, 0, 0, 5, 0, time.UTC)
-	w := New(Options{ClaudeDir: claude, Project: project, Now: func() time.Time { return now }})
+	w = New(Options{ClaudeDir: claude, Project: project, Now: func() time.Time { return now }})
 	w.Poll()
 	f, err := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
 	if err != nil {
 		b.Fatal(err)
 	}
-	defer f.Close()
+	b.Cleanup(func() { f.Close() })
+	return w, path, f
+}
+
+// BenchmarkNewLineVisible is the work between an agent writing one line to a 50 MB
+// transcript and the new state being in a Report: one Poll and one Report. On screen
+// it is at most the poll interval (100 ms in the workbench) plus this.
+func BenchmarkNewLineVisible(b *testing.B) {
+	w, _, f := followBig(b)
 	line := `{"type":"assistant","uuid":"x","sessionId":"s","cwd":"/p","timestamp":"2026-02-01T00:00:00Z","message":{"id":"new%d","role":"assistant","model":"claude-opus-4-5","content":[{"type":"tool_use","id":"n%d","name":"Bash","input":{"command":"referee skill check-confirm-proof --statement-id s-010"}}],"usage":{"output_tokens":1}}}` + "\n"
 	i := 0
 	for b.Loop() {
@@ -71,15 +78,7 @@ func BenchmarkNewLineVisible(b *testing.B) {
 // appended ones) and the live heap after the run (B/heap), which must not grow
 // with the number of responses followed.
 func BenchmarkFollowGrowing50MB(b *testing.B) {
-	claude, project, path := writeBig(b, 50<<20)
-	now := time.Date(2026, 2, 1, 0, 0, 5, 0, time.UTC)
-	w := New(Options{ClaudeDir: claude, Project: project, Now: func() time.Time { return now }})
-	w.Poll()
-	f, err := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer f.Close()
+	w, path, f := followBig(b)
 	const resp = `{"type":"assistant","uuid":"g%[1]d-%[2]d","sessionId":"s","cwd":"/p","timestamp":"2026-02-01T00:00:01Z","requestId":"req_g%[1]d","message":{"id":"msg_g%[1]d","role":"assistant","model":"claude-opus-4-6","content":[%[3]s],"stop_reason":null,"usage":{"input_tokens":3,"output_tokens":%[4]d,"cache_creation_input_tokens":500,"cache_read_input_tokens":40000,"cache_creation":{"ephemeral_5m_input_tokens":0,"ephemeral_1h_input_tokens":500}}}}` + "\n"
 	const result = `{"type":"user","uuid":"r%[1]d","sessionId":"s","cwd":"/p","timestamp":"2026-02-01T00:00:02Z","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"tg%[1]d","content":"ok"}]}}` + "\n"
 	blocks := []string{`{"type":"thinking","thinking":"next"}`, `{"type":"text","text":"Reading."}`, `{"type":"tool_use","id":"tg%d","name":"Read","input":{"file_path":"/p/x"}}`}
