@@ -75,6 +75,22 @@ func (t Tokens) Plus(o Tokens) Tokens {
 	return Tokens{t.Input + o.Input, t.Output + o.Output, t.CacheCreation + o.CacheCreation, t.CacheRead + o.CacheRead}
 }
 
+// sideLine is a sidechain line's ID and the agent it went to.
+type sideLine struct {
+	uuid  string
+	agent *Agent
+}
+
+// ring puts v at *at in list, growing it up to n, then overwriting the oldest.
+func ring[T any](list []T, at *int, n int, v T) []T {
+	if len(list) < n {
+		return append(list, v)
+	}
+	list[*at] = v
+	*at = (*at + 1) % n
+	return list
+}
+
 // response is one API response: the transcript lines sharing (message.id, requestId),
 // counted once with the usage of its line with the largest total.
 type response struct {
@@ -162,11 +178,10 @@ type Agent struct {
 	side      map[string]*Agent // sidechain agents of an older transcript, by agent ID
 	sideCur   *Agent
 	sideN     int
-	uuids     [maxUUIDs]string // recent sidechain lines and their agents, a ring
-	uuidAgent [maxUUIDs]*Agent
-	uuidAt    int
+	sideLines []sideLine // recent sidechain lines, a ring (made on first use)
+	sideAt    int
 
-	open     [maxOpen]*response // recent responses, a ring
+	open     []*response // recent responses, a ring (made on first use)
 	openAt   int
 	prevNoID *response // the response of the line before, when it had no message.id
 	// textLast says the last message was the agent's text with no tool call after it.
@@ -301,9 +316,9 @@ func (a *Agent) sidechain(l *Line) *Agent {
 	// The line's parent says which sidechain it continues: Claude Code puts the agent
 	// ID on some lines only.
 	if l.ParentUUID != "" {
-		for i, u := range a.uuids {
-			if u == l.ParentUUID {
-				s = a.uuidAgent[i]
+		for _, sl := range a.sideLines {
+			if sl.uuid == l.ParentUUID {
+				s = sl.agent
 				break
 			}
 		}
@@ -330,8 +345,7 @@ func (a *Agent) sidechain(l *Line) *Agent {
 		a.side[l.AgentID] = s
 	}
 	if l.UUID != "" {
-		a.uuids[a.uuidAt], a.uuidAgent[a.uuidAt] = l.UUID, s
-		a.uuidAt = (a.uuidAt + 1) % maxUUIDs
+		a.sideLines = ring(a.sideLines, &a.sideAt, maxUUIDs, sideLine{l.UUID, s})
 	}
 	a.sideCur = s
 	return s
@@ -355,8 +369,7 @@ func (a *Agent) count(l *Line, n int) {
 		}
 		if r == nil {
 			r = &response{key: key}
-			a.open[a.openAt] = r
-			a.openAt = (a.openAt + 1) % maxOpen
+			a.open = ring(a.open, &a.openAt, maxOpen, r)
 			a.Turns++
 		}
 	} else {
