@@ -138,7 +138,7 @@ func sessionsDoc(b *docBuilder, rs RunsState) {
 		switch {
 		case a.Verdict != "":
 			state += " · " + a.Verdict
-		case a.State == "finished" || a.State == "waiting":
+		case a.State == "finished" || a.State == "waiting" || a.State == "done" || strings.HasPrefix(a.State, "idle"):
 			style = st.Muted.Render
 		}
 		if strings.HasPrefix(a.Verdict, "REJECTED") {
