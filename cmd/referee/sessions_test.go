@@ -144,3 +144,42 @@ func TestRunsTextShowsSessions(t *testing.T) {
 		t.Error("control characters in the output")
 	}
 }
+
+// A session with a compaction agent, a subagent and a model the price table does not
+// know: the text says what each cost, the cost left out, and the sum with subagents.
+func TestRunsTextShowsCompactionAndUnknownCost(t *testing.T) {
+	root, _ := sessionsFixture(t)
+	claude := t.TempDir()
+	dir := filepath.Join(claude, "projects", "-p")
+	line := func(typ, uuid, model, id string, in, out int) string {
+		return `{"type":"` + typ + `","uuid":"` + uuid + `","sessionId":"s","cwd":"/p","timestamp":"2026-03-01T10:00:00Z","requestId":"r` + id +
+			`","message":{"id":"m` + id + `","role":"assistant","model":"` + model + `","content":[{"type":"text","text":"ok"}],"usage":{"input_tokens":` +
+			itoa(in) + `,"output_tokens":` + itoa(out) + `}}}` + "\n"
+	}
+	files := map[string]string{
+		"s.jsonl": `{"type":"user","uuid":"u","sessionId":"s","cwd":"/p","timestamp":"2026-03-01T10:00:00Z","message":{"role":"user","content":"go"}}` + "\n" +
+			line("assistant", "a1", "claude-opus-4-6", "1", 1000000, 0) + line("assistant", "a2", "claude-new-model", "2", 5, 5),
+		"s/subagents/agent-a1.jsonl":          line("assistant", "b1", "claude-haiku-4-5-20251001", "3", 1000000, 0),
+		"s/subagents/agent-acompact-77.jsonl": line("assistant", "c1", "claude-opus-4-6", "4", 0, 40000),
+	}
+	for name, body := range files {
+		os.MkdirAll(filepath.Dir(filepath.Join(dir, name)), 0o755)
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	out := refereeAt(t, root, "2026-03-01T10:00:10Z", "runs", "--claude-dir", claude, "--project", "/p")
+	for _, want := range []string{
+		"  orchestrator s on -: thinking\n    2 turns; tokens 1,000,005 in, 5 out, cache 0 written, 0 read; $5.00 + cost unknown: model claude-new-model;",
+		"    subagent a1 on -: thinking\n      1 turns; tokens 1,000,000 in, 0 out, cache 0 written, 0 read; $1.00;",
+		"    compaction: 1 agent(s), 1 turns; tokens 0 in, 40,000 out, cache 0 written, 0 read; $1.00\n",
+		"    with its subagents and compaction: 4 turns; tokens 2,000,005 in, 40,005 out, cache 0 written, 0 read; $7.00 + cost unknown: model claude-new-model\n",
+	} {
+		if !strings.Contains(out.stdout, want) {
+			t.Errorf("missing %q in\n%s", want, out.stdout)
+		}
+	}
+	if strings.Contains(out.stdout, "note: cost unknown") {
+		t.Errorf("the unknown cost is said twice:\n%s", out.stdout)
+	}
+}
