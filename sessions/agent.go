@@ -164,6 +164,9 @@ type Agent struct {
 	Sub         []*Agent
 	// Compacting are the agents that compacted the session (their own transcripts).
 	Compacting []*Agent
+	// Background are Claude Code's other agents of the session that no Task started
+	// (agent-aprompt_suggestion-…: prompt suggestions).
+	Background []*Agent
 
 	prices    *Prices
 	pending   map[string]*Call // skill calls awaiting their result
@@ -209,7 +212,8 @@ func (a *Agent) reset() {
 		}
 	}
 	fresh := newAgent(a.SessionID, a.AgentID, a.Path, a.prices)
-	fresh.Role, fresh.RoleFrom, fresh.Notes, fresh.Sub, fresh.Compacting = a.Role, a.RoleFrom, a.Notes, subs, a.Compacting
+	fresh.Role, fresh.RoleFrom, fresh.Notes, fresh.Sub = a.Role, a.RoleFrom, a.Notes, subs
+	fresh.Compacting, fresh.Background = a.Compacting, a.Background
 	fresh.dirty = true
 	*a = *fresh
 }

@@ -33,8 +33,11 @@ type View struct {
 	LinesWithoutID int `json:"lines_without_message_id,omitempty"`
 	// Compaction is what the session's compaction agents (agent-acompact-*) spent.
 	Compaction *Spend `json:"compaction,omitempty"`
-	// WithSubagents is the session's own figures, its subagents' (and theirs) and its
-	// compaction's, each counted once.
+	// Background is what Claude Code's other agents of the session spent (prompt
+	// suggestions): not subagents, no Task started them.
+	Background *Spend `json:"background,omitempty"`
+	// WithSubagents is the session's own figures, its subagents' (and theirs), its
+	// compaction's and its background agents', each counted once.
 	WithSubagents *Spend    `json:"with_subagents,omitempty"`
 	Model         string    `json:"model,omitempty"`
 	Context       int64     `json:"context_tokens"`
@@ -56,6 +59,7 @@ type Spend struct {
 	Tokens      Tokens   `json:"tokens"`
 	CostUSD     float64  `json:"cost_usd"`
 	CostUnknown []string `json:"cost_unknown,omitempty"`
+	Kinds       []string `json:"kinds,omitempty"` // of background agents
 }
 
 // add counts one agent's own figures in.
@@ -180,15 +184,26 @@ func (a *Agent) view(now time.Time) View {
 			last = sv.LastActivity
 		}
 	}
-	if len(a.Compacting) > 0 {
-		v.Compaction = &Spend{}
-		for _, c := range a.Compacting {
+	helpers := func(list []*Agent) *Spend {
+		if len(list) == 0 {
+			return nil
+		}
+		sp := &Spend{}
+		for _, c := range list {
 			cv := c.view(now)
-			v.Compaction.add(cv)
+			sp.add(cv)
+			if !slices.Contains(sp.Kinds, cv.Role) {
+				sp.Kinds = append(sp.Kinds, cv.Role)
+			}
 			if cv.LastActivity.After(last) {
 				last = cv.LastActivity
 			}
 		}
+		return sp
+	}
+	v.Compaction, v.Background = helpers(a.Compacting), helpers(a.Background)
+	if v.Compaction != nil {
+		v.Compaction.Kinds = nil
 	}
 	v.State, v.Tool = Decide(Facts{Event: a.State, Tool: v.Tool, TextLast: a.textLast, Subagent: a.AgentID != "", Last: last}, now)
 	if a.AgentID == "" {
@@ -202,8 +217,10 @@ func (a *Agent) view(now time.Time) View {
 			}
 		}
 		subs(v.Subagents)
-		if c := v.Compaction; c != nil {
-			all.plus(*c)
+		for _, h := range []*Spend{v.Compaction, v.Background} {
+			if h != nil {
+				all.plus(*h)
+			}
 		}
 		v.WithSubagents = all
 	}

@@ -1,6 +1,7 @@
 package sessions
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -217,5 +218,32 @@ func TestDecideState(t *testing.T) {
 				t.Errorf("idle in a call: %q", tool)
 			}
 		}
+	}
+}
+
+// Claude Code's own agents under subagents/ (agent-acompact-…, agent-aprompt_suggestion-…)
+// are the session's compaction and background work, not subagents; each costs once.
+func TestHelperAgentsAreNotSubagents(t *testing.T) {
+	line := `{"type":"assistant","uuid":"%s","sessionId":"s5","cwd":"/p","timestamp":"2026-03-01T10:00:00Z","requestId":"r%[1]s","message":{"id":"m%[1]s","role":"assistant","model":"claude-haiku-4-5-20251001","content":[{"type":"text","text":"x"}],"usage":{"input_tokens":1000000,"output_tokens":0}}}` + "\n"
+	one := func(id string) string { return fmt.Sprintf(line, id) }
+	claude := writeTree(t, map[string]string{
+		"-p/s5.jsonl":                                           one("1"),
+		"-p/s5/subagents/agent-a1b2c3d.jsonl":                   one("2"),
+		"-p/s5/subagents/agent-acompact-00c79b.jsonl":           one("3"),
+		"-p/s5/subagents/agent-aprompt_suggestion-a12dbf.jsonl": one("4"),
+	})
+	now, _ := time.Parse(time.RFC3339, shapeNow)
+	s := shapeRead(t, claude, "/p", now).Sessions[0]
+	if len(s.Subagents) != 1 || s.Subagents[0].AgentID != "a1b2c3d" {
+		t.Fatalf("subagents: %+v", s.Subagents)
+	}
+	if c := s.Compaction; c == nil || c.Agents != 1 || c.CostUSD != 1 || c.Kinds != nil {
+		t.Errorf("compaction: %+v", c)
+	}
+	if b := s.Background; b == nil || b.Agents != 1 || b.CostUSD != 1 || !slices.Equal(b.Kinds, []string{"prompt suggestion"}) {
+		t.Errorf("background: %+v", b)
+	}
+	if all := s.WithSubagents; all.Agents != 4 || all.Turns != 4 || all.CostUSD != 4 || s.CostUSD != 1 || s.IncludesSubagents {
+		t.Errorf("session $%v, with subagents %+v", s.CostUSD, all)
 	}
 }

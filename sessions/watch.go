@@ -9,6 +9,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -484,6 +485,10 @@ func (w *Watcher) followSubs(s *session, now time.Time) bool {
 	return changed
 }
 
+// helperRe matches the ID of an agent Claude Code runs for itself, named by its kind
+// (acompact-e1f845, aprompt_suggestion-a12dbf); a Task's subagent has a bare hex ID.
+var helperRe = regexp.MustCompile(`^a([a-z][a-z_]*)-[0-9a-f]+$`)
+
 // addSub follows a subagent transcript of the session: a compaction agent's
 // (agent-acompact-*) is the session's compaction, not a subagent.
 func (w *Watcher) addSub(s *session, name, path string) {
@@ -492,10 +497,14 @@ func (w *Watcher) addSub(s *session, name, path string) {
 	}
 	id := strings.TrimSuffix(strings.TrimPrefix(name, "agent-"), ".jsonl")
 	a := newAgent(s.main.SessionID, id, path, w.opts.Prices)
-	if strings.HasPrefix(id, "acompact-") {
+	switch m := helperRe.FindStringSubmatch(id); {
+	case m != nil && m[1] == "compact":
 		a.Role, a.RoleFrom = RoleCompaction, "its file name (agent-acompact-…)"
 		s.main.Compacting = append(s.main.Compacting, a)
-	} else {
+	case m != nil:
+		a.Role, a.RoleFrom = strings.ReplaceAll(m[1], "_", " "), "its file name (agent-a"+m[1]+"-…)"
+		s.main.Background = append(s.main.Background, a)
+	default:
 		if kind := metaType(strings.TrimSuffix(path, ".jsonl") + ".meta.json"); kind != "" {
 			a.Role, a.RoleFrom = kind, "its meta file"
 		}

@@ -264,15 +264,25 @@ func (s *Sessions) Rows() []views.AgentRow {
 		for i := len(v.Subagents) - 1; i >= 0; i-- {
 			add(v.Subagents[i], depth+1)
 		}
-		// The session's compaction, below its subagents: what it cost, not an agent.
-		if c := v.Compaction; c != nil {
+		// The session's compaction and background agents, below its subagents: what
+		// they cost, not agents of the run.
+		for _, h := range []struct {
+			role string
+			sp   *sessions.Spend
+		}{{sessions.RoleCompaction, v.Compaction}, {"background", v.Background}} {
+			if h.sp == nil {
+				continue
+			}
 			var notes []string
-			for _, m := range c.CostUnknown {
+			for _, m := range h.sp.CostUnknown {
 				notes = append(notes, "cost unknown: model "+m)
 			}
-			rows = append(rows, views.AgentRow{Depth: depth + 1, Role: sessions.RoleCompaction, ID: fmt.Sprintf("%d agent(s)", c.Agents),
-				State: "done", Turns: c.Turns, InputTokens: c.Tokens.Input, OutputTokens: c.Tokens.Output,
-				CacheCreation: c.Tokens.CacheCreation, CacheRead: c.Tokens.CacheRead, CostUSD: c.CostUSD, Notes: notes})
+			if len(h.sp.Kinds) > 0 {
+				notes = append(notes, strings.Join(h.sp.Kinds, ", "))
+			}
+			rows = append(rows, views.AgentRow{Depth: depth + 1, Role: h.role, ID: fmt.Sprintf("%d agent(s)", h.sp.Agents),
+				State: "done", Turns: h.sp.Turns, InputTokens: h.sp.Tokens.Input, OutputTokens: h.sp.Tokens.Output,
+				CacheCreation: h.sp.Tokens.CacheCreation, CacheRead: h.sp.Tokens.CacheRead, CostUSD: h.sp.CostUSD, Notes: notes})
 		}
 	}
 	for _, v := range s.rep.Sessions {

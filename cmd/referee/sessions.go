@@ -58,6 +58,10 @@ func (a *app) printSessions(r sessions.Report) {
 			w("    compaction: %d agent(s), %d turns; tokens %s in, %s out, cache %s written, %s read; %s\n",
 				c.Agents, c.Turns, count(c.Tokens.Input), count(c.Tokens.Output), count(c.Tokens.CacheCreation), count(c.Tokens.CacheRead), cost(c.CostUSD, c.CostUnknown))
 		}
+		if b := s.Background; b != nil {
+			w("    background (%s): %d agent(s), %d turns; tokens %s in, %s out, cache %s written, %s read; %s\n", oneLine(strings.Join(b.Kinds, ", ")),
+				b.Agents, b.Turns, count(b.Tokens.Input), count(b.Tokens.Output), count(b.Tokens.CacheCreation), count(b.Tokens.CacheRead), cost(b.CostUSD, b.CostUnknown))
+		}
 		if all := s.WithSubagents; all != nil && all.Agents > 1 {
 			w("    with its subagents and compaction: %d turns; tokens %s in, %s out, cache %s written, %s read; %s\n",
 				all.Turns, count(all.Tokens.Input), count(all.Tokens.Output), count(all.Tokens.CacheCreation), count(all.Tokens.CacheRead), cost(all.CostUSD, all.CostUnknown))
