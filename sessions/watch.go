@@ -278,7 +278,9 @@ func (w *Watcher) scan() bool {
 				found = true
 			}
 		}
-		w.undecided[dirPath] = undecided
+		if w.undecided != nil {
+			w.undecided[dirPath] = undecided
+		}
 	}
 	// Claude Code 2.0's subagent files sit beside the sessions and name theirs.
 	for path, sid := range w.orphans {
