@@ -144,9 +144,9 @@ func TestShellWords(t *testing.T) {
 func TestListedSkills(t *testing.T) {
 	for text, want := range map[string]string{
 		"---\nname: a\nskills: x, y ,z\nmodel: inherit\n---\nbody skills: q\n": "x,y,z",
-		"---\nskills:\n  - x\n  - \"y\"\ntools: Read\n---\n":                  "x,y",
-		"---\nskills: [x, 'y']\n---\n":                                        "x,y",
-		"no front matter\nskills: x\n":                                        "",
+		"---\nskills:\n  - x\n  - \"y\"\ntools: Read\n---\n":                   "x,y",
+		"---\nskills: [x, 'y']\n---\n":                                         "x,y",
+		"no front matter\nskills: x\n":                                         "",
 	} {
 		if got := strings.Join(ListedSkills([]byte(text)), ","); got != want {
 			t.Errorf("%q: %q, want %q", text, got, want)
