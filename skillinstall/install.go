@@ -288,7 +288,7 @@ func (p *Plan) warnUnknown(known map[string]bool) error {
 		if err != nil || !ok {
 			continue
 		}
-		if scriptRef.Match(data) {
+		if patterns().scriptRef.Match(data) {
 			p.Warnings = append(p.Warnings, fmt.Sprintf("%s: no skill of referee's, and it calls their scripts; left as it is", path))
 		}
 	}

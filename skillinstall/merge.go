@@ -6,7 +6,6 @@
 package skillinstall
 
 import (
-	"regexp"
 	"strconv"
 	"strings"
 
@@ -16,12 +15,6 @@ import (
 
 // Marker is the one line a file referee wrote carries, below its front matter.
 const Marker = "<!-- referee skills install: referee wrote the commands in this file that call it; every other line is the agents' own (referee skills uninstall restores their file) -->"
-
-var (
-	inlineCode  = regexp.MustCompile("`[^`\n]*`")
-	bareScript  = regexp.MustCompile(`^(?:venv-python\s+|python3?\s+)?src/(?:state|prob)\.py$`)
-	proseScript = regexp.MustCompile(`(?:venv-python\s+|python3?\s+)?src/(?:state|prob)\.py\b`)
-)
 
 // merger holds what one merge needs.
 type merger struct {
@@ -95,7 +88,7 @@ func (m *merger) merge(text string) (string, int, error) {
 			}
 		}
 		body := lines[i+1 : min(b.close, len(lines))]
-		if scriptRef.MatchString(strings.Join(body, "\n")) {
+		if patterns().scriptRef.MatchString(strings.Join(body, "\n")) {
 			b.script = true
 			calls, err := parseBlock(body, len(blocks), heading)
 			if err != nil {
@@ -118,7 +111,7 @@ func (m *merger) merge(text string) (string, int, error) {
 	if len(all) == 0 {
 		mentions := false
 		for _, l := range lines {
-			mentions = mentions || scriptRef.MatchString(l)
+			mentions = mentions || patterns().scriptRef.MatchString(l)
 		}
 		if !mentions {
 			return "", 0, unmappedf("it calls none of their scripts")
@@ -253,14 +246,14 @@ func blockIndex(blocks []*block, b *block) int {
 // prose replaces, in a line of their text, the words naming their scripts by the
 // referee call, and their script's flags in `code` by referee's.
 func (m *merger) prose(line string) (string, error) {
-	if !scriptRef.MatchString(line) && !strings.Contains(line, "`--") {
+	if !patterns().scriptRef.MatchString(line) && !strings.Contains(line, "`--") {
 		return line, nil
 	}
 	var err error
-	line = inlineCode.ReplaceAllStringFunc(line, func(span string) string {
+	line = patterns().inlineCode.ReplaceAllStringFunc(line, func(span string) string {
 		inner := span[1 : len(span)-1]
 		switch {
-		case bareScript.MatchString(inner):
+		case patterns().bareScript.MatchString(inner):
 			return "`" + m.cmd + " skill " + m.name + "`"
 		case strings.HasPrefix(inner, "--"):
 			r, e := m.flagSpan(inner)
@@ -268,7 +261,7 @@ func (m *merger) prose(line string) (string, error) {
 				err = e
 			}
 			return "`" + r + "`"
-		case scriptRef.MatchString(inner):
+		case patterns().scriptRef.MatchString(inner):
 			if err == nil {
 				err = unmappedf("the text names %s in a way referee does not translate", inner)
 			}
@@ -278,8 +271,8 @@ func (m *merger) prose(line string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	line = proseScript.ReplaceAllString(line, m.cmd+" skill "+m.name)
-	if ref := scriptRef.FindString(line); ref != "" {
+	line = patterns().proseScript.ReplaceAllString(line, m.cmd+" skill "+m.name)
+	if ref := patterns().scriptRef.FindString(line); ref != "" {
 		return "", unmappedf("the text names %s, which referee has no skill for", ref)
 	}
 	return line, nil

@@ -4,13 +4,29 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"sync"
 )
 
 // The agents' skills call their Python scripts, src/state.py and src/prob.py, in shell
 // code blocks. This file reads those calls: shell words, the script, its flags.
 
-// scriptRef finds a script of theirs named anywhere in a text.
-var scriptRef = regexp.MustCompile(`src/[A-Za-z0-9_.-]+\.py\b`)
+type patternSet struct {
+	scriptRef, scriptWord, inlineCode, bareScript, proseScript, sentence, placeholderID *regexp.Regexp
+}
+
+// patterns are compiled on first use: every `referee skill` process links this package,
+// and only install needs them.
+var patterns = sync.OnceValue(func() *patternSet {
+	return &patternSet{
+		scriptRef:     regexp.MustCompile(`src/[A-Za-z0-9_.-]+\.py\b`), // a script of theirs, named anywhere
+		scriptWord:    regexp.MustCompile(`^(?:.*/)?src/([A-Za-z0-9_.-]+)\.py$`),
+		inlineCode:    regexp.MustCompile("`[^`\n]*`"),
+		bareScript:    regexp.MustCompile(`^(?:venv-python\s+|python3?\s+)?src/(?:state|prob)\.py$`),
+		proseScript:   regexp.MustCompile(`(?:venv-python\s+|python3?\s+)?src/(?:state|prob)\.py\b`),
+		sentence:      regexp.MustCompile(`(?i)\bsentence \d+`),
+		placeholderID: regexp.MustCompile(`^[a-z]-[A-Z]{3}$`), // s-XXX, p-XXX
+	}
+})
 
 // knownFlags are the flags of the two scripts (their argparse definitions).
 var knownFlags = map[string][]string{
@@ -146,13 +162,11 @@ func parseBlock(lines []string, block int, heading string) ([]*call, error) {
 	return calls, nil
 }
 
-var scriptWord = regexp.MustCompile(`^(?:.*/)?src/([A-Za-z0-9_.-]+)\.py$`)
-
 // parseCall reads `[interpreter] src/NAME.py --flag [Mode] value … …`.
 func parseCall(words []string) (*call, error) {
 	i := 0
 	for ; i < len(words); i++ {
-		if scriptWord.MatchString(words[i]) {
+		if patterns().scriptWord.MatchString(words[i]) {
 			break
 		}
 		switch words[i] {
@@ -164,7 +178,7 @@ func parseCall(words []string) (*call, error) {
 	if i == len(words) {
 		return nil, unmappedf("a code block runs %q besides their scripts", strings.Join(words, " "))
 	}
-	name := scriptWord.FindStringSubmatch(words[i])[1]
+	name := patterns().scriptWord.FindStringSubmatch(words[i])[1]
 	known, ok := knownFlags[name]
 	if !ok {
 		return nil, unmappedf("it calls src/%s.py, which referee has no skill for", name)

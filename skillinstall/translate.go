@@ -1,7 +1,6 @@
 package skillinstall
 
 import (
-	"regexp"
 	"strings"
 
 	"referee/model"
@@ -36,11 +35,6 @@ type translator struct {
 // bracketed style of their own templates.
 func placeholder(name string) string { return "[" + name + "]" }
 
-var (
-	sentenceMention = regexp.MustCompile(`(?i)\bsentence \d+`)
-	placeholderID   = regexp.MustCompile(`^[a-z]-[A-Z]{3}$`) // s-XXX, p-XXX
-)
-
 // idOr returns the ID a call names, or a placeholder.
 func idOr(c *call, param string) string {
 	if c == nil {
@@ -66,7 +60,7 @@ func createdIDs(c *call, kind string, n int) []string {
 	var ids []string
 	if c != nil && c.has("preliminaries") {
 		for _, v := range c.list("preliminaries") {
-			if placeholderID.MatchString(v) || model.ValidID(v, kind) {
+			if patterns().placeholderID.MatchString(v) || model.ValidID(v, kind) {
 				ids = append(ids, v)
 			}
 		}
@@ -416,7 +410,7 @@ var translators = map[string]translator{
 				return nil, err
 			} else if ok {
 				a["issue_number"], a["purpose"] = r.Fixes, r.Purpose
-				if m := sentenceMention.FindString(r.Purpose); m != "" {
+				if m := patterns().sentence.FindString(r.Purpose); m != "" {
 					a["gap_location"] = strings.ToLower(m)
 				}
 			}
