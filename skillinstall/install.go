@@ -84,6 +84,10 @@ type entry struct {
 
 const manifestName = "manifest.json"
 
+// errNotRegular is a path that is a link, a folder or a device where a file was expected:
+// referee does not write through it.
+var errNotRegular = errors.New("not a regular file")
+
 func sum(b []byte) string {
 	h := sha256.Sum256(b)
 	return hex.EncodeToString(h[:])
@@ -98,7 +102,7 @@ func readMaybe(path string) ([]byte, bool, fs.FileMode, error) {
 		return nil, false, 0, err
 	}
 	if !fi.Mode().IsRegular() {
-		return nil, false, 0, fmt.Errorf("%s: not a regular file; referee leaves it alone", path)
+		return nil, false, 0, errNotRegular
 	}
 	b, err := os.ReadFile(path)
 	return b, err == nil, fi.Mode().Perm(), err
@@ -149,7 +153,7 @@ func generated(s *store.Skill, command string) []byte {
 		doc = strings.ReplaceAll(doc, "referee skill "+s.Name, command+" skill "+s.Name)
 	}
 	front, rest, _ := strings.Cut(strings.TrimPrefix(doc, "---\n"), "\n---\n")
-	return []byte("---\n" + front + "\n---\n" + Marker + "\n" + rest)
+	return []byte("---\n" + front + "\n---\n" + GeneratedMarker + "\n" + rest)
 }
 
 // PlanInstall works out what `referee skills install` writes: for every skill of the
@@ -166,10 +170,11 @@ func PlanInstall(o Options) (*Plan, error) {
 		var present []string
 		for _, n := range append([]string{s.Name}, s.Aliases...) {
 			known[n] = true
-			if _, ok, _, err := readMaybe(filepath.Join(o.SkillsDir, n, "SKILL.md")); err != nil {
-				return nil, err
-			} else if ok {
+			_, ok, _, err := readMaybe(filepath.Join(o.SkillsDir, n, "SKILL.md"))
+			if ok || errors.Is(err, errNotRegular) {
 				present = append(present, n)
+			} else if err != nil {
+				return nil, err
 			}
 		}
 		if len(present) == 0 {
@@ -200,11 +205,16 @@ func PlanInstall(o Options) (*Plan, error) {
 func (p *Plan) planSkill(s *store.Skill, name string) (*Change, error) {
 	path := filepath.Join(p.opts.SkillsDir, name, "SKILL.md")
 	cur, ok, mode, err := readMaybe(path)
+	c := &Change{Path: path, old: cur, oldOK: ok, mode: mode, skillName: s.Name, alias: name}
+	e := p.man.find(path)
+	if errors.Is(err, errNotRegular) {
+		c.Action, c.Note, c.entry = Left, "not a regular file (a link?); left as it is", e
+		p.Warnings = append(p.Warnings, path+": "+c.Note)
+		return c, nil
+	}
 	if err != nil {
 		return nil, err
 	}
-	c := &Change{Path: path, old: cur, oldOK: ok, mode: mode, skillName: s.Name, alias: name}
-	e := p.man.find(path)
 	if !ok { // a skill they lack: referee's own
 		c.new, c.newOK, c.mode = generated(s, p.opts.Command), true, 0o644
 		c.Action, c.writes = Added, true
@@ -298,6 +308,9 @@ func (p *Plan) warnUnknown(known map[string]bool) error {
 func (p *Plan) planMCP() (*Change, error) {
 	path := p.opts.MCPConfig
 	cur, ok, mode, err := readMaybe(path)
+	if errors.Is(err, errNotRegular) {
+		return nil, &store.InputError{Msg: path + ": not a regular file (a link?); referee does not write through it (--mcp-config \"\" skips it)"}
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -423,10 +436,15 @@ func PlanUninstall(o Options) (*Plan, error) {
 	p := &Plan{opts: o, man: man, uninst: true, dirs: man.Dirs}
 	for _, e := range man.Files {
 		cur, ok, mode, err := readMaybe(e.Path)
+		c := &Change{Path: e.Path, old: cur, oldOK: ok, mode: mode}
+		if errors.Is(err, errNotRegular) {
+			c.Action, c.Note, c.entry = Kept, "not a regular file now (a link?); left as it is", e
+			p.Changes = append(p.Changes, c)
+			continue
+		}
 		if err != nil {
 			return nil, err
 		}
-		c := &Change{Path: e.Path, old: cur, oldOK: ok, mode: mode}
 		var orig []byte
 		if e.Original != "" {
 			if orig, err = p.object(e.Original); err != nil {

@@ -13,8 +13,12 @@ import (
 	"referee/store"
 )
 
-// Marker is the one line a file referee wrote carries, below its front matter.
+// Marker is the one line a SKILL.md of theirs carries once merged, below its front matter.
 const Marker = "<!-- referee skills install: referee wrote the commands in this file that call it; every other line is the agents' own (referee skills uninstall restores their file) -->"
+
+// GeneratedMarker is the one line of a SKILL.md referee wrote whole, for a skill the agents
+// did not have.
+const GeneratedMarker = "<!-- referee skills install: referee wrote this file, for a skill the agents did not have (referee skills uninstall removes it) -->"
 
 // merger holds what one merge needs.
 type merger struct {
@@ -52,7 +56,7 @@ func (m *merger) merge(text string) (string, int, error) {
 	}
 	lines := strings.Split(strings.ReplaceAll(text, "\r\n", "\n"), "\n")
 	for _, l := range lines {
-		if l == Marker {
+		if l == Marker || l == GeneratedMarker {
 			return "", 0, unmappedf("referee already installed it")
 		}
 	}

@@ -200,3 +200,27 @@ func TestInstallUninstallRoundTrip(t *testing.T) {
 	uninstall(t, o)
 	diffTrees(t, "after a forced uninstall", snapshot(t, root), before)
 }
+
+// A SKILL.md that is a link is not written through: left as it is, and named.
+func TestInstallLeavesALink(t *testing.T) {
+	root := t.TempDir()
+	o := opts(root)
+	target := filepath.Join(root, "theirs.md")
+	os.WriteFile(target, []byte(sample), 0o644)
+	link := filepath.Join(o.SkillsDir, "fix-patch-proof", "SKILL.md")
+	os.MkdirAll(filepath.Dir(link), 0o755)
+	if err := os.Symlink(target, link); err != nil {
+		t.Skip("no symbolic links here:", err)
+	}
+	p := install(t, o)
+	if want := link + ": not a regular file (a link?); left as it is"; len(p.Warnings) != 1 || p.Warnings[0] != want {
+		t.Errorf("warnings %q, want %q", p.Warnings, want)
+	}
+	if got, _ := os.ReadFile(target); string(got) != sample {
+		t.Errorf("written through the link")
+	}
+	uninstall(t, o)
+	if fi, err := os.Lstat(link); err != nil || fi.Mode()&os.ModeSymlink == 0 {
+		t.Errorf("the link after uninstall: %v", err)
+	}
+}

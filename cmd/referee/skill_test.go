@@ -282,7 +282,7 @@ func TestSkillsListAndInstall(t *testing.T) {
 		if !strings.HasPrefix(doc, "---\n") || !ok {
 			t.Fatalf("%s: no front matter", s.Name)
 		}
-		if "---\n"+front+"\n---\n"+strings.TrimPrefix(rest, skillinstall.Marker+"\n") != store.SkillDoc(s) {
+		if "---\n"+front+"\n---\n"+strings.TrimPrefix(rest, skillinstall.GeneratedMarker+"\n") != store.SkillDoc(s) {
 			t.Errorf("%s/SKILL.md is not SkillDoc with the marker line", s.Name)
 		}
 		lines := strings.Split(front, "\n")
