@@ -219,6 +219,9 @@ func (p *Plan) planSkill(s *store.Skill, name string) (*Change, error) {
 		c.new, c.newOK, c.mode = generated(s, p.opts.Command), true, 0o644
 		c.Action, c.writes = Added, true
 		c.entry = &entry{Path: path, Kind: "skill", Installed: sum(c.new)}
+		if e != nil { // their file was merged once, then deleted: uninstall still restores it
+			c.entry.Original, c.entry.Mode = e.Original, e.Mode
+		}
 		for d := filepath.Dir(path); ; d = filepath.Dir(d) {
 			if _, err := os.Lstat(d); err == nil || d == "." || d == filepath.Dir(d) {
 				break

@@ -224,3 +224,22 @@ func TestInstallLeavesALink(t *testing.T) {
 		t.Errorf("the link after uninstall: %v", err)
 	}
 }
+
+// Their merged file deleted, then installed again: referee's own is added, and uninstall
+// still gives back their original.
+func TestInstallAfterTheirFileWasDeleted(t *testing.T) {
+	root := t.TempDir()
+	o := opts(root)
+	path := filepath.Join(o.SkillsDir, "fix-patch-proof", "SKILL.md")
+	os.MkdirAll(filepath.Dir(path), 0o755)
+	os.WriteFile(path, []byte(sample), 0o644)
+	before := snapshot(t, root)
+	install(t, o)
+	os.Remove(path)
+	install(t, o)
+	if got, _ := os.ReadFile(path); !strings.Contains(string(got), GeneratedMarker) {
+		t.Errorf("not referee's own:\n%s", got)
+	}
+	uninstall(t, o)
+	diffTrees(t, "after uninstall", snapshot(t, root), before)
+}
