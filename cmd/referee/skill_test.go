@@ -2,7 +2,6 @@ package main
 
 import (
 	"encoding/json"
-	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -325,16 +324,7 @@ func TestSkillDocSamplesRun(t *testing.T) {
 	for _, s := range store.Skills {
 		t.Run(s.Name, func(t *testing.T) {
 			root := copyFixture(t)
-			cmd := exec.Command("sh", "-c", store.SampleCommand(s))
-			cmd.Dir = root
-			cmd.Env = []string{"PATH=" + filepath.Dir(binary) + ":" + os.Getenv("PATH"), "REFEREE_NOW=" + now}
-			out, err := cmd.CombinedOutput()
-			code := 0
-			if ee, ok := err.(*exec.ExitError); ok {
-				code = ee.ExitCode()
-			} else if err != nil {
-				t.Fatal(err)
-			}
+			code, out := shell(t, root, store.SampleCommand(s))
 			if code != 0 && code != 1 {
 				t.Errorf("sample exits %d: %s\n%s", code, out, store.SampleCommand(s))
 			}

@@ -40,16 +40,7 @@ func TestSkillsInstallInTheAgentsRepository(t *testing.T) {
 	for _, path := range skills {
 		for _, cmd := range refereeBlocks(readFile(t, path)) {
 			calls++
-			sh := exec.Command("sh", "-c", cmd)
-			sh.Dir = root
-			sh.Env = []string{"PATH=" + filepath.Dir(binary) + ":" + os.Getenv("PATH"), "REFEREE_NOW=" + now}
-			out, err := sh.CombinedOutput()
-			code := 0
-			if ee, ok := err.(*exec.ExitError); ok {
-				code = ee.ExitCode()
-			} else if err != nil {
-				t.Fatal(err)
-			}
+			code, out := shell(t, root, cmd)
 			if code != 0 && code != 1 {
 				t.Errorf("%s: exit %d: %s\n%s", filepath.Base(filepath.Dir(path)), code, out, cmd)
 			}
@@ -82,4 +73,20 @@ func refereeBlocks(doc string) []string {
 		}
 	}
 	return out
+}
+
+// shell runs a script as an agent would, with this referee first on the PATH, in dir; it
+// returns the exit code and what the script printed.
+func shell(t *testing.T, dir, script string) (int, []byte) {
+	t.Helper()
+	cmd := exec.Command("sh", "-c", script)
+	cmd.Dir = dir
+	cmd.Env = []string{"PATH=" + filepath.Dir(binary) + ":" + os.Getenv("PATH"), "REFEREE_NOW=" + now}
+	out, err := cmd.CombinedOutput()
+	if ee, ok := err.(*exec.ExitError); ok {
+		return ee.ExitCode(), out
+	} else if err != nil {
+		t.Fatal(err)
+	}
+	return 0, out
 }
