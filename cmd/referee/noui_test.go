@@ -1,6 +1,7 @@
 package main
 
 import (
+	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -52,6 +53,22 @@ func TestBuildWithoutUI(t *testing.T) {
 	if out, err := install.Output(); err != nil || !strings.Contains(string(out), "\nnote: the agents start `"+binary+" skill …` once per call;") ||
 		!strings.Contains(string(out), " && CGO_ENABLED=0 go build -tags noui,nomcp -o "+filepath.Join(filepath.Dir(bin), "referee-agent")+" ./cmd/referee) && referee skills install --agent-command ") {
 		t.Errorf("skills install with the default build as the agent command: %v\n%s", err, out)
+	}
+	// With no --agent-command, an agent build the shell finds as referee-agent is the one
+	// the SKILL.md files call, and there is no note.
+	onPath := t.TempDir()
+	data, err := os.ReadFile(bin)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(onPath, "referee-agent"), data, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	install = exec.Command(bin, "skills", "install", "--dir", filepath.Join(dir, "skills3"), "--mcp-config", "", "--backup-dir", filepath.Join(dir, "backup3"))
+	install.Env = append(os.Environ(), "PATH="+onPath+string(filepath.ListSeparator)+os.Getenv("PATH"))
+	if out, err := install.Output(); err != nil || strings.Contains(string(out), "note:") ||
+		!strings.Contains(readFile(t, filepath.Join(dir, "skills3", "abandon", "SKILL.md")), "\nreferee-agent skill abandon \\\n") {
+		t.Errorf("skills install with referee-agent on the PATH: %v\n%s", err, out)
 	}
 	if help, err := exec.Command(bin, "mcp", "--help").Output(); err != nil || !strings.Contains(string(help), "--http") {
 		t.Errorf("mcp --help: %v\n%s", err, help)

@@ -267,7 +267,7 @@ func TestSkillsListAndInstall(t *testing.T) {
 	}
 	wantOut.WriteString("added .mcp.json: referee's MCP server entry; the other servers kept\n")
 	wantOut.WriteString("originals kept in .referee/skills-backup; referee skills uninstall puts them back\n")
-	o = referee(t, root, "", "skills", "install")
+	o = referee(t, root, "", "skills", "install", "--agent-command", "referee")
 	if o.code != 0 || withoutNotes(o.stdout) != wantOut.String() || o.stderr != "" {
 		t.Errorf("install: %d\n%s\n%s", o.code, o.stdout, o.stderr)
 	}
@@ -291,7 +291,7 @@ func TestSkillsListAndInstall(t *testing.T) {
 	}
 	// Re-running changes nothing; a file changed since is left as it is and named.
 	writeFile(t, filepath.Join(root, ".claude/skills/abandon/SKILL.md"), "stale")
-	o = referee(t, root, "", "skills", "install")
+	o = referee(t, root, "", "skills", "install", "--agent-command", "referee")
 	if !strings.Contains(o.stdout, "unchanged .claude/skills/check-confirm-proof/SKILL.md\n") ||
 		!strings.Contains(o.stdout, "left .claude/skills/abandon/SKILL.md: changed since referee added it; left as it is\n") {
 		t.Errorf("install again:\n%s", o.stdout)

@@ -34,22 +34,26 @@ func (a *app) skillsInstallCommand() *cobra.Command {
 	mcpConfig := f.String("mcp-config", ".mcp.json", "write referee's MCP server entry into this file, keeping its other servers (\"\" skips it)")
 	contents := f.String("contents", "./contents", "the contents folder the MCP entry serves")
 	backup := f.String("backup-dir", defaultBackupDir, "where the originals and the manifest are kept")
-	agent := f.String("agent-command", "referee", "the command the SKILL.md files call (a path to the agent build, for one)")
+	agent := f.String("agent-command", "", "the command the SKILL.md files call (default: referee-agent when the shell finds that agent build, else referee)")
 	dry := f.Bool("dry-run", false, "print the unified diff of every file it would change, and change nothing")
 	output := addOutputFlag(cmd)
 	cmd.RunE = func(*cobra.Command, []string) error {
 		if err := checkOutput(*output); err != nil {
 			return err
 		}
-		if strings.TrimSpace(*agent) == "" {
-			return usagef("--agent-command: empty")
+		command := strings.TrimSpace(*agent)
+		if command == "" {
+			if cmd.Flags().Changed("agent-command") {
+				return usagef("--agent-command: empty")
+			}
+			command = defaultAgentCommand()
 		}
-		opts := skillinstall.Options{SkillsDir: *dir, MCPConfig: *mcpConfig, Contents: *contents, BackupDir: *backup, Command: *agent}
+		opts := skillinstall.Options{SkillsDir: *dir, MCPConfig: *mcpConfig, Contents: *contents, BackupDir: *backup, Command: command}
 		plan, err := skillinstall.PlanInstall(opts)
 		if err != nil {
 			return err
 		}
-		return a.finish(plan, *dry, *output, *backup, false, *agent)
+		return a.finish(plan, *dry, *output, *backup, false, command)
 	}
 	return cmd
 }
@@ -153,11 +157,30 @@ func agentBinaryNote(command string) string {
 	if exe, err := os.Executable(); err == nil {
 		bin = filepath.Dir(exe)
 	}
-	target := filepath.Join(bin, "referee-agent")
+	target := filepath.Join(bin, agentCommandName)
+	again := "referee skills install --agent-command " + shq(target)
+	for _, dir := range filepath.SplitList(os.Getenv("PATH")) {
+		if filepath.Clean(dir) == bin {
+			again = "referee skills install" // it finds referee-agent on the PATH
+		}
+	}
 	return fmt.Sprintf("note: the agents start `%s skill …` once per call; give them the agent build, which starts\n"+
 		"note: several times faster (no workbench): build it and install again with it, in one command:\n"+
-		"note:   (cd %s && CGO_ENABLED=0 go build -tags noui,nomcp -o %s ./cmd/referee) && referee skills install --agent-command %s\n",
-		command, shq(src), shq(target), shq(target))
+		"note:   (cd %s && CGO_ENABLED=0 go build -tags noui,nomcp -o %s ./cmd/referee) && %s\n",
+		command, shq(src), shq(target), again)
+}
+
+// agentCommandName is the name the docs and the note give the agent build.
+const agentCommandName = "referee-agent"
+
+// defaultAgentCommand is what the SKILL.md files call when --agent-command is not given:
+// `referee` if the shell finds an agent build under that name, else referee-agent if it
+// finds that one, else `referee` (and install's note says how to build the agent one).
+func defaultAgentCommand() string {
+	if !isAgentBuild("referee") && isAgentBuild(agentCommandName) {
+		return agentCommandName
+	}
+	return "referee"
 }
 
 // isAgentBuild reports whether command, as the shell finds it, is a referee built with

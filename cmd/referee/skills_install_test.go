@@ -18,7 +18,7 @@ func TestSkillsInstallInTheAgentsRepository(t *testing.T) {
 	repo := testshared.AgentsRepo(t)
 	before := files(t, repo)
 
-	o := referee(t, repo, "", "skills", "install", "--dry-run")
+	o := referee(t, repo, "", "skills", "install", "--dry-run", "--agent-command", "referee")
 	if o.code != 0 || !strings.Contains(o.stdout, "\n+referee skill prob-core-statement \\\n") ||
 		!strings.Contains(o.stdout, "would be merged .claude/skills/prob-core-statement/SKILL.md: 2 script call(s) now call referee\n") ||
 		!strings.Contains(o.stdout, "\n(dry run: nothing written)\n") {
@@ -26,7 +26,7 @@ func TestSkillsInstallInTheAgentsRepository(t *testing.T) {
 	}
 	sameTree(t, files(t, repo), before)
 
-	o = referee(t, repo, "", "skills", "install")
+	o = referee(t, repo, "", "skills", "install", "--agent-command", "referee")
 	if o.code != 0 || strings.Contains(o.stdout, "warning:") {
 		t.Errorf("install: %d\n%s\n%s", o.code, o.stdout, o.stderr)
 	}
