@@ -2,8 +2,8 @@ package store
 
 import (
 	"fmt"
+	"io/fs"
 	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 
@@ -13,24 +13,18 @@ import (
 // The agents learn the skills from .claude/skills/<name>/SKILL.md. Those files, the CLI's
 // help and its flags are all made from the registry (Skills), so they cannot disagree.
 
-// SkillDocFile is a skill's instruction file, relative to the skills folder.
-func SkillDocFile(s *Skill) string { return filepath.Join(s.Name, "SKILL.md") }
-
-// InstallSkillDocs writes <dir>/<name>/SKILL.md for every skill, atomically, replacing
-// what is there. It returns the paths written, in registry order.
-func InstallSkillDocs(dir string) ([]string, error) {
-	var paths []string
-	for _, s := range Skills {
-		path := filepath.Join(dir, SkillDocFile(s))
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			return paths, fmt.Errorf("cannot create %s: %v", filepath.Dir(path), unwrapPath(err))
-		}
-		if err := writeAtomic(path, []byte(SkillDoc(s))); err != nil {
-			return paths, err
-		}
-		paths = append(paths, path)
+// WriteFileAtomic writes a file whole or not at all (a temporary file renamed over it)
+// with the permissions given: the installer writes into the agents' repository with it.
+func WriteFileAtomic(path string, data []byte, perm fs.FileMode) error {
+	if err := writeAtomic(path, data); err != nil {
+		return err
 	}
-	return paths, nil
+	if perm != 0 && perm != 0o644 {
+		if err := os.Chmod(path, perm); err != nil {
+			return fmt.Errorf("cannot write %s: %v", path, unwrapPath(err))
+		}
+	}
+	return nil
 }
 
 // ParamMetavar is the placeholder shown after a parameter's flag.

@@ -238,7 +238,8 @@ func TestSkillsInstallWritesMCPConfig(t *testing.T) {
 	root := t.TempDir()
 	writeFile(t, filepath.Join(root, ".mcp.json"), `{"mcpServers": {"lean": {"command": "lean-mcp", "args": []}, "referee": {"command": "old"}}, "other": [1, 2]}`)
 	o := referee(t, root, "", "skills", "install", "--contents", "proofs/contents", "--output", "json")
-	if o.code != 0 || !strings.HasSuffix(o.stdout, "  \".mcp.json\"\n]\n") {
+	if o.code != 0 || !strings.Contains(o.stdout, `"path": ".mcp.json",
+      "action": "merged",`) {
 		t.Errorf("install: %d %s %s", o.code, o.stdout, o.stderr)
 	}
 	want := `{
@@ -291,6 +292,33 @@ func TestSkillsInstallWritesMCPConfig(t *testing.T) {
 	}
 	if got := files(t, broken); len(got) != 1 || got[".mcp.json"] != `{"mcpServers": ` {
 		t.Errorf("a broken .mcp.json: the install wrote %d files", len(got))
+	}
+
+	// Uninstall: the file as it was, byte for byte. A server added since install stays,
+	// and only referee's entry (as it was before: "old") goes back.
+	orig := `{"mcpServers": {"lean": {"command": "lean-mcp", "args": []}, "referee": {"command": "old"}}, "other": [1, 2]}`
+	if o := referee(t, root, "", "skills", "uninstall"); o.code != 0 || !strings.HasSuffix(o.stdout, "\nremoved .claude/skills/abandon/SKILL.md\nrestored .mcp.json\n") {
+		t.Errorf("uninstall: %d %s %s", o.code, o.stdout, o.stderr)
+	}
+	if got := readFile(t, filepath.Join(root, ".mcp.json")); got != orig {
+		t.Errorf(".mcp.json after uninstall:\n%s", got)
+	}
+	referee(t, root, "", "skills", "install", "--contents", "proofs/contents")
+	added := strings.Replace(readFile(t, filepath.Join(root, ".mcp.json")), `"mcpServers": {`, `"mcpServers": {"math": {"command": "m"},`, 1)
+	writeFile(t, filepath.Join(root, ".mcp.json"), added)
+	o = referee(t, root, "", "skills", "uninstall")
+	if o.code != 0 || !strings.Contains(o.stdout, "restored .mcp.json: changed since install: referee's entry taken out, the rest kept\n") {
+		t.Errorf("uninstall: %d %s %s", o.code, o.stdout, o.stderr)
+	}
+	var cfg2 struct {
+		MCPServers map[string]struct{ Command string } `json:"mcpServers"`
+	}
+	if err := json.Unmarshal([]byte(readFile(t, filepath.Join(root, ".mcp.json"))), &cfg2); err != nil ||
+		len(cfg2.MCPServers) != 3 || cfg2.MCPServers["math"].Command != "m" || cfg2.MCPServers["referee"].Command != "old" {
+		t.Errorf(".mcp.json after uninstall: %v %+v", err, cfg2)
+	}
+	if _, err := os.Stat(filepath.Join(root, ".referee")); err == nil {
+		t.Errorf("uninstall left .referee")
 	}
 }
 

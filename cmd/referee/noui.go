@@ -1,9 +1,10 @@
 //go:build noui
 
-// A build for agents that only call the CLI: `CGO_ENABLED=0 go build -tags noui
-// ./cmd/referee` leaves the terminal UI and its libraries out, so a process starts in
-// about 2 ms instead of the ~20 ms the UI's libraries spend building their tables in
-// package init (README, "CLI").
+// The agent build: `CGO_ENABLED=0 go build -tags noui,nomcp ./cmd/referee` leaves the
+// terminal UI and its rendering libraries out. Their package init (chroma's style and
+// lexer tables, goldmark's) is most of the default build's start, Go runs it before main
+// whatever the command, and the agents start a process per skill call
+// (docs/agents-install.md; `referee skills install` prints the command).
 package main
 
 import "github.com/spf13/cobra"

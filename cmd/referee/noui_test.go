@@ -1,6 +1,7 @@
 package main
 
 import (
+	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -38,10 +39,36 @@ func TestBuildWithoutUI(t *testing.T) {
 	if err != nil || !strings.Contains(string(list), "check-confirm-proof") {
 		t.Errorf("skills list: %v\n%s", err, list)
 	}
-	// This is the build the note of `skills install` recommends: it does not repeat it.
-	install, err := exec.Command(bin, "skills", "install", "--dir", t.TempDir(), "--mcp-config", filepath.Join(t.TempDir(), ".mcp.json")).Output()
-	if err != nil || strings.Count(string(install), "\n") != 13 || strings.Contains(string(install), "note:") {
-		t.Errorf("skills install: %v\n%s", err, install)
+	// This is the agent build `skills install` recommends: SKILL.md files calling it get no
+	// note; ones calling the default build get the one command that builds this one.
+	dir := t.TempDir()
+	install := exec.Command(bin, "skills", "install", "--dir", filepath.Join(dir, "skills"), "--mcp-config", filepath.Join(dir, ".mcp.json"),
+		"--backup-dir", filepath.Join(dir, "backup"), "--agent-command", bin)
+	if out, err := install.Output(); err != nil || strings.Count(string(out), "\n") != 14 || strings.Contains(string(out), "note:") ||
+		!strings.Contains(readFile(t, filepath.Join(dir, "skills", "abandon", "SKILL.md")), "\n"+bin+" skill abandon \\\n") {
+		t.Errorf("skills install: %v\n%s", err, out)
+	}
+	install = exec.Command(bin, "skills", "install", "--dir", filepath.Join(dir, "skills2"), "--mcp-config", "",
+		"--backup-dir", filepath.Join(dir, "backup2"), "--agent-command", binary)
+	if out, err := install.Output(); err != nil || !strings.Contains(string(out), "\nnote: the agents start `"+binary+" skill …` once per call;") ||
+		!strings.Contains(string(out), " && CGO_ENABLED=0 go build -tags noui,nomcp -o "+filepath.Join(filepath.Dir(bin), "referee-agent")+" ./cmd/referee) && referee skills install --agent-command ") {
+		t.Errorf("skills install with the default build as the agent command: %v\n%s", err, out)
+	}
+	// With no --agent-command, an agent build the shell finds as referee-agent is the one
+	// the SKILL.md files call, and there is no note.
+	onPath := t.TempDir()
+	data, err := os.ReadFile(bin)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(onPath, "referee-agent"), data, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	install = exec.Command(bin, "skills", "install", "--dir", filepath.Join(dir, "skills3"), "--mcp-config", "", "--backup-dir", filepath.Join(dir, "backup3"))
+	install.Env = append(os.Environ(), "PATH="+onPath+string(filepath.ListSeparator)+os.Getenv("PATH"))
+	if out, err := install.Output(); err != nil || strings.Contains(string(out), "note:") ||
+		!strings.Contains(readFile(t, filepath.Join(dir, "skills3", "abandon", "SKILL.md")), "\nreferee-agent skill abandon \\\n") {
+		t.Errorf("skills install with referee-agent on the PATH: %v\n%s", err, out)
 	}
 	if help, err := exec.Command(bin, "mcp", "--help").Output(); err != nil || !strings.Contains(string(help), "--http") {
 		t.Errorf("mcp --help: %v\n%s", err, help)

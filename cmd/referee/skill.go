@@ -222,11 +222,11 @@ func argsFromFlags(s *store.Skill, f *pflag.FlagSet, args store.Args) error {
 	return nil
 }
 
-// skillsCommand is `referee skills list|install`.
+// skillsCommand is `referee skills list|install|uninstall`.
 func (a *app) skillsCommand() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "skills",
-		Short: "List the skills, or install their SKILL.md files for the agents",
+		Short: "List the skills, or install them into the agents' repository (and take them out)",
 	}
 	list := &cobra.Command{
 		Use:   "list",
@@ -242,60 +242,15 @@ func (a *app) skillsCommand() *cobra.Command {
 	}
 	cmd.Args = func(_ *cobra.Command, args []string) error {
 		if len(args) > 0 {
-			return usagef("unknown command %q for referee skills (list or install)", args[0])
+			return usagef("unknown command %q for referee skills (list, install or uninstall)", args[0])
 		}
 		return nil
 	}
 	cmd.RunE = func(*cobra.Command, []string) error { return a.listSkills("text") }
 
-	install := &cobra.Command{
-		Use:   "install",
-		Short: "Write <dir>/<name>/SKILL.md for every skill (overwrites them) and referee's entry in .mcp.json",
-		Args:  noArgs,
-	}
-	dir := install.Flags().String("dir", ".claude/skills", "the skills folder of the agents")
-	mcpConfig := install.Flags().String("mcp-config", ".mcp.json", "also write referee's MCP server entry into this file, keeping its other servers (\"\" skips it)")
-	mcpContents := install.Flags().String("contents", "./contents", "the contents folder the MCP entry serves")
-	installOutput := addOutputFlag(install)
-	install.RunE = func(*cobra.Command, []string) error {
-		if err := checkOutput(*installOutput); err != nil {
-			return err
-		}
-		// .mcp.json first: an agent's file that does not parse stops the install before
-		// anything is written.
-		if *mcpConfig != "" {
-			if err := store.InstallMCPConfig(*mcpConfig, *mcpContents); err != nil {
-				return err
-			}
-		}
-		paths, err := store.InstallSkillDocs(*dir)
-		if err != nil {
-			return err
-		}
-		if *mcpConfig != "" {
-			paths = append(paths, *mcpConfig)
-		}
-		if *installOutput == "json" {
-			return a.writeJSON(paths)
-		}
-		for _, p := range paths {
-			fmt.Fprintln(a.stdout, "wrote "+p)
-		}
-		if openTUI != nil {
-			fmt.Fprint(a.stdout, agentBuildNote)
-		}
-		return nil
-	}
-	cmd.AddCommand(list, install)
+	cmd.AddCommand(list, a.skillsInstallCommand(), a.skillsUninstallCommand())
 	return cmd
 }
-
-// agentBuildNote is what `skills install` adds in a build with the UI: the agents run a
-// process per skill call, and this build's UI libraries cost ~20 ms at every start
-// (package init, which Go cannot defer); the CLI-only build starts in about 2 ms.
-const agentBuildNote = "note: the agents run `referee skill …` once per call; give them the CLI-only build, which\n" +
-	"note: starts in ~2 ms instead of this one's ~20 ms: CGO_ENABLED=0 go build -tags noui,nomcp -o referee ./cmd/referee\n" +
-	"note: (agents that reach referee through `referee mcp` start it once; any build serves MCP but nomcp)\n"
 
 type skillListItem struct {
 	Name    string          `json:"name"`

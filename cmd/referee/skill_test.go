@@ -2,12 +2,12 @@ package main
 
 import (
 	"encoding/json"
-	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"referee/skillinstall"
 	"referee/store"
 )
 
@@ -259,42 +259,63 @@ func TestSkillsListAndInstall(t *testing.T) {
 		t.Errorf("list json: %+v", list[0])
 	}
 
+	// In a folder with no skills of the agents': referee's own SKILL.md for every skill,
+	// with the marker line, and referee's MCP entry.
 	var wantOut strings.Builder
 	for _, s := range store.Skills {
-		wantOut.WriteString("wrote .claude/skills/" + s.Name + "/SKILL.md\n")
+		wantOut.WriteString("added .claude/skills/" + s.Name + "/SKILL.md\n")
 	}
-	wantOut.WriteString("wrote .mcp.json\n")
-	wantOut.WriteString("note: the agents run `referee skill …` once per call; give them the CLI-only build, which\n" +
-		"note: starts in ~2 ms instead of this one's ~20 ms: CGO_ENABLED=0 go build -tags noui,nomcp -o referee ./cmd/referee\n" +
-		"note: (agents that reach referee through `referee mcp` start it once; any build serves MCP but nomcp)\n")
-	referee(t, root, "", "skills", "install").want(t, 0, wantOut.String(), "")
+	wantOut.WriteString("added .mcp.json: referee's MCP server entry; the other servers kept\n")
+	wantOut.WriteString("originals kept in .referee/skills-backup; referee skills uninstall puts them back\n")
+	o = referee(t, root, "", "skills", "install", "--agent-command", "referee")
+	if o.code != 0 || withoutNotes(o.stdout) != wantOut.String() || o.stderr != "" {
+		t.Errorf("install: %d\n%s\n%s", o.code, o.stdout, o.stderr)
+	}
 	got := files(t, filepath.Join(root, ".claude/skills"))
 	if len(got) != 12 {
 		t.Fatalf("install wrote %d files, want 12", len(got))
 	}
 	for _, s := range store.Skills {
 		doc := got[s.Name+"/SKILL.md"]
-		if doc != store.SkillDoc(s) {
-			t.Errorf("%s/SKILL.md is not SkillDoc", s.Name)
-		}
-		front, _, ok := strings.Cut(strings.TrimPrefix(doc, "---\n"), "\n---\n")
+		front, rest, ok := strings.Cut(strings.TrimPrefix(doc, "---\n"), "\n---\n")
 		if !strings.HasPrefix(doc, "---\n") || !ok {
 			t.Fatalf("%s: no front matter", s.Name)
+		}
+		if "---\n"+front+"\n---\n"+strings.TrimPrefix(rest, skillinstall.GeneratedMarker+"\n") != store.SkillDoc(s) {
+			t.Errorf("%s/SKILL.md is not SkillDoc with the marker line", s.Name)
 		}
 		lines := strings.Split(front, "\n")
 		if len(lines) != 2 || lines[0] != "name: "+s.Name || !strings.HasPrefix(lines[1], "description: \"") {
 			t.Errorf("%s front matter:\n%s", s.Name, front)
 		}
 	}
-	// Re-running overwrites (a stale file is replaced), into any --dir.
+	// Re-running changes nothing; a file changed since is left as it is and named.
 	writeFile(t, filepath.Join(root, ".claude/skills/abandon/SKILL.md"), "stale")
-	referee(t, root, "", "skills", "install").want(t, 0, wantOut.String(), "")
-	sameTree(t, files(t, filepath.Join(root, ".claude/skills")), got)
-	o = referee(t, root, "", "skills", "install", "--dir", "elsewhere", "--output", "json", "--mcp-config", "")
-	var paths []string
-	if err := json.Unmarshal([]byte(o.stdout), &paths); err != nil || len(paths) != 12 || paths[0] != "elsewhere/prob-wrapup-statement/SKILL.md" {
-		t.Errorf("install json: %v %v", err, paths)
+	o = referee(t, root, "", "skills", "install", "--agent-command", "referee")
+	if !strings.Contains(o.stdout, "unchanged .claude/skills/check-confirm-proof/SKILL.md\n") ||
+		!strings.Contains(o.stdout, "left .claude/skills/abandon/SKILL.md: changed since referee added it; left as it is\n") {
+		t.Errorf("install again:\n%s", o.stdout)
 	}
+	o = referee(t, root, "", "skills", "install", "--dir", "elsewhere", "--output", "json", "--mcp-config", "", "--backup-dir", "b2")
+	var report struct {
+		DryRun  bool `json:"dry_run"`
+		Changes []struct{ Path, Action string }
+	}
+	if err := json.Unmarshal([]byte(o.stdout), &report); err != nil || len(report.Changes) != 12 ||
+		report.Changes[0].Path != "elsewhere/prob-wrapup-statement/SKILL.md" || report.Changes[0].Action != "added" {
+		t.Errorf("install json: %v %+v", err, report)
+	}
+}
+
+// withoutNotes drops the note about the agent build, which depends on the PATH.
+func withoutNotes(s string) string {
+	var out []string
+	for _, l := range strings.SplitAfter(s, "\n") {
+		if !strings.HasPrefix(l, "note: ") {
+			out = append(out, l)
+		}
+	}
+	return strings.Join(out, "")
 }
 
 // Every SKILL.md's sample command parses and validates: run as written by a shell, it
@@ -303,16 +324,7 @@ func TestSkillDocSamplesRun(t *testing.T) {
 	for _, s := range store.Skills {
 		t.Run(s.Name, func(t *testing.T) {
 			root := copyFixture(t)
-			cmd := exec.Command("sh", "-c", store.SampleCommand(s))
-			cmd.Dir = root
-			cmd.Env = []string{"PATH=" + filepath.Dir(binary) + ":" + os.Getenv("PATH"), "REFEREE_NOW=" + now}
-			out, err := cmd.CombinedOutput()
-			code := 0
-			if ee, ok := err.(*exec.ExitError); ok {
-				code = ee.ExitCode()
-			} else if err != nil {
-				t.Fatal(err)
-			}
+			code, out := shell(t, root, store.SampleCommand(s))
 			if code != 0 && code != 1 {
 				t.Errorf("sample exits %d: %s\n%s", code, out, store.SampleCommand(s))
 			}
