@@ -3,10 +3,14 @@ package mcpserver
 import (
 	"context"
 	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"referee/internal/benchfolder"
 	"referee/store"
 )
 
@@ -103,4 +107,50 @@ func BenchmarkToolCall(b *testing.B) {
 			}
 		}
 	})
+}
+
+// The read tools on a generated folder, from the live engine `referee mcp` runs: each
+// call checks the log (one stat) and answers from the current frame. The status is
+// worked out once per frame, the similarity index once and then followed.
+func BenchmarkReadTools10k(b *testing.B)  { benchReadTools(b, 10_000) }
+func BenchmarkReadTools100k(b *testing.B) { benchReadTools(b, 100_000) }
+
+func benchReadTools(b *testing.B, n int) {
+	dir := benchfolder.Get(b, n)
+	cs := connect(b, dir, "bench")
+	ctx := context.Background()
+	names, err := os.ReadDir(filepath.Join(dir, "statement"))
+	if err != nil || len(names) == 0 {
+		b.Fatal(err)
+	}
+	id := strings.TrimSuffix(names[len(names)/2].Name(), ".json")
+	for _, c := range []struct {
+		name string
+		args map[string]any
+	}{
+		{"show", map[string]any{"id": id}},
+		{"sentences", map[string]any{"statement_id": id}},
+		{"status", nil},
+		{"log", map[string]any{"since": "l-" + lastChange(b, dir)}},
+	} {
+		b.Run(c.name, func(b *testing.B) {
+			for b.Loop() {
+				res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: c.name, Arguments: c.args})
+				if err != nil || res.IsError {
+					b.Fatal(err, res.Content)
+				}
+			}
+		})
+	}
+}
+
+// lastChange is the number part of the log's last change ID.
+func lastChange(b *testing.B, dir string) string {
+	data, err := os.ReadFile(filepath.Join(dir, "config.json"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	_, rest, _ := strings.Cut(string(data), `"l": "l-`)
+	id, _, _ := strings.Cut(rest, `"`)
+	return id
 }
