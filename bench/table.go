@@ -62,7 +62,7 @@ type Env struct {
 
 // sections make the table's rows, in order; the workbench's (the UI's) are in
 // workbench.go.
-var sections = []func(*Env) ([]Row, error){loadRows, reloadRows, memoryRows, skillRows, workbenchRows}
+var sections = []func(*Env) ([]Row, error){loadRows, reloadRows, memoryRows, skillRows, mcpRows, workbenchRows}
 
 // Run measures every row and prints the table to w, one row as soon as it is measured.
 func Run(w io.Writer, opts Options) error {
