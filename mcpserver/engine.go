@@ -43,6 +43,10 @@ func startEngine(ctx context.Context, dir string) *engine {
 		e.head, e.err = fr.Forest, fr.LoadErr
 		e.mu.Unlock()
 		close(e.loaded)
+		if fr.Forest != nil { // what an agent asks first, ready before it asks
+			e.statusOf(fr.Forest)
+			e.historyOf(fr.Forest.Snapshot())
+		}
 		if err != nil {
 			return // no watcher: the log check alone keeps up (unlogged edits are missed)
 		}
@@ -108,14 +112,22 @@ func (e *engine) reread(rel string) {
 	}
 }
 
-// statusOf is the status of f, worked out once per frame.
+// statusOf is the status of f, worked out once per frame (outside the lock: a call that
+// needs only the frame does not wait for it).
 func (e *engine) statusOf(f *live.Forest) *store.Status {
 	e.mu.Lock()
-	defer e.mu.Unlock()
-	if e.statusFor != f {
-		e.status, e.statusFor = store.StatusOf(f.Snapshot(), f.Graph()), f
+	if e.statusFor == f {
+		defer e.mu.Unlock()
+		return e.status
 	}
-	return e.status
+	e.mu.Unlock()
+	st := store.StatusOf(f.Snapshot(), f.Graph())
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.statusFor == nil || e.statusFor == f || e.head == f {
+		e.status, e.statusFor = st, f
+	}
+	return st
 }
 
 // similarity runs read on the similarity index brought up to date with snap (it follows

@@ -2,6 +2,7 @@ package mcpserver
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -125,5 +126,22 @@ func TestEngineFollowsAnEditWithoutALogLine(t *testing.T) {
 			t.Fatal("the edit never reached the engine")
 		}
 		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// status lists the first `limit` pieces of work and says how many it left out.
+func TestStatusLimit(t *testing.T) {
+	dir := demoFolder(t)
+	for _, engine := range []bool{true, false} {
+		cs := connectWith(t, dir, "reader", engine)
+		all := callText(t, cs, "status", nil)
+		one := callText(t, cs, "status", map[string]any{"limit": 1})
+		total := strings.Count(all, `"agent":`)
+		if total < 2 || !strings.Contains(all, `"next_left_out":0`) || !strings.Contains(all, fmt.Sprintf(`"next_total":%d`, total)) {
+			t.Fatalf("engine %v: status lists %d: %s", engine, total, all)
+		}
+		if strings.Count(one, `"agent":`) != 1 || !strings.Contains(one, fmt.Sprintf(`"next_left_out":%d`, total-1)) {
+			t.Fatalf("engine %v: status with limit 1: %s", engine, one)
+		}
 	}
 }

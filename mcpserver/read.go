@@ -38,21 +38,34 @@ type readArgs struct {
 var readTools = []readTool{
 	{
 		name: "status",
-		desc: "What the orchestrator would run next (agent, object, depth, how much of the root it blocks), " +
-			"the status counts of statements and problems, and the trouble spots: what `referee status --output json` prints.",
-		run: func(ctx context.Context, s *server, _ readArgs) (any, error) {
+		desc: "What the orchestrator would run next (agent, object, depth, how much of the root it blocks; the first `limit`, " +
+			"what holds up the most first), the status counts of statements and problems, and the trouble spots: what " +
+			"`referee status --output json` prints, with next_total and next_left_out saying how many were left out.",
+		params: []readParam{{name: "limit", kind: "integer", help: "how many of the next pieces of work to list (default 50)"}},
+		run: func(ctx context.Context, s *server, a readArgs) (any, error) {
+			var st *store.Status
 			if s.eng != nil {
 				f, err := s.eng.frame(ctx)
 				if err != nil {
 					return nil, &store.InputError{Msg: err.Error()}
 				}
-				return s.eng.statusOf(f), nil
+				st = s.eng.statusOf(f)
+			} else {
+				snap, err := load(store.LoadNoLog, s.dir)
+				if err != nil {
+					return nil, err
+				}
+				st = store.StatusOf(snap, model.Derive(snap))
 			}
-			snap, err := load(store.LoadNoLog, s.dir)
-			if err != nil {
-				return nil, err
+			limit := a.ints["limit"]
+			if limit == 0 {
+				limit = defaultStatusLimit
 			}
-			return store.StatusOf(snap, model.Derive(snap)), nil
+			out := statusAnswer{Status: *st, NextTotal: len(st.Next)}
+			if len(st.Next) > limit {
+				out.Next, out.NextLeftOut = st.Next[:limit], len(st.Next)-limit
+			}
+			return out, nil
 		},
 	},
 	{
@@ -115,6 +128,17 @@ var readTools = []readTool{
 			return s.log(ctx, a.strs["since"], a.strs["object"])
 		},
 	},
+}
+
+// defaultStatusLimit is how many next pieces of work the status tool lists unless asked:
+// an agent acts on the first few, and at 100k statements the whole list is megabytes.
+const defaultStatusLimit = 50
+
+// statusAnswer is the status tool's answer: the status with the first pieces of work.
+type statusAnswer struct {
+	store.Status
+	NextTotal   int `json:"next_total"`
+	NextLeftOut int `json:"next_left_out"`
 }
 
 func (s *server) addReadTools(srv *mcp.Server) {

@@ -47,7 +47,7 @@ func LoggedSince(dir string, snap *model.Snapshot) (paths []string, rescan bool)
 	}
 	paths = []string{LogFile, ConfigFile}
 	for _, e := range parseLogLines(string(buf[:end+1]), m.lines+1, m.off) {
-		for _, list := range [][]string{e.Creation, e.Modification, e.Deleted, e.Current} {
+		for _, list := range [][]string{e.Creation, e.Modification, e.Deleted} { // "current" holds the counters
 			for _, id := range list {
 				if model.CheckID(id, "") == nil && model.KindOf(id) != model.KindChange {
 					if rel := objectRelPath(id); !slices.Contains(paths, rel) {
