@@ -124,15 +124,22 @@ func benchReadTools(b *testing.B, n int) {
 		b.Fatal(err)
 	}
 	id := strings.TrimSuffix(names[len(names)/2].Name(), ".json")
-	for _, c := range []struct {
+	calls := []struct {
 		name string
 		args map[string]any
 	}{
+		{"status", nil},
 		{"show", map[string]any{"id": id}},
 		{"sentences", map[string]any{"statement_id": id}},
-		{"status", nil},
 		{"log", map[string]any{"since": "l-" + lastChange(b, dir)}},
-	} {
+	}
+	// Each once off the clock: the first call waits for the folder to be read.
+	for _, c := range calls {
+		if _, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: c.name, Arguments: c.args}); err != nil {
+			b.Fatal(err)
+		}
+	}
+	for _, c := range calls {
 		b.Run(c.name, func(b *testing.B) {
 			for b.Loop() {
 				res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: c.name, Arguments: c.args})
