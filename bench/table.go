@@ -12,7 +12,7 @@ import (
 	"time"
 )
 
-// Options say what `referee bench` measures.
+// Options say what `referee-bench` measures.
 type Options struct {
 	Sizes    []int         // folder sizes in statements
 	Seed     uint64        // generator seed
@@ -95,7 +95,7 @@ func Run(w io.Writer, opts Options) error {
 		env.Folders[n] = dir
 	}
 
-	fmt.Fprintf(w, "referee bench: seed %d, %d CPUs, %s %s/%s", opts.Seed, runtime.NumCPU(), runtime.Version(), runtime.GOOS, runtime.GOARCH)
+	fmt.Fprintf(w, "referee-bench: seed %d, %d CPUs, %s %s/%s", opts.Seed, runtime.NumCPU(), runtime.Version(), runtime.GOOS, runtime.GOARCH)
 	if env.Python != nil {
 		fmt.Fprintf(w, ", Python %s", env.Python.Version)
 	}
