@@ -211,7 +211,7 @@ func TestRunPrintsTheTable(t *testing.T) {
 	lines := strings.Split(strings.TrimRight(out.String(), "\n"), "\n")
 	const d = `\d+(\.\d+)? (µs|ms|s)` // a duration
 	want := []string{
-		`^referee bench: seed 3, \d+ CPUs, go\S+ \w+/\w+$`,
+		`^referee-bench: seed 3, \d+ CPUs, go\S+ \w+/\w+$`,
 		`^times are medians of repeated runs, page cache warm; ratios compare columns of the same run$`,
 		`^python: left out$`,
 		`^$`,

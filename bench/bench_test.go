@@ -1,6 +1,6 @@
 package bench
 
-// Go benchmarks of the same work `referee bench` tables, for profiling:
+// Go benchmarks of the same work `referee-bench` tables, for profiling:
 //
 //	go test ./bench -run '^$' -bench Load10k -cpuprofile cpu.out
 //	go tool pprof -top bench.test cpu.out

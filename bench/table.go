@@ -12,7 +12,7 @@ import (
 	"time"
 )
 
-// Options say what `referee bench` measures.
+// Options say what `referee-bench` measures.
 type Options struct {
 	Sizes    []int         // folder sizes in statements
 	Seed     uint64        // generator seed
@@ -62,7 +62,7 @@ type Env struct {
 
 // sections make the table's rows, in order; the workbench's (the UI's) are in
 // workbench.go.
-var sections = []func(*Env) ([]Row, error){loadRows, reloadRows, memoryRows, skillRows, workbenchRows}
+var sections = []func(*Env) ([]Row, error){loadRows, reloadRows, memoryRows, skillRows, mcpRows, workbenchRows}
 
 // Run measures every row and prints the table to w, one row as soon as it is measured.
 func Run(w io.Writer, opts Options) error {
@@ -95,7 +95,7 @@ func Run(w io.Writer, opts Options) error {
 		env.Folders[n] = dir
 	}
 
-	fmt.Fprintf(w, "referee bench: seed %d, %d CPUs, %s %s/%s", opts.Seed, runtime.NumCPU(), runtime.Version(), runtime.GOOS, runtime.GOARCH)
+	fmt.Fprintf(w, "referee-bench: seed %d, %d CPUs, %s %s/%s", opts.Seed, runtime.NumCPU(), runtime.Version(), runtime.GOOS, runtime.GOARCH)
 	if env.Python != nil {
 		fmt.Fprintf(w, ", Python %s", env.Python.Version)
 	}

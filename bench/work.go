@@ -1,7 +1,7 @@
 // Package bench measures referee against its peers: the work referee does (load and
 // derive a folder, reload a changed file, apply a skill), timed beside the same work
 // done by the agents' own Python tools and by a raw read of the same bytes, on folders
-// from package gen. `referee bench` prints the table; bench_test.go holds the same work
+// from package gen. `referee-bench` prints the table; bench_test.go holds the same work
 // as Go benchmarks (go test -bench) for profiling.
 //
 // It is a room of its own, apart from gen (which only writes folders) and store (which

@@ -12,7 +12,7 @@ import (
 
 // Shapes users make that once went quadratic or unbounded (issue 12): a deep chain of
 // sub-statements, a chain of citations, a statement with many children, a huge claim,
-// a long proof and a long change log. `referee bench` opens each; WriteShape writes one
+// a long proof and a long change log. `referee-bench` opens each; WriteShape writes one
 // into a new folder.
 
 // Shape names one of them.

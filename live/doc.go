@@ -5,6 +5,6 @@
 // what a write touched) and its tree (Forest), and hands the tui the result; nothing in
 // it draws, and nothing it hands out is changed after.
 //
-// It imports model, store and views (for the row types views draws, views.TreeRow);
+// It imports model, store and views (for the row types views draws, TreeRow);
 // it never imports the tui.
 package live

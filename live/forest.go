@@ -6,7 +6,6 @@ import (
 	"strings"
 
 	"referee/model"
-	"referee/views"
 )
 
 // Group node keys: path elements that are not object IDs.
@@ -19,7 +18,7 @@ const (
 // child is one child of a node in the work tree.
 type child struct {
 	id   string
-	kind views.RowKind
+	kind RowKind
 	edge string // shown when notable ("solution")
 }
 
@@ -151,7 +150,7 @@ func newForest(snap *model.Snapshot, g *model.Graph) *Forest {
 			return rank(a) - rank(b)
 		})
 		g0 := len(all)
-		all = append(all, child{id: GroupPremises, kind: views.RowGroup})
+		all = append(all, child{id: GroupPremises, kind: RowGroup})
 		p0 := len(all)
 		if seen != nil {
 			clear(seen) // premises are deduplicated among themselves
@@ -161,7 +160,7 @@ func newForest(snap *model.Snapshot, g *model.Graph) *Forest {
 				continue
 			}
 			kind := rowKind(snap, e.To)
-			if kind == views.RowMissing || has(p0, e.To) {
+			if kind == RowMissing || has(p0, e.To) {
 				continue
 			}
 			mark(e.To)
@@ -188,7 +187,7 @@ func newForest(snap *model.Snapshot, g *model.Graph) *Forest {
 
 	f.top = make([]child, 0, len(g.Roots)+2)
 	for _, r := range g.Roots {
-		f.top = append(f.top, child{id: r, kind: views.RowProblem})
+		f.top = append(f.top, child{id: r, kind: RowProblem})
 	}
 	// Canonical positions: a structural walk from the roots first, then premises groups.
 	f.walk(f.top, "", false)
@@ -226,7 +225,7 @@ func newForest(snap *model.Snapshot, g *model.Graph) *Forest {
 	}
 	f.unattached = un
 	if len(un) > 0 {
-		f.top = append(f.top, child{id: GroupUnattached, kind: views.RowGroup})
+		f.top = append(f.top, child{id: GroupUnattached, kind: RowGroup})
 		var kids []child
 		for _, id := range un {
 			kids = append(kids, child{id: id, kind: kindOf(id)})
@@ -234,10 +233,10 @@ func newForest(snap *model.Snapshot, g *model.Graph) *Forest {
 		f.kids[GroupUnattached] = kids
 	}
 	if len(f.brokenOrphans) > 0 {
-		f.top = append(f.top, child{id: GroupBroken, kind: views.RowGroup})
+		f.top = append(f.top, child{id: GroupBroken, kind: RowGroup})
 		var kids []child
 		for _, b := range f.brokenOrphans {
-			kids = append(kids, child{id: b.Path, kind: views.RowBroken})
+			kids = append(kids, child{id: b.Path, kind: RowBroken})
 		}
 		f.kids[GroupBroken] = kids
 	}
@@ -245,14 +244,14 @@ func newForest(snap *model.Snapshot, g *model.Graph) *Forest {
 }
 
 // rowKind is how a reference to id shows: a problem, a statement, or missing.
-func rowKind(snap *model.Snapshot, id string) views.RowKind {
+func rowKind(snap *model.Snapshot, id string) RowKind {
 	switch {
 	case !snap.Exists(id):
-		return views.RowMissing
+		return RowMissing
 	case model.KindOf(id) == model.KindProblem:
-		return views.RowProblem
+		return RowProblem
 	}
-	return views.RowStatement
+	return RowStatement
 }
 
 func hasChild(cs []child, id string) bool {
@@ -264,16 +263,16 @@ func hasChild(cs []child, id string) bool {
 	return false
 }
 
-func kindOf(id string) views.RowKind {
+func kindOf(id string) RowKind {
 	if model.KindOf(id) == model.KindProblem {
-		return views.RowProblem
+		return RowProblem
 	}
-	return views.RowStatement
+	return RowStatement
 }
 
 func rank(c child) int {
 	switch {
-	case c.kind == views.RowProblem:
+	case c.kind == RowProblem:
 		return 0
 	case c.edge == "solution":
 		return 2
@@ -306,13 +305,13 @@ func (f *Forest) walk(start []child, prefix string, groups bool) {
 		stack = stack[:len(stack)-1]
 		id := fr.c.id
 		var path string
-		if fr.c.kind == views.RowGroup {
+		if fr.c.kind == RowGroup {
 			if !groups {
 				continue
 			}
 			path = join(fr.dir, id)
 		} else {
-			if fr.c.kind != views.RowProblem && fr.c.kind != views.RowStatement {
+			if fr.c.kind != RowProblem && fr.c.kind != RowStatement {
 				continue
 			}
 			if canon, seen := f.canon[id]; seen {
@@ -342,13 +341,13 @@ func join(prefix, id string) string {
 
 // childrenOf returns a node's children; a group's are keyed by its parent object.
 func (f *Forest) childrenOf(path string, c child) []child {
-	if c.kind == views.RowGroup {
+	if c.kind == RowGroup {
 		if c.id == GroupPremises {
 			return f.premises[ParentID(path)]
 		}
 		return f.kids[c.id]
 	}
-	if c.kind == views.RowProblem || c.kind == views.RowStatement {
+	if c.kind == RowProblem || c.kind == RowStatement {
 		return f.kids[c.id]
 	}
 	return nil
@@ -446,9 +445,9 @@ func (f *Forest) onPath(path, id string) bool {
 // Flatten lists the visible rows under the folds. Cost: the visible rows only. A frame
 // holds its parent's path; a row at its object's canonical position takes that path
 // string, the others make their own.
-func (f *Forest) Flatten(folds map[string]bool) []views.TreeRow {
+func (f *Forest) Flatten(folds map[string]bool) []TreeRow {
 	// Opened as by default: each object once, and the premises groups' rows (folded).
-	rows := make([]views.TreeRow, 0, len(f.top)+len(f.order)+len(f.premises))
+	rows := make([]TreeRow, 0, len(f.top)+len(f.order)+len(f.premises))
 	type frame struct {
 		c     child
 		dir   string
@@ -462,7 +461,7 @@ func (f *Forest) Flatten(folds map[string]bool) []views.TreeRow {
 		fr := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
 		c := fr.c
-		object := c.kind == views.RowStatement || c.kind == views.RowProblem
+		object := c.kind == RowStatement || c.kind == RowProblem
 		var path string
 		canonical := false
 		if object {
@@ -473,27 +472,27 @@ func (f *Forest) Flatten(folds map[string]bool) []views.TreeRow {
 		if !canonical {
 			path = join(fr.dir, c.id)
 		}
-		row := views.TreeRow{Kind: c.kind, Path: path, ID: c.id, Depth: fr.depth, Edge: c.edge, Shared: f.shared[c.id]}
+		row := TreeRow{Kind: c.kind, Path: path, ID: c.id, Depth: fr.depth, Edge: c.edge, Shared: f.shared[c.id]}
 		// A reference back to an ancestor is cut here. (Never at a canonical position:
 		// that is the object's first place in the tree, so it is not above itself.)
 		if object && !canonical && f.onPath(fr.dir, c.id) {
-			row.Kind = views.RowCycle
+			row.Kind = RowCycle
 			rows = append(rows, row)
 			continue
 		}
 		kids := f.childrenOf(path, c)
 		row.HasKids = len(kids) > 0
 		switch c.kind {
-		case views.RowGroup:
+		case RowGroup:
 			row.Label = f.groupLabel(c.id, len(kids))
-		case views.RowBroken:
+		case RowBroken:
 			row.Label = c.id
 		}
 		open, set := folds[path]
 		if !set {
 			// By default the tree opens down to the statements, each object at its
 			// canonical position only (a shared node opens once), premises folded.
-			open = canonical || c.kind == views.RowGroup && c.id != GroupPremises
+			open = canonical || c.kind == RowGroup && c.id != GroupPremises
 		}
 		row.Open = open && row.HasKids
 		rows = append(rows, row)
@@ -538,7 +537,7 @@ func (f *Forest) CanonDir(id string) string { return f.canonDir[id] }
 func (f *Forest) Order() []string { return f.order }
 
 // Children are the IDs (or group keys, or broken files' paths) of a row's children.
-func (f *Forest) Children(r views.TreeRow) []string {
+func (f *Forest) Children(r TreeRow) []string {
 	var ids []string
 	for _, c := range f.childrenOf(r.Path, child{id: r.ID, kind: r.Kind}) {
 		ids = append(ids, c.id)

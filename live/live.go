@@ -55,24 +55,33 @@ func (f *Feed) Close() error { return f.w.Close() }
 // newest frame it took (head), so the chain has a single owner and frames arrive in
 // order.
 func (f *Feed) Next(head *Forest) Frame {
-	ch := f.w.Batches()
-	b, ok := <-ch
+	b, ok := f.Batch()
 	if !ok {
 		return Frame{Closed: true}
 	}
-drain:
+	return apply(f.dir, head, b)
+}
+
+// Batch waits for the watcher's next batch and coalesces whatever else is already
+// queued, without reading anything: for an owner of the chain that applies batches
+// itself (Apply), among other updates; false when the watcher stopped.
+func (f *Feed) Batch() (store.Batch, bool) {
+	ch := f.w.Batches()
+	b, ok := <-ch
+	if !ok {
+		return b, false
+	}
 	for {
 		select {
 		case more, ok := <-ch:
 			if !ok {
-				break drain
+				return b, true
 			}
 			b = b.Merge(more)
 		default:
-			break drain
+			return b, true
 		}
 	}
-	return apply(f.dir, head, b)
 }
 
 // Wait waits for the watcher's next batch and drops it (after a failed load, any change
@@ -97,6 +106,10 @@ func ReloadAll(dir string) Frame {
 	g, f := Derive(snap)
 	return Frame{Snap: snap, Graph: g, Forest: f, Full: true}
 }
+
+// Apply is the frame Next makes of a batch: what it changed read again from head's
+// snapshot (the whole folder on a rescan), the graph and the tree updated from head's.
+func Apply(dir string, head *Forest, b store.Batch) Frame { return apply(dir, head, b) }
 
 // apply reads what a batch changed, from head.
 func apply(dir string, head *Forest, b store.Batch) Frame {

@@ -3,10 +3,14 @@ package mcpserver
 import (
 	"context"
 	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"referee/internal/benchfolder"
 	"referee/store"
 )
 
@@ -14,7 +18,7 @@ import (
 // transport with its guard over pipes, the server, store. The goal is ≤ 2 ms; beside it,
 // `referee skill` as a process takes ~5 ms and the agents' Python script ~44 ms
 // (README, bench). "skill" alternates check-reject-proof and fix-patch-proof on one
-// statement, as `referee bench` does, and includes store's locks and fsyncs; "store.Run"
+// statement, as `referee-bench` does, and includes store's locks and fsyncs; "store.Run"
 // is the same calls without MCP, so the difference is what MCP costs.
 
 // proving sets up a statement whose proof awaits verification.
@@ -103,4 +107,57 @@ func BenchmarkToolCall(b *testing.B) {
 			}
 		}
 	})
+}
+
+// The read tools on a generated folder, from the live engine `referee mcp` runs: each
+// call checks the log (one stat) and answers from the current frame. The status is
+// worked out once per frame, the similarity index once and then followed.
+func BenchmarkReadTools10k(b *testing.B)  { benchReadTools(b, 10_000) }
+func BenchmarkReadTools100k(b *testing.B) { benchReadTools(b, 100_000) }
+
+func benchReadTools(b *testing.B, n int) {
+	dir := benchfolder.Get(b, n)
+	cs := connect(b, dir, "bench")
+	ctx := context.Background()
+	names, err := os.ReadDir(filepath.Join(dir, "statement"))
+	if err != nil || len(names) == 0 {
+		b.Fatal(err)
+	}
+	id := strings.TrimSuffix(names[len(names)/2].Name(), ".json")
+	calls := []struct {
+		name string
+		args map[string]any
+	}{
+		{"status", nil},
+		{"show", map[string]any{"id": id}},
+		{"sentences", map[string]any{"statement_id": id}},
+		{"log", map[string]any{"since": "l-" + lastChange(b, dir)}},
+	}
+	// Each once off the clock: the first call waits for the folder to be read.
+	for _, c := range calls {
+		if _, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: c.name, Arguments: c.args}); err != nil {
+			b.Fatal(err)
+		}
+	}
+	for _, c := range calls {
+		b.Run(c.name, func(b *testing.B) {
+			for b.Loop() {
+				res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: c.name, Arguments: c.args})
+				if err != nil || res.IsError {
+					b.Fatal(err, res.Content)
+				}
+			}
+		})
+	}
+}
+
+// lastChange is the number part of the log's last change ID.
+func lastChange(b *testing.B, dir string) string {
+	data, err := os.ReadFile(filepath.Join(dir, "config.json"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	_, rest, _ := strings.Cut(string(data), `"l": "l-`)
+	id, _, _ := strings.Cut(rest, `"`)
+	return id
 }

@@ -20,11 +20,24 @@ import (
 // returns the SDK's client session to it, named actor.
 func connect(t testing.TB, dir, actor string) *mcp.ClientSession {
 	t.Helper()
+	return connectWith(t, dir, actor, true)
+}
+
+// connectWith is connect with the live engine (as `referee mcp` runs) or without it
+// (each read tool reads the folder).
+func connectWith(t testing.TB, dir, actor string, engine bool) *mcp.ClientSession {
+	t.Helper()
 	inR, inW := io.Pipe()
 	outR, outW := io.Pipe()
 	done := make(chan struct{})
+	opts := Options{Now: testNow}
+	if engine {
+		ctx, cancel := context.WithCancel(context.Background())
+		t.Cleanup(cancel)
+		opts.Context = ctx
+	}
 	go func() {
-		ServeStdio(context.Background(), New(dir, Options{Now: testNow}), inR, outW, 0)
+		ServeStdio(context.Background(), New(dir, opts), inR, outW, 0)
 		outW.Close()
 		close(done)
 	}()

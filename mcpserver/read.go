@@ -3,9 +3,11 @@ package mcpserver
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -17,7 +19,7 @@ import (
 type readTool struct {
 	name, desc string
 	params     []readParam
-	run        func(s *server, a readArgs) (any, error)
+	run        func(ctx context.Context, s *server, a readArgs) (any, error)
 }
 
 type readParam struct {
@@ -36,14 +38,34 @@ type readArgs struct {
 var readTools = []readTool{
 	{
 		name: "status",
-		desc: "What the orchestrator would run next (agent, object, depth, how much of the root it blocks), " +
-			"the status counts of statements and problems, and the trouble spots: what `referee status --output json` prints.",
-		run: func(s *server, _ readArgs) (any, error) {
-			snap, err := load(store.LoadNoLog, s.dir)
-			if err != nil {
-				return nil, err
+		desc: "What the orchestrator would run next (agent, object, depth, how much of the root it blocks; the first `limit`, " +
+			"what holds up the most first), the status counts of statements and problems, and the trouble spots: what " +
+			"`referee status --output json` prints, with next_total and next_left_out saying how many were left out.",
+		params: []readParam{{name: "limit", kind: "integer", help: "how many of the next pieces of work to list (default 50)"}},
+		run: func(ctx context.Context, s *server, a readArgs) (any, error) {
+			var st *store.Status
+			if s.eng != nil {
+				f, err := s.eng.frame(ctx)
+				if err != nil {
+					return nil, &store.InputError{Msg: err.Error()}
+				}
+				st = s.eng.statusOf(f)
+			} else {
+				snap, err := load(store.LoadNoLog, s.dir)
+				if err != nil {
+					return nil, err
+				}
+				st = store.StatusOf(snap, model.Derive(snap))
 			}
-			return store.StatusOf(snap, model.Derive(snap)), nil
+			limit := a.ints["limit"]
+			if limit == 0 {
+				limit = defaultStatusLimit
+			}
+			out := statusAnswer{Status: *st, NextTotal: len(st.Next)}
+			if len(st.Next) > limit {
+				out.Next, out.NextLeftOut = st.Next[:limit], len(st.Next)-limit
+			}
+			return out, nil
 		},
 	},
 	{
@@ -51,20 +73,22 @@ var readTools = []readTool{
 		desc: "An object (problem p-NNN, statement s-NNN, experience e-NNN, or a change l-NNN from the log) as its file holds it, " +
 			"with its version (pass it as expect_version to a skill), its phase and, for a statement, its issue threads.",
 		params: []readParam{{name: "id", kind: "string", required: true, help: "the object's ID, e.g. s-007"}},
-		run:    func(s *server, a readArgs) (any, error) { return s.show(a.strs["id"]) },
+		run:    func(ctx context.Context, s *server, a readArgs) (any, error) { return s.show(ctx, a.strs["id"]) },
 	},
 	{
 		name: "sentences",
 		desc: "A statement's proof split into numbered sentences, as the checker counts them " +
 			"(the sentence_number and sentence_text of check-reject-proof).",
 		params: []readParam{{name: "statement_id", kind: "string", required: true, help: "the statement, e.g. s-007"}},
-		run:    func(s *server, a readArgs) (any, error) { return s.sentences(a.strs["statement_id"]) },
+		run: func(ctx context.Context, s *server, a readArgs) (any, error) {
+			return s.sentences(ctx, a.strs["statement_id"])
+		},
 	},
 	{
 		name: "check",
 		desc: "Lint the contents folder: every finding with its severity (error or warning), file, object and message, " +
 			"as `referee check --output json`.",
-		run: func(s *server, _ readArgs) (any, error) {
+		run: func(_ context.Context, s *server, _ readArgs) (any, error) {
 			findings, err := store.Check(s.dir)
 			if err != nil {
 				return nil, err
@@ -88,7 +112,9 @@ var readTools = []readTool{
 			{name: "statement_id", kind: "string", required: true, help: "the statement, e.g. s-017"},
 			{name: "top", kind: "integer", help: "how many statements to list (default 5)"},
 		},
-		run: func(s *server, a readArgs) (any, error) { return s.similar(a.strs["statement_id"], a.ints["top"]) },
+		run: func(ctx context.Context, s *server, a readArgs) (any, error) {
+			return s.similar(ctx, a.strs["statement_id"], a.ints["top"])
+		},
 	},
 	{
 		name: "log",
@@ -98,8 +124,21 @@ var readTools = []readTool{
 			{name: "since", kind: "string", help: "list only the changes after this one (e.g. l-012)"},
 			{name: "object", kind: "string", help: "only changes that created, modified or deleted this object"},
 		},
-		run: func(s *server, a readArgs) (any, error) { return s.log(a.strs["since"], a.strs["object"]) },
+		run: func(ctx context.Context, s *server, a readArgs) (any, error) {
+			return s.log(ctx, a.strs["since"], a.strs["object"])
+		},
 	},
+}
+
+// defaultStatusLimit is how many next pieces of work the status tool lists unless asked:
+// an agent acts on the first few, and at 100k statements the whole list is megabytes.
+const defaultStatusLimit = 50
+
+// statusAnswer is the status tool's answer: the status with the first pieces of work.
+type statusAnswer struct {
+	store.Status
+	NextTotal   int `json:"next_total"`
+	NextLeftOut int `json:"next_left_out"`
 }
 
 func (s *server) addReadTools(srv *mcp.Server) {
@@ -127,7 +166,7 @@ func (s *server) addReadTools(srv *mcp.Server) {
 			if err != nil {
 				return toolError(err), nil
 			}
-			v, err := rt.run(s, a)
+			v, err := rt.run(ctx, s, a)
 			if err != nil {
 				return toolError(err), nil
 			}
@@ -178,6 +217,45 @@ func (rt readTool) args(raw json.RawMessage) (readArgs, error) {
 
 func inputf(format string, args ...any) error {
 	return &store.InputError{Msg: fmt.Sprintf(format, args...)}
+}
+
+// current is the folder as the read tools answer from it: the engine's frame, up to date
+// with the log, or (a server without an engine) the folder read now. graph derives the
+// graph only when asked, for the latter.
+func (s *server) current(ctx context.Context) (snap *model.Snapshot, graph func() *model.Graph, err error) {
+	if s.eng != nil {
+		f, err := s.eng.frame(ctx)
+		if err != nil {
+			return nil, nil, &store.InputError{Msg: err.Error()}
+		}
+		return f.Snapshot(), f.Graph, nil
+	}
+	snap, err = load(store.Load, s.dir)
+	if err != nil {
+		return nil, nil, err
+	}
+	return snap, sync.OnceValue(func() *model.Graph { return model.Derive(snap) }), nil
+}
+
+// answer runs read on the current folder. A statement's proof is read from its file when
+// first needed; when that file changed since (an edit the watcher has not brought yet),
+// it is read again and read retried, once.
+func answer[T any](ctx context.Context, s *server, read func(*model.Snapshot, func() *model.Graph) (T, error)) (T, error) {
+	snap, graph, err := s.current(ctx)
+	if err != nil {
+		var zero T
+		return zero, err
+	}
+	out, err := read(snap, graph)
+	var changed *model.ChangedError
+	if s.eng != nil && errors.As(err, &changed) {
+		s.eng.reread(changed.Path)
+		if snap, graph, err = s.current(ctx); err != nil {
+			return out, err
+		}
+		out, err = read(snap, graph)
+	}
+	return out, err
 }
 
 // load reads the folder; one it cannot read is bad input, as in the CLI.
@@ -236,19 +314,38 @@ func responseOf(r model.Response) response {
 		Counterexample: r.Counterexample, ModType: r.ModType, Proposal: r.Proposal, Raw: r.Raw, Problem: r.Problem}
 }
 
-func (s *server) show(id string) (*shown, error) {
+func (s *server) show(ctx context.Context, id string) (*shown, error) {
 	if err := model.CheckID(id, ""); err != nil {
 		return nil, inputf("show: %v", err)
 	}
-	snap, err := load(store.Load, s.dir)
-	if err != nil {
-		return nil, err
+	return answer(ctx, s, func(snap *model.Snapshot, graph func() *model.Graph) (*shown, error) {
+		return s.showIn(snap, graph, id)
+	})
+}
+
+// showIn finds id in snap, or in the log's index for a change.
+func (s *server) showIn(snap *model.Snapshot, graph func() *model.Graph, id string) (*shown, error) {
+	if model.KindOf(id) == model.KindChange && s.eng != nil {
+		// The change from the log index; one older than the lines held, from the whole log.
+		h := s.eng.historyOf(snap)
+		if i, err := h.Index(id); err == nil {
+			e := h.Changes()[i]
+			return &shown{ID: id, Line: e.Line, Object: model.EncodeLine(e.Document())}, nil
+		}
+		if h.Head().Lines == 0 {
+			return nil, fmt.Errorf("%s is not in %s", id, store.LogFile)
+		}
+		whole, err := load(store.Load, s.dir)
+		if err != nil {
+			return nil, err
+		}
+		snap = whole
 	}
-	return showIn(snap, s.dir, id)
+	return showIn(snap, graph, s.dir, id)
 }
 
 // showIn finds id in snap: the same lookup as `referee show`.
-func showIn(snap *model.Snapshot, dir, id string) (*shown, error) {
+func showIn(snap *model.Snapshot, graph func() *model.Graph, dir, id string) (*shown, error) {
 	if model.KindOf(id) == model.KindChange {
 		for _, e := range snap.Log {
 			if e.ID == id {
@@ -266,7 +363,7 @@ func showIn(snap *model.Snapshot, dir, id string) (*shown, error) {
 	}
 	out := &shown{ID: id, Version: snap.Versions.Get(id), Object: model.EncodeLine(doc)}
 	if model.KindOf(id) != model.KindExperience {
-		out.Phase = model.Derive(snap).Phase.Get(id).String()
+		out.Phase = graph().Phase.Get(id).String()
 	}
 	if st := snap.Statements.Get(id); st != nil {
 		threads, stray := model.Threads(st.Issues, st.Responses)
@@ -294,49 +391,52 @@ type sentence struct {
 	Step      int    `json:"step,omitempty"`
 }
 
-func (s *server) sentences(id string) (any, error) {
+func (s *server) sentences(ctx context.Context, id string) (any, error) {
 	if err := model.CheckID(id, model.KindStatement); err != nil {
 		return nil, inputf("sentences: %v", err)
 	}
-	snap, err := load(store.Load, s.dir)
-	if err != nil {
-		return nil, err
-	}
-	st := snap.Statements.Get(id)
-	if st == nil {
-		return nil, fmt.Errorf("%s does not exist in %s", id, s.dir)
-	}
-	proof, err := st.Proof.Text()
-	if err != nil {
-		return nil, err
-	}
-	out := []sentence{}
-	for _, sen := range model.SplitSentences(proof) {
-		out = append(out, sentence{N: sen.N, Text: sen.Text, Paragraph: sen.Paragraph, Step: sen.Step})
-	}
-	return map[string]any{"id": id, "version": snap.Versions.Get(id), "sentences": out}, nil
+	return answer(ctx, s, func(snap *model.Snapshot, _ func() *model.Graph) (any, error) {
+		st := snap.Statements.Get(id)
+		if st == nil {
+			return nil, fmt.Errorf("%s does not exist in %s", id, s.dir)
+		}
+		proof, err := st.Proof.Text()
+		if err != nil {
+			return nil, err
+		}
+		out := []sentence{}
+		for _, sen := range model.SplitSentences(proof) {
+			out = append(out, sentence{N: sen.N, Text: sen.Text, Paragraph: sen.Paragraph, Step: sen.Step})
+		}
+		return map[string]any{"id": id, "version": snap.Versions.Get(id), "sentences": out}, nil
+	})
 }
 
-func (s *server) similar(id string, top int) (any, error) {
+func (s *server) similar(ctx context.Context, id string, top int) (any, error) {
 	if err := model.CheckID(id, model.KindStatement); err != nil {
 		return nil, inputf("similar: %v", err)
 	}
 	if top == 0 {
 		top = 5
 	}
-	snap, err := load(store.Load, s.dir)
+	snap, _, err := s.current(ctx)
 	if err != nil {
 		return nil, err
 	}
 	if snap.Statements.Get(id) == nil {
 		return nil, fmt.Errorf("%s does not exist in %s", id, s.dir)
 	}
-	ix := model.NewSimilarityIndex(snap)
-	matches := ix.Similar(id, top)
+	var matches []model.Match
+	var retreads []model.Retread
+	read := func(ix *model.SimilarityIndex) { matches, retreads = ix.Similar(id, top), ix.RetreadsOf(id) }
+	if s.eng != nil {
+		s.eng.similarity(snap, read)
+	} else {
+		read(model.NewSimilarityIndex(snap))
+	}
 	if matches == nil {
 		matches = []model.Match{}
 	}
-	retreads := ix.RetreadsOf(id)
 	if retreads == nil {
 		retreads = []model.Retread{}
 	}
@@ -347,17 +447,30 @@ func (s *server) similar(id string, top int) (any, error) {
 	}{id, matches, retreads}, nil
 }
 
-func (s *server) log(since, object string) (any, error) {
+func (s *server) log(ctx context.Context, since, object string) (any, error) {
 	if object != "" {
 		if err := model.CheckID(object, ""); err != nil {
 			return nil, inputf("object: %v", err)
 		}
 	}
-	snap, err := load(store.Load, s.dir)
-	if err != nil {
-		return nil, err
+	var h *store.History
+	if s.eng != nil && since != "" {
+		// The changes after a recent one, from the lines held and their index.
+		snap, _, err := s.current(ctx)
+		if err != nil {
+			return nil, err
+		}
+		if h = s.eng.historyOf(snap); !h.Holds(since) {
+			h = nil
+		}
 	}
-	h := store.NewHistory(s.dir, snap)
+	if h == nil {
+		snap, err := load(store.Load, s.dir)
+		if err != nil {
+			return nil, err
+		}
+		h = store.NewHistory(s.dir, snap)
+	}
 	from := 0
 	if since != "" {
 		i, err := h.Index(since)
@@ -391,14 +504,14 @@ func (s *server) addResources(srv *mcp.Server) {
 	}
 }
 
-func (s *server) readResource(_ context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
+func (s *server) readResource(ctx context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
 	uri := req.Params.URI
 	rest, ok := strings.CutPrefix(uri, "referee://")
 	kind, id, ok2 := strings.Cut(rest, "/")
 	if !ok || !ok2 || model.CheckID(id, "") != nil || kindWord(model.KindOf(id)) != kind {
 		return nil, mcp.ResourceNotFoundError(uri)
 	}
-	obj, err := s.show(id)
+	obj, err := s.show(ctx, id)
 	if err != nil {
 		return nil, mcp.ResourceNotFoundError(uri)
 	}

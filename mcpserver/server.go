@@ -8,6 +8,7 @@
 package mcpserver
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"strings"
@@ -32,21 +33,30 @@ type Options struct {
 	Now func() time.Time
 	// Version is the server version the handshake reports.
 	Version string
+	// Context, when set, makes the read tools answer from one live engine (the folder read
+	// once, then followed by its watcher and its log) until it is done, instead of reading
+	// the folder again per call.
+	Context context.Context
 }
 
 // server answers the tools and resources of one contents folder.
 type server struct {
 	dir  string
 	opts Options
+	eng  *engine // nil: each read tool reads the folder
 }
 
-// New makes the MCP server of the contents folder dir. Each call reads the folder as it
-// is on disk: agents write it too, without referee.
+// New makes the MCP server of the contents folder dir. Each call answers from the folder
+// as it is on disk (agents write it too, without referee): with Options.Context from a
+// live engine kept up to date, else by reading it.
 func New(dir string, opts Options) *mcp.Server {
 	if opts.Version == "" {
 		opts.Version = "dev"
 	}
 	s := &server{dir: dir, opts: opts}
+	if opts.Context != nil {
+		s.eng = startEngine(opts.Context, dir)
+	}
 	srv := mcp.NewServer(&mcp.Implementation{Name: "referee", Version: opts.Version}, &mcp.ServerOptions{
 		Instructions: instructions,
 	})

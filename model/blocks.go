@@ -104,6 +104,13 @@ func Blocks(s *Snapshot, g *Graph) map[string]Blocking {
 // NextByBlocking is the orchestrator's actionable list with what holds up the most of
 // the root first; ties keep the orchestrator's order (deepest first).
 func NextByBlocking(s *Snapshot, g *Graph) []Action {
+	next, _ := NextWithScores(s, g)
+	return next
+}
+
+// NextWithScores is NextByBlocking with each action's score (BlockingOf(g, id).Score),
+// for callers that show both: the scores are worked out once.
+func NextWithScores(s *Snapshot, g *Graph) ([]Action, map[string]int) {
 	out := slices.Clone(g.Actionable)
 	ids := make([]string, len(out))
 	for i, a := range out {
@@ -111,7 +118,7 @@ func NextByBlocking(s *Snapshot, g *Graph) []Action {
 	}
 	score := BlockScores(g, ids)
 	slices.SortStableFunc(out, func(a, b Action) int { return score[b.ID] - score[a.ID] })
-	return out
+	return out, score
 }
 
 // WaitsForHuman says whether a statement waits for a reviewer: a proof to verify, a gap

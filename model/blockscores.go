@@ -75,20 +75,22 @@ func BlockScores(g *Graph, ids []string) map[string]int {
 	}
 	// What each asked-for object starts from: its own component when unfinished (it
 	// is then left out of its own count), else the components that wait for it.
-	type query struct {
-		self  int32 // -1: finished
-		from  []int32
-		score int
-	}
-	qs := make([]query, len(ids))
+	qs := make([]blockQuery, len(ids))
 	for i, id := range ids {
 		if !finished(g, id) {
 			v := num[id]
-			qs[i] = query{self: v, from: []int32{comp[v]}}
+			qs[i] = blockQuery{self: v, from: []int32{comp[v]}}
 			continue
 		}
 		qs[i].self = -1
 		waiters(id, func(w string) { qs[i].from = append(qs[i].from, comp[num[w]]) })
+	}
+	if scores, ok := blockScoresByCounting(comps, compSucc, rootMask, problemMask, qs); ok {
+		out := make(map[string]int, len(ids))
+		for i, id := range ids {
+			out[id] = scores[i]
+		}
+		return out
 	}
 	chunk := max(1, min(words, blockChunkWords/max(len(comps), 1)))
 	reach := make([]uint64, len(comps)*chunk)
@@ -134,6 +136,117 @@ func BlockScores(g *Graph, ids []string) map[string]int {
 	}
 	return out
 }
+
+// blockQuery is one asked-for object: the component it is in when unfinished (it is
+// then left out of its own count), else the components that wait for it.
+type blockQuery struct {
+	self  int32 // -1: finished
+	from  []int32
+	score int
+}
+
+// blockScoresByCounting scores the queries without bit sets where the graph allows it.
+// In a proof tree most components are waited for by one other component only, and then
+// what waits for c is that one and what waits for it: a count carried down, not a set.
+// Only a component waited for by several needs the union of their sets, found by a walk
+// up from it; when those walks would cost more than the bit sets (a dense web of shared
+// lemmas), it gives up (false) and the bit sets are used.
+func blockScoresByCounting(comps [][]int32, compSucc [][]int32, rootMask, problemMask []uint64, qs []blockQuery) ([]int, bool) {
+	if blockWalkBudget < 0 {
+		return nil, false
+	}
+	weight := func(v int32) int {
+		bit := uint64(1) << (uint(v) % 64)
+		switch {
+		case rootMask[v/64]&bit != 0:
+			return BlockWeightRoot
+		case problemMask[v/64]&bit != 0:
+			return BlockWeightProblem
+		}
+		return BlockWeightStatement
+	}
+	own := make([]int, len(comps)) // the weight of a component's members
+	edges := 0
+	for c, members := range comps {
+		for _, v := range members {
+			own[c] += weight(v)
+		}
+		edges += len(compSucc[c])
+	}
+	budget := blockWalkBudget * (len(comps) + edges)
+	stamp := make([]int32, len(comps))
+	gen := int32(0)
+	var stack []int32
+	// union is the weight of the components given and all that wait for them, or -1 once
+	// the budget is spent.
+	union := func(from []int32) int {
+		gen++
+		total := 0
+		stack = stack[:0]
+		for _, c := range from {
+			if stamp[c] != gen {
+				stamp[c] = gen
+				stack = append(stack, c)
+			}
+		}
+		for len(stack) > 0 {
+			c := stack[len(stack)-1]
+			stack = stack[:len(stack)-1]
+			total += own[c]
+			budget -= 1 + len(compSucc[c])
+			for _, d := range compSucc[c] {
+				if stamp[d] != gen {
+					stamp[d] = gen
+					stack = append(stack, d)
+				}
+			}
+		}
+		if budget < 0 {
+			return -1
+		}
+		return total
+	}
+	// above[c]: the weight of what waits for c, not counting c. Components come after all
+	// those they reach, so each is worked out from ones already done.
+	above := make([]int, len(comps))
+	for c := range comps {
+		switch succ := compSucc[c]; len(succ) {
+		case 0:
+		case 1:
+			above[c] = own[succ[0]] + above[succ[0]]
+		default:
+			u := union(succ)
+			if u < 0 {
+				return nil, false
+			}
+			above[c] = u
+		}
+	}
+	scores := make([]int, len(qs))
+	for i, q := range qs {
+		if q.self >= 0 {
+			c := q.from[0]
+			scores[i] = own[c] - weight(q.self) + above[c]
+			continue
+		}
+		switch len(q.from) {
+		case 0:
+		case 1:
+			scores[i] = own[q.from[0]] + above[q.from[0]]
+		default:
+			u := union(q.from)
+			if u < 0 {
+				return nil, false
+			}
+			scores[i] = u
+		}
+	}
+	return scores, true
+}
+
+// blockWalkBudget is how many times the graph's size the walks of blockScoresByCounting
+// may cost before the bit sets are cheaper (negative: always the bit sets; tests).
+var blockWalkBudget = 16
 
 // blockChunkWords bounds the bit sets BlockScores holds at once: 64 MB.
 var blockChunkWords = 8 << 20

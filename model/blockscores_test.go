@@ -8,7 +8,7 @@ import (
 
 // randomWaitGraph is a graph of problems and statements with edges of every kind, some
 // finished objects and some cycles: all BlockScores reads.
-func randomWaitGraph(r *rand.Rand, n int) (*Graph, []string) {
+func randomWaitGraph(r *rand.Rand, n, density int) (*Graph, []string) {
 	g := &Graph{In: map[string][]Edge{}}
 	var ids []string
 	for i := range n {
@@ -24,7 +24,7 @@ func randomWaitGraph(r *rand.Rand, n int) (*Graph, []string) {
 		}
 	}
 	kinds := []EdgeKind{EdgeSub, EdgeNeeds, EdgeSubgoal, EdgeProgress, EdgeCites, EdgePremise, EdgeSolution}
-	for range 2 * n {
+	for range density * n * 2 / 3 {
 		from, to := ids[r.IntN(n)], ids[r.IntN(n)]
 		if r.IntN(4) != 0 && from > to { // mostly downwards, some cycles
 			from, to = to, from
@@ -37,14 +37,21 @@ func randomWaitGraph(r *rand.Rand, n int) (*Graph, []string) {
 	return g, append(ids, "s-999", "s-998")
 }
 
+// Both ways of scoring (counts carried down with walks where sets meet, and the bit
+// sets) agree with BlockingOf, on sparse graphs (trees with a few shared lemmas) and on
+// dense ones with cycles.
 func TestBlockScoresIsBlockingOf(t *testing.T) {
-	r := rand.New(rand.NewPCG(7, 8))
-	for round := range 40 {
-		g, ids := randomWaitGraph(r, 5+r.IntN(150))
-		got := BlockScores(g, ids)
-		for _, id := range ids {
-			if want := BlockingOf(g, id).Score; got[id] != want {
-				t.Fatalf("round %d: score of %s = %d, BlockingOf says %d", round, id, got[id], want)
+	defer func(b int) { blockWalkBudget = b }(blockWalkBudget)
+	for _, budget := range []int{16, 0, -1} {
+		blockWalkBudget = budget
+		r := rand.New(rand.NewPCG(7, 8))
+		for round := range 40 {
+			g, ids := randomWaitGraph(r, 5+r.IntN(150), 1+round%3)
+			got := BlockScores(g, ids)
+			for _, id := range ids {
+				if want := BlockingOf(g, id).Score; got[id] != want {
+					t.Fatalf("budget %d, round %d: score of %s = %d, BlockingOf says %d", budget, round, id, got[id], want)
+				}
 			}
 		}
 	}

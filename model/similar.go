@@ -195,9 +195,12 @@ type claimDoc struct {
 // vector is a sparse vector sorted by term number: a cosine is a merge of two.
 type vector []entry
 
+// entry is one term's weight. float32 halves what the index holds per claim (the
+// vectors are most of it at 100k statements); cosines are summed in float64 and scores
+// rounded to three places, far above float32's precision.
 type entry struct {
 	term int32
-	w    float64
+	w    float32
 }
 
 func (a vector) dot(b vector) float64 {
@@ -209,7 +212,7 @@ func (a vector) dot(b vector) float64 {
 		case a[i].term > b[j].term:
 			j++
 		default:
-			sum += a[i].w * b[j].w
+			sum += float64(a[i].w) * float64(b[j].w)
 			i++
 			j++
 		}
@@ -282,15 +285,17 @@ func (t *terms) uncount(v vector) {
 // every claim has still counts a little.
 func (t *terms) weigh(tf map[int32]float64, docs int) vector {
 	v := make(vector, 0, len(tf))
+	ws := make([]float64, 0, len(tf))
 	var norm float64
 	for k, f := range tf {
 		w := (1 + math.Log(f)) * (math.Log((1+float64(docs))/(1+float64(t.df[k]))) + 1)
-		v = append(v, entry{k, w})
+		ws = append(ws, w)
+		v = append(v, entry{term: k})
 		norm += w * w
 	}
 	norm = math.Sqrt(norm)
 	for i := range v {
-		v[i].w /= norm
+		v[i].w = float32(ws[i] / norm)
 	}
 	slices.SortFunc(v, func(a, b entry) int { return cmp.Compare(a.term, b.term) })
 	return v
@@ -361,7 +366,7 @@ func (ix *SimilarityIndex) post(d *claimDoc, pos int) {
 func (b *bucket) postWords(d *claimDoc, pos int) {
 	for _, e := range d.words {
 		b.postings[e.term] = insertSorted(b.postings[e.term], int32(pos))
-		b.maxWeight[e.term] = max(b.maxWeight[e.term], e.w)
+		b.maxWeight[e.term] = max(b.maxWeight[e.term], float64(e.w))
 	}
 }
 
@@ -758,7 +763,7 @@ func (ix *SimilarityIndex) candidates(d *claimDoc, older bool) []int32 {
 	start := 0
 	for ; start < len(byCommon); start++ {
 		e := byCommon[start]
-		if w := e.w * b.maxWeight[e.term]; setAside+w < cut {
+		if w := float64(e.w) * b.maxWeight[e.term]; setAside+w < cut {
 			setAside += w
 			continue
 		}

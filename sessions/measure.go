@@ -9,7 +9,7 @@ import (
 	"time"
 )
 
-// Measures for referee bench and the benchmarks: an agent's working transcript made up,
+// Measures for referee-bench and the benchmarks: an agent's working transcript made up,
 // and what following it costs.
 
 // bigLines returns n bytes of an agent's working transcript: responses with thinking,

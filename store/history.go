@@ -294,6 +294,12 @@ func (h *History) Back(n int) (*History, error) {
 // Changes is the log as History reads it: every line naming a change, in file order.
 func (h *History) Changes() []model.LogEntry { return h.log }
 
+// Holds says whether the History holds a change: its line is among those read.
+func (h *History) Holds(changeID string) bool {
+	_, ok := h.position(changeID)
+	return ok
+}
+
 // Index is the position of a change in Changes, or an error naming the log.
 func (h *History) Index(changeID string) (int, error) {
 	if err := model.CheckID(changeID, model.KindChange); err != nil {

@@ -78,12 +78,8 @@ func LoadWhole(dir string) (*model.Snapshot, error) { return load(dir, nil, read
 
 func load(dir string, p *Progress, withLog int, whole bool) (*model.Snapshot, error) {
 	defer pauseGC()()
-	info, err := os.Stat(dir)
-	if err != nil {
-		return nil, fmt.Errorf("contents folder %s: %w", dir, unwrapPath(err))
-	}
-	if !info.IsDir() {
-		return nil, fmt.Errorf("contents folder %s: not a directory", dir)
+	if err := CheckFolder(dir); err != nil {
+		return nil, err
 	}
 	metaRead := make(chan meta, 1) // the log is parsed while the objects are
 	go func() { metaRead <- readMeta(dir, withLog) }()
@@ -246,6 +242,19 @@ func readAll(dir string, paths []string, regular []bool, p *Progress, into *into
 	}
 	wg.Wait()
 	return out
+}
+
+// CheckFolder says why dir cannot be a contents folder (missing, not a directory), as a
+// load would, without reading it.
+func CheckFolder(dir string) error {
+	info, err := os.Stat(dir)
+	if err != nil {
+		return fmt.Errorf("contents folder %s: %w", dir, unwrapPath(err))
+	}
+	if !info.IsDir() {
+		return fmt.Errorf("contents folder %s: not a directory", dir)
+	}
+	return nil
 }
 
 // folder is an object folder opened for reading its files, or why it could not be.

@@ -310,7 +310,8 @@ func TestRaceWithTheAgentsScripts(t *testing.T) {
 	if fig.overwroteAgentObjects+fig.counterRegressions+fig.lostAgentUpdates+fig.reusedChangeIDs > 0 {
 		t.Error("referee destroyed writes of the other writer that it could have seen")
 	}
-	if fig.refereeChanges < calls/2 || fig.agentCalls < 10 {
+	// On a loaded machine most calls meet a conflict and retry out: a floor, not a rate.
+	if fig.refereeChanges < 10 || fig.agentCalls < 10 {
 		t.Errorf("too little happened to test anything: %d referee changes, %d agent calls", fig.refereeChanges, fig.agentCalls)
 	}
 	// The folder stays readable: every object and log line parses.

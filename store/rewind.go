@@ -216,14 +216,38 @@ func (t *tx) readLog() ([]model.LogEntry, error) {
 	return ParseLog(string(data)), nil
 }
 
+// readLogTail reads the log's tail under the lock (as LoadTail does): its last lines
+// parsed, those before only counted (head).
+func (t *tx) readLogTail() ([]model.LogEntry, model.LogHead, error) {
+	entries, mark, err := readLog(t.dir, nil, true)
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil, model.LogHead{}, nil
+		}
+		return nil, model.LogHead{}, inputf("%s: cannot read %s: %v", t.skill, LogFile, unwrapPath(err))
+	}
+	var head model.LogHead
+	if mark != nil {
+		head = mark.head
+	}
+	return entries, head, nil
+}
+
 // planRewind works out the objects and counters of a rewind to changeID, from the log
 // and the backups as History reads them.
 func (t *tx) planRewind(changeID string) ([]restoreObj, []string, error) {
-	entries, err := t.readLog()
+	// What a rewind undoes is in the lines after its target: a rewind a few changes back
+	// reads the log's tail (its lines before counted, not parsed), the whole log only
+	// when the target is older than the tail.
+	entries, head, err := t.readLogTail()
+	if err == nil && head.Lines > 0 && (changeID == beforeFirst || !slices.ContainsFunc(entries, func(e model.LogEntry) bool { return e.ID == changeID })) {
+		head = model.LogHead{}
+		entries, err = t.readLog()
+	}
 	if err != nil {
 		return nil, nil, err
 	}
-	h := NewHistory(t.dir, &model.Snapshot{Log: entries})
+	h := NewHistory(t.dir, &model.Snapshot{Log: entries, LogHead: head})
 	i, line := -1, 0
 	counters := []string{"p-000", "s-000", "e-000"}
 	if changeID != beforeFirst {

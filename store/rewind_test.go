@@ -3,6 +3,7 @@ package store
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"maps"
 	"os"
 	"os/exec"
@@ -338,5 +339,34 @@ func TestRewindRefusesLinks(t *testing.T) {
 	}
 	if data, _ := os.ReadFile(filepath.Join(outside, "x.json")); string(data) != `{"id":"s-007"}` {
 		t.Errorf("the file behind the link changed")
+	}
+}
+
+// A rewind reads the log's tail when its target is in it: the plan is the one a whole
+// read gives, for every change of the demo, whatever part of the log the tail holds.
+func TestRewindPlanFromTheTail(t *testing.T) {
+	dir := copyDir(t, "../contents")
+	changes := logIDs(t, dir)
+	plans := map[string]string{}
+	plan := func(lid string) string {
+		r, err := PlanRewind(dir, lid)
+		if err != nil {
+			return "error: " + err.Error()
+		}
+		r.At = ""
+		return fmt.Sprintf("%+v", *r)
+	}
+	for _, lid := range append(changes, beforeFirst) {
+		plans[lid] = plan(lid)
+	}
+	for _, lines := range []int{1, 3, 10} {
+		t.Run(fmt.Sprintf("tail of %d lines", lines), func(t *testing.T) {
+			smallWindow(t, lines, 1<<20)
+			for _, lid := range append(changes, beforeFirst) {
+				if got := plan(lid); got != plans[lid] {
+					t.Errorf("rewind to %s from a tail of %d lines:\n%s\nfrom the whole log:\n%s", lid, lines, got, plans[lid])
+				}
+			}
+		})
 	}
 }

@@ -43,12 +43,7 @@ func StatusOf(snap *model.Snapshot, g *model.Graph) *Status {
 	if st.Cycles == nil {
 		st.Cycles = [][]string{}
 	}
-	next := model.NextByBlocking(snap, g)
-	ids := make([]string, len(next))
-	for i, act := range next {
-		ids[i] = act.ID
-	}
-	blocks := model.BlockScores(g, ids) // one pass, not a walk per item
+	next, blocks := model.NextWithScores(snap, g) // the scores once, for the order and the figures
 	for _, act := range next {
 		st.Next = append(st.Next, StatusNext{ID: act.ID, Agent: act.Agent, Depth: act.Depth, Blocks: blocks[act.ID]})
 	}

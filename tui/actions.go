@@ -7,7 +7,6 @@ import (
 	"referee/live"
 	"referee/model"
 	"referee/store"
-	"referee/views"
 )
 
 func needProof(m *Model) string {
@@ -34,7 +33,7 @@ func needIssues(m *Model) string {
 // selectedStatement is the statement under the tree cursor, or nil.
 func (m *Model) selectedStatement() *model.Statement {
 	r, ok := m.tree.Selected()
-	if !ok || r.Kind != views.RowStatement || m.snap == nil {
+	if !ok || r.Kind != live.RowStatement || m.snap == nil {
 		return nil
 	}
 	return m.snap.Statements.Get(r.ID)
@@ -46,7 +45,7 @@ func (m *Model) selectedProblem() *model.Problem {
 	if !ok || m.snap == nil {
 		return nil
 	}
-	if p := m.snap.Problems[r.ID]; p != nil && r.Kind == views.RowProblem {
+	if p := m.snap.Problems[r.ID]; p != nil && r.Kind == live.RowProblem {
 		return p
 	}
 	for _, a := range reverse(m.forest.Ancestors(r.Path)) {

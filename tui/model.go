@@ -506,7 +506,7 @@ func (m *Model) enter() tea.Cmd {
 	if !ok {
 		return nil
 	}
-	if r.Kind == views.RowGroup || r.Kind == views.RowBroken {
+	if r.Kind == live.RowGroup || r.Kind == live.RowBroken {
 		m.tree.SetOpen(r.Path, !r.Open)
 		return nil
 	}
@@ -590,7 +590,7 @@ func (m *Model) refreshDetail(reset bool) tea.Cmd {
 		m.sel.path, m.sel.id = r.Path, r.ID
 		m.sel.sentence, m.sel.issue, m.sel.link = 0, -1, -1
 		m.detail.offset = 0
-		if st := m.snap.Statements.Get(r.ID); st != nil && r.Kind == views.RowStatement {
+		if st := m.snap.Statements.Get(r.ID); st != nil && r.Kind == live.RowStatement {
 			if open := model.Unanswered(st.Issues, st.Responses); len(open) > 0 {
 				threads, _ := model.Threads(st.Issues, st.Responses)
 				for i, t := range threads {
@@ -628,7 +628,7 @@ func (m *Model) rebuildDetail() tea.Cmd {
 	state := views.DetailState{Sentence: m.sel.sentence, Issue: m.sel.issue, Link: m.sel.link, Broken: m.snap.Broken, Math: m.math}
 	var doc views.Doc
 	switch r.Kind {
-	case views.RowStatement:
+	case live.RowStatement:
 		if st := m.snap.Statements.Get(r.ID); st != nil && !st.Proof.Blank() && !st.Proof.Ready() {
 			// A long proof left in its file: read in a command, shown when it arrives.
 			cmd = readProof(r.ID, st)
@@ -651,9 +651,9 @@ func (m *Model) rebuildDetail() tea.Cmd {
 		}
 		state.Why, state.WhyOpen = m.sess.Why(r.ID), m.sess.whyOpen
 		doc = views.StatementDetail(m.st, m.snap, m.g, r.ID, state, w)
-	case views.RowProblem:
+	case live.RowProblem:
 		doc = views.ProblemDetail(m.st, m.snap, m.g, r.ID, state, w)
-	case views.RowGroup:
+	case live.RowGroup:
 		members := m.forest.Children(r)
 		switch r.ID {
 		case live.GroupPremises:
@@ -663,11 +663,11 @@ func (m *Model) rebuildDetail() tea.Cmd {
 		case live.GroupBroken:
 			doc = views.BrokenDetail(m.st, m.forest.BrokenOrphans(), w)
 		}
-	case views.RowBroken:
+	case live.RowBroken:
 		doc = views.BrokenDetail(m.st, m.forest.BrokenOrphans(), w)
-	case views.RowMissing:
+	case live.RowMissing:
 		doc = views.MissingDetail(m.st, m.g, r.ID, w)
-	case views.RowCycle:
+	case live.RowCycle:
 		doc = views.GroupDetail(m.st, m.snap, m.g, "Cycle at "+r.ID, r.ID+" is already above this point: following it again would loop, so the tree stops here.", []string{r.ID}, state, w)
 	}
 	m.detail.SetDoc(doc)

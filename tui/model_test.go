@@ -14,7 +14,6 @@ import (
 	"referee/live"
 	"referee/model"
 	"referee/store"
-	"referee/views"
 )
 
 func TestStartsOpenDownToTheStatements(t *testing.T) {
@@ -24,7 +23,7 @@ func TestStartsOpenDownToTheStatements(t *testing.T) {
 	}
 	var ids []string
 	for _, r := range m.tree.Rows() {
-		if r.Kind == views.RowStatement {
+		if r.Kind == live.RowStatement {
 			ids = append(ids, r.ID)
 		}
 	}
@@ -35,7 +34,7 @@ func TestStartsOpenDownToTheStatements(t *testing.T) {
 	}
 	// Premises are folded groups.
 	for _, r := range m.tree.Rows() {
-		if r.Kind == views.RowGroup && r.ID == live.GroupPremises && r.Open {
+		if r.Kind == live.RowGroup && r.ID == live.GroupPremises && r.Open {
 			t.Errorf("premises group %s starts open", r.Path)
 		}
 	}
@@ -574,11 +573,11 @@ func TestBadDataDoesNotCrash(t *testing.T) {
 	if !strings.Contains(out, "unattached") {
 		t.Fatalf("no unattached group:\n%s", out)
 	}
-	var kinds []views.RowKind
+	var kinds []live.RowKind
 	for _, r := range m.tree.Rows() {
 		kinds = append(kinds, r.Kind)
 	}
-	if !slices.Contains(kinds, views.RowCycle) || !slices.Contains(kinds, views.RowMissing) {
+	if !slices.Contains(kinds, live.RowCycle) || !slices.Contains(kinds, live.RowMissing) {
 		t.Fatalf("cycle or missing row not shown: %v", kinds)
 	}
 }

@@ -12,7 +12,7 @@ import (
 	"referee/views"
 )
 
-// The measuring seam. `referee bench` and the workbench's benchmarks (package
+// The measuring seam. `referee-bench` and the workbench's benchmarks (package
 // bench/tuimeasure) drive a Model as the program drives it and time it; what they need
 // of its insides passes through Probe, and nothing else of the product is exported for
 // them. A Probe is driven from one goroutine, like the program's UI goroutine.

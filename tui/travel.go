@@ -401,8 +401,8 @@ type diffMsg struct {
 
 // DiffView is the diff to show for the selected row r, and the command that makes it
 // when it is not made yet (it reads backups).
-func (t *Travel) DiffView(r views.TreeRow, ok bool) (views.DiffView, tea.Cmd) {
-	if t == nil || !ok || (r.Kind != views.RowStatement && r.Kind != views.RowProblem) || t.at < 0 {
+func (t *Travel) DiffView(r live.TreeRow, ok bool) (views.DiffView, tea.Cmd) {
+	if t == nil || !ok || (r.Kind != live.RowStatement && r.Kind != live.RowProblem) || t.at < 0 {
 		return views.DiffView{}, nil
 	}
 	h := t.log.logHistory()

@@ -37,7 +37,7 @@ func DefaultTreeKeyMap() TreeKeyMap {
 type Tree struct {
 	f      *live.Forest
 	folds  map[string]bool
-	rows   []views.TreeRow
+	rows   []live.TreeRow
 	index  map[string]int // row by path, made on first use after a rebuild (rowAt)
 	cursor string
 	cur    int
@@ -54,7 +54,7 @@ type Tree struct {
 
 // drawnRow is everything a drawn row depends on.
 type drawnRow struct {
-	row               views.TreeRow
+	row               live.TreeRow
 	info              views.RowInfo
 	width             int
 	selected, focused bool
@@ -158,9 +158,9 @@ func reverse(s []string) []string {
 }
 
 // Selected returns the row under the cursor (zero row when empty).
-func (t *Tree) Selected() (views.TreeRow, bool) {
+func (t *Tree) Selected() (live.TreeRow, bool) {
 	if t.cur < 0 || t.cur >= len(t.rows) {
-		return views.TreeRow{}, false
+		return live.TreeRow{}, false
 	}
 	return t.rows[t.cur], true
 }
@@ -172,7 +172,7 @@ func (t *Tree) SetRetreads(r map[string][]model.Retread) { t.retreads = r }
 func (t *Tree) Cursor() string { return t.cursor }
 
 // Rows is the number of visible rows.
-func (t *Tree) Rows() []views.TreeRow { return t.rows }
+func (t *Tree) Rows() []live.TreeRow { return t.rows }
 
 // Open reports whether the node at path is open.
 func (t *Tree) IsOpen(path string) bool {
@@ -307,7 +307,7 @@ func (t *Tree) View(st *themes.Styles, focused bool, flash map[string]bool) stri
 		for i := t.offset; i < end; i++ {
 			r := t.rows[i]
 			var info views.RowInfo
-			if r.Kind == views.RowStatement || r.Kind == views.RowProblem {
+			if r.Kind == live.RowStatement || r.Kind == live.RowProblem {
 				info = views.InfoFor(t.f.Snapshot(), t.f.Graph(), r.ID, t.f.Broken())
 				info.Flash = flash[r.ID]
 				info.Retread = len(t.retreads[r.ID]) > 0

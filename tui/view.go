@@ -10,7 +10,6 @@ import (
 	"referee/live"
 	"referee/model"
 	"referee/themes"
-	"referee/views"
 )
 
 // View draws the screen. It only slices what Update prepared: visible tree rows, the
@@ -96,9 +95,9 @@ func (m *Model) detailTitle() string {
 	}
 	kind := ""
 	switch r.Kind {
-	case views.RowStatement:
+	case live.RowStatement:
 		kind = " · statement"
-	case views.RowProblem:
+	case live.RowProblem:
 		kind = " · problem"
 	default:
 		return "Detail"

@@ -5,8 +5,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/charmbracelet/x/ansi"
 	"referee/model"
+
+	"github.com/charmbracelet/x/ansi"
 )
 
 // A long list of sub-statements shows its first detailListMax, links and all, and says

@@ -12,34 +12,10 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"referee/cells"
+	"referee/live"
 	"referee/model"
 	"referee/themes"
 )
-
-// RowKind is what a tree row shows.
-type RowKind uint8
-
-const (
-	RowProblem   RowKind = iota
-	RowStatement         // a statement
-	RowGroup             // a folded group: premises, unattached, broken files
-	RowCycle             // a reference back to an ancestor: the cycle is cut here
-	RowMissing           // a reference to an object that does not exist
-	RowBroken            // a file that does not parse and has no last good version
-)
-
-// TreeRow is one visible row of the tree.
-type TreeRow struct {
-	Kind    RowKind
-	Path    string // the node: IDs from the root, joined by "/"
-	ID      string // object ID (for groups: the group key, e.g. "#premises")
-	Label   string // groups: "premises (6)"; broken files: the path
-	Depth   int
-	HasKids bool
-	Open    bool
-	Shared  bool   // the object appears under several parents
-	Edge    string // how the parent references it ("cites", "solution", …) when notable
-}
 
 // RowInfo is what a row shows about its object, read from the snapshot and graph.
 type RowInfo struct {
@@ -131,7 +107,7 @@ const MaxIndent = 12
 // TreeLine renders one row at exactly width cells (or less, never more). What gives
 // way when space is short, in order: the claim's text, the marks on the right, the
 // status word (its glyph stays), the indentation. The ID is never cut.
-func TreeLine(st *themes.Styles, r TreeRow, info RowInfo, width int, selected, focused bool) string {
+func TreeLine(st *themes.Styles, r live.TreeRow, info RowInfo, width int, selected, focused bool) string {
 	if width <= 0 {
 		return ""
 	}
@@ -149,13 +125,13 @@ func TreeLine(st *themes.Styles, r TreeRow, info RowInfo, width int, selected, f
 	}
 	var line string
 	switch r.Kind {
-	case RowGroup:
+	case live.RowGroup:
 		line = fitRow(indent+fold, st.Muted.Render(model.SanitizeLine(r.Label)), width)
-	case RowCycle:
+	case live.RowCycle:
 		line = fitRow(indent+fold, st.Warn.Render("↺ "+r.ID+" (cycle: already above)"), width)
-	case RowMissing:
+	case live.RowMissing:
 		line = fitRow(indent+fold, st.Error.Render("⚠ "+r.ID+" (missing)"), width)
-	case RowBroken:
+	case live.RowBroken:
 		line = fitRow(indent+fold, st.Error.Render("⚠ "+model.SanitizeLine(r.Label)+" (does not parse)"), width)
 	default:
 		line = objectLine(st, r, info, indent, fold, width)
@@ -185,7 +161,7 @@ func fitRow(prefix, text string, width int) string {
 
 // objectLine lays out a problem's or statement's row: indent, fold, status, ID (never
 // cut), the edge, the text, and the marks on the right.
-func objectLine(st *themes.Styles, r TreeRow, info RowInfo, indent, fold string, width int) string {
+func objectLine(st *themes.Styles, r live.TreeRow, info RowInfo, indent, fold string, width int) string {
 	id := st.ID.Render(r.ID)
 	if r.Shared {
 		id += st.Faint.Render("⇉")
@@ -205,7 +181,7 @@ func objectLine(st *themes.Styles, r TreeRow, info RowInfo, indent, fold string,
 	if info.Retread {
 		right = append(right, st.Warn.Render("≈"))
 	}
-	if info.FullyProved && r.Kind == RowStatement {
+	if info.FullyProved && r.Kind == live.RowStatement {
 		right = append(right, st.Status(model.PhaseProved).Render("★"))
 	}
 	if info.Stale {

@@ -6,6 +6,7 @@ import (
 
 	"github.com/charmbracelet/x/ansi"
 
+	"referee/live"
 	"referee/model"
 	"referee/themes"
 )
@@ -17,7 +18,7 @@ func TestTreeRowNeverCutsTheID(t *testing.T) {
 	info := RowInfo{Phase: model.PhaseHasGap, Status: "has_gap", Text: strings.Repeat("a long claim ", 20),
 		IssuesOpen: 1, IssuesTotal: 3, Next: model.AgentFix, Retread: true, Stale: true}
 	for _, depth := range []int{0, 3, 11, 40, 500} {
-		r := TreeRow{Kind: RowStatement, ID: "s-10234", Path: "p-001/s-10234", Depth: depth, HasKids: true, Open: true, Shared: true}
+		r := live.TreeRow{Kind: live.RowStatement, ID: "s-10234", Path: "p-001/s-10234", Depth: depth, HasKids: true, Open: true, Shared: true}
 		for w := 8; w <= 120; w++ {
 			got := ansi.Strip(TreeLine(st, r, info, w, false, false))
 			if ansi.StringWidth(got) != w {

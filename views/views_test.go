@@ -6,6 +6,7 @@ import (
 
 	"github.com/charmbracelet/x/ansi"
 
+	"referee/live"
 	"referee/mathtext"
 	"referee/model"
 	"referee/themes"
@@ -69,7 +70,7 @@ func TestBadgesReadWithoutColour(t *testing.T) {
 
 func TestTreeLineFitsAnyWidth(t *testing.T) {
 	st := themes.New(themes.Dark())
-	row := TreeRow{Kind: RowStatement, ID: "s-001", Depth: 30, HasKids: true, Open: true, Shared: true}
+	row := live.TreeRow{Kind: live.RowStatement, ID: "s-001", Depth: 30, HasKids: true, Open: true, Shared: true}
 	info := RowInfo{Phase: model.PhaseHasGap, Status: "has_gap", Text: strings.Repeat("日本語 claim ", 20), IssuesOpen: 2, IssuesTotal: 3, Next: model.AgentFix, Stale: true}
 	for w := 0; w < 130; w++ {
 		for _, sel := range []bool{false, true} {
@@ -79,7 +80,7 @@ func TestTreeLineFitsAnyWidth(t *testing.T) {
 			}
 		}
 	}
-	l := ansi.Strip(TreeLine(st, TreeRow{Kind: RowStatement, ID: "s-007"}, RowInfo{Phase: model.PhaseAwaitingCheck, Status: "awaiting_verification", Text: "Claim", Next: model.AgentCheck, IssuesTotal: 1}, 80, false, false))
+	l := ansi.Strip(TreeLine(st, live.TreeRow{Kind: live.RowStatement, ID: "s-007"}, RowInfo{Phase: model.PhaseAwaitingCheck, Status: "awaiting_verification", Text: "Claim", Next: model.AgentCheck, IssuesTotal: 1}, 80, false, false))
 	for _, want := range []string{"? check", "s-007", "Claim", "⚑0/1", "→check"} {
 		if !strings.Contains(l, want) {
 			t.Errorf("%q missing from %q", want, l)

@@ -19,7 +19,7 @@ var benchFolder = benchfolder.Get
 
 var benchProbes sync.Map // dir → *tui.Probe: a 100k folder takes seconds to load
 
-// benchProbe opens a folder as `referee bench` does (open) at a terminal size, once per
+// benchProbe opens a folder as `referee-bench` does (open) at a terminal size, once per
 // folder and test binary.
 func benchProbe(b *testing.B, dir string, w, h int) *tui.Probe {
 	b.Helper()

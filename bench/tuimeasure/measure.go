@@ -1,7 +1,7 @@
 // Package tuimeasure measures the workbench's speed goals (a keypress, an agent's write
 // reaching the screen, the first frame, a transcript line reaching the runs pane, proof
 // rendering) by driving package tui as the program drives it, through its measuring seam
-// (tui.Probe). `referee bench` prints these figures beside the engine's, and the
+// (tui.Probe). `referee-bench` prints these figures beside the engine's, and the
 // benchmarks here (go test -bench) run the same code. The product never imports it.
 package tuimeasure
 

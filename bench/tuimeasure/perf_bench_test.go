@@ -7,7 +7,7 @@ import (
 
 // BenchmarkKeypress100k is one key (j: next row) and the frame it produces, in a
 // generated 100k-statement folder: Update plus View, the work the UI goroutine does
-// between a keypress and the terminal write (KeypressCase, as `referee bench` measures
+// between a keypress and the terminal write (KeypressCase, as `referee-bench` measures
 // it). Goal ≤ 2 ms/op.
 func BenchmarkKeypress100k(b *testing.B) {
 	p := benchProbe(b, benchFolder(b, 100_000), 160, 50)
@@ -21,7 +21,7 @@ func BenchmarkKeypress100k(b *testing.B) {
 
 // BenchmarkWriteToFrame10k is an agent's write reaching the screen in a generated
 // 10k-statement folder: one statement file replaced, then what the program does with
-// the watcher's batch and the next frame (WriteCase, as `referee bench` measures it).
+// the watcher's batch and the next frame (WriteCase, as `referee-bench` measures it).
 // Goal ≤ 50 ms p99.
 func BenchmarkWriteToFrame10k(b *testing.B) {
 	dir := copyDir(b, benchFolder(b, 10_000))

@@ -7,7 +7,7 @@ import (
 )
 
 // BenchmarkWatchedWriteToFrame10k is an agent's write reaching the screen through the
-// watcher in a generated 10k-statement folder (WatchedWriteCase, as `referee bench`
+// watcher in a generated 10k-statement folder (WatchedWriteCase, as `referee-bench`
 // measures it): the watcher's quiet time, then the program's work and the frame, at the
 // watcher's default debounce (20ms), the former one (30ms) and a shorter one, to weigh
 // it. Goal ≤ 50 ms p99.

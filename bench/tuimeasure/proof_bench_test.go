@@ -7,7 +7,7 @@ import (
 
 // benchProofRender shows a proof of kb KiB at an 80-column detail pane, rendered with
 // glamour each time (cold) or taken from the workbench's cache of renderings (cached:
-// hash of the text, width and theme, then a map lookup): ProofCase, as `referee bench`
+// hash of the text, width and theme, then a map lookup): ProofCase, as `referee-bench`
 // measures it.
 func benchProofRender(b *testing.B, kb int, cached bool) {
 	c, err := NewProofCase(kb)

@@ -14,7 +14,7 @@ import (
 	"referee/tui"
 )
 
-// BenchmarkShapeFrames opens each pathological shape (at `referee bench --shapes`'s
+// BenchmarkShapeFrames opens each pathological shape (at `referee-bench --shapes`'s
 // sizes, but the log at 100 MB; REFEREE_BENCH_SHAPES=1, since writing them takes a
 // while) with its extras, walks it with the keys a reader uses (down the tree, the next
 // sentence, the detail pane and back, a page, the end and the top), and reports the

@@ -151,7 +151,7 @@ func (a *app) rootCommand(args []string) *cobra.Command {
 		return root
 	}
 	root.AddCommand(a.skillCommand(store.Skills...), a.skillsCommand(), a.statusCommand(), a.showCommand(), a.checkCommand(), a.initCommand(), a.genCommand(),
-		a.logCommand(), a.runsCommand(), a.whyCommand(), a.diffCommand(), a.graveyardCommand(), a.similarCommand(), a.exportCommand(), a.repairCommand(), a.benchCommand(), a.mcpCommand())
+		a.logCommand(), a.runsCommand(), a.whyCommand(), a.diffCommand(), a.graveyardCommand(), a.similarCommand(), a.exportCommand(), a.repairCommand(), a.mcpCommand())
 	root.AddCommand(a.rewindCommand(), a.undoCommand(), a.branchCommand())
 	return root
 }

@@ -46,8 +46,8 @@ func (a *app) mcpCommand() *cobra.Command {
 		if *maxMessage < 1024 {
 			return usagef("--max-message: %d bytes is too small (at least 1024)", *maxMessage)
 		}
-		if _, err := loadFolder(*contents); err != nil {
-			return err
+		if err := checkFolder(*contents); err != nil {
+			return err // the folder itself is read once, by the server's engine
 		}
 		who := *actor
 		if who == "" {
@@ -57,9 +57,9 @@ func (a *app) mcpCommand() *cobra.Command {
 		if err != nil {
 			return err
 		}
-		srv := mcpserver.New(*contents, mcpserver.Options{Actor: who, Now: opts.Now})
 		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 		defer stop()
+		srv := mcpserver.New(*contents, mcpserver.Options{Actor: who, Now: opts.Now, Context: ctx})
 		if *httpAddr == "" {
 			return mcpserver.ServeStdio(ctx, srv, a.stdin, a.stdout, *maxMessage)
 		}

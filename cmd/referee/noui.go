@@ -7,17 +7,3 @@
 // (docs/agents-install.md; `referee skills install` prints the command).
 package main
 
-import "github.com/spf13/cobra"
-
-// benchCommand stands in for `referee bench`, which times the UI too (package bench
-// imports the tui) and so is left out of this build with the UI's libraries.
-func (a *app) benchCommand() *cobra.Command {
-	return &cobra.Command{
-		Use:   "bench",
-		Short: "Time referee beside the agents' Python tools (not in this build: it has no UI)",
-		Args:  noArgs,
-		RunE: func(*cobra.Command, []string) error {
-			return usagef("this referee was built without the terminal UI (-tags noui), and bench times the UI too; run bench from the default build (go build ./cmd/referee)")
-		},
-	}
-}

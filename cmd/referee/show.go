@@ -144,7 +144,10 @@ func (a *app) show(dir, id, output, at string) error {
 	if err := model.CheckID(id, ""); err != nil {
 		return usagef("show: %v", err)
 	}
-	snap, err := loadAt(dir, at)
+	if model.KindOf(id) == model.KindChange && at == "" {
+		return a.showChangeOf(dir, id, output)
+	}
+	snap, err := loadShown(dir, at)
 	if err != nil {
 		return err
 	}
@@ -196,6 +199,41 @@ func (a *app) show(dir, id, output, at string) error {
 	}
 	_, err = fmt.Fprint(a.stdout, v.out.String())
 	return err
+}
+
+// loadShown reads what showing an object needs: the objects without the log (a log of
+// millions of lines says nothing about an object now), or with --at the log's tail and
+// its index (the whole log only for a change older than the tail).
+func loadShown(dir, at string) (*model.Snapshot, error) {
+	if at == "" {
+		return loadWith(store.LoadNoLog, dir)
+	}
+	if err := model.CheckID(at, model.KindChange); err != nil {
+		return nil, usagef("--at: %v", err)
+	}
+	snap, err := loadWith(func(d string) (*model.Snapshot, error) { return store.LoadTail(d, nil) }, dir)
+	if err != nil {
+		return nil, err
+	}
+	if h := store.NewHistory(dir, snap); h.Holds(at) || h.Head().Lines == 0 {
+		return h.At(at)
+	}
+	return loadAt(dir, at)
+}
+
+// showChangeOf shows a change from the log's tail, reading the whole log only for a
+// change older than it.
+func (a *app) showChangeOf(dir, id, output string) error {
+	snap, err := loadWith(func(d string) (*model.Snapshot, error) { return store.LoadTail(d, nil) }, dir)
+	if err != nil {
+		return err
+	}
+	if h := store.NewHistory(dir, snap); !h.Holds(id) && h.Head().Lines > 0 {
+		if snap, err = loadFolder(dir); err != nil {
+			return err
+		}
+	}
+	return a.showChange(snap, id, output)
 }
 
 func (a *app) showChange(snap *model.Snapshot, id, output string) error {

@@ -69,10 +69,3 @@ func BenchmarkCommandTree(b *testing.B) {
 		})
 	}
 }
-
-// bench --binary names the referee its process rows run (the agents' CLI-only build); a
-// path that is not a program is refused before any folder is generated.
-func TestBenchBinaryFlag(t *testing.T) {
-	referee(t, t.TempDir(), "", "bench", "--binary", "/nonexistent/referee").
-		want(t, 2, "", "referee: --binary: /nonexistent/referee is not a program\n")
-}

@@ -31,6 +31,15 @@ func (a *app) statusCommand() *cobra.Command {
 
 func loadFolder(dir string) (*model.Snapshot, error) { return loadWith(store.Load, dir) }
 
+// checkFolder says, as bad input, why dir cannot be read as a contents folder, without
+// reading it.
+func checkFolder(dir string) error {
+	if err := store.CheckFolder(dir); err != nil {
+		return &store.InputError{Msg: err.Error()}
+	}
+	return nil
+}
+
 // loadWith loads dir with a store loader (Load, LoadNoLog, LoadWhole); a folder it cannot
 // read is bad input.
 func loadWith(load func(string) (*model.Snapshot, error), dir string) (*model.Snapshot, error) {
