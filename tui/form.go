@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -109,6 +110,8 @@ type Form struct {
 	change *change
 	note   []string
 	editor string // the $EDITOR override (Options.Editor)
+	// noEditor is why ctrl+e runs no editor (over SSH it would run on the server).
+	noEditor string
 	typed  bool   // a field was changed by a key: worth keeping as a draft
 }
 
@@ -361,6 +364,9 @@ func (f *Form) editField() tea.Cmd {
 		return nil
 	}
 	text, name, argv := fl.value(), fl.name, editorArgv(f.editor)
+	if why := f.noEditor; why != "" {
+		return func() tea.Msg { return formEditedMsg{form: f, field: name, err: errors.New(why)} }
+	}
 	return func() tea.Msg {
 		tmp, err := os.CreateTemp("", "referee-field-*.md")
 		if err != nil {
