@@ -112,7 +112,7 @@ type Form struct {
 	editor string // the $EDITOR override (Options.Editor)
 	// noEditor is why ctrl+e runs no editor (over SSH it would run on the server).
 	noEditor string
-	typed  bool   // a field was changed by a key: worth keeping as a draft
+	typed    bool // a field was changed by a key: worth keeping as a draft
 }
 
 func newForm(title, about string) *Form {

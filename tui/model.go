@@ -145,9 +145,9 @@ type Model struct {
 	notice  *Notice
 	picker  *Picker
 
-	flash     map[string]time.Time
+	flash map[string]time.Time
 	// others are the people at the other workbenches on this folder (serve; presence.go).
-	others []Presence
+	others    []Presence
 	message   string
 	messageOK bool
 

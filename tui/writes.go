@@ -16,8 +16,8 @@ import (
 type Writes struct {
 	dir, actor string
 	readOnly   string // why nothing is written from this workbench (a viewer over SSH)
-	writing    int  // changes being written
-	quitAfter  bool // q was pressed while writing: quit when the last is done
+	writing    int    // changes being written
+	quitAfter  bool   // q was pressed while writing: quit when the last is done
 	done       []*store.Result
 }
 
