@@ -110,9 +110,10 @@ type Form struct {
 	change *change
 	note   []string
 	editor string // the $EDITOR override (Options.Editor)
+	typed  bool   // a field was changed by a key: worth keeping as a draft
+
 	// noEditor is why ctrl+e runs no editor (over SSH it would run on the server).
 	noEditor string
-	typed    bool // a field was changed by a key: worth keeping as a draft
 }
 
 func newForm(title, about string) *Form {

@@ -145,11 +145,12 @@ type Model struct {
 	notice  *Notice
 	picker  *Picker
 
-	flash map[string]time.Time
-	// others are the people at the other workbenches on this folder (serve; presence.go).
-	others    []Presence
+	flash     map[string]time.Time
 	message   string
 	messageOK bool
+
+	// others are the people at the other workbenches on this folder (serve; presence.go).
+	others []Presence
 
 	writes *Writes
 	// zoomed: the focused pane takes the whole width (z).
