@@ -20,3 +20,20 @@ func (a *app) benchCommand() *cobra.Command {
 		},
 	}
 }
+
+// serveCommand stands in for `referee serve`, which serves the workbench.
+func (a *app) serveCommand() *cobra.Command {
+	return &cobra.Command{
+		Use:   "serve",
+		Short: "Serve the workbench over SSH (not in this build: it has no UI)",
+		Args:  noArgs,
+		RunE: func(*cobra.Command, []string) error {
+			return usagef("this referee was built without the terminal UI (-tags noui); run serve from the default build")
+		},
+	}
+}
+
+// servedAs is unused in this build (serve is left out).
+type servedAs struct{}
+
+func (s *servedAs) check(*cobra.Command, []string) error { return nil }
