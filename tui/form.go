@@ -1,7 +1,6 @@
 package tui
 
 import (
-	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -365,8 +364,9 @@ func (f *Form) editField() tea.Cmd {
 		return nil
 	}
 	text, name, argv := fl.value(), fl.name, editorArgv(f.editor)
-	if why := f.noEditor; why != "" {
-		return func() tea.Msg { return formEditedMsg{form: f, field: name, err: errors.New(why)} }
+	if f.noEditor != "" {
+		f.err = f.noEditor
+		return nil
 	}
 	return func() tea.Msg {
 		tmp, err := os.CreateTemp("", "referee-field-*.md")
