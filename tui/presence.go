@@ -58,6 +58,7 @@ func (r *Room) Join(name string, readOnly bool) *Seat {
 	defer r.mu.Unlock()
 	r.next++
 	s := &Seat{room: r, id: r.next, Name: name, ReadOnly: readOnly, changed: make(chan struct{}, 1)}
+	s.changed <- struct{}{} // the first listen hears who is here already
 	r.seats = append(r.seats, s)
 	r.notifyLocked(s)
 	return s
