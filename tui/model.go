@@ -305,7 +305,8 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 	case tea.ModeReportMsg:
 		// The terminal counts by grapheme (mode 2027): so does the renderer, and so must
 		// the views (cells). Bubble Tea turns the mode on for the same answers.
-		if msg.Mode == ansi.ModeUnicodeCore && (msg.Value == ansi.ModeSet || msg.Value == ansi.ModeReset || msg.Value == ansi.ModePermanentlySet) {
+		// Over SSH (a seat) the method is the process's, shared by every terminal: it stays.
+		if m.opts.Seat == nil && msg.Mode == ansi.ModeUnicodeCore && (msg.Value == ansi.ModeSet || msg.Value == ansi.ModeReset || msg.Value == ansi.ModePermanentlySet) {
 			cells.SetMethod(ansi.GraphemeWidth)
 			m.layout()
 			return m.refreshDetail(false)
