@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"crypto/ed25519"
 	"crypto/rand"
+	"errors"
 	"net"
 	"os"
 	"path/filepath"
@@ -135,6 +136,11 @@ func (f writerFunc) Write(p []byte) (int, error) { return f(p) }
 // startServer serves a copy of the demo folder with alice a reviewer and carol a viewer.
 func startServer(t *testing.T) (addr string, srv *Server, log *lockedBuffer, keys map[string]gossh.Signer) {
 	t.Helper()
+	return startServerWith(t, func(*Config) {})
+}
+
+func startServerWith(t *testing.T, set func(*Config)) (addr string, srv *Server, log *lockedBuffer, keys map[string]gossh.Signer) {
+	t.Helper()
 	dir := benchfolder.Copy(t, "../tui/testdata/demo")
 	tmp := t.TempDir()
 	keys = map[string]gossh.Signer{}
@@ -145,8 +151,10 @@ func startServer(t *testing.T) (addr string, srv *Server, log *lockedBuffer, key
 		lines[i] = line
 	}
 	log = &lockedBuffer{}
-	srv, err := New(Config{Dir: dir, Keys: write(t, filepath.Join(tmp, "keys"), lines[0]), Viewers: write(t, filepath.Join(tmp, "viewers"), lines[1]),
-		HostKey: filepath.Join(tmp, "host", "key"), Log: log})
+	cfg := Config{Dir: dir, Keys: write(t, filepath.Join(tmp, "keys"), lines[0]), Viewers: write(t, filepath.Join(tmp, "viewers"), lines[1]),
+		HostKey: filepath.Join(tmp, "host", "key"), Log: log}
+	set(&cfg)
+	srv, err := New(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -216,4 +224,25 @@ func TestKeyFilesAreReread(t *testing.T) {
 		t.Fatalf("bob's key was added but refused: %v\n%s", err, log.String())
 	}
 	c.Close()
+}
+
+// A connection that sends nothing is closed at the handshake timeout, not kept.
+func TestSilentConnectionIsClosed(t *testing.T) {
+	addr, _, _, _ := startServerWith(t, func(c *Config) { c.handshake = 200 * time.Millisecond })
+	c, err := net.Dial("tcp", addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	_ = c.SetReadDeadline(time.Now().Add(5 * time.Second))
+	buf := make([]byte, 256)
+	for {
+		if _, err := c.Read(buf); err != nil {
+			var ne net.Error
+			if errors.As(err, &ne) && ne.Timeout() {
+				t.Fatal("the silent connection was kept open")
+			}
+			return // closed by the server
+		}
+	}
 }

@@ -8,6 +8,7 @@
 package serve
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -51,10 +52,15 @@ type Config struct {
 
 	Exec ExecFunc  // the commands without a terminal; nil refuses them
 	Log  io.Writer // one line per connection, refusal and change; default os.Stderr
+
+	handshake time.Duration // tests: the handshake timeout
 }
 
 // DefaultListen is where serve listens unless told: this machine only.
 const DefaultListen = "127.0.0.1:23234"
+
+// handshakeTimeout bounds the SSH handshake, authentication included.
+const handshakeTimeout = 20 * time.Second
 
 // Server is a running referee serve.
 type Server struct {
@@ -110,10 +116,14 @@ func New(cfg Config) (*Server, error) {
 		wish.WithHostKeyPEM(pem),
 		wish.WithVersion("referee"),
 		wish.WithPublicKeyAuth(s.auth),
-		// A connection that never opens a session, or whose client went away without a
-		// word, is closed after the idle time; a workbench's own idle time is its input's.
-		wish.WithIdleTimeout(max(cfg.IdleTimeout, time.Minute)),
 		func(srv *ssh.Server) error {
+			// A connection that does not finish its handshake (keys included) in time is
+			// closed; one with no traffic either way for the idle time too (a workbench's
+			// own idle time is its input's, below).
+			srv.HandshakeTimeout = cmp.Or(cfg.handshake, handshakeTimeout)
+			if cfg.IdleTimeout > 0 {
+				srv.IdleTimeout = cfg.IdleTimeout
+			}
 			srv.Handler = s.handle
 			srv.ChannelHandlers = map[string]ssh.ChannelHandler{"session": s.session}
 			srv.ConnectionFailedCallback = func(conn net.Conn, err error) {
