@@ -270,8 +270,11 @@ func TestServeRace(t *testing.T) {
 	alice.keys("R")
 	alice.wait("What is wrong")
 	alice.keys("alicedraft words")
+	alice.wait("alicedraft words")
 	alice.keys("\t")
+	alice.wait("▸ What would fix it")
 	alice.keys("cite a lemma")
+	alice.wait("cite a lemma")
 	alice.keys("\x13") // ctrl+s: review
 	alice.wait("y write it")
 	// Bob confirms first, from the command line.
