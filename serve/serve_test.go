@@ -36,7 +36,7 @@ func (l *lockedBuffer) String() string {
 	return l.b.String()
 }
 
-func newKey(t *testing.T, name string) (gossh.Signer, string) {
+func newKey(t testing.TB, name string) (gossh.Signer, string) {
 	t.Helper()
 	_, priv, err := ed25519.GenerateKey(rand.Reader)
 	if err != nil {
