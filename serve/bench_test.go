@@ -130,7 +130,7 @@ func benchSessions(b *testing.B, n int) {
 		}
 		defer c.Close()
 		sess, _ := c.NewSession()
-		sc := &benchScreen{term: vt10x.New(vt10x.WithSize(400, 30)), }
+		sc := &benchScreen{term: vt10x.New(vt10x.WithSize(400, 30))}
 		_ = sess.RequestPty("xterm-256color", 30, 400, gossh.TerminalModes{})
 		sess.Stdout = sc
 		in, _ := sess.StdinPipe()
