@@ -44,6 +44,9 @@ func (a *app) serveCommand() *cobra.Command {
 		if !themes.Valid(*theme) {
 			return usagef("--theme: %q is not one of %s", oneLine(*theme), strings.Join(themes.Names, ", "))
 		}
+		if *keys == "" && *viewers == "" {
+			return usagef("serve: give --keys (reviewers) and/or --viewers (read only): authorized_keys files whose comments are the people's names")
+		}
 		if *maxSessions <= 0 {
 			return usagef("--max-sessions: %d is not a positive number", *maxSessions)
 		}
