@@ -81,6 +81,9 @@ func (m *Model) skillDisabled(name, verb string) string {
 	if !ok {
 		return "unknown skill " + name
 	}
+	if s := m.opts.Seat; s != nil && s.ReadOnly {
+		return readOnlyReason(s.Name)
+	}
 	if why := m.travel.ReadOnly(); why != "" {
 		return why
 	}

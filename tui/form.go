@@ -110,6 +110,9 @@ type Form struct {
 	note   []string
 	editor string // the $EDITOR override (Options.Editor)
 	typed  bool   // a field was changed by a key: worth keeping as a draft
+
+	// noEditor is why ctrl+e runs no editor (over SSH it would run on the server).
+	noEditor string
 }
 
 func newForm(title, about string) *Form {
@@ -361,6 +364,10 @@ func (f *Form) editField() tea.Cmd {
 		return nil
 	}
 	text, name, argv := fl.value(), fl.name, editorArgv(f.editor)
+	if f.noEditor != "" {
+		f.err = f.noEditor
+		return nil
+	}
 	return func() tea.Msg {
 		tmp, err := os.CreateTemp("", "referee-field-*.md")
 		if err != nil {

@@ -33,6 +33,9 @@ func (m *Model) openPalette() tea.Cmd {
 		if b.disabled != nil {
 			e.disabled = b.disabled(m)
 		}
+		if why := m.servedReason(b); why != "" {
+			e.disabled = why
+		}
 		es = append(es, e)
 	}
 	for _, s := range store.Skills {

@@ -114,6 +114,7 @@ func makeKeyTable() []binding {
 
 		bind("palette", groupApp, ":", "command palette: every skill and command", ":").hinted("palette").does((*Model).openPalette),
 		bind("help", groupApp, "?", "help: every key", "?").hinted("help").does((*Model).openHelp),
+		bind("who", groupApp, "@", "who is here (referee serve): everyone connected, the statement each is on, what each is writing", "@").unless(needRoom).does((*Model).openWho),
 		bind("quit", groupApp, "q", "quit (waits for a change being written)", "q", "ctrl+c").hinted("quit").does((*Model).quit),
 	}
 }
@@ -177,6 +178,10 @@ func (m *Model) runBinding(b binding) tea.Cmd {
 	if b.run == nil {
 		return nil
 	}
+	if why := m.servedReason(b); why != "" {
+		m.flashError(why)
+		return nil
+	}
 	if b.disabled != nil {
 		if why := b.disabled(m); why != "" {
 			m.flashError(why)
@@ -226,6 +231,9 @@ func (m *Model) helpEntries() []entry {
 		}
 		if b.disabled != nil && m != nil {
 			e.disabled = b.disabled(m)
+		}
+		if m != nil && m.servedReason(b) != "" {
+			e.disabled = m.servedReason(b)
 		}
 		es = append(es, e)
 	}

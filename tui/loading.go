@@ -46,7 +46,7 @@ type loading struct {
 	// The watcher, made by the load command: Close stops it if the program ends before
 	// Update took it from loadedMsg.
 	mu     sync.Mutex
-	feed   *live.Feed
+	feed   frameSource
 	closed bool
 }
 
@@ -63,7 +63,7 @@ func newLoading(watch bool) *loading {
 // could not be read).
 type loadedMsg struct {
 	live.Frame
-	feed     *live.Feed // started by this command (nil if it was running already)
+	feed     frameSource // started by this command (nil if it was running already)
 	watchErr error
 }
 

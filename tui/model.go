@@ -65,6 +65,14 @@ type Options struct {
 	// SyncLoad reads the folder in New, as callers that need the tree at once want
 	// (tests); by default New returns at once and Init loads it, showing progress.
 	SyncLoad bool
+	// Shared, when set, is the engine this workbench shares with others on the same
+	// folder (referee serve): frames and extras come from it, not from a watcher of its
+	// own (shared.go).
+	Shared *Shared
+	// Seat, when set, is the person at this workbench among the others (referee serve):
+	// changes are recorded under their name, a viewer's workbench is read only, and
+	// the others are shown (presence.go).
+	Seat *Seat
 }
 
 // selection is what is selected: the tree's object (followed by its path and ID, so
@@ -105,7 +113,7 @@ type Model struct {
 	// The live room's side (live.go): the feed of frames, the head of its reload chain
 	// (may be ahead of what is shown when paused; latest is its snapshot), and the
 	// newest frame held back while paused or travelling.
-	feed         *live.Feed
+	feed         frameSource
 	head         *live.Forest
 	latest       *model.Snapshot
 	watchNote    string
@@ -141,6 +149,9 @@ type Model struct {
 	message   string
 	messageOK bool
 
+	// others are the people at the other workbenches on this folder (serve; presence.go).
+	others []Presence
+
 	writes *Writes
 	// zoomed: the focused pane takes the whole width (z).
 	zoomed bool
@@ -171,6 +182,9 @@ func New(dir string, opts Options) (*Model, error) {
 		opts.Now = time.Now
 	}
 	actor := opts.Actor
+	if opts.Seat != nil {
+		actor = opts.Seat.Name
+	}
 	if actor == "" {
 		actor = os.Getenv("REFEREE_ACTOR")
 	}
@@ -191,9 +205,16 @@ func New(dir string, opts Options) (*Model, error) {
 	m.similar = newSimilar(m)
 	m.sess = newSessions(opts.Sessions, m)
 	m.writes = newWrites(dir, actor)
+	if opts.Seat != nil && opts.Seat.ReadOnly {
+		m.writes.readOnly = readOnlyReason(opts.Seat.Name)
+	}
 	m.applyTheme()
 	if opts.DemoOf != "" {
 		m.flashInfo("the bundled demo: changes go to a scratch copy (" + dir + "); " + opts.DemoOf + " stays as it is")
+	}
+	if opts.Shared != nil {
+		m.openShared(opts.Shared)
+		return m, nil
 	}
 	if !opts.SyncLoad {
 		m.loading = newLoading(!opts.NoWatch)
@@ -256,18 +277,22 @@ func (m *Model) applyTheme() {
 // in New) listening to it.
 func (m *Model) Init() tea.Cmd {
 	if m.loading != nil {
-		return tea.Batch(tea.RequestBackgroundColor, m.startLoad(), m.runs.Poll(true), m.watchSessions(nil))
+		return tea.Batch(tea.RequestBackgroundColor, m.startLoad(), m.runs.Poll(true), m.watchSessions(nil), m.listenRoom())
 	}
-	return tea.Batch(tea.RequestBackgroundColor, m.listen(), m.refreshDetail(false), m.runs.Poll(true), m.watchSessions(nil))
+	return tea.Batch(tea.RequestBackgroundColor, m.listen(), m.refreshDetail(false), m.runs.Poll(true), m.watchSessions(nil), m.listenRoom())
 }
 
 // Update handles one message.
 func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	if cmd, ok := m.onRoom(msg); ok {
+		return m, cmd
+	}
 	cmd := m.update(msg)
 	// Whatever moved the tree cursor, the detail follows.
 	if m.tree.Cursor() != m.sel.path {
 		cmd = tea.Batch(cmd, m.refreshDetail(true))
 	}
+	m.sitAt()
 	return m, tea.Batch(cmd, m.supervise())
 }
 
@@ -280,7 +305,8 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 	case tea.ModeReportMsg:
 		// The terminal counts by grapheme (mode 2027): so does the renderer, and so must
 		// the views (cells). Bubble Tea turns the mode on for the same answers.
-		if msg.Mode == ansi.ModeUnicodeCore && (msg.Value == ansi.ModeSet || msg.Value == ansi.ModeReset || msg.Value == ansi.ModePermanentlySet) {
+		// Over SSH (a seat) the method is the process's, shared by every terminal: it stays.
+		if m.opts.Seat == nil && msg.Mode == ansi.ModeUnicodeCore && (msg.Value == ansi.ModeSet || msg.Value == ansi.ModeReset || msg.Value == ansi.ModePermanentlySet) {
 			cells.SetMethod(ansi.GraphemeWidth)
 			m.layout()
 			return m.refreshDetail(false)
@@ -903,6 +929,9 @@ func (m *Model) openForm(f *Form) tea.Cmd {
 }
 
 func (m *Model) undoDisabled() string {
+	if s := m.opts.Seat; s != nil && s.ReadOnly {
+		return readOnlyReason(s.Name)
+	}
 	if why := m.travel.ReadOnly(); why != "" {
 		return why
 	}

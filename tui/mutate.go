@@ -100,6 +100,10 @@ func (m *Model) startSkillOn(skill *store.Skill, id string, values map[string]st
 	case pf.direct:
 		return m.openConfirm(ch)
 	case name == "fix-patch-proof" || name == "state-complete-proof":
+		if why := m.editorReason(); why != "" {
+			m.flashError(why)
+			return nil
+		}
 		return m.editProof(name, id, ch.version)
 	}
 	return m.openChangeForm(ch, m.formFor(skill, id, skill.Summary, pf))

@@ -106,6 +106,7 @@ func (m *Model) formFor(skill *store.Skill, target, about string, pf prefill) *F
 	}
 	f := newForm(skill.Name+" · "+target, about)
 	f.dark, f.editor, f.changed = m.dark, m.opts.Editor, pf.changed
+	f.noEditor = m.editorReason()
 	for _, p := range skill.Params {
 		if p.Name == skill.Target || pf.hidden[p.Name] {
 			continue

@@ -146,6 +146,8 @@ type Extras struct {
 	took  time.Duration // how long the last build took
 	wait  bool          // a tick will start the next
 	sim   *similarity   // the present's; time travel has its own
+	// shared, when set, builds the extras once for every screen on the folder (serve).
+	shared *Shared
 }
 
 // extrasBuiltMsg answers a build of the extras.
@@ -167,6 +169,9 @@ func (e *Extras) Build(snap *model.Snapshot, g *model.Graph) tea.Cmd {
 		return tea.Tick(wait, func(time.Time) tea.Msg { return extrasTickMsg{} })
 	}
 	e.busy, e.at = true, time.Now()
+	if e.shared != nil {
+		return e.buildShared(snap, g)
+	}
 	if e.sim == nil {
 		e.sim = &similarity{}
 	}

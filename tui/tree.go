@@ -47,6 +47,8 @@ type Tree struct {
 	keys   TreeKeyMap
 	// retreads marks the statements whose claims repeat an older decided one (≈).
 	retreads map[string][]model.Retread
+	// marks are the others' markers by statement (serve: presence.go), set before View.
+	marks map[string]string
 	// drawn keeps the rows drawn lately by all they show: under a run's writes most
 	// frames redraw the same rows, and styling them was a sixth of the workbench's CPU.
 	drawn map[drawnRow]string
@@ -312,7 +314,11 @@ func (t *Tree) View(st *themes.Styles, focused bool, flash map[string]bool) stri
 				info.Flash = flash[r.ID]
 				info.Retread = len(t.retreads[r.ID]) > 0
 			}
-			lines = append(lines, t.line(drawnRow{r, info, t.width, i == t.cur, focused, st}))
+			l := t.line(drawnRow{r, info, t.width, i == t.cur, focused, st})
+			if mark := t.marks[r.ID]; mark != "" && r.ID != "" {
+				l = markLine(l, mark, t.width, st.Accent.Render)
+			}
+			lines = append(lines, l)
 		}
 	}
 	for len(lines) < t.height {

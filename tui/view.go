@@ -44,6 +44,7 @@ func (m *Model) Render() string {
 			if t := m.travel; t != nil && t.at >= 0 {
 				title += " · as after " + t.id
 			}
+			m.tree.marks = m.roomMarks()
 			body := m.tree.View(st, m.focus == focusTree, flash)
 			if m.loading != nil {
 				body = m.loadingView(max(tw-2, 0), max(ph-2, 0))
@@ -172,6 +173,7 @@ func (m *Model) statusLines() []string {
 	if m.opts.DemoOf != "" {
 		left[len(left)-1] += st.Warn.Render(" (demo: scratch copy)")
 	}
+	left = append(left, m.roomStatus()...)
 	if m.travel != nil {
 		// First, so that a narrow screen cuts anything else before it.
 		left = append(left, st.Warn.Bold(true).Render(strings.Join(m.travel.View(m.common()), "")))
@@ -252,6 +254,9 @@ func (m *Model) statusLines() []string {
 	}
 	if m.watchNote != "" && m.message == "" && !m.search.Typing() {
 		note := st.Warn.Render(model.SanitizeLine(m.watchNote)) + st.Faint.Render(" │ ")
+		line2 = " " + note + m.footer(w-1-cells.Width(note))
+	} else if note := m.roomNote(); note != "" && m.message == "" && !m.search.Typing() {
+		note := st.Accent.Render(note) + st.Faint.Render(" │ ")
 		line2 = " " + note + m.footer(w-1-cells.Width(note))
 	}
 	return []string{line1, fitWidth(line2, w)}

@@ -1,6 +1,8 @@
 package tui
 
 import (
+	"errors"
+
 	tea "charm.land/bubbletea/v2"
 
 	"referee/store"
@@ -13,8 +15,9 @@ import (
 // the Model.
 type Writes struct {
 	dir, actor string
-	writing    int  // changes being written
-	quitAfter  bool // q was pressed while writing: quit when the last is done
+	readOnly   string // why nothing is written from this workbench (a viewer over SSH)
+	writing    int    // changes being written
+	quitAfter  bool   // q was pressed while writing: quit when the last is done
 	done       []*store.Result
 }
 
@@ -38,9 +41,12 @@ func newWrites(dir, actor string) *Writes { return &Writes{dir: dir, actor: acto
 
 // Apply writes a confirmed change off the UI goroutine; skillDoneMsg reports it.
 func (w *Writes) Apply(ch *change) tea.Cmd {
-	dir, actor := w.dir, w.actor
+	dir, actor, readOnly := w.dir, w.actor, w.readOnly
 	w.writing++
 	return func() tea.Msg {
+		if readOnly != "" { // the keys are disabled; this is the last guard
+			return skillDoneMsg{ch: ch, err: errors.New(readOnly)}
+		}
 		if ch.undo != nil {
 			res, err := store.Undo(dir, ch.undo.Change, store.Options{Actor: actor})
 			return skillDoneMsg{ch: ch, res: res, err: err}

@@ -68,6 +68,7 @@ func exitCode(err error) int {
 type app struct {
 	stdin          io.Reader
 	stdout, stderr io.Writer
+	served         *servedAs // the command came over SSH (serve.go): its folder, its person
 }
 
 func newApp(stdin io.Reader, stdout, stderr io.Writer) *app {
@@ -146,12 +147,15 @@ func (a *app) rootCommand(args []string) *cobra.Command {
 		return nil
 	}
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return &usageError{msg: err.Error()} })
+	if a.served != nil {
+		root.PersistentPreRunE = a.served.check
+	}
 	if s := calledSkill(args); s != nil {
 		root.AddCommand(a.skillCommand(s))
 		return root
 	}
 	root.AddCommand(a.skillCommand(store.Skills...), a.skillsCommand(), a.statusCommand(), a.showCommand(), a.checkCommand(), a.initCommand(), a.genCommand(),
-		a.logCommand(), a.runsCommand(), a.whyCommand(), a.diffCommand(), a.graveyardCommand(), a.similarCommand(), a.exportCommand(), a.repairCommand(), a.mcpCommand())
+		a.logCommand(), a.runsCommand(), a.whyCommand(), a.diffCommand(), a.graveyardCommand(), a.similarCommand(), a.exportCommand(), a.repairCommand(), a.mcpCommand(), a.serveCommand())
 	root.AddCommand(a.rewindCommand(), a.undoCommand(), a.branchCommand())
 	return root
 }

@@ -7,3 +7,21 @@
 // (docs/agents-install.md; `referee skills install` prints the command).
 package main
 
+import "github.com/spf13/cobra"
+
+// serveCommand stands in for `referee serve`, which serves the workbench.
+func (a *app) serveCommand() *cobra.Command {
+	return &cobra.Command{
+		Use:   "serve",
+		Short: "Serve the workbench over SSH (not in this build: it has no UI)",
+		Args:  noArgs,
+		RunE: func(*cobra.Command, []string) error {
+			return usagef("this referee was built without the terminal UI (-tags noui); run serve from the default build")
+		},
+	}
+}
+
+// servedAs is unused in this build (serve is left out).
+type servedAs struct{}
+
+func (s *servedAs) check(*cobra.Command, []string) error { return nil }
