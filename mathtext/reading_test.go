@@ -28,14 +28,14 @@ import (
 type nodeKind byte
 
 const (
-	tok  nodeKind = iota // a token: a number, a letter, an operator, a raw span
-	grp                  // brackets: open, inner, close
-	frac                 // num / den
-	rt                   // root: index, radicand
-	sup                  // a superscript, after its base
-	sub                  // a subscript, after its base
-	mark                 // a root sign before its radicand is found
-	slash                // "/" before its operands are found
+	tok   nodeKind = iota // a token: a number, a letter, an operator, a raw span
+	grp                   // brackets: open, inner, close
+	frac                  // num / den
+	rt                    // root: index, radicand
+	sup                   // a superscript, after its base
+	sub                   // a subscript, after its base
+	mark                  // a root sign before its radicand is found
+	slash                 // "/" before its operands are found
 )
 
 type node struct {
