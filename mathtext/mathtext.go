@@ -7,9 +7,10 @@
 // rules.
 //
 // It is for reading only, and it never changes what a reader takes the math to say: a
-// numerator, denominator or radicand of more than one atom keeps its grouping
-// (1/((x - a)(x - b)), √(2x)), a fraction or root next to a factor is put in parentheses
-// ((1/2)x, 2(x/3), (√2)x), a mixed number reads as one (2¼). A command it does not know,
+// denominator or radicand of more than one atom, or a numerator that is more than a
+// product, keeps its grouping (1/((x - a)(x - b)), √(2x), (a+b)/2), a fraction or root
+// followed by a factor is put in parentheses ((1/2)x, (√2)x), a mixed number reads as
+// one (2¼). A command it does not know,
 // or a construct it cannot render faithfully, stays as written, arguments and braces
 // included, between the marks ⁅ and ⁆, so nothing is ever hidden or guessed; [asy]
 // figure code is shown whole, as written, marked the same way. Quoting and locating a
@@ -45,9 +46,9 @@ const maxDepth = 64
 
 // renderMath renders math source; depth counts the nesting of groups.
 //
-// A fraction or a root that touches a factor (2\frac{x}{3}, \frac{1}{2}x, \sqrt{2}x,
-// \frac{a}{b}^2) is put in parentheses, so that no reader can take the factor into it;
-// a group that is one such piece counts as one.
+// A fraction or a root followed by a factor (\frac{1}{2}x, \sqrt{2}x, \frac{a}{b}^2) is
+// put in parentheses, so that no reader can take the factor into it; a group that is one
+// such piece counts as one.
 func renderMath(s string, depth int) string {
 	if depth > maxDepth {
 		return marked(s)
@@ -68,7 +69,7 @@ func renderMath(s string, depth int) string {
 		case c == '{':
 			g, j := group(s, i)
 			r := renderMath(g, depth+1)
-			if looseItem(strings.TrimSpace(r)) && juxtaposedBefore(b.String()) {
+			if t := strings.TrimSpace(r); looseItem(t) && gluesAfter(b.String(), t) {
 				r = "(" + strings.TrimSpace(r) + ")"
 			}
 			b.WriteString(r)
@@ -177,7 +178,14 @@ func looseItem(s string) bool {
 		r, _ := utf8.DecodeRuneInString(s)
 		return isRootSign(r) || superscriptRune(r)
 	}
-	if n == 0 || s[n] != '/' {
+	for n > 0 && n < len(s) && s[n] != '/' { // a numerator of several atoms
+		k := atomLen(s[n:])
+		if k == 0 {
+			return false
+		}
+		n += k
+	}
+	if n == 0 || n >= len(s) || s[n] != '/' {
 		return false
 	}
 	m := atomLen(s[n+1:])
@@ -196,21 +204,18 @@ func juxtaposing(r rune) bool {
 	return superscriptRune(r) || subscriptRune(r) || vulgarRune(r)
 }
 
-// juxtaposedBefore says that out ends with a factor a fraction written next would seem
-// to take into its numerator.
-func juxtaposedBefore(out string) bool {
+// gluesAfter says that a fraction f written after out would change what out ends with
+// or be taken into it: after "/" or "÷" (x/(a/b), never x/a/b), or a digit after a
+// digit (2(3/4), never 23/4). A factor before a fraction needs nothing: x·a/b and
+// (x·a)/b are one number.
+func gluesAfter(out, f string) bool {
 	out = strings.TrimRight(out, " ")
-	if out == "" {
+	if out == "" || f == "" {
 		return false
 	}
 	r, _ := utf8.DecodeLastRuneInString(out)
-	switch {
-	case unicode.IsLetter(r) || unicode.IsDigit(r) || unicode.Is(unicode.Mn, r):
-		return true
-	case strings.ContainsRune(")]}⟩⌋⌉⟧⁆|‖′″‴!°∞", r):
-		return true
-	}
-	return superscriptRune(r) || subscriptRune(r) || vulgarRune(r)
+	q, _ := utf8.DecodeRuneInString(f)
+	return r == '/' || r == '÷' || unicode.IsDigit(r) && (unicode.IsDigit(q) || q == '.')
 }
 
 // collapse turns every run of spaces into one.
@@ -396,8 +401,8 @@ func command(b *strings.Builder, s string, i, depth int, unclosed *map[string]bo
 			b.WriteString(marked(s[i:k])) // no grouping to keep: as written
 		case allDigits(n) && allDigits(d) && endsWithDigit(before):
 			b.WriteString(mixedFraction(n, d)) // 2\frac{1}{4} reads 2¼, never 21/4
-		case juxtaposedBefore(before):
-			b.WriteString("(" + fraction(n, d) + ")") // x\frac{1}{2} is x(1/2), never x1/2
+		case gluesAfter(before, fraction(n, d)):
+			b.WriteString("(" + fraction(n, d) + ")") // 2\frac{3}{4}x is 2(3/4)x, never 23/4x
 		default:
 			b.WriteString(fraction(n, d))
 		}
@@ -762,10 +767,30 @@ func script(r string, sup bool) string {
 	return mark + "(" + r + ")"
 }
 
-// fraction writes a/b, with parentheses around a numerator or denominator that is more
-// than one atom: 1/((x - a)(x - b)), never 1/(x - a)(x - b).
+// fraction writes a/b, with parentheses around a denominator that is more than one atom
+// (1/((x - a)(x - b)), never 1/(x - a)(x - b)) and a numerator that is more than one
+// product of atoms (n(n+1)/2 is read as (n(n+1))/2 by everyone, (a+b)/2 needs them).
 func fraction(num, den string) string {
-	return wrap(strings.TrimSpace(collapse(num))) + "/" + wrap(strings.TrimSpace(collapse(den)))
+	num, den = strings.TrimSpace(collapse(num)), strings.TrimSpace(collapse(den))
+	if !product(num) {
+		num = wrap(num)
+	}
+	return num + "/" + wrap(den)
+}
+
+// product says that s is atoms written one against the other (2x, n(n+1), ab²).
+func product(s string) bool {
+	if s == "" {
+		return false
+	}
+	for s != "" {
+		n := atomLen(s)
+		if n == 0 {
+			return false
+		}
+		s = s[n:]
+	}
+	return true
 }
 
 // wrap puts parentheses around s unless it is one atom.

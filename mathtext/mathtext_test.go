@@ -51,13 +51,16 @@ func TestInline(t *testing.T) {
 		`2\sqrt{2x}`:                         "2√(2x)",
 		`2\sqrt{2}x`:                         "2(√2)x",
 		`\frac{1}{(x-a)(x-b)}`:               "1/((x-a)(x-b))",
-		`\frac{(x^3-1)(y^3-1)}{(x-1)(y-1)}`:  "((x³-1)(y³-1))/((x-1)(y-1))",
-		`2\frac{x}{3}`:                       "2(x/3)",
+		`\frac{(x^3-1)(y^3-1)}{(x-1)(y-1)}`:  "(x³-1)(y³-1)/((x-1)(y-1))",
+		`2\frac{x}{3}`:                       "2x/3",
+		`x/\frac{a}{b}`:                      "x/(a/b)",
+		`2\frac{3x}{4}`:                      "2(3x/4)",
+		`\frac{n(n+1)}{2}x`:                  "(n(n+1)/2)x",
 		`2\frac{1}{4} + 3\frac{11}{12}`:      "2¼ + 3¹¹⁄₁₂",
 		`\frac{a}{b}^2`:                      "(a/b)²",
 		`\sqrt{x}^2`:                         "(√x)²",
 		`\frac{1}{2}\pi r`:                   "(1/2)π r",
-		`x{\frac{1}{2}}`:                     "x(1/2)",
+		`x{\frac{1}{2}}`:                     "x1/2",
 		`\root 3 \of {x \root 3 \of {x}}`:    "∛(x ∛x)",
 		`\sqrt[n+1]{x}`:                      "ⁿ⁺¹√x",
 		`\sqrt[q]{x}`:                        "⁅\\sqrt[q]{x}⁆",
@@ -334,5 +337,25 @@ func BenchmarkText20KB(b *testing.B) {
 	b.SetBytes(int64(len(proof)))
 	for b.Loop() {
 		_ = Text(proof, 80)
+	}
+}
+
+func TestLineAndSourceForms(t *testing.T) {
+	if got := Line("Let $x \\equiv 1$ and\n$$\\frac{1}{2}x$$\nso.", Unicode); got != "Let x ≡ 1 and (1/2)x so." {
+		t.Errorf("Line = %q", got)
+	}
+	if got := Line("Let $x \\equiv 1$.", Raw); got != "Let $x \\equiv 1$." {
+		t.Errorf("Line raw = %q", got)
+	}
+	for word, want := range map[string][]string{
+		"≡":   {`\equiv`},
+		"≤":   {`\le`, `\leq`, `\leqslant`},
+		"ℝ":   {`\mathbb{R}`},
+		"x²":  {"x^2", "x^{2}"},
+		"abc": nil,
+	} {
+		if got := SourceForms(word); !reflect.DeepEqual(got, want) {
+			t.Errorf("SourceForms(%q) = %q, want %q", word, got, want)
+		}
 	}
 }

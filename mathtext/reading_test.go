@@ -9,8 +9,8 @@ package mathtext
 //   - the rendered text the way a reader takes plain-text math: brackets group; "/"
 //     takes the one atom on each side, "√" the atom after it, a script the atom before
 //     it; superscript digits around "⁄" and the vulgar fraction characters are fractions.
-// A slash or root with a factor written against it (2x/3, 1/(x-a)(x-b), √2x) is read
-// as ambiguous (a reader may take the factor in), and only a slash written as such in
+// A slash or root with a factor written after it (1/(x-a)(x-b), √2x) is read as
+// ambiguous (a reader may take the factor in), and only a slash written as such in
 // the source may be so. Parentheses around one atom, and around the whole of a
 // numerator, denominator or radicand, are dropped on both sides, so the parentheses the
 // renderer adds are allowed and nothing else is.
@@ -79,19 +79,6 @@ func canon(seq []*node) string {
 	}
 	walk(seq)
 	return strings.TrimSpace(b.String())
-}
-
-var superBack, subBack = invert(superscripts), invert(subscripts)
-
-func invert(m map[rune]rune) map[rune]rune {
-	out := map[rune]rune{}
-	for k, v := range m {
-		if k == '−' {
-			continue
-		}
-		out[v] = k
-	}
-	return out
 }
 
 var vulgarBack = func() map[rune][2]string {
@@ -322,6 +309,40 @@ func joinNumbers(seq []*node) []*node {
 	return out
 }
 
+// absorb writes a factor before a fraction into its numerator (x·a/b and (x·a)/b are one
+// number, and a reader may take either): [x, a/b] becomes [(x a)/b], the numerator
+// parenthesized when it is more than a product.
+func absorb(seq []*node) []*node {
+	for k := 0; k < len(seq); k++ {
+		n := seq[k]
+		if n.kind != frac || n.ambiguous || k == 0 {
+			continue
+		}
+		l := k
+		for l > 0 {
+			j := l - 1
+			for j > 0 && postfix(seq[j]) {
+				j--
+			}
+			if !operand(seq[j]) {
+				break
+			}
+			l = j
+		}
+		if l == k {
+			continue
+		}
+		num := n.a
+		if !isProduct(num) {
+			num = []*node{{kind: grp, text: "()", a: num}}
+		}
+		merged := &node{kind: frac, a: absorb(flattenProducts(append(append([]*node{}, seq[l:k]...), num...))), b: n.b}
+		seq = append(append(append([]*node{}, seq[:l]...), merged), seq[k+1:]...)
+		k = l
+	}
+	return seq
+}
+
 // normalize drops, all through a tree, the parentheses around one operand and around
 // the whole of a numerator, denominator, radicand or script.
 func normalize(seq []*node) []*node {
@@ -334,11 +355,36 @@ func normalize(seq []*node) []*node {
 			}
 		case sup, sub:
 			n.a = normalize(operandOf(n.a))
-		case frac, rt, mark:
+		case frac:
+			n.a, n.b = flattenProducts(normalize(operandOf(n.a))), normalize(operandOf(n.b))
+		case rt, mark:
 			n.a, n.b = normalize(operandOf(n.a)), normalize(operandOf(n.b))
 		}
 	}
-	return seq
+	return absorb(seq)
+}
+
+// flattenProducts drops the parentheses around a product inside a numerator: in
+// u(∂v)/(∂y) they group nothing a product does not.
+func flattenProducts(seq []*node) []*node {
+	var out []*node
+	for _, n := range seq {
+		if n.kind == grp && n.text == "()" && isProduct(n.a) {
+			out = append(out, n.a...)
+			continue
+		}
+		out = append(out, n)
+	}
+	return out
+}
+
+func isProduct(seq []*node) bool {
+	for _, n := range seq {
+		if !operand(n) && !postfix(n) {
+			return false
+		}
+	}
+	return len(seq) > 0
 }
 
 func resolve(seq []*node) []*node {
@@ -366,6 +412,7 @@ func resolve(seq []*node) []*node {
 		if seq[i].kind != slash || i == 0 || i+1 >= len(seq) || !operand(seq[i+1]) {
 			continue
 		}
+		// On the left, the factors written one against the other: n(n+1)/2.
 		l := i - 1
 		for l > 0 && postfix(seq[l]) {
 			l--
@@ -373,8 +420,18 @@ func resolve(seq []*node) []*node {
 		if !operand(seq[l]) {
 			continue
 		}
+		for l > 0 {
+			k := l - 1
+			for k > 0 && postfix(seq[k]) {
+				k--
+			}
+			if !operand(seq[k]) || seq[k].kind == frac && seq[k].fromLiteral {
+				break
+			}
+			l = k
+		}
 		u := unit(seq, i+1)
-		amb := l > 0 && operand(seq[l-1]) || i+1+u < len(seq) && operand(seq[i+1+u])
+		amb := i+1+u < len(seq) && operand(seq[i+1+u])
 		n := &node{kind: frac, a: operandOf(seq[l:i]), b: operandOf(seq[i+1 : i+1+u]), ambiguous: amb, fromLiteral: true}
 		seq = append(append(append([]*node{}, seq[:l]...), n), seq[i+1+u:]...)
 		i = l
@@ -532,7 +589,9 @@ func TestReadingCheck(t *testing.T) {
 		{`\frac{(x^3-1)(y^3-1)}{(x-1)(y-1)}`, "((x³-1)(y³-1))/((x-1)(y-1))", true},
 		{`\frac{1}{2}x`, "1/2x", false},
 		{`\frac{1}{2}x`, "(1/2)x", true},
-		{`2\frac{x}{3}`, "2x/3", false},
+		{`2\frac{x}{3}`, "2x/3", true}, // (2x)/3 and 2(x/3) are one number
+		{`x/\frac{a}{b}`, "x/a/b", false},
+		{`x/\frac{a}{b}`, "x/(a/b)", true},
 		{`2\frac{1}{4}`, "21/4", false},
 		{`2\frac{1}{4}`, "2¼", true},
 		{`\sqrt{x}^2`, "√x²", false},
