@@ -63,6 +63,7 @@ func renderMath(s string, depth int) string {
 	for i := 0; i < len(s); {
 		c := s[i]
 		from := b.Len()
+		decimal := c == '.' && i+1 < len(s) && '0' <= s[i+1] && s[i+1] <= '9' // \frac{1}{2}.5
 		switch {
 		case c == '\\':
 			i = command(&b, s, i, depth, &unclosed)
@@ -98,7 +99,7 @@ func renderMath(s string, depth int) string {
 		}
 		written := b.String()[from:]
 		if loose >= 0 && strings.TrimSpace(written) != "" {
-			if r, _ := utf8.DecodeRuneInString(strings.TrimLeft(written, " ")); juxtaposing(r) {
+			if r, _ := utf8.DecodeRuneInString(strings.TrimLeft(written, " ")); juxtaposing(r) || decimal {
 				all := b.String()
 				piece := strings.TrimRight(all[loose:looseEnd], " ")
 				rest := all[loose+len(piece):]

@@ -493,7 +493,7 @@ func sourceNodes(s string, depth int) []*node {
 			case "frac", "dfrac", "tfrac", "cfrac":
 				num, k := argument(s, j)
 				den, k := argument(s, k)
-				if !sourceBalanced(num) || !sourceBalanced(den) {
+				if !balanced(Inline(num)) || !balanced(Inline(den)) {
 					out = append(out, lex(marked(s[i:k]))...) // shown as written: allowed
 					i = k
 					continue
@@ -504,7 +504,7 @@ func sourceNodes(s string, depth int) []*node {
 			case "sqrt":
 				idx, k, _ := optional(s, j)
 				a, k := argument(s, k)
-				if !sourceBalanced(a) {
+				if !balanced(Inline(a)) {
 					out = append(out, lex(marked(s[i:k]))...)
 					i = k
 					continue
@@ -647,7 +647,7 @@ func mathSpans(text string) [][2]string {
 func TestReadingCorpora(t *testing.T) {
 	for _, name := range []string{"../model/testdata/corpus/proofnet.jsonl", "../model/testdata/competition/math500.jsonl"} {
 		changed, wrong := 0, 0
-		for _, proof := range corpusProofs(t, name) {
+		for _, proof := range append(corpusProofs(t, name), corpusStatements(t, name)...) {
 			for _, sp := range mathSpans(proof) {
 				if strings.TrimSpace(sp[0]) == strings.TrimSpace(sp[1]) {
 					continue
@@ -686,16 +686,22 @@ func corpusProofs(t testing.TB, name string) []string {
 	return out
 }
 
-// sourceBalanced says whether the brackets of LaTeX source pair up (the renderer shows
-// a fraction or root with unpaired ones as written).
-func sourceBalanced(s string) bool {
-	var b strings.Builder
-	for i := 0; i < len(s); i++ {
-		if s[i] == '\\' {
-			i++
-			continue
-		}
-		b.WriteByte(s[i])
+func corpusStatements(t testing.TB, name string) []string {
+	t.Helper()
+	f, err := os.Open(name)
+	if err != nil {
+		t.Fatal(err)
 	}
-	return balanced(strings.NewReplacer("{", "", "}", "").Replace(b.String()))
+	defer f.Close()
+	var out []string
+	sc := bufio.NewScanner(f)
+	sc.Buffer(nil, 1<<20)
+	for sc.Scan() {
+		var p struct{ Statement string }
+		if err := json.Unmarshal(sc.Bytes(), &p); err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, p.Statement)
+	}
+	return out
 }
