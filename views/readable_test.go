@@ -19,3 +19,11 @@ func TestReadableLine(t *testing.T) {
 		t.Errorf("not sanitised: %q", got)
 	}
 }
+
+// A tree row's text with math, as each visible row lays it out on every frame.
+func BenchmarkReadableLine(b *testing.B) {
+	claim := "For every integer $n \\ge 1$, $\\sum_{k=1}^n k^3 = \\left(\\frac{n(n+1)}{2}\\right)^2$, and $\\sqrt{2n} \\le n + 1$ holds whenever $n \\equiv 1 \\pmod 4$."
+	for b.Loop() {
+		_ = ReadableLine(claim, mathtext.Unicode)
+	}
+}

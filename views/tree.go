@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"referee/mathtext"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"github.com/charmbracelet/x/ansi"
@@ -89,13 +90,39 @@ func ReadableLine(s string, math mathtext.Mode) string {
 	if i := strings.Index(s, "\n\n"); i >= 0 {
 		s, more = s[:i], " …" // the first paragraph: a display block in it stays with it
 	}
-	if math == mathtext.Unicode {
+	if math == mathtext.Unicode && mathtext.HasMath(s) {
 		s, _ = Clip(s, rowMathBytes)
-		s = mathtext.Line(s, math)
+		s = readableRows.get(s)
 	} else if i := strings.IndexByte(s, '\n'); i >= 0 {
 		s, more = s[:i], " …"
 	}
 	return model.SanitizeLine(s + more)
+}
+
+// readableRows keeps the rows' readable texts: every visible row is laid out on every
+// frame, and its math is rendered once, not on each.
+var readableRows = &lineCache{m: map[string]string{}}
+
+type lineCache struct {
+	mu sync.Mutex
+	m  map[string]string
+}
+
+// rowCacheSize bounds the rows' readable texts kept: far more than a screen shows.
+const rowCacheSize = 4096
+
+func (c *lineCache) get(s string) string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if r, ok := c.m[s]; ok {
+		return r
+	}
+	if len(c.m) >= rowCacheSize {
+		clear(c.m)
+	}
+	r := mathtext.Line(s, mathtext.Unicode)
+	c.m[s] = r
+	return r
 }
 
 // rowMathBytes is the most of a text whose math a row renders: more than a row shows.
