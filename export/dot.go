@@ -38,7 +38,7 @@ func (d *document) dot(out io.Writer) error {
 		if model.KindOf(id) == model.KindProblem {
 			penwidth = "2"
 		}
-		label := id + "\n" + d.status(id) + "\n" + wrap(clipText(d.title(id), dotLabelMax), dotLabelWidth)
+		label := id + "\n" + d.status(id) + "\n" + wrap(clipText(d.readableTitle(id), dotLabelMax), dotLabelWidth)
 		p("  %s [shape=%s, style=%s, penwidth=%s, fillcolor=%s, label=%s];\n",
 			dotQuote(id), shape, dotQuote(style), penwidth, dotQuote(phaseColors[d.g.Phase.Get(id)]), dotQuote(label))
 	}

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"maps"
+	"referee/mathtext"
 	"slices"
 	"strings"
 
@@ -192,13 +193,26 @@ func (d *document) status(id string) string {
 	return s
 }
 
-// title is a statement's claim or a problem's objectives, on one line.
+// title is a statement's claim or a problem's objectives, on one line, as written
+// (Markdown readers render its math).
 func (d *document) title(id string) string {
 	if p := d.snap.Problems[id]; p != nil {
 		return model.SanitizeLine(p.Title())
 	}
 	if st := d.snap.Statements.Get(id); st != nil {
 		return model.SanitizeLine(st.Claim())
+	}
+	return ""
+}
+
+// readableTitle is title with its math readable, for the formats that cannot render
+// LaTeX (Graphviz labels, the page's tree).
+func (d *document) readableTitle(id string) string {
+	if p := d.snap.Problems[id]; p != nil {
+		return model.SanitizeLine(mathtext.Line(p.Title(), mathtext.Unicode))
+	}
+	if st := d.snap.Statements.Get(id); st != nil {
+		return model.SanitizeLine(mathtext.Line(st.Claim(), mathtext.Unicode))
 	}
 	return ""
 }

@@ -172,7 +172,7 @@ func (d *document) html(w io.Writer) error {
 func (d *document) htmlNode(n *node) htmlNode {
 	h := htmlNode{ID: n.ID, Edge: n.Edge, Repeat: n.Repeat, Missing: n.Missing}
 	if !n.Missing {
-		h.Status, h.Title, h.Color = d.status(n.ID), d.title(n.ID), phaseColors[d.g.Phase.Get(n.ID)]
+		h.Status, h.Title, h.Color = d.status(n.ID), d.readableTitle(n.ID), phaseColors[d.g.Phase.Get(n.ID)]
 	}
 	for _, c := range n.Children {
 		h.Children = append(h.Children, d.htmlNode(c))

@@ -2,18 +2,26 @@
 // operators, relations, arrows, set and logic symbols as Unicode; \mathbb and the other
 // letter styles as their Unicode alphabets; sub- and superscripts as Unicode where every
 // character has a form (x², aₙ), as _(…) and ^(…) otherwise; \frac{a}{b} as a/b with
-// parentheses around a compound part; \sqrt{x} as √x; \left and \right dropped; display
-// blocks as indented rows, aligned at & when they fit.
+// parentheses around a compound part; \sqrt{x} as √x; \boxed{x} as ⟦x⟧; \left and \right
+// dropped; display blocks as indented rows, aligned at & when they fit, tables with their
+// rules.
 //
-// It is for reading only: a command it does not know stays as written, arguments and
-// braces included, so nothing is ever hidden; quoting and locating a sentence use the
-// source. Everything here is pure and never panics, whatever the input.
+// It is for reading only, and it never changes what a reader takes the math to say: a
+// denominator or radicand of more than one atom, or a numerator that is more than a
+// product, keeps its grouping (1/((x - a)(x - b)), √(2x), (a+b)/2), a fraction or root
+// followed by a factor is put in parentheses ((1/2)x, (√2)x), a mixed number reads as
+// one (2¼). A command it does not know,
+// or a construct it cannot render faithfully, stays as written, arguments and braces
+// included, between the marks ⁅ and ⁆, so nothing is ever hidden or guessed; [asy]
+// figure code is shown whole, as written, marked the same way. Quoting and locating a
+// sentence use the source. Everything here is pure and never panics, whatever the input.
 package mathtext
 
 import (
 	"fmt"
 	termcells "referee/cells"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 
 	"referee/model"
@@ -37,21 +45,35 @@ const maxMath = 16 << 10
 const maxDepth = 64
 
 // renderMath renders math source; depth counts the nesting of groups.
+//
+// A fraction or a root followed by a factor (\frac{1}{2}x, \sqrt{2}x, \frac{a}{b}^2) is
+// put in parentheses, so that no reader can take the factor into it; a group that is one
+// such piece counts as one.
 func renderMath(s string, depth int) string {
 	if depth > maxDepth {
-		return s
+		return marked(s)
+	}
+	if l, name, r, ok := infix(s); ok {
+		return infixForm(l, name, r, depth)
 	}
 	var b strings.Builder
 	b.Grow(len(s))
 	var unclosed map[string]bool // environments of s found without their \end
+	loose, looseEnd := -1, 0     // the last fraction or root written, waiting for what follows
 	for i := 0; i < len(s); {
 		c := s[i]
+		from := b.Len()
+		decimal := c == '.' && i+1 < len(s) && '0' <= s[i+1] && s[i+1] <= '9' // \frac{1}{2}.5
 		switch {
 		case c == '\\':
 			i = command(&b, s, i, depth, &unclosed)
 		case c == '{':
 			g, j := group(s, i)
-			b.WriteString(renderMath(g, depth+1))
+			r := renderMath(g, depth+1)
+			if t := strings.TrimSpace(r); looseItem(t) && gluesAfter(b.String(), t) {
+				r = "(" + strings.TrimSpace(r) + ")"
+			}
+			b.WriteString(r)
 			i = j
 		case c == '^' || c == '_':
 			a, j := argument(s, i+1)
@@ -75,8 +97,126 @@ func renderMath(s string, depth int) string {
 			b.WriteString(s[i : i+size])
 			i += size
 		}
+		written := b.String()[from:]
+		if loose >= 0 && strings.TrimSpace(written) != "" {
+			if r, _ := utf8.DecodeRuneInString(strings.TrimLeft(written, " ")); juxtaposing(r) || decimal {
+				all := b.String()
+				piece := strings.TrimRight(all[loose:looseEnd], " ")
+				rest := all[loose+len(piece):]
+				b.Reset()
+				b.WriteString(all[:loose] + "(" + piece + ")" + rest)
+			}
+			loose = -1
+		}
+		if t := strings.TrimSpace(written); t != "" && looseItem(t) {
+			loose, looseEnd = b.Len()-len(strings.TrimLeft(written, " ")), b.Len()
+		}
 	}
 	return b.String()
+}
+
+// Marks around a span shown as written because it cannot be rendered faithfully.
+const (
+	RawOpen  = "⁅"
+	RawClose = "⁆"
+)
+
+// marked shows src as written, between the raw marks.
+func marked(src string) string {
+	if src == "" {
+		return ""
+	}
+	return RawOpen + src + RawClose
+}
+
+// infix finds the TeX primitive \over, \choose, \atop or \above at the top level of s
+// ({a \over b}): what is left and right of it and its name.
+func infix(s string) (string, string, string, bool) {
+	if !strings.Contains(s, `\over`) && !strings.Contains(s, `\choose`) && !strings.Contains(s, `\atop`) && !strings.Contains(s, `\above`) {
+		return "", "", "", false
+	}
+	depth := 0
+	for j := 0; j < len(s); j++ {
+		switch s[j] {
+		case '{':
+			depth++
+		case '}':
+			depth--
+		case '\\':
+			name, k := commandAt(s, j)
+			if depth == 0 && (name == "over" || name == "choose" || name == "atop" || name == "above") {
+				return s[:j], name, s[k:], true
+			}
+			if name == "begin" || name == "left" {
+				return "", "", "", false // rows and fences: not worth the risk
+			}
+			j = k - 1
+		}
+	}
+	return "", "", "", false
+}
+
+func infixForm(l, name, r string, depth int) string {
+	num := strings.TrimSpace(collapse(renderMath(l, depth+1)))
+	den := strings.TrimSpace(collapse(renderMath(r, depth+1)))
+	switch name {
+	case "over":
+		return fraction(num, den)
+	case "choose":
+		return "C(" + num + ", " + den + ")"
+	}
+	return marked(l + `\` + name + r)
+}
+
+// looseItem says that s is one fraction a/b or one root √a, which a factor written next
+// to it would seem to join.
+func looseItem(s string) bool {
+	if s == "" {
+		return false
+	}
+	n := atomLen(s)
+	if n == len(s) {
+		r, _ := utf8.DecodeRuneInString(s)
+		return isRootSign(r) || superscriptRune(r)
+	}
+	for n > 0 && n < len(s) && s[n] != '/' { // a numerator of several atoms
+		k := atomLen(s[n:])
+		if k == 0 {
+			return false
+		}
+		n += k
+	}
+	if n == 0 || n >= len(s) || s[n] != '/' {
+		return false
+	}
+	m := atomLen(s[n+1:])
+	return m > 0 && n+1+m == len(s)
+}
+
+// juxtaposing says that a piece starting with r multiplies what is before it (a letter,
+// a digit, a bracket, a root) or attaches to it (a script, a prime).
+func juxtaposing(r rune) bool {
+	switch {
+	case unicode.IsLetter(r) || unicode.IsDigit(r) || unicode.Is(unicode.Mn, r):
+		return true
+	case strings.ContainsRune("([{⟨⌊⌈⟦⁅|‖√∛∜′″‴!°∞∂∇∑∏∐∫∬∭∮⋃⋂^_", r):
+		return true
+	}
+	return superscriptRune(r) || subscriptRune(r) || vulgarRune(r)
+}
+
+// gluesAfter says that a fraction f written after out would change what out ends with
+// or be taken into it: after "/" or "÷" (x/(a/b), never x/a/b), or a digit after a
+// digit (2(3/4), never 23/4). A factor before a fraction needs nothing: x·a/b and
+// (x·a)/b are one number.
+func gluesAfter(out, f string) bool {
+	out = strings.TrimRight(out, " ")
+	if out == "" || f == "" {
+		return false
+	}
+	r, _ := utf8.DecodeLastRuneInString(out)
+	q, _ := utf8.DecodeRuneInString(f)
+	return r == '/' || r == '÷' || unicode.IsDigit(r) && (unicode.IsDigit(q) || q == '.')
 }
 
 // collapse turns every run of spaces into one.
@@ -154,11 +294,58 @@ func argument(s string, i int) (string, int) {
 	case '{':
 		return group(s, i)
 	case '\\':
-		_, j := commandAt(s, i)
+		// A command with its own arguments: x^\text{th}, 64^\frac{1}{3}.
+		name, j := commandAt(s, i)
+		for range arity(name) {
+			if k := skipBlank(s, j); k < len(s) && s[k] == '{' {
+				_, j = group(s, k)
+			}
+		}
 		return s[i:j], j
 	}
 	_, size := utf8.DecodeRuneInString(s[i:])
 	return s[i : i+size], i + size
+}
+
+func skipBlank(s string, i int) int {
+	for i < len(s) && (s[i] == ' ' || s[i] == '\n' || s[i] == '\t' || s[i] == '\r') {
+		i++
+	}
+	return i
+}
+
+// arity is the number of brace arguments of a command that takes some.
+func arity(name string) int {
+	switch {
+	case name == "frac" || name == "dfrac" || name == "tfrac" || name == "cfrac" || name == "binom" || name == "dbinom" || name == "tbinom":
+		return 2
+	case textStyles[name] || plainStyles[name] || name == "sqrt" || name == "boxed" || name == "cancel" || name == "pmod":
+		return 1
+	}
+	if _, ok := alphabets[name]; ok {
+		return 1
+	}
+	if _, ok := accents[name]; ok {
+		return 1
+	}
+	return 0
+}
+
+// balanced says whether the brackets of rendered math pair up.
+func balanced(s string) bool {
+	var stack []rune
+	for _, r := range s {
+		switch r {
+		case '(', '[', '{', '⟨', '⌊', '⌈', '⟦':
+			stack = append(stack, closers[r])
+		case ')', ']', '}', '⟩', '⌋', '⌉', '⟧':
+			if len(stack) == 0 || stack[len(stack)-1] != r {
+				return false
+			}
+			stack = stack[:len(stack)-1]
+		}
+	}
+	return len(stack) == 0
 }
 
 // optional reads an optional [...] argument at s[i], after white space.
@@ -207,21 +394,71 @@ func command(b *strings.Builder, s string, i, depth int, unclosed *map[string]bo
 	case name == "frac" || name == "dfrac" || name == "tfrac" || name == "cfrac":
 		num, k := argument(s, j)
 		den, k := argument(s, k)
-		f := fraction(renderMath(num, depth+1), renderMath(den, depth+1))
-		if juxtaposed(s[k:]) && !(strings.HasPrefix(f, "(") && balancedWhole(f)) {
-			f = "(" + f + ")" // \frac{a}{b}(x) is (a/b)(x), never a/b(x)
+		n := strings.TrimSpace(collapse(renderMath(num, depth+1)))
+		d := strings.TrimSpace(collapse(renderMath(den, depth+1)))
+		before := b.String()
+		switch {
+		case !balanced(n) || !balanced(d):
+			b.WriteString(marked(s[i:k])) // no grouping to keep: as written
+		case allDigits(n) && allDigits(d) && endsWithDigit(before):
+			b.WriteString(mixedFraction(n, d)) // 2\frac{1}{4} reads 2¼, never 21/4
+		case gluesAfter(before, fraction(n, d)):
+			b.WriteString("(" + fraction(n, d) + ")") // 2\frac{3}{4}x is 2(3/4)x, never 23/4x
+		default:
+			b.WriteString(fraction(n, d))
 		}
-		b.WriteString(f)
 		return k
 	case name == "binom" || name == "dbinom" || name == "tbinom":
 		n, k := argument(s, j)
 		r, k := argument(s, k)
-		b.WriteString("C(" + Inline(n) + ", " + Inline(r) + ")")
+		b.WriteString("C(" + strings.TrimSpace(collapse(renderMath(n, depth+1))) + ", " + strings.TrimSpace(collapse(renderMath(r, depth+1))) + ")")
 		return k
-	case name == "sqrt":
-		idx, k, _ := optional(s, j)
+	case name == "sqrt" || name == "root":
+		var idx, a string
+		k := j
+		if name == "sqrt" {
+			idx, k, _ = optional(s, j)
+			a, k = argument(s, k)
+		} else {
+			// \root 3 \of {x}: TeX's primitive form.
+			of := strings.Index(s[j:], `\of`)
+			if of < 0 {
+				break
+			}
+			idx = s[j : j+of]
+			a, k = argument(s, j+of+3)
+		}
+		r, ok := root(strings.TrimSpace(collapse(renderMath(idx, depth+1))), strings.TrimSpace(collapse(renderMath(a, depth+1))))
+		if !ok || !balanced(r) {
+			b.WriteString(marked(s[i:k]))
+			return k
+		}
+		if q, _ := utf8.DecodeLastRuneInString(b.String()); superscriptRune(q) {
+			b.WriteByte(' ') // x² √3, never x²√3 (a square root of index 2)
+		}
+		b.WriteString(r)
+		return k
+	case name == "boxed" || name == "fbox" || name == "framebox":
+		_, k, _ := optional(s, j)
 		a, k := argument(s, k)
-		b.WriteString(root(strings.TrimSpace(renderMath(idx, depth+1)), strings.TrimSpace(collapse(renderMath(a, depth+1)))))
+		inner := renderMath(a, depth+1)
+		if name != "boxed" {
+			inner = renderText(a, depth+1)
+		}
+		b.WriteString("⟦" + strings.TrimSpace(collapse(inner)) + "⟧")
+		return k
+	case name == "multicolumn":
+		_, k := argument(s, j)
+		_, k = argument(s, k)
+		a, k := argument(s, k)
+		b.WriteString(renderMath(a, depth+1))
+		return k
+	case name == "cline":
+		_, k := argument(s, j)
+		return k
+	case name == "cancel" || name == "bcancel" || name == "xcancel" || name == "sout":
+		a, k := argument(s, j)
+		b.WriteString(accent(strings.TrimSpace(collapse(renderMath(a, depth+1))), '\u0336'))
 		return k
 	case name == "pmod" || name == "pod":
 		a, k := argument(s, j)
@@ -260,7 +497,7 @@ func command(b *strings.Builder, s string, i, depth int, unclosed *map[string]bo
 		a, k := argument(s, j)
 		b.WriteString("  (" + Inline(a) + ")")
 		return k
-	case name == "label" || name == "hspace" || name == "hspace*" || name == "vspace" || name == "phantom":
+	case name == "label" || name == "hspace" || name == "hspace*" || name == "vspace" || name == "phantom" || name == "hphantom" || name == "vphantom":
 		_, k := argument(s, j)
 		if name == "hspace" {
 			b.WriteByte(' ')
@@ -302,13 +539,18 @@ func command(b *strings.Builder, s string, i, depth int, unclosed *map[string]bo
 		b.WriteString(renderText(arg, depth+1))
 		return k
 	}
-	// Unknown: as written, with the groups that follow it.
+	// Unknown: as written, with the groups that follow it, marked.
 	k := j
 	for k < len(s) && s[k] == '{' {
 		_, k = group(s, k)
 	}
-	b.WriteString(s[i:k])
+	b.WriteString(marked(s[i:k]))
 	return k
+}
+
+func endsWithDigit(s string) bool {
+	s = strings.TrimRight(s, " ")
+	return s != "" && '0' <= s[len(s)-1] && s[len(s)-1] <= '9'
 }
 
 // envBody finds the body of environment env whose \begin{env} ends at k: the body, the
@@ -370,8 +612,12 @@ func inlineEnv(env, body string, depth int) string {
 // skipColumnSpec drops the {lcr} argument of array and alignat.
 func skipColumnSpec(env, body string) string {
 	switch env {
-	case "array", "alignat", "alignat*", "alignedat", "tabular":
+	case "array", "alignat", "alignat*", "alignedat", "tabular", "tabular*":
 		t := strings.TrimLeft(body, " \n")
+		if env == "tabular*" && strings.HasPrefix(t, "{") {
+			_, k := group(t, 0)
+			t = strings.TrimLeft(t[k:], " \n")
+		}
 		if strings.HasPrefix(t, "{") {
 			_, k := group(t, 0)
 			return t[k:]
@@ -383,6 +629,7 @@ func skipColumnSpec(env, body string) string {
 // splitRows splits a body at top-level "\\" (and its optional [skip]), then each row at
 // top-level "&". Empty trailing rows are dropped.
 func splitRows(body string) [][]string {
+	body = plainCR(body)
 	var rows [][]string
 	for _, r := range splitTop(body, `\\`) {
 		if k := strings.IndexByte(r, '['); k >= 0 && strings.TrimSpace(r[:k]) == "" {
@@ -390,7 +637,7 @@ func splitRows(body string) [][]string {
 				r = r[k+e+1:]
 			}
 		}
-		rows = append(rows, splitTop(r, "&"))
+		rows = append(rows, spanColumns(splitTop(r, "&")))
 	}
 	for len(rows) > 0 {
 		last := rows[len(rows)-1]
@@ -401,6 +648,57 @@ func splitRows(body string) [][]string {
 		break
 	}
 	return rows
+}
+
+// spanColumns gives a \multicolumn{n}{spec}{x} cell the n columns it spans: x in the
+// last of them when spec aligns right, else in the first, the others empty.
+func spanColumns(cells []string) []string {
+	var out []string
+	for _, c := range cells {
+		t := strings.TrimSpace(c)
+		if !strings.HasPrefix(t, `\multicolumn`) {
+			out = append(out, c)
+			continue
+		}
+		n, k := argument(t, len(`\multicolumn`))
+		spec, _ := argument(t, k)
+		span := 0
+		for _, d := range n {
+			if d < '0' || d > '9' || span > 100 {
+				span = 0
+				break
+			}
+			span = span*10 + int(d-'0')
+		}
+		if span < 2 {
+			out = append(out, c)
+			continue
+		}
+		empty := make([]string, span-1)
+		if strings.Contains(spec, "r") {
+			out = append(append(out, empty...), c)
+		} else {
+			out = append(append(out, c), empty...)
+		}
+	}
+	return out
+}
+
+// plainCR writes TeX's row end \cr as \\.
+func plainCR(s string) string {
+	if !strings.Contains(s, `\cr`) {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		if strings.HasPrefix(s[i:], `\cr`) && (i+3 == len(s) || !isLetter(s[i+3])) && (i == 0 || s[i-1] != '\\') {
+			b.WriteString(`\\`)
+			i += 2
+			continue
+		}
+		b.WriteByte(s[i])
+	}
+	return b.String()
 }
 
 // splitTop splits s at sep outside groups and nested environments; "\&" and "\\" that
@@ -441,8 +739,11 @@ func script(r string, sup bool) string {
 	if r == "" {
 		return ""
 	}
-	if strings.Trim(r, "′″*∗") == "" && sup {
-		return r
+	if sup && (r == "∘" || r == "°") {
+		return "°" // ^\circ: degrees
+	}
+	if strings.Trim(r, "′″*∗ ") == "" && sup {
+		return strings.ReplaceAll(r, " ", "") // f^{\prime\prime} is f′′
 	}
 	table, mark := subscripts, "_"
 	if sup {
@@ -467,84 +768,214 @@ func script(r string, sup bool) string {
 	return mark + "(" + r + ")"
 }
 
-// juxtaposed says that what follows a fraction multiplies it by juxtaposition (a bracket,
-// a letter, a digit, another fraction or root), so that a/b would read as a over the
-// product.
-func juxtaposed(rest string) bool {
-	rest = strings.TrimLeft(rest, " ")
-	if rest == "" {
+// fraction writes a/b, with parentheses around a denominator that is more than one atom
+// (1/((x - a)(x - b)), never 1/(x - a)(x - b)) and a numerator that is more than one
+// product of atoms (n(n+1)/2 is read as (n(n+1))/2 by everyone, (a+b)/2 needs them).
+func fraction(num, den string) string {
+	num, den = strings.TrimSpace(collapse(num)), strings.TrimSpace(collapse(den))
+	if !product(num) {
+		num = wrap(num)
+	}
+	return num + "/" + wrap(den)
+}
+
+// product says that s is atoms written one against the other (2x, n(n+1), ab²).
+func product(s string) bool {
+	if s == "" {
 		return false
 	}
-	switch c := rest[0]; {
-	case c == '(' || c == '[' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9':
-		return true
-	case c == '\\':
-		for _, cmd := range []string{`\left`, `\frac`, `\dfrac`, `\tfrac`, `\sqrt`, `\big`, `\Big`} {
-			if strings.HasPrefix(rest, cmd) {
-				return true
-			}
+	for s != "" {
+		n := atomLen(s)
+		if n == 0 {
+			return false
 		}
+		s = s[n:]
 	}
-	return false
+	return true
 }
 
-// fraction writes a/b with parentheses around a compound numerator or denominator.
-func fraction(num, den string) string {
-	return wrap(strings.TrimSpace(collapse(num))) + "/" + wrap(strings.TrimSpace(collapse(den)))
-}
-
-// wrap puts parentheses around a compound part: one with a space or an operator that
-// binds less than "/" outside brackets.
+// wrap puts parentheses around s unless it is one atom.
 func wrap(s string) string {
-	if s == "" || !compound(s) {
+	if s == "" {
+		return "()"
+	}
+	if atomLen(s) == len(s) {
 		return s
 	}
 	return "(" + s + ")"
 }
 
-func compound(s string) bool {
-	if strings.HasPrefix(s, "(") && strings.HasSuffix(s, ")") && balancedWhole(s) {
+// atomLen is the length of the atom s starts with (0 for none): a number, a letter or
+// letter-like symbol, a bracketed group, a root of an atom, a fraction character; each
+// with its accents, primes, scripts and factorial signs.
+func atomLen(s string) int {
+	if s == "" {
+		return 0
+	}
+	r, n := utf8.DecodeRuneInString(s)
+	i := n
+	switch {
+	case subscriptRune(r):
+		return 0
+	case superscriptRune(r):
+		for i < len(s) {
+			q, m := utf8.DecodeRuneInString(s[i:])
+			if !superscriptRune(q) {
+				break
+			}
+			i += m
+		}
+		if q, m := utf8.DecodeRuneInString(s[i:]); q == '√' {
+			k := atomLen(s[i+m:])
+			if k == 0 {
+				return 0
+			}
+			i += m + k
+		} else {
+			return 0
+		}
+	case '0' <= r && r <= '9':
+		for i < len(s) && ('0' <= s[i] && s[i] <= '9' || s[i] == '.' && i+1 < len(s) && '0' <= s[i+1] && s[i+1] <= '9') {
+			i++
+		}
+	case unicode.IsLetter(r) || strings.ContainsRune("∞∅∂∇ℵ", r) || vulgarRune(r):
+	case isRootSign(r):
+		m := atomLen(s[i:])
+		if m == 0 {
+			return 0
+		}
+		i += m
+	case r == '|' || r == '‖':
+		k := strings.IndexRune(s[i:], r)
+		if k < 0 {
+			return 0
+		}
+		i += k + n
+	default:
+		if close, ok := closers[r]; ok {
+			k := matching(s, r, close)
+			if k < 0 {
+				return 0
+			}
+			i = k
+		} else {
+			return 0
+		}
+	}
+	return i + postfixLen(s[i:])
+}
+
+// closers are the brackets of atoms.
+var closers = map[rune]rune{'(': ')', '[': ']', '{': '}', '⟨': '⟩', '⌊': '⌋', '⌈': '⌉', '⟦': '⟧', '⁅': '⁆'}
+
+// matching is the index after the bracket closing the one s starts with (-1: none).
+func matching(s string, open, close rune) int {
+	depth := 0
+	for i, r := range s {
+		switch r {
+		case open:
+			depth++
+		case close:
+			depth--
+			if depth == 0 {
+				return i + utf8.RuneLen(r)
+			}
+		}
+	}
+	return -1
+}
+
+// postfixLen is the length of the accents, primes, scripts and factorial signs s starts
+// with.
+func postfixLen(s string) int {
+	i := 0
+	for i < len(s) {
+		r, n := utf8.DecodeRuneInString(s[i:])
+		switch {
+		case unicode.Is(unicode.Mn, r) || superscriptRune(r) || subscriptRune(r) || strings.ContainsRune("′″‴!°", r):
+			i += n
+		case (r == '^' || r == '_') && i+1 < len(s):
+			if s[i+1] == '(' {
+				k := matching(s[i+1:], '(', ')')
+				if k < 0 {
+					return i
+				}
+				i += 1 + k
+				continue
+			}
+			_, m := utf8.DecodeRuneInString(s[i+1:])
+			i += 1 + m
+		default:
+			return i
+		}
+	}
+	return i
+}
+
+func isRootSign(r rune) bool { return r == '√' || r == '∛' || r == '∜' }
+
+var superSet, subSet = runeSet(superscripts), runeSet(subscripts)
+
+func runeSet(m map[rune]rune) map[rune]bool {
+	out := map[rune]bool{}
+	for _, v := range m {
+		out[v] = true
+	}
+	return out
+}
+
+func superscriptRune(r rune) bool { return superSet[r] }
+func subscriptRune(r rune) bool   { return subSet[r] }
+func vulgarRune(r rune) bool      { return vulgarSet[r] }
+
+// vulgar are the fractions with a character of their own.
+var vulgar = map[string]string{
+	"1/2": "½", "1/3": "⅓", "2/3": "⅔", "1/4": "¼", "3/4": "¾", "1/5": "⅕", "2/5": "⅖",
+	"3/5": "⅗", "4/5": "⅘", "1/6": "⅙", "5/6": "⅚", "1/7": "⅐", "1/8": "⅛", "3/8": "⅜",
+	"5/8": "⅝", "7/8": "⅞", "1/9": "⅑", "1/10": "⅒",
+}
+
+var vulgarSet = func() map[rune]bool {
+	out := map[rune]bool{}
+	for _, v := range vulgar {
+		r, _ := utf8.DecodeRuneInString(v)
+		out[r] = true
+	}
+	return out
+}()
+
+// mixedFraction writes the fraction of digits num/den that follows a whole number (2¼,
+// 3¹¹⁄₁₂): one character, or superscript and subscript digits around a fraction slash.
+func mixedFraction(num, den string) string {
+	if v, ok := vulgar[num+"/"+den]; ok {
+		return v
+	}
+	var b strings.Builder
+	for _, r := range num {
+		b.WriteRune(superscripts[r])
+	}
+	b.WriteRune('⁄')
+	for _, r := range den {
+		b.WriteRune(subscripts[r])
+	}
+	return b.String()
+}
+
+func allDigits(s string) bool {
+	if s == "" {
 		return false
 	}
-	depth := 0
-	for i, r := range s {
-		switch r {
-		case '(', '[', '{', '⟨':
-			depth++
-		case ')', ']', '}', '⟩':
-			depth--
-		case ' ', '+', '−', '±', '∓', '·', '×', '/', '=', '<', '>', '≤', '≥', ',', ':', ';', '∈', '→':
-			if depth == 0 {
-				return true
-			}
-		case '-':
-			if depth == 0 && i > 0 {
-				return true
-			}
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
 		}
 	}
-	return false
+	return true
 }
 
-// balancedWhole reports whether the parenthesis opening s closes at its end.
-func balancedWhole(s string) bool {
-	depth := 0
-	for i, r := range s {
-		switch r {
-		case '(':
-			depth++
-		case ')':
-			depth--
-			if depth == 0 && i != len(s)-1 {
-				return false
-			}
-		}
-	}
-	return depth == 0
-}
-
-// root writes √x, √(x+1), ∛x, ∜x or ⁿ√x.
-func root(index, a string) string {
+// root writes √x, √(x+1), ∛x, ∜x or ⁿ√x; ok is false for an index that has no
+// superscript form.
+func root(index, a string) (string, bool) {
 	sign := "√"
 	switch index {
 	case "":
@@ -553,12 +984,13 @@ func root(index, a string) string {
 	case "4":
 		sign = "∜"
 	default:
-		sign = script(index, true) + "√"
+		sup := script(index, true)
+		if sup == "" || strings.HasPrefix(sup, "^") {
+			return "", false
+		}
+		sign = sup + "√"
 	}
-	if utf8.RuneCountInString(a) > 1 && compound(a) || strings.ContainsRune(a, ' ') {
-		return sign + "(" + a + ")"
-	}
-	return sign + a
+	return sign + wrap(a), true
 }
 
 // accent puts a combining mark after each character of a.
@@ -600,6 +1032,7 @@ var rowEnvs = map[string]bool{
 	"gather": true, "gather*": true, "gathered": true, "multline": true, "multline*": true,
 	"split": true, "eqnarray": true, "eqnarray*": true, "displaymath": true, "subequations": true,
 	"array": true, "matrix": true, "cases": true, "dcases": true, "smallmatrix": true,
+	"tabular": true, "tabular*": true,
 }
 
 // alignedEnvs align their columns right, left, right, … (the others all left).
@@ -618,6 +1051,16 @@ func Display(block string, width int) []string {
 	if tall := tallEnv(stripDelims(block), width); tall != nil {
 		return tall
 	}
+	if t := strings.TrimSpace(block); strings.HasPrefix(t, model.AsyOpen) {
+		// Figure code: shown whole, as written, marked.
+		lines := strings.Split(t, "\n")
+		for i := range lines {
+			lines[i] = strings.TrimRight(lines[i], " \t\r")
+		}
+		lines[0] = RawOpen + lines[0]
+		lines[len(lines)-1] += RawClose
+		return lines
+	}
 	body, env := unwrap(block)
 	rows := splitRows(body)
 	if len(rows) == 1 && len(rows[0]) == 1 {
@@ -626,11 +1069,25 @@ func Display(block string, width int) []string {
 		}
 	}
 	var cells [][]string
+	rules := []bool{false} // rules[i]: a rule (\hline, \cline) before row i; the last after all
 	for _, row := range rows {
 		var cs []string
-		for _, c := range row {
-			cs = append(cs, strings.TrimSpace(collapse(renderMath(c, 1))))
+		if len(row) > 0 {
+			var rule bool
+			row[0], rule = leadingRules(row[0])
+			rules[len(rules)-1] = rules[len(rules)-1] || rule
+			if len(row) == 1 && strings.TrimSpace(row[0]) == "" {
+				continue // a row of rules only
+			}
 		}
+		for _, c := range row {
+			if textEnv[env] {
+				cs = append(cs, strings.TrimSpace(collapse(renderText(c, 1))))
+			} else {
+				cs = append(cs, strings.TrimSpace(collapse(renderMath(c, 1))))
+			}
+		}
+		rules = append(rules, false)
 		cells = append(cells, cs)
 	}
 	sep := " "
@@ -643,10 +1100,56 @@ func Display(block string, width int) []string {
 			out[i] = "{ " + out[i]
 		}
 	}
+	if hasRule(rules) {
+		w := 0
+		for _, l := range out {
+			w = max(w, termcells.Width(l))
+		}
+		line := strings.Repeat("─", max(w, 1))
+		var ruled []string
+		for k, r := range rules {
+			if r {
+				ruled = append(ruled, line)
+			}
+			if k < len(out) {
+				ruled = append(ruled, out[k])
+			}
+		}
+		out = ruled
+	}
 	if len(out) == 0 {
 		out = []string{""}
 	}
 	return out
+}
+
+// textEnv are the row environments whose cells are text (with $…$ in them).
+var textEnv = map[string]bool{"tabular": true, "tabular*": true}
+
+// leadingRules takes the \hline and \cline{…} off the start of a row's first cell.
+func leadingRules(c string) (string, bool) {
+	rule := false
+	for {
+		t := strings.TrimLeft(c, " \t\r\n")
+		switch {
+		case strings.HasPrefix(t, `\hline`) && !(len(t) > 6 && isLetter(t[6])):
+			c, rule = t[6:], true
+		case strings.HasPrefix(t, `\cline`):
+			_, k := argument(t, 6)
+			c, rule = t[k:], true
+		default:
+			return c, rule
+		}
+	}
+}
+
+func hasRule(rules []bool) bool {
+	for _, r := range rules {
+		if r {
+			return true
+		}
+	}
+	return false
 }
 
 // fences are the brackets of the matrix and cases environments drawn over several
@@ -699,8 +1202,8 @@ func tallEnv(body string, width int) []string {
 			j = e - 1
 		}
 	}
-	if at < 0 {
-		return nil
+	if at < 0 || strings.Contains(inner, `\hline`) || strings.Contains(inner, `\cline`) {
+		return nil // a table: rows with their rules (Display)
 	}
 	for _, part := range []string{body[:at], body[end:]} {
 		if rows := splitRows(part); len(rows) > 1 || len(rows) == 1 && len(rows[0]) > 1 {
@@ -958,7 +1461,7 @@ var textEnvs = map[string][2]string{
 
 // TextCommand renders the text-mode command that s starts with (s[0] is a backslash):
 // what it reads as and how many bytes of s it takes. An unknown command is returned as
-// written.
+// written, with the groups that follow it, between RawOpen and RawClose.
 func TextCommand(s string) (string, int) {
 	name, j := commandAt(s, 0)
 	switch {
@@ -994,7 +1497,36 @@ func TextCommand(s string) (string, int) {
 	if sym, ok := symbols[name]; ok && textSafe(name) {
 		return sym, j
 	}
-	return s[:j], j
+	switch name {
+	case "boxed", "fbox", "framebox":
+		var b strings.Builder
+		var unclosed map[string]bool
+		k := command(&b, s, 0, 1, &unclosed)
+		return b.String(), k
+	case "multicolumn":
+		// \multicolumn{n}{spec}{content}: the content (the grid does not span columns).
+		_, k := argument(s, j)
+		_, k = argument(s, k)
+		a, k := argument(s, k)
+		return renderText(a, 1), k
+	case "hline", "bf", "it", "rm", "sf", "tt", "em", "bfseries", "itshape", "normalfont", "centering":
+		return "", j // rules and font switches
+	case "cline":
+		_, k := argument(s, j)
+		return "", k
+	}
+	// Math written outside $…$ (a \equiv b, \pmod{p}) reads as that math.
+	var b strings.Builder
+	var unclosed map[string]bool
+	if k := command(&b, s, 0, 1, &unclosed); !strings.HasPrefix(b.String(), RawOpen) {
+		return b.String(), k
+	}
+	// Unknown: as written, with the groups that follow it, marked.
+	k := j
+	for k < len(s) && s[k] == '{' {
+		_, k = group(s, k)
+	}
+	return marked(s[:k]), k
 }
 
 // textSafe are the symbol commands that also make sense in prose.

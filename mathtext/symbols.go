@@ -16,6 +16,7 @@ var symbols = map[string]string{
 	"aleph": "ℵ", "beth": "ℶ", "ell": "ℓ", "hbar": "ℏ", "wp": "℘", "Re": "ℜ", "Im": "ℑ",
 	"imath": "ı", "jmath": "ȷ", "partial": "∂", "nabla": "∇", "infty": "∞", "prime": "′",
 	"emptyset": "∅", "varnothing": "∅", "top": "⊤", "bot": "⊥", "angle": "∠", "degree": "°",
+	"triangle": "△", "measuredangle": "∡", "sphericalangle": "∢",
 	// Binary operators
 	"pm": "±", "mp": "∓", "times": "×", "div": "÷", "cdot": "·", "ast": "∗", "star": "⋆",
 	"circ": "∘", "bullet": "•", "oplus": "⊕", "ominus": "⊖", "otimes": "⊗", "oslash": "⊘",
@@ -132,6 +133,8 @@ var alphabets = map[string]alphabet{
 	"mathbb": {upper: 0x1D538, lower: 0x1D552, digit: 0x1D7D8, except: map[rune]rune{
 		'C': 'ℂ', 'H': 'ℍ', 'N': 'ℕ', 'P': 'ℙ', 'Q': 'ℚ', 'R': 'ℝ', 'Z': 'ℤ'}},
 	"mathbf":     {upper: 0x1D400, lower: 0x1D41A, digit: 0x1D7CE},
+	"bold":       {upper: 0x1D400, lower: 0x1D41A, digit: 0x1D7CE},
+	"mathbfit":   {upper: 0x1D468, lower: 0x1D482},
 	"boldsymbol": {upper: 0x1D400, lower: 0x1D41A, digit: 0x1D7CE},
 	"bm":         {upper: 0x1D400, lower: 0x1D41A, digit: 0x1D7CE},
 	"mathcal":    {upper: 0x1D49C, except: mathcalExcept},

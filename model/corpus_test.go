@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -16,7 +17,19 @@ type corpusProof struct {
 
 func loadCorpus(t testing.TB) []corpusProof {
 	t.Helper()
-	f, err := os.Open(filepath.Join("testdata", "corpus", "proofnet.jsonl"))
+	return loadCorpusFile(t, filepath.Join("testdata", "corpus", "proofnet.jsonl"))
+}
+
+// loadCompetition loads the competition corpus in testdata/competition (see SOURCE
+// there): worked solutions of MATH-500, with boxed answers, tables and [asy] figures.
+func loadCompetition(t testing.TB) []corpusProof {
+	t.Helper()
+	return loadCorpusFile(t, filepath.Join("testdata", "competition", "math500.jsonl"))
+}
+
+func loadCorpusFile(t testing.TB, name string) []corpusProof {
+	t.Helper()
+	f, err := os.Open(name)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -76,5 +89,47 @@ func TestCorpusSentences(t *testing.T) {
 	t.Logf("%d proofs, %d sentences, %d display blocks kept whole", len(texts), sentences, blocks)
 	if blocks < 100 {
 		t.Errorf("only %d display blocks in the corpus: is it loaded?", blocks)
+	}
+}
+
+// On every competition solution: sentences tile it, no display block is split, no
+// sentence is delimiters only, and each [asy] figure lies whole inside one sentence.
+func TestCompetitionSentences(t *testing.T) {
+	corpus := loadCompetition(t)
+	if len(corpus) < 300 {
+		t.Fatalf("competition corpus has %d solutions, want at least 300", len(corpus))
+	}
+	figures := 0
+	for _, p := range corpus {
+		sents := SplitSentences(p.Proof)
+		checkTiling(t, p.Proof, sents)
+		checkDisplay(t, p.Proof, sents)
+		for from := 0; ; {
+			k := strings.Index(p.Proof[from:], AsyOpen)
+			if k < 0 {
+				break
+			}
+			start := from + k
+			e := strings.Index(p.Proof[start:], AsyClose)
+			if e < 0 {
+				break
+			}
+			end := start + e + len(AsyClose)
+			figures++
+			inside := false
+			for _, s := range sents {
+				if s.Start <= start && end <= s.End {
+					inside = true
+				}
+			}
+			if !inside {
+				t.Errorf("%s: the figure at %d is cut into sentences", p.ID, start)
+			}
+			from = end
+		}
+	}
+	t.Logf("%d solutions, %d [asy] figures kept whole", len(corpus), figures)
+	if figures < 20 {
+		t.Errorf("only %d figures in the competition corpus: is it loaded?", figures)
 	}
 }

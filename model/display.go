@@ -19,7 +19,16 @@ var displayEnvs = map[string]bool{
 	"split": true, "cases": true, "dcases": true, "array": true, "eqnarray": true, "eqnarray*": true,
 	"displaymath": true, "matrix": true, "pmatrix": true, "bmatrix": true, "Bmatrix": true,
 	"vmatrix": true, "Vmatrix": true, "smallmatrix": true, "subequations": true,
+	// Tables and figure code: one unit each, whatever they hold.
+	"tabular": true, "tabular*": true, "tikzpicture": true, "picture": true, "tikzcd": true,
 }
+
+// Asymptote figure code, as competition solutions write it: [asy] … [/asy], one block
+// (it holds semicolons, periods and "$" of its labels that are no sentence ends).
+const (
+	AsyOpen  = "[asy]"
+	AsyClose = "[/asy]"
+)
 
 // DisplayBlock is a display block of a proof: proof[Start:End] runs from its opening
 // delimiter to the end of its closing one.
@@ -27,15 +36,24 @@ type DisplayBlock struct{ Start, End int }
 
 // DisplayBlocks finds the display blocks of a proof, left to right, without overlap:
 // $$…$$, \[…\] and \begin{E}…\end{E} for a display environment E (nested ones of the
-// same name counted). Inline math ($…$ within a paragraph) and backslash escapes are
+// same name counted), and [asy]…[/asy] figure code. Inline math ($…$ within a paragraph) and backslash escapes are
 // skipped on the way, so "\$$" is not an opener. An opener without a closer is taken
 // literally, and so are later openers of its kind (which keeps the search linear).
 func DisplayBlocks(s string) []DisplayBlock {
 	var out []DisplayBlock
-	var noDollar, noBracket bool
+	var noDollar, noBracket, noAsy bool
 	var noEnv map[string]bool
 	for i := 0; i < len(s); {
 		switch c := s[i]; {
+		case c == '[' && !noAsy && strings.HasPrefix(s[i:], AsyOpen):
+			if k := strings.Index(s[i+len(AsyOpen):], AsyClose); k >= 0 {
+				j := i + len(AsyOpen) + k + len(AsyClose)
+				out = append(out, DisplayBlock{i, j})
+				i = j
+				continue
+			}
+			noAsy = true
+			i++
 		case c == '\\' && i+1 < len(s) && s[i+1] == '[':
 			if !noBracket {
 				if j := closeAt(s, i+2, `\]`); j >= 0 {

@@ -6,8 +6,8 @@ package model
 //
 // First, display blocks are found, left to right: $$…$$, \[…\] and
 // \begin{E}…\end{E} for a display environment E (see displayEnvs: equation, align,
-// aligned, gather, multline, cases, array, the matrices, …; nested ones of the same name
-// are counted). A block is one unit whatever it holds, blank lines included: nothing
+// aligned, gather, multline, cases, array, the matrices, tabular, tikzpicture, …; nested
+// ones of the same name are counted), and [asy]…[/asy] figure code. A block is one unit whatever it holds, blank lines included: nothing
 // inside it ever starts a sentence. An opener without a closer is taken literally (and so
 // are the later openers of its kind). Inline math $…$ and \(…\) is skipped on the way.
 //

@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"referee/mathtext"
 	"strings"
 
 	tea "charm.land/bubbletea/v2"
@@ -94,7 +95,7 @@ func (m *Model) openDecision() tea.Cmd {
 	id := st.ID
 	prem := strings.Join(p.premises, "\n")
 	replaced := "Replaced by the accepted modification of " + id + " (" + p.modType + "): " + p.claim
-	es := []entry{{group: "no agent skill decides this (the seed-era orchestrator waits for a human; today's sends it back to agent-check)", title: "proposed: " + p.claim, desc: strings.Join(p.premises, "; ")}}
+	es := []entry{{group: "no agent skill decides this (the seed-era orchestrator waits for a human; today's sends it back to agent-check)", title: "proposed: " + mathtext.Line(p.claim, mathtext.Unicode), desc: strings.Join(p.premises, "; ")}}
 	switch {
 	case p.claim == "":
 		es = append(es, entry{group: "accept", title: "the proposal gives no new wording", disabled: "accept it by hand: W or S with the claim you want, then A on " + id})

@@ -6,7 +6,8 @@ import (
 	"referee/mathtext"
 )
 
-// toggleMath switches proofs between readable math and the LaTeX source. Renderings are
+// toggleMath switches proofs, claims in the tree and the detail between readable math
+// and the LaTeX source. Renderings are
 // cached per math mode, so switching back is free; sentences, quotes (R) and the
 // locator always use the source.
 func (m *Model) toggleMath() tea.Cmd {
@@ -17,5 +18,6 @@ func (m *Model) toggleMath() tea.Cmd {
 		m.math = mathtext.Unicode
 		m.flashInfo("math readable: m shows the LaTeX source")
 	}
+	m.tree.math = m.math
 	return m.rebuildDetail()
 }

@@ -2,6 +2,7 @@ package tui
 
 import (
 	"fmt"
+	"referee/mathtext"
 	"strconv"
 	"strings"
 
@@ -16,7 +17,7 @@ func describeNew(id string, doc model.Value) string {
 		return fmt.Sprintf("problem %s (%s): %s", id, p.Status, strconv.Quote(model.SanitizeLine(p.Title())))
 	}
 	st := model.StatementFrom(doc)
-	return fmt.Sprintf("statement %s (%s): %s", id, st.Status, strconv.Quote(model.SanitizeLine(st.Claim())))
+	return fmt.Sprintf("statement %s (%s): %s", id, st.Status, strconv.Quote(model.SanitizeLine(mathtext.Line(st.Claim(), mathtext.Unicode))))
 }
 
 // argLines lists a change's exact arguments, as the skill receives them.

@@ -2,6 +2,7 @@ package tui
 
 import (
 	"fmt"
+	"referee/mathtext"
 	"slices"
 	"strings"
 
@@ -204,13 +205,21 @@ func findIn(in corpus, q string) []string {
 	if in.Has(ql) {
 		return []string{ql}
 	}
-	words := strings.Fields(ql)
+	// A word matches the source or what it reads as: "≡" finds \equiv too.
+	var words [][]string
+	for _, w := range strings.Fields(ql) {
+		forms := []string{w}
+		for _, f := range mathtext.SourceForms(w) {
+			forms = append(forms, strings.ToLower(f))
+		}
+		words = append(words, forms)
+	}
 	var out []string
 	for _, id := range in.Order() {
 		text := strings.ToLower(in.Text(id))
 		ok := true
-		for _, w := range words {
-			if !strings.Contains(text, w) {
+		for _, forms := range words {
+			if !slices.ContainsFunc(forms, func(f string) bool { return strings.Contains(text, f) }) {
 				ok = false
 				break
 			}

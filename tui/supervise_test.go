@@ -321,7 +321,7 @@ func TestGraveyardPane(t *testing.T) {
 	contains(t, "graveyard", got,
 		"Graveyard (2)",
 		"→ s-004 ✗ false For every prime",
-		"  Disproof: 3 steps checked. $7$ is a prime $\\equiv 3 \\pmod{4}$ and",
+		"  Disproof: 3 steps checked. 7 is a prime ≡ 3 (mod 4) and 4 · 7 - 1 =",
 		"→ s-013 ⊘ abandoned For every integer",
 		"  Reason: given s-009 this claim is equivalent to s-011 itself, so any",
 		"Held up: p-002, s-011, s-015",

@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"referee/mathtext"
 	"strings"
 
 	"charm.land/bubbles/v2/key"
@@ -45,6 +46,8 @@ type Tree struct {
 	width  int
 	height int
 	keys   TreeKeyMap
+	// math is how rows show their claims' math (the m toggle).
+	math mathtext.Mode
 	// retreads marks the statements whose claims repeat an older decided one (≈).
 	retreads map[string][]model.Retread
 	// marks are the others' markers by statement (serve: presence.go), set before View.
@@ -310,7 +313,7 @@ func (t *Tree) View(st *themes.Styles, focused bool, flash map[string]bool) stri
 			r := t.rows[i]
 			var info views.RowInfo
 			if r.Kind == live.RowStatement || r.Kind == live.RowProblem {
-				info = views.InfoFor(t.f.Snapshot(), t.f.Graph(), r.ID, t.f.Broken())
+				info = views.InfoFor(t.f.Snapshot(), t.f.Graph(), r.ID, t.f.Broken(), t.math)
 				info.Flash = flash[r.ID]
 				info.Retread = len(t.retreads[r.ID]) > 0
 			}

@@ -218,7 +218,7 @@ func (b *docBuilder) ref(snap *model.Snapshot, g *model.Graph, item string, inde
 	var info RowInfo
 	exists := snap.Exists(id)
 	if exists {
-		info = InfoFor(snap, g, id, nil)
+		info = InfoFor(snap, g, id, nil, b.state.Math)
 		if text == "" {
 			text = info.Text
 		}
@@ -257,7 +257,7 @@ func StatementDetail(st *themes.Styles, snap *model.Snapshot, g *model.Graph, id
 		b.line(st.Error.Render("⚠ " + id + " does not exist"))
 		return b.doc
 	}
-	info := InfoFor(snap, g, id, nil)
+	info := InfoFor(snap, g, id, nil, b.state.Math)
 	var marks []string
 	if s.Type != "" {
 		marks = append(marks, st.Muted.Render(model.SanitizeLine(s.Type)))
@@ -403,7 +403,7 @@ const detailTextBytes = 64 << 10
 
 // similar writes one similar statement: a followable link with its score and badge.
 func (b *docBuilder) similar(snap *model.Snapshot, g *model.Graph, m model.Match) {
-	info := InfoFor(snap, g, m.ID, nil)
+	info := InfoFor(snap, g, m.ID, nil, b.state.Math)
 	arrow := "→ "
 	if len(b.doc.Links) == b.state.Link {
 		arrow = b.st.Cursor.Render("→") + " "
@@ -543,7 +543,7 @@ func ProblemDetail(st *themes.Styles, snap *model.Snapshot, g *model.Graph, id s
 		b.line(st.Error.Render("⚠ " + id + " does not exist"))
 		return b.doc
 	}
-	info := InfoFor(snap, g, id, nil)
+	info := InfoFor(snap, g, id, nil, b.state.Math)
 	var marks []string
 	if p.Priority != "" {
 		marks = append(marks, st.Muted.Render("priority "+model.SanitizeLine(p.Priority)))

@@ -24,11 +24,11 @@ func GraveyardDoc(st *themes.Styles, snap *model.Snapshot, g *model.Graph, grave
 		b.ref(snap, g, gr.ID, 0)
 		switch {
 		case gr.Counterexample != "":
-			b.labelled(2, "Counterexample", gr.Counterexample)
+			b.labelled(2, "Counterexample", b.readable(gr.Counterexample))
 		case gr.Disproof != "":
-			b.labelled(2, "Disproof", gr.Disproof)
+			b.labelled(2, "Disproof", b.readable(gr.Disproof))
 		case gr.Reason != "":
-			b.labelled(2, "Reason", gr.Reason)
+			b.labelled(2, "Reason", b.readable(gr.Reason))
 		default:
 			b.para("no counterexample or reason was recorded", 2, st.Faint.Render)
 		}

@@ -6,7 +6,9 @@ package views
 
 import (
 	"fmt"
+	"referee/mathtext"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"github.com/charmbracelet/x/ansi"
@@ -32,17 +34,18 @@ type RowInfo struct {
 	Retread     bool   // the claim repeats an older true, false or abandoned one (≈)
 }
 
-// InfoFor reads a row's info. It tolerates anything: a missing object gives zero info.
-func InfoFor(snap *model.Snapshot, g *model.Graph, id string, broken map[string]bool) RowInfo {
+// InfoFor reads a row's info, its text's math shown as math says. It tolerates
+// anything: a missing object gives zero info.
+func InfoFor(snap *model.Snapshot, g *model.Graph, id string, broken map[string]bool, math mathtext.Mode) RowInfo {
 	var ri RowInfo
 	if st := snap.Statements.Get(id); st != nil {
 		ri.Status = st.Status
-		ri.Text = firstLine(st.Claim())
+		ri.Text = ReadableLine(st.Claim(), math)
 		ri.IssuesTotal = len(st.Issues)
 		ri.IssuesOpen = len(model.Unanswered(st.Issues, st.Responses))
 	} else if p := snap.Problems[id]; p != nil {
 		ri.Status = p.Status
-		ri.Text = firstLine(p.Title())
+		ri.Text = ReadableLine(p.Title(), math)
 	}
 	if g != nil {
 		ri.Phase = g.Phase.Get(id)
@@ -54,14 +57,52 @@ func InfoFor(snap *model.Snapshot, g *model.Graph, id string, broken map[string]
 	return ri
 }
 
-func firstLine(s string) string {
+// ReadableLine is the first line of a claim, title or proof as a row shows it: clipped,
+// its math readable in mode math (see mathtext.Line), sanitised.
+func ReadableLine(s string, math mathtext.Mode) string {
 	s, _ = Clip(strings.TrimLeft(s, " \t\r\n"), rowTextBytes)
 	s = strings.TrimSpace(s)
-	if i := strings.IndexByte(s, '\n'); i >= 0 {
-		s = s[:i] + " …"
+	more := ""
+	if i := strings.Index(s, "\n\n"); i >= 0 {
+		s, more = s[:i], " …" // the first paragraph: a display block in it stays with it
 	}
-	return model.SanitizeLine(s)
+	if math == mathtext.Unicode && mathtext.HasMath(s) {
+		s, _ = Clip(s, rowMathBytes)
+		s = readableRows.get(s)
+	} else if i := strings.IndexByte(s, '\n'); i >= 0 {
+		s, more = s[:i], " …"
+	}
+	return model.SanitizeLine(s + more)
 }
+
+// readableRows keeps the rows' readable texts: every visible row is laid out on every
+// frame, and its math is rendered once, not on each.
+var readableRows = &lineCache{m: map[string]string{}}
+
+type lineCache struct {
+	mu sync.Mutex
+	m  map[string]string
+}
+
+// rowCacheSize bounds the rows' readable texts kept: far more than a screen shows.
+const rowCacheSize = 4096
+
+func (c *lineCache) get(s string) string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if r, ok := c.m[s]; ok {
+		return r
+	}
+	if len(c.m) >= rowCacheSize {
+		clear(c.m)
+	}
+	r := mathtext.Line(s, mathtext.Unicode)
+	c.m[s] = r
+	return r
+}
+
+// rowMathBytes is the most of a text whose math a row renders: more than a row shows.
+const rowMathBytes = 1024
 
 // rowTextBytes is the most of a text a tree row looks at: far more than a row can show,
 // and a 5 MB claim is not sanitised and measured again on every frame.

@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"referee/mathtext"
 	"slices"
 	"strings"
 	"unicode/utf8"
@@ -158,7 +159,8 @@ func countsText(counts map[string]int, order []string) string {
 
 func statusOf(snap *model.Snapshot, id string) string { return store.ObjectStatus(snap, id) }
 
-// titleOf is the first line of a statement's claim or a problem's objectives.
+// titleOf is the first line of a statement's claim or a problem's objectives, its
+// math readable.
 func titleOf(snap *model.Snapshot, id string) string {
 	var text string
 	if p := snap.Problems[id]; p != nil {
@@ -166,8 +168,11 @@ func titleOf(snap *model.Snapshot, id string) string {
 	} else if s := snap.Statements.Get(id); s != nil {
 		text = s.Claim()
 	}
-	first, _, _ := strings.Cut(text, "\n")
-	return oneLine(first)
+	first := text
+	if i := strings.Index(first, "\n\n"); i >= 0 {
+		first = first[:i] // the first paragraph: a display block in it stays with it
+	}
+	return oneLine(mathtext.Line(first, mathtext.Unicode))
 }
 
 func clip(s string, n int) string {
