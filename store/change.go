@@ -141,6 +141,10 @@ func open(dir, skill string, lock bool) (*tx, error) {
 		if err := t.lock.Lock(); err != nil {
 			return nil, inputf("cannot lock %s: %v", LockFile, unwrapPath(err))
 		}
+		if err := interrupted(dir, skill); err != nil {
+			t.end()
+			return nil, err
+		}
 	}
 	data, err := readStable(filepath.Join(dir, ConfigFile))
 	if err != nil {

@@ -126,9 +126,9 @@ func beginNow(dir, skill string) (*tx, error) {
 	if !ok {
 		return nil, &BusyError{Msg: fmt.Sprintf("%s: a change is being written to %s (%s is held); nothing was changed: try again when it is done", skill, dir, LockFile)}
 	}
-	if j := pendingJournal(dir); j != "" {
+	if err := interrupted(dir, skill); err != nil {
 		_ = l.Unlock()
-		return nil, &BusyError{Msg: fmt.Sprintf("%s: a change was interrupted (%s is left); nothing was changed: run referee repair first", skill, j)}
+		return nil, err
 	}
 	t, err := open(dir, skill, false)
 	if err != nil {
@@ -163,8 +163,15 @@ func Busy(dir, skill string) error {
 			_ = l.Unlock()
 		}
 	}
+	return interrupted(dir, skill)
+}
+
+// interrupted refuses (as a BusyError) while an interrupted change's journal is left:
+// a write over it could re-create what the change removed, or change what repair must
+// compare, and repair would then have to guess. Every writer asks under the lock.
+func interrupted(dir, skill string) error {
 	if j := pendingJournal(dir); j != "" {
-		return &BusyError{Msg: fmt.Sprintf("%s: a change was interrupted (%s is left); nothing was changed: run referee repair first", skill, j)}
+		return &BusyError{Msg: fmt.Sprintf("%s: a change was interrupted (%s is left); nothing was changed: run `referee repair` first", skill, j)}
 	}
 	return nil
 }
