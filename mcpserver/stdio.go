@@ -25,9 +25,18 @@ func ServeStdio(ctx context.Context, srv *mcp.Server, in io.Reader, out io.Write
 		maxMessage = DefaultMaxMessage
 	}
 	w := &lockedWriter{w: out}
+	w.cond = sync.NewCond(&w.mu)
 	pr, pw := io.Pipe()
-	g := &guard{in: bufio.NewReaderSize(in, 64<<10), out: w, pass: pw, max: maxMessage}
-	go func() { pw.CloseWithError(g.run()) }()
+	g := &guard{in: bufio.NewReaderSize(in, 64<<10), out: w, pass: pw, max: maxMessage, asked: w}
+	go func() {
+		err := g.run()
+		// The SDK drops the calls still running when its input ends: the end is passed
+		// on only once every request read before it has been answered.
+		if err == nil {
+			w.drained(ctx)
+		}
+		pw.CloseWithError(err)
+	}()
 	t := &mcp.IOTransport{Reader: pr, Writer: nopCloser{w}, MaxLineLength: -1} // the guard bounds the lines
 	err := srv.Run(ctx, t)
 	pr.Close()
@@ -38,16 +47,52 @@ func ServeStdio(ctx context.Context, srv *mcp.Server, in io.Reader, out io.Write
 }
 
 // lockedWriter keeps the guard's answers and the SDK's from interleaving: each writes a
-// whole line in one Write.
+// whole line in one Write. It counts the requests passed to the SDK and its responses.
 type lockedWriter struct {
-	mu sync.Mutex
-	w  io.Writer
+	mu                sync.Mutex
+	cond              *sync.Cond
+	w                 io.Writer
+	requests, answers int
+	failed            bool
 }
 
 func (l *lockedWriter) Write(p []byte) (int, error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	return l.w.Write(p)
+	n, err := l.w.Write(p)
+	if err != nil {
+		l.failed = true
+	}
+	if msg, derr := jsonrpc.DecodeMessage(bytes.TrimSpace(p)); derr == nil {
+		if _, ok := msg.(*jsonrpc.Response); ok {
+			l.answers++
+		}
+	}
+	l.cond.Broadcast()
+	return n, err
+}
+
+// asked counts a request passed to the SDK (a notification is answered by nothing).
+func (l *lockedWriter) asked() {
+	l.mu.Lock()
+	l.requests++
+	l.mu.Unlock()
+}
+
+// drained waits until every request passed on has its response, the output fails or
+// ctx is done.
+func (l *lockedWriter) drained(ctx context.Context) {
+	stop := context.AfterFunc(ctx, func() {
+		l.mu.Lock()
+		l.cond.Broadcast()
+		l.mu.Unlock()
+	})
+	defer stop()
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	for l.answers < l.requests && !l.failed && ctx.Err() == nil {
+		l.cond.Wait()
+	}
 }
 
 type nopCloser struct{ io.Writer }
@@ -58,8 +103,9 @@ func (nopCloser) Close() error { return nil }
 type guard struct {
 	in   *bufio.Reader
 	out  io.Writer
-	pass io.Writer
-	max  int
+	pass  io.Writer
+	max   int
+	asked interface{ asked() }
 }
 
 // idPrefix is how much of an over-long line is kept to find the request's id in.
@@ -117,10 +163,14 @@ func (g *guard) line(line []byte, size int, tooLong bool) error {
 	if trimmed[0] == '[' {
 		return g.answer(nil, jsonrpc.CodeInvalidRequest, "invalid request: JSON-RPC batches are not taken; send one message per line")
 	}
-	if _, err := jsonrpc.DecodeMessage(trimmed); err != nil {
+	msg, err := jsonrpc.DecodeMessage(trimmed)
+	if err != nil {
 		return g.answer(idIn(trimmed), jsonrpc.CodeInvalidRequest, "invalid request: not a JSON-RPC 2.0 message: "+err.Error())
 	}
-	_, err := g.pass.Write(append(trimmed, '\n'))
+	if req, ok := msg.(*jsonrpc.Request); ok && req.IsCall() && g.asked != nil {
+		g.asked.asked()
+	}
+	_, err = g.pass.Write(append(trimmed, '\n'))
 	return err
 }
 
