@@ -101,8 +101,8 @@ func (nopCloser) Close() error { return nil }
 
 // guard passes the well-formed JSON-RPC lines of in to the SDK and answers the others.
 type guard struct {
-	in   *bufio.Reader
-	out  io.Writer
+	in    *bufio.Reader
+	out   io.Writer
 	pass  io.Writer
 	max   int
 	asked interface{ asked() }
