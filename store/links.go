@@ -51,8 +51,15 @@ func refuseUnsafe(dir string) error {
 // readNoFollow reads a regular file and fails with errLink when path is a link. It never
 // opens a FIFO or device (which could block or never end), and it compares the file it
 // opened with what Lstat saw, so a link or FIFO swapped in between is refused too.
-func readNoFollow(path string) ([]byte, error) {
-	if data, err, ok := readNoFollowFast(path); ok {
+// A file over MaxObjectSize (every object, backup and config.json) is refused from its
+// size, before anything is read.
+func readNoFollow(path string) ([]byte, error) { return readNoFollowLimit(path, MaxObjectSize) }
+
+// readLogNoFollow is readNoFollow for the change log, which has no size limit.
+func readLogNoFollow(path string) ([]byte, error) { return readNoFollowLimit(path, -1) }
+
+func readNoFollowLimit(path string, limit int64) ([]byte, error) {
+	if data, err, ok := readNoFollowFast(path, limit); ok {
 		return data, err
 	}
 	f, err := openNoFollow(path)
@@ -60,7 +67,18 @@ func readNoFollow(path string) ([]byte, error) {
 		return nil, err
 	}
 	defer f.Close()
-	return ReadBounded(f, MaxObjectSize, path)
+	if limit < 0 {
+		return io.ReadAll(f)
+	}
+	if info, err := f.Stat(); err == nil && info.Size() > limit {
+		return nil, &fs.PathError{Op: "read", Path: path, Err: sizeError(info.Size(), limit)}
+	}
+	return ReadBounded(f, limit, path)
+}
+
+// sizeError is the loader's words for a file over the limit.
+func sizeError(size, limit int64) error {
+	return fmt.Errorf("is %d bytes, more than the %d an object file may have", size, limit)
 }
 
 // openNoFollow opens a regular file for reading with readNoFollow's checks.

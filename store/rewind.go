@@ -213,7 +213,7 @@ func PlanRewind(dir, changeID string) (*Restore, error) {
 
 // readLog reads and parses the log under the lock.
 func (t *tx) readLog() ([]model.LogEntry, error) {
-	data, err := readNoFollow(filepath.Join(t.dir, filepath.FromSlash(LogFile)))
+	data, err := readLogNoFollow(filepath.Join(t.dir, filepath.FromSlash(LogFile)))
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
 			return nil, nil
@@ -553,7 +553,7 @@ func LastChange(dir string) (string, error) {
 	if err := refuseUnsafe(dir); err != nil {
 		return "", err
 	}
-	data, err := readNoFollow(filepath.Join(dir, filepath.FromSlash(LogFile)))
+	data, err := readLogNoFollow(filepath.Join(dir, filepath.FromSlash(LogFile)))
 	if errors.Is(err, fs.ErrNotExist) {
 		return "", nil
 	}
