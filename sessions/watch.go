@@ -71,7 +71,8 @@ type session struct {
 	dir      string // <session id>/subagents
 	subs     map[string]*subFile
 	subOrder []string
-	listed   time.Time // when the subagents folder was last listed
+	listed   time.Time       // when the subagents folder was last listed
+	skipped  map[string]bool // entries of the subagents folder that are not regular files
 }
 
 type subFile struct {
@@ -236,6 +237,11 @@ func (w *Watcher) scan() bool {
 				continue
 			}
 			info, err := f.Info()
+			if err == nil && !info.Mode().IsRegular() {
+				// A FIFO or device would block the read that looks for its cwd forever.
+				w.other[path] = probe{decided: true}
+				continue
+			}
 			if err != nil || seen && info.Size() == pr.size {
 				undecided = undecided || seen && !pr.decided
 				continue
@@ -372,6 +378,16 @@ func (w *Watcher) followSubs(s *session, now time.Time) bool {
 			continue
 		}
 		if _, ok := s.subs[name]; ok {
+			continue
+		}
+		if !e.Type().IsRegular() {
+			if !s.skipped[name] {
+				if s.skipped == nil {
+					s.skipped = map[string]bool{}
+				}
+				s.skipped[name] = true
+				s.main.note("skipped subagents/" + name + ": not a regular file")
+			}
 			continue
 		}
 		id := strings.TrimSuffix(strings.TrimPrefix(name, "agent-"), ".jsonl")

@@ -142,3 +142,30 @@ func readFileBounded(path string, limit int64) ([]byte, error) {
 	defer f.Close()
 	return ReadBounded(f, limit, path)
 }
+
+// errBackupFolderLink says a change's backup folder history/l-…/ is a link: its backups
+// would be read from wherever it points.
+var errBackupFolderLink = errors.New("its folder is a link or not a folder (links are not followed)")
+
+// readBackup reads a backup history/<change>/<id>.json (path is absolute) as readNoFollow
+// does, and refuses it too when its folder is a link.
+func readBackup(path string) ([]byte, error) {
+	if err := backupFolderOK(path); err != nil {
+		return nil, err
+	}
+	return readNoFollow(path)
+}
+
+// backupFolderOK refuses a backup whose folder is not a plain folder.
+func backupFolderOK(path string) error {
+	info, err := os.Lstat(filepath.Dir(path))
+	if err == nil && (info.Mode()&fs.ModeSymlink != 0 || !info.IsDir()) {
+		return errBackupFolderLink
+	}
+	return nil
+}
+
+// RefuseLinks fails, as a change would, when a folder or file of dir that referee reads
+// (statement/, history/, config.json…) is a link or not what it should be: a read then
+// refuses with the reason instead of showing an empty folder.
+func RefuseLinks(dir string) error { return refuseUnsafe(dir) }

@@ -474,8 +474,12 @@ func (pl *repairPlan) journal(j *journal) {
 		pl.added = append(pl.added, j.entry)
 		pl.removed[j.path] = true
 		line := j.line
+		wrote := "every object (" + strings.Join(ids(j.written), ", ") + ")"
+		if len(j.objects) == 0 {
+			wrote = "config.json (it changes no object)"
+		}
 		pl.add(repairItem{path: j.path, object: j.change,
-			situation: j.skillDesc + " was interrupted after writing every object (" + strings.Join(ids(j.written), ", ") + ") but before its log line",
+			situation: j.skillDesc + " was interrupted after writing " + wrote + " but before its log line",
 			base:      "add the line to " + LogFile, past: "added the line to " + LogFile,
 			do: func() error {
 				if err := appendLine(pl.abs(LogFile), []byte(line)); err != nil {

@@ -281,7 +281,7 @@ func (t *tx) planRewind(changeID string) ([]restoreObj, []string, error) {
 		var want, now []byte
 		var err error
 		if it.backup != "" {
-			want, err = readNoFollow(t.abs(it.backup))
+			want, err = readBackup(t.abs(it.backup))
 			if err == nil {
 				_, err = model.Parse(want)
 			}
@@ -488,7 +488,7 @@ func (t *tx) undoRestore(target model.LogEntry, counters []string, branchBefore 
 		if k < len(target.Modification) {
 			id := target.Modification[k]
 			rel := HistoryDir + "/" + target.ID + "/" + id + ".json"
-			want, err := readNoFollow(t.abs(rel))
+			want, err := readBackup(t.abs(rel))
 			if err == nil && !json.Valid(want) {
 				// Checked, not parsed: the undo writes back the bytes the batch took
 				// away, whatever they hold; only a damaged backup stops it.

@@ -140,7 +140,12 @@ func (t *tx) undo(changeID string) error {
 		if !model.ValidID(id, "") || objectFile(id) == "" {
 			return inputf("undo: %s names %q, which is not an object ID", changeID, id)
 		}
-		backup, err := readStable(filepath.Join(t.dir, HistoryDir, changeID, id+".json"))
+		path := filepath.Join(t.dir, HistoryDir, changeID, id+".json")
+		err := backupFolderOK(path)
+		var backup []byte
+		if err == nil {
+			backup, err = readStable(path)
+		}
 		if err != nil {
 			return inputf("undo: the backup of %s in %s/%s is unusable: %v", id, HistoryDir, changeID, err)
 		}
