@@ -86,3 +86,29 @@ func TestHugeObjectRefusedInBoundedMemory(t *testing.T) {
 		t.Errorf("refusing a 2 GiB object allocated %d MB", got>>20)
 	}
 }
+
+// undo reads the log backwards from its end: a 16 MB last line is copied a few times,
+// not once per 64 KB read (its length squared over two: gigabytes).
+func TestUndoReadsALongLastLineOnce(t *testing.T) {
+	dir := copyDir(t, fixtureDir)
+	f, err := os.OpenFile(filepath.Join(dir, LogFile), os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.WriteString(`{"l-007": {"creation": [], "modification": []}, "by": "` + strings.Repeat("x", 16<<20) + `"}` + "\n")
+	f.Close()
+	var ms runtime.MemStats
+	runtime.ReadMemStats(&ms)
+	allocated := ms.TotalAlloc
+	entries, err := logFrom(filepath.Join(dir, LogFile), "l-006")
+	if err != nil {
+		t.Fatal(err)
+	}
+	runtime.ReadMemStats(&ms)
+	if len(entries) != 2 || entries[0].ID != "l-006" || entries[1].ID != "l-007" {
+		t.Errorf("the log from l-006: %d lines", len(entries))
+	}
+	if got := ms.TotalAlloc - allocated; got > 200<<20 {
+		t.Errorf("reading back over a 16 MB line allocated %d MB", got>>20)
+	}
+}
