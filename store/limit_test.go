@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"referee/model"
 )
 
 // What a reader refuses, no writer creates: a change that would make an object larger
@@ -110,5 +112,36 @@ func TestUndoReadsALongLastLineOnce(t *testing.T) {
 	}
 	if got := ms.TotalAlloc - allocated; got > 200<<20 {
 		t.Errorf("reading back over a 16 MB line allocated %d MB", got>>20)
+	}
+}
+
+// One validator for premises: what check reports, the skills refuse.
+func TestSkillsRefusePremisesCheckReports(t *testing.T) {
+	dir := openProblemFolder(t)
+	wrap, _ := Lookup("prob-wrapup-statement")
+	opts := Options{Actor: "tester", Now: pinned}
+	for _, bad := range []string{"(s-001/../../x) foo", "(s-../x) y", "(p-) z"} {
+		before := folderState(t, dir)
+		_, err := Run(dir, wrap, Args{"problem_id": "p-001", "claim": []string{"Ivy is a Knave"}, "premises": []string{"(s-001) ok", bad}}, opts)
+		m := model.BadRefPrefix(bad)
+		want := `prob-wrapup-statement: premise 2 starts like a reference, but "` + m + `" is not an ID`
+		if m == "" || err == nil || !strings.HasPrefix(err.Error(), want) {
+			t.Errorf("%q: %v, want %q", bad, err, want)
+		}
+		if d := diffStates(folderState(t, dir), before); len(d) > 0 {
+			t.Errorf("%q: a refused change wrote %v", bad, d)
+		}
+	}
+	// check reports the same item, written by hand (as an agent's script may).
+	doc := model.NewStatement("s-007", "normal", []string{"x"}, []string{"(s-001/../../x) foo"}, "pending")
+	write(t, dir, "statement/s-007.json", string(model.EncodeIndent(doc)))
+	findings, err := Check(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.ContainsFunc(findings, func(f Finding) bool {
+		return f.Msg == `hypothesis item 1 starts like a reference, but "(s-001/../../x)" is not an ID`
+	}) {
+		t.Errorf("check: %v", findings)
 	}
 }
