@@ -309,3 +309,41 @@ func TestStdioAnswersEverythingBeforeEOF(t *testing.T) {
 		}
 	}
 }
+
+// A call that takes longer than the read and write timeouts is answered: they bound
+// clients without the token, not the work of one that has it.
+func TestHTTPLongCallOutlivesTheTimeouts(t *testing.T) {
+	rt, wt := readTimeout, writeTimeout
+	readTimeout, writeTimeout = 200*time.Millisecond, 200*time.Millisecond
+	defer func() { readTimeout, writeTimeout = rt, wt }()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := New(freshFolder(t), Options{Now: testNow})
+	mcp.AddTool(srv, &mcp.Tool{Name: "slow"}, func(ctx context.Context, _ *mcp.CallToolRequest, _ struct{}) (*mcp.CallToolResult, any, error) {
+		select {
+		case <-time.After(time.Second):
+		case <-ctx.Done():
+			return nil, nil, ctx.Err()
+		}
+		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "done"}}}, nil, nil
+	})
+	hs := NewHTTPServer(HTTPHandler(srv, HTTPOptions{Token: testToken}))
+	go hs.Serve(LimitListener(ln, 0, 0))
+	defer hs.Close()
+	cs, err := httpSession(t, "http://"+ln.Addr().String(), testToken, "patient")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cs.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "slow"})
+	if err != nil {
+		t.Fatalf("a 1 s call with 0.2 s read and write timeouts: %v", err)
+	}
+	if res.IsError || res.Content[0].(*mcp.TextContent).Text != "done" {
+		t.Errorf("a 1 s call: %+v", res)
+	}
+}

@@ -38,7 +38,8 @@ const (
 // client without the token, and an idle connection between requests. A client with the
 // token has no read or write deadline once its request is read: a tool call or the
 // server's event stream may take as long as it takes.
-const (
+// (Variables only so that tests can shorten them.)
+var (
 	readHeaderTimeout = 5 * time.Second
 	readTimeout       = 60 * time.Second
 	writeTimeout      = 30 * time.Second
