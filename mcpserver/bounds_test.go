@@ -347,3 +347,34 @@ func TestHTTPLongCallOutlivesTheTimeouts(t *testing.T) {
 		t.Errorf("a 1 s call: %+v", res)
 	}
 }
+
+// A request the client cancelled gets no answer: the server does not wait for one at EOF.
+func TestStdioCancelledRequestAtEOF(t *testing.T) {
+	srv := New(freshFolder(t), Options{Now: testNow})
+	mcp.AddTool(srv, &mcp.Tool{Name: "slow"}, func(ctx context.Context, _ *mcp.CallToolRequest, _ struct{}) (*mcp.CallToolResult, any, error) {
+		select {
+		case <-time.After(time.Minute):
+		case <-ctx.Done():
+		}
+		return nil, nil, ctx.Err()
+	})
+	in := initBody + "\n" + `{"jsonrpc":"2.0","method":"notifications/initialized"}` + "\n" +
+		`{"jsonrpc":"2.0","id":"x-2","method":"tools/call","params":{"name":"slow","arguments":{}}}` + "\n" +
+		`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":"x-2"}}` + "\n" +
+		`{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"slow","arguments":{}}}` + "\n" +
+		`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":3}}` + "\n"
+	done := make(chan error, 1)
+	var out bytes.Buffer
+	go func() { done <- ServeStdio(context.Background(), srv, strings.NewReader(in), &out, 0) }()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatal(err)
+		}
+	case <-time.After(20 * time.Second):
+		t.Fatal("the server waits at EOF for an answer to a cancelled request")
+	}
+	if !strings.Contains(out.String(), `"id":1,"result"`) {
+		t.Errorf("initialize not answered: %s", out.String())
+	}
+}

@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strconv"
 	"sync"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
@@ -27,7 +28,7 @@ func ServeStdio(ctx context.Context, srv *mcp.Server, in io.Reader, out io.Write
 	w := &lockedWriter{w: out}
 	w.cond = sync.NewCond(&w.mu)
 	pr, pw := io.Pipe()
-	g := &guard{in: bufio.NewReaderSize(in, 64<<10), out: w, pass: pw, max: maxMessage, asked: w}
+	g := &guard{in: bufio.NewReaderSize(in, 64<<10), out: w, pass: pw, max: maxMessage, pending: w}
 	go func() {
 		err := g.run()
 		// The SDK drops the calls still running when its input ends: the end is passed
@@ -47,13 +48,14 @@ func ServeStdio(ctx context.Context, srv *mcp.Server, in io.Reader, out io.Write
 }
 
 // lockedWriter keeps the guard's answers and the SDK's from interleaving: each writes a
-// whole line in one Write. It counts the requests passed to the SDK and its responses.
+// whole line in one Write. It keeps the ids of the requests passed to the SDK and not
+// answered yet.
 type lockedWriter struct {
-	mu                sync.Mutex
-	cond              *sync.Cond
-	w                 io.Writer
-	requests, answers int
-	failed            bool
+	mu     sync.Mutex
+	cond   *sync.Cond
+	w      io.Writer
+	open   map[string]bool
+	failed bool
 }
 
 func (l *lockedWriter) Write(p []byte) (int, error) {
@@ -64,19 +66,37 @@ func (l *lockedWriter) Write(p []byte) (int, error) {
 		l.failed = true
 	}
 	if msg, derr := jsonrpc.DecodeMessage(bytes.TrimSpace(p)); derr == nil {
-		if _, ok := msg.(*jsonrpc.Response); ok {
-			l.answers++
+		if r, ok := msg.(*jsonrpc.Response); ok {
+			delete(l.open, idKey(r.ID.Raw()))
 		}
 	}
 	l.cond.Broadcast()
 	return n, err
 }
 
-// asked counts a request passed to the SDK (a notification is answered by nothing).
-func (l *lockedWriter) asked() {
+// asked notes a request passed to the SDK (a notification is answered by nothing).
+func (l *lockedWriter) asked(id string) {
 	l.mu.Lock()
-	l.requests++
+	if l.open == nil {
+		l.open = map[string]bool{}
+	}
+	l.open[id] = true
 	l.mu.Unlock()
+}
+
+// idKey is a request id as a map key: "s:" and a string, or "n:" and a number.
+func idKey(raw any) string {
+	switch v := raw.(type) {
+	case string:
+		return "s:" + v
+	case int64:
+		return "n:" + strconv.FormatInt(v, 10)
+	case float64:
+		return "n:" + strconv.FormatFloat(v, 'f', -1, 64)
+	case json.Number:
+		return "n:" + v.String()
+	}
+	return fmt.Sprint(raw)
 }
 
 // drained waits until every request passed on has its response, the output fails or
@@ -90,7 +110,7 @@ func (l *lockedWriter) drained(ctx context.Context) {
 	defer stop()
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	for l.answers < l.requests && !l.failed && ctx.Err() == nil {
+	for len(l.open) > 0 && !l.failed && ctx.Err() == nil {
 		l.cond.Wait()
 	}
 }
@@ -101,11 +121,11 @@ func (nopCloser) Close() error { return nil }
 
 // guard passes the well-formed JSON-RPC lines of in to the SDK and answers the others.
 type guard struct {
-	in    *bufio.Reader
-	out   io.Writer
-	pass  io.Writer
-	max   int
-	asked interface{ asked() }
+	in      *bufio.Reader
+	out     io.Writer
+	pass    io.Writer
+	max     int
+	pending interface{ asked(id string) }
 }
 
 // idPrefix is how much of an over-long line is kept to find the request's id in.
@@ -167,8 +187,9 @@ func (g *guard) line(line []byte, size int, tooLong bool) error {
 	if err != nil {
 		return g.answer(idIn(trimmed), jsonrpc.CodeInvalidRequest, "invalid request: not a JSON-RPC 2.0 message: "+err.Error())
 	}
-	if req, ok := msg.(*jsonrpc.Request); ok && req.IsCall() && g.asked != nil {
-		g.asked.asked()
+	// (A request the client cancels is answered too, with an error: the SDK does so.)
+	if req, ok := msg.(*jsonrpc.Request); ok && req.IsCall() && g.pending != nil {
+		g.pending.asked(idKey(req.ID.Raw()))
 	}
 	_, err = g.pass.Write(append(trimmed, '\n'))
 	return err
