@@ -10,6 +10,8 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"os"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -76,7 +78,11 @@ func TestHTTPRefusesBeforeTheBody(t *testing.T) {
 // a body announced and never sent) are bounded by the listener's caps, and a client with
 // the token is still answered; when they go, the server is back to its own.
 func TestHTTPSlowClientsCannotShutItOff(t *testing.T) {
-	const total, perPeer, slow = 100, 60, 300
+	const total, perPeer = 100, 60
+	slow := 300 // REFEREE_SLOW_CONNS=10000 for the run by hand
+	if n, err := strconv.Atoi(os.Getenv("REFEREE_SLOW_CONNS")); err == nil && n > 0 {
+		slow = n
+	}
 	url, lim := serveBounded(t, HTTPOptions{Token: testToken}, total, perPeer)
 	addr := strings.TrimPrefix(url, "http://")
 	var conns []net.Conn
