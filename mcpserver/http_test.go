@@ -34,10 +34,10 @@ func httpSession(t *testing.T, url, token, actor string) (*mcp.ClientSession, er
 
 func TestHTTPNeedsTheToken(t *testing.T) {
 	dir := freshFolder(t)
-	ts := httptest.NewServer(HTTPHandler(New(dir, Options{Now: testNow}), "s3cret", 0))
+	ts := httptest.NewServer(HTTPHandler(New(dir, Options{Now: testNow}), HTTPOptions{Token: testToken}))
 	defer ts.Close()
 	body := `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"x","version":"1"}}}`
-	for _, auth := range []string{"", "Bearer", "Bearer s3cre", "Bearer s3cret2", "bearer s3cret", "Basic czNjcmV0", "s3cret"} {
+	for _, auth := range []string{"", "Bearer", "Bearer " + testToken[:len(testToken)-1], "Bearer " + testToken + "2", "bearer " + testToken, "Basic czNjcmV0", testToken} {
 		req, _ := http.NewRequest("POST", ts.URL, strings.NewReader(body))
 		req.Header.Set("Content-Type", "application/json")
 		req.Header.Set("Accept", "application/json, text/event-stream")
@@ -58,7 +58,7 @@ func TestHTTPNeedsTheToken(t *testing.T) {
 	}
 
 	// With the token: the same tools, changes in the client's name.
-	cs, err := httpSession(t, ts.URL, "s3cret", "agent-solve")
+	cs, err := httpSession(t, ts.URL, testToken, "agent-solve")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -75,7 +75,7 @@ func TestHTTPNeedsTheToken(t *testing.T) {
 
 	// A 20 MB body is refused by size; the server goes on.
 	req, _ := http.NewRequest("POST", ts.URL, strings.NewReader(`{"jsonrpc":"2.0","id":9,"method":"tools/call","params":{"name":"abandon","arguments":{"reason":"`+strings.Repeat("x", 20<<20)+`"}}}`))
-	req.Header.Set("Authorization", "Bearer s3cret")
+	req.Header.Set("Authorization", "Bearer "+testToken)
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("Accept", "application/json, text/event-stream")
 	req.Header.Set("Mcp-Session-Id", cs.ID())
@@ -94,7 +94,7 @@ func TestHTTPNeedsTheToken(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			c, err := httpSession(t, ts.URL, "s3cret", "quitter")
+			c, err := httpSession(t, ts.URL, testToken, "quitter")
 			if err != nil {
 				t.Error(err)
 				return

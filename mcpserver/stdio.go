@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strconv"
 	"sync"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
@@ -25,9 +26,18 @@ func ServeStdio(ctx context.Context, srv *mcp.Server, in io.Reader, out io.Write
 		maxMessage = DefaultMaxMessage
 	}
 	w := &lockedWriter{w: out}
+	w.cond = sync.NewCond(&w.mu)
 	pr, pw := io.Pipe()
-	g := &guard{in: bufio.NewReaderSize(in, 64<<10), out: w, pass: pw, max: maxMessage}
-	go func() { pw.CloseWithError(g.run()) }()
+	g := &guard{in: bufio.NewReaderSize(in, 64<<10), out: w, pass: pw, max: maxMessage, pending: w}
+	go func() {
+		err := g.run()
+		// The SDK drops the calls still running when its input ends: the end is passed
+		// on only once every request read before it has been answered.
+		if err == nil {
+			w.drained(ctx)
+		}
+		pw.CloseWithError(err)
+	}()
 	t := &mcp.IOTransport{Reader: pr, Writer: nopCloser{w}, MaxLineLength: -1} // the guard bounds the lines
 	err := srv.Run(ctx, t)
 	pr.Close()
@@ -38,16 +48,71 @@ func ServeStdio(ctx context.Context, srv *mcp.Server, in io.Reader, out io.Write
 }
 
 // lockedWriter keeps the guard's answers and the SDK's from interleaving: each writes a
-// whole line in one Write.
+// whole line in one Write. It keeps the ids of the requests passed to the SDK and not
+// answered yet.
 type lockedWriter struct {
-	mu sync.Mutex
-	w  io.Writer
+	mu     sync.Mutex
+	cond   *sync.Cond
+	w      io.Writer
+	open   map[string]bool
+	failed bool
 }
 
 func (l *lockedWriter) Write(p []byte) (int, error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	return l.w.Write(p)
+	n, err := l.w.Write(p)
+	if err != nil {
+		l.failed = true
+	}
+	if msg, derr := jsonrpc.DecodeMessage(bytes.TrimSpace(p)); derr == nil {
+		if r, ok := msg.(*jsonrpc.Response); ok {
+			delete(l.open, idKey(r.ID.Raw()))
+		}
+	}
+	l.cond.Broadcast()
+	return n, err
+}
+
+// asked notes a request passed to the SDK (a notification is answered by nothing).
+func (l *lockedWriter) asked(id string) {
+	l.mu.Lock()
+	if l.open == nil {
+		l.open = map[string]bool{}
+	}
+	l.open[id] = true
+	l.mu.Unlock()
+}
+
+// idKey is a request id as a map key: "s:" and a string, or "n:" and a number.
+func idKey(raw any) string {
+	switch v := raw.(type) {
+	case string:
+		return "s:" + v
+	case int64:
+		return "n:" + strconv.FormatInt(v, 10)
+	case float64:
+		return "n:" + strconv.FormatFloat(v, 'f', -1, 64)
+	case json.Number:
+		return "n:" + v.String()
+	}
+	return fmt.Sprint(raw)
+}
+
+// drained waits until every request passed on has its response, the output fails or
+// ctx is done.
+func (l *lockedWriter) drained(ctx context.Context) {
+	stop := context.AfterFunc(ctx, func() {
+		l.mu.Lock()
+		l.cond.Broadcast()
+		l.mu.Unlock()
+	})
+	defer stop()
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	for len(l.open) > 0 && !l.failed && ctx.Err() == nil {
+		l.cond.Wait()
+	}
 }
 
 type nopCloser struct{ io.Writer }
@@ -56,10 +121,11 @@ func (nopCloser) Close() error { return nil }
 
 // guard passes the well-formed JSON-RPC lines of in to the SDK and answers the others.
 type guard struct {
-	in   *bufio.Reader
-	out  io.Writer
-	pass io.Writer
-	max  int
+	in      *bufio.Reader
+	out     io.Writer
+	pass    io.Writer
+	max     int
+	pending interface{ asked(id string) }
 }
 
 // idPrefix is how much of an over-long line is kept to find the request's id in.
@@ -117,10 +183,15 @@ func (g *guard) line(line []byte, size int, tooLong bool) error {
 	if trimmed[0] == '[' {
 		return g.answer(nil, jsonrpc.CodeInvalidRequest, "invalid request: JSON-RPC batches are not taken; send one message per line")
 	}
-	if _, err := jsonrpc.DecodeMessage(trimmed); err != nil {
+	msg, err := jsonrpc.DecodeMessage(trimmed)
+	if err != nil {
 		return g.answer(idIn(trimmed), jsonrpc.CodeInvalidRequest, "invalid request: not a JSON-RPC 2.0 message: "+err.Error())
 	}
-	_, err := g.pass.Write(append(trimmed, '\n'))
+	// (A request the client cancels is answered too, with an error: the SDK does so.)
+	if req, ok := msg.(*jsonrpc.Request); ok && req.IsCall() && g.pending != nil {
+		g.pending.asked(idKey(req.ID.Raw()))
+	}
+	_, err = g.pass.Write(append(trimmed, '\n'))
 	return err
 }
 

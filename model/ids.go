@@ -2,6 +2,7 @@ package model
 
 import (
 	"fmt"
+	"regexp"
 	"strconv"
 	"strings"
 )
@@ -154,3 +155,15 @@ func RefID(item string) (string, bool) {
 	}
 	return item[1:j], true
 }
+
+// BadRefPrefix is the "(…)" an item starts with when it looks like a reference but is
+// not one ("(s-../x) text", "(s-001/../../x) text"), or "". The skills refuse such a
+// premise and check reports one: the graph reads it as no reference at all.
+func BadRefPrefix(item string) string {
+	if _, ok := RefID(item); ok {
+		return ""
+	}
+	return looksLikeRef.FindString(item)
+}
+
+var looksLikeRef = regexp.MustCompile(`^\([pesl]-[^)]*\)`)

@@ -251,6 +251,7 @@ func (c *Call) view() CallView {
 	}
 	v := CallView{Call: *c}
 	v.Skill, v.Command, v.Result = clean(c.Skill), model.Sanitize(c.Command), model.Sanitize(c.Result)
+	v.Tool, v.ToolUseID = clean(c.Tool), clean(c.ToolUseID)
 	v.Analysis, v.Change = model.Sanitize(c.Analysis), clean(c.Change)
 	v.Objects, v.Created = cleanAll(c.Objects), cleanAll(c.Created)
 	v.owner = nil

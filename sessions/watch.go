@@ -77,7 +77,8 @@ type session struct {
 	dir      string // <session id>/subagents
 	subs     map[string]*subFile
 	subOrder []string
-	listed   time.Time // when the subagents folder was last listed
+	listed   time.Time       // when the subagents folder was last listed
+	skipped  map[string]bool // entries of the subagents folder that are not regular files
 }
 
 type subFile struct {

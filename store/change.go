@@ -141,6 +141,10 @@ func open(dir, skill string, lock bool) (*tx, error) {
 		if err := t.lock.Lock(); err != nil {
 			return nil, inputf("cannot lock %s: %v", LockFile, unwrapPath(err))
 		}
+		if err := interrupted(dir, skill); err != nil {
+			t.end()
+			return nil, err
+		}
 	}
 	data, err := readStable(filepath.Join(dir, ConfigFile))
 	if err != nil {
@@ -438,6 +442,11 @@ func (t *tx) commit(opts Options) (*Result, error) {
 	}
 	for _, id := range t.deleted {
 		b.objects = append(b.objects, batchObject{id: id, before: t.objs[id].orig, deleted: true})
+	}
+	for _, o := range b.objects {
+		if err := checkObjectSize(t.skill, o.id, t.objs[o.id].doc, o.after); err != nil {
+			return nil, err
+		}
 	}
 	line := model.Obj(
 		model.M(lid, model.Obj(model.M("creation", model.Strs(t.created)), model.M("modification", model.Strs(append(slices.Clone(t.changed), t.deleted...))))), // deleted too: the agents' rewind restores them

@@ -51,6 +51,7 @@ func Check(dir string) ([]Finding, error) {
 	}
 	c := &checker{dir: dir, snap: snap, graph: model.Derive(snap)}
 	c.files()
+	c.specialHistory()
 	c.objects()
 	c.references()
 	c.retreads()
@@ -96,10 +97,43 @@ func (c *checker) files() {
 			continue // Load reported it, or the folder is simply absent
 		}
 		for _, e := range entries {
+			if special(e) != "" && !strings.HasSuffix(e.Name(), ".json") {
+				c.add(SeverityWarning, sub+"/"+e.Name(), "", "%s, not an object file: skipped", special(e))
+				continue
+			}
 			if strings.HasSuffix(e.Name(), ".json") || isTempName(e.Name()) {
 				continue // temp files: interrupted() reports them
 			}
 			c.add(SeverityWarning, sub+"/"+e.Name(), "", "not an object file (the agents and referee ignore it)")
+		}
+	}
+}
+
+// special names a FIFO, device or socket (which a read could block on forever), or "".
+func special(e fs.DirEntry) string {
+	switch t := e.Type(); {
+	case t&fs.ModeNamedPipe != 0:
+		return "a FIFO"
+	case t&(fs.ModeDevice|fs.ModeCharDevice) != 0:
+		return "a device"
+	case t&fs.ModeSocket != 0:
+		return "a socket"
+	case t&fs.ModeIrregular != 0:
+		return "a special file"
+	}
+	return ""
+}
+
+// specialHistory notes the special files directly in history/: no backup folder, log or
+// journal is one, and nothing reads them.
+func (c *checker) specialHistory() {
+	if isLink(c.dir, HistoryDir) {
+		return
+	}
+	entries, _ := os.ReadDir(filepath.Join(c.dir, HistoryDir))
+	for _, e := range entries {
+		if what := special(e); what != "" {
+			c.add(SeverityWarning, HistoryDir+"/"+e.Name(), "", "%s, not a backup folder or a file referee uses: skipped", what)
 		}
 	}
 }
@@ -342,6 +376,9 @@ func (c *checker) highestOnDisk(kind string) (id, where string) {
 				continue
 			}
 			name = strings.TrimSuffix(name, ".json")
+		}
+		if kind == model.KindChange && !e.IsDir() {
+			continue // a backup folder is a folder: files() notes anything else
 		}
 		if model.ValidID(name, kind) && (id == "" || model.CompareIDs(name, id) > 0) {
 			id = name

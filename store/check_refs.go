@@ -2,16 +2,11 @@ package store
 
 import (
 	"fmt"
-	"regexp"
 	"slices"
 	"unicode/utf8"
 
 	"referee/model"
 )
-
-// looksLikeRef matches an item that starts like "(s-007) text" whatever follows the
-// dash, to catch "(s-../x)" and the like, which the graph reads as no reference at all.
-var looksLikeRef = regexp.MustCompile(`^\([pesl]-[^)]*\)`)
 
 // referenceItems reports items of reference lists that are not references: a
 // preliminaries or ref item must be an ID or "(ID) text", and no item may start like a
@@ -38,7 +33,7 @@ func (c *checker) refList(id, field string, items []string, mustRef bool) {
 		if _, ok := model.RefID(it); ok {
 			continue
 		}
-		if m := looksLikeRef.FindString(it); m != "" {
+		if m := model.BadRefPrefix(it); m != "" { // the skills refuse such a premise too
 			c.add(SeverityError, objectRelPath(id), id, "%s item %d starts like a reference, but %q is not an ID", field, i+1, m)
 		} else if mustRef {
 			c.add(SeverityError, objectRelPath(id), id, "%s item %d, %q, is not a reference (expected an ID such as s-007, or \"(s-007) text\")", field, i+1, clip(it, 40))

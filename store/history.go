@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -477,6 +478,9 @@ func (h *History) before(id string, i int) Version {
 	return Version{Doc: b.doc, Exists: true, Version: b.version, Source: path}
 }
 
+// reasonBackupFolderLink is why a backup in a folder that is a link is not read.
+const reasonBackupFolderLink = "the backup's folder is a link or not a folder (links are not followed)"
+
 func (h *History) backup(path string) backup {
 	h.cache.mu.Lock()
 	defer h.cache.mu.Unlock()
@@ -492,6 +496,8 @@ func (h *History) backup(path string) backup {
 	var data []byte
 	if err == nil {
 		switch {
+		case backupFolderOK(full) != nil:
+			b.err = reasonBackupFolderLink
 		case !info.Mode().IsRegular():
 			b.err = "the backup is not a regular file (links are not followed)"
 		case info.Size() > MaxObjectSize:
@@ -572,6 +578,13 @@ func (h *History) At(changeID string) (*model.Snapshot, error) {
 			continue
 		}
 		v := h.afterChange(id, i, false)
+		for _, b := range v.Skipped {
+			// Not a backup lost, which a later version stands in for: a folder that points
+			// elsewhere is refused, as rewind refuses it.
+			if b.Reason == reasonBackupFolderLink {
+				return nil, inputf("%s/: %s; referee reads no backup through it", path.Dir(b.Path), reasonBackupFolderLink)
+			}
+		}
 		snap.Broken = append(snap.Broken, v.Skipped...)
 		if !v.Exists {
 			continue

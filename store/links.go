@@ -51,8 +51,15 @@ func refuseUnsafe(dir string) error {
 // readNoFollow reads a regular file and fails with errLink when path is a link. It never
 // opens a FIFO or device (which could block or never end), and it compares the file it
 // opened with what Lstat saw, so a link or FIFO swapped in between is refused too.
-func readNoFollow(path string) ([]byte, error) {
-	if data, err, ok := readNoFollowFast(path); ok {
+// A file over MaxObjectSize (every object, backup and config.json) is refused from its
+// size, before anything is read.
+func readNoFollow(path string) ([]byte, error) { return readNoFollowLimit(path, MaxObjectSize) }
+
+// readLogNoFollow is readNoFollow for the change log, which has no size limit.
+func readLogNoFollow(path string) ([]byte, error) { return readNoFollowLimit(path, -1) }
+
+func readNoFollowLimit(path string, limit int64) ([]byte, error) {
+	if data, err, ok := readNoFollowFast(path, limit); ok {
 		return data, err
 	}
 	f, err := openNoFollow(path)
@@ -60,7 +67,18 @@ func readNoFollow(path string) ([]byte, error) {
 		return nil, err
 	}
 	defer f.Close()
-	return ReadBounded(f, MaxObjectSize, path)
+	if limit < 0 {
+		return io.ReadAll(f)
+	}
+	if info, err := f.Stat(); err == nil && info.Size() > limit {
+		return nil, &fs.PathError{Op: "read", Path: path, Err: sizeError(info.Size(), limit)}
+	}
+	return ReadBounded(f, limit, path)
+}
+
+// sizeError is the loader's words for a file over the limit.
+func sizeError(size, limit int64) error {
+	return fmt.Errorf("is %d bytes, more than the %d an object file may have", size, limit)
 }
 
 // openNoFollow opens a regular file for reading with readNoFollow's checks.
@@ -124,3 +142,30 @@ func readFileBounded(path string, limit int64) ([]byte, error) {
 	defer f.Close()
 	return ReadBounded(f, limit, path)
 }
+
+// errBackupFolderLink says a change's backup folder history/l-…/ is a link: its backups
+// would be read from wherever it points.
+var errBackupFolderLink = errors.New("its folder is a link or not a folder (links are not followed)")
+
+// readBackup reads a backup history/<change>/<id>.json (path is absolute) as readNoFollow
+// does, and refuses it too when its folder is a link.
+func readBackup(path string) ([]byte, error) {
+	if err := backupFolderOK(path); err != nil {
+		return nil, err
+	}
+	return readNoFollow(path)
+}
+
+// backupFolderOK refuses a backup whose folder is not a plain folder.
+func backupFolderOK(path string) error {
+	info, err := os.Lstat(filepath.Dir(path))
+	if err == nil && (info.Mode()&fs.ModeSymlink != 0 || !info.IsDir()) {
+		return errBackupFolderLink
+	}
+	return nil
+}
+
+// RefuseLinks fails, as a change would, when a folder or file of dir that referee reads
+// (statement/, history/, config.json…) is a link or not what it should be: a read then
+// refuses with the reason instead of showing an empty folder.
+func RefuseLinks(dir string) error { return refuseUnsafe(dir) }

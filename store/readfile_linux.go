@@ -2,6 +2,7 @@ package store
 
 import (
 	"errors"
+	"fmt"
 	"io/fs"
 	"os"
 	"syscall"
@@ -14,7 +15,7 @@ import (
 // one read into a buffer sized from fstat. A rewind deep into a big run reads tens of
 // thousands of files, so the calls are most of its time. ok is false when it cannot
 // tell (the caller then reads the usual way).
-func readNoFollowFast(path string) (data []byte, err error, ok bool) {
+func readNoFollowFast(path string, limit int64) (data []byte, err error, ok bool) {
 	before, err := os.Lstat(path)
 	if err != nil {
 		return nil, err, true
@@ -49,6 +50,10 @@ func readNoFollowFast(path string) (data []byte, err error, ok bool) {
 	if st.Mode&unix.S_IFMT != unix.S_IFREG || st.Dev != uint64(sys.Dev) || st.Ino != uint64(sys.Ino) {
 		return nil, errLink, true
 	}
+	// The size first: a 2 GiB file is refused without a byte read or allocated.
+	if limit >= 0 && st.Size > limit {
+		return nil, &fs.PathError{Op: "read", Path: path, Err: sizeError(st.Size, limit)}, true
+	}
 	// One byte more than the size: a short read then says the end was reached (a file
 	// that grows meanwhile is read on until it ends, as io.ReadAll would).
 	buf := make([]byte, 0, st.Size+512)
@@ -66,6 +71,9 @@ func readNoFollowFast(path string) (data []byte, err error, ok bool) {
 		buf = buf[:len(buf)+n]
 		if len(buf) < cap(buf) {
 			return buf, nil, true
+		}
+		if limit >= 0 && int64(len(buf)) > limit {
+			return nil, &fs.PathError{Op: "read", Path: path, Err: fmt.Errorf("grew to more than the %d bytes an object file may have", limit)}, true
 		}
 		buf = append(buf, 0)[:len(buf)] // grow
 	}

@@ -3,4 +3,4 @@
 package store
 
 // readNoFollowFast is only on Linux; elsewhere readNoFollow reads through os.File.
-func readNoFollowFast(string) ([]byte, error, bool) { return nil, nil, false }
+func readNoFollowFast(string, int64) ([]byte, error, bool) { return nil, nil, false }

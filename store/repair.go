@@ -104,6 +104,13 @@ type repairItem struct {
 
 // finding is how check reports the item.
 func (it repairItem) finding() Finding {
+	// A journal left blocks every write until repair: an error, whatever repair can do.
+	if strings.HasPrefix(it.path, HistoryDir+"/") && journalName.MatchString(strings.TrimPrefix(it.path, HistoryDir+"/")) {
+		if it.advice != "" {
+			return Finding{Severity: SeverityError, Path: it.path, Object: it.object, Msg: it.situation + ": " + it.advice}
+		}
+		return Finding{Severity: SeverityError, Path: it.path, Object: it.object, Msg: it.situation + "; every write is refused until referee repair is run (it would " + it.base + ")"}
+	}
 	if it.advice != "" {
 		sev := SeverityError
 		if it.warning {
@@ -324,7 +331,9 @@ func parseJournal(change string, data []byte) (*journal, error) {
 		return nil, errors.New(`no "config_before"`)
 	}
 	objs, ok := doc.Get("objects")
-	if !ok || objs.Kind != model.Array || len(objs.Arr) == 0 {
+	// An empty list is a change that writes no object (branch save, its undo, a switch to
+	// an identical line): its journal stands for the config and the log line alone.
+	if !ok || objs.Kind != model.Array {
 		return nil, errors.New(`no "objects"`)
 	}
 	for i := range objs.Arr {
@@ -454,12 +463,23 @@ func (pl *repairPlan) journal(j *journal) {
 			later = id
 		}
 	}
-	if len(j.notWritten) == 0 && later == "" {
+	// A change of no object has only config.json to show how far it got: it is complete
+	// when config.json is the one it wrote (config goes first, the log line last).
+	configDone := true
+	if len(j.objects) == 0 {
+		cur, err := readNoFollow(pl.abs(ConfigFile))
+		configDone = err == nil && string(cur) == j.configAfter
+	}
+	if len(j.notWritten) == 0 && later == "" && configDone {
 		pl.added = append(pl.added, j.entry)
 		pl.removed[j.path] = true
 		line := j.line
+		wrote := "every object (" + strings.Join(ids(j.written), ", ") + ")"
+		if len(j.objects) == 0 {
+			wrote = "config.json (it changes no object)"
+		}
 		pl.add(repairItem{path: j.path, object: j.change,
-			situation: j.skillDesc + " was interrupted after writing every object (" + strings.Join(ids(j.written), ", ") + ") but before its log line",
+			situation: j.skillDesc + " was interrupted after writing " + wrote + " but before its log line",
 			base:      "add the line to " + LogFile, past: "added the line to " + LogFile,
 			do: func() error {
 				if err := appendLine(pl.abs(LogFile), []byte(line)); err != nil {

@@ -253,8 +253,8 @@ func TestRepairWords(t *testing.T) {
 		{
 			point: 8, // the journal and config.json written
 			check: []string{
+				"error: " + journal + "before its log line, having written none of its objects; every write is refused until referee repair is run (it would undo it: set config.json back, remove history/l-007/, delete the journal)",
 				"warning: " + configTemp + " (referee repair would remove it)",
-				"warning: " + journal + "before its log line, having written none of its objects (referee repair would undo it: set config.json back, remove history/l-007/, delete the journal)",
 				"warning: history/l-007/.p-001.json.tmp-*: a temp file left by an interrupted write (referee repair would remove it)",
 				"warning: problem/.p-001.json.tmp-*: a temp file left by an interrupted write (referee repair would remove it)",
 				"warning: statement/.s-008.json.tmp-*: a temp file left by an interrupted write (referee repair would remove it)",
@@ -263,8 +263,8 @@ func TestRepairWords(t *testing.T) {
 		{
 			point: 10, // s-008 written, p-001 not
 			check: []string{
+				"error: " + journal + "before its log line, having written s-008 but not p-001; every write is refused until referee repair is run (it would undo it: remove statement/s-008.json, set config.json back, remove history/l-007/, delete the journal)",
 				"warning: " + configTemp + " (referee repair would remove it)",
-				"warning: " + journal + "before its log line, having written s-008 but not p-001 (referee repair would undo it: remove statement/s-008.json, set config.json back, remove history/l-007/, delete the journal)",
 				"warning: problem/.p-001.json.tmp-*: a temp file left by an interrupted write (referee repair would remove it)",
 			},
 			dry: []string{
@@ -281,8 +281,8 @@ func TestRepairWords(t *testing.T) {
 		{
 			point: 11, // every object written, no log line
 			check: []string{
+				"error: " + journal + "after writing every object (s-008, p-001) but before its log line; every write is refused until referee repair is run (it would add the line to history/log.jsonl)",
 				"warning: " + configTemp + " (referee repair would remove it)",
-				"warning: " + journal + "after writing every object (s-008, p-001) but before its log line (referee repair would add the line to history/log.jsonl)",
 			},
 			repair: []string{
 				configTemp + ": removed it",
@@ -292,8 +292,8 @@ func TestRepairWords(t *testing.T) {
 		{
 			point: 12, // the log line written; the journal and config copy not yet removed
 			check: []string{
+				"error: history/.pending-l-007.json: l-007: the journal of change l-007 (prob-wrapup-statement by tester), which is complete (its line is in the log); every write is refused until referee repair is run (it would remove it)",
 				"warning: " + configTemp + " (referee repair would remove it)",
-				"warning: history/.pending-l-007.json: l-007: the journal of change l-007 (prob-wrapup-statement by tester), which is complete (its line is in the log) (referee repair would remove it)",
 			},
 			repair: []string{
 				configTemp + ": removed it",
@@ -469,8 +469,17 @@ func maskTempGlob(t *testing.T, dir, pattern string) string {
 func TestRepairUndoesWhenALaterChangeExists(t *testing.T) {
 	dir := openProblemFolder(t)
 	crashAt(t, dir, crashScenarios[0].change, 11) // every object written, no log line
+	// referee refuses to write while the journal is left; a writer that does not look
+	// (an agent, an older referee) makes the later change: here, with the journal aside.
+	journal := filepath.Join(dir, "history", ".pending-l-007.json")
+	if err := os.Rename(journal, journal+".aside"); err != nil {
+		t.Fatal(err)
+	}
 	abandon, _ := Lookup("abandon")
 	if _, err := Run(dir, abandon, Args{"statement_id": "s-001"}, Options{Actor: "tester", Now: pinned}); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Rename(journal+".aside", journal); err != nil {
 		t.Fatal(err)
 	}
 	_, _, did, refused := interruptionWords(t, dir)

@@ -126,9 +126,9 @@ func beginNow(dir, skill string) (*tx, error) {
 	if !ok {
 		return nil, &BusyError{Msg: fmt.Sprintf("%s: a change is being written to %s (%s is held); nothing was changed: try again when it is done", skill, dir, LockFile)}
 	}
-	if j := pendingJournal(dir); j != "" {
+	if err := interrupted(dir, skill); err != nil {
 		_ = l.Unlock()
-		return nil, &BusyError{Msg: fmt.Sprintf("%s: a change was interrupted (%s is left); nothing was changed: run referee repair first", skill, j)}
+		return nil, err
 	}
 	t, err := open(dir, skill, false)
 	if err != nil {
@@ -163,8 +163,15 @@ func Busy(dir, skill string) error {
 			_ = l.Unlock()
 		}
 	}
+	return interrupted(dir, skill)
+}
+
+// interrupted refuses (as a BusyError) while an interrupted change's journal is left:
+// a write over it could re-create what the change removed, or change what repair must
+// compare, and repair would then have to guess. Every writer asks under the lock.
+func interrupted(dir, skill string) error {
 	if j := pendingJournal(dir); j != "" {
-		return &BusyError{Msg: fmt.Sprintf("%s: a change was interrupted (%s is left); nothing was changed: run referee repair first", skill, j)}
+		return &BusyError{Msg: fmt.Sprintf("%s: a change was interrupted (%s is left); nothing was changed: run `referee repair` first", skill, j)}
 	}
 	return nil
 }
@@ -206,7 +213,7 @@ func PlanRewind(dir, changeID string) (*Restore, error) {
 
 // readLog reads and parses the log under the lock.
 func (t *tx) readLog() ([]model.LogEntry, error) {
-	data, err := readNoFollow(filepath.Join(t.dir, filepath.FromSlash(LogFile)))
+	data, err := readLogNoFollow(filepath.Join(t.dir, filepath.FromSlash(LogFile)))
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
 			return nil, nil
@@ -298,7 +305,7 @@ func (t *tx) planRewind(changeID string) ([]restoreObj, []string, error) {
 		var want, now []byte
 		var err error
 		if it.backup != "" {
-			want, err = readNoFollow(t.abs(it.backup))
+			want, err = readBackup(t.abs(it.backup))
 			if err == nil {
 				_, err = model.Parse(want)
 			}
@@ -505,7 +512,7 @@ func (t *tx) undoRestore(target model.LogEntry, counters []string, branchBefore 
 		if k < len(target.Modification) {
 			id := target.Modification[k]
 			rel := HistoryDir + "/" + target.ID + "/" + id + ".json"
-			want, err := readNoFollow(t.abs(rel))
+			want, err := readBackup(t.abs(rel))
 			if err == nil && !json.Valid(want) {
 				// Checked, not parsed: the undo writes back the bytes the batch took
 				// away, whatever they hold; only a damaged backup stops it.
@@ -570,7 +577,7 @@ func LastChange(dir string) (string, error) {
 	if err := refuseUnsafe(dir); err != nil {
 		return "", err
 	}
-	data, err := readNoFollow(filepath.Join(dir, filepath.FromSlash(LogFile)))
+	data, err := readLogNoFollow(filepath.Join(dir, filepath.FromSlash(LogFile)))
 	if errors.Is(err, fs.ErrNotExist) {
 		return "", nil
 	}

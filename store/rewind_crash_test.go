@@ -51,6 +51,16 @@ func restoreStep(mode, dir string) error {
 		}
 		_, err := Rewind(dir, "l-001", false, opts)
 		return err
+	case "save":
+		// A save changes no object: its journal has none ("objects": []).
+		if last.Skill == SkillBranchSave {
+			_, err := Undo(dir, last.ID, opts)
+			return err
+		}
+		// A new name each time: a save killed before its journal leaves its manifest (the
+		// line is saved, the log does not say so), and a name saved is not saved again.
+		_, err := BranchSave(dir, fmt.Sprintf("b-%d", time.Now().UnixNano()), opts)
+		return err
 	default:
 		next := "main"
 		if branchOf(entries) == "main" {
@@ -85,6 +95,7 @@ func objectsAndCounters(t *testing.T, dir string) map[string]string {
 
 func TestKilledMidRewind(t *testing.T)       { killRestores(t, "rewind") }
 func TestKilledMidBranchSwitch(t *testing.T) { killRestores(t, "switch") }
+func TestKilledMidBranchSave(t *testing.T)   { killRestores(t, "save") }
 
 func killRestores(t *testing.T, mode string) {
 	if testing.Short() {
@@ -110,7 +121,7 @@ func killRestores(t *testing.T, mode string) {
 		t.Fatal(err)
 	}
 	stateB := objectsAndCounters(t, dir)
-	if maps.Equal(stateA, stateB) {
+	if maps.Equal(stateA, stateB) && mode != "save" {
 		t.Fatal("the worker's two states are the same")
 	}
 	rng := rand.New(rand.NewPCG(uint64(time.Now().UnixNano()), 15))
@@ -173,7 +184,9 @@ func killRestores(t *testing.T, mode string) {
 	}
 	t.Logf("%s: %d kills; repair completed %d changes, undid %d; %d kills needed no change repaired; every object was one state or the other",
 		mode, kills, completed, undone, clean)
-	if completed+undone == 0 {
+	// A save's journal stands for a moment only (TestCrashLoopEveryChange stops it at
+	// each point): its kills check that repair never refuses what a save leaves.
+	if completed+undone == 0 && mode != "save" {
 		t.Errorf("no kill landed inside a change batch: the test did not test")
 	}
 	if mode == "switch" {

@@ -512,6 +512,11 @@ var strategyWords = map[string]string{
 // normalised as the agents' state.py does when it creates a statement.
 func (t *tx) newStatement(claim, premises []string) (string, error) {
 	premises = model.NormalizePremises(premises, t.conclusion)
+	for i, p := range premises {
+		if m := model.BadRefPrefix(p); m != "" { // what check would report
+			return "", inputf("%s: premise %d starts like a reference, but %q is not an ID (write \"(s-007) text\" or the text alone); nothing was changed", t.skill, i+1, m)
+		}
+	}
 	id, err := t.newID(model.KindStatement)
 	if err != nil {
 		return "", err

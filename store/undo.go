@@ -140,7 +140,12 @@ func (t *tx) undo(changeID string) error {
 		if !model.ValidID(id, "") || objectFile(id) == "" {
 			return inputf("undo: %s names %q, which is not an object ID", changeID, id)
 		}
-		backup, err := readStable(filepath.Join(t.dir, HistoryDir, changeID, id+".json"))
+		path := filepath.Join(t.dir, HistoryDir, changeID, id+".json")
+		err := backupFolderOK(path)
+		var backup []byte
+		if err == nil {
+			backup, err = readStable(path)
+		}
 		if err != nil {
 			return inputf("undo: the backup of %s in %s/%s is unusable: %v", id, HistoryDir, changeID, err)
 		}
@@ -242,29 +247,46 @@ func logFrom(path, changeID string) ([]model.LogEntry, error) {
 		return bytes.Contains(line, key) && model.ParseLogLine(0, string(line)).ID == changeID
 	}
 	const chunk = 64 << 10
-	var carry []byte // the start of the oldest line read so far, maybe not all of it
+	// The oldest line read so far, maybe not all of it, as the chunks it spans, newest
+	// first: each byte is scanned for a newline once and copied once into its line
+	// (joining the chunks at each step made a long line cost its length squared).
+	var partial [][]byte
+	line := func(head []byte) []byte {
+		n := len(head)
+		for _, p := range partial {
+			n += len(p)
+		}
+		out := make([]byte, 0, n)
+		out = append(out, head...)
+		for i := len(partial) - 1; i >= 0; i-- {
+			out = append(out, partial[i]...)
+		}
+		partial = partial[:0]
+		return out
+	}
 	done := false
 	for pos := info.Size(); pos > 0 && !done; {
 		n := min(chunk, pos)
 		pos -= n
-		data := make([]byte, n, int(n)+len(carry))
+		data := make([]byte, n)
 		if _, err := f.ReadAt(data, pos); err != nil {
 			return nil, err
 		}
-		data = append(data, carry...)
 		for {
 			i := bytes.LastIndexByte(data, '\n')
 			if i < 0 {
 				break
 			}
-			if done = found(data[i+1:]); done {
+			if done = found(line(data[i+1:])); done {
 				break
 			}
 			data = data[:i]
 		}
-		carry = data
-		if pos == 0 && !done {
-			done = found(carry)
+		if !done {
+			partial = append(partial, data)
+			if pos == 0 {
+				done = found(line(nil))
+			}
 		}
 	}
 	if !done {

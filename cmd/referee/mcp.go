@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"net"
 	"net/http"
+	"net/url"
 	"os"
 	"os/signal"
 	"syscall"
@@ -32,7 +33,9 @@ func (a *app) mcpCommand() *cobra.Command {
 			"By default it speaks JSON-RPC on stdin/stdout, as Claude Code's .mcp.json starts it. With\n" +
 			"--http ADDR it serves streamable HTTP on ADDR (loopback only unless --allow-remote), and\n" +
 			"every request must carry Authorization: Bearer <token> (--token, $" + envMCPToken + ", or one\n" +
-			"generated and printed on stderr).",
+			"generated and printed on stderr; one given must hold at least 128 bits, e.g. 32 hex digits).\n" +
+			"Requests with an Origin header are refused unless --allow-origin names it. Connections, MCP\n" +
+			"sessions and the time each may take are bounded: see docs/security.md.",
 		Args: noArgs,
 	}
 	contents := addContentsFlag(cmd)
@@ -41,6 +44,7 @@ func (a *app) mcpCommand() *cobra.Command {
 	httpAddr := f.String("http", "", "serve streamable HTTP on this address (e.g. 127.0.0.1:8765) instead of stdio")
 	token := f.String("token", "", "the bearer token --http requires (default $"+envMCPToken+", else a new one printed on stderr)")
 	allowRemote := f.Bool("allow-remote", false, "let --http listen on an address that is not loopback")
+	allowOrigin := f.StringArray("allow-origin", nil, "take --http requests from this browser origin, e.g. http://localhost:3000 (repeat; none by default)")
 	maxMessage := f.Int("max-message", mcpserver.DefaultMaxMessage, "the largest JSON-RPC message taken, in bytes")
 	cmd.RunE = func(*cobra.Command, []string) error {
 		if *maxMessage < 1024 {
@@ -71,16 +75,28 @@ func (a *app) mcpCommand() *cobra.Command {
 		if tok == "" {
 			tok = os.Getenv(envMCPToken)
 		}
-		ln, err := net.Listen("tcp", addr)
+		if tok != "" {
+			if err := mcpserver.CheckToken(tok); err != nil {
+				return usagef("%v", err)
+			}
+		}
+		for _, o := range *allowOrigin {
+			if u, err := url.Parse(o); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || u.Path != "" || u.RawQuery != "" {
+				return usagef("--allow-origin: %q is not an origin (scheme://host[:port], e.g. http://localhost:3000)", o)
+			}
+		}
+		l, err := net.Listen("tcp", addr)
 		if err != nil {
 			return err
 		}
+		ln := mcpserver.LimitListener(l, 0, 0)
 		if tok == "" {
 			tok = mcpserver.NewToken()
 			fmt.Fprintf(a.stderr, "referee mcp: token %s\n", tok)
 		}
 		fmt.Fprintf(a.stderr, "referee mcp: serving %s on http://%s/ (Authorization: Bearer <token>)\n", *contents, ln.Addr())
-		hs := &http.Server{Handler: mcpserver.HTTPHandler(srv, tok, *maxMessage), ReadHeaderTimeout: 10 * time.Second}
+		hs := mcpserver.NewHTTPServer(mcpserver.HTTPHandler(srv, mcpserver.HTTPOptions{
+			Token: tok, MaxMessage: *maxMessage, AllowOrigins: *allowOrigin}))
 		go func() {
 			<-ctx.Done()
 			shut, cancel := context.WithTimeout(context.Background(), 5*time.Second)

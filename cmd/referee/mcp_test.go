@@ -366,6 +366,10 @@ func TestMCPOverHTTP(t *testing.T) {
 	copyTree(t, freshStart, dir)
 	referee(t, root, "", "mcp", "--http", "0.0.0.0:0").want(t, 2, "",
 		"referee: --http: 0.0.0.0 is not a loopback address; referee mcp serves only this machine unless --allow-remote is given\n")
+	referee(t, root, "", "mcp", "--http", ":0", "--token", "x").want(t, 2, "",
+		"referee: --token: a 1-character token holds at most 6 bits, under the 128 required; use at least 32 hex digits (e.g. openssl rand -hex 16), or give none and one is generated\n")
+	referee(t, root, "", "mcp", "--http", ":0", "--allow-origin", "evil.example").want(t, 2, "",
+		"referee: --allow-origin: \"evil.example\" is not an origin (scheme://host[:port], e.g. http://localhost:3000)\n")
 
 	cmd := exec.Command(binary, "mcp", "--contents", dir, "--http", ":0")
 	cmd.Env = []string{"REFEREE_NOW=" + now, "PATH=" + os.Getenv("PATH"), "HOME=" + os.Getenv("HOME")}

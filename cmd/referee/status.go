@@ -44,6 +44,9 @@ func checkFolder(dir string) error {
 // loadWith loads dir with a store loader (Load, LoadNoLog, LoadWhole); a folder it cannot
 // read is bad input.
 func loadWith(load func(string) (*model.Snapshot, error), dir string) (*model.Snapshot, error) {
+	if err := store.RefuseLinks(dir); err != nil {
+		return nil, err
+	}
 	snap, err := load(dir)
 	if err != nil {
 		return nil, &store.InputError{Msg: err.Error()}
