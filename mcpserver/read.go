@@ -223,6 +223,11 @@ func inputf(format string, args ...any) error {
 // with the log, or (a server without an engine) the folder read now. graph derives the
 // graph only when asked, for the latter.
 func (s *server) current(ctx context.Context) (snap *model.Snapshot, graph func() *model.Graph, err error) {
+	// A folder of the contents that is a link is refused, as a change would be, not read
+	// as empty.
+	if err := store.RefuseLinks(s.dir); err != nil {
+		return nil, nil, &store.InputError{Msg: err.Error()}
+	}
 	if s.eng != nil {
 		f, err := s.eng.frame(ctx)
 		if err != nil {

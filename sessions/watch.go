@@ -78,7 +78,6 @@ type session struct {
 	subs     map[string]*subFile
 	subOrder []string
 	listed   time.Time       // when the subagents folder was last listed
-	skipped  map[string]bool // entries of the subagents folder that are not regular files
 }
 
 type subFile struct {
