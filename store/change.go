@@ -14,6 +14,7 @@ import (
 	"github.com/gofrs/flock"
 
 	"referee/model"
+	"referee/store/consequence"
 )
 
 // LockFile serialises referee's writers on one folder.
@@ -464,6 +465,25 @@ func (t *tx) commit(opts Options) (*Result, error) {
 type Planned struct {
 	Result
 	Objects []PlannedObject // created first, then modified, in the order the skill made them
+	// Discarded is the log line of the change an undo takes back.
+	Discarded []model.LogEntry
+	restore   *Restore // the undo of a rewind or branch switch, worked out as a restore batch
+}
+
+// Writes is what the change would write to each object (nil Doc: removed), for the
+// consequences (store/consequence).
+func (p *Planned) Writes() []consequence.Write {
+	if p.restore != nil {
+		return p.restore.Writes()
+	}
+	out := make([]consequence.Write, 0, len(p.Objects)+len(p.Deleted))
+	for i := range p.Objects {
+		out = append(out, consequence.Write{ID: p.Objects[i].ID, Doc: &p.Objects[i].After})
+	}
+	for _, id := range p.Deleted {
+		out = append(out, consequence.Write{ID: id})
+	}
+	return out
 }
 
 // PlannedObject is one object as it is and as the change would write it (Before is the
