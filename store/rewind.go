@@ -70,7 +70,7 @@ type Restore struct {
 	// Consequences is what the batch does to the run, when the caller worked it out
 	// (store/consequence: the CLI's dry runs and the workbench's confirmation).
 	Consequences *consequence.Report `json:"consequences,omitempty"`
-	writes       []restoreObj // a dry run's objects, for Writes
+	writes       []restoreObj        // a dry run's objects, for Writes
 }
 
 // Writes is what a dry run would write to each object (nil Doc: removed), for the
