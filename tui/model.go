@@ -134,6 +134,7 @@ type Model struct {
 	// overlays
 	form    *Form
 	confirm *Confirm
+	decide  *Decide // the decision of a proposed modification (H)
 	notice  *Notice
 	picker  *Picker
 
@@ -396,6 +397,8 @@ func (m *Model) key(msg tea.KeyPressMsg) tea.Cmd {
 		return m.route(m.notice, msg)
 	case m.confirm != nil:
 		return m.route(m.confirm, msg)
+	case m.decide != nil:
+		return m.route(m.decide, msg)
 	case m.form != nil:
 		return m.route(m.form, msg)
 	case m.picker != nil:
@@ -837,7 +840,8 @@ func (m *Model) nextIssue() {
 	m.flashInfo(label + fmt.Sprintf(": sentence %d, %s", m.sel.sentence+1, model.SanitizeLine(t.Issue.ErrorType)))
 }
 
-// next walks the review queue: the statements waiting for a human, what holds up the
+// next walks the review queue: the statements a reviewer can take up (awaiting check, a
+// gap, a decision) before the agent the orchestrator would run, what holds up the
 // most of the root first (model.ReviewOrder). It always does, searching or not (search
 // has its own keys), and says when it wraps.
 func (m *Model) next(d int) {
@@ -846,7 +850,7 @@ func (m *Model) next(d int) {
 	}
 	list := m.reviewOrder()
 	if len(list) == 0 {
-		m.flashInfo("no statement is waiting for a human")
+		m.flashInfo("the review queue is empty: no statement awaits a check, a fix or a decision")
 		return
 	}
 	cur, _ := m.tree.Selected()
@@ -859,7 +863,15 @@ func (m *Model) next(d int) {
 	}
 	m.tree.Reveal(m.forest.Canon(target))
 	at := slices.Index(list, target) + 1
-	msg := fmt.Sprintf("%s: %s (%d of %d waiting for a human)", target, m.g.Phase.Get(target), at, len(list))
+	// The words of the row's badge and the detail's "next", so that the two never disagree.
+	msg := fmt.Sprintf("%s: %s", target, m.g.Phase.Get(target))
+	if next := m.g.Next.Get(target); next != "" {
+		msg += ", next " + next
+	}
+	if st := m.snap.Statements.Get(target); st != nil && model.ProposalOpen(st) {
+		msg += ", a proposed modification (H decides)"
+	}
+	msg += fmt.Sprintf(" (%d of %d in the review queue)", at, len(list))
 	if wrapped {
 		msg = fmt.Sprintf("wrapped to %d of %d · ", at, len(list)) + msg
 	}
