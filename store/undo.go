@@ -77,7 +77,7 @@ func PlanUndo(dir, changeID string, opts Options) (*Planned, error) {
 		}
 		p := &Planned{Result: Result{Change: r.Change, Skill: "undo", Actor: r.Actor, At: r.At, Created: r.Created,
 			Modified: append(slices.Clone(r.Modified), r.Removed...), Deleted: r.Removed,
-			Notes: []string{"takes back " + changeID + ", a " + entries[0].Skill + ": every object it changed, removed or created goes back as it was before it, and the counters with them"}},
+			Notes: []string{"takes back " + changeID + " (" + entries[0].Skill + "): every object it changed, removed or created goes back as it was before it, and the counters with them"}},
 			Discarded: r.Discarded, restore: r}
 		return p, nil
 	} else if err != nil {

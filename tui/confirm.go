@@ -200,6 +200,9 @@ func (m *Model) onConfirm(msg tea.Msg) tea.Cmd {
 
 // Title is the dialog's title.
 func (c *Confirm) Title() string {
+	if c.ch.redo {
+		return "confirm · redo: take back " + c.ch.undo.Change
+	}
 	if c.ch.undo != nil {
 		return "confirm · undo " + c.ch.undo.Change
 	}
@@ -252,7 +255,10 @@ func (c *Confirm) body(st *themes.Styles, actor string, w int) []string {
 			lines = append(lines, indent+style(l))
 		}
 	}
-	if ch.undo != nil {
+	if ch.redo {
+		lines = append(lines, st.Bold.Render("Redo what the last undo of this session took back?"))
+		add(st.Muted.Render, "  ", fmt.Sprintf("take back %s (the undo by %s), which writes back what it reverted", ch.undo.Change, ch.undo.Actor))
+	} else if ch.undo != nil {
 		lines = append(lines, st.Bold.Render("Undo the last change of this session?"))
 		add(st.Muted.Render, "  ", fmt.Sprintf("revert %s (%s by %s)", ch.undo.Change, ch.undo.Skill, ch.undo.Actor))
 		for _, id := range ch.undo.Created {
@@ -291,7 +297,15 @@ func (c *Confirm) body(st *themes.Styles, actor string, w int) []string {
 				if !strings.HasPrefix(l, "  ") {
 					style = st.Bold.Render
 				}
-				add(style, "  ", l)
+				// An item's continuation lines hang under its text.
+				text := strings.TrimLeft(l, " ")
+				indent := "  " + l[:len(l)-len(text)]
+				for i, part := range strings.Split(views.WrapText(model.SanitizeLine(text), max(w-len(indent)-2, 8)), "\n") {
+					if i == 1 {
+						indent += "  "
+					}
+					lines = append(lines, indent+style(part))
+				}
 			}
 		}
 	}

@@ -111,6 +111,8 @@ func makeKeyTable() []binding {
 		bind("decide", groupChange, "H", "decide a proposed modification, shown whole: accept (a new statement takes the old one's place) or reject (false, abandon), as one change", "H").hinted("decide").unless(needDecision).does((*Model).openDecision),
 		bind("undo", groupChange, "u", "undo the last change made in this session", "u").hinted("undo").
 			unless(func(m *Model) string { return m.undoDisabled() }).does((*Model).openUndo),
+		bind("redo", groupChange, "ctrl+r", "redo the last undo of this session (takes the undo back, as a change of its own)", "ctrl+r").
+			unless((*Model).redoDisabled).does((*Model).openRedo),
 
 		bind("palette", groupApp, ":", "command palette: every skill and command", ":").hinted("palette").does((*Model).openPalette),
 		bind("help", groupApp, "?", "help: every key", "?").hinted("help").does((*Model).openHelp),

@@ -521,6 +521,16 @@ func (m *Model) enter() tea.Cmd {
 // back closes what is open: the search, then the jump history, then the detail focus.
 func (m *Model) back() {
 	switch {
+	case m.side == sideDiff:
+		// The diff is what is open on top of the tree: esc closes it first, whatever
+		// has the focus and whether a search is in force.
+		if m.travel != nil {
+			m.travel.diff = diffOff
+		}
+		m.setSide(sideDetail)
+		m.layout()
+		m.rebuildDetail()
+		m.flashInfo("diff closed")
 	case m.search.Query() != "":
 		m.search.Clear()
 		m.flashInfo("search cleared")
