@@ -337,6 +337,23 @@ func statementPhase(o Objects, st *model.Statement) model.Phase {
 	return model.StatementPhase(snap, st)
 }
 
+// quoteInProof refuses a gap quoting a sentence the proof does not have (the fixer could
+// not find it), saying what the numbered sentence reads.
+func quoteInProof(st *model.Statement, quote string, n int) error {
+	text, err := st.Proof.Text()
+	if err != nil || model.QuoteIn(quote, text) {
+		return nil
+	}
+	sents := model.SplitSentences(text)
+	msg := fmt.Sprintf("--sentence-text: “%s” is not in %s's proof (quote a sentence of it exactly; \"…\" may stand for a part left out)", quote, st.ID)
+	if n >= 1 && n <= len(sents) {
+		msg += fmt.Sprintf("; sentence %d reads “%s”", n, model.NormalizeSpace(sents[n-1].Text))
+	} else if n > len(sents) {
+		msg += fmt.Sprintf("; and the proof has %d sentences, not %d", len(sents), n)
+	}
+	return inputf("%s", msg)
+}
+
 // phaseWord is a P014 "validating" statement's phase in the badges' words ("has gap"),
 // for a refusal to say what the reviewer sees; "" for any other status.
 func phaseWord(o Objects, st *model.Statement) string {
@@ -948,7 +965,20 @@ var Skills = []*Skill{
 			{Name: "explanation", Kind: ParamString, Required: true, Help: "what is wrong", Long: true},
 			{Name: "suggested_fix", Kind: ParamString, Required: true, Help: "what would fix it", Long: true},
 		},
-		check: proofSubmitted("check-reject-proof"),
+		check: func(o Objects, a Args) error {
+			const skill = "check-reject-proof"
+			if err := proofSubmitted(skill)(o, a); err != nil {
+				return err
+			}
+			if !a.Has("sentence_text") {
+				return nil // asked before the form is filled: the quote is checked when given
+			}
+			st, err := needStatement(o, skill, a.Str("statement_id"))
+			if err != nil {
+				return err
+			}
+			return quoteInProof(st, a.Str("sentence_text"), a.Int("sentence_number"))
+		},
 		apply: func(t *tx, a Args) error {
 			st, doc, err := t.modifyStatement(a.Str("statement_id"))
 			if err != nil {
