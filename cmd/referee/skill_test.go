@@ -251,7 +251,7 @@ func TestSkillsListAndInstall(t *testing.T) {
 			Required         bool
 		}
 	}
-	if err := json.Unmarshal([]byte(o.stdout), &list); err != nil || len(list) != 12 {
+	if err := json.Unmarshal([]byte(o.stdout), &list); err != nil || len(list) != 13 {
 		t.Fatalf("list json: %v (%d skills)", err, len(list))
 	}
 	if list[0].Name != "prob-wrapup-statement" || strings.Join(list[0].Aliases, ",") != "prob-core-statement" ||
@@ -292,7 +292,7 @@ func TestSkillsListAndInstall(t *testing.T) {
 	sameTree(t, files(t, filepath.Join(root, ".claude/skills")), got)
 	o = referee(t, root, "", "skills", "install", "--dir", "elsewhere", "--output", "json", "--mcp-config", "")
 	var paths []string
-	if err := json.Unmarshal([]byte(o.stdout), &paths); err != nil || len(paths) != 12 || paths[0] != "elsewhere/prob-wrapup-statement/SKILL.md" {
+	if err := json.Unmarshal([]byte(o.stdout), &paths); err != nil || len(paths) != 13 || paths[0] != "elsewhere/prob-wrapup-statement/SKILL.md" {
 		t.Errorf("install json: %v %v", err, paths)
 	}
 }

@@ -257,7 +257,15 @@ func (r *Report) Lines(limit int) []string {
 			case *o.Before == *o.After:
 				out = append(out, fmt.Sprintf("  %s %s (unchanged)", o.ID, o.Before.Word()))
 			default:
-				out = append(out, fmt.Sprintf("  %s %s → %s", o.ID, o.Before.Word(), o.After.Word()))
+				line := fmt.Sprintf("  %s %s → %s", o.ID, o.Before.Word(), o.After.Word())
+				solved := model.PhaseProblemSolved.String()
+				switch {
+				case o.Before.Phase == solved && o.After.Phase != solved:
+					line += ": becomes unsolved"
+				case o.Before.Phase != solved && o.After.Phase == solved:
+					line += ": becomes solved"
+				}
+				out = append(out, line)
 			}
 		}
 		more(n, len(r.Objects))
@@ -266,7 +274,13 @@ func (r *Report) Lines(limit int) []string {
 		out = append(out, fmt.Sprintf("discards %d %s (taken back with %s work):", len(r.Discarded), plural(len(r.Discarded), "change", "changes"), plural(len(r.Discarded), "its", "their")))
 		n := cut(len(r.Discarded))
 		for _, c := range r.Discarded[:n] {
-			line := fmt.Sprintf("  %s %s by %s", c.ID, c.Skill, c.Actor)
+			line := "  " + c.ID
+			if c.Skill != "" {
+				line += " " + c.Skill
+			}
+			if c.Actor != "" {
+				line += " by " + c.Actor
+			}
 			if c.At != "" {
 				line += " at " + c.At
 			}
