@@ -63,6 +63,7 @@ func TestWorkbenchAndCLIProcessesTogether(t *testing.T) {
 	tm.Type("/s-014")
 	tm.Send(tea.KeyPressMsg{Code: tea.KeyEnter})
 	tm.Type("C")
+	tm.Send(tea.KeyPressMsg{Code: tea.KeyEnter})
 	time.Sleep(200 * time.Millisecond)
 	tm.Type("y")
 	wg.Wait()
