@@ -19,7 +19,7 @@ func TestRewindUndoCLI(t *testing.T) {
 		// What it does to the run: every status it changes, the changes it discards (the
 		// agents' lines name no skill, actor or time), who is next.
 		"status of the 2 objects it writes:\n" +
-		"  p-001 solved (resolved) → open (unresolved), next agent-solve\n" +
+		"  p-001 solved (resolved) → open (unresolved), next agent-solve: becomes unsolved\n" +
 		"  s-007 removed (was proved (true))\n" +
 		"discards 5 changes (taken back with their work):\n" +
 		"  l-002: s-007\n  l-003: p-001\n  l-004: s-007\n  l-005: s-007\n  l-006: p-001\n" +
@@ -30,7 +30,7 @@ func TestRewindUndoCLI(t *testing.T) {
 		"  modified p-001\n" +
 		"  note: l-006's log line records no versions (the agents' lines and older referee lines do not), so whether p-001 changed since cannot be checked\n" +
 		"status of the 1 object it writes:\n" +
-		"  p-001 solved (resolved) → open (unresolved), next agent-solve\n" +
+		"  p-001 solved (resolved) → open (unresolved), next agent-solve: becomes unsolved\n" +
 		"discards 1 change (taken back with its work):\n  l-006: p-001\n" +
 		"and so: no other object changes phase or next agent\n" +
 		"next: the orchestrator would run agent-solve on p-001 (now nothing (no agent has work))\n"

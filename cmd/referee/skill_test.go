@@ -251,7 +251,7 @@ func TestSkillsListAndInstall(t *testing.T) {
 			Required         bool
 		}
 	}
-	if err := json.Unmarshal([]byte(o.stdout), &list); err != nil || len(list) != 13 {
+	if err := json.Unmarshal([]byte(o.stdout), &list); err != nil || len(list) != len(store.Skills) {
 		t.Fatalf("list json: %v (%d skills)", err, len(list))
 	}
 	if list[0].Name != "prob-wrapup-statement" || strings.Join(list[0].Aliases, ",") != "prob-core-statement" ||
@@ -269,8 +269,8 @@ func TestSkillsListAndInstall(t *testing.T) {
 		"note: (agents that reach referee through `referee mcp` start it once; any build serves MCP but nomcp)\n")
 	referee(t, root, "", "skills", "install").want(t, 0, wantOut.String(), "")
 	got := files(t, filepath.Join(root, ".claude/skills"))
-	if len(got) != 12 {
-		t.Fatalf("install wrote %d files, want 12", len(got))
+	if len(got) != len(store.Skills) {
+		t.Fatalf("install wrote %d files, want %d", len(got), len(store.Skills))
 	}
 	for _, s := range store.Skills {
 		doc := got[s.Name+"/SKILL.md"]
@@ -292,7 +292,7 @@ func TestSkillsListAndInstall(t *testing.T) {
 	sameTree(t, files(t, filepath.Join(root, ".claude/skills")), got)
 	o = referee(t, root, "", "skills", "install", "--dir", "elsewhere", "--output", "json", "--mcp-config", "")
 	var paths []string
-	if err := json.Unmarshal([]byte(o.stdout), &paths); err != nil || len(paths) != 13 || paths[0] != "elsewhere/prob-wrapup-statement/SKILL.md" {
+	if err := json.Unmarshal([]byte(o.stdout), &paths); err != nil || len(paths) != len(store.Skills) || paths[0] != "elsewhere/prob-wrapup-statement/SKILL.md" {
 		t.Errorf("install json: %v %v", err, paths)
 	}
 }
