@@ -4,6 +4,10 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/charmbracelet/x/ansi"
+
+	"referee/cells"
 )
 
 // Time travel puts the cursor on what the change shown touched, d diffs that object, and
@@ -59,5 +63,20 @@ func TestRedoTakesTheUndoBack(t *testing.T) {
 	}
 	if last, _ := m.writes.Last(); last == nil || !strings.HasPrefix(m.message, "✓ "+last.Change) {
 		t.Fatalf("u would not undo the redo: %v, %q", last, m.message)
+	}
+}
+
+// The workbench counts widths by grapheme cluster whatever the terminal reports: Run
+// sends GraphemeWidths as if the terminal had answered mode 2027, and the views follow.
+func TestGraphemeWidthsWhateverTheTerminalSays(t *testing.T) {
+	defer cells.SetMethod(cells.Method())
+	cells.SetMethod(ansi.WcWidth)
+	if GraphemeWidths.Mode != ansi.ModeUnicodeCore || GraphemeWidths.Value != ansi.ModeSet {
+		t.Fatalf("GraphemeWidths is %+v", GraphemeWidths)
+	}
+	m, _ := newTestModel(t, 120, 40)
+	send(t, m, GraphemeWidths)
+	if cells.Method() != ansi.GraphemeWidth || cells.Width("👨‍👩‍👧‍👦") != 2 {
+		t.Fatalf("after the report: method %v, the family %d cells wide", cells.Method(), cells.Width("👨‍👩‍👧‍👦"))
 	}
 }
