@@ -24,7 +24,7 @@ func TestRewindUndoCLI(t *testing.T) {
 		"discards 5 changes (taken back with their work):\n" +
 		"  l-002: s-007\n  l-003: p-001\n  l-004: s-007\n  l-005: s-007\n  l-006: p-001\n" +
 		"and so: no other object changes phase or next agent\n" +
-		"next: the orchestrator would run agent-solve on p-001 (now nothing (no agent has work))\n"
+		"next: the orchestrator would run agent-solve on p-001 (now nothing to run)\n"
 	referee(t, root, "", "rewind", "l-001", "--dry-run").want(t, 0, plan, "")
 	undoPlan := "undo of l-006 would be change l-007 by agent (dry run: nothing was written)\n" +
 		"  modified p-001\n" +
@@ -33,7 +33,7 @@ func TestRewindUndoCLI(t *testing.T) {
 		"  p-001 solved (resolved) → open (unresolved), next agent-solve: becomes unsolved\n" +
 		"discards 1 change (taken back with its work):\n  l-006: p-001\n" +
 		"and so: no other object changes phase or next agent\n" +
-		"next: the orchestrator would run agent-solve on p-001 (now nothing (no agent has work))\n"
+		"next: the orchestrator would run agent-solve on p-001 (now nothing to run)\n"
 	referee(t, root, "", "undo", "--dry-run").want(t, 0, undoPlan, "")
 	sameTree(t, files(t, root), before)
 	referee(t, root, "", "rewind", "l-001", "--actor", "human").want(t, 0, "rewind to l-001: change l-007\n"+
@@ -80,7 +80,12 @@ func TestBranchCLI(t *testing.T) {
 	referee(t, root, "", "branch", "save", "fix").want(t, 0, "save branch fix: change l-007\n", "")
 	referee(t, root, "", "rewind", "l-002")
 	referee(t, root, "", "branch", "switch", "main", "--dry-run").want(t, 0,
-		"switch from branch fix to main would be change l-009 (dry run: nothing was written)\n  changes 2: p-001, s-007\n", "")
+		"switch from branch fix to main would be change l-009 (dry run: nothing was written)\n  changes 2: p-001, s-007\n"+
+			"status of the 2 objects it writes:\n"+
+			"  p-001 open (unresolved), next agent-solve → solved (resolved): becomes solved\n"+
+			"  s-007 needs proof (pending), next agent-prove → proved (true)\n"+
+			"and so: no other object changes phase or next agent\n"+
+			"next: nothing for the orchestrator to run (now agent-solve on p-001)\n", "")
 	referee(t, root, "", "branch", "switch", "main").want(t, 0,
 		"switch from branch fix to main: change l-009\n  changes 2: p-001, s-007\ntake it back with: referee undo l-009\n", "")
 	referee(t, root, "", "branch", "diff", "main", "fix").want(t, 0,

@@ -306,16 +306,19 @@ func (r *Report) Lines(limit int) []string {
 }
 
 func (r *Report) nextLine() string {
-	say := func(a *Action) string {
-		if a == nil {
-			return "nothing (no agent has work)"
-		}
-		return a.Agent + " on " + a.ID
+	say := func(a *Action) string { return a.Agent + " on " + a.ID }
+	b, a := r.NextBefore, r.NextAfter
+	switch {
+	case a == nil && b == nil:
+		return "still nothing for the orchestrator to run"
+	case a == nil:
+		return "nothing for the orchestrator to run (now " + say(b) + ")"
+	case b == nil:
+		return "the orchestrator would run " + say(a) + " (now nothing to run)"
+	case *a == *b:
+		return "the orchestrator would still run " + say(a)
 	}
-	if r.NextBefore != nil && r.NextAfter != nil && *r.NextBefore == *r.NextAfter || r.NextBefore == nil && r.NextAfter == nil {
-		return "the orchestrator would still run " + say(r.NextAfter)
-	}
-	return "the orchestrator would run " + say(r.NextAfter) + " (now " + say(r.NextBefore) + ")"
+	return "the orchestrator would run " + say(a) + " (now " + say(b) + ")"
 }
 
 // Sentence says an effect in words.
