@@ -211,8 +211,8 @@ func TestTimeTravelDisablesEveryChangeKey(t *testing.T) {
 			t.Errorf("%s: disabled %q, want %q", a.Help().Key, got, want)
 		}
 	}
-	if n != 13 { // eleven skills, H (decide) and u (undo)
-		t.Fatalf("%d change keys, want 13", n)
+	if n != 14 { // eleven skills, H (decide), u (undo) and ctrl+r (redo)
+		t.Fatalf("%d change keys, want 14", n)
 	}
 	keys(t, m, ":")
 	for _, e := range m.picker.all {
