@@ -415,8 +415,8 @@ func TestHelpAndPaletteListEverything(t *testing.T) {
 	keys(t, m, "n", ":")
 	typeText(t, m, "check-confirm")
 	keys(t, m, "enter")
-	if m.confirm == nil || m.confirm.ch.skill.Name != "check-confirm-proof" {
-		t.Fatal("palette enter did not start check-confirm-proof")
+	if m.form == nil || m.form.change.skill.Name != "check-confirm-proof" {
+		t.Fatal("palette enter did not start check-confirm-proof (its summary first)")
 	}
 }
 
