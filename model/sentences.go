@@ -525,3 +525,24 @@ func trimEllipsis(s string) string {
 	}
 	return strings.TrimSpace(s)
 }
+
+// QuoteIn reports whether a quoted sentence is in a proof, spaces normalised on both
+// sides; an ellipsis ("..." or "…") in the quote stands for any text between its parts,
+// in order, as checkers shorten long sentences. An empty quote is in no proof.
+func QuoteIn(quote, proof string) bool {
+	q := NormalizeSpace(strings.ReplaceAll(quote, "...", "…"))
+	p := NormalizeSpace(proof)
+	found := false
+	for part := range strings.SplitSeq(q, "…") {
+		part = strings.TrimSpace(part)
+		if part == "" {
+			continue
+		}
+		i := strings.Index(p, part)
+		if i < 0 {
+			return false
+		}
+		p, found = p[i+len(part):], true
+	}
+	return found
+}

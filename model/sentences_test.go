@@ -260,3 +260,24 @@ func TestLocateDemoIssue(t *testing.T) {
 		t.Errorf("LocateSentence = %d, %q; want 6, %q", i, rule, LocatedByText)
 	}
 }
+
+func TestQuoteIn(t *testing.T) {
+	proof := "We prove it.  Step 1: Let  n be even.\nThen n² is even. QED."
+	for _, c := range []struct {
+		quote string
+		in    bool
+	}{
+		{"Step 1: Let n be even.", true},
+		{"Let n be even. Then", true},
+		{"Step 1: … is even", true},
+		{"Step 1: ... is even", true},
+		{"n is odd", false},
+		{"is even … Step 1", false}, // the parts in order only
+		{"", false},
+		{"…", false},
+	} {
+		if got := QuoteIn(c.quote, proof); got != c.in {
+			t.Errorf("QuoteIn(%q) = %v", c.quote, got)
+		}
+	}
+}

@@ -14,6 +14,7 @@ import (
 	"github.com/gofrs/flock"
 
 	"referee/model"
+	"referee/store/consequence"
 )
 
 // LockFile serialises referee's writers on one folder.
@@ -63,6 +64,9 @@ type PreconditionError struct {
 	Status string // its status, or "missing"
 	Skill  string
 	Need   string
+	// Phase is what the status means when the word alone does not say (P014's
+	// "validating": awaiting check, has gap, awaiting subs), as the badges show it.
+	Phase string
 }
 
 func (e *PreconditionError) Error() string {
@@ -71,6 +75,13 @@ func (e *PreconditionError) Error() string {
 		return fmt.Sprintf("%s: %s does not exist", e.Skill, e.Object)
 	case "":
 		return fmt.Sprintf("%s: %s has no status; it needs %s", e.Skill, e.Object, e.Need)
+	}
+	if e.Phase != "" {
+		is := "is " + e.Phase
+		if rest, ok := strings.CutPrefix(e.Phase, "has "); ok {
+			is = "has a " + rest // "has gap": s-015 has a gap
+		}
+		return fmt.Sprintf("%s: %s %s (status %q); it needs %s", e.Skill, e.Object, is, e.Status, e.Need)
 	}
 	return fmt.Sprintf("%s: %s is %q; it needs %s", e.Skill, e.Object, e.Status, e.Need)
 }
@@ -473,6 +484,25 @@ func (t *tx) commit(opts Options) (*Result, error) {
 type Planned struct {
 	Result
 	Objects []PlannedObject // created first, then modified, in the order the skill made them
+	// Discarded is the log line of the change an undo takes back.
+	Discarded []model.LogEntry
+	restore   *Restore // the undo of a rewind or branch switch, worked out as a restore batch
+}
+
+// Writes is what the change would write to each object (nil Doc: removed), for the
+// consequences (store/consequence).
+func (p *Planned) Writes() []consequence.Write {
+	if p.restore != nil {
+		return p.restore.Writes()
+	}
+	out := make([]consequence.Write, 0, len(p.Objects)+len(p.Deleted))
+	for i := range p.Objects {
+		out = append(out, consequence.Write{ID: p.Objects[i].ID, Doc: &p.Objects[i].After})
+	}
+	for _, id := range p.Deleted {
+		out = append(out, consequence.Write{ID: id})
+	}
+	return out
 }
 
 // PlannedObject is one object as it is and as the change would write it (Before is the

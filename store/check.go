@@ -268,6 +268,18 @@ func (c *checker) threads(id string, st *model.Statement) {
 		}
 	}
 	open := model.Unanswered(st.Issues, st.Responses)
+	if len(open) > 0 {
+		// An issue nobody answered quotes the proof as it is: a quote it does not hold
+		// leaves the fixer nothing to find (an answered one may quote a proof since patched).
+		if text, err := st.Proof.Text(); err == nil {
+			for _, raw := range st.Issues {
+				is := model.ParseIssue(raw)
+				if slices.Contains(open, is.Number) && is.SentenceText != "" && !model.QuoteIn(is.SentenceText, text) {
+					c.add(SeverityWarning, path, id, "issue #%d quotes sentence %d as %q, which is not in the proof", is.Number, is.Sentence, is.SentenceText)
+				}
+			}
+		}
+	}
 	switch st.Status {
 	case "has_gap":
 		if len(open) == 0 {

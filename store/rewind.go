@@ -31,6 +31,7 @@ import (
 	"github.com/gofrs/flock"
 
 	"referee/model"
+	"referee/store/consequence"
 )
 
 // Skills of the batches written here, as the log line's "skill" names them.
@@ -64,6 +65,30 @@ type Restore struct {
 	CountersBefore []string `json:"counters_before"`
 	CountersAfter  []string `json:"counters_after"`
 	DryRun         bool     `json:"dry_run,omitempty"`
+	// Discarded are the log lines of the changes a rewind takes back (a dry run's).
+	Discarded []model.LogEntry `json:"-"`
+	// Consequences is what the batch does to the run, when the caller worked it out
+	// (store/consequence: the CLI's dry runs and the workbench's confirmation).
+	Consequences *consequence.Report `json:"consequences,omitempty"`
+	writes       []restoreObj        // a dry run's objects, for Writes
+}
+
+// Writes is what a dry run would write to each object (nil Doc: removed), for the
+// consequences. An object whose backup does not parse is left out (the write refuses it).
+func (r *Restore) Writes() []consequence.Write {
+	out := make([]consequence.Write, 0, len(r.writes))
+	for _, o := range r.writes {
+		w := consequence.Write{ID: o.id}
+		if o.after != nil {
+			doc, err := model.Parse(o.after)
+			if err != nil {
+				continue
+			}
+			w.Doc = &doc
+		}
+		out = append(out, w)
+	}
+	return out
 }
 
 // Summary says in one line what the batch does to which objects.
@@ -190,14 +215,14 @@ func Rewind(dir, changeID string, dryRun bool, opts Options) (*Restore, error) {
 		return nil, err
 	}
 	defer t.end()
-	objs, counters, err := t.planRewind(changeID)
+	objs, counters, discarded, err := t.planRewind(changeID)
 	if err != nil {
 		return nil, err
 	}
 	if len(objs) == 0 && slices.Equal(counters, t.counters()) {
 		return nil, inputf("rewind: the folder is as it was right after %s; nothing to do", changeID)
 	}
-	r := &Restore{Skill: SkillRewind, To: changeID}
+	r := &Restore{Skill: SkillRewind, To: changeID, Discarded: discarded}
 	return r, t.writeRestore(r, objs, counters, []model.Member{model.M("rewind_to", model.Str(changeID))}, dryRun, opts)
 }
 
@@ -241,8 +266,22 @@ func (t *tx) readLogTail() ([]model.LogEntry, model.LogHead, error) {
 }
 
 // planRewind works out the objects and counters of a rewind to changeID, from the log
-// and the backups as History reads them.
-func (t *tx) planRewind(changeID string) ([]restoreObj, []string, error) {
+// and the backups as History reads them, and the log lines of the changes it discards.
+func (t *tx) planRewind(changeID string) ([]restoreObj, []string, []model.LogEntry, error) {
+	objs, counters, entries, line, err := t.planRewindObjects(changeID)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	var discarded []model.LogEntry
+	for _, e := range entries {
+		if e.Line > line && e.ID != "" {
+			discarded = append(discarded, e)
+		}
+	}
+	return objs, counters, discarded, nil
+}
+
+func (t *tx) planRewindObjects(changeID string) (_ []restoreObj, _ []string, entries []model.LogEntry, line int, _ error) {
 	// What a rewind undoes is in the lines after its target: a rewind a few changes back
 	// reads the log's tail (its lines before counted, not parsed), the whole log only
 	// when the target is older than the tail.
@@ -252,24 +291,24 @@ func (t *tx) planRewind(changeID string) ([]restoreObj, []string, error) {
 		entries, err = t.readLog()
 	}
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, 0, err
 	}
 	h := NewHistory(t.dir, &model.Snapshot{Log: entries, LogHead: head})
-	i, line := -1, 0
+	i := -1
 	counters := []string{"p-000", "s-000", "e-000"}
 	if changeID != beforeFirst {
 		if i, err = h.Index(changeID); err != nil {
-			return nil, nil, inputf("rewind: %v", err)
+			return nil, nil, nil, 0, inputf("rewind: %v", err)
 		}
 		target := h.log[i]
 		line = target.Line
 		if counters, err = countersOf(target.Current); err != nil {
-			return nil, nil, inputf("rewind: the log line of %s: %v", changeID, err)
+			return nil, nil, nil, 0, inputf("rewind: the log line of %s: %v", changeID, err)
 		}
 	}
 	for _, e := range entries {
 		if e.Line > line && e.Err != "" {
-			return nil, nil, inputf("rewind: line %d of %s does not parse (%s): what the changes after %s did is unknown", e.Line, LogFile, e.Err, changeID)
+			return nil, nil, nil, 0, inputf("rewind: line %d of %s does not parse (%s): what the changes after %s did is unknown", e.Line, LogFile, e.Err, changeID)
 		}
 	}
 	ids := map[string]bool{}
@@ -337,13 +376,13 @@ func (t *tx) planRewind(changeID string) ([]restoreObj, []string, error) {
 	var objs []restoreObj
 	for _, it := range items {
 		if it.err != nil {
-			return nil, nil, it.err
+			return nil, nil, nil, 0, it.err
 		}
 		if !it.skip {
 			objs = append(objs, it.obj)
 		}
 	}
-	return objs, counters, nil
+	return objs, counters, entries, line, nil
 }
 
 func (t *tx) abs(rel string) string { return filepath.Join(t.dir, filepath.FromSlash(rel)) }
@@ -432,6 +471,7 @@ func (t *tx) writeRestore(r *Restore, objs []restoreObj, counters []string, extr
 		}
 	}
 	if dryRun {
+		r.writes = objs
 		return nil
 	}
 	b.objects = append(append(b.objects, modified...), removed...)
@@ -492,6 +532,20 @@ func restoreLine(e model.LogEntry) (counters []string, branchBefore string, ok b
 // the counters go back to what it found. The undo is a restore batch too, so it can be
 // taken back in turn.
 func (t *tx) undoRestore(target model.LogEntry, counters []string, branchBefore string, opts Options) (*Result, error) {
+	r, err := t.restoreUndo(target, counters, branchBefore, false, opts)
+	if err != nil {
+		return nil, err
+	}
+	res := &Result{Change: r.Change, Skill: r.Skill, Actor: r.Actor, At: r.At, Created: r.Created,
+		Modified: append(slices.Clone(r.Modified), r.Removed...), Deleted: r.Removed}
+	if len(res.Deleted) == 0 {
+		res.Deleted = nil
+	}
+	return res, nil
+}
+
+// restoreUndo writes (or with dryRun, works out) the undo of a restore batch.
+func (t *tx) restoreUndo(target model.LogEntry, counters []string, branchBefore string, dryRun bool, opts Options) (*Restore, error) {
 	for _, id := range slices.Concat(target.Modification, target.Creation) {
 		if !model.ValidID(id, "") || objectFile(id) == "" {
 			return nil, inputf("undo: %s names %q, which is not an object ID", target.ID, id)
@@ -560,16 +614,11 @@ func (t *tx) undoRestore(target model.LogEntry, counters []string, branchBefore 
 	} else if len(objs) == 0 && slices.Equal(counters, t.counters()) {
 		return nil, inputf("undo: the folder is as it was before %s; nothing to do", target.ID)
 	}
-	r := &Restore{Skill: "undo", Reverts: target.ID}
-	if err := t.writeRestore(r, objs, counters, extra, false, opts); err != nil {
+	r := &Restore{Skill: "undo", Reverts: target.ID, Discarded: []model.LogEntry{target}}
+	if err := t.writeRestore(r, objs, counters, extra, dryRun, opts); err != nil {
 		return nil, err
 	}
-	res := &Result{Change: r.Change, Skill: r.Skill, Actor: r.Actor, At: r.At, Created: r.Created,
-		Modified: append(slices.Clone(r.Modified), r.Removed...), Deleted: r.Removed}
-	if len(res.Deleted) == 0 {
-		res.Deleted = nil
-	}
-	return res, nil
+	return r, nil
 }
 
 // LastChange is the last change of the folder's log ("" when it has none).

@@ -298,6 +298,8 @@ var sampleText = map[string][]string{
 	"sub_premises":          {"(s-003) Alice says: I am a spy"},
 	"gap_location":          {"sentence 3"},
 	"reason":                {"No problem depends on it any more"},
+	"decision":              {"abandon"},
+	"parent_id":             {"p-001"},
 }
 
 func sampleList(p Param) []string {
@@ -319,6 +321,8 @@ func sampleList(p Param) []string {
 		return p.Enum[:1]
 	case p.Kind == ParamInt:
 		return []string{"1"}
+	case (p.Kind == ParamID || p.Kind == ParamIDs) && p.IDKind == "":
+		return []string{"p-001"}
 	case p.Kind == ParamID || p.Kind == ParamIDs:
 		return []string{p.IDKind + "-001"}
 	}

@@ -337,6 +337,32 @@ func statementPhase(o Objects, st *model.Statement) model.Phase {
 	return model.StatementPhase(snap, st)
 }
 
+// quoteInProof refuses a gap quoting a sentence the proof does not have (the fixer could
+// not find it), saying what the numbered sentence reads.
+func quoteInProof(st *model.Statement, quote string, n int) error {
+	text, err := st.Proof.Text()
+	if err != nil || model.QuoteIn(quote, text) {
+		return nil
+	}
+	sents := model.SplitSentences(text)
+	msg := fmt.Sprintf("--sentence-text: “%s” is not in %s's proof (quote a sentence of it exactly; \"…\" may stand for a part left out)", quote, st.ID)
+	if n >= 1 && n <= len(sents) {
+		msg += fmt.Sprintf("; sentence %d reads “%s”", n, model.NormalizeSpace(sents[n-1].Text))
+	} else if n > len(sents) {
+		msg += fmt.Sprintf("; and the proof has %d sentences, not %d", len(sents), n)
+	}
+	return inputf("%s", msg)
+}
+
+// phaseWord is a P014 "validating" statement's phase in the badges' words ("has gap"),
+// for a refusal to say what the reviewer sees; "" for any other status.
+func phaseWord(o Objects, st *model.Statement) string {
+	if st.Status != "validating" {
+		return ""
+	}
+	return statementPhase(o, st).String()
+}
+
 func undecided(skill string) func(o Objects, a Args) error {
 	return func(o Objects, a Args) error {
 		st, err := needStatement(o, skill, a.Str("statement_id"))
@@ -366,7 +392,7 @@ func proofSubmitted(skill string) func(o Objects, a Args) error {
 		case ph == model.PhaseAwaitingCheck:
 		case ph == model.PhaseAwaitingSubs && subsDone(o, st):
 		default:
-			return &PreconditionError{Object: st.ID, Status: st.Status, Skill: skill, Need: need}
+			return &PreconditionError{Object: st.ID, Status: st.Status, Skill: skill, Need: need, Phase: phaseWord(o, st)}
 		}
 		if st.Proof.Blank() {
 			return &PreconditionError{Object: st.ID, Status: st.Status, Skill: skill, Need: "a proof, and it has none"}
@@ -580,7 +606,47 @@ func ConfirmDirection(st *model.Statement, a Args) string {
 	return model.ProofDirection(text)
 }
 
-// Skills is the registry: the eleven skills and abandon.
+// The decisions decide-modification takes.
+const (
+	DecisionAccept  = "accept"
+	DecisionFalse   = "false"
+	DecisionAbandon = "abandon"
+)
+
+// Decisions are decide-modification's decisions.
+var Decisions = []string{DecisionAccept, DecisionFalse, DecisionAbandon}
+
+// decidedBy says how a proposal was settled: the statement's status and its last note.
+func decidedBy(st *model.Statement, p model.Proposal) string {
+	out := st.ID + " is " + st.Status
+	if p.Index < len(st.Progresses)-1 {
+		out += " (" + st.Progresses[len(st.Progresses)-1] + ")"
+	}
+	return out
+}
+
+// replacePreliminary puts nid where old stood in a statement's preliminaries (a
+// "(old) text" item keeps its text), or appends it when old is not there.
+func replacePreliminary(doc *model.Value, old, nid string) {
+	if v, ok := doc.Get("preliminaries"); ok && v.Kind == model.Array {
+		for i := range v.Arr {
+			if it := &v.Arr[i]; it.Kind == model.String {
+				if ref, ok := model.RefID(it.Str); ok && ref == old {
+					if it.Str == old {
+						it.Str = nid
+					} else {
+						it.Str = "(" + nid + ")" + strings.TrimPrefix(it.Str, "("+old+")")
+					}
+					return
+				}
+			}
+		}
+	}
+	appendStr(doc, "preliminaries", nid)
+}
+
+// Skills is the registry: the eleven skills, abandon, and the decision of a proposed
+// modification the agents leave to a human.
 var Skills = []*Skill{
 	{
 		Name: "prob-wrapup-statement", Aliases: []string{"prob-core-statement"}, Agents: "agent-solve",
@@ -720,7 +786,7 @@ var Skills = []*Skill{
 				// true the counts say "check", but there is no proof yet: the prover writes it.
 			default:
 				need := "a statement open for proving (pending, or with every sub-statement true)"
-				return &PreconditionError{Object: st.ID, Status: st.Status, Skill: skill, Need: need}
+				return &PreconditionError{Object: st.ID, Status: st.Status, Skill: skill, Need: need, Phase: phaseWord(o, st)}
 			}
 			return nil
 		},
@@ -904,7 +970,20 @@ var Skills = []*Skill{
 			{Name: "explanation", Kind: ParamString, Required: true, Help: "what is wrong", Long: true},
 			{Name: "suggested_fix", Kind: ParamString, Required: true, Help: "what would fix it", Long: true},
 		},
-		check: proofSubmitted("check-reject-proof"),
+		check: func(o Objects, a Args) error {
+			const skill = "check-reject-proof"
+			if err := proofSubmitted(skill)(o, a); err != nil {
+				return err
+			}
+			if !a.Has("sentence_text") {
+				return nil // asked before the form is filled: the quote is checked when given
+			}
+			st, err := needStatement(o, skill, a.Str("statement_id"))
+			if err != nil {
+				return err
+			}
+			return quoteInProof(st, a.Str("sentence_text"), a.Int("sentence_number"))
+		},
 		apply: func(t *tx, a Args) error {
 			st, doc, err := t.modifyStatement(a.Str("statement_id"))
 			if err != nil {
@@ -975,6 +1054,116 @@ var Skills = []*Skill{
 				status = "awaiting_substatement" // the fixer's own word (FORMAT.md)
 			}
 			doc.Set("status", model.Str(status))
+			return nil
+		},
+	},
+	{
+		Name: "decide-modification", Agents: "orchestrator, human",
+		Summary: "Decide a proposed modification: accept it (a new statement replaces the old), or reject it",
+		When:    "A statement's last note is a proposed modification (MODIFICATION) and nobody has decided it; the agents' orchestrator leaves this to a human.",
+		Changes: "accept: creates a pending statement with the proposed claim and premises (or those given) where the old one stood (in place of it in the parent statement's preliminaries, or \"(s-NEW) <claim>\" appended to the parent problem's progresses), and abandons the old one with \"ABANDONED: Modification accepted (<type>): replaced by s-NEW.\"; false: status false, \"COUNTEREXAMPLE: <reason>\"; abandon: status abandoned, \"ABANDONED: Proposed modification rejected: <reason>\". One change; its log line records \"decision\".",
+		Target:  "statement_id",
+		Params: []Param{
+			{Name: "statement_id", Kind: ParamID, IDKind: model.KindStatement, Required: true, Help: "the statement with the proposal"},
+			{Name: "decision", Kind: ParamString, Required: true, Enum: Decisions, Help: "accept, or reject: false (as stated) or abandon (not needed)"},
+			{Name: "parent_id", Kind: ParamID, Help: "accept: where the new statement goes (the old one's parent)"},
+			{Name: "claim", Kind: ParamString, Help: "accept: the new claim (default: the proposed one)", Long: true},
+			{Name: "premises", Kind: ParamStrings, Help: "accept: its premises (default: the proposed ones) (repeat)"},
+			{Name: "reason", Kind: ParamString, Help: "false: the counterexample; abandon: why", Long: true},
+		},
+		check: func(o Objects, a Args) error {
+			const skill = "decide-modification"
+			st, err := needStatement(o, skill, a.Str("statement_id"))
+			if err != nil {
+				return err
+			}
+			p, ok := model.ProposalOf(st)
+			if !ok {
+				return &PreconditionError{Object: st.ID, Status: st.Status, Skill: skill, Need: "a proposed modification (a MODIFICATION note), and it has none"}
+			}
+			if !model.ProposalOpen(st) {
+				return &PreconditionError{Object: st.ID, Status: st.Status, Skill: skill, Need: "a proposed modification nobody has decided, and it was decided: " + decidedBy(st, p)}
+			}
+			if a.Str("decision") == DecisionAccept && !a.Has("claim") && p.Claim == "" {
+				return &PreconditionError{Object: st.ID, Status: st.Status, Skill: skill, Need: "a claim to accept, and the proposal gives none: give --claim"}
+			}
+			if pid := a.Str("parent_id"); pid != "" && a.Str("decision") == DecisionAccept {
+				switch model.KindOf(pid) {
+				case model.KindProblem:
+					if _, err := needProblem(o, skill, pid); err != nil {
+						return err
+					}
+				case model.KindStatement:
+					if _, err := needStatement(o, skill, pid); err != nil {
+						return err
+					}
+				default:
+					return inputf("--parent-id: %q is neither a problem nor a statement", pid)
+				}
+			}
+			return nil
+		},
+		apply: func(t *tx, a Args) error {
+			id := a.Str("statement_id")
+			st, doc, err := t.modifyStatement(id)
+			if err != nil {
+				return err
+			}
+			p, _ := model.ProposalOf(st)
+			decision := a.Str("decision")
+			t.extra = append(t.extra, model.M("decision", model.Str(decision)))
+			switch decision {
+			case DecisionFalse:
+				reason := a.Str("reason")
+				if reason == "" {
+					reason = p.Rationale
+				}
+				doc.Set("status", model.Str("false"))
+				appendStr(doc, "progresses", "COUNTEREXAMPLE: "+reason)
+				t.explain = append(t.explain, "rejects "+id+"'s proposed modification: the claim is false as stated")
+				return nil
+			case DecisionAbandon:
+				doc.Set("status", model.Str("abandoned"))
+				appendStr(doc, "progresses", "ABANDONED: Proposed modification rejected: "+a.Str("reason"))
+				t.explain = append(t.explain, "rejects "+id+"'s proposed modification: "+id+" is no longer needed")
+				return nil
+			}
+			claim, premises := p.Claim, p.Premises
+			if a.Has("claim") {
+				claim = a.Str("claim")
+			}
+			if a.Has("premises") {
+				premises = a.List("premises")
+			} else if len(premises) == 0 {
+				premises = st.Hypothesis
+			}
+			nid, err := t.newStatement([]string{claim}, premises)
+			if err != nil {
+				return err
+			}
+			doc.Set("status", model.Str("abandoned"))
+			typ := p.ModType
+			if typ == "" {
+				typ = "modification"
+			}
+			appendStr(doc, "progresses", "ABANDONED: Modification accepted ("+typ+"): replaced by "+nid+".")
+			t.explain = append(t.explain, "accepts "+id+"'s proposed modification: "+nid+" takes its place, for agent-prove; "+id+" is settled as abandoned")
+			switch pid := a.Str("parent_id"); model.KindOf(pid) {
+			case model.KindProblem:
+				pdoc, err := t.modify(pid)
+				if err != nil {
+					return err
+				}
+				appendStr(pdoc, "progresses", "("+nid+") "+claim)
+			case model.KindStatement:
+				pdoc, err := t.modify(pid)
+				if err != nil {
+					return err
+				}
+				replacePreliminary(pdoc, id, nid)
+			default:
+				t.explain = append(t.explain, nid+" hangs under nothing (no parent given): attach it by hand")
+			}
 			return nil
 		},
 	},

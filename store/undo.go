@@ -61,16 +61,34 @@ func PlanUndo(dir, changeID string, opts Options) (*Planned, error) {
 	if err != nil {
 		return nil, err
 	}
+	entries, err := logFrom(filepath.Join(dir, filepath.FromSlash(LogFile)), changeID)
+	if err != nil {
+		t.end()
+		return nil, inputf("undo: cannot read %s: %v", LogFile, unwrapPath(err))
+	}
 	if err := t.undo(changeID); errors.Is(err, errRestoreUndo) {
 		// A rewind or branch switch: every object it changed or removed goes back as it
-		// was before it, counters included.
-		return &Planned{Result: Result{Skill: "undo", Actor: opts.Actor,
-			Notes: []string{"takes back " + changeID + ", a rewind or branch switch: every object it changed, removed or created goes back as it was before it, and the counters with them"}}}, nil
+		// was before it, counters included; worked out as the undo writes it.
+		defer t.end()
+		counters, branch, _ := restoreLine(entries[0])
+		r, err := t.restoreUndo(entries[0], counters, branch, true, opts)
+		if err != nil {
+			return nil, err
+		}
+		p := &Planned{Result: Result{Change: r.Change, Skill: "undo", Actor: r.Actor, At: r.At, Created: r.Created,
+			Modified: append(slices.Clone(r.Modified), r.Removed...), Deleted: r.Removed,
+			Notes: []string{"takes back " + changeID + " (" + entries[0].Skill + "): every object it changed, removed or created goes back as it was before it, and the counters with them"}},
+			Discarded: r.Discarded, restore: r}
+		return p, nil
 	} else if err != nil {
 		t.end()
 		return nil, err
 	}
-	return t.plan(opts)
+	p, err := t.plan(opts)
+	if p != nil && len(entries) > 0 {
+		p.Discarded = entries[:1]
+	}
+	return p, err
 }
 
 // errRestoreUndo says the change to undo is a rewind or a branch switch, which

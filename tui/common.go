@@ -57,7 +57,7 @@ type component interface {
 	View(com common) []string
 }
 
-var _ = []component{(*Search)(nil), (*Travel)(nil), (*Runs)(nil), (*Changes)(nil), (*Similar)(nil), (*Sessions)(nil), (*Writes)(nil), (*Extras)(nil), (*Form)(nil), (*Confirm)(nil), (*Notice)(nil), (*Picker)(nil)}
+var _ = []component{(*Search)(nil), (*Travel)(nil), (*Runs)(nil), (*Changes)(nil), (*Similar)(nil), (*Sessions)(nil), (*Writes)(nil), (*Extras)(nil), (*Form)(nil), (*Confirm)(nil), (*Decide)(nil), (*Notice)(nil), (*Picker)(nil)}
 
 // route hands msg to a component and does what it answers, at once.
 func (m *Model) route(c component, msg tea.Msg) tea.Cmd {
@@ -100,6 +100,8 @@ func (m *Model) answer(msg tea.Msg) tea.Cmd {
 		m.picker = nil
 	case noticeClosedMsg:
 		m.notice = nil
+	case decideMsg, decideClosedMsg:
+		return m.onDecide(msg)
 	case confirmedMsg, confirmEditMsg, confirmClosedMsg, confirmConflictMsg:
 		return m.onConfirm(msg)
 	case writtenMsg:

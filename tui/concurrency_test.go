@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"bytes"
 	"fmt"
 	"io"
 	"os/exec"
@@ -63,7 +64,16 @@ func TestWorkbenchAndCLIProcessesTogether(t *testing.T) {
 	tm.Type("/s-014")
 	tm.Send(tea.KeyPressMsg{Code: tea.KeyEnter})
 	tm.Type("C")
-	time.Sleep(200 * time.Millisecond)
+	tm.Send(tea.KeyPressMsg{Code: tea.KeyEnter}) // the summary as prefilled
+	// y once the confirmation offers it (its dry run is done), not after a guessed wait.
+	var stream []byte
+	for deadline := time.Now().Add(10 * time.Second); !bytes.Contains(stream, []byte("write it")); time.Sleep(20 * time.Millisecond) {
+		b, _ := io.ReadAll(tm.Output())
+		stream = append(stream, b...)
+		if time.Now().After(deadline) {
+			t.Fatalf("the confirmation never offered y:\n%s", vtcells.Feed(stream, w, h).String())
+		}
+	}
 	tm.Type("y")
 	wg.Wait()
 	close(errs)
@@ -73,7 +83,6 @@ func TestWorkbenchAndCLIProcessesTogether(t *testing.T) {
 
 	total := len(before.Log) + procs*each + 1
 	last := fmt.Sprintf("l-%03d", total)
-	var stream []byte
 	var scr string
 	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(50 * time.Millisecond) {
 		b, _ := io.ReadAll(tm.Output())

@@ -11,6 +11,7 @@ import (
 	"referee/cells"
 	"referee/model"
 	"referee/store"
+	"referee/store/consequence"
 	"referee/themes"
 	"referee/views"
 )
@@ -45,15 +46,19 @@ type Confirm struct {
 	checking bool   // the dry run is running
 	problem  string // why the plan cannot be written ("" when it can)
 	plan     *store.Planned
-	offset   int
-	keys     ConfirmKeyMap
+	// effects is what the change does to the run (store/consequence), worked out with
+	// the plan; nil while checking or when it could not be.
+	effects *consequence.Report
+	offset  int
+	keys    ConfirmKeyMap
 }
 
 // planMsg carries a change's dry run.
 type planMsg struct {
-	ch   *change
-	plan *store.Planned
-	err  error
+	ch      *change
+	plan    *store.Planned
+	effects *consequence.Report
+	err     error
 }
 
 // openConfirm shows the confirmation of a change and starts its dry run.
@@ -61,11 +66,13 @@ func (m *Model) openConfirm(ch *change) tea.Cmd {
 	m.confirm = &Confirm{ch: ch, checking: true, keys: DefaultConfirmKeyMap()}
 	m.form = nil
 	if ch.rewind != nil {
-		// A rewind's plan was worked out before the dialog opened (rewind.go).
-		m.confirm.checking = false
+		// A rewind's plan and consequences were worked out before the dialog opened
+		// (rewind.go).
+		m.confirm.checking, m.confirm.effects = false, ch.rewind.Consequences
 		return nil
 	}
 	dir, actor := m.dir, m.actor
+	now := m.present()
 	return func() tea.Msg {
 		var plan *store.Planned
 		var err error
@@ -74,8 +81,21 @@ func (m *Model) openConfirm(ch *change) tea.Cmd {
 		} else {
 			plan, err = store.Plan(dir, ch.skill, ch.args, store.Options{Actor: actor, ExpectVersion: ch.version})
 		}
-		return planMsg{ch: ch, plan: plan, err: err}
+		msg := planMsg{ch: ch, plan: plan, err: err}
+		if err == nil && now.snap != nil {
+			msg.effects = consequence.Of(now.snap, now.g, plan.Writes(), plan.Discarded)
+		}
+		return msg
 	}
+}
+
+// present is the folder as it is now (not the change time travel shows), which a
+// change's consequences start from.
+func (m *Model) present() shownState {
+	if m.travel != nil {
+		return m.travel.live
+	}
+	return shownState{snap: m.snap, g: m.g}
 }
 
 // The confirmation's answers to the Model.
@@ -111,7 +131,7 @@ func (c *Confirm) onPlan(msg planMsg) tea.Msg {
 	if c.ch != msg.ch {
 		return nil
 	}
-	c.checking, c.plan = false, msg.plan
+	c.checking, c.plan, c.effects = false, msg.plan, msg.effects
 	var ce *store.ConflictError
 	if errors.As(msg.err, &ce) && msg.ch.form != nil {
 		// The target changed since the form opened: back to the form, draft kept.
@@ -180,6 +200,9 @@ func (m *Model) onConfirm(msg tea.Msg) tea.Cmd {
 
 // Title is the dialog's title.
 func (c *Confirm) Title() string {
+	if c.ch.redo {
+		return "confirm · redo: take back " + c.ch.undo.Change
+	}
 	if c.ch.undo != nil {
 		return "confirm · undo " + c.ch.undo.Change
 	}
@@ -232,7 +255,10 @@ func (c *Confirm) body(st *themes.Styles, actor string, w int) []string {
 			lines = append(lines, indent+style(l))
 		}
 	}
-	if ch.undo != nil {
+	if ch.redo {
+		lines = append(lines, st.Bold.Render("Redo what the last undo of this session took back?"))
+		add(st.Muted.Render, "  ", fmt.Sprintf("take back %s (the undo by %s), which writes back what it reverted", ch.undo.Change, ch.undo.Actor))
+	} else if ch.undo != nil {
 		lines = append(lines, st.Bold.Render("Undo the last change of this session?"))
 		add(st.Muted.Render, "  ", fmt.Sprintf("revert %s (%s by %s)", ch.undo.Change, ch.undo.Skill, ch.undo.Actor))
 		for _, id := range ch.undo.Created {
@@ -264,6 +290,24 @@ func (c *Confirm) body(st *themes.Styles, actor string, w int) []string {
 		} else {
 			lines = append(lines, planLines(st, c.plan, w)...)
 		}
+		if c.effects != nil {
+			lines = append(lines, "", st.Muted.Render("what it does to the run:"))
+			for _, l := range c.effects.Lines(effectLines) {
+				style := st.Base.Render
+				if !strings.HasPrefix(l, "  ") {
+					style = st.Bold.Render
+				}
+				// An item's continuation lines hang under its text.
+				text := strings.TrimLeft(l, " ")
+				indent := "  " + l[:len(l)-len(text)]
+				for i, part := range strings.Split(views.WrapText(model.SanitizeLine(text), max(w-len(indent)-2, 8)), "\n") {
+					if i == 1 {
+						indent += "  "
+					}
+					lines = append(lines, indent+style(part))
+				}
+			}
+		}
 	}
 	if args := argLines(ch); len(args) > 0 {
 		lines = append(lines, "", st.Muted.Render("arguments:"))
@@ -273,6 +317,10 @@ func (c *Confirm) body(st *themes.Styles, actor string, w int) []string {
 	}
 	return lines
 }
+
+// effectLines is how many items of each list of the consequences the dialog shows (a
+// rewind deep into a big run changes thousands; the CLI's dry run lists them all).
+const effectLines = 60
 
 // planLines says what a plan writes, field by field, in the words the agents' files
 // use: every value whole, a text that spans lines (a proof) as a diff by sentence.

@@ -51,7 +51,7 @@ func TestConflictKeepsTheDraft(t *testing.T) {
 // superseded is refused before y, with the whole reason.
 func TestConfirmOffersNoYForAPlanThatCannotBeWritten(t *testing.T) {
 	m, dir := newTestModel(t, 120, 40)
-	keys(t, m, "n", "C", "y")
+	keys(t, m, "n", "C", "enter", "y")
 	if len(m.writes.done) != 1 {
 		t.Fatalf("C y did not write: %q", m.message)
 	}
@@ -78,7 +78,7 @@ func TestConfirmOffersNoYForAPlanThatCannotBeWritten(t *testing.T) {
 // the write is done.
 func TestQuitWaitsForAWrite(t *testing.T) {
 	m, _ := newTestModel(t, 120, 40)
-	keys(t, m, "n", "C")
+	keys(t, m, "n", "C", "enter")
 	_, write := m.Update(keyMsg("y"))
 	if m.writes.writing != 1 {
 		t.Fatalf("writing %d", m.writes.writing)

@@ -1,89 +1,112 @@
 package tui
 
 import (
-	"referee/mathtext"
+	"fmt"
+	"slices"
 	"strings"
 
+	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
+	"referee/cells"
+	"referee/mathtext"
 	"referee/model"
 	"referee/store"
+	"referee/views"
 )
 
-// A statement with a proposed modification (needs_modification, "next: human") waits
-// for a decision nobody's skill takes: the agents' orchestrator (MRA-v1 CLAUDE.md,
-// "When agent reports FALSE or MODIFICATION") reports it and waits for a human, and no
-// skill accepts or rejects a proposal. So the workbench says what a human can do and
-// offers it through the existing skills, each a change of its own:
-//
-//   - accept: the proposed claim becomes a new statement where the old one stood
-//     (prob-wrapup-statement on its problem, or state-setup-substatement on its parent
-//     statement), which agent-prove then takes up; then abandon the old one as replaced.
-//   - reject: the claim is false as stated (state-mark-false), or no longer needed
-//     (abandon). There is no skill that sends a statement back to pending: to have the
-//     agents try the claim as stated again is an instruction to the orchestrator
-//     (its /instruct command), outside referee.
+// A statement with a proposed modification waits for a decision no agent's skill takes:
+// the agents' orchestrator (MRA-v1 CLAUDE.md, "When agent reports FALSE or
+// MODIFICATION") reports it and waits for a human. H shows the whole proposal and takes
+// the decision as one change of its own (the decide-modification skill): accepting
+// writes the new statement where the old one stood, for agent-prove, and settles the
+// old one as abandoned, as the orchestrator has the fixer do with an applied
+// modification; rejecting marks it false or abandoned. The old statement is then
+// settled and its note says how, so the same proposal cannot be decided twice: H on it
+// says who decided it, when.
 
-// proposal is the latest modification proposed for a statement.
-type proposal struct {
-	modType, claim, rationale string
-	premises                  []string
-}
-
-// proposalOf reads the latest MODIFICATION PROPOSED note of a statement.
-func proposalOf(st *model.Statement) (proposal, bool) {
-	for i := len(st.Progresses) - 1; i >= 0; i-- {
-		pr := model.ParseProgress(st.Progresses[i])
-		if pr.Tag != "MODIFICATION PROPOSED" {
-			continue
-		}
-		p := proposal{modType: pr.ModType, rationale: pr.Rationale}
-		change := pr.Change
-		if before, prem, ok := strings.Cut(change, "Premises:"); ok {
-			change = strings.TrimSuffix(strings.TrimSpace(before), ";")
-			for it := range strings.SplitSeq(prem, ";") {
-				if it = strings.TrimSpace(it); it != "" {
-					p.premises = append(p.premises, it)
-				}
-			}
-		}
-		p.claim = strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(change), "Claim:"))
-		if p.claim == "No new wording given" {
-			p.claim = ""
-		}
-		return p, true
-	}
-	return proposal{}, false
-}
-
-// proposalPending is a P014 statement whose last note is a proposed modification: the
-// agents keep it "validating" (their orchestrator sends it back to the checker), and a
-// human may decide it first.
-func proposalPending(st *model.Statement) bool {
-	if st.Status != "validating" || len(st.Progresses) == 0 {
-		return false
-	}
-	return model.ParseProgress(st.Progresses[len(st.Progresses)-1]).Tag == "MODIFICATION PROPOSED"
-}
-
+// needDecision is H's disabled reason: no proposal here, or one already decided (by
+// whom, when).
 func needDecision(m *Model) string {
 	if why := m.travel.ReadOnly(); why != "" {
 		return why
 	}
 	st := m.selectedStatement()
-	if st == nil || m.g == nil || m.g.Phase.Get(st.ID) != model.PhaseNeedsDecision && !proposalPending(st) {
+	if st == nil {
 		return "nothing to decide here: select a statement with a proposed modification (~ modify)"
 	}
-	if _, ok := proposalOf(st); !ok {
-		return "no MODIFICATION PROPOSED note on " + st.ID + " to decide"
+	if _, ok := model.ProposalOf(st); !ok {
+		return "nothing to decide here: " + st.ID + " has no proposed modification (a MODIFICATION note)"
+	}
+	if !model.ProposalOpen(st) {
+		return m.decidedBy(st)
 	}
 	return ""
 }
 
-// openDecision lists what a human can do with the selected statement's proposal.
+// decidedBy says who settled a statement's proposal, when, and how: the last change
+// of the log that wrote the statement, and its last note.
+func (m *Model) decidedBy(st *model.Statement) string {
+	out := "already decided"
+	if snap := m.present().snap; snap != nil {
+		for i := len(snap.Log) - 1; i >= 0; i-- {
+			e := snap.Log[i]
+			if slices.Contains(e.Modification, st.ID) {
+				out += fmt.Sprintf(" by %s at %s (%s %s)", model.SanitizeLine(e.By), e.At, e.ID, e.Skill)
+				break
+			}
+		}
+	}
+	out += ": " + st.ID + " is " + model.StatementPhase(m.snap, st).String()
+	if n := len(st.Progresses); n > 0 {
+		out += " · " + model.SanitizeLine(st.Progresses[n-1])
+	}
+	return out
+}
+
+// DecideKeyMap is the decision's keys: one letter per outcome, none shared.
+type DecideKeyMap struct {
+	Accept, False, Abandon, Down, Up, PageDown, PageUp, Close key.Binding
+}
+
+// DefaultDecideKeyMap returns the decision's keys.
+func DefaultDecideKeyMap() DecideKeyMap {
+	return DecideKeyMap{
+		Accept:   key.NewBinding(key.WithKeys("a"), key.WithHelp("a", "accept")),
+		False:    key.NewBinding(key.WithKeys("f"), key.WithHelp("f", "reject: false as stated")),
+		Abandon:  key.NewBinding(key.WithKeys("x"), key.WithHelp("x", "reject: no longer needed")),
+		Down:     key.NewBinding(key.WithKeys("j", "down"), key.WithHelp("j/↓", "scroll down")),
+		Up:       key.NewBinding(key.WithKeys("k", "up"), key.WithHelp("k/↑", "scroll up")),
+		PageDown: key.NewBinding(key.WithKeys("pgdown", "space", "ctrl+d"), key.WithHelp("pgdn", "page down")),
+		PageUp:   key.NewBinding(key.WithKeys("pgup", "ctrl+u"), key.WithHelp("pgup", "page up")),
+		Close:    key.NewBinding(key.WithKeys("esc", "q", "n"), key.WithHelp("esc", "close: nothing is decided")),
+	}
+}
+
+// Decide is the dialog of one proposed modification: the proposal whole, and the
+// outcomes, each on its own key.
+type Decide struct {
+	old    *model.Statement
+	p      model.Proposal
+	parent string // where the old statement stands (a problem or statement), or ""
+	math   mathtext.Mode
+	offset int
+	keys   DecideKeyMap
+}
+
+// decideMsg is the outcome chosen; the Model starts the change.
+type decideMsg struct {
+	d        *Decide
+	decision string
+}
+
+// decideClosedMsg says the dialog was closed without a decision.
+type decideClosedMsg struct{}
+
+// openDecision shows the selected statement's proposal and its outcomes.
 func (m *Model) openDecision() tea.Cmd {
 	st := m.selectedStatement()
-	p, _ := proposalOf(st)
+	p, _ := model.ProposalOf(st)
 	r, _ := m.tree.Selected()
 	parent := ""
 	up := m.idPath(r.Path)
@@ -92,52 +115,159 @@ func (m *Model) openDecision() tea.Cmd {
 			parent = up[i]
 		}
 	}
-	id := st.ID
-	prem := strings.Join(p.premises, "\n")
-	replaced := "Replaced by the accepted modification of " + id + " (" + p.modType + "): " + p.claim
-	es := []entry{{group: "no agent skill decides this (the seed-era orchestrator waits for a human; today's sends it back to agent-check)", title: "proposed: " + mathtext.Line(p.claim, mathtext.Unicode), desc: strings.Join(p.premises, "; ")}}
-	switch {
-	case p.claim == "":
-		es = append(es, entry{group: "accept", title: "the proposal gives no new wording", disabled: "accept it by hand: W or S with the claim you want, then A on " + id})
-	case model.KindOf(parent) == model.KindProblem:
-		es = append(es, entry{group: "accept", key: "W", title: "make the proposed claim a new statement of " + parent, mutating: true,
-			desc: "prob-wrapup-statement; agent-prove then takes it up",
-			run: func() tea.Cmd {
-				sk, _ := store.Lookup("prob-wrapup-statement")
-				return m.startSkillOn(sk, parent, map[string]string{"claim": p.claim, "premises": prem, "purpose": "the accepted modification of " + id},
-					"Accept "+id+"'s proposed modification: the proposed claim becomes a new statement of "+parent+". Then abandon "+id+" as replaced (the next entry of the decision).")
-			}})
-	case model.KindOf(parent) == model.KindStatement:
-		es = append(es, entry{group: "accept", key: "S", title: "make the proposed claim a new sub-statement of " + parent, mutating: true,
-			desc: "state-setup-substatement; agent-prove then takes it up",
-			run: func() tea.Cmd {
-				sk, _ := store.Lookup("state-setup-substatement")
-				return m.startSkillOn(sk, parent, map[string]string{"claim": p.claim, "premises": prem, "rationale": "the accepted modification of " + id + ": " + p.rationale},
-					"Accept "+id+"'s proposed modification: the proposed claim becomes a sub-statement of "+parent+". Then abandon "+id+" as replaced.")
-			}})
-	default:
-		es = append(es, entry{group: "accept", title: "make the proposed claim a new statement", disabled: id + " hangs under nothing: use W on its problem by hand"})
+	m.decide = &Decide{old: st, p: p, parent: parent, math: m.math, keys: DefaultDecideKeyMap()}
+	return nil
+}
+
+// Title is the dialog's title.
+func (d *Decide) Title() string {
+	return "decide " + d.old.ID + "'s proposed modification"
+}
+
+// Update takes a key.
+func (d *Decide) Update(com common, msg tea.Msg) (tea.Cmd, tea.Msg) {
+	km, ok := msg.(tea.KeyPressMsg)
+	if !ok {
+		return nil, nil
 	}
-	es = append(es,
-		entry{group: "accept", key: "A", title: "then abandon " + id + " as replaced by the new statement", mutating: true, desc: "abandon",
-			run: func() tea.Cmd {
-				sk, _ := store.Lookup("abandon")
-				return m.startSkillOn(sk, id, map[string]string{"reason": replaced}, "")
-			}},
-		entry{group: "reject", key: "F", title: "the claim is false as stated: mark " + id + " false", mutating: true, desc: "state-mark-false, the proposal's rationale as the counterexample",
-			run: func() tea.Cmd {
-				sk, _ := store.Lookup("state-mark-false")
-				return m.startSkillOn(sk, id, map[string]string{"counterexample": p.rationale}, "")
-			}},
-		entry{group: "reject", key: "A", title: "the claim is no longer needed: abandon " + id, mutating: true, desc: "abandon",
-			run: func() tea.Cmd {
-				sk, _ := store.Lookup("abandon")
-				return m.startSkillOn(sk, id, map[string]string{"reason": "Proposed modification rejected: " + p.rationale}, "")
-			}},
-		entry{group: "reject", title: "keep the claim as stated and have the agents try again",
-			disabled: "no skill sends a statement back to pending: tell the orchestrator (its /instruct command), e.g. \"agent-prove: prove " + id + " as stated\""},
-	)
-	pk := newPicker("Decide "+id+"'s proposed modification ("+p.modType+")", es, true, "")
-	pk.cursor = 1 // on accept: the first entry only shows the proposal
-	return m.openPicker(pk)
+	switch {
+	case key.Matches(km, d.keys.Accept):
+		if d.p.Claim == "" {
+			return nil, statusMsg{text: "the proposal gives no new wording: accept it by hand (W or S with the claim you want), or reject it"}
+		}
+		return nil, decideMsg{d: d, decision: store.DecisionAccept}
+	case key.Matches(km, d.keys.False):
+		return nil, decideMsg{d: d, decision: store.DecisionFalse}
+	case key.Matches(km, d.keys.Abandon):
+		return nil, decideMsg{d: d, decision: store.DecisionAbandon}
+	case key.Matches(km, d.keys.Down):
+		d.offset++
+	case key.Matches(km, d.keys.Up):
+		d.offset--
+	case key.Matches(km, d.keys.PageDown):
+		d.offset += max(com.height-4, 1)
+	case key.Matches(km, d.keys.PageUp):
+		d.offset -= max(com.height-4, 1)
+	case key.Matches(km, d.keys.Close):
+		return nil, decideClosedMsg{}
+	}
+	return nil, nil
+}
+
+// text is a claim, premise or rationale as the reviewer reads it: math readable (or
+// the source, as m chose), one line of the dialog's width at a time.
+func (d *Decide) text(s string, w int) []string {
+	s = model.Sanitize(s)
+	if d.math != mathtext.Raw {
+		s = mathtext.Text(s, w)
+	}
+	return strings.Split(views.WrapText(s, max(w, 8)), "\n")
+}
+
+// View renders the proposal whole and the outcomes, scrolling, with the keys below.
+func (d *Decide) View(com common) []string {
+	st, w := com.st, com.width
+	var body []string
+	section := func(title string) { body = append(body, "", st.Muted.Render(title)) }
+	item := func(indent, text string) {
+		for i, l := range d.text(text, w-cells.Width(indent)) {
+			if i > 0 {
+				indent = strings.Repeat(" ", cells.Width(indent))
+			}
+			body = append(body, indent+st.Base.Render(l))
+		}
+	}
+	typ := d.p.ModType
+	if typ == "" {
+		typ = "type not given"
+	}
+	body = append(body, st.Bold.Render(fmt.Sprintf("%s proposes a modification (%s)", d.old.ID, typ)))
+	section("the claim now")
+	item("  ", d.old.Claim())
+	section("the proposed claim")
+	if d.p.Claim == "" {
+		body = append(body, st.Warn.Render("  (no new wording given)"))
+	} else {
+		item("  ", d.p.Claim)
+	}
+	prem, from := d.p.Premises, "proposed"
+	if len(prem) == 0 {
+		prem, from = d.old.Hypothesis, "kept from "+d.old.ID
+	}
+	section(fmt.Sprintf("premises (%s)", from))
+	for _, p := range prem {
+		item("  • ", p)
+	}
+	if d.p.Rationale != "" {
+		section("why")
+		item("  ", d.p.Rationale)
+	}
+	section("decide (one change; the confirmation shows what it does to the run)")
+	opt := func(k, text string, off bool) {
+		style := st.Danger.Render
+		if off {
+			style = st.Faint.Render
+		}
+		lines := d.text(text, w-4)
+		body = append(body, "  "+style(k)+" "+st.Base.Render(lines[0]))
+		for _, l := range lines[1:] {
+			body = append(body, "    "+st.Base.Render(l))
+		}
+	}
+	where := "unattached (no parent): attach it by hand"
+	switch model.KindOf(d.parent) {
+	case model.KindProblem:
+		where = "a statement of " + d.parent + ", as the wrap-up statement is"
+	case model.KindStatement:
+		where = "in " + d.old.ID + "'s place among " + d.parent + "'s sub-statements"
+	}
+	opt("a", "accept: a new pending statement with the proposed claim, "+where+", for agent-prove; "+d.old.ID+" is settled as abandoned (replaced)", d.p.Claim == "")
+	opt("f", "reject, the claim is false as stated: "+d.old.ID+" becomes false, the proposal's rationale as the counterexample", false)
+	opt("x", "reject, the claim is no longer needed: "+d.old.ID+" is abandoned", false)
+	for _, l := range d.text("to keep the claim as stated and have the agents try again, tell the orchestrator (its /instruct command): no skill sends a statement back to pending", w-2) {
+		body = append(body, "  "+st.Faint.Render(l))
+	}
+
+	foot := st.Danger.Render("a") + st.Muted.Render(" accept · ") + st.Danger.Render("f") + st.Muted.Render(" false · ") +
+		st.Danger.Render("x") + st.Muted.Render(" abandon · j/k scroll · esc closes")
+	win := max(com.height-2, 1)
+	d.offset = min(max(d.offset, 0), max(len(body)-win, 0))
+	end := min(d.offset+win, len(body))
+	out := append([]string{}, body[d.offset:end]...)
+	var more []string
+	if d.offset > 0 {
+		more = append(more, fmt.Sprintf("↑ %d more", d.offset))
+	}
+	if below := len(body) - end; below > 0 {
+		more = append(more, fmt.Sprintf("↓ %d more (j/k, space)", below))
+	}
+	return append(out, st.Accent.Render(strings.Join(more, " · ")), foot)
+}
+
+// onDecide starts the change the decision asked for (its form, then the confirmation).
+func (m *Model) onDecide(msg tea.Msg) tea.Cmd {
+	m.decide = nil
+	dm, ok := msg.(decideMsg)
+	if !ok {
+		m.flashInfo("closed: nothing was decided")
+		return nil
+	}
+	d := dm.d
+	sk, _ := store.Lookup("decide-modification")
+	values := map[string]string{"decision": dm.decision}
+	about := ""
+	switch dm.decision {
+	case store.DecisionAccept:
+		values["claim"] = d.p.Claim
+		values["premises"] = strings.Join(d.p.Premises, "\n")
+		values["parent_id"] = d.parent
+		about = "Accept " + d.old.ID + "'s proposed modification: the claim below becomes a new statement, and " + d.old.ID + " is settled as replaced. Edit the claim if you want; ctrl+s shows what it will do."
+	case store.DecisionFalse:
+		values["reason"] = d.p.Rationale
+		about = "Reject " + d.old.ID + "'s proposed modification: the claim is false as stated. The reason is the counterexample."
+	case store.DecisionAbandon:
+		values["reason"] = d.p.Rationale
+		about = "Reject " + d.old.ID + "'s proposed modification: " + d.old.ID + " is no longer needed, and is abandoned."
+	}
+	return m.startSkillOn(sk, d.old.ID, values, about)
 }

@@ -27,7 +27,7 @@ func TestDemoOpensAScratchCopy(t *testing.T) {
 	if !strings.Contains(screen(m), "(demo: scratch copy)") || !strings.Contains(m.message, "stays as it is") {
 		t.Fatalf("the screen does not say the demo is a scratch copy:\n%s", screen(m))
 	}
-	keys(t, m, "n", "C", "y")
+	keys(t, m, "n", "C", "enter", "y")
 	if len(m.writes.done) != 1 {
 		t.Fatalf("C y did not write: %q", m.message)
 	}

@@ -33,9 +33,9 @@ func TestEndToEndReviewLoop(t *testing.T) {
 	vt := startVT(t, cmd, 120, 40)
 	vt.waitText("● live")
 
-	// n: the first statement waiting for a human.
+	// n: the first statement of the review queue, in the words of its badge and next.
 	vt.send("n")
-	vt.waitText("s-014: awaiting check (1 of 3 waiting for a human)")
+	vt.waitText("s-014: awaiting check, next agent-check (1 of 3 in the review queue)")
 	// Read: the detail, a sentence further.
 	vt.send("\t")
 	vt.send("j")
@@ -69,6 +69,8 @@ func TestEndToEndReviewLoop(t *testing.T) {
 	vt.send("\x1b")
 	vt.waitText("cancelled: nothing was written")
 	vt.send("C")
+	vt.waitText("Proof checked and confirmed.")
+	vt.send("\r")
 	vt.waitText("will write:")
 	vt.waitText("y write it")
 	vt.send("y")
@@ -81,7 +83,7 @@ func TestEndToEndReviewLoop(t *testing.T) {
 
 	// n: the next one waiting.
 	vt.send("n")
-	vt.waitText("s-012: awaiting check (1 of 3 waiting for a human)") // its lemma s-014 is true now
+	vt.waitText("s-012: awaiting check, next agent-check (1 of 3 in the review queue)") // its lemma s-014 is true now
 
 	vt.send("q")
 	select {
@@ -114,6 +116,8 @@ func TestEndToEndDemoIsAScratchCopy(t *testing.T) {
 	vt.send("n")
 	vt.waitText("s-014: awaiting check")
 	vt.send("C")
+	vt.waitText("Proof checked and confirmed.")
+	vt.send("\r")
 	vt.waitText("y write it")
 	vt.send("y")
 	vt.waitText("check-confirm-proof by human")

@@ -146,6 +146,8 @@ func TestEndToEnd(t *testing.T) {
 	vt.send("n")
 	vt.waitText("s-014 · statement")
 	vt.send("C")
+	vt.waitText("Proof checked and confirmed.")
+	vt.send("\r")
 	vt.waitText("will write:")
 	vt.send("y")
 	vt.waitText("check-confirm-proof by human")

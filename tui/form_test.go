@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -80,10 +81,12 @@ func TestFormsComeFromTheRegistry(t *testing.T) {
 	}
 }
 
-// TestDecideAProposedModification: s-016 waits for a human; H offers the decision, and
-// accepting makes the proposed claim a new statement of its problem through W.
+// TestDecideAProposedModification: s-016's last note proposes a modification; H shows it
+// whole (math readable, distinct keys), a accepts it as one change (a new statement
+// where s-016 stood, s-016 settled), the confirmation says what that does to the run,
+// and H again says who decided it and when.
 func TestDecideAProposedModification(t *testing.T) {
-	m, _ := newTestModel(t, 120, 40)
+	m, dir := newTestModel(t, 120, 40)
 	keys(t, m, "/")
 	typeText(t, m, "s-016")
 	keys(t, m, "enter")
@@ -92,28 +95,47 @@ func TestDecideAProposedModification(t *testing.T) {
 		t.Fatalf("the footer does not offer the decision: %q", got)
 	}
 	keys(t, m, "H")
-	if m.picker == nil {
+	if m.decide == nil {
 		t.Fatalf("H did not open the decision: %q", m.message)
 	}
 	scr := screen(m)
-	for _, want := range []string{"Decide s-016", "make the proposed claim a new statement of p-002", "mark s-016 false", "no skill sends a statement back to pending"} {
+	for _, want := range []string{"decide s-016's proposed modification", "the proposed claim", "The sum ∑ₖ₌₁ⁿ k³ is odd",
+		"n ≡ 1 (mod 4) or n ≡ 2 (mod 4)", "a accept: a new pending statement", "f reject, the claim is false",
+		"x reject, the claim is no longer needed", "no skill sends a statement back"} {
 		if !strings.Contains(scr, want) {
 			t.Fatalf("the decision lacks %q:\n%s", want, scr)
 		}
 	}
-	keys(t, m, "enter")
-	if m.form == nil || m.form.change.skill.Name != "prob-wrapup-statement" || m.form.change.target != "p-002" {
-		t.Fatalf("accept did not open W on p-002: form %v, %q", m.form != nil, m.message)
+	if body := strings.Join(m.decide.View(m.common()), "\n"); strings.Contains(body, "$") {
+		t.Fatalf("the proposal shows raw math:\n%s", body)
 	}
-	if got := m.form.Value("claim"); got != "The sum $\\sum_{k=1}^n k^3$ is odd" {
-		t.Fatalf("claim prefilled %q", got)
+	keys(t, m, "a")
+	if m.form == nil || m.form.change.skill.Name != "decide-modification" || m.form.change.target != "s-016" {
+		t.Fatalf("accept did not open decide-modification on s-016: form %v, %q", m.form != nil, m.message)
 	}
-	if got := m.form.Value("premises"); !strings.Contains(got, "$n \\equiv 1 \\pmod{4}$ or $n \\equiv 2 \\pmod{4}$") {
-		t.Fatalf("premises prefilled %q", got)
+	for name, want := range map[string]string{"decision": "accept", "parent_id": "p-002", "claim": "The sum $\\sum_{k=1}^n k^3$ is odd"} {
+		if got := m.form.Value(name); got != want {
+			t.Fatalf("%s prefilled %q, want %q", name, got, want)
+		}
 	}
 	keys(t, m, "ctrl+s")
 	if m.confirm == nil || m.confirm.problem != "" {
 		t.Fatalf("accepting does not check out: %+v", m.confirm)
+	}
+	scr = screen(m)
+	for _, want := range []string{"new statement s-018 (pending)", "s-016 awaiting check (validating), next agent-check → abandoned",
+		"s-018 new: needs proof (pending), next agent-prove", "next: the orchestrator would"} {
+		if !strings.Contains(scr, want) {
+			t.Fatalf("the confirmation lacks %q:\n%s", want, scr)
+		}
+	}
+	keys(t, m, "y")
+	if !strings.Contains(readFile(t, filepath.Join(dir, "statement/s-016.json")), "replaced by s-018") {
+		t.Fatalf("the decision was not written: %q", m.message)
+	}
+	keys(t, m, "H")
+	if m.decide != nil || !strings.Contains(m.message, "already decided by human at") || !strings.Contains(m.message, "decide-modification") {
+		t.Fatalf("H on a decided proposal: dialog %v, message %q", m.decide != nil, m.message)
 	}
 }
 

@@ -32,7 +32,7 @@ func TestGoldenReviewLoop(t *testing.T) {
 				typeText(t, m, "Show m is an integer")
 				keys(t, m, "ctrl+s")
 			}},
-			{name: "undo-refused", keys: []string{"n", "C", "y"}, prep: func(m *Model) {
+			{name: "undo-refused", keys: []string{"n", "C", "enter", "y"}, prep: func(m *Model) {
 				m.writes.done[0].Change = "l-001"
 				keys(t, m, "u")
 			}},

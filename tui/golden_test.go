@@ -18,7 +18,7 @@ func TestGoldenScreens(t *testing.T) {
 		}{
 			{"start", nil},
 			{"gap", []string{"n", "n"}},
-			{"confirm", []string{"n", "C"}},
+			{"confirm", []string{"n", "C", "enter"}},
 			{"reject-form", []string{"n", "]", "R"}},
 			{"help", []string{"?"}},
 		} {

@@ -75,8 +75,8 @@ func makeKeyTable() []binding {
 		bind("link-next", groupMove, ">", "next link in the detail", ">").does(func(m *Model) tea.Cmd { m.moveLink(1); return nil }),
 		bind("link-prev", groupMove, "<", "previous link in the detail", "<").does(func(m *Model) tea.Cmd { m.moveLink(-1); return nil }),
 
-		bind("queue-next", groupLook, "n", "next statement waiting for a human (the review queue, what holds up the most first)", "n").hinted("next waiting").does(func(m *Model) tea.Cmd { m.next(1); return nil }),
-		bind("queue-prev", groupLook, "N", "previous statement waiting for a human", "N").does(func(m *Model) tea.Cmd { m.next(-1); return nil }),
+		bind("queue-next", groupLook, "n", "next statement in the review queue (awaiting check, a gap, or a decision: what a reviewer can take up before its agent; what holds up the most first)", "n").hinted("next to review").does(func(m *Model) tea.Cmd { m.next(1); return nil }),
+		bind("queue-prev", groupLook, "N", "previous statement in the review queue", "N").does(func(m *Model) tea.Cmd { m.next(-1); return nil }),
 		bind("search", groupLook, "/", "search an ID or words of a claim", "/").hinted("search").does(func(m *Model) tea.Cmd { return m.search.Open() }),
 		bind("match-next", groupLook, "ctrl+n", "next search match", "ctrl+n").hinted("matches").unless(needSearch).does(stepMatch(1)),
 		bind("match-prev", groupLook, "ctrl+p", "previous search match", "ctrl+p").hinted("previous match").unless(needSearch).does(stepMatch(-1)),
@@ -108,9 +108,11 @@ func makeKeyTable() []binding {
 		skillBinding("O", "prob-setup-subgoal", "add a subgoal", "set up a subgoal of the problem"),
 		skillBinding("D", "prob-finish-up", "finish", "finish the problem with its key statements"),
 		skillBinding("A", "abandon", "abandon", "abandon the statement"),
-		bind("decide", groupChange, "H", "decide a proposed modification: accept (a new statement) or reject (false, abandon); no agent skill does", "H").hinted("decide").unless(needDecision).does((*Model).openDecision),
+		bind("decide", groupChange, "H", "decide a proposed modification, shown whole: accept (a new statement takes the old one's place) or reject (false, abandon), as one change", "H").hinted("decide").unless(needDecision).does((*Model).openDecision),
 		bind("undo", groupChange, "u", "undo the last change made in this session", "u").hinted("undo").
 			unless(func(m *Model) string { return m.undoDisabled() }).does((*Model).openUndo),
+		bind("redo", groupChange, "ctrl+r", "redo the last undo of this session (takes the undo back, as a change of its own)", "ctrl+r").
+			unless((*Model).redoDisabled).does((*Model).openRedo),
 
 		bind("palette", groupApp, ":", "command palette: every skill and command", ":").hinted("palette").does((*Model).openPalette),
 		bind("help", groupApp, "?", "help: every key", "?").hinted("help").does((*Model).openHelp),
@@ -345,7 +347,7 @@ func (m *Model) hintNames() []hint {
 		names = append(names, "match-next|match-prev")
 	}
 	if s := m.selectedStatement(); s != nil && m.travel == nil && m.g != nil {
-		if m.g.Phase.Get(s.ID) != model.PhaseNeedsDecision && proposalPending(s) {
+		if m.g.Phase.Get(s.ID) != model.PhaseNeedsDecision && model.ProposalOpen(s) {
 			names = append(names, "decide") // P014 keeps a proposal "validating": offer it first
 		}
 		switch m.g.Phase.Get(s.ID) {

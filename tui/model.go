@@ -142,6 +142,7 @@ type Model struct {
 	// overlays
 	form    *Form
 	confirm *Confirm
+	decide  *Decide // the decision of a proposed modification (H)
 	notice  *Notice
 	picker  *Picker
 
@@ -422,6 +423,8 @@ func (m *Model) key(msg tea.KeyPressMsg) tea.Cmd {
 		return m.route(m.notice, msg)
 	case m.confirm != nil:
 		return m.route(m.confirm, msg)
+	case m.decide != nil:
+		return m.route(m.decide, msg)
 	case m.form != nil:
 		return m.route(m.form, msg)
 	case m.picker != nil:
@@ -544,6 +547,16 @@ func (m *Model) enter() tea.Cmd {
 // back closes what is open: the search, then the jump history, then the detail focus.
 func (m *Model) back() {
 	switch {
+	case m.side == sideDiff:
+		// The diff is what is open on top of the tree: esc closes it first, whatever
+		// has the focus and whether a search is in force.
+		if m.travel != nil {
+			m.travel.diff = diffOff
+		}
+		m.setSide(sideDetail)
+		m.layout()
+		m.rebuildDetail()
+		m.flashInfo("diff closed")
 	case m.search.Query() != "":
 		m.search.Clear()
 		m.flashInfo("search cleared")
@@ -863,7 +876,8 @@ func (m *Model) nextIssue() {
 	m.flashInfo(label + fmt.Sprintf(": sentence %d, %s", m.sel.sentence+1, model.SanitizeLine(t.Issue.ErrorType)))
 }
 
-// next walks the review queue: the statements waiting for a human, what holds up the
+// next walks the review queue: the statements a reviewer can take up (awaiting check, a
+// gap, a decision) before the agent the orchestrator would run, what holds up the
 // most of the root first (model.ReviewOrder). It always does, searching or not (search
 // has its own keys), and says when it wraps.
 func (m *Model) next(d int) {
@@ -872,7 +886,7 @@ func (m *Model) next(d int) {
 	}
 	list := m.reviewOrder()
 	if len(list) == 0 {
-		m.flashInfo("no statement is waiting for a human")
+		m.flashInfo("the review queue is empty: no statement awaits a check, a fix or a decision")
 		return
 	}
 	cur, _ := m.tree.Selected()
@@ -885,7 +899,15 @@ func (m *Model) next(d int) {
 	}
 	m.tree.Reveal(m.forest.Canon(target))
 	at := slices.Index(list, target) + 1
-	msg := fmt.Sprintf("%s: %s (%d of %d waiting for a human)", target, m.g.Phase.Get(target), at, len(list))
+	// The words of the row's badge and the detail's "next", so that the two never disagree.
+	msg := fmt.Sprintf("%s: %s", target, m.g.Phase.Get(target))
+	if next := m.g.Next.Get(target); next != "" {
+		msg += ", next " + next
+	}
+	if st := m.snap.Statements.Get(target); st != nil && model.ProposalOpen(st) {
+		msg += ", a proposed modification (H decides)"
+	}
+	msg += fmt.Sprintf(" (%d of %d in the review queue)", at, len(list))
 	if wrapped {
 		msg = fmt.Sprintf("wrapped to %d of %d · ", at, len(list)) + msg
 	}

@@ -225,13 +225,17 @@ func TestConfirmAsksForYAndOtherKeysCancel(t *testing.T) {
 			m, dir := newTestModel(t, 120, 40)
 			keys(t, m, "n") // s-014 awaiting verification
 			keys(t, m, "C")
+			if m.form == nil || m.form.Value("verification_summary") != "Proof checked and confirmed." {
+				t.Fatalf("C did not ask for the summary, prefilled: %q", m.message)
+			}
+			keys(t, m, "enter")
 			if m.confirm == nil {
-				t.Fatalf("C did not open a confirmation: %q", m.message)
+				t.Fatalf("enter did not open the confirmation: %q", m.message)
 			}
 			if m.confirm.ch.skill.Name != "check-confirm-proof" || m.confirm.ch.target != "s-014" {
 				t.Fatalf("confirmation for %s on %s", m.confirm.ch.skill.Name, m.confirm.ch.target)
 			}
-			if got := m.confirm.ch.args; len(got) != 1 || got["statement_id"] != "s-014" {
+			if got := m.confirm.ch.args; len(got) != 2 || got["statement_id"] != "s-014" || got["verification_summary"] != "Proof checked and confirmed." {
 				t.Fatalf("args %v", got)
 			}
 			if m.confirm.ch.version != m.snap.Versions.Get("s-014") {
@@ -254,7 +258,7 @@ func TestConfirmAsksForYAndOtherKeysCancel(t *testing.T) {
 
 func TestConfirmWithYWritesWhatAgentCheckWrites(t *testing.T) {
 	m, dir := newTestModel(t, 120, 40)
-	keys(t, m, "n", "C", "y")
+	keys(t, m, "n", "C", "enter", "y")
 	data := readFile(t, filepath.Join(dir, "statement/s-014.json"))
 	doc, err := model.Parse([]byte(data))
 	if err != nil {
@@ -350,7 +354,7 @@ func TestRejectPassesTheExactArguments(t *testing.T) {
 
 func TestConflictTellsTheReviewer(t *testing.T) {
 	m, dir := newTestModel(t, 120, 40)
-	keys(t, m, "n", "C")
+	keys(t, m, "n", "C", "enter")
 	// An agent rewrites s-014 while the confirmation is open.
 	p := filepath.Join(dir, "statement/s-014.json")
 	changed := strings.Replace(readFile(t, p), `"count_usage": 0`, `"count_usage": 1`, 1)
@@ -410,8 +414,8 @@ func TestHelpAndPaletteListEverything(t *testing.T) {
 	keys(t, m, "n", ":")
 	typeText(t, m, "check-confirm")
 	keys(t, m, "enter")
-	if m.confirm == nil || m.confirm.ch.skill.Name != "check-confirm-proof" {
-		t.Fatal("palette enter did not start check-confirm-proof")
+	if m.form == nil || m.form.change.skill.Name != "check-confirm-proof" {
+		t.Fatal("palette enter did not start check-confirm-proof (its summary first)")
 	}
 }
 

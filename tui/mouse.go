@@ -7,7 +7,7 @@ import (
 // mouseClick selects a tree row, or focuses the detail and follows a link under the
 // pointer.
 func (m *Model) mouseClick(msg tea.MouseClickMsg) tea.Cmd {
-	if m.form != nil || m.confirm != nil || m.picker != nil || msg.Button != tea.MouseLeft {
+	if m.form != nil || m.confirm != nil || m.decide != nil || m.picker != nil || msg.Button != tea.MouseLeft {
 		return nil
 	}
 	tw, dw, ph := m.paneSizes()
@@ -46,7 +46,7 @@ func (m *Model) mouseWheel(msg tea.MouseWheelMsg) {
 		return
 	}
 	tw, _, _ := m.paneSizes()
-	if m.picker != nil || m.form != nil || m.confirm != nil {
+	if m.picker != nil || m.form != nil || m.confirm != nil || m.decide != nil {
 		return
 	}
 	if msg.X < tw {

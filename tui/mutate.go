@@ -21,6 +21,7 @@ type change struct {
 	target  string
 	version string
 	undo    *store.Result  // set for an undo: the session change it reverts
+	redo    bool           // the undo is a redo: it takes back undo, an undo of this session
 	rewind  *store.Restore // set for a rewind: its plan, worked out before the dialog (rewind.go)
 	preview []string       // a rewind's plan in lines
 	// form is the form the arguments came from: e goes back to it from the
@@ -257,6 +258,28 @@ func (m *Model) openUndo() tea.Cmd {
 		return nil
 	}
 	return m.openConfirm(&change{undo: last})
+}
+
+// openRedo asks to redo the last undo of this session: the undo is taken back, as a
+// change of its own.
+func (m *Model) openRedo() tea.Cmd {
+	last, ok := m.writes.LastUndo()
+	if !ok {
+		m.flashError("cannot redo: no undo was made in this session since the last change")
+		return nil
+	}
+	return m.openConfirm(&change{undo: last, redo: true})
+}
+
+// redoDisabled is ctrl+r's disabled reason.
+func (m *Model) redoDisabled() string {
+	if why := m.travel.ReadOnly(); why != "" {
+		return why
+	}
+	if _, ok := m.writes.LastUndo(); !ok {
+		return "cannot redo: no undo was made in this session since the last change"
+	}
+	return ""
 }
 
 // onWritten reports a change written: its ID, what it did; the folder is read again

@@ -39,7 +39,19 @@ func (m *Model) prefillFor(skill *store.Skill, id string) prefill {
 	src := map[string]bool{"source": true}
 	switch skill.Name {
 	case "check-confirm-proof":
-		return prefill{direct: true}
+		// The summary goes into the VERIFIED note: asked for, with the words the skill
+		// writes when none is given; enter reviews the change.
+		dir := store.ConfirmDirection(st, store.Args{})
+		summary, becomes := "Proof checked and confirmed.", "true"
+		if dir == model.DirectionDisproof {
+			summary, becomes = "Disproof checked and confirmed.", "false"
+		}
+		return prefill{
+			about: fmt.Sprintf("Confirm the %s of %s: it becomes %s (the direction is read from the proof's first sentence). The summary is what the %s note says was checked; enter reviews the change.",
+				dir, id, becomes, map[string]string{"true": "VERIFIED", "false": "DISPROOF VERIFIED"}[becomes]),
+			values: map[string]string{"verification_summary": summary},
+			hidden: map[string]bool{"direction": true},
+		}
 	case "check-reject-proof":
 		n, text := m.sentenceUnderCursor()
 		num := ""

@@ -8,6 +8,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"referee/store"
+	"referee/store/consequence"
 )
 
 // Rewinding from time travel: b works out, in a command, what a rewind to the change
@@ -31,8 +32,12 @@ func (m *Model) planRewind() tea.Cmd {
 	}
 	id := t.Shown()
 	dir := m.dir
+	now := m.present()
 	return func() tea.Msg {
 		plan, err := store.PlanRewind(dir, id)
+		if err == nil && now.snap != nil {
+			plan.Consequences = consequence.Of(now.snap, now.g, plan.Writes(), plan.Discarded)
+		}
 		return rewindPlanMsg{plan: plan, err: err}
 	}
 }
@@ -43,7 +48,7 @@ func (m *Model) onRewindPlan(msg rewindPlanMsg) tea.Cmd {
 		m.flashError("cannot rewind: " + reason(msg.err))
 		return nil
 	}
-	if m.travel == nil || m.form != nil || m.picker != nil || m.confirm != nil {
+	if m.travel == nil || m.form != nil || m.picker != nil || m.confirm != nil || m.decide != nil {
 		return nil // the reviewer moved on while it was worked out
 	}
 	p := msg.plan

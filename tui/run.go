@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
 
 	"referee/themes"
 )
@@ -31,6 +32,17 @@ func Run(dir string, opts Options) error {
 	// 120 frames a second, Bubble Tea's most: a key waits for the next frame, half a
 	// frame on average, and at 60 that wait was most of a keypress's 13 ms.
 	p := tea.NewProgram(m, tea.WithFPS(120))
+	// Widths are grapheme clusters whatever the terminal reports: the renderer counts per
+	// rune (wcwidth) until the terminal answers mode 2027, and many that draw an emoji
+	// ZWJ sequence (👨‍👩‍👧‍👦) as one wide cluster never answer (tmux), so a row holding one
+	// pushed its right border out. The answer the renderer waits for is given here, as
+	// if the terminal had sent it: the renderer and the views (cells) then both count by
+	// grapheme, and the terminal is asked to as well (2027 set).
+	go p.Send(GraphemeWidths)
 	_, err = p.Run()
 	return err
 }
+
+// GraphemeWidths is the mode report that makes a program count widths by grapheme
+// cluster (its renderer and cells), sent to every program the workbench runs in.
+var GraphemeWidths = tea.ModeReportMsg{Mode: ansi.ModeUnicodeCore, Value: ansi.ModeSet}

@@ -174,7 +174,8 @@ func TestTimeTravelScrubsThroughTheLog(t *testing.T) {
 	if got := statusLine(m, 1); !strings.HasPrefix(got, " after l-003 (3 of 6) · ~agent-solve ~prob-wrapup-statement: p-001  ,/. earlier/later  t back to now  ? help  q quit") {
 		t.Fatalf("status line 2 %q", got)
 	}
-	contains(t, "screen", screen(m), "Tree · 4 rows · as after l-003", "○ pending   s-007", "◇ open      p-001", "s-007 · statement")
+	// The cursor went to what l-003 touched: p-001.
+	contains(t, "screen", screen(m), "Tree · 4 rows · as after l-003", "○ pending   s-007", "◇ open      p-001", "p-001 · problem")
 	// Every change key is disabled, with the reason.
 	keys(t, m, "C")
 	if m.confirm != nil || m.message != "read-only: showing l-003; press t to return to now" {
@@ -211,8 +212,8 @@ func TestTimeTravelDisablesEveryChangeKey(t *testing.T) {
 			t.Errorf("%s: disabled %q, want %q", a.Help().Key, got, want)
 		}
 	}
-	if n != 13 { // eleven skills, H (decide) and u (undo)
-		t.Fatalf("%d change keys, want 13", n)
+	if n != 14 { // eleven skills, H (decide), u (undo) and ctrl+r (redo)
+		t.Fatalf("%d change keys, want 14", n)
 	}
 	keys(t, m, ":")
 	for _, e := range m.picker.all {
@@ -270,9 +271,9 @@ func TestTimeTravelDiff(t *testing.T) {
 	if strings.Contains(got, "proof.full") {
 		t.Errorf("the proof did not change after l-004:\n%s", got)
 	}
-	// Scrubbing keeps the diff on the change shown.
+	// Scrubbing keeps the diff on the change shown, and on what it touched (l-003: p-001).
 	keys(t, m, ",")
-	if got := detailText(m); !strings.Contains(got, "Diff of s-007  after l-003 → now") {
+	if got := detailText(m); !strings.Contains(got, "Diff of p-001  after l-003 → now") {
 		t.Errorf("after , the diff is:\n%s", got)
 	}
 	keys(t, m, "d")
@@ -422,11 +423,11 @@ func TestReviewQueueByWhatItHoldsUp(t *testing.T) {
 	if want := []string{"s-014", "s-015", "s-016", "s-004", "s-014"}; !slices.Equal(got, want) {
 		t.Fatalf("n visits %v, want %v", got, want)
 	}
-	if m.message != "wrapped to 1 of 4 · s-014: awaiting check (1 of 4 waiting for a human) · holds up 4" {
+	if m.message != "wrapped to 1 of 4 · s-014: awaiting check, next agent-check (1 of 4 in the review queue) · holds up 4" {
 		t.Fatalf("status %q", m.message)
 	}
 	keys(t, m, "N")
-	if selectedID(m) != "s-004" || m.message != "wrapped to 4 of 4 · s-004: awaiting check (4 of 4 waiting for a human)" {
+	if selectedID(m) != "s-004" || m.message != "wrapped to 4 of 4 · s-004: awaiting check, next agent-check (4 of 4 in the review queue)" {
 		t.Fatalf("N: %q, %q", selectedID(m), m.message)
 	}
 }
@@ -555,7 +556,7 @@ func TestTimeTravelOverAMissingBackup(t *testing.T) {
 		t.Fatal(err)
 	}
 	m := openTestModel(t, dir, 120, 40)
-	keys(t, m, "j", "t", ",", ",", ",") // s-007 after l-003
+	keys(t, m, "j", "t", ",", ",", ",", "j") // after l-003 (the cursor follows it to p-001), then s-007
 	if st := m.snap.Statements.Get("s-007"); st.Status != "validating" {
 		t.Fatalf("s-007 after l-003 without the l-004 backup: %q, want the l-005 backup's validating", st.Status)
 	}

@@ -38,6 +38,8 @@ func TestFlowOpenMoveSearchConfirm(t *testing.T) {
 	tm.Send(tea.KeyPressMsg{Code: tea.KeyEnter})
 	wait(`match 1 of 1 for "s-014"`)
 	tm.Type("C")
+	wait("Proof checked and confirmed.")
+	tm.Send(tea.KeyPressMsg{Code: tea.KeyEnter})
 	wait("will write:")
 	tm.Type("y")
 	wait("check-confirm-proof by human")

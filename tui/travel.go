@@ -235,7 +235,34 @@ func (m *Model) onTravelShow(msg travelShowMsg) tea.Cmd {
 	m.activity.Show(msg.id)
 	m.extras.shown = msg.shown.ex
 	m.tree.SetRetreads(msg.shown.ex.retreads)
-	return m.setSnapshot(msg.shown.snap, msg.shown.g, msg.shown.f, nil)
+	cmd := m.setSnapshot(msg.shown.snap, msg.shown.g, msg.shown.f, nil)
+	m.followChange(msg.id)
+	return tea.Batch(cmd, m.rebuildDetail())
+}
+
+// followChange puts the cursor on an object change id touched, so that the detail and
+// d show what the change did: the selection when the change touched it, else the first
+// object it touched that the folder shown holds (statements and problems), else where
+// it was.
+func (m *Model) followChange(id string) {
+	if m.travel == nil || m.forest == nil || m.snap == nil {
+		return
+	}
+	h := m.travel.log.logHistory()
+	i, err := h.Index(id)
+	if err != nil {
+		return
+	}
+	e := h.Changes()[i]
+	touched := slices.Concat(e.Modification, e.Creation)
+	if r, ok := m.tree.Selected(); ok && slices.Contains(touched, r.ID) {
+		return
+	}
+	for _, obj := range touched {
+		if m.snap.Exists(obj) && model.KindOf(obj) != model.KindExperience && m.tree.Reveal(m.forest.Canon(obj)) {
+			return
+		}
+	}
 }
 
 // exitTravel shows the present again: the newest snapshot read, unless the view is

@@ -73,6 +73,8 @@ func (m *Model) Render() string {
 		dlg = dialog(st, model.SanitizeLine(m.notice.title), m.notice.View(m.common()), m.dialogWidth(), m.dialogHeight())
 	case m.confirm != nil:
 		dlg = dialog(st, m.confirm.Title(), m.confirm.View(m.common()), m.dialogWidth(), m.dialogHeight())
+	case m.decide != nil:
+		dlg = dialog(st, m.decide.Title(), m.decide.View(m.common()), m.dialogWidth(), m.dialogHeight())
 	case m.form != nil:
 		dlg = dialog(st, m.form.title, m.form.View(m.common()), m.dialogWidth(), m.dialogHeight())
 	case m.picker != nil:
@@ -244,7 +246,10 @@ func (m *Model) statusLines() []string {
 		if m.messageOK {
 			style, prefix = st.Accent, ""
 		}
-		line2 = " " + style.Render(prefix+model.SanitizeLine(m.message))
+		// The keys stay beside the message: it gives way to "? help  q quit" at least, and
+		// the hints that fit after it follow.
+		msg := style.Render(cells.Truncate(prefix+model.SanitizeLine(m.message), max(w-3-cells.Width(m.footer(0)), 8), "…"))
+		line2 = " " + msg + "  " + m.footer(w-3-cells.Width(msg))
 	case m.travel != nil && m.travel.summary != "":
 		// The summary gives way to "? help  q quit" (and the travel keys when there is room).
 		sum := st.Accent.Render(cells.Truncate(model.SanitizeLine(m.travel.summary), max(w-3-cells.Width(m.footer(0)), 8), "…"))

@@ -19,6 +19,9 @@ type Writes struct {
 	writing    int    // changes being written
 	quitAfter  bool   // q was pressed while writing: quit when the last is done
 	done       []*store.Result
+	// undone are the undos of this session, newest last, while nothing else was written
+	// since: ctrl+r redoes the last (undoes that undo), and any other change ends them.
+	undone []*store.Result
 }
 
 // writtenMsg says a change was written (the session's list is updated); quit: the
@@ -69,6 +72,14 @@ func (w *Writes) QuitWhenDone() bool {
 	return true
 }
 
+// LastUndo is the last undo of this session that ctrl+r can redo, if any.
+func (w *Writes) LastUndo() (*store.Result, bool) {
+	if len(w.undone) == 0 {
+		return nil, false
+	}
+	return w.undone[len(w.undone)-1], true
+}
+
 // Last is the last change written in this session (undo's), if any.
 func (w *Writes) Last() (*store.Result, bool) {
 	if len(w.done) == 0 {
@@ -84,6 +95,9 @@ func (w *Writes) Update(_ common, msg tea.Msg) (tea.Cmd, tea.Msg) {
 		return nil, nil
 	}
 	name := "undo"
+	if done.ch.redo {
+		name = "redo"
+	}
 	if done.ch.skill != nil {
 		name = done.ch.skill.Name
 	} else if done.ch.rewind != nil {
@@ -97,10 +111,18 @@ func (w *Writes) Update(_ common, msg tea.Msg) (tea.Cmd, tea.Msg) {
 	if done.err != nil {
 		return quit, writeFailedMsg{ch: done.ch, err: done.err, name: name}
 	}
-	if done.ch.undo != nil {
-		w.done = w.done[:len(w.done)-1]
-	} else {
+	switch {
+	case done.ch.redo:
+		// The undo taken back: the change it undid is the session's last again (u undoes
+		// it), as the redo that wrote it back.
+		w.undone = w.undone[:len(w.undone)-1]
 		w.done = append(w.done, done.res)
+	case done.ch.undo != nil:
+		w.done = w.done[:len(w.done)-1]
+		w.undone = append(w.undone, done.res)
+	default:
+		w.done = append(w.done, done.res)
+		w.undone = nil
 	}
 	return quit, writtenMsg{ch: done.ch, res: done.res, name: name, quit: quit != nil}
 }

@@ -145,6 +145,10 @@ const CompactTree = 44
 // it, with a "›" that says the depth goes on (the breadcrumb says where the row is).
 const MaxIndent = 12
 
+// rowRoom is what a row keeps beside its indentation in a narrow pane: the fold, the
+// glyph, an ID, and a few words of the claim.
+const rowRoom = 22
+
 // TreeLine renders one row at exactly width cells (or less, never more). What gives
 // way when space is short, in order: the claim's text, the marks on the right, the
 // status word (its glyph stays), the indentation. The ID is never cut.
@@ -152,9 +156,12 @@ func TreeLine(st *themes.Styles, r live.TreeRow, info RowInfo, width int, select
 	if width <= 0 {
 		return ""
 	}
-	depth := min(r.Depth, MaxIndent)
+	// A narrow pane caps the indentation lower, so that a deep row keeps room for its
+	// claim: the fold, the glyph, an ID and a few words of text.
+	levels := min(MaxIndent, max((width-rowRoom)/2, 1))
+	depth := min(r.Depth, levels)
 	indent := strings.Repeat("  ", depth)
-	if r.Depth > MaxIndent {
+	if r.Depth > levels {
 		indent = indent[:len(indent)-1] + "›"
 	}
 	fold := "  "

@@ -21,7 +21,9 @@ func (a *app) rewindCommand() *cobra.Command {
 			"backups of everything it changes or removes, one log line with \"skill\": \"rewind\" and\n" +
 			"\"rewind_to\"). The agents read it as an ordinary change. `referee undo` takes it back.\n" +
 			"l-000 is the folder before its first change (as in the agents' rewind.py). It refuses\n" +
-			"while another change is being written. --dry-run says what it would do.",
+			"while another change is being written. --dry-run says what it would do: every object's status\n" +
+			"before and after, the changes it discards (ID, skill, actor, time) and what follows (problems\n" +
+			"solved or unsolved, parents whose phase changes, what becomes actionable or blocked, who is next).",
 		Args: func(cmd *cobra.Command, args []string) error {
 			if len(args) != 1 {
 				return usagef("rewind takes one change ID (e.g. referee rewind l-012)")
@@ -35,10 +37,21 @@ func (a *app) rewindCommand() *cobra.Command {
 	dryRun := cmd.Flags().Bool("dry-run", false, "say what would be done; change nothing")
 	cmd.RunE = func(_ *cobra.Command, args []string) error {
 		return a.restore(*output, *actor, func(opts store.Options) (*store.Restore, error) {
-			return store.Rewind(*contents, args[0], *dryRun, opts)
+			return withConsequences(*contents, *dryRun)(store.Rewind(*contents, args[0], *dryRun, opts))
 		})
 	}
 	return cmd
+}
+
+// withConsequences adds to a restore's dry run what it would do to the run.
+func withConsequences(contents string, dryRun bool) func(*store.Restore, error) (*store.Restore, error) {
+	return func(r *store.Restore, err error) (*store.Restore, error) {
+		if err != nil || !dryRun {
+			return r, err
+		}
+		r.Consequences, err = consequencesOf(contents, r.Writes(), r.Discarded)
+		return r, err
+	}
 }
 
 // restore runs a rewind, a branch save or a switch with the common flags and prints it.
@@ -92,6 +105,9 @@ func (a *app) printRestore(r *store.Restore, output string) error {
 	if strings.Join(r.CountersBefore, " ") != strings.Join(r.CountersAfter, " ") {
 		fmt.Fprintf(w, "  counters %s -> %s\n", strings.Join(r.CountersBefore, " "), strings.Join(r.CountersAfter, " "))
 	}
+	if r.Consequences != nil {
+		printConsequences(w, r.Consequences)
+	}
 	if !r.DryRun && r.Skill != store.SkillBranchSave {
 		fmt.Fprintf(w, "take it back with: referee undo %s\n", r.Change)
 	}
@@ -116,6 +132,7 @@ func (a *app) undoCommand() *cobra.Command {
 	contents := addContentsFlag(cmd)
 	output := addOutputFlag(cmd)
 	actor := cmd.Flags().String("actor", "", "who makes the change (default $REFEREE_ACTOR, else agent)")
+	dryRun := cmd.Flags().Bool("dry-run", false, "say what would be done (every status change, the change taken back, what follows); change nothing")
 	cmd.RunE = func(_ *cobra.Command, args []string) error {
 		if err := checkOutput(*output); err != nil {
 			return err
@@ -124,8 +141,10 @@ func (a *app) undoCommand() *cobra.Command {
 		if err != nil {
 			return err
 		}
-		if err := store.Busy(*contents, "undo"); err != nil {
-			return err
+		if !*dryRun {
+			if err := store.Busy(*contents, "undo"); err != nil {
+				return err
+			}
 		}
 		change := ""
 		if len(args) == 1 {
@@ -134,6 +153,13 @@ func (a *app) undoCommand() *cobra.Command {
 			return err
 		} else if change == "" {
 			return usagef("undo: %s has no change to take back", *contents)
+		}
+		if *dryRun {
+			p, err := store.PlanUndo(*contents, change, opts)
+			if err != nil {
+				return err
+			}
+			return a.printPlanned("undo of "+change, p, change, *contents, *output)
 		}
 		res, err := store.Undo(*contents, change, opts)
 		if err != nil {
@@ -178,7 +204,7 @@ func (a *app) branchCommand() *cobra.Command {
 	dryRun := switchCmd.Flags().Bool("dry-run", false, "say what would be done; change nothing")
 	switchCmd.RunE = func(_ *cobra.Command, args []string) error {
 		return a.restore(*output, *actor, func(opts store.Options) (*store.Restore, error) {
-			return store.BranchSwitch(*contents, args[0], *dryRun, opts)
+			return withConsequences(*contents, *dryRun)(store.BranchSwitch(*contents, args[0], *dryRun, opts))
 		})
 	}
 	list := &cobra.Command{Use: "list", Short: "List the lines; * marks the one the folder is on", Args: noArgs}

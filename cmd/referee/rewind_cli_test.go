@@ -15,8 +15,26 @@ func TestRewindUndoCLI(t *testing.T) {
 	c := filepath.Join(root, "contents")
 	before := files(t, root)
 	plan := "rewind to l-001 would be change l-007 (dry run: nothing was written)\n" +
-		"  removes 1: s-007\n  sets back 1: p-001\n  counters p-001 s-007 e-000 -> p-001 s-006 e-000\n"
+		"  removes 1: s-007\n  sets back 1: p-001\n  counters p-001 s-007 e-000 -> p-001 s-006 e-000\n" +
+		// What it does to the run: every status it changes, the changes it discards (the
+		// agents' lines name no skill, actor or time), who is next.
+		"status of the 2 objects it writes:\n" +
+		"  p-001 solved (resolved) → open (unresolved), next agent-solve: becomes unsolved\n" +
+		"  s-007 removed (was proved (true))\n" +
+		"discards 5 changes (taken back with their work):\n" +
+		"  l-002: s-007\n  l-003: p-001\n  l-004: s-007\n  l-005: s-007\n  l-006: p-001\n" +
+		"and so: no other object changes phase or next agent\n" +
+		"next: the orchestrator would run agent-solve on p-001 (now nothing to run)\n"
 	referee(t, root, "", "rewind", "l-001", "--dry-run").want(t, 0, plan, "")
+	undoPlan := "undo of l-006 would be change l-007 by agent (dry run: nothing was written)\n" +
+		"  modified p-001\n" +
+		"  note: l-006's log line records no versions (the agents' lines and older referee lines do not), so whether p-001 changed since cannot be checked\n" +
+		"status of the 1 object it writes:\n" +
+		"  p-001 solved (resolved) → open (unresolved), next agent-solve: becomes unsolved\n" +
+		"discards 1 change (taken back with its work):\n  l-006: p-001\n" +
+		"and so: no other object changes phase or next agent\n" +
+		"next: the orchestrator would run agent-solve on p-001 (now nothing to run)\n"
+	referee(t, root, "", "undo", "--dry-run").want(t, 0, undoPlan, "")
 	sameTree(t, files(t, root), before)
 	referee(t, root, "", "rewind", "l-001", "--actor", "human").want(t, 0, "rewind to l-001: change l-007\n"+
 		"  removes 1: s-007\n  sets back 1: p-001\n  counters p-001 s-007 e-000 -> p-001 s-006 e-000\n"+
@@ -62,7 +80,12 @@ func TestBranchCLI(t *testing.T) {
 	referee(t, root, "", "branch", "save", "fix").want(t, 0, "save branch fix: change l-007\n", "")
 	referee(t, root, "", "rewind", "l-002")
 	referee(t, root, "", "branch", "switch", "main", "--dry-run").want(t, 0,
-		"switch from branch fix to main would be change l-009 (dry run: nothing was written)\n  changes 2: p-001, s-007\n", "")
+		"switch from branch fix to main would be change l-009 (dry run: nothing was written)\n  changes 2: p-001, s-007\n"+
+			"status of the 2 objects it writes:\n"+
+			"  p-001 open (unresolved), next agent-solve → solved (resolved): becomes solved\n"+
+			"  s-007 needs proof (pending), next agent-prove → proved (true)\n"+
+			"and so: no other object changes phase or next agent\n"+
+			"next: nothing for the orchestrator to run (now agent-solve on p-001)\n", "")
 	referee(t, root, "", "branch", "switch", "main").want(t, 0,
 		"switch from branch fix to main: change l-009\n  changes 2: p-001, s-007\ntake it back with: referee undo l-009\n", "")
 	referee(t, root, "", "branch", "diff", "main", "fix").want(t, 0,

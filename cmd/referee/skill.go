@@ -14,7 +14,7 @@ import (
 )
 
 // commonSkillFlags are the flags every skill command has besides its parameters.
-var commonSkillFlags = []string{"contents", "actor", "output", "expect-version", "params", "help"}
+var commonSkillFlags = []string{"contents", "actor", "output", "expect-version", "params", "dry-run", "help"}
 
 // skillCommand is `referee skill <name>`, with a subcommand for each of the skills (all
 // of the registry, or only the one a command line calls: see rootCommand).
@@ -96,6 +96,8 @@ const commonFlagsHelp = `Common flags:
                         you read it (its version is in referee show ID --output json)
   --params FILE|-       a JSON object of parameters keyed by their snake_case names
                         (- reads standard input); flags override it
+  --dry-run             check and work the change out, print every status it changes and
+                        what follows (who is next); write nothing
 
 Exit codes: 0 done; 1 refused (precondition or conflict), nothing written;
 2 bad usage or input (unknown skill, missing or malformed parameter), nothing written.
@@ -130,6 +132,7 @@ func (a *app) oneSkillCommand(s *store.Skill) *cobra.Command {
 	actor := f.String("actor", "", "who makes the change (default $REFEREE_ACTOR, else agent)")
 	expect := f.String("expect-version", "", "refuse the change if the target object changed since you read this version")
 	params := f.String("params", "", "a JSON object of parameters keyed by their snake_case names (- reads standard input)")
+	dryRun := f.Bool("dry-run", false, "check and work the change out, print what it would write and do to the run; write nothing")
 	cmd.SetHelpFunc(func(*cobra.Command, []string) {
 		fmt.Fprint(a.stdout, store.SkillUsage(s)+"\n"+commonFlagsHelp)
 	})
@@ -153,6 +156,13 @@ func (a *app) oneSkillCommand(s *store.Skill) *cobra.Command {
 		opts, err := options(*actor, *expect)
 		if err != nil {
 			return err
+		}
+		if *dryRun {
+			p, err := store.Plan(*contents, s, skillArgs, opts)
+			if err != nil {
+				return err
+			}
+			return a.printPlanned(s.Name, p, "", *contents, *output)
 		}
 		res, err := store.Run(*contents, s, skillArgs, opts)
 		if err != nil {

@@ -251,7 +251,7 @@ func TestSkillsListAndInstall(t *testing.T) {
 			Required         bool
 		}
 	}
-	if err := json.Unmarshal([]byte(o.stdout), &list); err != nil || len(list) != 12 {
+	if err := json.Unmarshal([]byte(o.stdout), &list); err != nil || len(list) != len(store.Skills) {
 		t.Fatalf("list json: %v (%d skills)", err, len(list))
 	}
 	if list[0].Name != "prob-wrapup-statement" || strings.Join(list[0].Aliases, ",") != "prob-core-statement" ||
@@ -272,8 +272,8 @@ func TestSkillsListAndInstall(t *testing.T) {
 		t.Errorf("install: %d\n%s\n%s", o.code, o.stdout, o.stderr)
 	}
 	got := files(t, filepath.Join(root, ".claude/skills"))
-	if len(got) != 12 {
-		t.Fatalf("install wrote %d files, want 12", len(got))
+	if len(got) != len(store.Skills) {
+		t.Fatalf("install wrote %d files, want %d", len(got), len(store.Skills))
 	}
 	for _, s := range store.Skills {
 		doc := got[s.Name+"/SKILL.md"]
@@ -301,7 +301,7 @@ func TestSkillsListAndInstall(t *testing.T) {
 		DryRun  bool `json:"dry_run"`
 		Changes []struct{ Path, Action string }
 	}
-	if err := json.Unmarshal([]byte(o.stdout), &report); err != nil || len(report.Changes) != 12 ||
+	if err := json.Unmarshal([]byte(o.stdout), &report); err != nil || len(report.Changes) != len(store.Skills) ||
 		report.Changes[0].Path != "elsewhere/prob-wrapup-statement/SKILL.md" || report.Changes[0].Action != "added" {
 		t.Errorf("install json: %v %+v", err, report)
 	}
