@@ -23,10 +23,12 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 	"charm.land/ssh"
+	"github.com/charmbracelet/x/ansi"
 	"charm.land/wish/v2"
 	wishtea "charm.land/wish/v2/bubbletea"
 	gossh "golang.org/x/crypto/ssh"
 
+	"referee/cells"
 	"referee/live"
 	"referee/model"
 	"referee/store"
@@ -96,6 +98,9 @@ func New(cfg Config) (*Server, error) {
 	if cfg.Log == nil {
 		cfg.Log = os.Stderr
 	}
+	// Every session counts widths by grapheme cluster (its program is told so): the
+	// views' method is the process's, so it is set here, once, for all of them.
+	cells.SetMethod(ansi.GraphemeWidth)
 	if cfg.Keys == "" && cfg.Viewers == "" {
 		return nil, errors.New("nobody could enter: give --keys (reviewers) and/or --viewers (read only), authorized_keys files whose comments are the people's names")
 	}
@@ -373,6 +378,9 @@ func (s *Server) workbench(sess ssh.Session, p Person, who string) string {
 	mw := wishtea.MiddlewareWithProgramHandler(func(sess ssh.Session) *tea.Program {
 		opts := append(wishtea.MakeOptions(sess), tea.WithInput(in), tea.WithOutput(out), tea.WithFPS(60))
 		pr := tea.NewProgram(m, opts...)
+		// Widths by grapheme cluster, as in a local run (tui.Run): the renderer takes it
+		// from this report, the views from cells, set once for every session (New).
+		go pr.Send(tui.GraphemeWidths)
 		mu.Lock()
 		prog = pr
 		mu.Unlock()
