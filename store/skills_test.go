@@ -1,6 +1,7 @@
 package store
 
 import (
+	"encoding/json"
 	"errors"
 	"io/fs"
 	"os"
@@ -396,12 +397,43 @@ func TestNewIDSkipsExistingFiles(t *testing.T) {
 	squatter := strings.Replace(read(t, dir, "statement/s-001.json"), "s-001", "s-008", 1)
 	write(t, dir, "statement/s-008.json", squatter)
 	res := mustRun(t, dir, "prob-wrapup-statement", Args{"problem_id": "p-001", "claim": []string{"c"}})
-	if strings.Join(res.Created, ",") != "s-009" || len(res.Notes) != 1 ||
-		res.Notes[0] != "s-008 already exists on disk although config.json says s-007 was the last; skipped it (run referee check)" {
+	const note = "config.json says s-007 was the last, but s-008 already exists on disk: took s-009 instead of writing over it (the agents' scripts would overwrite it)"
+	if strings.Join(res.Created, ",") != "s-009" || len(res.Notes) != 1 || res.Notes[0] != note {
 		t.Errorf("result %+v", res)
 	}
 	if read(t, dir, "statement/s-008.json") != squatter {
 		t.Error("an existing file was written over")
+	}
+	log := read(t, dir, "history/log.jsonl")
+	if !strings.Contains(log, `"notes": ["`+note+`"]`) && !strings.Contains(log, `"notes":["`+note+`"]`) {
+		t.Errorf("the log line does not say it: %s", log[strings.LastIndex(log[:len(log)-1], "\n")+1:])
+	}
+}
+
+// A skill that creates nothing leaves the p, s and e counters where config.json has
+// them, even with a file past a counter (the agents' rewind.py can leave one): only l
+// moves (issue 21).
+func TestCountersStayWithoutCreation(t *testing.T) {
+	dir := copyDir(t, fixtureDir)
+	write(t, dir, "problem/p-001.json", read(t, fixtureDir, "history/l-003/p-001.json"))
+	write(t, dir, "statement/s-008.json", strings.Replace(read(t, dir, "statement/s-001.json"), "s-001", "s-008", 1))
+	write(t, dir, "problem/p-002.json", strings.Replace(read(t, dir, "problem/p-001.json"), "p-001", "p-002", 1))
+	before := read(t, dir, "config.json")
+	mustRun(t, dir, "prob-finish-up", Args{"problem_id": "p-001", "resolution": "r", "key_statement_id": []string{"s-007"}})
+	var cb, ca map[string]string
+	if err := json.Unmarshal([]byte(before), &cb); err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal([]byte(read(t, dir, "config.json")), &ca); err != nil {
+		t.Fatal(err)
+	}
+	for _, k := range []string{"p", "s", "e"} {
+		if ca[k] != cb[k] {
+			t.Errorf("config %s moved from %s to %s", k, cb[k], ca[k])
+		}
+	}
+	if ca["l"] == cb["l"] {
+		t.Errorf("config l did not move: %s", ca["l"])
 	}
 }
 

@@ -39,6 +39,10 @@ func (m *Model) prefillFor(skill *store.Skill, id string) prefill {
 	src := map[string]bool{"source": true}
 	switch skill.Name {
 	case "check-confirm-proof":
+		if _, why := store.ConfirmDirection(st, nil); why != "" {
+			// The opening does not say which: ask rather than guess.
+			return prefill{about: "The proof's direction cannot be read from its opening: " + why + ". Choose proof (the statement becomes true) or disproof (false)."}
+		}
 		return prefill{direct: true}
 	case "check-reject-proof":
 		n, text := m.sentenceUnderCursor()
