@@ -26,10 +26,15 @@ const (
 var (
 	// directionLabel is a "Proof" / "Disproof" label in front of the first sentence.
 	directionLabel = regexp.MustCompile(`^(dis)?proof\b`)
-	// disproofWords in the first sentence say it refutes the claim.
-	disproofWords = regexp.MustCompile(`\bdisprov|\bdisproof|\brefut|\bcounter-?example\b|\b(is|are)\s+(wrong|false|incorrect|not\s+true|not\s+correct)\b`)
-	// proofWords in the first sentence say it establishes the claim.
-	proofWords = regexp.MustCompile(`\bwe\s+(now\s+|will\s+|shall\s+)?(prove|show|establish|demonstrate)\b|\bis\s+(true|correct)\b`)
+	// disproofStart opens a sentence that says the proof refutes the claim.
+	disproofStart = regexp.MustCompile(`^((this|the) (statement|claim|conjecture)( as stated)? (is (wrong|false|incorrect|not true|not correct)|does not hold|fails)|we (now |will |shall )?(disprove|refute)|(a |the )?counter-?example\b)`)
+	// proofStart opens a sentence that says the proof establishes the claim.
+	proofStart = regexp.MustCompile(`^((this|the) (statement|claim) is (true|correct)|we (now |will |shall )?(prove|show|establish|demonstrate|verify)\b)`)
+	// refuting words anywhere in the first sentence speak of a disproof ("we prove that
+	// the statement is false"); "false" alone does not ("suppose the claim is false" opens
+	// many a proof by contradiction), unless the sentence opens as a proof.
+	refutingWords  = regexp.MustCompile(`\bdisprov|\bdisproof|\brefut|\bcounter-?example`)
+	falsehoodWords = regexp.MustCompile(`\b(is|are) (wrong|false|incorrect|not true|not correct)\b`)
 	// latexWrapper is a LaTeX command around text (\textbf{…}, \begin{proof}).
 	latexWrapper = regexp.MustCompile(`\\(textbf|textit|emph|textsc|underline|mathbf)\{|\\begin\{(proof|disproof)\}|\\(noindent|par)\b`)
 )
@@ -44,13 +49,13 @@ func ReadDirection(full string) (direction, why string) {
 		return "", "the proof is empty"
 	}
 	fromSentence := ""
-	dis, pro := disproofWords.MatchString(sentence), proofWords.MatchString(sentence)
 	switch {
-	case dis && pro:
-		return "", "its first sentence (" + quoteOpening(sentence) + ") speaks both of proving and of refuting"
-	case dis:
+	case disproofStart.MatchString(sentence):
 		fromSentence = DirectionDisproof
-	case pro:
+	case proofStart.MatchString(sentence):
+		if refutingWords.MatchString(sentence) || falsehoodWords.MatchString(sentence) {
+			return "", "its first sentence (" + quoteOpening(sentence) + ") speaks both of proving and of refuting"
+		}
 		fromSentence = DirectionProof
 	}
 	switch {
@@ -60,8 +65,11 @@ func ReadDirection(full string) (direction, why string) {
 		return fromSentence, ""
 	case head != "":
 		return head, ""
+	case refutingWords.MatchString(sentence):
+		return "", "its first sentence (" + quoteOpening(sentence) + ") speaks of refuting but does not open as a disproof (\"This statement is wrong. We disprove as follows\")"
 	}
-	return "", "its first sentence (" + quoteOpening(sentence) + ") states no direction: neither \"We prove this statement as follows\" nor \"This statement is wrong. We disprove as follows\""
+	// A proof need not announce itself ("We argue by contradiction, …"); a disproof does.
+	return DirectionProof, ""
 }
 
 // opening is the proof's header word (proof, disproof or "") and its first sentence,

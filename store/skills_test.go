@@ -326,7 +326,7 @@ func TestPreconditionsRefused(t *testing.T) {
 		{"prob-wrapup-statement", Args{"problem_id": "p-001", "claim": []string{"x"}}, `prob-wrapup-statement: p-001 is "resolved"; it needs an open problem (unresolved)`},
 		{"prob-setup-subgoal", Args{"parent_problem_id": "p-001", "subproblem_objective": []string{"x"}, "rationale": "r"}, `prob-setup-subgoal: p-001 is "resolved"; it needs an open problem (unresolved)`},
 		{"prob-finish-up", Args{"problem_id": "p-009", "resolution": "r", "key_statement_id": []string{"s-007"}}, `prob-finish-up: p-009 does not exist`},
-		{"state-complete-proof", Args{"statement_id": "s-007", "proof_text": "p", "strategy": "direct"}, `state-complete-proof: s-007 is "true"; it needs a statement open for proving (pending, or with every sub-statement true)`},
+		{"state-complete-proof", Args{"statement_id": "s-007", "proof_text": "p", "strategy": "direct"}, `state-complete-proof: s-007 is "true"; it needs a statement open for proving (pending, with every sub-statement true, or under a proposed modification)`},
 		{"state-setup-substatement", Args{"parent_statement_id": "s-007", "sub_statements": []SubStatement{{Claim: "c"}}, "rationale": "r"}, `state-setup-substatement: s-007 is "true"; it needs an open statement (not true, false or abandoned)`},
 		{"state-mark-false", Args{"statement_id": "s-001", "counterexample": "c", "source": "prove"}, `state-mark-false: s-001 is "true"; it needs a statement not yet decided (not true, false or abandoned)`},
 		{"state-propose-modification", Args{"statement_id": "s-007", "modification_type": "add_condition", "rationale": "r", "source": "fix"}, `state-propose-modification: s-007 is "true"; it needs a statement not yet decided (not true, false or abandoned)`},
