@@ -731,7 +731,7 @@ var Skills = []*Skill{
 			case ph == model.PhaseAwaitingCheck && st.Status == "validating" && st.Proof.Empty() && len(st.Preliminaries) > 0:
 				// P014 keeps a decomposed statement "validating"; once its sub-statements are
 				// true the counts say "check", but there is no proof yet: the prover writes it.
-			case modificationProposed(st) && !ph.Decided() && (ph != model.PhaseAwaitingSubs || subsDone(o, st)):
+			case modificationProposed(st) && !ph.Decided():
 				// A proposed modification awaits a new proof by agent-prove (agent-fix.md);
 				// the agents' scripts write it whatever the counts say.
 			default:
