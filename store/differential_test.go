@@ -174,6 +174,7 @@ func newWalk(t *testing.T, python, src string, seed uint64, n int, stats map[str
 	if err := w.cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
+	t.Cleanup(w.close) // also when a comparison fails
 	// The agents' own init, then the same folder for referee.
 	hyps := []string{w.text(), "(s-999) " + w.text(), "  " + w.text() + "  "}
 	w.py(map[string]any{"op": "init", "hypothesis": hyps[:1+w.rng.IntN(3)], "objectives": []string{w.text()}})
@@ -203,8 +204,10 @@ func scratch(t *testing.T) string {
 }
 
 func (w *walk) close() {
-	w.in.Close()
-	w.cmd.Wait()
+	if w.cmd.ProcessState == nil {
+		w.in.Close()
+		w.cmd.Wait()
+	}
 }
 
 // py sends one request to the driver and returns its output.
