@@ -35,6 +35,8 @@ var (
 	// many a proof by contradiction), unless the sentence opens as a proof.
 	refutingWords  = regexp.MustCompile(`\bdisprov|\bdisproof|\brefut|\bcounter-?example`)
 	falsehoodWords = regexp.MustCompile(`\b(is|are) (wrong|false|incorrect|not true|not correct)\b`)
+	// hypothetical opens a sentence that supposes, not asserts.
+	hypothetical = regexp.MustCompile(`^(suppose|assume|if|towards?|for (the sake of )?contradiction|by contradiction|aiming for|let us (suppose|assume))\b`)
 	// latexWrapper is a LaTeX command around text (\textbf{…}, \begin{proof}).
 	latexWrapper = regexp.MustCompile(`\\(textbf|textit|emph|textsc|underline|mathbf)\{|\\begin\{(proof|disproof)\}|\\(noindent|par)\b`)
 )
@@ -65,7 +67,7 @@ func ReadDirection(full string) (direction, why string) {
 		return fromSentence, ""
 	case head != "":
 		return head, ""
-	case refutingWords.MatchString(sentence):
+	case refutingWords.MatchString(sentence) || falsehoodWords.MatchString(sentence) && !hypothetical.MatchString(sentence):
 		return "", "its first sentence (" + quoteOpening(sentence) + ") speaks of refuting but does not open as a disproof (\"This statement is wrong. We disprove as follows\")"
 	}
 	// A proof need not announce itself ("We argue by contradiction, …"); a disproof does.
@@ -133,7 +135,7 @@ func opening(full string) (head, sentence string) {
 func sentenceEnd(text string) int {
 	for i, r := range text {
 		switch r {
-		case '.', '!', '?', ':', '。', '—', '–':
+		case '.', '!', '?', ':', '。', '：', '—', '–':
 			rest := text[i+utf8.RuneLen(r):]
 			if rest == "" || rest[0] == ' ' {
 				return i

@@ -33,6 +33,8 @@ func TestReadDirection(t *testing.T) {
 		{"We prove that (Olivia=Knave, Alice=Spy, Ivy=Knave) is the unique solution", pro},
 		{"We argue by contradiction, looking at the prime factors of $n$ modulo $4$.", pro},
 		{"Suppose the claim is false. Then x > 0.", pro},
+		{"Assume, for contradiction, that the claim is false.", pro},
+		{"DISPROOF： This statement is wrong. We disprove as follows.", dis},
 		{"Step 1: Suppose Alice is a Knight.", pro},
 		{"A counterexample: Olivia is the Spy.", dis},
 		{"The claim does not hold. Take x = 0.", dis},
@@ -45,6 +47,7 @@ func TestReadDirection(t *testing.T) {
 	for _, c := range []struct{ text, why string }{
 		{"", "the proof is empty"},
 		{"Step 1 refutes the claim by a counterexample.", "does not open as a disproof"},
+		{"It is false that every knave lies.", "does not open as a disproof"},
 		{"PROOF: This statement is wrong. We disprove as follows.", "headed PROOF but its first sentence"},
 		{"Disproof. We prove this statement as follows.", "headed DISPROOF"},
 		{"We prove that this statement is false.", "both of proving and of refuting"},
