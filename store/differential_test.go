@@ -71,7 +71,7 @@ func TestDifferentialWithTheAgentsScripts(t *testing.T) {
 		keys = append(keys, fmt.Sprintf("%s %d", k, v))
 	}
 	slices.Sort(keys)
-	t.Logf("seed %d: %d sequences × up to %d calls; %s", seed, seqs, calls, strings.Join(keys, ", "))
+	t.Logf("seed %d: %d sequences × up to %d calls, %d calls compared after each: %s", seed, seqs, calls, stats["calls"], strings.Join(keys, ", "))
 }
 
 // agentsScripts is a folder holding the agents' src/*.py, or the test is skipped.
@@ -445,6 +445,7 @@ func (w *walk) run(calls int) {
 func (w *walk) call(skill string, params map[string]any) {
 	w.t.Helper()
 	w.stats[skill]++
+	w.stats["calls"]++
 	pyParams := params
 	goParams := params
 	if skill == "check-confirm-proof" {
