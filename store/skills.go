@@ -708,7 +708,7 @@ var Skills = []*Skill{
 	{
 		Name: "state-complete-proof", Agents: "agent-prove",
 		Summary: "Submit a proof of a statement for verification",
-		When:    "A statement is pending (or its sub-statements are done) and you have written its proof.",
+		When:    "A statement is pending (or its sub-statements are done, or a modification was proposed and awaits a new proof) and you have written its proof.",
 		Changes: "Sets proof.full, and proof.cot and proof.ref when given; status awaiting_verification (validating); appends \"PROOF: <Strategy> proof with N steps <summary>\" to progresses (N counts the \"Step N:\" paragraphs).",
 		Target:  "statement_id",
 		Params: []Param{
@@ -912,7 +912,7 @@ var Skills = []*Skill{
 	{
 		Name: "check-reject-proof", Agents: "agent-check",
 		Summary: "Record a gap in a submitted proof at a sentence",
-		When:    "A sentence of a submitted proof does not follow.",
+		When:    "A sentence of a submitted proof does not follow (or the statement sent to the checker has no proof to check).",
 		Changes: "Appends \"[Issue #N] Sentence M: '…' | Type: … | Explanation: … | Fix: …\" to validation.issues; status has_gap (validating).",
 		Target:  "statement_id",
 		Params: []Param{
