@@ -4,8 +4,10 @@ import (
 	"encoding/json"
 	"errors"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -722,5 +724,55 @@ func TestProofOfADecomposedStatementP014(t *testing.T) {
 	mustRun(t, dir, "check-confirm-proof", Args{"statement_id": "s-007"})
 	if s := statement(t, dir, "s-007"); s.Status != "true" {
 		t.Errorf("after confirm: %q", s.Status)
+	}
+}
+
+// After the prover proposes a modification the orchestrator sends the statement to
+// agent-check (the counts are equal) with no proof: the checker can reject it, never
+// confirm it, and the prover's new proof is taken (issue 21). A proof whose opening
+// does not say its direction is refused without --direction.
+func TestProposedModificationIsNotStranded(t *testing.T) {
+	dir := copyDir(t, fixtureDir)
+	write(t, dir, "problem/p-001.json", read(t, fixtureDir, "history/l-003/p-001.json"))
+	mustRun(t, dir, "prob-wrapup-statement", Args{"problem_id": "p-001", "claim": []string{"c"}})
+	mustRun(t, dir, "state-propose-modification", Args{"statement_id": "s-008", "modification_type": "add_condition",
+		"rationale": "r", "source": "prove"})
+	snap, err := Load(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var next []string
+	for _, n := range StatusOf(snap, model.Derive(snap)).Next {
+		next = append(next, n.Agent+" "+n.ID)
+	}
+	if !slices.Contains(next, "agent-check s-008") {
+		t.Fatalf("next %q: want agent-check on s-008, as current.py says", next)
+	}
+	o := SnapshotObjects{Snap: snap}
+	for name, want := range map[string]string{
+		"state-complete-proof": "",
+		"check-reject-proof":   "",
+		"check-confirm-proof":  "a proof, and it has none",
+	} {
+		s, _ := Lookup(name)
+		err := s.Check(o, Args{"statement_id": "s-008"})
+		if want == "" && err != nil || want != "" && (err == nil || !strings.Contains(err.Error(), want)) {
+			t.Errorf("%s on s-008 under a proposed modification: %v, want %q", name, err, want)
+		}
+	}
+	mustRun(t, dir, "state-complete-proof", Args{"statement_id": "s-008", "strategy": "direct",
+		"proof_text": "PROOF: This statement is wrong. We disprove as follows.\n\nStep 1: x."})
+	before := tree(t, dir)
+	_, err = run(t, dir, "check-confirm-proof", Args{"statement_id": "s-008"})
+	var ie *InputError
+	if !errors.As(err, &ie) || !strings.Contains(err.Error(), "headed PROOF") || !strings.Contains(err.Error(), "give --direction") {
+		t.Errorf("confirm without a direction on an ambiguous opening: %v", err)
+	}
+	if !maps.Equal(tree(t, dir), before) {
+		t.Error("a refused confirmation wrote")
+	}
+	mustRun(t, dir, "check-confirm-proof", Args{"statement_id": "s-008", "direction": "disproof"})
+	if st := read(t, dir, "statement/s-008.json"); !strings.Contains(st, `"status": "false"`) {
+		t.Errorf("s-008 after a confirmed disproof:\n%s", st)
 	}
 }
