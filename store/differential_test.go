@@ -74,6 +74,9 @@ func TestDifferentialWithTheAgentsScripts(t *testing.T) {
 	t.Logf("seed %d: %d sequences × up to %d calls, %d calls compared after each: %s", seed, seqs, calls, stats["calls"], strings.Join(keys, ", "))
 }
 
+// agentsCommit is the agents' commit referee follows.
+const agentsCommit = "d8d7638"
+
 // agentsScripts is a folder holding the agents' src/*.py, or the test is skipped.
 func agentsScripts(t *testing.T) string {
 	t.Helper()
@@ -94,7 +97,7 @@ func agentsScripts(t *testing.T) string {
 		t.Skipf("needs the agents' scripts (Ranch0o0/MRA-v1 at d8d7638): set REFEREE_MRA to a checkout, or put it at ../shared/fixtures/mra-knights/Ranch0o0+MRA-v1, or a bare mirror at %s; none is there", mirror)
 	}
 	out := t.TempDir()
-	cmd := exec.Command("git", "--git-dir", mirror, "archive", "HEAD", "src")
+	cmd := exec.Command("git", "--git-dir", mirror, "archive", agentsCommit, "src")
 	pipe, err := cmd.StdoutPipe()
 	if err != nil {
 		t.Fatal(err)
