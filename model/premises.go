@@ -150,30 +150,3 @@ func SubgoalHypothesis(item string, look Conclusions) (text string, existing boo
 	}
 	return PyStrip(rest), false
 }
-
-// Proof directions: what check-confirm-proof makes of a verified proof.
-const (
-	DirectionProof    = "proof"    // the statement becomes true
-	DirectionDisproof = "disproof" // the statement becomes false
-)
-
-// ProofDirection reads a proof's direction from its opening, as agent-check does: "This
-// statement is wrong. We disprove as follows" (after an optional "DISPROOF:" header line,
-// which agent-prove's template puts first) is a disproof; anything else a proof.
-func ProofDirection(full string) string {
-	s := strings.TrimLeftFunc(full, unicode.IsSpace)
-	line, rest, _ := strings.Cut(s, "\n")
-	header := strings.ToUpper(strings.Trim(strings.TrimSpace(line), "*#_ "))
-	switch header {
-	case "DISPROOF:", "DISPROOF":
-		return DirectionDisproof
-	case "PROOF:", "PROOF":
-		s = strings.TrimLeftFunc(rest, unicode.IsSpace)
-	}
-	head := strings.ToLower(s[:min(len(s), 120)])
-	head = strings.TrimLeft(head, "*_# ")
-	if strings.HasPrefix(head, "this statement is wrong") || strings.HasPrefix(head, "we disprove") {
-		return DirectionDisproof
-	}
-	return DirectionProof
-}

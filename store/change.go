@@ -276,12 +276,15 @@ func (t *tx) modify(id string) (*model.Value, error) {
 }
 
 // newID issues the next ID of a kind. An ID whose file already exists is never written
-// over: it is skipped, and check will report the stale counter.
+// over (the agents' scripts would overwrite it): it is skipped, and a note in the
+// output and the change's log line says which ID was taken instead.
 func (t *tx) newID(kind string) (string, error) {
 	last, ok := t.last[kind]
 	if !ok {
 		last = kind + "-000"
 	}
+	counter := last
+	var skipped []string
 	for {
 		id, err := model.NextID(last)
 		if err != nil {
@@ -298,9 +301,13 @@ func (t *tx) newID(kind string) (string, error) {
 		last = id
 		if !taken {
 			t.last[kind] = id
+			if len(skipped) > 0 {
+				t.notes = append(t.notes, fmt.Sprintf("config.json says %s was the last, but %s already exists on disk: took %s instead of writing over it (the agents' scripts would overwrite it)",
+					counter, strings.Join(skipped, ", "), id))
+			}
 			return id, nil
 		}
-		t.notes = append(t.notes, fmt.Sprintf("%s already exists on disk although config.json says %s was the last; skipped it (run referee check)", id, t.last[kind]))
+		skipped = append(skipped, id)
 	}
 }
 
@@ -468,6 +475,9 @@ func (t *tx) commit(opts Options) (*Result, error) {
 	)
 	if len(t.deleted) > 0 {
 		line.Set("deleted", model.Strs(t.deleted))
+	}
+	if len(t.notes) > 0 {
+		line.Set("notes", model.Strs(t.notes))
 	}
 	for _, m := range t.extra {
 		line.Set(m.Key, m.Value)

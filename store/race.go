@@ -108,8 +108,20 @@ func (t *tx) catchUp() error {
 			t.last[kind] = v
 		}
 	}
-	t.last = inUse(t.dir, t.last)
+	t.last = inUse(t.dir, t.last, t.createdKinds())
 	return nil
+}
+
+// createdKinds are the counters this change may move past IDs in use: the change
+// counter, and the kinds of the objects it creates. A change that creates no statement
+// leaves the s counter where config.json has it even when a statement file lies past it
+// (the agents' rewind.py can leave one): it is not this change's to count.
+func (t *tx) createdKinds() map[string]bool {
+	kinds := map[string]bool{model.KindChange: true}
+	for _, id := range t.created {
+		kinds[model.KindOf(id)] = true
+	}
+	return kinds
 }
 
 // diskCounters reads config.json's counters as they are now (none when it does not
@@ -171,17 +183,17 @@ func lastLogID(dir string) string {
 	return ""
 }
 
-// inUse raises each counter past the IDs in use beyond it: object files and backup
-// folders that another writer made without (or before) moving the counter. It looks
-// only past the counter, so it costs what is new, not what exists.
-func inUse(dir string, last map[string]string) map[string]string {
+// inUse raises each counter of kinds past the IDs in use beyond it: object files and
+// backup folders that another writer made without (or before) moving the counter. It
+// looks only past the counter, so it costs what is new, not what exists.
+func inUse(dir string, last map[string]string, kinds map[string]bool) map[string]string {
 	out := map[string]string{}
 	for k, v := range last {
 		out[k] = v
 	}
 	for _, kind := range []string{model.KindProblem, model.KindStatement, model.KindExperience, model.KindChange} {
 		cur, ok := out[kind]
-		if !ok {
+		if !ok || !kinds[kind] {
 			continue
 		}
 		for range 1000 {
@@ -215,7 +227,7 @@ func (t *tx) configFor(disk []byte) []byte {
 			last[k] = v
 		}
 	}
-	last = inUse(t.dir, last)
+	last = inUse(t.dir, last, t.createdKinds())
 	for _, kind := range []string{model.KindProblem, model.KindStatement, model.KindExperience, model.KindChange} {
 		if v, ok := last[kind]; ok {
 			t.cfg.Set(kind, model.Str(v))

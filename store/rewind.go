@@ -201,14 +201,17 @@ func interrupted(dir, skill string) error {
 	return nil
 }
 
-// Rewind sets the folder to its state right after change changeID (l-000: before the
-// first): every object as it was, objects created later removed, the p, s and e
+// Rewind sets the folder to its state right after change changeID (l-000 is refused:
+// refuseBeforeFirst): every object as it was, objects created later removed, the p, s and e
 // counters as they were. It is one
 // change batch of its own, which Undo takes back. With dryRun it writes nothing and
 // says what it would do. It refuses while another change is being written.
 func Rewind(dir, changeID string, dryRun bool, opts Options) (*Restore, error) {
 	if err := model.CheckID(changeID, model.KindChange); err != nil && changeID != beforeFirst {
 		return nil, &InputError{Msg: "rewind: " + err.Error()}
+	}
+	if changeID == beforeFirst {
+		return nil, &InputError{Msg: refuseBeforeFirst}
 	}
 	t, err := beginNow(dir, SkillRewind)
 	if err != nil {
@@ -229,6 +232,15 @@ func Rewind(dir, changeID string, dryRun bool, opts Options) (*Restore, error) {
 // beforeFirst names the folder before its first change, as the agents' rewind.py does:
 // a rewind to it removes every object a change created and sets the counters to -000.
 const beforeFirst = "l-000"
+
+// refuseBeforeFirst is why a rewind to l-000 is refused: referee's rewind is a change of
+// its own, so config.json's l moves on, and the agents' current.py reads a folder with no
+// open work and l past l-000 as "Puzzle Solved": their orchestrator would stop instead of
+// calling agent-initialize.
+const refuseBeforeFirst = "rewind: l-000 is refused: a rewind is a change of its own, so config.json's l moves on, and the agents' " +
+	"current.py would read the emptied folder as \"Puzzle Solved\" (not \"Not Initialized\"), so their orchestrator would stop " +
+	"instead of calling agent-initialize; nothing was changed. Rewind to the first change instead (referee log lists it), " +
+	"or start a new folder with referee init"
 
 // PlanRewind is Rewind with dryRun, for the workbench: what a rewind to changeID would
 // remove and restore. It does not wait for a writer either.

@@ -379,8 +379,11 @@ func undecided(skill string) func(o Objects, a Args) error {
 	}
 }
 
-// proofSubmitted is check-confirm-proof's and check-reject-proof's precondition.
-func proofSubmitted(skill string) func(o Objects, a Args) error {
+// proofSubmitted is check-confirm-proof's and check-reject-proof's precondition. A
+// statement the orchestrator sends to agent-check without a proof (decomposed, or under
+// a proposed modification: the counts say "check") can be rejected, so the checker is
+// never left without a move, but never confirmed.
+func proofSubmitted(skill string, needProof bool) func(o Objects, a Args) error {
 	return func(o Objects, a Args) error {
 		st, err := needStatement(o, skill, a.Str("statement_id"))
 		if err != nil {
@@ -394,7 +397,7 @@ func proofSubmitted(skill string) func(o Objects, a Args) error {
 		default:
 			return &PreconditionError{Object: st.ID, Status: st.Status, Skill: skill, Need: need, Phase: phaseWord(o, st)}
 		}
-		if st.Proof.Blank() {
+		if needProof && st.Proof.Blank() {
 			return &PreconditionError{Object: st.ID, Status: st.Status, Skill: skill, Need: "a proof, and it has none"}
 		}
 		if open := model.Unanswered(st.Issues, st.Responses); len(open) > 0 {
@@ -403,6 +406,20 @@ func proofSubmitted(skill string) func(o Objects, a Args) error {
 		}
 		return nil
 	}
+}
+
+// modificationProposed tells whether a statement's latest proposal is a modification
+// no proof has followed: a MODIFICATION note after the last PROOF note.
+func modificationProposed(st *model.Statement) bool {
+	for i := len(st.Progresses) - 1; i >= 0; i-- {
+		switch p := st.Progresses[i]; {
+		case strings.HasPrefix(p, "MODIFICATION"):
+			return true
+		case strings.HasPrefix(p, "PROOF:"):
+			return false
+		}
+	}
+	return false
 }
 
 func subsDone(o Objects, st *model.Statement) bool {
@@ -591,19 +608,20 @@ func modificationText(a Args) string {
 }
 
 // ConfirmDirection is what check-confirm-proof will do with a statement: the direction
-// given, else the one its proof's first sentence states.
-func ConfirmDirection(st *model.Statement, a Args) string {
+// given, else the one its proof's opening states (model.ReadDirection). When the opening
+// does not tell, it is "" and why says so: the call needs a direction then.
+func ConfirmDirection(st *model.Statement, a Args) (direction, why string) {
 	if d := a.Str("direction"); d != "" {
-		return d
+		return d, ""
 	}
 	if st == nil {
-		return model.DirectionProof
+		return "", "the statement does not exist"
 	}
 	text, err := st.Proof.Text()
 	if err != nil {
-		return model.DirectionProof
+		return "", "its proof is not text (" + err.Error() + ")"
 	}
-	return model.ProofDirection(text)
+	return model.ReadDirection(text)
 }
 
 // The decisions decide-modification takes.
@@ -761,7 +779,7 @@ var Skills = []*Skill{
 	{
 		Name: "state-complete-proof", Agents: "agent-prove",
 		Summary: "Submit a proof of a statement for verification",
-		When:    "A statement is pending (or its sub-statements are done) and you have written its proof.",
+		When:    "A statement is pending (or its sub-statements are done, or a modification was proposed and awaits a new proof) and you have written its proof.",
 		Changes: "Sets proof.full, and proof.cot and proof.ref when given; status awaiting_verification (validating); appends \"PROOF: <Strategy> proof with N steps <summary>\" to progresses (N counts the \"Step N:\" paragraphs).",
 		Target:  "statement_id",
 		Params: []Param{
@@ -784,8 +802,11 @@ var Skills = []*Skill{
 			case ph == model.PhaseAwaitingCheck && st.Status == "validating" && st.Proof.Empty() && len(st.Preliminaries) > 0:
 				// P014 keeps a decomposed statement "validating"; once its sub-statements are
 				// true the counts say "check", but there is no proof yet: the prover writes it.
+			case modificationProposed(st) && !ph.Decided():
+				// A proposed modification awaits a new proof by agent-prove (agent-fix.md);
+				// the agents' scripts write it whatever the counts say.
 			default:
-				need := "a statement open for proving (pending, or with every sub-statement true)"
+				need := "a statement open for proving (pending, with every sub-statement true, or under a proposed modification)"
 				return &PreconditionError{Object: st.ID, Status: st.Status, Skill: skill, Need: need, Phase: phaseWord(o, st)}
 			}
 			return nil
@@ -924,20 +945,23 @@ var Skills = []*Skill{
 		Name: "check-confirm-proof", Agents: "agent-check",
 		Summary: "Confirm a submitted proof or disproof: the statement becomes true, or false",
 		When:    "You checked every sentence of a submitted proof (or disproof) and every issue has been answered.",
-		Changes: "Proof: status true, \"VERIFIED: <summary>\". Disproof (\"This statement is wrong. We disprove as follows\"): status false, \"DISPROOF VERIFIED: <summary>\". Reliability 1.0 either way.",
+		Changes: "Proof: status true, \"VERIFIED: <summary>\". Disproof: status false, \"DISPROOF VERIFIED: <summary>\". Reliability 1.0 either way. Without --direction it is read from the proof's opening (\"We prove this statement as follows\" or \"This statement is wrong. We disprove as follows\", whatever header, quoting or emphasis is around it); when the opening does not say it, or says both, the call is refused and needs --direction.",
 		Target:  "statement_id",
 		Params: []Param{
 			{Name: "statement_id", Kind: ParamID, IDKind: model.KindStatement, Required: true, Help: "the statement whose proof was checked"},
 			{Name: "direction", Kind: ParamString, Enum: []string{model.DirectionProof, model.DirectionDisproof}, Help: "proof or disproof (default: read from the proof's first sentence)"},
 			{Name: "verification_summary", Kind: ParamString, Help: "what was checked", Long: true},
 		},
-		check: proofSubmitted("check-confirm-proof"),
+		check: proofSubmitted("check-confirm-proof", true),
 		apply: func(t *tx, a Args) error {
 			st, doc, err := t.modifyStatement(a.Str("statement_id"))
 			if err != nil {
 				return err
 			}
-			dir := ConfirmDirection(st, a)
+			dir, why := ConfirmDirection(st, a)
+			if dir == "" {
+				return inputf("check-confirm-proof: %s: the direction cannot be read from the proof: %s; give --direction proof or --direction disproof", st.ID, why)
+			}
 			status, note, summary := "true", "VERIFIED: ", "Proof checked and confirmed."
 			if dir == model.DirectionDisproof {
 				status, note, summary = "false", "DISPROOF VERIFIED: ", "Disproof checked and confirmed."
@@ -959,7 +983,7 @@ var Skills = []*Skill{
 	{
 		Name: "check-reject-proof", Agents: "agent-check",
 		Summary: "Record a gap in a submitted proof at a sentence",
-		When:    "A sentence of a submitted proof does not follow.",
+		When:    "A sentence of a submitted proof does not follow (or the statement sent to the checker has no proof to check).",
 		Changes: "Appends \"[Issue #N] Sentence M: '…' | Type: … | Explanation: … | Fix: …\" to validation.issues; status has_gap (validating).",
 		Target:  "statement_id",
 		Params: []Param{
@@ -972,7 +996,9 @@ var Skills = []*Skill{
 		},
 		check: func(o Objects, a Args) error {
 			const skill = "check-reject-proof"
-			if err := proofSubmitted(skill)(o, a); err != nil {
+			// No proof is taken too: the orchestrator sends a statement under a proposed
+			// modification to the checker before the prover's new proof (current.py).
+			if err := proofSubmitted(skill, false)(o, a); err != nil {
 				return err
 			}
 			if !a.Has("sentence_text") {
@@ -981,6 +1007,9 @@ var Skills = []*Skill{
 			st, err := needStatement(o, skill, a.Str("statement_id"))
 			if err != nil {
 				return err
+			}
+			if st.Proof.Blank() {
+				return nil // nothing to quote from: the scripts take the sentence as given
 			}
 			return quoteInProof(st, a.Str("sentence_text"), a.Int("sentence_number"))
 		},

@@ -1,10 +1,13 @@
 package store
 
 import (
+	"encoding/json"
 	"errors"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -325,7 +328,7 @@ func TestPreconditionsRefused(t *testing.T) {
 		{"prob-wrapup-statement", Args{"problem_id": "p-001", "claim": []string{"x"}}, `prob-wrapup-statement: p-001 is "resolved"; it needs an open problem (unresolved)`},
 		{"prob-setup-subgoal", Args{"parent_problem_id": "p-001", "subproblem_objective": []string{"x"}, "rationale": "r"}, `prob-setup-subgoal: p-001 is "resolved"; it needs an open problem (unresolved)`},
 		{"prob-finish-up", Args{"problem_id": "p-009", "resolution": "r", "key_statement_id": []string{"s-007"}}, `prob-finish-up: p-009 does not exist`},
-		{"state-complete-proof", Args{"statement_id": "s-007", "proof_text": "p", "strategy": "direct"}, `state-complete-proof: s-007 is "true"; it needs a statement open for proving (pending, or with every sub-statement true)`},
+		{"state-complete-proof", Args{"statement_id": "s-007", "proof_text": "p", "strategy": "direct"}, `state-complete-proof: s-007 is "true"; it needs a statement open for proving (pending, with every sub-statement true, or under a proposed modification)`},
 		{"state-setup-substatement", Args{"parent_statement_id": "s-007", "sub_statements": []SubStatement{{Claim: "c"}}, "rationale": "r"}, `state-setup-substatement: s-007 is "true"; it needs an open statement (not true, false or abandoned)`},
 		{"state-mark-false", Args{"statement_id": "s-001", "counterexample": "c", "source": "prove"}, `state-mark-false: s-001 is "true"; it needs a statement not yet decided (not true, false or abandoned)`},
 		{"state-propose-modification", Args{"statement_id": "s-007", "modification_type": "add_condition", "rationale": "r", "source": "fix"}, `state-propose-modification: s-007 is "true"; it needs a statement not yet decided (not true, false or abandoned)`},
@@ -396,12 +399,43 @@ func TestNewIDSkipsExistingFiles(t *testing.T) {
 	squatter := strings.Replace(read(t, dir, "statement/s-001.json"), "s-001", "s-008", 1)
 	write(t, dir, "statement/s-008.json", squatter)
 	res := mustRun(t, dir, "prob-wrapup-statement", Args{"problem_id": "p-001", "claim": []string{"c"}})
-	if strings.Join(res.Created, ",") != "s-009" || len(res.Notes) != 1 ||
-		res.Notes[0] != "s-008 already exists on disk although config.json says s-007 was the last; skipped it (run referee check)" {
+	const note = "config.json says s-007 was the last, but s-008 already exists on disk: took s-009 instead of writing over it (the agents' scripts would overwrite it)"
+	if strings.Join(res.Created, ",") != "s-009" || len(res.Notes) != 1 || res.Notes[0] != note {
 		t.Errorf("result %+v", res)
 	}
 	if read(t, dir, "statement/s-008.json") != squatter {
 		t.Error("an existing file was written over")
+	}
+	log := read(t, dir, "history/log.jsonl")
+	if !strings.Contains(log, `"notes": ["`+note+`"]`) && !strings.Contains(log, `"notes":["`+note+`"]`) {
+		t.Errorf("the log line does not say it: %s", log[strings.LastIndex(log[:len(log)-1], "\n")+1:])
+	}
+}
+
+// A skill that creates nothing leaves the p, s and e counters where config.json has
+// them, even with a file past a counter (the agents' rewind.py can leave one): only l
+// moves (issue 21).
+func TestCountersStayWithoutCreation(t *testing.T) {
+	dir := copyDir(t, fixtureDir)
+	write(t, dir, "problem/p-001.json", read(t, fixtureDir, "history/l-003/p-001.json"))
+	write(t, dir, "statement/s-008.json", strings.Replace(read(t, dir, "statement/s-001.json"), "s-001", "s-008", 1))
+	write(t, dir, "problem/p-002.json", strings.Replace(read(t, dir, "problem/p-001.json"), "p-001", "p-002", 1))
+	before := read(t, dir, "config.json")
+	mustRun(t, dir, "prob-finish-up", Args{"problem_id": "p-001", "resolution": "r", "key_statement_id": []string{"s-007"}})
+	var cb, ca map[string]string
+	if err := json.Unmarshal([]byte(before), &cb); err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal([]byte(read(t, dir, "config.json")), &ca); err != nil {
+		t.Fatal(err)
+	}
+	for _, k := range []string{"p", "s", "e"} {
+		if ca[k] != cb[k] {
+			t.Errorf("config %s moved from %s to %s", k, cb[k], ca[k])
+		}
+	}
+	if ca["l"] == cb["l"] {
+		t.Errorf("config l did not move: %s", ca["l"])
 	}
 }
 
@@ -690,5 +724,55 @@ func TestProofOfADecomposedStatementP014(t *testing.T) {
 	mustRun(t, dir, "check-confirm-proof", Args{"statement_id": "s-007"})
 	if s := statement(t, dir, "s-007"); s.Status != "true" {
 		t.Errorf("after confirm: %q", s.Status)
+	}
+}
+
+// After the prover proposes a modification the orchestrator sends the statement to
+// agent-check (the counts are equal) with no proof: the checker can reject it, never
+// confirm it, and the prover's new proof is taken (issue 21). A proof whose opening
+// does not say its direction is refused without --direction.
+func TestProposedModificationIsNotStranded(t *testing.T) {
+	dir := copyDir(t, fixtureDir)
+	write(t, dir, "problem/p-001.json", read(t, fixtureDir, "history/l-003/p-001.json"))
+	mustRun(t, dir, "prob-wrapup-statement", Args{"problem_id": "p-001", "claim": []string{"c"}})
+	mustRun(t, dir, "state-propose-modification", Args{"statement_id": "s-008", "modification_type": "add_condition",
+		"rationale": "r", "source": "prove"})
+	snap, err := Load(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var next []string
+	for _, n := range StatusOf(snap, model.Derive(snap)).Next {
+		next = append(next, n.Agent+" "+n.ID)
+	}
+	if !slices.Contains(next, "agent-check s-008") {
+		t.Fatalf("next %q: want agent-check on s-008, as current.py says", next)
+	}
+	o := SnapshotObjects{Snap: snap}
+	for name, want := range map[string]string{
+		"state-complete-proof": "",
+		"check-reject-proof":   "",
+		"check-confirm-proof":  "a proof, and it has none",
+	} {
+		s, _ := Lookup(name)
+		err := s.Check(o, Args{"statement_id": "s-008"})
+		if want == "" && err != nil || want != "" && (err == nil || !strings.Contains(err.Error(), want)) {
+			t.Errorf("%s on s-008 under a proposed modification: %v, want %q", name, err, want)
+		}
+	}
+	mustRun(t, dir, "state-complete-proof", Args{"statement_id": "s-008", "strategy": "direct",
+		"proof_text": "PROOF: This statement is wrong. We disprove as follows.\n\nStep 1: x."})
+	before := tree(t, dir)
+	_, err = run(t, dir, "check-confirm-proof", Args{"statement_id": "s-008"})
+	var ie *InputError
+	if !errors.As(err, &ie) || !strings.Contains(err.Error(), "headed PROOF") || !strings.Contains(err.Error(), "give --direction") {
+		t.Errorf("confirm without a direction on an ambiguous opening: %v", err)
+	}
+	if !maps.Equal(tree(t, dir), before) {
+		t.Error("a refused confirmation wrote")
+	}
+	mustRun(t, dir, "check-confirm-proof", Args{"statement_id": "s-008", "direction": "disproof"})
+	if st := read(t, dir, "statement/s-008.json"); !strings.Contains(st, `"status": "false"`) {
+		t.Errorf("s-008 after a confirmed disproof:\n%s", st)
 	}
 }

@@ -40,8 +40,16 @@ func (m *Model) prefillFor(skill *store.Skill, id string) prefill {
 	switch skill.Name {
 	case "check-confirm-proof":
 		// The summary goes into the VERIFIED note: asked for, with the words the skill
-		// writes when none is given; enter reviews the change.
-		dir := store.ConfirmDirection(st, store.Args{})
+		// writes when none is given; enter reviews the change. When the opening does not
+		// say which direction, the form asks for it too rather than guess.
+		dir, why := store.ConfirmDirection(st, nil)
+		if why != "" {
+			return prefill{
+				about: "The proof's direction cannot be read from its opening: " + why +
+					". Choose proof (the statement becomes true) or disproof (false); the summary is what the note says was checked.",
+				values: map[string]string{"verification_summary": "Proof checked and confirmed."},
+			}
+		}
 		summary, becomes := "Proof checked and confirmed.", "true"
 		if dir == model.DirectionDisproof {
 			summary, becomes = "Disproof checked and confirmed.", "false"

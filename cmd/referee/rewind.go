@@ -20,10 +20,11 @@ func (a *app) rewindCommand() *cobra.Command {
 			"later and sets the p, s and e counters back, as one change batch of its own (journaled, with\n" +
 			"backups of everything it changes or removes, one log line with \"skill\": \"rewind\" and\n" +
 			"\"rewind_to\"). The agents read it as an ordinary change. `referee undo` takes it back.\n" +
-			"l-000 is the folder before its first change (as in the agents' rewind.py). It refuses\n" +
-			"while another change is being written. --dry-run says what it would do: every object's status\n" +
-			"before and after, the changes it discards (ID, skill, actor, time) and what follows (problems\n" +
-			"solved or unsolved, parents whose phase changes, what becomes actionable or blocked, who is next).",
+			"l-000 (before the first change) is refused: the agents' orchestrator would read the emptied\n" +
+			"folder as solved. It refuses while another change is being written. --dry-run says what it\n" +
+			"would do: every object's status before and after, the changes it discards (ID, skill, actor,\n" +
+			"time) and what follows (problems solved or unsolved, parents whose phase changes, what becomes\n" +
+			"actionable or blocked, who is next).",
 		Args: func(cmd *cobra.Command, args []string) error {
 			if len(args) != 1 {
 				return usagef("rewind takes one change ID (e.g. referee rewind l-012)")
