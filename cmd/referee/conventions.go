@@ -113,6 +113,7 @@ const environmentHelp = `Environment variables referee reads:
   REFEREE_NOW         an RFC 3339 time written to the log instead of the clock (for
                       tests and reproducible examples)
   REFEREE_CPUPROFILE  a file to write a CPU profile of the whole run into
+  REFEREE_MCP_TOKEN   the bearer token of referee mcp --http (keeps it out of ps)
   CLAUDE_CONFIG_DIR   Claude Code's config folder (default ~/.claude), whose session
                       transcripts the runs pane and referee runs follow
   TMPDIR              where the demo's scratch copy and referee bench's folders go`
@@ -168,4 +169,43 @@ func prepareForDocs(root *cobra.Command) {
 		}
 	}
 	walk(root)
+}
+
+// cliReference is docs/cli.md's generated part: the exit codes and environment (the help
+// topics), then every command as cobra's doc generator writes it, linked within the page.
+// The skills' own commands are left to docs/skills.md (made from the registry).
+func cliReference(root *cobra.Command) (string, error) {
+	prepareForDocs(root)
+	for _, c := range root.Commands() {
+		if c.Name() == "skill" {
+			c.RemoveCommand(c.Commands()...)
+			c.Long = "Each skill is a subcommand whose flags are its parameters: docs/skills.md lists them,\n" +
+				"and `referee skill NAME --help` shows one."
+		}
+	}
+	var b strings.Builder
+	b.WriteString("## Exit codes\n\n```\n" + exitCodesHelp + "\n```\n\n")
+	b.WriteString("## Environment\n\n```\n" + environmentHelp + "\n```\n\n")
+	link := func(file string) string {
+		return "#" + strings.ReplaceAll(strings.TrimSuffix(file, ".md"), "_", "-")
+	}
+	var walk func(*cobra.Command) error
+	walk = func(c *cobra.Command) error {
+		if !c.IsAvailableCommand() && c != root || c.IsAdditionalHelpTopicCommand() {
+			return nil
+		}
+		if err := doc.GenMarkdownCustom(c, &b, link); err != nil {
+			return err
+		}
+		for _, s := range c.Commands() {
+			if err := walk(s); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	if err := walk(root); err != nil {
+		return "", err
+	}
+	return strings.ReplaceAll(b.String(), "\t - ", " — "), nil
 }
