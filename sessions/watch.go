@@ -58,7 +58,6 @@ type Watcher struct {
 	dirs      map[string]time.Time
 	undecided map[string]bool
 	lastScan  time.Time
-	notes     []string
 	// calls are the answered skill calls, in the order answered, sanitised once;
 	// reports share the array (it only grows).
 	calls  []CallView

@@ -96,7 +96,7 @@ func awaitCmd(done <-chan tea.Msg, id string) (tea.Msg, bool) {
 		select {
 		case msg := <-done:
 			return msg, true
-		case <-time.After(300 * time.Millisecond):
+		case <-time.After(500 * time.Millisecond): // timers shorter than this fire, as ever
 			if waitingOnTime(id) {
 				return nil, false
 			}
