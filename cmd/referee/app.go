@@ -167,7 +167,9 @@ func (a *app) rootCommand(args []string) *cobra.Command {
 		a.logCommand(), a.runsCommand(), a.whyCommand(), a.diffCommand(), a.graveyardCommand(), a.similarCommand(), a.exportCommand(), a.repairCommand(), a.benchCommand(), a.mcpCommand())
 	root.AddCommand(a.rewindCommand(), a.undoCommand(), a.branchCommand())
 	root.AddCommand(helpTopics()...)
-	root.AddCommand(a.manCommand(root))
+	if man := a.manCommand(root); man != nil {
+		root.AddCommand(man)
+	}
 	return root
 }
 

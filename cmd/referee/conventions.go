@@ -2,11 +2,9 @@ package main
 
 import (
 	"fmt"
-	"os"
 	"strings"
 
 	"github.com/spf13/cobra"
-	"github.com/spf13/cobra/doc"
 )
 
 // The conventions of a cobra CLI that are not cobra's defaults here: an unknown command is
@@ -124,88 +122,4 @@ func helpTopics() []*cobra.Command {
 		{Use: "exit-codes", Short: "What referee's exit codes mean", Long: exitCodesHelp},
 		{Use: "environment", Short: "The environment variables referee reads", Long: environmentHelp},
 	}
-}
-
-// manCommand writes a man page per command, generated from the command tree the help
-// shows (hidden: packagers run it, users read the pages).
-func (a *app) manCommand(root *cobra.Command) *cobra.Command {
-	cmd := &cobra.Command{
-		Use:    "man --dir DIR",
-		Short:  "Write the man pages (referee.1, referee-status.1, …) into a folder",
-		Hidden: true,
-		Args:   noArgs,
-	}
-	dir := cmd.Flags().String("dir", "", "the folder to write the pages into (created if missing)")
-	cmd.RunE = func(*cobra.Command, []string) error {
-		if *dir == "" {
-			return usagef("man needs --dir DIR")
-		}
-		if err := os.MkdirAll(*dir, 0o755); err != nil {
-			return err
-		}
-		prepareForDocs(root)
-		if err := doc.GenManTree(root, &doc.GenManHeader{Title: "REFEREE", Section: "1", Source: "referee " + version()}, *dir); err != nil {
-			return err
-		}
-		fmt.Fprintf(a.stdout, "wrote the man pages into %s\n", oneLine(*dir))
-		return nil
-	}
-	return cmd
-}
-
-// prepareForDocs adds what cobra adds only when it executes (the help and completion
-// commands) and makes the output reproducible (no generation date).
-func prepareForDocs(root *cobra.Command) {
-	root.InitDefaultHelpCmd()
-	root.InitDefaultCompletionCmd()
-	root.InitDefaultHelpFlag()
-	root.InitDefaultVersionFlag()
-	root.DisableAutoGenTag = true
-	var walk func(*cobra.Command)
-	walk = func(c *cobra.Command) {
-		c.DisableAutoGenTag = true
-		for _, s := range c.Commands() {
-			walk(s)
-		}
-	}
-	walk(root)
-}
-
-// cliReference is docs/cli.md's generated part: the exit codes and environment (the help
-// topics), then every command as cobra's doc generator writes it, linked within the page.
-// The skills' own commands are left to docs/skills.md (made from the registry).
-func cliReference(root *cobra.Command) (string, error) {
-	prepareForDocs(root)
-	for _, c := range root.Commands() {
-		if c.Name() == "skill" {
-			c.RemoveCommand(c.Commands()...)
-			c.Long = "Each skill is a subcommand whose flags are its parameters: docs/skills.md lists them,\n" +
-				"and `referee skill NAME --help` shows one."
-		}
-	}
-	var b strings.Builder
-	b.WriteString("## Exit codes\n\n```\n" + exitCodesHelp + "\n```\n\n")
-	b.WriteString("## Environment\n\n```\n" + environmentHelp + "\n```\n\n")
-	link := func(file string) string {
-		return "#" + strings.ReplaceAll(strings.TrimSuffix(file, ".md"), "_", "-")
-	}
-	var walk func(*cobra.Command) error
-	walk = func(c *cobra.Command) error {
-		if !c.IsAvailableCommand() && c != root || c.IsAdditionalHelpTopicCommand() {
-			return nil
-		}
-		if err := doc.GenMarkdownCustom(c, &b, link); err != nil {
-			return err
-		}
-		for _, s := range c.Commands() {
-			if err := walk(s); err != nil {
-				return err
-			}
-		}
-		return nil
-	}
-	if err := walk(root); err != nil {
-		return "", err
-	}
-	return strings.ReplaceAll(b.String(), "\t - ", " — "), nil
 }
