@@ -201,7 +201,8 @@ func TestPythonLoaderReadsTheFolder(t *testing.T) {
 }
 
 // Run prints one table with every row, timed; without Python and without a binary the
-// peers' cells say so instead.
+// peers' cells say so instead. A speed goal may be met or not (✓ or ✗): go test judges
+// the table's shape, never a duration.
 func TestRunPrintsTheTable(t *testing.T) {
 	small(t, 200) // sets TMPDIR: Run generates its folder there
 	var out, progress bytes.Buffer
@@ -227,8 +228,8 @@ func TestRunPrintsTheTable(t *testing.T) {
 		`^  mean of the same writes +` + d + ` +— +—$`,
 		`^agent's write → watcher → frame, 200: p99 +` + d + ` +— +— +\(goal ≤50 ms p99 at 10,000\)$`,
 		`^  mean of the same writes +` + d + ` +— +—$`,
-		`^transcript line → runs pane, 50 MB: max +` + d + ` +— +— +≤200 ms ✓$`,
-		`^following a 50 MB transcript: CPU +\d+\.\d% CPU +— +— +≤5% of one core ✓$`,
+		`^transcript line → runs pane, 50 MB: max +` + d + ` +— +— +≤200 ms [✓✗]$`,
+		`^following a 50 MB transcript: CPU +\d+\.\d% CPU +— +— +≤5% of one core [✓✗]$`,
 		`^proof render 2 KB, cold +` + d + ` +— +— +off the UI goroutine ✓$`,
 		`^  cached +` + d + ` +— +— +once per \(hash, width, theme\) ✓$`,
 		`^proof render 20 KB, cold +` + d + ` +— +— +off the UI goroutine ✓$`,

@@ -22,7 +22,8 @@ func workbenchEnv(folders map[int]string) *Env {
 
 // The workbench's rows, measured on a 1k folder: their labels and goals, figures above
 // zero in referee's column, a dash for the peers (the agents have no UI); the goals set
-// at 10k and 100k are stated, not judged; the write row works on a copy and leaves the
+// at 10k and 100k are stated, not judged, and a goal judged at 1k may read ✓ or ✗ (go test
+// asserts no duration); the write row works on a copy and leaves the
 // cached folder as it was.
 func TestWorkbenchRowsOn1k(t *testing.T) {
 	dir := small(t, 1000)
@@ -40,8 +41,8 @@ func TestWorkbenchRowsOn1k(t *testing.T) {
 		{"  mean of the same writes", ""},
 		{"agent's write → watcher → frame, 1,000: p99", "(goal ≤50 ms p99 at 10,000)"},
 		{"  mean of the same writes", ""},
-		{"transcript line → runs pane, 50 MB: max", "≤200 ms ✓"},
-		{"following a 50 MB transcript: CPU", "≤5% of one core ✓"},
+		{"transcript line → runs pane, 50 MB: max", "≤200 ms ?"},
+		{"following a 50 MB transcript: CPU", "≤5% of one core ?"},
 		{"proof render 2 KB, cold", "off the UI goroutine ✓"},
 		{"  cached", "once per (hash, width, theme) ✓"},
 		{"proof render 20 KB, cold", "off the UI goroutine ✓"},
@@ -60,7 +61,11 @@ func TestWorkbenchRowsOn1k(t *testing.T) {
 			row.Close()
 		}
 		cells := splitLine(t, line)
-		if cells[0] != want[i].work || cells[4] != want[i].goal || cells[2] != "—" || cells[3] != "—" {
+		goal := cells[4]
+		if strings.HasSuffix(want[i].goal, " ?") { // a speed goal: met or not, never judged here
+			goal = strings.TrimSuffix(strings.TrimSuffix(goal, "✓"), "✗") + "?"
+		}
+		if cells[0] != want[i].work || goal != want[i].goal || cells[2] != "—" || cells[3] != "—" {
 			t.Errorf("row %d: %q\nwant work %q, peers —, goal %q", i+1, line, want[i].work, want[i].goal)
 		}
 		m := figure.FindStringSubmatch(cells[1])

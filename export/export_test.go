@@ -14,10 +14,9 @@ import (
 	"referee/store"
 )
 
-const (
-	demoDir    = "../contents"
-	fixtureDir = "../../shared/fixtures/mra-knights/contents"
-)
+const demoDir = "../contents"
+
+var fixtureDir = testshared.Path("fixtures/mra-knights/contents")
 
 var update = flag.Bool("update", false, "rewrite the golden files under testdata/")
 

@@ -58,8 +58,6 @@ type htmlNode struct {
 	Children                       []htmlNode
 }
 
-type htmlIssue struct{ Text string }
-
 type htmlObject struct {
 	ID, Kind, Status, Phase, Color, Stale string
 	Lists                                 []htmlList

@@ -17,7 +17,7 @@ import (
 // A tool call's round trip on a warm server in process: the SDK's client, the stdio
 // transport with its guard over pipes, the server, store. The goal is ≤ 2 ms; beside it,
 // `referee skill` as a process takes ~5 ms and the agents' Python script ~44 ms
-// (README, bench). "skill" alternates check-reject-proof and fix-patch-proof on one
+// (docs/performance.md). "skill" alternates check-reject-proof and fix-patch-proof on one
 // statement, as `referee-bench` does, and includes store's locks and fsyncs; "store.Run"
 // is the same calls without MCP, so the difference is what MCP costs.
 

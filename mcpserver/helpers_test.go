@@ -10,7 +10,7 @@ import (
 	"referee/internal/testshared"
 )
 
-const freshStart = "../../shared/fixtures/mra-conformance/fresh/start"
+var freshStart = testshared.Path("fixtures/mra-conformance/fresh/start")
 
 // testNow pins the time of the changes the tests make.
 var testNow = func() time.Time { return time.Date(2026, 1, 8, 12, 0, 0, 0, time.UTC) }

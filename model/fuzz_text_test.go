@@ -15,7 +15,7 @@ import (
 func fixtureStrings(f *testing.F) []string {
 	f.Helper()
 	needShared(f)
-	files, err := filepath.Glob("../../shared/fixtures/mra-knights/contents/*/*.json")
+	files, err := filepath.Glob(filepath.Join(fixture, "*", "*.json"))
 	if err != nil || len(files) == 0 {
 		f.Fatalf("no fixture files: %v", err)
 	}

@@ -7,17 +7,18 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"referee/internal/testshared"
 )
 
-const fixture = "../../shared/fixtures/mra-knights/contents"
+// fixture is the real run's folder in ../shared (see internal/testshared).
+var fixture = testshared.Path("fixtures/mra-knights/contents")
 
-// needShared skips a test that reads ../shared (the real run's fixture) in a checkout
-// without it, saying so (internal/testshared does the same for the other packages).
+// needShared skips a test that reads the real run's fixture in a checkout without
+// ../shared, saying so.
 func needShared(t testing.TB) {
 	t.Helper()
-	if _, err := os.Stat("../../shared"); err != nil {
-		t.Skip("needs ../shared next to the repository (the fixtures); without it these tests are skipped")
-	}
+	testshared.Dir(t, "fixtures/mra-knights/contents")
 }
 
 // Every object file of the agents' real run must come back byte for byte.

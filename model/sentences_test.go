@@ -3,6 +3,7 @@ package model
 import (
 	"encoding/json"
 	"os"
+	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
@@ -12,7 +13,7 @@ import (
 func s007Proof(t testing.TB) string {
 	t.Helper()
 	needShared(t)
-	data, err := os.ReadFile("../../shared/fixtures/mra-knights/contents/statement/s-007.json")
+	data, err := os.ReadFile(filepath.Join(fixture, "statement", "s-007.json"))
 	if err != nil {
 		t.Fatal(err)
 	}

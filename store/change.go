@@ -107,6 +107,23 @@ func (e *InputError) Error() string { return e.Msg }
 
 func inputf(format string, args ...any) error { return &InputError{Msg: fmt.Sprintf(format, args...)} }
 
+// LinkError is an InputError about the folder, not the request: a link, or anything but a
+// plain file, where a change would read or write. The command was right; the folder
+// refuses it (the CLI exits 1, refused). Nothing was written.
+type LinkError struct{ InputError }
+
+func (e *LinkError) Unwrap() error { return &e.InputError }
+
+func linkf(format string, args ...any) error {
+	return &LinkError{InputError{Msg: fmt.Sprintf(format, args...)}}
+}
+
+// NothingToDoError is a change that would change nothing (a rewind to the state the
+// folder is already in): nothing was written, and nothing needed to be (the CLI exits 0).
+type NothingToDoError struct{ InputError }
+
+func (e *NothingToDoError) Unwrap() error { return &e.InputError }
+
 // tx is one change batch in the making. It holds the folder lock from begin to commit.
 type tx struct {
 	dir     string
@@ -227,7 +244,7 @@ func (t *tx) object(id string) (*txObject, error) {
 	}
 	path := filepath.Join(t.dir, objectFile(id))
 	if info, err := os.Lstat(path); err == nil && !info.Mode().IsRegular() {
-		return nil, inputf("%s is not a regular file (links and folders are not followed)", objectFile(id))
+		return nil, linkf("%s is not a regular file (links and folders are not followed)", objectFile(id))
 	}
 	data, err := readStable(path)
 	if err != nil {

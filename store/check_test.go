@@ -12,8 +12,7 @@ import (
 )
 
 func TestCheckFixtureIsClean(t *testing.T) {
-	testshared.Need(t, "../../shared/fixtures/mra-knights/contents")
-	findings, err := Check("../../shared/fixtures/mra-knights/contents")
+	findings, err := Check(testshared.Dir(t, "fixtures/mra-knights/contents"))
 	if err != nil || findings == nil || len(findings) != 0 {
 		t.Errorf("Check(fixture) = %v, %v; want an empty list", findings, err)
 	}

@@ -29,7 +29,7 @@ func isLink(dir, rel string) bool {
 	return err == nil && info.Mode()&fs.ModeSymlink != 0
 }
 
-// refuseUnsafe fails with an InputError naming the first path a change batch would
+// refuseUnsafe fails with a LinkError naming the first path a change batch would
 // write through that is a link, or (for config, log and lock) not a plain file. begin
 // calls it before anything is written, so nothing is written through a link.
 func refuseUnsafe(dir string) error {
@@ -39,10 +39,10 @@ func refuseUnsafe(dir string) error {
 			continue // absent: created as a plain file or folder; other errors surface on use
 		}
 		if info.Mode()&fs.ModeSymlink != 0 {
-			return inputf("%s %s; referee does not read or write through links in a contents folder", rel, linkReason)
+			return linkf("%s %s; referee does not read or write through links in a contents folder", rel, linkReason)
 		}
 		if strings.Contains(rel, ".") && !info.Mode().IsRegular() {
-			return inputf("%s %s", rel, regular(info))
+			return linkf("%s %s", rel, regular(info))
 		}
 	}
 	return nil

@@ -505,9 +505,6 @@ type meta struct {
 	broken  []model.BrokenFile
 }
 
-// loadMeta reads config.json and the log into snap.
-func loadMeta(dir string, snap *model.Snapshot) { setMeta(snap, readMeta(dir, readWholeLog)) }
-
 func setMeta(snap *model.Snapshot, m meta) {
 	snap.Broken = slices.DeleteFunc(snap.Broken, func(b model.BrokenFile) bool {
 		return b.Path == ConfigFile || b.Path == LogFile || b.Path == HistoryDir

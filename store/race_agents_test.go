@@ -310,8 +310,10 @@ func TestRaceWithTheAgentsScripts(t *testing.T) {
 	if fig.overwroteAgentObjects+fig.counterRegressions+fig.lostAgentUpdates+fig.reusedChangeIDs > 0 {
 		t.Error("referee destroyed writes of the other writer that it could have seen")
 	}
-	// On a loaded machine most calls meet a conflict and retry out: a floor, not a rate.
-	if fig.refereeChanges < 10 || fig.agentCalls < 10 {
+	// Enough must have happened to test anything. How many calls end in a change rather
+	// than a conflict depends on how fast each side runs (on a loaded machine the agent
+	// wins more races): the bar is a tenth, not a share that needs a quiet machine.
+	if fig.refereeChanges < calls/10 || fig.agentCalls < 10 {
 		t.Errorf("too little happened to test anything: %d referee changes, %d agent calls", fig.refereeChanges, fig.agentCalls)
 	}
 	// The folder stays readable: every object and log line parses.

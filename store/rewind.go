@@ -223,7 +223,7 @@ func Rewind(dir, changeID string, dryRun bool, opts Options) (*Restore, error) {
 		return nil, err
 	}
 	if len(objs) == 0 && slices.Equal(counters, t.counters()) {
-		return nil, inputf("rewind: the folder is as it was right after %s; nothing to do", changeID)
+		return nil, &NothingToDoError{InputError{Msg: fmt.Sprintf("rewind: the folder is as it was right after %s; nothing to do", changeID)}}
 	}
 	r := &Restore{Skill: SkillRewind, To: changeID, Discarded: discarded}
 	return r, t.writeRestore(r, objs, counters, []model.Member{model.M("rewind_to", model.Str(changeID))}, dryRun, opts)
@@ -415,7 +415,7 @@ func (t *tx) objectBytes(id string, read func(string) ([]byte, error)) ([]byte, 
 		return nil, nil
 	}
 	if err == nil && !info.Mode().IsRegular() {
-		return nil, inputf("%s: %s is not a regular file (links and folders are not followed)", t.skill, rel)
+		return nil, linkf("%s: %s is not a regular file (links and folders are not followed)", t.skill, rel)
 	}
 	data, err := read(t.abs(rel))
 	if err != nil {

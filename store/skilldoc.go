@@ -378,3 +378,36 @@ func shellQuote(s string) string {
 	}
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
+
+// SkillsReference is the skills' reference for docs/skills.md: a table of every skill,
+// then each one's purpose, parameters and a sample command, all from the registry.
+func SkillsReference() string {
+	var b strings.Builder
+	w := func(format string, args ...any) { fmt.Fprintf(&b, format, args...) }
+	cell := func(s string) string { return strings.ReplaceAll(strings.ReplaceAll(s, "|", `\|`), "\n", " ") }
+	w("| skill | used by | what it does |\n|---|---|---|\n")
+	for _, s := range Skills {
+		w("| [`%s`](#%s) | %s | %s |\n", s.Name, s.Name, cell(s.Agents), cell(strings.TrimSuffix(s.Summary, ".")))
+	}
+	for _, s := range Skills {
+		w("\n## %s\n\n%s.\n\n", s.Name, strings.TrimSuffix(s.Summary, "."))
+		if len(s.Aliases) > 0 {
+			w("Also called %s.\n\n", codeList(s.Aliases))
+		}
+		w("- **Used by:** %s\n- **When:** %s\n- **Changes:** %s\n\n", s.Agents, s.When, s.Changes)
+		w("| flag | JSON name | | kind | what |\n|---|---|---|---|---|\n")
+		for _, p := range s.Params {
+			req := "optional"
+			if p.Required {
+				req = "required"
+			}
+			help := p.Help
+			if len(p.Enum) > 0 {
+				help += " (one of " + strings.Join(p.Enum, ", ") + ")"
+			}
+			w("| `--%s %s` | `%s` | %s | %s | %s |\n", p.Flag(), ParamMetavar(p), p.Name, req, ParamKindText(p), cell(help))
+		}
+		w("\n```sh\n%s\n```\n", SampleCommand(s))
+	}
+	return b.String()
+}

@@ -16,7 +16,7 @@ import (
 	"referee/model"
 )
 
-const fixtureDir = "../../shared/fixtures/mra-knights/contents"
+var fixtureDir = testshared.Path("fixtures/mra-knights/contents")
 
 var pinned = func() time.Time { return time.Date(2026, 11, 21, 8, 0, 0, 0, time.UTC) }
 

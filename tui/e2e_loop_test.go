@@ -113,6 +113,7 @@ func TestEndToEndDemoIsAScratchCopy(t *testing.T) {
 	cmd.Env = append(os.Environ(), "TERM=xterm-256color", "REFEREE_ACTOR=", "NO_COLOR=")
 	vt := startVT(t, cmd, 120, 40)
 	vt.waitText("(demo: scratch copy)")
+	vt.waitText("Tree · 27 rows") // loaded: a key pressed before waits for nothing
 	vt.send("n")
 	vt.waitText("s-014: awaiting check")
 	vt.send("C")

@@ -6,7 +6,6 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 	"unicode/utf8"
@@ -23,7 +22,6 @@ type vtScreen struct {
 	t    *testing.T
 	pty  *os.File
 	term vt10x.Terminal
-	mu   sync.Mutex
 	done chan struct{}
 }
 

@@ -173,26 +173,6 @@ func labelOf(p store.Param) string {
 	return strings.ToUpper(h[:1]) + h[1:]
 }
 
-func (f *Form) text(name, label, value string, required bool) *Form {
-	f.add(field{name: name, label: label, kind: fieldText, required: required})
-	f.fields[len(f.fields)-1].setValue(value)
-	return f
-}
-
-func (f *Form) number(name, label string, value int, required bool) *Form {
-	f.add(field{name: name, label: label, kind: fieldNumber, required: required})
-	if value > 0 {
-		f.fields[len(f.fields)-1].setValue(strconv.Itoa(value))
-	}
-	return f
-}
-
-func (f *Form) choose(name, label string, choices []string, value string) *Form {
-	f.add(field{name: name, label: label, kind: fieldChoice, choices: choices, required: true})
-	f.fields[len(f.fields)-1].setValue(value)
-	return f
-}
-
 // setDark restyles the inputs for the background.
 func (f *Form) setDark(dark bool) {
 	f.dark = dark

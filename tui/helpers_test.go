@@ -2,6 +2,7 @@ package tui
 
 import (
 	"os"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -69,9 +70,9 @@ func runCmds(t testing.TB, m *Model, cmd tea.Cmd) {
 			continue
 		}
 		done := make(chan tea.Msg, 1)
-		go func() { done <- c() }()
-		select {
-		case msg := <-done:
+		id := make(chan string, 1)
+		go func() { id <- goroutineID(); done <- c() }()
+		if msg, ok := awaitCmd(done, <-id); ok {
 			switch msg := msg.(type) {
 			case nil:
 			case tea.BatchMsg:
@@ -81,10 +82,63 @@ func runCmds(t testing.TB, m *Model, cmd tea.Cmd) {
 				_, next := m.Update(msg)
 				queue = append(queue, next)
 			}
-		case <-time.After(500 * time.Millisecond):
-			// a timer (flash expiry) or a listener: not part of this step
 		}
 	}
+}
+
+// awaitCmd waits for a command's message. A command still waiting after a moment on a
+// timer or a channel (a flash expiry, a tick, the live room's listener) is not part of
+// this step and is left; one still working (running, in a system call, on a lock: a
+// write's fsyncs on a loaded machine) is waited for, however long it takes: the tests
+// assert what a step does, never how fast.
+func awaitCmd(done <-chan tea.Msg, id string) (tea.Msg, bool) {
+	for {
+		select {
+		case msg := <-done:
+			return msg, true
+		case <-time.After(500 * time.Millisecond): // timers shorter than this fire, as ever
+			if waitingOnTime(id) {
+				return nil, false
+			}
+		}
+	}
+}
+
+// goroutineID is the calling goroutine's number, as runtime.Stack prints it.
+func goroutineID() string {
+	buf := make([]byte, 64)
+	buf = buf[:runtime.Stack(buf, false)]
+	f := strings.Fields(string(buf))
+	if len(f) < 2 {
+		return ""
+	}
+	return f[1]
+}
+
+// waitingOnTime reports whether goroutine id is parked on a timer or a channel, not
+// working (a goroutine that is gone has delivered its message: not waiting).
+func waitingOnTime(id string) bool {
+	buf := make([]byte, 1<<20)
+	for {
+		n := runtime.Stack(buf, true)
+		if n < len(buf) {
+			buf = buf[:n]
+			break
+		}
+		buf = make([]byte, 2*len(buf))
+	}
+	head := "goroutine " + id + " ["
+	i := strings.Index(string(buf), head)
+	if id == "" || i < 0 {
+		return false
+	}
+	state, _, _ := strings.Cut(string(buf[i+len(head):]), "]")
+	state, _, _ = strings.Cut(state, ",")
+	switch state {
+	case "sleep", "chan receive", "chan send", "select", "select (no cases)", "chan receive (nil chan)", "chan send (nil chan)":
+		return true
+	}
+	return false
 }
 
 // keys sends key presses: single characters as typed, names ("enter", "esc", "tab",

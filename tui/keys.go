@@ -17,7 +17,7 @@ import (
 // row here: a key.Binding (its keys, and the key and description help shows), what it
 // runs, the group it is listed under, the footer's short label, and why it is disabled
 // now (for a skill: the skill's own precondition on the snapshot). Help (?), the
-// palette (:), the footer hints and the README's key table (KeyTableMarkdown) are all
+// palette (:), the footer hints and docs/keys.md's key table (KeyTableMarkdown) are all
 // made from it; the panes' own keys (tree, detail, activity, forms, lists) are their
 // KeyMaps, listed in help from the same key.Bindings the panes match on.
 
@@ -215,7 +215,7 @@ func allPaneKeys() []paneKeys {
 	}
 }
 
-// mouseKeys describe the mouse, for help and README (it has no key.Binding).
+// mouseKeys describe the mouse, for help and docs/keys.md (it has no key.Binding).
 var mouseKeys = [][2]string{
 	{"mouse click", "tree: select the row; detail: follow the link under the pointer"},
 	{"mouse wheel", "scroll the pane under the pointer"},
@@ -270,8 +270,8 @@ var marks = [][2]string{
 	{"⚠stalled", "nothing changed for the stall time while the agents have work"},
 }
 
-// KeyTableMarkdown is the key table as README shows it: every key of the workbench,
-// made from the same rows as help (a test keeps README's copy in step).
+// KeyTableMarkdown is the key table as docs/keys.md shows it: every key of the workbench,
+// made from the same rows as help (a test keeps its copy in step).
 func KeyTableMarkdown() string {
 	var b strings.Builder
 	group := ""

@@ -100,9 +100,8 @@ type Model struct {
 	opts  Options
 	actor string
 
-	st     *themes.Styles
-	dark   bool
-	themed bool // the background colour answered (for auto)
+	st   *themes.Styles
+	dark bool
 
 	// What the tree and detail show: a frame's snapshot, graph and tree (live.Frame).
 	snap    *model.Snapshot

@@ -143,7 +143,7 @@ func (m *Model) watchSessions(w *sessions.Watcher) tea.Cmd { return m.sess.Watch
 // transcripts.
 func (m *Model) onSessionsRead(msg sessionsReadMsg) tea.Cmd {
 	// An agent session is a run: the status bar may show the alarm.
-	cmd := m.route(m.runs, stallCheckMsg{run: msg.run})
+	cmd := m.route(m.runs, stallCheckMsg(msg))
 	if m.side == sideRuns {
 		return tea.Batch(cmd, m.rebuildDetail())
 	}

@@ -12,13 +12,14 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
+	"referee/internal/testshared"
 	"referee/live"
 	"referee/model"
 	"referee/store"
 )
 
 // knights is the real run of the issue (six changes; read-only: tests change a copy).
-const knights = "../../shared/fixtures/mra-knights/contents"
+var knights = testshared.Path("fixtures/mra-knights/contents")
 
 func openKnights(t *testing.T, w, h int) (*Model, string) {
 	t.Helper()

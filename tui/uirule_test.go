@@ -56,8 +56,7 @@ func TestUpdateDoesNoDiskIOAndNeverSleeps(t *testing.T) {
 			if !ok || fd.Body == nil || offUI[fd.Name.Name] {
 				continue
 			}
-			var walk func(n ast.Node) bool
-			walk = func(n ast.Node) bool {
+			walk := func(n ast.Node) bool {
 				switch n := n.(type) {
 				case *ast.FuncLit:
 					return false // a command: runs elsewhere

@@ -1,7 +1,6 @@
 package views
 
 import (
-	"fmt"
 	"strings"
 	"testing"
 
@@ -27,7 +26,7 @@ func TestDetailListsArePaged(t *testing.T) {
 		t.Fatalf("%d links, want %d", len(doc.Links), detailListMax)
 	}
 	text := ansi.Strip(strings.Join(doc.Lines, "\n"))
-	if want := fmt.Sprintf("… and 50 more (the tree lists them all)"); !strings.Contains(text, want) {
+	if want := "… and 50 more (the tree lists them all)"; !strings.Contains(text, want) {
 		t.Fatalf("%q is not in the detail", want)
 	}
 }

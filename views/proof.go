@@ -657,9 +657,7 @@ func trailingBlanks(l string) int {
 // dropMargin removes up to n leading spaces that precede any text.
 func dropMargin(l string, n int) string {
 	for range n {
-		if strings.HasPrefix(l, " ") {
-			l = l[1:]
-		}
+		l = strings.TrimPrefix(l, " ")
 	}
 	return l
 }

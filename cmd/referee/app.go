@@ -52,10 +52,13 @@ func exitCode(err error) int {
 		se *silentExit
 		ue *usageError
 		ie *store.InputError
+		le *store.LinkError
 	)
 	switch {
 	case errors.As(err, &se):
 		return se.code
+	case errors.As(err, &le): // the command was right; the folder refuses it
+		return exitRefused
 	case errors.As(err, &ue), errors.As(err, &ie):
 		return exitUsage
 	}
@@ -77,6 +80,10 @@ func newApp(stdin io.Reader, stdout, stderr io.Writer) *app {
 
 func (a *app) execute(args []string) int {
 	root := a.rootCommand(args)
+	if err := unknownBeforeHelp(root, args); err != nil {
+		fmt.Fprintln(a.stderr, "referee: "+oneLine(err.Error()))
+		return exitUsage
+	}
 	root.SetArgs(args)
 	root.SetIn(a.stdin)
 	root.SetOut(a.stdout)
@@ -119,16 +126,22 @@ func (a *app) rootCommand(args []string) *cobra.Command {
 			"the change log). Bare `referee` opens the terminal UI; the subcommands are the CLI.\n\n" +
 			"Exit codes: 0 done; 1 refused (precondition, conflict, folder in use) or check found\n" +
 			"errors; 2 bad usage or input. Errors are one line on stderr starting \"referee: \".",
-		SilenceErrors:     true,
-		SilenceUsage:      true,
-		CompletionOptions: cobra.CompletionOptions{DisableDefaultCmd: true},
+		Example: "  referee                              # the workbench on ./contents\n" +
+			"  referee --contents ~/run/contents    # on an agents' live run\n" +
+			"  referee status                       # what runs next, the counts\n" +
+			"  referee show s-007                   # one statement, its proof and its log\n" +
+			"  referee skill --help                 # the agents' skills, from the shell",
+		SilenceErrors: true,
+		SilenceUsage:  true,
+		Version:       version(),
 		Args: func(cmd *cobra.Command, args []string) error {
 			if len(args) > 0 {
-				return usagef("unknown command %q (referee --help lists the commands)", args[0])
+				return unknownCommand(cmd, args[0])
 			}
 			return nil
 		},
 	}
+	root.SetVersionTemplate("referee {{.Version}}\n")
 	contents := addContentsFlag(root)
 	theme := root.Flags().String("theme", "auto", "the UI theme: auto (follows the terminal), dark, light, high-contrast or none")
 	stallAfter := root.Flags().Duration("stall-after", model.DefaultStallAfter, "the UI's stall alarm: how long nothing may change while work is actionable (negative turns it off)")
@@ -140,7 +153,7 @@ func (a *app) rootCommand(args []string) *cobra.Command {
 		if openTUI != nil {
 			return openTUI(*contents, uiOptions{theme: *theme, stallAfter: *stallAfter, claudeDir: *claudeDir})
 		}
-		if err := a.printStatus(*contents, "text"); err != nil {
+		if err := a.printStatus(*contents, "text", defaultNextLimit); err != nil {
 			return err
 		}
 		fmt.Fprintln(a.stdout, "\n(This referee was built without the terminal UI (-tags noui); this is `referee status`.)")
@@ -157,6 +170,10 @@ func (a *app) rootCommand(args []string) *cobra.Command {
 	root.AddCommand(a.skillCommand(store.Skills...), a.skillsCommand(), a.statusCommand(), a.showCommand(), a.checkCommand(), a.initCommand(), a.genCommand(),
 		a.logCommand(), a.runsCommand(), a.whyCommand(), a.diffCommand(), a.graveyardCommand(), a.similarCommand(), a.exportCommand(), a.repairCommand(), a.mcpCommand(), a.serveCommand())
 	root.AddCommand(a.rewindCommand(), a.undoCommand(), a.branchCommand())
+	root.AddCommand(helpTopics()...)
+	if man := a.manCommand(root); man != nil {
+		root.AddCommand(man)
+	}
 	return root
 }
 
@@ -167,7 +184,7 @@ func addContentsFlag(cmd *cobra.Command) *string {
 }
 
 func addOutputFlag(cmd *cobra.Command) *string {
-	return cmd.Flags().String("output", "text", "output format: text or json")
+	return cmd.Flags().StringP("output", "o", "text", "output format: text or json")
 }
 
 func checkOutput(output string) error {

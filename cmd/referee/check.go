@@ -10,7 +10,9 @@ import (
 
 func (a *app) checkCommand() *cobra.Command {
 	cmd := &cobra.Command{
-		Use:   "check",
+		Use: "check",
+		Example: "  referee check\n" +
+			"  referee check --contents ~/run/contents -o json",
 		Short: "Lint a contents folder; exits 1 when it finds errors (warnings do not fail)",
 		Args:  noArgs,
 	}

@@ -178,9 +178,9 @@ func TestStatus(t *testing.T) {
 }
 `, "")
 	referee(t, root, "", "status").want(t, 0, `contents: ./contents (P014 vocabulary)
-next: nothing to run
 statements: 7 (true 7)
 problems: 1 (resolved 1)
+next: nothing to run
 `, "")
 	// Reopen the problem, withdraw s-007's proof, add an orphan and trouble.
 	dir := filepath.Join(root, "contents")
@@ -252,12 +252,12 @@ problems: 1 (resolved 1)
 `, "")
 	// Text from the files is made inert for the terminal (ESC shows as a picture).
 	referee(t, root, "", "status").want(t, 0, `contents: ./contents (P014 vocabulary)
-next (what holds up the most of the root first, then deepest):
+statements: 10 (pending 2, validating 1, true 5, false 1, done 1)
+problems: 1 (unresolved 1)
+next (3; what holds up the most of the root first, then deepest):
   agent-prove  s-008  depth 2    blocks 11  Alice is not a Knave
   agent-solve  p-001  depth 0    blocks 0   Determine the role of each player: Olivia, Alice, and Ivy
   agent-prove  s-009  unattached blocks 0   Lost␛[31m red
-statements: 10 (pending 2, validating 1, true 5, false 1, done 1)
-problems: 1 (unresolved 1)
 stale:
   s-005  rests on s-011, which is false
 orphans: s-009

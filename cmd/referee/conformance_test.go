@@ -6,6 +6,8 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"referee/internal/testshared"
 )
 
 // The conformance replay (../shared/fixtures/mra-conformance): skill calls, and after each
@@ -15,7 +17,7 @@ import (
 // counters must be byte for byte what the scripts wrote. The log and the backups differ by
 // design: the scripts write one to three changes per skill, referee one.
 
-const conformance = "../../../shared/fixtures/mra-conformance"
+var conformance = testshared.Path("fixtures/mra-conformance")
 
 type conformanceCall struct {
 	Skill  string          `json:"skill"`

@@ -15,7 +15,9 @@ import (
 
 func (a *app) exportCommand() *cobra.Command {
 	cmd := &cobra.Command{
-		Use:   "export",
+		Use: "export",
+		Example: "  referee export --format html --out tree.html\n" +
+			"  referee export --format dot | dot -Tsvg > tree.svg",
 		Short: "Write the tree as Markdown, a self-contained HTML page, or a Graphviz graph",
 		Long: "export writes the work tree with every object's ID and status, the claims, proofs and\n" +
 			"open issues: md (Markdown), html (one self-contained page: inline CSS, no script, no\n" +

@@ -19,13 +19,16 @@ func (a *app) genCommand() *cobra.Command {
 			"them subgoals), decompositions up to depth 8, proofs of 1–20 KB, issue and response\n" +
 			"threads, every status of the vocabulary, and a change log with its backups. The same\n" +
 			"seed gives the same bytes. The folder must not exist or be empty.",
+		Example: "  referee gen --contents /tmp/big --statements 10000 --problems 50 --seed 7\n" +
+			"  referee gen --contents /tmp/chain --shape chain --size 2000",
 		Args: noArgs,
 	}
 	contents := cmd.Flags().String("contents", "", "the folder to create (required)")
 	statements := cmd.Flags().Int("statements", 1000, "statement files in all")
 	problems := cmd.Flags().Int("problems", 10, "problems in all")
 	seed := cmd.Flags().Uint64("seed", 1, "the random seed")
-	vocabulary := cmd.Flags().String("vocabulary", "P013", "the status vocabulary: P013 or P014")
+	// P014 by default, as init writes: a generated folder speaks the agents' words of today.
+	vocabulary := cmd.Flags().String("vocabulary", "P014", "the status vocabulary: P014 (the agents' today, as init writes) or P013 (seed-era)")
 	shape := cmd.Flags().String("shape", "", "instead, a pathological shape of size --size: chain, citations, fanout (statements), bigclaim, biglog (bytes), longproof (sentences)")
 	size := cmd.Flags().Int("size", 0, "the size of --shape")
 	cmd.RunE = func(*cobra.Command, []string) error {
@@ -52,7 +55,7 @@ func (a *app) genCommand() *cobra.Command {
 		case "P014":
 			cfg.Vocabulary = model.P014
 		default:
-			return usagef("--vocabulary: %q is not P013 or P014", *vocabulary)
+			return usagef("--vocabulary: %q is not P014 or P013", *vocabulary)
 		}
 		if err := gen.Generate(*contents, cfg); err != nil {
 			var ce *gen.ConfigError

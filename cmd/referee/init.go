@@ -9,7 +9,9 @@ import (
 
 func (a *app) initCommand() *cobra.Command {
 	cmd := &cobra.Command{
-		Use:   "init --objective TEXT [--hypothesis TEXT]...",
+		Use: "init --objective TEXT [--hypothesis TEXT]...",
+		Example: "  referee init --contents run/contents --objective 'Prove that there are infinitely many primes'\n" +
+			"  referee init --add --objective 'Show that 2^n > n' --hypothesis 'n is a natural number'",
 		Short: "Set up a new contents folder as the agents' own init does",
 		Long: "init writes config.json and one change (l-001) creating a true assumption statement per\n" +
 			"--hypothesis and the problem p-001 with the --objective(s). It refuses a folder that\n" +

@@ -18,7 +18,10 @@ import (
 
 func (a *app) logCommand() *cobra.Command {
 	cmd := &cobra.Command{
-		Use:   "log",
+		Use: "log",
+		Example: "  referee log --last 20\n" +
+			"  referee log --object s-007\n" +
+			"  referee log -f -o json                     # follow, one JSON object per change",
 		Short: "Every change from the log: time, actor, skill, objects and the status changes it caused",
 		Long: "log lists the change log, oldest first: each change's time, actor and skill, and for each\n" +
 			"object it created, modified or deleted the status before and after (rebuilt from the\n" +

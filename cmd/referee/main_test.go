@@ -18,7 +18,7 @@ import (
 
 // The tests run the built binary, as the agents and the shell do.
 
-const fixture = "../../../shared/fixtures/mra-knights/contents"
+var fixture = testshared.Path("fixtures/mra-knights/contents")
 
 // now pins the time of every change the tests make (REFEREE_NOW).
 const now = "2026-01-08T12:00:00Z"

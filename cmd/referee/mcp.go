@@ -25,7 +25,9 @@ const envMCPToken = "REFEREE_MCP_TOKEN"
 
 func (a *app) mcpCommand() *cobra.Command {
 	cmd := &cobra.Command{
-		Use:   "mcp",
+		Use: "mcp",
+		Example: "  referee mcp --contents ./contents          # stdio, as .mcp.json starts it\n" +
+			"  referee mcp --http 127.0.0.1:8765          # streamable HTTP with a bearer token",
 		Short: "Serve the skills and the folder to agents as an MCP server (stdio, or --http)",
 		Long: "mcp serves the contents folder over the Model Context Protocol: every skill as a tool (same\n" +
 			"preconditions and change batches as `referee skill`), the read tools status, show, sentences,\n" +

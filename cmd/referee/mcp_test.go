@@ -15,6 +15,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"referee/internal/testshared"
 	"referee/store"
 )
 
@@ -22,7 +23,7 @@ import (
 // Claude Code drives it. The same agent cycle run through `referee skill` on a copy of
 // the same folder must leave the same bytes.
 
-const freshStart = "../../../shared/fixtures/mra-conformance/fresh/start"
+var freshStart = testshared.Path("fixtures/mra-conformance/fresh/start")
 
 // mcpSession starts `referee mcp` on dir as the client named actor.
 func mcpSession(t *testing.T, dir, actor string) *mcp.ClientSession {

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"strings"
@@ -14,7 +15,10 @@ import (
 
 func (a *app) rewindCommand() *cobra.Command {
 	cmd := &cobra.Command{
-		Use:   "rewind l-NNN",
+		Use: "rewind l-NNN",
+		Example: "  referee rewind l-012 --dry-run            # what it would do\n" +
+			"  referee rewind l-012\n" +
+			"  referee undo                               # takes the rewind back",
 		Short: "Set the folder to its state right after a change, as one change that undo takes back",
 		Long: "rewind sets every object to what it was right after the change, removes the objects created\n" +
 			"later and sets the p, s and e counters back, as one change batch of its own (journaled, with\n" +
@@ -65,6 +69,14 @@ func (a *app) restore(output, actor string, do func(store.Options) (*store.Resto
 		return err
 	}
 	r, err := do(opts)
+	var nothing *store.NothingToDoError
+	if errors.As(err, &nothing) { // already there: success, said so
+		if output == "json" {
+			return a.writeJSON(map[string]any{"nothing_to_do": true, "message": oneLine(nothing.Error())})
+		}
+		fmt.Fprintln(a.stdout, oneLine(nothing.Error()))
+		return nil
+	}
 	if err != nil {
 		return err
 	}
@@ -187,7 +199,7 @@ func (a *app) branchCommand() *cobra.Command {
 		Args: noArgs,
 	}
 	contents := cmd.PersistentFlags().String("contents", "./contents", "the contents folder")
-	output := cmd.PersistentFlags().String("output", "text", "output format: text or json")
+	output := cmd.PersistentFlags().StringP("output", "o", "text", "output format: text or json")
 	actor := cmd.PersistentFlags().String("actor", "", "who makes the change (default $REFEREE_ACTOR, else agent)")
 	one := func(use string) cobra.PositionalArgs {
 		return func(cmd *cobra.Command, args []string) error {

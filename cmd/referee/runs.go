@@ -16,7 +16,9 @@ import (
 
 func (a *app) runsCommand() *cobra.Command {
 	cmd := &cobra.Command{
-		Use:   "runs",
+		Use: "runs",
+		Example: "  referee runs\n" +
+			"  referee runs --stall-after 30m -o json",
 		Short: "The long-running agents' state files (session, messages, tokens, cost) and the stall alarm",
 		Long: "runs lists the agents' JSON state files — by default every JSON file under .claude/ in\n" +
 			"the folder that holds the contents folder that has a state field (session_id,\n" +

@@ -14,7 +14,10 @@ import (
 
 func (a *app) showCommand() *cobra.Command {
 	cmd := &cobra.Command{
-		Use:   "show ID",
+		Use: "show ID",
+		Example: "  referee show s-007\n" +
+			"  referee show s-007 --sentences            # the numbered sentences the checker cites\n" +
+			"  referee show s-007 --at l-012 -o json     # as it was after change l-012",
 		Short: "Show an object as its file holds it, with its version, phase and issue threads",
 		Args: func(_ *cobra.Command, args []string) error {
 			if len(args) != 1 {

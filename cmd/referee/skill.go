@@ -89,18 +89,19 @@ func paramSummary(s *store.Skill) string {
 }
 
 const commonFlagsHelp = `Common flags:
-  --contents DIR        the contents folder (default ./contents)
-  --actor NAME          who makes the change (default $REFEREE_ACTOR, else agent)
-  --output text|json    print the change as one line (default) or as JSON
-  --expect-version HASH refuse the change if the skill's target object changed since
-                        you read it (its version is in referee show ID --output json)
-  --params FILE|-       a JSON object of parameters keyed by their snake_case names
-                        (- reads standard input); flags override it
-  --dry-run             check and work the change out, print every status it changes and
-                        what follows (who is next); write nothing
+  --contents DIR          the contents folder (default ./contents)
+  --actor NAME            who makes the change (default $REFEREE_ACTOR, else agent)
+  -o, --output text|json  print the change as one line (default) or as JSON
+  --expect-version HASH   refuse the change if the skill's target object changed since
+                          you read it (its version is in referee show ID --output json)
+  --params FILE|-         a JSON object of parameters keyed by their snake_case names
+                          (- reads standard input); flags override it
+  --dry-run               check and work the change out, print every status it changes and
+                          what follows (who is next); write nothing
 
-Exit codes: 0 done; 1 refused (precondition or conflict), nothing written;
-2 bad usage or input (unknown skill, missing or malformed parameter), nothing written.
+Exit codes: 0 done; 1 refused (precondition, conflict, a link in the folder), nothing
+written; 2 bad usage or input (unknown skill, missing or malformed parameter), nothing
+written.
 `
 
 // oneSkillCommand makes the command of one skill: a flag per parameter.
@@ -250,9 +251,9 @@ func (a *app) skillsCommand() *cobra.Command {
 		}
 		return a.listSkills(*listOutput)
 	}
-	cmd.Args = func(_ *cobra.Command, args []string) error {
+	cmd.Args = func(cmd *cobra.Command, args []string) error {
 		if len(args) > 0 {
-			return usagef("unknown command %q for referee skills (list, install or uninstall)", args[0])
+			return unknownCommand(cmd, args[0])
 		}
 		return nil
 	}

@@ -58,7 +58,7 @@ func TestSkillErrors(t *testing.T) {
 		{"no folder", "", []string{"skill", "abandon", "--statement-id", "s-007", "--contents", "nowhere"}, 2,
 			"referee: contents folder nowhere does not exist (run referee init, or pass --contents)\n"},
 		{"unknown command", "", []string{"frobnicate"}, 2,
-			"referee: unknown command \"frobnicate\" (referee --help lists the commands)\n"},
+			"referee: unknown command \"frobnicate\" for \"referee\" (referee --help lists the commands)\n"},
 		{"show a malformed ID", "", []string{"show", "../etc/passwd"}, 2,
 			"referee: show: \"../etc/passwd\" is not an ID (expected <kind>-<letters><three digits>, e.g. s-007, p-001 or l-012)\n"},
 		{"show a missing object", "", []string{"show", "s-099"}, 1,

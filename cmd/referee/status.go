@@ -2,6 +2,8 @@ package main
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
 	"referee/mathtext"
 	"slices"
 	"strings"
@@ -17,15 +19,27 @@ func (a *app) statusCommand() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "status",
 		Short: "What the orchestrator would run next, status counts and trouble spots",
-		Args:  noArgs,
+		Long: "status prints the folder's status counts, then what the agents' orchestrator would run\n" +
+			"next (what holds up the most of the root first, then deepest; the first --limit rows,\n" +
+			"saying how many more there are), then trouble: stale, orphaned, unreachable and dangling\n" +
+			"statements, cycles, unknown statuses, broken files. --output json lists every row.\n" +
+			"A folder that is not a contents folder is bad input (exit 2).",
+		Example: "  referee status\n" +
+			"  referee status --contents ~/run/contents --limit 5\n" +
+			"  referee status -o json | jq '.next[0]'",
+		Args: noArgs,
 	}
 	contents := addContentsFlag(cmd)
 	output := addOutputFlag(cmd)
+	limit := cmd.Flags().Int("limit", defaultNextLimit, "how many \"next\" rows the text shows (0: all)")
 	cmd.RunE = func(*cobra.Command, []string) error {
 		if err := checkOutput(*output); err != nil {
 			return err
 		}
-		return a.printStatus(*contents, *output)
+		if *limit < 0 {
+			return usagef("--limit: %d; expected 0 (all) or more", *limit)
+		}
+		return a.printStatus(*contents, *output, *limit)
 	}
 	return cmd
 }
@@ -54,7 +68,31 @@ func loadWith(load func(string) (*model.Snapshot, error), dir string) (*model.Sn
 	return snap, nil
 }
 
-func (a *app) printStatus(dir, output string) error {
+// defaultNextLimit is how many "next" rows status prints unless told: a screenful, the
+// counts above it.
+const defaultNextLimit = 20
+
+// needContents refuses, as bad input, a folder that is none of the agents' contents
+// folders: no config.json, history/, problem/ or statement/ (status would otherwise
+// report an empty run for a mistyped --contents).
+func needContents(dir string) error {
+	info, err := os.Stat(dir)
+	if err != nil || !info.IsDir() {
+		return nil // the loader names what is wrong
+	}
+	for _, name := range []string{store.ConfigFile, store.HistoryDir, store.ProblemDir, store.StatementDir} {
+		if _, err := os.Lstat(filepath.Join(dir, filepath.FromSlash(name))); err == nil {
+			return nil
+		}
+	}
+	return &store.InputError{Msg: fmt.Sprintf("%s is not a contents folder (it has none of config.json, history/, problem/, statement/); pass --contents, or set one up with referee init --contents %s",
+		oneLine(dir), oneLine(dir))}
+}
+
+func (a *app) printStatus(dir, output string, limit int) error {
+	if err := needContents(dir); err != nil {
+		return err
+	}
 	snap, err := loadWith(store.LoadNoLog, dir) // nothing here reads the log
 	if err != nil {
 		return err
@@ -67,24 +105,31 @@ func (a *app) printStatus(dir, output string) error {
 
 	w := func(format string, args ...any) { fmt.Fprintf(a.stdout, format, args...) }
 	w("contents: %s (%s)\n", oneLine(dir), vocabText(snap.Vocab))
+	w("statements: %s\n", countsText(g.Counts, statementStatusOrder))
+	w("problems: %s\n", countsText(g.ProblemCounts, problemStatusOrder))
 	if len(st.Next) == 0 {
 		w("next: nothing to run\n")
 	} else {
-		w("next (what holds up the most of the root first, then deepest):\n")
+		shown := st.Next
+		if limit > 0 && len(shown) > limit {
+			shown = shown[:limit]
+		}
+		w("next (%d; what holds up the most of the root first, then deepest):\n", len(st.Next))
 		agentWidth, idWidth := 0, 0
-		for _, n := range st.Next {
+		for _, n := range shown {
 			agentWidth, idWidth = max(agentWidth, len(n.Agent)), max(idWidth, len(n.ID))
 		}
-		for _, n := range st.Next {
+		for _, n := range shown {
 			depth := fmt.Sprintf("depth %d", n.Depth)
 			if n.Depth < 0 {
 				depth = "unattached"
 			}
 			w("  %-*s  %-*s  %-10s blocks %-3d %s\n", agentWidth, n.Agent, idWidth, n.ID, depth, n.Blocks, clip(titleOf(snap, n.ID), 72))
 		}
+		if left := len(st.Next) - len(shown); left > 0 {
+			w("  … and %d more (--limit 0 shows all)\n", left)
+		}
 	}
-	w("statements: %s\n", countsText(g.Counts, statementStatusOrder))
-	w("problems: %s\n", countsText(g.ProblemCounts, problemStatusOrder))
 	if g.Stale.Len() > 0 {
 		w("stale:\n")
 		for _, id := range slices.SortedFunc(g.Stale.Keys(), model.CompareIDs) {
