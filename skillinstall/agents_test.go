@@ -261,7 +261,8 @@ func TestInstallIntoTheAgentsRepository(t *testing.T) {
 		}
 	}
 	for path := range after {
-		if _, ok := before[path]; !ok && !strings.HasPrefix(path, ".claude/skills/abandon/") &&
+		// Added: the two skills referee has and they do not (abandon, decide-modification).
+		if _, ok := before[path]; !ok && !strings.HasPrefix(path, ".claude/skills/abandon/") && !strings.HasPrefix(path, ".claude/skills/decide-modification/") &&
 			!strings.HasPrefix(path, ".referee/") && path != ".mcp.json" {
 			t.Errorf("install added %s", path)
 		}
@@ -382,8 +383,9 @@ func TestDryRun(t *testing.T) {
 			t.Errorf("the diff has no %q", want)
 		}
 	}
-	if n := strings.Count(d, "\n--- "); n+btoi(strings.HasPrefix(d, "--- ")) != 13 {
-		t.Errorf("the diff covers %d files, want 13", n)
+	// Their eleven, abandon, decide-modification and .mcp.json.
+	if n := strings.Count(d, "\n--- ") + btoi(strings.HasPrefix(d, "--- ")); n != 14 {
+		t.Errorf("the diff covers %d files, want 14", n)
 	}
 	diffTrees(t, "after a dry run", snapshot(t, root), before)
 }

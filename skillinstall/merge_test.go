@@ -168,7 +168,7 @@ func TestInstallUninstallRoundTrip(t *testing.T) {
 	before := snapshot(t, root)
 
 	p := install(t, o)
-	if len(p.Changes) != 13 {
+	if len(p.Changes) != 14 { // the registry's thirteen skills and .mcp.json
 		t.Fatalf("%d changes", len(p.Changes))
 	}
 	if got, _ := os.ReadFile(path); string(got) != sampleMerged {

@@ -17,12 +17,12 @@ func TestCLIConventions(t *testing.T) {
 		want(t, 2, "", "referee: unknown command \"stauts\" for \"referee\"; did you mean status?\n")
 	referee(t, root, "", "skill", "no-such", "--help").
 		want(t, 2, "", "referee: unknown skill \"no-such\" (referee skills list shows them)\n")
-	referee(t, root, "", "serve", "--help").
-		want(t, 2, "", "referee: unknown command \"serve\" for \"referee\" (referee --help lists the commands)\n")
+	referee(t, root, "", "publish", "--help").
+		want(t, 2, "", "referee: unknown command \"publish\" for \"referee\" (referee --help lists the commands)\n")
 	referee(t, root, "", "help", "stauts").
 		want(t, 2, "", "referee: unknown command \"stauts\" for \"referee\"; did you mean status?\n")
-	referee(t, root, "", "--contents", "x", "serve", "-h").
-		want(t, 2, "", "referee: unknown command \"serve\" for \"referee\" (referee --help lists the commands)\n")
+	referee(t, root, "", "--contents", "x", "publish", "-h").
+		want(t, 2, "", "referee: unknown command \"publish\" for \"referee\" (referee --help lists the commands)\n")
 	referee(t, root, "", "skills", "lst", "--help").
 		want(t, 2, "", "referee: unknown command \"lst\" for \"referee skills\"; did you mean list?\n")
 
@@ -94,20 +94,24 @@ func TestRewindNothingToDoAndLinks(t *testing.T) {
 	if o := referee(t, root, "", "rewind", "l-001", "-o", "json"); o.code != 0 || !strings.Contains(o.stdout, `"nothing_to_do": true`) {
 		t.Errorf("rewind -o json: exit %d, %q", o.code, o.stdout)
 	}
+	// A change after l-001 (it creates s-002), whose file is then a link: a rewind to
+	// l-001 would remove it, and refuses.
+	referee(t, root, "", "skill", "prob-wrapup-statement", "--problem-id", "p-001", "--claim", "n squared is odd").
+		want(t, 0, "l-002 prob-wrapup-statement by agent: created s-002; modified p-001\n", "")
 	outside := filepath.Join(t.TempDir(), "s.json")
-	if err := os.WriteFile(outside, []byte(`{"id":"s-001"}`), 0o644); err != nil {
+	if err := os.WriteFile(outside, []byte(`{"id":"s-002"}`), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	link := filepath.Join(root, "contents", "statement", "s-001.json")
+	link := filepath.Join(root, "contents", "statement", "s-002.json")
 	if err := os.Remove(link); err != nil {
 		t.Fatal(err)
 	}
 	if err := os.Symlink(outside, link); err != nil {
 		t.Fatal(err)
 	}
-	referee(t, root, "", "rewind", "l-000").
-		want(t, 1, "", "referee: rewind: statement/s-001.json is not a regular file (links and folders are not followed)\n")
-	if data, _ := os.ReadFile(outside); string(data) != `{"id":"s-001"}` {
+	referee(t, root, "", "rewind", "l-001").
+		want(t, 1, "", "referee: rewind: statement/s-002.json is not a regular file (links and folders are not followed)\n")
+	if data, _ := os.ReadFile(outside); string(data) != `{"id":"s-002"}` {
 		t.Errorf("the file behind the link changed: %q", data)
 	}
 }
