@@ -10,13 +10,13 @@ import (
 // C on a proof whose opening does not say its direction ("PROOF:" over a disproof's
 // sentence) asks for it instead of guessing (issue 21); the choice is what is written.
 func TestConfirmAsksForTheDirectionWhenTheOpeningIsAmbiguous(t *testing.T) {
-	m, dir := newTestModel(t, 120, 40)
+	_, dir := newTestModel(t, 120, 40)
 	p := filepath.Join(dir, "statement/s-014.json")
 	data := strings.Replace(readFile(t, p), `"full": "We factor out`, `"full": "PROOF: This statement is wrong. We disprove as follows. We factor out`, 1)
 	if err := os.WriteFile(p, []byte(data), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	m = openTestModel(t, dir, 120, 40)
+	m := openTestModel(t, dir, 120, 40)
 	keys(t, m, "n", "C")
 	if m.confirm != nil || m.form == nil {
 		t.Fatalf("C did not ask for the direction (confirm %v, message %q)", m.confirm != nil, m.message)
