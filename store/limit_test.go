@@ -45,7 +45,7 @@ func TestHugeObjectRefusedInBoundedMemory(t *testing.T) {
 	if err := os.Truncate(huge, 2<<30); err != nil {
 		t.Fatal(err)
 	}
-	const why = "statement/s-002.json: is 2147483648 bytes, more than the 67108864 an object file may have"
+	why := "statement/s-002.json: is 2147483648 bytes, more than the 67108864 an object file may have"
 	opts := Options{Actor: "tester", Now: pinned}
 	prove, _ := Lookup("state-complete-proof")
 	var ms runtime.MemStats
@@ -60,9 +60,16 @@ func TestHugeObjectRefusedInBoundedMemory(t *testing.T) {
 			return err
 		}},
 		{"branch save", func() error { _, err := BranchSave(dir, "fix", opts); return err }},
-		{"rewind", func() error { _, err := Rewind(dir, "l-000", false, opts); return err }},
-		{"rewind --dry-run", func() error { _, err := Rewind(dir, "l-000", true, opts); return err }},
+		// A rewind to l-001 would remove s-007 (created by l-002): made huge below.
+		{"rewind", func() error { _, err := Rewind(dir, "l-001", false, opts); return err }},
+		{"rewind --dry-run", func() error { _, err := Rewind(dir, "l-001", true, opts); return err }},
 	} {
+		if c.name == "rewind" {
+			if err := os.Truncate(filepath.Join(dir, "statement", "s-007.json"), 2<<30); err != nil {
+				t.Fatal(err)
+			}
+			why = strings.Replace(why, "s-002", "s-007", 1)
+		}
 		if err := c.do(); err == nil || !strings.Contains(err.Error(), why) {
 			t.Errorf("%s: %v, want %q", c.name, err, why)
 		}
@@ -71,7 +78,7 @@ func TestHugeObjectRefusedInBoundedMemory(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(snap.Broken) != 1 || !strings.Contains(snap.Broken[0].Reason, "is 2147483648 bytes") {
+	if len(snap.Broken) != 2 || !strings.Contains(snap.Broken[0].Reason, "is 2147483648 bytes") || !strings.Contains(snap.Broken[1].Reason, "is 2147483648 bytes") {
 		t.Errorf("load: %+v", snap.Broken)
 	}
 	findings, err := Check(dir)
