@@ -2,6 +2,7 @@ package model
 
 import (
 	"cmp"
+	"maps"
 	"slices"
 )
 
@@ -47,8 +48,15 @@ func finished(g *Graph, id string) bool {
 // objects, for id, in ID order. It stops at finished objects (nothing waits through a
 // proved statement or a solved problem, and work under a refuted one is moot) and is
 // cycle-safe.
-func Above(g *Graph, id string) []string {
+func Above(g *Graph, id string) []string { return above(g, id, nil, false) }
+
+// above is Above; with looking, it calls look with id and every object it looks at
+// (each once), the finished ones it stops at too.
+func above(g *Graph, id string, look func(string), looking bool) []string {
 	seen := map[string]bool{id: true}
+	if looking {
+		look(id)
+	}
 	var out []string
 	queue := []string{id}
 	for len(queue) > 0 {
@@ -59,6 +67,9 @@ func Above(g *Graph, id string) []string {
 				continue
 			}
 			seen[e.From] = true
+			if looking {
+				look(e.From)
+			}
 			if finished(g, e.From) {
 				continue
 			}
@@ -143,6 +154,11 @@ func ReviewOrder(s *Snapshot, g *Graph) []string {
 			ids = append(ids, id)
 		}
 	}
+	return reviewSort(g, ids)
+}
+
+// reviewSort sorts ids in review order (ReviewOrder), in place, and returns them.
+func reviewSort(g *Graph, ids []string) []string {
 	score := BlockScores(g, ids)
 	depth := func(id string) int {
 		if d, ok := g.Depth[id]; ok {
@@ -160,4 +176,46 @@ func ReviewOrder(s *Snapshot, g *Graph) []string {
 		return CompareIDs(a, b)
 	})
 	return ids
+}
+
+// ReviewQueue keeps the review queue (ReviewOrder) from one version of a folder to the
+// next: which statements wait for a human is updated from what changed, and the queue
+// is sorted again (its block scores worked out once) only when a phase moved or a link
+// changed; otherwise it stands. The zero ReviewQueue is ready. Not safe for concurrent
+// use; the lists it returns are never changed afterwards.
+type ReviewQueue struct {
+	snap    *Snapshot
+	waiting map[string]bool
+	order   []string
+}
+
+// Update brings the queue to s and g, where t is what differs from the version of the
+// last Update (TouchedBetween), and returns it.
+func (q *ReviewQueue) Update(s *Snapshot, g *Graph, t Touched) []string {
+	if q.snap == nil {
+		q.snap, q.waiting = s, map[string]bool{}
+		for id := range s.Statements.All() {
+			if WaitsForHuman(s, g, id) {
+				q.waiting[id] = true
+			}
+		}
+		q.order = reviewSort(g, slices.Collect(maps.Keys(q.waiting)))
+		return q.order
+	}
+	prev := q.snap
+	q.snap = s
+	if len(t.Phases) == 0 && !t.Relinked(prev, s) {
+		return q.order // no phase moved (none started or stopped waiting) and no link: the same scores
+	}
+	for _, ids := range [][]string{t.Objects, t.Phases} {
+		for _, id := range ids {
+			if WaitsForHuman(s, g, id) {
+				q.waiting[id] = true
+			} else {
+				delete(q.waiting, id)
+			}
+		}
+	}
+	q.order = reviewSort(g, slices.Collect(maps.Keys(q.waiting)))
+	return q.order
 }
