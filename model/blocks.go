@@ -39,10 +39,9 @@ func blockingEdge(k EdgeKind) bool {
 
 // finished says whether nothing above an object can still wait for it: proved,
 // refuted, abandoned, or a solved problem.
-func finished(g *Graph, id string) bool {
-	ph := g.Phase.Get(id)
-	return ph.Decided() || ph == PhaseProblemSolved
-}
+func finished(g *Graph, id string) bool { return phaseFinished(g.Phase.Get(id)) }
+
+func phaseFinished(ph Phase) bool { return ph.Decided() || ph == PhaseProblemSolved }
 
 // Above lists the unfinished objects that wait, directly or through other unfinished
 // objects, for id, in ID order. It stops at finished objects (nothing waits through a
@@ -160,13 +159,20 @@ func ReviewOrder(s *Snapshot, g *Graph) []string {
 // reviewSort sorts ids in review order (ReviewOrder), in place, and returns them.
 func reviewSort(g *Graph, ids []string) []string {
 	score := BlockScores(g, ids)
+	slices.SortFunc(ids, reviewCompare(g, score))
+	return ids
+}
+
+// reviewCompare orders the review queue: the higher score first, then the deeper, then
+// by ID.
+func reviewCompare(g *Graph, score map[string]int) func(a, b string) int {
 	depth := func(id string) int {
 		if d, ok := g.Depth[id]; ok {
 			return d
 		}
 		return -1
 	}
-	slices.SortFunc(ids, func(a, b string) int {
+	return func(a, b string) int {
 		if c := cmp.Compare(score[b], score[a]); c != 0 {
 			return c
 		}
@@ -174,48 +180,105 @@ func reviewSort(g *Graph, ids []string) []string {
 			return c
 		}
 		return CompareIDs(a, b)
-	})
-	return ids
+	}
 }
 
 // ReviewQueue keeps the review queue (ReviewOrder) from one version of a folder to the
-// next: which statements wait for a human is updated from what changed, and the queue
-// is sorted again (its block scores worked out once) only when a phase moved or a link
-// changed; otherwise it stands. The zero ReviewQueue is ready. Not safe for concurrent
-// use; the lists it returns are never changed afterwards.
+// next. While the links stay, what waits for what moves only where an object became
+// finished or stopped being: the statements below it (within reach of its walk, Above)
+// are weighed again (BlockScores, once for all of them), with those that started
+// waiting; the rest keep their scores and places, and the newly weighed are merged in.
+// A change of links weighs the whole queue again. The zero ReviewQueue is ready. Not
+// safe for concurrent use; the lists it returns are never changed afterwards.
 type ReviewQueue struct {
-	snap    *Snapshot
-	waiting map[string]bool
-	order   []string
+	snap  *Snapshot
+	score map[string]int // each statement waiting → its score
+	order []string
 }
 
 // Update brings the queue to s and g, where t is what differs from the version of the
 // last Update (TouchedBetween), and returns it.
 func (q *ReviewQueue) Update(s *Snapshot, g *Graph, t Touched) []string {
-	if q.snap == nil {
-		q.snap, q.waiting = s, map[string]bool{}
-		for id := range s.Statements.All() {
-			if WaitsForHuman(s, g, id) {
-				q.waiting[id] = true
-			}
-		}
-		q.order = reviewSort(g, slices.Collect(maps.Keys(q.waiting)))
-		return q.order
-	}
 	prev := q.snap
 	q.snap = s
-	if len(t.Phases) == 0 && !t.Relinked(prev, s) {
-		return q.order // no phase moved (none started or stopped waiting) and no link: the same scores
+	if prev == nil || t.Relinked(prev, s) {
+		var ids []string
+		for id := range s.Statements.All() {
+			if WaitsForHuman(s, g, id) {
+				ids = append(ids, id)
+			}
+		}
+		q.score = BlockScores(g, ids)
+		slices.SortFunc(ids, reviewCompare(g, q.score))
+		q.order = ids
+		return q.order
 	}
+	// What to weigh again: those that started waiting, and those below an object that
+	// became finished or stopped being.
+	again := map[string]bool{}
+	left := false
 	for _, ids := range [][]string{t.Objects, t.Phases} {
 		for _, id := range ids {
-			if WaitsForHuman(s, g, id) {
-				q.waiting[id] = true
-			} else {
-				delete(q.waiting, id)
+			_, was := q.score[id]
+			switch now := WaitsForHuman(s, g, id); {
+			case now && !was:
+				again[id] = true
+			case !now && was:
+				delete(q.score, id)
+				left = true
 			}
 		}
 	}
-	q.order = reviewSort(g, slices.Collect(maps.Keys(q.waiting)))
+	q.below(g, t.Finished, func(id string) {
+		if _, ok := q.score[id]; ok {
+			again[id] = true
+		}
+	})
+	if len(again) == 0 && !left {
+		return q.order
+	}
+	add := slices.Collect(maps.Keys(again))
+	for id, sc := range BlockScores(g, add) {
+		q.score[id] = sc
+	}
+	less := reviewCompare(g, q.score)
+	slices.SortFunc(add, less)
+	order := make([]string, 0, len(q.score))
+	i := 0
+	for _, id := range q.order {
+		if _, ok := q.score[id]; !ok || again[id] {
+			continue // left the queue, or weighed again
+		}
+		for i < len(add) && less(add[i], id) < 0 {
+			order = append(order, add[i])
+			i++
+		}
+		order = append(order, id)
+	}
+	q.order = append(order, add[i:]...)
 	return q.order
+}
+
+// below calls f for every object whose walk up the graph (Above) reaches one of from:
+// down the blocking edges from them, through objects not finished.
+func (q *ReviewQueue) below(g *Graph, from []string, f func(string)) {
+	if len(from) == 0 {
+		return
+	}
+	seen := map[string]bool{}
+	stack := slices.Clone(from)
+	for len(stack) > 0 {
+		cur := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		for _, e := range g.Out[cur] {
+			if !blockingEdge(e.Kind) || seen[e.To] {
+				continue
+			}
+			seen[e.To] = true
+			f(e.To)
+			if !finished(g, e.To) {
+				stack = append(stack, e.To)
+			}
+		}
+	}
 }

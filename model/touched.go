@@ -12,6 +12,9 @@ import (
 type Touched struct {
 	Objects []string // problems, statements and experiences, in ID order
 	Phases  []string // in ID order
+	// Finished lists those of Phases that became finished or stopped being (finished):
+	// only those change what waits for what (Above, BlockScores) while the links stay.
+	Finished []string
 }
 
 // TouchedBetween is what differs between prev with its phases and s with its. Objects
@@ -23,9 +26,15 @@ func TouchedBetween(prev, s *Snapshot, prevPhase, phase Objects[Phase]) Touched 
 	diffMaps(prev.Problems, s.Problems, add)
 	diffMaps(prev.Experiences, s.Experiences, add)
 	s.Statements.Diff(prev.Statements, func(a, b *Statement) bool { return a == b }, add)
-	phase.Diff(prevPhase, func(a, b Phase) bool { return a == b }, func(id string) { t.Phases = append(t.Phases, id) })
+	phase.Diff(prevPhase, func(a, b Phase) bool { return a == b }, func(id string) {
+		t.Phases = append(t.Phases, id)
+		if phaseFinished(prevPhase.Get(id)) != phaseFinished(phase.Get(id)) {
+			t.Finished = append(t.Finished, id)
+		}
+	})
 	slices.SortFunc(t.Objects, CompareIDs)
 	slices.SortFunc(t.Phases, CompareIDs)
+	slices.SortFunc(t.Finished, CompareIDs)
 	return t
 }
 

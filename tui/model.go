@@ -877,12 +877,17 @@ func stepWrap(list []string, i, d int) (string, bool) {
 
 }
 
-// reviewOrder is the review queue of the shown snapshot.
+// reviewOrder is the review queue of the shown snapshot: the extras' when they are
+// built for it, else worked out here once for that snapshot (n pressed just after a
+// write, before its extras came).
 func (m *Model) reviewOrder() []string {
 	if ex := m.extras.shown; ex != nil && ex.snap == m.snap {
 		return ex.review
 	}
-	return model.ReviewOrder(m.snap, m.g)
+	if q := &m.extras.queue; q.snap != m.snap {
+		q.snap, q.order = m.snap, model.ReviewOrder(m.snap, m.g)
+	}
+	return m.extras.queue.order
 }
 
 func (m *Model) flashError(s string) {

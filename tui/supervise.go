@@ -61,17 +61,26 @@ type extras struct {
 // similarK is how many similar statements the detail pane lists.
 const similarK = 5
 
-// similarity is one similarity index and its re-treads, kept across the snapshots of a
-// run and brought up to date by what changed (model.SimilarityIndex.Update): a status
-// change re-checks the re-treads of that statement and of those that repeat it, a new
-// claim is parsed once; the whole index is built once, in the background. It is used
-// only from commands; the mutex lets one at a time at it. Time travel has one of its own,
-// so that scrubbing leaves the present's alone.
+// similarity is one similarity index and its re-treads, the graveyard and the review
+// queue, kept across the snapshots of a run and brought up to date by what changed
+// (model.SimilarityIndex.Update, model.Graves, model.ReviewQueue): a status change
+// re-checks the re-treads of that statement and of those that repeat it, a new claim is
+// parsed once, a grave is made again when what it was made from changed; each is built
+// whole once, in the background. It is used only from commands; the mutex lets one at
+// a time at it. Time travel has one of its own, so that scrubbing leaves the present's
+// alone.
 type similarity struct {
 	mu       sync.Mutex
 	ix       *model.SimilarityIndex
 	retreads map[string][]model.Retread
 	claims   uint64
+
+	graves model.Graves
+	queue  model.ReviewQueue
+	// The version the graves and the queue are at: what changed since is worked out
+	// once per build, for both.
+	at      *model.Snapshot
+	atPhase model.Objects[model.Phase]
 }
 
 // extras brings the index to snap and returns the extras of snap (off the UI goroutine).
@@ -92,9 +101,13 @@ func (s *similarity) extras(snap *model.Snapshot, g *model.Graph) *extras {
 		}
 	}
 	ex := &extras{snap: snap, sim: s, claims: s.claims, retreads: s.retreads}
+	var t model.Touched
+	if s.at != nil {
+		t = model.TouchedBetween(s.at, snap, s.atPhase, g.Phase)
+	}
+	ex.graves, ex.review = s.graves.Update(snap, g, t), s.queue.Update(snap, g, t)
+	s.at, s.atPhase = snap, g.Phase
 	s.mu.Unlock()
-	// Linear passes over the graph (a few ms at 10k), here rather than per frame.
-	ex.graves, ex.review = model.Graveyard(snap, g), model.ReviewOrder(snap, g)
 	return ex
 }
 
@@ -146,6 +159,12 @@ type Extras struct {
 	took  time.Duration // how long the last build took
 	wait  bool          // a tick will start the next
 	sim   *similarity   // the present's; time travel has its own
+	// queue is the review queue worked out on the UI goroutine for a snapshot whose
+	// extras are not built yet (Model.reviewOrder), kept for the next n.
+	queue struct {
+		snap  *model.Snapshot
+		order []string
+	}
 }
 
 // extrasBuiltMsg answers a build of the extras.
