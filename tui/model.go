@@ -65,6 +65,9 @@ type Options struct {
 	// SyncLoad reads the folder in New, as callers that need the tree at once want
 	// (tests); by default New returns at once and Init loads it, showing progress.
 	SyncLoad bool
+	// LimitMemory sets the process's soft memory limit from the live heap after each
+	// build of the extras (memlimit.go): for a process that is the workbench alone (Run).
+	LimitMemory bool
 }
 
 // selection is what is selected: the tree's object (followed by its path and ID, so
@@ -187,7 +190,7 @@ func New(dir string, opts Options) (*Model, error) {
 	}
 	m.runs = newRuns(dir, m.name, opts.Runs, opts.StallAfter, m)
 	m.changes = newChanges(dir, m)
-	m.extras = &Extras{}
+	m.extras = &Extras{limit: opts.LimitMemory}
 	m.similar = newSimilar(m)
 	m.sess = newSessions(opts.Sessions, m)
 	m.writes = newWrites(dir, actor)

@@ -159,6 +159,9 @@ type Extras struct {
 	took  time.Duration // how long the last build took
 	wait  bool          // a tick will start the next
 	sim   *similarity   // the present's; time travel has its own
+	// limit sets the soft memory limit after each build (Options.LimitMemory); limited:
+	// it was set once.
+	limit, limited bool
 	// queue is the review queue worked out on the UI goroutine for a snapshot whose
 	// extras are not built yet (Model.reviewOrder), kept for the next n.
 	queue struct {
@@ -204,7 +207,12 @@ func (e *Extras) Update(_ common, msg tea.Msg) (tea.Cmd, tea.Msg) {
 		e.wait = false // Update's supervise starts the build
 	case extrasMsg:
 		e.busy, e.took = false, msg.took
-		return nil, extrasBuiltMsg{msg.ex}
+		var cmd tea.Cmd
+		if e.limit {
+			cmd = limitMemory(!e.limited)
+			e.limited = true
+		}
+		return cmd, extrasBuiltMsg{msg.ex}
 	}
 	return nil, nil
 }
