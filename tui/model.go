@@ -259,7 +259,9 @@ func (m *Model) applyTheme() {
 // in New) listening to it.
 func (m *Model) Init() tea.Cmd {
 	if m.loading != nil {
-		return tea.Batch(tea.RequestBackgroundColor, m.startLoad(), m.runs.Poll(true), m.watchSessions(nil))
+		// The agents' runs and sessions wait for the tree (onLoaded): on two cores they
+		// took CPU from the load of the first frame.
+		return tea.Batch(tea.RequestBackgroundColor, m.startLoad())
 	}
 	return tea.Batch(tea.RequestBackgroundColor, m.listen(), m.refreshDetail(false), m.runs.Poll(true), m.watchSessions(nil))
 }

@@ -132,6 +132,10 @@ type extrasTickMsg struct{}
 // writes the extras take at most a ninth of a core (at 10k a build takes ~80 ms of
 // CPU, and at 40 changes a second one every 250 ms was a fifth of the workbench's CPU),
 // but never more than extrasAtMost (the first build, the whole index, takes longest).
+// extrasAfterFrame is how long the first build waits after the tree came: a few of
+// the renderer's frames, so that the build's CPU and garbage are not in the first frame.
+const extrasAfterFrame = 50 * time.Millisecond
+
 const (
 	extrasEvery  = 250 * time.Millisecond
 	extrasShare  = 8
@@ -159,6 +163,9 @@ type Extras struct {
 	took  time.Duration // how long the last build took
 	wait  bool          // a tick will start the next
 	sim   *similarity   // the present's; time travel has its own
+	// afterFrame holds the first build back (extrasAfterFrame) while the frame with
+	// the first tree is drawn.
+	afterFrame bool
 	// limit sets the soft memory limit after each build (Options.LimitMemory); limited:
 	// it was set once.
 	limit, limited bool
@@ -180,6 +187,10 @@ type extrasBuiltMsg struct{ ex *extras }
 func (e *Extras) Build(snap *model.Snapshot, g *model.Graph) tea.Cmd {
 	if e.busy || e.shown != nil && e.shown.snap == snap {
 		return nil
+	}
+	if e.afterFrame { // the first tree was just shown: its frame is drawn first
+		e.afterFrame, e.wait = false, true
+		return tea.Tick(extrasAfterFrame, func(time.Time) tea.Msg { return extrasTickMsg{} })
 	}
 	if wait := min(max(extrasEvery, extrasShare*e.took), extrasAtMost) - time.Since(e.at); e.shown != nil && wait > 0 {
 		if e.wait {
