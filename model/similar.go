@@ -187,7 +187,7 @@ type claimDoc struct {
 	grams   vector   // TF-IDF over character trigrams, unit length
 	words   vector   // TF-IDF over tokens, unit length
 	numbers string   // the claim's numbers, in order
-	tokens  []string // the normalised claim
+	tokens  []int32  // the normalised claim, as the words' term numbers
 	names   []string // sorted (claimNames)
 	words0  []string // every prose word, lower case, sorted, to look names up in
 	empty   bool
@@ -336,10 +336,17 @@ func (ix *SimilarityIndex) parse(id, claim string, pos int) (d *claimDoc, gramTF
 	for j := 0; j+3 <= len(text); j++ {
 		gtf[string(text[j:j+3])]++
 	}
-	d = &claimDoc{id: id, tokens: toks, empty: len(toks) == 0, pos: pos,
+	d = &claimDoc{id: id, empty: len(toks) == 0, pos: pos,
 		numbers: strings.Join(numberRun().FindAllString(strings.Join(toks, " "), -1), " ")}
 	d.names, d.words0 = claimNames(claim)
-	return d, ix.grams.count(gtf), ix.words.count(wtf)
+	gramTF, wordTF = ix.grams.count(gtf), ix.words.count(wtf)
+	// The tokens as the words' term numbers (count numbered every one of them, and a
+	// number stays its word's): a number per token instead of a string.
+	d.tokens = make([]int32, len(toks))
+	for i, t := range toks {
+		d.tokens[i] = ix.words.num[t]
+	}
+	return d, gramTF, wordTF
 }
 
 // post adds a claim to its bucket (appended when pos is the last position).
@@ -565,7 +572,7 @@ func (ix *SimilarityIndex) RepeatScore(a, b string) float64 {
 }
 
 // inOrder is 2·LCS/(len a + len b) over tokens.
-func inOrder(a, b []string) float64 {
+func inOrder[T comparable](a, b []T) float64 {
 	if len(a) == 0 || len(b) == 0 {
 		return 0
 	}
