@@ -65,8 +65,8 @@ type Options struct {
 	// SyncLoad reads the folder in New, as callers that need the tree at once want
 	// (tests); by default New returns at once and Init loads it, showing progress.
 	SyncLoad bool
-	// LimitMemory sets the process's soft memory limit from the live heap after each
-	// build of the extras (memlimit.go): for a process that is the workbench alone (Run).
+	// LimitMemory collects once the extras are first built and lowers the collector's
+	// percentage (memlimit.go): for a process that is the workbench alone (Run).
 	LimitMemory bool
 }
 

@@ -166,8 +166,8 @@ type Extras struct {
 	// afterFrame holds the first build back (extrasAfterFrame) while the frame with
 	// the first tree is drawn.
 	afterFrame bool
-	// limit sets the soft memory limit after each build (Options.LimitMemory); limited:
-	// it was set once.
+	// limit: the first build collects and lowers the collector's percentage
+	// (Options.LimitMemory, memlimit.go); limited: it did.
 	limit, limited bool
 	// queue is the review queue worked out on the UI goroutine for a snapshot whose
 	// extras are not built yet (Model.reviewOrder), kept for the next n.
@@ -219,8 +219,8 @@ func (e *Extras) Update(_ common, msg tea.Msg) (tea.Cmd, tea.Msg) {
 	case extrasMsg:
 		e.busy, e.took = false, msg.took
 		var cmd tea.Cmd
-		if e.limit {
-			cmd = limitMemory(!e.limited)
+		if e.limit && !e.limited {
+			cmd = limitMemory()
 			e.limited = true
 		}
 		return cmd, extrasBuiltMsg{msg.ex}
