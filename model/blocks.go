@@ -2,6 +2,7 @@ package model
 
 import (
 	"cmp"
+	"maps"
 	"slices"
 )
 
@@ -38,17 +39,23 @@ func blockingEdge(k EdgeKind) bool {
 
 // finished says whether nothing above an object can still wait for it: proved,
 // refuted, abandoned, or a solved problem.
-func finished(g *Graph, id string) bool {
-	ph := g.Phase.Get(id)
-	return ph.Decided() || ph == PhaseProblemSolved
-}
+func finished(g *Graph, id string) bool { return phaseFinished(g.Phase.Get(id)) }
+
+func phaseFinished(ph Phase) bool { return ph.Decided() || ph == PhaseProblemSolved }
 
 // Above lists the unfinished objects that wait, directly or through other unfinished
 // objects, for id, in ID order. It stops at finished objects (nothing waits through a
 // proved statement or a solved problem, and work under a refuted one is moot) and is
 // cycle-safe.
-func Above(g *Graph, id string) []string {
+func Above(g *Graph, id string) []string { return above(g, id, nil, false) }
+
+// above is Above; with looking, it calls look with id and every object it looks at
+// (each once), the finished ones it stops at too.
+func above(g *Graph, id string, look func(string), looking bool) []string {
 	seen := map[string]bool{id: true}
+	if looking {
+		look(id)
+	}
 	var out []string
 	queue := []string{id}
 	for len(queue) > 0 {
@@ -59,6 +66,9 @@ func Above(g *Graph, id string) []string {
 				continue
 			}
 			seen[e.From] = true
+			if looking {
+				look(e.From)
+			}
 			if finished(g, e.From) {
 				continue
 			}
@@ -143,14 +153,26 @@ func ReviewOrder(s *Snapshot, g *Graph) []string {
 			ids = append(ids, id)
 		}
 	}
+	return reviewSort(g, ids)
+}
+
+// reviewSort sorts ids in review order (ReviewOrder), in place, and returns them.
+func reviewSort(g *Graph, ids []string) []string {
 	score := BlockScores(g, ids)
+	slices.SortFunc(ids, reviewCompare(g, score))
+	return ids
+}
+
+// reviewCompare orders the review queue: the higher score first, then the deeper, then
+// by ID.
+func reviewCompare(g *Graph, score map[string]int) func(a, b string) int {
 	depth := func(id string) int {
 		if d, ok := g.Depth[id]; ok {
 			return d
 		}
 		return -1
 	}
-	slices.SortFunc(ids, func(a, b string) int {
+	return func(a, b string) int {
 		if c := cmp.Compare(score[b], score[a]); c != 0 {
 			return c
 		}
@@ -158,6 +180,105 @@ func ReviewOrder(s *Snapshot, g *Graph) []string {
 			return c
 		}
 		return CompareIDs(a, b)
+	}
+}
+
+// ReviewQueue keeps the review queue (ReviewOrder) from one version of a folder to the
+// next. While the links stay, what waits for what moves only where an object became
+// finished or stopped being: the statements below it (within reach of its walk, Above)
+// are weighed again (BlockScores, once for all of them), with those that started
+// waiting; the rest keep their scores and places, and the newly weighed are merged in.
+// A change of links weighs the whole queue again. The zero ReviewQueue is ready. Not
+// safe for concurrent use; the lists it returns are never changed afterwards.
+type ReviewQueue struct {
+	snap  *Snapshot
+	score map[string]int // each statement waiting → its score
+	order []string
+}
+
+// Update brings the queue to s and g, where t is what differs from the version of the
+// last Update (TouchedBetween), and returns it.
+func (q *ReviewQueue) Update(s *Snapshot, g *Graph, t Touched) []string {
+	prev := q.snap
+	q.snap = s
+	if prev == nil || t.Relinked(prev, s) {
+		var ids []string
+		for id := range s.Statements.All() {
+			if WaitsForHuman(s, g, id) {
+				ids = append(ids, id)
+			}
+		}
+		q.score = BlockScores(g, ids)
+		slices.SortFunc(ids, reviewCompare(g, q.score))
+		q.order = ids
+		return q.order
+	}
+	// What to weigh again: those that started waiting, and those below an object that
+	// became finished or stopped being.
+	again := map[string]bool{}
+	left := false
+	for _, ids := range [][]string{t.Objects, t.Phases} {
+		for _, id := range ids {
+			_, was := q.score[id]
+			switch now := WaitsForHuman(s, g, id); {
+			case now && !was:
+				again[id] = true
+			case !now && was:
+				delete(q.score, id)
+				left = true
+			}
+		}
+	}
+	q.below(g, t.Finished, func(id string) {
+		if _, ok := q.score[id]; ok {
+			again[id] = true
+		}
 	})
-	return ids
+	if len(again) == 0 && !left {
+		return q.order
+	}
+	add := slices.Collect(maps.Keys(again))
+	for id, sc := range BlockScores(g, add) {
+		q.score[id] = sc
+	}
+	less := reviewCompare(g, q.score)
+	slices.SortFunc(add, less)
+	order := make([]string, 0, len(q.score))
+	i := 0
+	for _, id := range q.order {
+		if _, ok := q.score[id]; !ok || again[id] {
+			continue // left the queue, or weighed again
+		}
+		for i < len(add) && less(add[i], id) < 0 {
+			order = append(order, add[i])
+			i++
+		}
+		order = append(order, id)
+	}
+	q.order = append(order, add[i:]...)
+	return q.order
+}
+
+// below calls f for every object whose walk up the graph (Above) reaches one of from:
+// down the blocking edges from them, through objects not finished.
+func (q *ReviewQueue) below(g *Graph, from []string, f func(string)) {
+	if len(from) == 0 {
+		return
+	}
+	seen := map[string]bool{}
+	stack := slices.Clone(from)
+	for len(stack) > 0 {
+		cur := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		for _, e := range g.Out[cur] {
+			if !blockingEdge(e.Kind) || seen[e.To] {
+				continue
+			}
+			seen[e.To] = true
+			f(e.To)
+			if !finished(g, e.To) {
+				stack = append(stack, e.To)
+			}
+		}
+	}
 }

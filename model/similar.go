@@ -142,29 +142,31 @@ func init() {
 
 // claimNames returns the capitalised words of a claim outside its formulas (names and
 // roles: "Olivia", "Knave"; not the words that merely open a sentence), and every prose
-// word, both in lower case.
-func claimNames(s string) (names, words map[string]bool) {
-	names, words = map[string]bool{}, map[string]bool{}
+// word, both in lower case, sorted and without repeats: sets kept as sorted slices,
+// since a map per claim was a good part of what the index held per statement.
+func claimNames(s string) (names, words []string) {
 	for _, w := range proseToken().FindAllString(mathSpan().ReplaceAllString(s, " "), -1) {
 		lower := strings.ToLower(w)
-		words[lower] = true
+		words = append(words, lower)
 		r := []rune(w)
 		if len(r) > 1 && unicode.IsUpper(r[0]) && !stopWords[lower] && !sentenceOpeners[lower] {
-			names[lower] = true
+			names = append(names, lower)
 		}
 	}
-	return names, words
+	slices.Sort(names)
+	slices.Sort(words)
+	return slices.Clip(slices.Compact(names)), slices.Clip(slices.Compact(words))
 }
 
 // sameNames says whether every name of either claim is a word of the other (in any case).
 func sameNames(a, b *claimDoc) bool {
-	for n := range a.names {
-		if !b.words0[n] {
+	for _, n := range a.names {
+		if _, ok := slices.BinarySearch(b.words0, n); !ok {
 			return false
 		}
 	}
-	for n := range b.names {
-		if !a.words0[n] {
+	for _, n := range b.names {
+		if _, ok := slices.BinarySearch(a.words0, n); !ok {
 			return false
 		}
 	}
@@ -185,9 +187,9 @@ type claimDoc struct {
 	grams   vector   // TF-IDF over character trigrams, unit length
 	words   vector   // TF-IDF over tokens, unit length
 	numbers string   // the claim's numbers, in order
-	tokens  []string // the normalised claim
-	names   map[string]bool
-	words0  map[string]bool // every prose word, lower case, to look names up in
+	tokens  []int32  // the normalised claim, as the words' term numbers
+	names   []string // sorted (claimNames)
+	words0  []string // every prose word, lower case, sorted, to look names up in
 	empty   bool
 	pos     int // position in ID order: IDs are issued in order, so later is newer
 }
@@ -334,10 +336,17 @@ func (ix *SimilarityIndex) parse(id, claim string, pos int) (d *claimDoc, gramTF
 	for j := 0; j+3 <= len(text); j++ {
 		gtf[string(text[j:j+3])]++
 	}
-	d = &claimDoc{id: id, tokens: toks, empty: len(toks) == 0, pos: pos,
+	d = &claimDoc{id: id, empty: len(toks) == 0, pos: pos,
 		numbers: strings.Join(numberRun().FindAllString(strings.Join(toks, " "), -1), " ")}
 	d.names, d.words0 = claimNames(claim)
-	return d, ix.grams.count(gtf), ix.words.count(wtf)
+	gramTF, wordTF = ix.grams.count(gtf), ix.words.count(wtf)
+	// The tokens as the words' term numbers (count numbered every one of them, and a
+	// number stays its word's): a number per token instead of a string.
+	d.tokens = make([]int32, len(toks))
+	for i, t := range toks {
+		d.tokens[i] = ix.words.num[t]
+	}
+	return d, gramTF, wordTF
 }
 
 // post adds a claim to its bucket (appended when pos is the last position).
@@ -563,7 +572,7 @@ func (ix *SimilarityIndex) RepeatScore(a, b string) float64 {
 }
 
 // inOrder is 2·LCS/(len a + len b) over tokens.
-func inOrder(a, b []string) float64 {
+func inOrder[T comparable](a, b []T) float64 {
 	if len(a) == 0 || len(b) == 0 {
 		return 0
 	}

@@ -97,3 +97,39 @@ func TestReloadChainDerivesFromTheLatestTree(t *testing.T) {
 		t.Fatal("the same snapshot was derived again")
 	}
 }
+
+// The graveyard and the review queue are kept from one snapshot's extras to the next
+// (model.Graves, model.ReviewQueue) and are, write after write, what full passes give:
+// a statement refuted, one given up and brought back, one confirmed (which sends its
+// parent to the checker).
+func TestExtrasFollowTheWrites(t *testing.T) {
+	m, dir := newTestModel(t, 120, 40)
+	if ex := m.extras.shown; ex == nil || len(ex.graves) != 2 {
+		t.Fatalf("extras at opening: %+v", ex)
+	}
+	for i, w := range []struct{ rel, old, new string }{
+		{"statement/s-015.json", `"validating"`, `"false"`},
+		{"statement/s-013.json", `"abandoned"`, `"pending"`},
+		{"statement/s-014.json", `"validating"`, `"true"`},
+		{"statement/s-013.json", `"pending"`, `"abandoned"`},
+	} {
+		send(t, m, rewrite(t, m, dir, w.rel, w.old, w.new))
+		ex := m.extras.shown
+		if ex == nil || ex.snap != m.snap {
+			t.Fatalf("write %d: the extras were not built for the shown snapshot", i)
+		}
+		if want := model.Graveyard(m.snap, model.Derive(m.snap)); !reflect.DeepEqual(ex.graves, want) {
+			t.Fatalf("write %d: graves\n got %+v\nwant %+v", i, ex.graves, want)
+		}
+		if want := model.ReviewOrder(m.snap, model.Derive(m.snap)); !reflect.DeepEqual(ex.review, want) {
+			t.Fatalf("write %d: review queue %v, want %v", i, ex.review, want)
+		}
+	}
+	var ids []string
+	for _, gr := range m.extras.shown.graves {
+		ids = append(ids, gr.ID)
+	}
+	if got := strings.Join(ids, " "); got != "s-004 s-013 s-015" {
+		t.Fatalf("graves %s", got)
+	}
+}

@@ -143,7 +143,9 @@ func (m *Model) onLoaded(msg loadedMsg) tea.Cmd {
 	m.loading = nil
 	m.setHead(msg.Forest)
 	show := m.setSnapshot(msg.Snap, msg.Graph, msg.Forest, nil)
-	return tea.Batch(show, m.listen()) // the chain goes on from the loaded frame
+	// What the first frame does not draw starts now, the extras once it is drawn.
+	m.extras.afterFrame = true
+	return tea.Batch(show, m.listen(), m.runs.Poll(true), m.watchSessions(nil)) // the chain goes on from the loaded frame
 }
 
 // retryOnChange waits for the watcher's next batch after a failed load (the folder

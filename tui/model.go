@@ -73,6 +73,9 @@ type Options struct {
 	// changes are recorded under their name, a viewer's workbench is read only, and
 	// the others are shown (presence.go).
 	Seat *Seat
+	// LimitMemory collects once the extras are first built and lowers the collector's
+	// percentage (memlimit.go): for a process that is the workbench alone (Run).
+	LimitMemory bool
 }
 
 // selection is what is selected: the tree's object (followed by its path and ID, so
@@ -201,7 +204,7 @@ func New(dir string, opts Options) (*Model, error) {
 	}
 	m.runs = newRuns(dir, m.name, opts.Runs, opts.StallAfter, m)
 	m.changes = newChanges(dir, m)
-	m.extras = &Extras{}
+	m.extras = &Extras{limit: opts.LimitMemory}
 	m.similar = newSimilar(m)
 	m.sess = newSessions(opts.Sessions, m)
 	m.writes = newWrites(dir, actor)
@@ -277,7 +280,9 @@ func (m *Model) applyTheme() {
 // in New) listening to it.
 func (m *Model) Init() tea.Cmd {
 	if m.loading != nil {
-		return tea.Batch(tea.RequestBackgroundColor, m.startLoad(), m.runs.Poll(true), m.watchSessions(nil), m.listenRoom())
+		// The agents' runs and sessions wait for the tree (onLoaded): on two cores they
+		// took CPU from the load of the first frame.
+		return tea.Batch(tea.RequestBackgroundColor, m.startLoad(), m.listenRoom())
 	}
 	return tea.Batch(tea.RequestBackgroundColor, m.listen(), m.refreshDetail(false), m.runs.Poll(true), m.watchSessions(nil), m.listenRoom())
 }
@@ -924,12 +929,17 @@ func stepWrap(list []string, i, d int) (string, bool) {
 
 }
 
-// reviewOrder is the review queue of the shown snapshot.
+// reviewOrder is the review queue of the shown snapshot: the extras' when they are
+// built for it, else worked out here once for that snapshot (n pressed just after a
+// write, before its extras came).
 func (m *Model) reviewOrder() []string {
 	if ex := m.extras.shown; ex != nil && ex.snap == m.snap {
 		return ex.review
 	}
-	return model.ReviewOrder(m.snap, m.g)
+	if q := &m.extras.queue; q.snap != m.snap {
+		q.snap, q.order = m.snap, model.ReviewOrder(m.snap, m.g)
+	}
+	return m.extras.queue.order
 }
 
 func (m *Model) flashError(s string) {

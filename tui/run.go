@@ -24,6 +24,7 @@ func Run(dir string, opts Options) error {
 		defer os.RemoveAll(filepath.Dir(scratch))
 		dir, opts.DemoOf = scratch, dir
 	}
+	opts.LimitMemory = true
 	m, err := New(dir, opts)
 	if err != nil {
 		return err

@@ -61,17 +61,26 @@ type extras struct {
 // similarK is how many similar statements the detail pane lists.
 const similarK = 5
 
-// similarity is one similarity index and its re-treads, kept across the snapshots of a
-// run and brought up to date by what changed (model.SimilarityIndex.Update): a status
-// change re-checks the re-treads of that statement and of those that repeat it, a new
-// claim is parsed once; the whole index is built once, in the background. It is used
-// only from commands; the mutex lets one at a time at it. Time travel has one of its own,
-// so that scrubbing leaves the present's alone.
+// similarity is one similarity index and its re-treads, the graveyard and the review
+// queue, kept across the snapshots of a run and brought up to date by what changed
+// (model.SimilarityIndex.Update, model.Graves, model.ReviewQueue): a status change
+// re-checks the re-treads of that statement and of those that repeat it, a new claim is
+// parsed once, a grave is made again when what it was made from changed; each is built
+// whole once, in the background. It is used only from commands; the mutex lets one at
+// a time at it. Time travel has one of its own, so that scrubbing leaves the present's
+// alone.
 type similarity struct {
 	mu       sync.Mutex
 	ix       *model.SimilarityIndex
 	retreads map[string][]model.Retread
 	claims   uint64
+
+	graves model.Graves
+	queue  model.ReviewQueue
+	// The version the graves and the queue are at: what changed since is worked out
+	// once per build, for both.
+	at      *model.Snapshot
+	atPhase model.Objects[model.Phase]
 }
 
 // extras brings the index to snap and returns the extras of snap (off the UI goroutine).
@@ -92,9 +101,13 @@ func (s *similarity) extras(snap *model.Snapshot, g *model.Graph) *extras {
 		}
 	}
 	ex := &extras{snap: snap, sim: s, claims: s.claims, retreads: s.retreads}
+	var t model.Touched
+	if s.at != nil {
+		t = model.TouchedBetween(s.at, snap, s.atPhase, g.Phase)
+	}
+	ex.graves, ex.review = s.graves.Update(snap, g, t), s.queue.Update(snap, g, t)
+	s.at, s.atPhase = snap, g.Phase
 	s.mu.Unlock()
-	// Linear passes over the graph (a few ms at 10k), here rather than per frame.
-	ex.graves, ex.review = model.Graveyard(snap, g), model.ReviewOrder(snap, g)
 	return ex
 }
 
@@ -119,6 +132,10 @@ type extrasTickMsg struct{}
 // writes the extras take at most a ninth of a core (at 10k a build takes ~80 ms of
 // CPU, and at 40 changes a second one every 250 ms was a fifth of the workbench's CPU),
 // but never more than extrasAtMost (the first build, the whole index, takes longest).
+// extrasAfterFrame is how long the first build waits after the tree came: a few of
+// the renderer's frames, so that the build's CPU and garbage are not in the first frame.
+const extrasAfterFrame = 50 * time.Millisecond
+
 const (
 	extrasEvery  = 250 * time.Millisecond
 	extrasShare  = 8
@@ -148,6 +165,18 @@ type Extras struct {
 	sim   *similarity   // the present's; time travel has its own
 	// shared, when set, builds the extras once for every screen on the folder (serve).
 	shared *Shared
+	// afterFrame holds the first build back (extrasAfterFrame) while the frame with
+	// the first tree is drawn.
+	afterFrame bool
+	// limit: the first build collects and lowers the collector's percentage
+	// (Options.LimitMemory, memlimit.go); limited: it did.
+	limit, limited bool
+	// queue is the review queue worked out on the UI goroutine for a snapshot whose
+	// extras are not built yet (Model.reviewOrder), kept for the next n.
+	queue struct {
+		snap  *model.Snapshot
+		order []string
+	}
 }
 
 // extrasBuiltMsg answers a build of the extras.
@@ -160,6 +189,10 @@ type extrasBuiltMsg struct{ ex *extras }
 func (e *Extras) Build(snap *model.Snapshot, g *model.Graph) tea.Cmd {
 	if e.busy || e.shown != nil && e.shown.snap == snap {
 		return nil
+	}
+	if e.afterFrame { // the first tree was just shown: its frame is drawn first
+		e.afterFrame, e.wait = false, true
+		return tea.Tick(extrasAfterFrame, func(time.Time) tea.Msg { return extrasTickMsg{} })
 	}
 	if wait := min(max(extrasEvery, extrasShare*e.took), extrasAtMost) - time.Since(e.at); e.shown != nil && wait > 0 {
 		if e.wait {
@@ -190,7 +223,12 @@ func (e *Extras) Update(_ common, msg tea.Msg) (tea.Cmd, tea.Msg) {
 		e.wait = false // Update's supervise starts the build
 	case extrasMsg:
 		e.busy, e.took = false, msg.took
-		return nil, extrasBuiltMsg{msg.ex}
+		var cmd tea.Cmd
+		if e.limit && !e.limited {
+			cmd = limitMemory()
+			e.limited = true
+		}
+		return cmd, extrasBuiltMsg{msg.ex}
 	}
 	return nil, nil
 }
