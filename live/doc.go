@@ -5,6 +5,8 @@
 // what a write touched) and its tree (Forest), and hands the tui the result; nothing in
 // it draws, and nothing it hands out is changed after.
 //
-// It imports model, store and views (for the row types views draws, TreeRow);
-// it never imports the tui.
+// It imports model and store only: it owns the tree's row types (TreeRow, which the
+// views draw), so the data path never depends on the renderer, and the MCP server's
+// engine and the SSH server's hub (Hub: one watcher and derivation for every session)
+// link no rendering package. It never imports the tui.
 package live

@@ -114,7 +114,7 @@ const environmentHelp = `Environment variables referee reads:
   REFEREE_MCP_TOKEN   the bearer token of referee mcp --http (keeps it out of ps)
   CLAUDE_CONFIG_DIR   Claude Code's config folder (default ~/.claude), whose session
                       transcripts the runs pane and referee runs follow
-  TMPDIR              where the demo's scratch copy and referee bench's folders go`
+  TMPDIR              where the demo's scratch copy and referee-bench's folders go`
 
 // helpTopics are the commands that only hold help text.
 func helpTopics() []*cobra.Command {
