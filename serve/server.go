@@ -23,9 +23,9 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 	"charm.land/ssh"
-	"github.com/charmbracelet/x/ansi"
 	"charm.land/wish/v2"
 	wishtea "charm.land/wish/v2/bubbletea"
+	"github.com/charmbracelet/x/ansi"
 	gossh "golang.org/x/crypto/ssh"
 
 	"referee/cells"

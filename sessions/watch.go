@@ -77,7 +77,7 @@ type session struct {
 	dir      string // <session id>/subagents
 	subs     map[string]*subFile
 	subOrder []string
-	listed   time.Time       // when the subagents folder was last listed
+	listed   time.Time // when the subagents folder was last listed
 }
 
 type subFile struct {

@@ -1,10 +1,8 @@
 package store
 
 import (
-	"archive/tar"
 	"bufio"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"math/rand/v2"
@@ -17,6 +15,7 @@ import (
 	"strings"
 	"testing"
 
+	"referee/internal/testshared"
 	"referee/model"
 )
 
@@ -74,65 +73,16 @@ func TestDifferentialWithTheAgentsScripts(t *testing.T) {
 	t.Logf("seed %d: %d sequences × up to %d calls, %d calls compared after each: %s", seed, seqs, calls, stats["calls"], strings.Join(keys, ", "))
 }
 
-// agentsCommit is the agents' commit referee follows.
-const agentsCommit = "d8d7638"
-
-// agentsScripts is a folder holding the agents' src/*.py, or the test is skipped.
+// agentsScripts is a folder holding the agents' src/*.py ($REFEREE_MRA, a checkout, or
+// their repository at d8d7638 as testshared finds it), or the test is skipped.
 func agentsScripts(t *testing.T) string {
 	t.Helper()
-	candidates := []string{os.Getenv("REFEREE_MRA"), "../../shared/fixtures/mra-knights/Ranch0o0+MRA-v1"}
-	for _, c := range candidates {
-		if c == "" {
-			continue
-		}
+	if c := os.Getenv("REFEREE_MRA"); c != "" {
 		if _, err := os.Stat(filepath.Join(c, "src", "state.py")); err == nil {
 			return filepath.Join(c, "src")
 		}
 	}
-	mirror := os.Getenv("REFEREE_MRA_MIRROR")
-	if mirror == "" {
-		mirror = "/work/.mirror/Ranch0o0+MRA-v1/repo"
-	}
-	if _, err := os.Stat(mirror); err != nil {
-		t.Skipf("needs the agents' scripts (Ranch0o0/MRA-v1 at d8d7638): set REFEREE_MRA to a checkout, or put it at ../shared/fixtures/mra-knights/Ranch0o0+MRA-v1, or a bare mirror at %s; none is there", mirror)
-	}
-	out := t.TempDir()
-	cmd := exec.Command("git", "--git-dir", mirror, "archive", agentsCommit, "src")
-	pipe, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Skipf("needs git to read the agents' scripts from %s: %v", mirror, err)
-	}
-	tr := tar.NewReader(pipe)
-	for {
-		h, err := tr.Next()
-		if errors.Is(err, io.EOF) {
-			break
-		}
-		if err != nil {
-			t.Fatalf("git archive of %s: %v", mirror, err)
-		}
-		if h.Typeflag != tar.TypeReg || !strings.HasSuffix(h.Name, ".py") || strings.Contains(h.Name, "..") {
-			continue
-		}
-		data, err := io.ReadAll(tr)
-		if err != nil {
-			t.Fatal(err)
-		}
-		path := filepath.Join(out, filepath.FromSlash(h.Name))
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, data, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if err := cmd.Wait(); err != nil {
-		t.Skipf("cannot read the agents' scripts from %s: %v", mirror, err)
-	}
-	return filepath.Join(out, "src")
+	return filepath.Join(testshared.AgentsRepo(t), "src")
 }
 
 // walk is one random sequence on two copies of a folder.

@@ -32,8 +32,8 @@ func AgentsRepo(t testing.TB) string {
 	if env := os.Getenv("REFEREE_AGENTS_REPO"); env != "" {
 		candidates = append(candidates, env)
 	}
-	if root := moduleRoot(); root != "" {
-		candidates = append(candidates, filepath.Join(root, "..", "shared", "fixtures", "mra-knights", "Ranch0o0+MRA-v1"))
+	if Root() != "" {
+		candidates = append(candidates, Path("fixtures/mra-knights/Ranch0o0+MRA-v1"))
 	}
 	candidates = append(candidates, "/work/.mirror/Ranch0o0+MRA-v1/repo")
 	for _, c := range candidates {
@@ -52,24 +52,6 @@ func AgentsRepo(t testing.TB) string {
 	}
 	t.Skip(MissingAgents)
 	return ""
-}
-
-// moduleRoot is the folder holding go.mod, from the test's working folder up.
-func moduleRoot() string {
-	dir, err := os.Getwd()
-	if err != nil {
-		return ""
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			return dir
-		}
-		up := filepath.Dir(dir)
-		if up == dir {
-			return ""
-		}
-		dir = up
-	}
 }
 
 func untar(data []byte, dir string) error {
