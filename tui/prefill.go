@@ -46,8 +46,7 @@ func (m *Model) prefillFor(skill *store.Skill, id string) prefill {
 		if why != "" {
 			return prefill{
 				about: "The proof's direction cannot be read from its opening: " + why +
-					". Choose proof (the statement becomes true) or disproof (false); the summary is what the note says was checked.",
-				values: map[string]string{"verification_summary": "Proof checked and confirmed."},
+					". Choose proof (the statement becomes true) or disproof (false); the summary is what the note says was checked (empty: the skill's own words for the direction chosen).",
 			}
 		}
 		summary, becomes := "Proof checked and confirmed.", "true"
