@@ -120,7 +120,7 @@ type Skill struct {
 	Params  []Param
 	Target  string // the parameter naming the object the skill changes
 	check   func(o Objects, a Args) error
-	apply   func(t *tx, a Args) error
+	apply   func(t *change, a Args) error
 }
 
 // Param returns the parameter with the name.
@@ -141,6 +141,15 @@ func (s *Skill) Check(o Objects, a Args) error {
 		return nil
 	}
 	return s.check(o, a)
+}
+
+// Apply checks the preconditions on what t holds and, when they hold, makes the skill's
+// changes through t. The parameters must have passed Validate.
+func (s *Skill) Apply(t Tx, a Args) error {
+	if err := s.Check(t, a); err != nil {
+		return err
+	}
+	return s.apply(&change{Tx: t, skill: s.Name}, a)
 }
 
 // Validate checks the parameters' presence and shape.
@@ -269,10 +278,7 @@ func (t *tx) run(s *Skill, a Args, expect string) error {
 			return &ConflictError{Object: id, Expected: expect, Actual: v}
 		}
 	}
-	if err := s.Check(t, a); err != nil {
-		return err
-	}
-	return s.apply(t, a)
+	return s.Apply(t, a)
 }
 
 // Lookup finds a skill by name or alias.
@@ -482,17 +488,6 @@ func issueOpen(skill, param string) func(o Objects, a Args) error {
 
 // --- effects -----------------------------------------------------------------------------
 
-// modifyStatement is a statement as read before this change (for numbering its issues
-// and responses) and its tree, recorded as modified.
-func (t *tx) modifyStatement(id string) (*model.Statement, *model.Value, error) {
-	st, err := t.Statement(id)
-	if err != nil {
-		return nil, nil, err
-	}
-	doc, err := t.modify(id)
-	return st, doc, err
-}
-
 func appendStr(doc *model.Value, key, s string) {
 	if v, ok := doc.Get(key); ok && v.Kind == model.Array {
 		v.Arr = append(v.Arr, model.Str(s))
@@ -526,11 +521,6 @@ func statusOf(doc *model.Value) string {
 	return ""
 }
 
-// setPhase writes the status word for a meaning in the object's vocabulary.
-func (t *tx) setPhase(doc *model.Value, p model.Phase) {
-	doc.Set("status", model.Str(model.StatusWord(p, t.vocabFor(statusOf(doc)))))
-}
-
 func nextNumber(items []string, parse func(string) int) int {
 	n := len(items)
 	for _, it := range items {
@@ -549,48 +539,6 @@ var stepPattern = regexp.MustCompile(`(?m)^[ \t]*Step[ \t]+\p{Nd}+[ \t]*:`)
 
 var strategyWords = map[string]string{
 	"direct": "Direct", "contradiction": "Contradiction", "case_analysis": "Case analysis", "backward": "Backward",
-}
-
-// newStatement creates a pending normal statement and returns its ID. Its premises are
-// normalised as the agents' state.py does when it creates a statement.
-func (t *tx) newStatement(claim, premises []string) (string, error) {
-	premises = model.NormalizePremises(premises, t.conclusion)
-	for i, p := range premises {
-		if m := model.BadRefPrefix(p); m != "" { // what check would report
-			return "", inputf("%s: premise %d starts like a reference, but %q is not an ID (write \"(s-007) text\" or the text alone); nothing was changed", t.skill, i+1, m)
-		}
-	}
-	id, err := t.newID(model.KindStatement)
-	if err != nil {
-		return "", err
-	}
-	t.create(id, model.NewStatement(id, "normal", claim, premises, "pending"))
-	return id, nil
-}
-
-// conclusion is the agents' load_statement_conclusion: the conclusion of
-// statement/<id>.json as it is now (or as this batch made it), for premise normalisation.
-// Their scripts look only in statement/, so an e- ID is never found there.
-func (t *tx) conclusion(id string) (string, bool) {
-	if model.KindOf(id) != model.KindStatement || !model.ValidID(id, model.KindStatement) {
-		return "", false
-	}
-	o, err := t.object(id)
-	if err != nil || o == nil {
-		return "", false
-	}
-	return model.ConclusionText(o.doc)
-}
-
-// conclusionOnDisk is conclusion as prob.py sees it: it writes a problem's new statements
-// only after reading every hypothesis, so a hypothesis naming one of them (a guessed
-// "(s-NEW)") finds no file; it is dropped and its text becomes one more new statement.
-// state.py runs once per sub-statement, so state-setup-substatement sees earlier ones.
-func (t *tx) conclusionOnDisk(id string) (string, bool) {
-	if o, ok := t.objs[id]; ok && o.isNew {
-		return "", false
-	}
-	return t.conclusion(id)
 }
 
 func modificationText(a Args) string {
@@ -679,12 +627,12 @@ var Skills = []*Skill{
 			{Name: "purpose", Kind: ParamString, Help: "how proving it resolves the problem", Long: true},
 		},
 		check: problemOpen("prob-wrapup-statement", "problem_id"),
-		apply: func(t *tx, a Args) error {
+		apply: func(t *change, a Args) error {
 			id, err := t.newStatement(a.List("claim"), a.List("premises"))
 			if err != nil {
 				return err
 			}
-			doc, err := t.modify(a.Str("problem_id"))
+			doc, err := t.Modify(a.Str("problem_id"))
 			if err != nil {
 				return err
 			}
@@ -706,7 +654,7 @@ var Skills = []*Skill{
 			{Name: "priority", Kind: ParamString, Help: "a priority label"},
 		},
 		check: problemOpen("prob-setup-subgoal", "parent_problem_id"),
-		apply: func(t *tx, a Args) error {
+		apply: func(t *change, a Args) error {
 			var hyps []string
 			for _, h := range a.List("subproblem_hypothesis") {
 				text, existing := model.SubgoalHypothesis(h, t.conclusionOnDisk)
@@ -720,11 +668,11 @@ var Skills = []*Skill{
 				}
 				hyps = append(hyps, "("+id+") "+text)
 			}
-			pid, err := t.newID(model.KindProblem)
+			pid, err := t.NewID(model.KindProblem)
 			if err != nil {
 				return err
 			}
-			parent, err := t.modify(a.Str("parent_problem_id"))
+			parent, err := t.Modify(a.Str("parent_problem_id"))
 			if err != nil {
 				return err
 			}
@@ -762,8 +710,8 @@ var Skills = []*Skill{
 			}
 			return nil
 		},
-		apply: func(t *tx, a Args) error {
-			doc, err := t.modify(a.Str("problem_id"))
+		apply: func(t *change, a Args) error {
+			doc, err := t.Modify(a.Str("problem_id"))
 			if err != nil {
 				return err
 			}
@@ -811,8 +759,8 @@ var Skills = []*Skill{
 			}
 			return nil
 		},
-		apply: func(t *tx, a Args) error {
-			doc, err := t.modify(a.Str("statement_id"))
+		apply: func(t *change, a Args) error {
+			doc, err := t.Modify(a.Str("statement_id"))
 			if err != nil {
 				return err
 			}
@@ -859,7 +807,7 @@ var Skills = []*Skill{
 			}
 			return nil
 		},
-		apply: func(t *tx, a Args) error {
+		apply: func(t *change, a Args) error {
 			var ids []string
 			for _, sub := range a.Subs() {
 				id, err := t.newStatement([]string{sub.Claim}, sub.Premises)
@@ -868,7 +816,7 @@ var Skills = []*Skill{
 				}
 				ids = append(ids, id)
 			}
-			doc, err := t.modify(a.Str("parent_statement_id"))
+			doc, err := t.Modify(a.Str("parent_statement_id"))
 			if err != nil {
 				return err
 			}
@@ -893,7 +841,7 @@ var Skills = []*Skill{
 			{Name: "issue_number", Kind: ParamInt, Help: "the issue that revealed it (fixer)"},
 		},
 		check: undecided("state-mark-false"),
-		apply: func(t *tx, a Args) error {
+		apply: func(t *change, a Args) error {
 			st, doc, err := t.modifyStatement(a.Str("statement_id"))
 			if err != nil {
 				return err
@@ -923,14 +871,14 @@ var Skills = []*Skill{
 			{Name: "issue_number", Kind: ParamInt, Help: "the issue that revealed it (fixer)"},
 		},
 		check: undecided("state-propose-modification"),
-		apply: func(t *tx, a Args) error {
+		apply: func(t *change, a Args) error {
 			st, doc, err := t.modifyStatement(a.Str("statement_id"))
 			if err != nil {
 				return err
 			}
 			change := modificationText(a)
 			prefix := "MODIFICATION: "
-			if t.vocabFor(statusOf(doc)) == model.P013 {
+			if t.Vocab(statusOf(doc)) == model.P013 {
 				prefix = "MODIFICATION PROPOSED: " // the seed-era agents' note
 			}
 			t.setPhase(doc, model.PhaseNeedsDecision)
@@ -953,7 +901,7 @@ var Skills = []*Skill{
 			{Name: "verification_summary", Kind: ParamString, Help: "what was checked", Long: true},
 		},
 		check: proofSubmitted("check-confirm-proof", true),
-		apply: func(t *tx, a Args) error {
+		apply: func(t *change, a Args) error {
 			st, doc, err := t.modifyStatement(a.Str("statement_id"))
 			if err != nil {
 				return err
@@ -970,7 +918,7 @@ var Skills = []*Skill{
 			if !a.Has("direction") {
 				how = "read from the proof's first sentence"
 			}
-			t.explain = append(t.explain, fmt.Sprintf("confirms a %s (%s): %s becomes %s", dir, how, st.ID, status))
+			t.Explain(fmt.Sprintf("confirms a %s (%s): %s becomes %s", dir, how, st.ID, status))
 			doc.Set("status", model.Str(status))
 			doc.Set("reliability", model.Float(1))
 			if a.Has("verification_summary") {
@@ -1013,7 +961,7 @@ var Skills = []*Skill{
 			}
 			return quoteInProof(st, a.Str("sentence_text"), a.Int("sentence_number"))
 		},
-		apply: func(t *tx, a Args) error {
+		apply: func(t *change, a Args) error {
 			st, doc, err := t.modifyStatement(a.Str("statement_id"))
 			if err != nil {
 				return err
@@ -1038,7 +986,7 @@ var Skills = []*Skill{
 			{Name: "change_description", Kind: ParamString, Required: true, Help: "what was changed", Long: true},
 		},
 		check: issueOpen("fix-patch-proof", "statement_id"),
-		apply: func(t *tx, a Args) error {
+		apply: func(t *change, a Args) error {
 			st, doc, err := t.modifyStatement(a.Str("statement_id"))
 			if err != nil {
 				return err
@@ -1064,21 +1012,21 @@ var Skills = []*Skill{
 			{Name: "purpose", Kind: ParamString, Required: true, Help: "how the lemma fills the gap", Long: true},
 		},
 		check: issueOpen("fix-create-substatement", "parent_statement_id"),
-		apply: func(t *tx, a Args) error {
+		apply: func(t *change, a Args) error {
 			id := a.Str("parent_statement_id")
 			st, _ := t.Statement(id)
 			sub, err := t.newStatement([]string{a.Str("sub_claim")}, a.List("sub_premises"))
 			if err != nil {
 				return err
 			}
-			doc, err := t.modify(id)
+			doc, err := t.Modify(id)
 			if err != nil {
 				return err
 			}
 			n := a.Int("issue_number")
 			appendStr(doc, "preliminaries", sub)
 			appendIn(doc, "validation", "responses", model.FormatSubstatementResponse(nextResponse(st), n, sub, a.Str("purpose")))
-			status := model.StatusWord(model.PhaseAwaitingSubs, t.vocabFor(statusOf(doc)))
+			status := model.StatusWord(model.PhaseAwaitingSubs, t.Vocab(statusOf(doc)))
 			if status == "awaiting_substatements" {
 				status = "awaiting_substatement" // the fixer's own word (FORMAT.md)
 			}
@@ -1132,7 +1080,7 @@ var Skills = []*Skill{
 			}
 			return nil
 		},
-		apply: func(t *tx, a Args) error {
+		apply: func(t *change, a Args) error {
 			id := a.Str("statement_id")
 			st, doc, err := t.modifyStatement(id)
 			if err != nil {
@@ -1140,7 +1088,7 @@ var Skills = []*Skill{
 			}
 			p, _ := model.ProposalOf(st)
 			decision := a.Str("decision")
-			t.extra = append(t.extra, model.M("decision", model.Str(decision)))
+			t.Log("decision", model.Str(decision))
 			switch decision {
 			case DecisionFalse:
 				reason := a.Str("reason")
@@ -1149,12 +1097,12 @@ var Skills = []*Skill{
 				}
 				doc.Set("status", model.Str("false"))
 				appendStr(doc, "progresses", "COUNTEREXAMPLE: "+reason)
-				t.explain = append(t.explain, "rejects "+id+"'s proposed modification: the claim is false as stated")
+				t.Explain("rejects " + id + "'s proposed modification: the claim is false as stated")
 				return nil
 			case DecisionAbandon:
 				doc.Set("status", model.Str("abandoned"))
 				appendStr(doc, "progresses", "ABANDONED: Proposed modification rejected: "+a.Str("reason"))
-				t.explain = append(t.explain, "rejects "+id+"'s proposed modification: "+id+" is no longer needed")
+				t.Explain("rejects " + id + "'s proposed modification: " + id + " is no longer needed")
 				return nil
 			}
 			claim, premises := p.Claim, p.Premises
@@ -1176,22 +1124,22 @@ var Skills = []*Skill{
 				typ = "modification"
 			}
 			appendStr(doc, "progresses", "ABANDONED: Modification accepted ("+typ+"): replaced by "+nid+".")
-			t.explain = append(t.explain, "accepts "+id+"'s proposed modification: "+nid+" takes its place, for agent-prove; "+id+" is settled as abandoned")
+			t.Explain("accepts " + id + "'s proposed modification: " + nid + " takes its place, for agent-prove; " + id + " is settled as abandoned")
 			switch pid := a.Str("parent_id"); model.KindOf(pid) {
 			case model.KindProblem:
-				pdoc, err := t.modify(pid)
+				pdoc, err := t.Modify(pid)
 				if err != nil {
 					return err
 				}
 				appendStr(pdoc, "progresses", "("+nid+") "+claim)
 			case model.KindStatement:
-				pdoc, err := t.modify(pid)
+				pdoc, err := t.Modify(pid)
 				if err != nil {
 					return err
 				}
 				replacePreliminary(pdoc, id, nid)
 			default:
-				t.explain = append(t.explain, nid+" hangs under nothing (no parent given): attach it by hand")
+				t.Explain(nid + " hangs under nothing (no parent given): attach it by hand")
 			}
 			return nil
 		},
@@ -1216,8 +1164,8 @@ var Skills = []*Skill{
 			}
 			return nil
 		},
-		apply: func(t *tx, a Args) error {
-			doc, err := t.modify(a.Str("statement_id"))
+		apply: func(t *change, a Args) error {
+			doc, err := t.Modify(a.Str("statement_id"))
 			if err != nil {
 				return err
 			}
