@@ -20,6 +20,7 @@ import (
 
 	"referee/gen"
 	"referee/model"
+	"referee/skill"
 	"referee/store"
 )
 
@@ -338,13 +339,13 @@ func RunLive(o LiveOptions) (LiveReport, error) {
 	}
 	every(o.Calls, func(int) {
 		name, params := loop.Next()
-		skill, _ := store.Lookup(name)
-		args, err := storeArgs(skill, params)
+		sk, _ := skill.Lookup(name)
+		args, err := storeArgs(sk, params)
 		if err != nil {
 			fail(err)
 			return
 		}
-		res, err := store.Run(o.Dir, skill, args, store.Options{Actor: "bench"})
+		res, err := store.Run(o.Dir, sk, args, store.Options{Actor: "bench"})
 		if err != nil {
 			fail(err)
 			return

@@ -31,6 +31,7 @@ import (
 
 	"referee/gen"
 	"referee/model"
+	"referee/skill"
 	"referee/store"
 )
 
@@ -349,15 +350,15 @@ func flags(params map[string]string) []string {
 	return out
 }
 
-// storeArgs turns parameters into store.Args, as the CLI does.
-func storeArgs(skill *store.Skill, params map[string]string) (store.Args, error) {
-	a := store.Args{}
+// storeArgs turns parameters into skill.Args, as the CLI does.
+func storeArgs(sk *skill.Skill, params map[string]string) (skill.Args, error) {
+	a := skill.Args{}
 	for name, v := range params {
-		p, ok := skill.Param(name)
+		p, ok := sk.Param(name)
 		if !ok {
-			return nil, fmt.Errorf("%s has no parameter %s", skill.Name, name)
+			return nil, fmt.Errorf("%s has no parameter %s", sk.Name, name)
 		}
-		if p.Kind == store.ParamInt {
+		if p.Kind == skill.ParamInt {
 			var n int
 			if _, err := fmt.Sscan(v, &n); err != nil {
 				return nil, err
@@ -482,12 +483,12 @@ func (l *SkillLoop) Next() (string, map[string]string) {
 // InProcess makes the next call through store.Run.
 func (l *SkillLoop) InProcess() error {
 	name, params := l.Next()
-	skill, _ := store.Lookup(name)
-	args, err := storeArgs(skill, params)
+	sk, _ := skill.Lookup(name)
+	args, err := storeArgs(sk, params)
 	if err != nil {
 		return err
 	}
-	_, err = store.Run(l.Dir, skill, args, store.Options{Actor: "bench"})
+	_, err = store.Run(l.Dir, sk, args, store.Options{Actor: "bench"})
 	return err
 }
 

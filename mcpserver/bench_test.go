@@ -11,6 +11,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"referee/internal/benchfolder"
+	"referee/skill"
 	"referee/store"
 )
 
@@ -26,13 +27,13 @@ func proving(b *testing.B) (dir string) {
 	dir = freshFolder(b)
 	for _, call := range []struct {
 		skill string
-		args  store.Args
+		args  skill.Args
 	}{
-		{"prob-wrapup-statement", store.Args{"problem_id": "p-001", "claim": []string{"Alice is the Spy"}}},
-		{"state-complete-proof", store.Args{"statement_id": "s-007", "strategy": "direct",
+		{"prob-wrapup-statement", skill.Args{"problem_id": "p-001", "claim": []string{"Alice is the Spy"}}},
+		{"state-complete-proof", skill.Args{"statement_id": "s-007", "strategy": "direct",
 			"proof_text": "Alice cannot be a Knight.\n\nStep 1: She says she is a spy. QED."}},
 	} {
-		sk, _ := store.Lookup(call.skill)
+		sk, _ := skill.Lookup(call.skill)
 		if _, err := store.Run(dir, sk, call.args, store.Options{Actor: "bench"}); err != nil {
 			b.Fatal(err)
 		}
@@ -41,13 +42,13 @@ func proving(b *testing.B) (dir string) {
 }
 
 // rejectPatch is the i-th call of the reject/patch cycle.
-func rejectPatch(i int) (string, store.Args) {
+func rejectPatch(i int) (string, skill.Args) {
 	if i%2 == 0 {
-		return "check-reject-proof", store.Args{"statement_id": "s-007", "sentence_number": 2,
+		return "check-reject-proof", skill.Args{"statement_id": "s-007", "sentence_number": 2,
 			"sentence_text": "Step 1: She says she is a spy.", "error_type": "unjustified_leap",
 			"explanation": "why", "suggested_fix": "say why"}
 	}
-	return "fix-patch-proof", store.Args{"statement_id": "s-007", "issue_number": i/2 + 1,
+	return "fix-patch-proof", skill.Args{"statement_id": "s-007", "issue_number": i/2 + 1,
 		"updated_proof":      fmt.Sprintf("Alice cannot be a Knight.\n\nStep 1: She says she is a spy, version %d. QED.", i),
 		"change_description": "said why"}
 }
@@ -70,7 +71,7 @@ func BenchmarkToolCall(b *testing.B) {
 		b.ResetTimer()
 		for i := 0; b.Loop(); i++ {
 			name, args := rejectPatch(i)
-			sk, _ := store.Lookup(name)
+			sk, _ := skill.Lookup(name)
 			if _, err := store.Run(dir, sk, args, store.Options{Actor: "bench"}); err != nil {
 				b.Fatal(err)
 			}

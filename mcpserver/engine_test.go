@@ -12,6 +12,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"referee/internal/benchfolder"
+	"referee/skill"
 	"referee/store"
 )
 
@@ -70,15 +71,15 @@ func TestEngineAnswersAsAFreshRead(t *testing.T) {
 		}
 	}
 	compare("at the start")
-	sk, _ := store.Lookup("check-reject-proof")
-	if _, err := store.Run(dir, sk, store.Args{"statement_id": "s-016", "sentence_number": 1,
+	sk, _ := skill.Lookup("check-reject-proof")
+	if _, err := store.Run(dir, sk, skill.Args{"statement_id": "s-016", "sentence_number": 1,
 		"sentence_text": firstSentence(t, dir, "s-016"), "error_type": "unjustified_leap",
 		"explanation": "why", "suggested_fix": "say why"}, store.Options{Actor: "agent-check"}); err != nil {
 		t.Fatal(err)
 	}
 	compare("after a change by another writer") // no wait: the log says what changed
-	sk, _ = store.Lookup("abandon")
-	res, err := store.Run(dir, sk, store.Args{"statement_id": "s-017"}, store.Options{Actor: "human"})
+	sk, _ = skill.Lookup("abandon")
+	res, err := store.Run(dir, sk, skill.Args{"statement_id": "s-017"}, store.Options{Actor: "human"})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -12,6 +12,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"referee/model"
+	"referee/skill"
 	"referee/store"
 )
 
@@ -47,7 +48,7 @@ var readTools = []readTool{
 			if s.eng != nil {
 				f, err := s.eng.frame(ctx)
 				if err != nil {
-					return nil, &store.InputError{Msg: err.Error()}
+					return nil, &skill.InputError{Msg: err.Error()}
 				}
 				st = s.eng.statusOf(f)
 			} else {
@@ -192,7 +193,7 @@ func (rt readTool) args(raw json.RawMessage) (readArgs, error) {
 		}
 		switch rt.params[i].kind {
 		case "integer":
-			n, err := store.WholeNumber(m.Value)
+			n, err := skill.WholeNumber(m.Value)
 			if err != nil {
 				return a, inputf("arguments: %q: %v", m.Key, err)
 			}
@@ -216,7 +217,7 @@ func (rt readTool) args(raw json.RawMessage) (readArgs, error) {
 }
 
 func inputf(format string, args ...any) error {
-	return &store.InputError{Msg: fmt.Sprintf(format, args...)}
+	return &skill.InputError{Msg: fmt.Sprintf(format, args...)}
 }
 
 // current is the folder as the read tools answer from it: the engine's frame, up to date
@@ -226,12 +227,12 @@ func (s *server) current(ctx context.Context) (snap *model.Snapshot, graph func(
 	// A folder of the contents that is a link is refused, as a change would be, not read
 	// as empty.
 	if err := store.RefuseLinks(s.dir); err != nil {
-		return nil, nil, &store.InputError{Msg: err.Error()}
+		return nil, nil, &skill.InputError{Msg: err.Error()}
 	}
 	if s.eng != nil {
 		f, err := s.eng.frame(ctx)
 		if err != nil {
-			return nil, nil, &store.InputError{Msg: err.Error()}
+			return nil, nil, &skill.InputError{Msg: err.Error()}
 		}
 		return f.Snapshot(), f.Graph, nil
 	}
@@ -267,7 +268,7 @@ func answer[T any](ctx context.Context, s *server, read func(*model.Snapshot, fu
 func load(loader func(string) (*model.Snapshot, error), dir string) (*model.Snapshot, error) {
 	snap, err := loader(dir)
 	if err != nil {
-		return nil, &store.InputError{Msg: err.Error()}
+		return nil, &skill.InputError{Msg: err.Error()}
 	}
 	return snap, nil
 }

@@ -16,6 +16,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"referee/skill"
 	"referee/store"
 )
 
@@ -60,7 +61,7 @@ func New(dir string, opts Options) *mcp.Server {
 	srv := mcp.NewServer(&mcp.Implementation{Name: "referee", Version: opts.Version}, &mcp.ServerOptions{
 		Instructions: instructions,
 	})
-	for _, sk := range store.Skills {
+	for _, sk := range skill.Skills {
 		srv.AddTool(skillTool(sk, sk.Name), s.skillHandler(sk))
 		for _, alias := range sk.Aliases {
 			srv.AddTool(skillTool(sk, alias), s.skillHandler(sk))
@@ -108,9 +109,9 @@ type toolErrorBody struct {
 // toolError is err as a tool error: "<kind>: <the CLI's message>", nothing written.
 func toolError(err error) *mcp.CallToolResult {
 	var (
-		pe *store.PreconditionError
+		pe *skill.PreconditionError
 		ce *store.ConflictError
-		ie *store.InputError
+		ie *skill.InputError
 	)
 	kind := KindError
 	switch {

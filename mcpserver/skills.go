@@ -10,6 +10,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"referee/model"
+	"referee/skill"
 	"referee/store"
 )
 
@@ -20,7 +21,7 @@ const ExpectVersion = "expect_version"
 // skillTool describes a skill as a tool named name (its name or an alias): the agents'
 // parameter names, required fields and enums, from the same registry as the CLI flags
 // and SKILL.md.
-func skillTool(sk *store.Skill, name string) *mcp.Tool {
+func skillTool(sk *skill.Skill, name string) *mcp.Tool {
 	props := map[string]any{}
 	required := []string{}
 	for _, p := range sk.Params {
@@ -52,7 +53,7 @@ func skillTool(sk *store.Skill, name string) *mcp.Tool {
 	}
 }
 
-func targetText(sk *store.Skill) string {
+func targetText(sk *skill.Skill) string {
 	if sk.Target == "" {
 		return "the object"
 	}
@@ -63,21 +64,21 @@ func targetText(sk *store.Skill) string {
 var repeatNote = regexp.MustCompile(`\s*\(repeat[^)]*\)`)
 
 // paramSchema is the JSON schema of one parameter.
-func paramSchema(p store.Param) map[string]any {
+func paramSchema(p skill.Param) map[string]any {
 	help := repeatNote.ReplaceAllString(p.Help, "")
 	str := map[string]any{"type": "string"}
 	if len(p.Enum) > 0 {
 		str["enum"] = p.Enum
 	}
 	switch p.Kind {
-	case store.ParamStrings, store.ParamIDs:
-		if p.Kind == store.ParamIDs {
+	case skill.ParamStrings, skill.ParamIDs:
+		if p.Kind == skill.ParamIDs {
 			help += " (" + p.IDKind + "-NNN IDs)"
 		}
 		return map[string]any{"type": "array", "items": str, "description": help + "; a list of strings"}
-	case store.ParamInt:
+	case skill.ParamInt:
 		return map[string]any{"type": "integer", "minimum": 1, "description": help}
-	case store.ParamSubStatements:
+	case skill.ParamSubStatements:
 		return map[string]any{
 			"type": "array", "description": help,
 			"items": map[string]any{
@@ -90,7 +91,7 @@ func paramSchema(p store.Param) map[string]any {
 				"additionalProperties": false,
 			},
 		}
-	case store.ParamID:
+	case skill.ParamID:
 		help += " (a " + p.IDKind + "-NNN ID)"
 	}
 	str["description"] = help
@@ -98,7 +99,7 @@ func paramSchema(p store.Param) map[string]any {
 }
 
 // skillHandler runs a skill through store.Run, as `referee skill` does.
-func (s *server) skillHandler(sk *store.Skill) mcp.ToolHandler {
+func (s *server) skillHandler(sk *skill.Skill) mcp.ToolHandler {
 	return func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		args, expect, err := skillArgs(sk, req.Params.Arguments)
 		if err != nil {
@@ -123,7 +124,7 @@ func (s *server) skillHandler(sk *store.Skill) mcp.ToolHandler {
 
 // skillArgs reads a tool call's arguments with the parser of the CLI's --params, taking
 // expect_version out first.
-func skillArgs(sk *store.Skill, raw json.RawMessage) (store.Args, string, error) {
+func skillArgs(sk *skill.Skill, raw json.RawMessage) (skill.Args, string, error) {
 	doc, err := arguments(raw)
 	if err != nil {
 		return nil, "", err
@@ -140,13 +141,13 @@ func skillArgs(sk *store.Skill, raw json.RawMessage) (store.Args, string, error)
 		case model.String:
 			expect = strings.TrimSpace(m.Value.Str)
 		default:
-			return nil, "", &store.InputError{Msg: fmt.Sprintf("arguments: %q must be a string, found a %s", ExpectVersion, m.Value.Kind)}
+			return nil, "", &skill.InputError{Msg: fmt.Sprintf("arguments: %q must be a string, found a %s", ExpectVersion, m.Value.Kind)}
 		}
 	}
 	doc.Obj = kept
-	args, err := store.ArgsFromValue(sk, doc)
+	args, err := skill.ArgsFromValue(sk, doc)
 	if err != nil {
-		return nil, "", &store.InputError{Msg: "arguments: " + err.Error()}
+		return nil, "", &skill.InputError{Msg: "arguments: " + err.Error()}
 	}
 	return args, expect, nil
 }
@@ -158,13 +159,13 @@ func arguments(raw json.RawMessage) (model.Value, error) {
 	}
 	doc, err := model.Parse(raw)
 	if err != nil {
-		return doc, &store.InputError{Msg: "arguments: not valid JSON: " + err.Error()}
+		return doc, &skill.InputError{Msg: "arguments: not valid JSON: " + err.Error()}
 	}
 	if doc.Kind == model.Null {
 		return model.Obj(), nil
 	}
 	if doc.Kind != model.Object {
-		return doc, &store.InputError{Msg: fmt.Sprintf("arguments: expected a JSON object keyed by parameter names, found a %s", doc.Kind)}
+		return doc, &skill.InputError{Msg: fmt.Sprintf("arguments: expected a JSON object keyed by parameter names, found a %s", doc.Kind)}
 	}
 	return doc, nil
 }

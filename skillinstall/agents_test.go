@@ -11,7 +11,7 @@ import (
 	"testing"
 
 	"referee/internal/testshared"
-	"referee/store"
+	"referee/skill"
 )
 
 // These tests install into a copy of the agents' own repository (Ranch0o0/MRA-v1 at
@@ -229,7 +229,7 @@ func TestInstallIntoTheAgentsRepository(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(o.SkillsDir, "prob-wrapup-statement")); err == nil {
 		t.Errorf("referee's own name prob-wrapup-statement was installed beside their prob-core-statement")
 	}
-	abandon, _ := store.Lookup("abandon")
+	abandon, _ := skill.Lookup("abandon")
 	if got := after[".claude/skills/abandon/SKILL.md"]; got != "-rw-r--r--\n"+string(generated(abandon, "referee")) {
 		t.Errorf("abandon/SKILL.md:\n%s", got)
 	}
@@ -320,7 +320,7 @@ func TestInstallOverTheirNewerVersion(t *testing.T) {
 		t.Fatalf("their newer file: %+v", c)
 	}
 	got, _ := os.ReadFile(path)
-	fix, _ := store.Lookup("fix-patch-proof")
+	fix, _ := skill.Lookup("fix-patch-proof")
 	want, _, err := Merge(fix, "fix-patch-proof", newer, "referee")
 	if err != nil || string(got) != want {
 		t.Errorf("installed over their newer file:\n%s", got)

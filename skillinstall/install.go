@@ -17,6 +17,7 @@ import (
 	"github.com/aymanbagabas/go-udiff"
 
 	"referee/model"
+	"referee/skill"
 	"referee/store"
 )
 
@@ -118,7 +119,7 @@ func loadManifest(dir string) (*manifest, error) {
 	}
 	var m manifest
 	if err := json.Unmarshal(data, &m); err != nil || m.Version != 1 {
-		return nil, &store.InputError{Msg: fmt.Sprintf("%s: not a manifest referee wrote (%v); move it away to install afresh", filepath.Join(dir, manifestName), err)}
+		return nil, &skill.InputError{Msg: fmt.Sprintf("%s: not a manifest referee wrote (%v); move it away to install afresh", filepath.Join(dir, manifestName), err)}
 	}
 	return &m, nil
 }
@@ -147,8 +148,8 @@ func (p *Plan) object(sha string) ([]byte, error) {
 }
 
 // generated is the SKILL.md of a skill the agents do not have: referee's own, with the marker.
-func generated(s *store.Skill, command string) []byte {
-	doc := store.SkillDoc(s)
+func generated(s *skill.Skill, command string) []byte {
+	doc := skill.SkillDoc(s)
 	if command != "referee" {
 		doc = strings.ReplaceAll(doc, "referee skill "+s.Name, command+" skill "+s.Name)
 	}
@@ -166,7 +167,7 @@ func PlanInstall(o Options) (*Plan, error) {
 	}
 	p := &Plan{opts: o, man: man}
 	known := map[string]bool{}
-	for _, s := range store.Skills {
+	for _, s := range skill.Skills {
 		var present []string
 		for _, n := range append([]string{s.Name}, s.Aliases...) {
 			known[n] = true
@@ -202,7 +203,7 @@ func PlanInstall(o Options) (*Plan, error) {
 	return p, nil
 }
 
-func (p *Plan) planSkill(s *store.Skill, name string) (*Change, error) {
+func (p *Plan) planSkill(s *skill.Skill, name string) (*Change, error) {
 	path := filepath.Join(p.opts.SkillsDir, name, "SKILL.md")
 	cur, ok, mode, err := readMaybe(path)
 	c := &Change{Path: path, old: cur, oldOK: ok, mode: mode, skillName: s.Name, alias: name}
@@ -312,7 +313,7 @@ func (p *Plan) planMCP() (*Change, error) {
 	path := p.opts.MCPConfig
 	cur, ok, mode, err := readMaybe(path)
 	if errors.Is(err, errNotRegular) {
-		return nil, &store.InputError{Msg: path + ": not a regular file (a link?); referee does not write through it (--mcp-config \"\" skips it)"}
+		return nil, &skill.InputError{Msg: path + ": not a regular file (a link?); referee does not write through it (--mcp-config \"\" skips it)"}
 	}
 	if err != nil {
 		return nil, err
@@ -434,7 +435,7 @@ func PlanUninstall(o Options) (*Plan, error) {
 		return nil, err
 	}
 	if man == nil {
-		return nil, &store.InputError{Msg: fmt.Sprintf("nothing to uninstall: %s has no manifest (referee skills install writes it)", o.BackupDir)}
+		return nil, &skill.InputError{Msg: fmt.Sprintf("nothing to uninstall: %s has no manifest (referee skills install writes it)", o.BackupDir)}
 	}
 	p := &Plan{opts: o, man: man, uninst: true, dirs: man.Dirs}
 	for _, e := range man.Files {

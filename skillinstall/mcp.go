@@ -4,7 +4,7 @@ import (
 	"fmt"
 
 	"referee/model"
-	"referee/store"
+	"referee/skill"
 )
 
 // ServerName is referee's key under "mcpServers" in the agents' .mcp.json.
@@ -73,16 +73,16 @@ func readMCP(path string, data []byte, exists bool) (model.Value, model.Value, e
 	if exists {
 		var err error
 		if doc, err = model.Parse(data); err != nil {
-			return doc, doc, &store.InputError{Msg: fmt.Sprintf("%s: not valid JSON (%v); fix it or remove it, then install again", path, err)}
+			return doc, doc, &skill.InputError{Msg: fmt.Sprintf("%s: not valid JSON (%v); fix it or remove it, then install again", path, err)}
 		}
 		if doc.Kind != model.Object {
-			return doc, doc, &store.InputError{Msg: fmt.Sprintf("%s: expected a JSON object, found a %s", path, doc.Kind)}
+			return doc, doc, &skill.InputError{Msg: fmt.Sprintf("%s: expected a JSON object, found a %s", path, doc.Kind)}
 		}
 	}
 	servers := model.Obj()
 	if v, ok := doc.Get("mcpServers"); ok {
 		if v.Kind != model.Object {
-			return doc, doc, &store.InputError{Msg: fmt.Sprintf(`%s: "mcpServers" must be an object, found a %s`, path, v.Kind)}
+			return doc, doc, &skill.InputError{Msg: fmt.Sprintf(`%s: "mcpServers" must be an object, found a %s`, path, v.Kind)}
 		}
 		servers = *v
 	}

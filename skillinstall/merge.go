@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"referee/model"
+	"referee/skill"
 	"referee/store"
 )
 
@@ -22,7 +23,7 @@ const GeneratedMarker = "<!-- referee skills install: referee wrote this file, f
 
 // merger holds what one merge needs.
 type merger struct {
-	skill *store.Skill // the registry's skill
+	skill *skill.Skill // the registry's skill
 	name  string       // the name the agents call it by (their folder)
 	cmd   string       // the command the agents run, usually "referee"
 	tr    translator
@@ -34,7 +35,7 @@ type merger struct {
 // the agents give the skill; cmd the command they run. It returns the merged text and
 // the number of script calls replaced, or an *unmapped error saying why the file is
 // better left as it is.
-func Merge(s *store.Skill, name, original, cmd string) (string, int, error) {
+func Merge(s *skill.Skill, name, original, cmd string) (string, int, error) {
 	tr, ok := translators[s.Name]
 	if !ok {
 		return "", 0, unmappedf("referee does not translate the skill %s", s.Name)
@@ -315,7 +316,7 @@ func (m *merger) flagSpan(span string) (string, error) {
 }
 
 // cli is the referee command of a call, one flag a line as their samples have it.
-func (m *merger) cli(a store.Args) []string {
+func (m *merger) cli(a skill.Args) []string {
 	parts := []string{m.cmd + " skill " + m.name}
 	var heredoc []string
 	for _, p := range m.skill.Params {
@@ -324,7 +325,7 @@ func (m *merger) cli(a store.Args) []string {
 			continue
 		}
 		switch x := v.(type) {
-		case []store.SubStatement:
+		case []skill.SubStatement:
 			heredoc = append(heredoc, `{"`+p.Name+`": [`)
 			for i, sub := range x {
 				item := model.Obj(model.M("claim", model.Str(sub.Claim)), model.M("premises", model.Strs(nonNil(sub.Premises))))
@@ -375,7 +376,7 @@ func nonNil(s []string) []string {
 }
 
 // mcpLine names the MCP tool of the call and its arguments.
-func (m *merger) mcpLine(a store.Args) string {
+func (m *merger) mcpLine(a skill.Args) string {
 	var members []model.Member
 	for _, p := range m.skill.Params {
 		v, ok := a[p.Name]
@@ -383,7 +384,7 @@ func (m *merger) mcpLine(a store.Args) string {
 			continue
 		}
 		switch x := v.(type) {
-		case []store.SubStatement:
+		case []skill.SubStatement:
 			arr := model.Value{Kind: model.Array}
 			for _, sub := range x {
 				arr.Arr = append(arr.Arr, model.Obj(model.M("claim", model.Str(sub.Claim)), model.M("premises", model.Strs(nonNil(sub.Premises)))))

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"referee/store"
+	"referee/skill"
 )
 
 // A SKILL.md in the shape of the agents' (front matter, workflow, a sample calling their
@@ -77,9 +77,9 @@ FIXED: Statement [statement_id]
 - Keep the fix minimal
 `
 
-func skill(t *testing.T, name string) *store.Skill {
+func lookup(t *testing.T, name string) *skill.Skill {
 	t.Helper()
-	s, ok := store.Lookup(name)
+	s, ok := skill.Lookup(name)
 	if !ok {
 		t.Fatalf("no skill %s", name)
 	}
@@ -87,7 +87,7 @@ func skill(t *testing.T, name string) *store.Skill {
 }
 
 func TestMerge(t *testing.T) {
-	s := skill(t, "fix-patch-proof")
+	s := lookup(t, "fix-patch-proof")
 	got, n, err := Merge(s, "fix-patch-proof", sample, "referee")
 	if err != nil || n != 1 || got != sampleMerged {
 		t.Fatalf("Merge: %d %v\n%s", n, err, got)
@@ -110,7 +110,7 @@ func TestMerge(t *testing.T) {
 
 // What referee cannot translate leaves the file as it is, with the reason.
 func TestMergeUnmapped(t *testing.T) {
-	s := skill(t, "fix-patch-proof")
+	s := lookup(t, "fix-patch-proof")
 	for _, c := range []struct{ from, to, why string }{
 		{"--status validating", "--status true", "src/state.py --status true: the referee skill does not do that"},
 		{"--status validating", "--summary x", "src/state.py --summary: not a flag referee knows"},

@@ -4,7 +4,7 @@ import (
 	"strings"
 
 	"referee/model"
-	"referee/store"
+	"referee/skill"
 )
 
 // A group is what one referee call does: for a skill that creates objects, the script calls
@@ -18,7 +18,7 @@ type group struct {
 // referee call worked out from a group: the parameters, and what it creates and modifies
 // (for the "Output:" line).
 type refCall struct {
-	args     store.Args
+	args     skill.Args
 	created  []string
 	modified []string
 }
@@ -147,7 +147,7 @@ var translators = map[string]translator{
 			if err != nil {
 				return nil, err
 			}
-			a := store.Args{"problem_id": pid, "claim": claim}
+			a := skill.Args{"problem_id": pid, "claim": claim}
 			if premises != nil {
 				a["premises"] = premises
 			}
@@ -170,7 +170,7 @@ var translators = map[string]translator{
 		if err := c.allow("status", "unresolved", "open"); err != nil {
 			return nil, err
 		}
-		a := store.Args{"parent_problem_id": idOr(link, "parent_problem_id"), "subproblem_objective": c.list("objectives")}
+		a := skill.Args{"parent_problem_id": idOr(link, "parent_problem_id"), "subproblem_objective": c.list("objectives")}
 		if h := c.list("hypothesis"); h != nil {
 			a["subproblem_hypothesis"] = h
 		}
@@ -191,7 +191,7 @@ var translators = map[string]translator{
 		if err := c.allow("status", "resolved", "solved"); err != nil {
 			return nil, err
 		}
-		a := store.Args{"problem_id": idOr(c, "problem_id"), "resolution": c.one("solution.full"), "key_statement_id": c.list("solution.ref")}
+		a := skill.Args{"problem_id": idOr(c, "problem_id"), "resolution": c.one("solution.full"), "key_statement_id": c.list("solution.ref")}
 		if cot := c.list("solution.cot"); cot != nil {
 			a["cot"] = cot
 		}
@@ -211,7 +211,7 @@ var translators = map[string]translator{
 		if err := c.allow("status", "validating", "awaiting_verification"); err != nil {
 			return nil, err
 		}
-		a := store.Args{"statement_id": idOr(c, "statement_id"), "proof_text": c.one("proof.full"), "strategy": placeholder("strategy")}
+		a := skill.Args{"statement_id": idOr(c, "statement_id"), "proof_text": c.one("proof.full"), "strategy": placeholder("strategy")}
 		if cot := c.list("proof.cot"); cot != nil {
 			a["proof_cot"] = cot
 		}
@@ -238,18 +238,18 @@ var translators = map[string]translator{
 		if err != nil {
 			return nil, err
 		}
-		var subs []store.SubStatement
+		var subs []skill.SubStatement
 		for _, c := range g.creates {
 			claim, premises, err := statementCreate(c)
 			if err != nil {
 				return nil, err
 			}
-			subs = append(subs, store.SubStatement{Claim: strings.Join(claim, " "), Premises: premises})
+			subs = append(subs, skill.SubStatement{Claim: strings.Join(claim, " "), Premises: premises})
 		}
 		if len(subs) == 0 {
 			return nil, unmappedf("the link to the parent without the calls that create the sub-statements")
 		}
-		a := store.Args{"parent_statement_id": idOr(link, "parent_statement_id"), "sub_statements": subs, "rationale": placeholder("rationale")}
+		a := skill.Args{"parent_statement_id": idOr(link, "parent_statement_id"), "sub_statements": subs, "rationale": placeholder("rationale")}
 		if link != nil {
 			if err := link.allow("status", "validating", "awaiting_substatements"); err != nil {
 				return nil, err
@@ -280,7 +280,7 @@ var translators = map[string]translator{
 		if !ok {
 			return nil, unmappedf("a progress note %q where the skill writes \"COUNTEREXAMPLE: …\"", note)
 		}
-		a := store.Args{"statement_id": idOr(c, "statement_id"), "counterexample": ce, "source": "prove"}
+		a := skill.Args{"statement_id": idOr(c, "statement_id"), "counterexample": ce, "source": "prove"}
 		if r, ok, err := responseOf(c, "false"); err != nil {
 			return nil, err
 		} else if ok {
@@ -304,7 +304,7 @@ var translators = map[string]translator{
 		if !ok {
 			return nil, unmappedf("a progress note %q where the skill writes \"MODIFICATION: …\"", note)
 		}
-		a := store.Args{"statement_id": idOr(c, "statement_id"), "modification_type": placeholder("modification_type"), "rationale": rationale, "source": "prove"}
+		a := skill.Args{"statement_id": idOr(c, "statement_id"), "modification_type": placeholder("modification_type"), "rationale": rationale, "source": "prove"}
 		// Their prover's samples name the kind in the heading: "(strengthen premises)".
 		head := strings.ToLower(c.heading)
 		for _, t := range model.ModificationTypes {
@@ -328,7 +328,7 @@ var translators = map[string]translator{
 			return nil, err
 		}
 		c.get("reliability") // referee sets 1.0
-		a := store.Args{"statement_id": idOr(c, "statement_id")}
+		a := skill.Args{"statement_id": idOr(c, "statement_id")}
 		switch c.one("status") {
 		case "true":
 			a["direction"] = model.DirectionProof
@@ -364,7 +364,7 @@ var translators = map[string]translator{
 		if !is.Parsed {
 			return nil, unmappedf("an issue %q referee cannot read: %s", f.values[0], is.Problem)
 		}
-		a := store.Args{"statement_id": idOr(c, "statement_id"), "sentence_number": is.Sentence, "sentence_text": is.SentenceText,
+		a := skill.Args{"statement_id": idOr(c, "statement_id"), "sentence_number": is.Sentence, "sentence_text": is.SentenceText,
 			"error_type": is.ErrorType, "explanation": is.Explanation, "suggested_fix": is.Fix}
 		return []refCall{{args: a, modified: []string{a.Str("statement_id")}}}, nil
 	}},
@@ -376,7 +376,7 @@ var translators = map[string]translator{
 		if err := c.allow("status", "validating", "awaiting_verification"); err != nil {
 			return nil, err
 		}
-		a := store.Args{"statement_id": idOr(c, "statement_id"), "issue_number": placeholder("issue_number"),
+		a := skill.Args{"statement_id": idOr(c, "statement_id"), "issue_number": placeholder("issue_number"),
 			"updated_proof": c.one("proof.full"), "change_description": placeholder("change_description")}
 		if r, ok, err := responseOf(c, "patch"); err != nil {
 			return nil, err
@@ -397,7 +397,7 @@ var translators = map[string]translator{
 		if err != nil {
 			return nil, err
 		}
-		a := store.Args{"parent_statement_id": idOr(link, "parent_statement_id"), "issue_number": placeholder("issue_number"),
+		a := skill.Args{"parent_statement_id": idOr(link, "parent_statement_id"), "issue_number": placeholder("issue_number"),
 			"sub_claim": strings.Join(claim, " "), "gap_location": placeholder("gap_location"), "purpose": placeholder("purpose")}
 		if premises != nil {
 			a["sub_premises"] = premises

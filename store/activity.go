@@ -8,6 +8,7 @@ import (
 	"sync"
 
 	"referee/model"
+	"referee/skill"
 )
 
 // Change is one line of the change log as the activity list shows it: who did what to
@@ -150,7 +151,7 @@ func (h *History) change(i int, e model.LogEntry, g func() *model.Graph) Change 
 		if c.GuessedSkill == "" && len(e.Creation) > 0 {
 			c.GuessedSkill = model.GuessSkill(c.Objects, g())
 		}
-		if s, ok := Lookup(c.GuessedSkill); ok && !strings.Contains(s.Agents, ",") {
+		if s, ok := skill.Lookup(c.GuessedSkill); ok && !strings.Contains(s.Agents, ",") {
 			c.GuessedActor = s.Agents
 		}
 	}

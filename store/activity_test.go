@@ -11,6 +11,7 @@ import (
 
 	"referee/internal/testshared"
 	"referee/model"
+	"referee/skill"
 )
 
 // summary is a change on one line, for exact comparisons.
@@ -160,7 +161,7 @@ func TestActivityDemo(t *testing.T) {
 func TestActivitySaysWhatChangedOutsideTheLog(t *testing.T) {
 	dir := copyDir(t, fixtureDir)
 	write(t, dir, "statement/s-007.json", read(t, fixtureDir, "history/l-005/s-007.json"))
-	first := mustRun(t, dir, "check-reject-proof", Args{"statement_id": "s-007", "sentence_number": 2, "sentence_text": "x",
+	first := mustRun(t, dir, "check-reject-proof", skill.Args{"statement_id": "s-007", "sentence_number": 2, "sentence_text": "x",
 		"error_type": "gap", "explanation": "e", "suggested_fix": "f"})
 	outside := func() map[string]string {
 		t.Helper()
@@ -194,7 +195,7 @@ func TestActivitySaysWhatChangedOutsideTheLog(t *testing.T) {
 	if got, want := outside(), map[string]string{first.Change + " s-007": "changed outside the log since (shown as it is now)"}; !maps.Equal(got, want) {
 		t.Fatalf("after the in-place edit: %v, want %v", got, want)
 	}
-	second := mustRun(t, dir, "fix-patch-proof", Args{"statement_id": "s-007", "issue_number": 1, "updated_proof": "We prove this statement as follows. QED.", "change_description": "c"})
+	second := mustRun(t, dir, "fix-patch-proof", skill.Args{"statement_id": "s-007", "issue_number": 1, "updated_proof": "We prove this statement as follows. QED.", "change_description": "c"})
 	if got, want := outside(), map[string]string{first.Change + " s-007": "changed outside the log before " + second.Change + " (shown with that edit)"}; !maps.Equal(got, want) {
 		t.Fatalf("after the next change: %v, want %v", got, want)
 	}

@@ -7,6 +7,7 @@ import (
 	"maps"
 	"os"
 	"path/filepath"
+	"referee/skill"
 	"slices"
 	"strings"
 	"testing"
@@ -114,7 +115,7 @@ func TestBranchesRoundTrip(t *testing.T) {
 func TestBranchRefusals(t *testing.T) {
 	dir := copyDir(t, fixtureDir)
 	for _, name := range []string{"", "../x", "objects", "a/b", ".hidden", "x.json"} {
-		var ie *InputError
+		var ie *skill.InputError
 		if _, err := BranchSave(dir, name, Options{}); !errors.As(err, &ie) {
 			t.Errorf("save %q: %v", name, err)
 		}

@@ -14,6 +14,7 @@ import (
 	"github.com/gofrs/flock"
 
 	"referee/model"
+	"referee/skill"
 	"referee/store/consequence"
 )
 
@@ -58,34 +59,6 @@ func (r *Result) Objects() string {
 	return strings.Join(parts, "; ")
 }
 
-// PreconditionError says which object is not in the state a skill needs. Nothing was written.
-type PreconditionError struct {
-	Object string // ID
-	Status string // its status, or "missing"
-	Skill  string
-	Need   string
-	// Phase is what the status means when the word alone does not say (P014's
-	// "validating": awaiting check, has gap, awaiting subs), as the badges show it.
-	Phase string
-}
-
-func (e *PreconditionError) Error() string {
-	switch e.Status {
-	case "missing":
-		return fmt.Sprintf("%s: %s does not exist", e.Skill, e.Object)
-	case "":
-		return fmt.Sprintf("%s: %s has no status; it needs %s", e.Skill, e.Object, e.Need)
-	}
-	if e.Phase != "" {
-		is := "is " + e.Phase
-		if rest, ok := strings.CutPrefix(e.Phase, "has "); ok {
-			is = "has a " + rest // "has gap": s-015 has a gap
-		}
-		return fmt.Sprintf("%s: %s %s (status %q); it needs %s", e.Skill, e.Object, is, e.Status, e.Need)
-	}
-	return fmt.Sprintf("%s: %s is %q; it needs %s", e.Skill, e.Object, e.Status, e.Need)
-}
-
 // ConflictError says the target changed since the caller read it, or (Why) that another
 // writer kept changing an object while the change was being written. Nothing was written.
 type ConflictError struct {
@@ -100,27 +73,24 @@ func (e *ConflictError) Error() string {
 	return fmt.Sprintf("%s changed since you read it (you saw version %s, it is now %s); read it again", e.Object, e.Expected, e.Actual)
 }
 
-// InputError is a bad parameter or a folder that cannot take the change. Nothing was written.
-type InputError struct{ Msg string }
-
-func (e *InputError) Error() string { return e.Msg }
-
-func inputf(format string, args ...any) error { return &InputError{Msg: fmt.Sprintf(format, args...)} }
+func inputf(format string, args ...any) error {
+	return &skill.InputError{Msg: fmt.Sprintf(format, args...)}
+}
 
 // LinkError is an InputError about the folder, not the request: a link, or anything but a
 // plain file, where a change would read or write. The command was right; the folder
 // refuses it (the CLI exits 1, refused). Nothing was written.
-type LinkError struct{ InputError }
+type LinkError struct{ skill.InputError }
 
 func (e *LinkError) Unwrap() error { return &e.InputError }
 
 func linkf(format string, args ...any) error {
-	return &LinkError{InputError{Msg: fmt.Sprintf(format, args...)}}
+	return &LinkError{skill.InputError{Msg: fmt.Sprintf(format, args...)}}
 }
 
 // NothingToDoError is a change that would change nothing (a rewind to the state the
 // folder is already in): nothing was written, and nothing needed to be (the CLI exits 0).
-type NothingToDoError struct{ InputError }
+type NothingToDoError struct{ skill.InputError }
 
 func (e *NothingToDoError) Unwrap() error { return &e.InputError }
 
@@ -589,6 +559,20 @@ func contains(list []string, s string) bool {
 		}
 	}
 	return false
+}
+
+// WriteFileAtomic writes a file whole or not at all (a temporary file renamed over it)
+// with the permissions given: the installer writes into the agents' repository with it.
+func WriteFileAtomic(path string, data []byte, perm fs.FileMode) error {
+	if err := writeAtomic(path, data); err != nil {
+		return err
+	}
+	if perm != 0 && perm != 0o644 {
+		if err := os.Chmod(path, perm); err != nil {
+			return fmt.Errorf("cannot write %s: %v", path, unwrapPath(err))
+		}
+	}
+	return nil
 }
 
 // writeAtomic replaces path with data so that a reader (or a crash) sees the old or the

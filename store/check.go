@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"referee/model"
+	"referee/skill"
 )
 
 // Severities of a Finding.
@@ -47,7 +48,7 @@ func Check(dir string) ([]Finding, error) {
 	// at a time (a 500 MB log parsed whole held 3.6 GB).
 	snap, err := load(dir, nil, readNoLog, true)
 	if err != nil {
-		return nil, &InputError{Msg: err.Error()}
+		return nil, &skill.InputError{Msg: err.Error()}
 	}
 	c := &checker{dir: dir, snap: snap, graph: model.Derive(snap)}
 	c.files()

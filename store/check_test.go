@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"referee/internal/testshared"
+	"referee/skill"
 )
 
 func TestCheckFixtureIsClean(t *testing.T) {
@@ -16,7 +17,7 @@ func TestCheckFixtureIsClean(t *testing.T) {
 	if err != nil || findings == nil || len(findings) != 0 {
 		t.Errorf("Check(fixture) = %v, %v; want an empty list", findings, err)
 	}
-	var ie *InputError
+	var ie *skill.InputError
 	if _, err := Check(filepath.Join(t.TempDir(), "nowhere")); !errors.As(err, &ie) {
 		t.Errorf("missing folder: %v", err)
 	}

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"referee/model"
+	"referee/skill"
 )
 
 // TestMain lets the test binary act as a worker process for the concurrency test.
@@ -24,15 +25,15 @@ func TestMain(m *testing.M) {
 // worker makes wrap-up statements and undecided-statement changes, as an agent would.
 func worker(dir, name string) int {
 	n, _ := strconv.Atoi(os.Getenv("REFEREE_TEST_WORKER_N"))
-	wrap, _ := Lookup("prob-wrapup-statement")
+	wrap, _ := skill.Lookup("prob-wrapup-statement")
 	for i := range n {
-		res, err := Run(dir, wrap, Args{"problem_id": "p-001", "claim": []string{fmt.Sprintf("%s claim %d", name, i)}}, Options{Actor: name})
+		res, err := Run(dir, wrap, skill.Args{"problem_id": "p-001", "claim": []string{fmt.Sprintf("%s claim %d", name, i)}}, Options{Actor: name})
 		if err != nil {
 			fmt.Fprintln(os.Stderr, err)
 			return 1
 		}
-		proof, _ := Lookup("state-complete-proof")
-		if _, err := Run(dir, proof, Args{"statement_id": res.Created[0], "proof_text": "Step 1: trivial. QED.", "strategy": "direct"}, Options{Actor: name}); err != nil {
+		proof, _ := skill.Lookup("state-complete-proof")
+		if _, err := Run(dir, proof, skill.Args{"statement_id": res.Created[0], "proof_text": "Step 1: trivial. QED.", "strategy": "direct"}, Options{Actor: name}); err != nil {
 			fmt.Fprintln(os.Stderr, err)
 			return 1
 		}

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"referee/model"
+	"referee/skill"
 )
 
 // Crash safety, for real: a worker process runs skills on a folder and is killed with
@@ -55,20 +56,20 @@ func crashStep(dir string) (*Result, error) {
 	log := ParseLog(string(data))
 	n := len(log) - crashBaseLines
 	opts := Options{Actor: "crash-worker", Now: pinned}
-	run := func(skill string, a Args) (*Result, error) {
-		s, _ := Lookup(skill)
+	run := func(name string, a skill.Args) (*Result, error) {
+		s, _ := skill.Lookup(name)
 		return Run(dir, s, a, opts)
 	}
 	switch n % 5 {
 	case 0, 2:
-		return run("prob-wrapup-statement", Args{"problem_id": "p-001", "claim": []string{fmt.Sprintf("claim %d", n)}})
+		return run("prob-wrapup-statement", skill.Args{"problem_id": "p-001", "claim": []string{fmt.Sprintf("claim %d", n)}})
 	case 1:
-		return run("state-complete-proof", Args{"statement_id": log[len(log)-1].Creation[0],
+		return run("state-complete-proof", skill.Args{"statement_id": log[len(log)-1].Creation[0],
 			"proof_text": fmt.Sprintf("Step 1: by claim %d. QED.", n), "strategy": "direct"})
 	case 3:
 		return Undo(dir, log[len(log)-1].ID, opts)
 	default:
-		return run("abandon", Args{"statement_id": log[len(log)-4].Creation[0], "reason": fmt.Sprintf("step %d", n)})
+		return run("abandon", skill.Args{"statement_id": log[len(log)-4].Creation[0], "reason": fmt.Sprintf("step %d", n)})
 	}
 }
 

@@ -2,6 +2,7 @@ package store
 
 import (
 	"errors"
+	"referee/skill"
 	"slices"
 	"strings"
 	"testing"
@@ -15,13 +16,13 @@ import (
 
 func TestCrashLoopEveryChange(t *testing.T) {
 	opts := Options{Actor: "tester", Now: pinned}
-	run := func(dir, skill string, args Args) error {
-		s, _ := Lookup(skill)
+	run := func(dir, name string, args skill.Args) error {
+		s, _ := skill.Lookup(name)
 		_, err := Run(dir, s, args, opts)
 		return err
 	}
 	wrapUp := func(dir string) error {
-		return run(dir, "prob-wrapup-statement", Args{"problem_id": "p-001", "claim": []string{"Ivy is a Knave"}})
+		return run(dir, "prob-wrapup-statement", skill.Args{"problem_id": "p-001", "claim": []string{"Ivy is a Knave"}})
 	}
 	lastID := func(dir string) string {
 		entries := ParseLog(string(mustRead(dir, LogFile)))
@@ -35,7 +36,7 @@ func TestCrashLoopEveryChange(t *testing.T) {
 	}
 	scenarios := []crashScenario{
 		{name: "skill prob-setup-subgoal", setup: openProblemFolder, change: func(dir string) error {
-			return run(dir, "prob-setup-subgoal", Args{"parent_problem_id": "p-001", "subproblem_objective": []string{"Find Ivy"},
+			return run(dir, "prob-setup-subgoal", skill.Args{"parent_problem_id": "p-001", "subproblem_objective": []string{"Find Ivy"},
 				"subproblem_hypothesis": []string{"Ivy speaks once"}, "rationale": "smaller"})
 		}},
 		{name: "rewind", setup: openProblemFolder, change: func(dir string) error {

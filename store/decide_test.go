@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"referee/model"
+	"referee/skill"
 )
 
 // The demo's s-016 proposes a modification. Accepting it is one change: a new pending
@@ -14,7 +15,7 @@ import (
 // how it was decided.
 func TestDecideModificationAcceptOnce(t *testing.T) {
 	dir := copyDir(t, "../contents")
-	res := mustRun(t, dir, "decide-modification", Args{"statement_id": "s-016", "decision": DecisionAccept, "parent_id": "p-002"})
+	res := mustRun(t, dir, "decide-modification", skill.Args{"statement_id": "s-016", "decision": skill.DecisionAccept, "parent_id": "p-002"})
 	if strings.Join(res.Created, ",") != "s-018" || strings.Join(res.Modified, ",") != "s-016,p-002" {
 		t.Fatalf("created %v, modified %v", res.Created, res.Modified)
 	}
@@ -35,24 +36,10 @@ func TestDecideModificationAcceptOnce(t *testing.T) {
 	if line := lastLogLine(t, dir); !strings.Contains(line, `"skill": "decide-modification", "decision": "accept"`) {
 		t.Fatalf("log line %s", line)
 	}
-	err := runErr(t, dir, "decide-modification", Args{"statement_id": "s-016", "decision": DecisionAccept, "parent_id": "p-002"})
-	var pe *PreconditionError
+	err := runErr(t, dir, "decide-modification", skill.Args{"statement_id": "s-016", "decision": skill.DecisionAccept, "parent_id": "p-002"})
+	var pe *skill.PreconditionError
 	if !errors.As(err, &pe) || !strings.Contains(err.Error(), "nobody has decided, and it was decided: s-016 is abandoned (ABANDONED: Modification accepted") {
 		t.Fatalf("deciding again: %v", err)
-	}
-}
-
-// Accepting under a parent statement puts the new statement in the old one's place among
-// its preliminaries, keeping an item's text.
-func TestReplacePreliminaryKeepsThePlace(t *testing.T) {
-	doc := model.Obj(model.M("preliminaries", model.Strs([]string{"s-001", "(s-002) a lemma", "s-003"})))
-	replacePreliminary(&doc, "s-002", "s-009")
-	replacePreliminary(&doc, "s-003", "s-010")
-	replacePreliminary(&doc, "s-404", "s-011")
-	got, _ := doc.Get("preliminaries")
-	list, _ := got.StringList()
-	if strings.Join(list, "|") != "s-001|(s-009) a lemma|s-010|s-011" {
-		t.Fatalf("preliminaries %q", list)
 	}
 }
 
@@ -60,7 +47,7 @@ func TestReplacePreliminaryKeepsThePlace(t *testing.T) {
 // sentence reads; a shortened quote ("…") is taken.
 func TestRejectRefusesAQuoteNotInTheProof(t *testing.T) {
 	dir := copyDir(t, "../contents")
-	a := Args{"statement_id": "s-014", "sentence_number": 1, "sentence_text": "Not a sentence of it.", "error_type": "gap",
+	a := skill.Args{"statement_id": "s-014", "sentence_number": 1, "sentence_text": "Not a sentence of it.", "error_type": "gap",
 		"explanation": "e", "suggested_fix": "f"}
 	err := runErr(t, dir, "check-reject-proof", a)
 	if err == nil || !strings.Contains(err.Error(), "--sentence-text: “Not a sentence of it.” is not in s-014's proof") ||
@@ -74,7 +61,7 @@ func TestRejectRefusesAQuoteNotInTheProof(t *testing.T) {
 // A refusal of a P014 "validating" statement says the phase the badge shows.
 func TestRefusalSaysThePhase(t *testing.T) {
 	dir := copyDir(t, "../contents")
-	err := runErr(t, dir, "check-confirm-proof", Args{"statement_id": "s-015"})
+	err := runErr(t, dir, "check-confirm-proof", skill.Args{"statement_id": "s-015"})
 	if err == nil || err.Error() != `check-confirm-proof: s-015 has a gap (status "validating"); it needs a submitted proof awaiting verification` {
 		t.Fatalf("refusal %v", err)
 	}

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"referee/model"
+	"referee/skill"
 )
 
 // demoP013Dir is the bundled demo as mkdemo.py wrote it before the agents' d8d7638
@@ -62,7 +63,7 @@ func TestWritesIntoDemoP013KeepP013(t *testing.T) {
 		t.Helper()
 		return statement(t, dir, id).Status
 	}
-	must := func(skill string, a Args) *Result {
+	must := func(skill string, a skill.Args) *Result {
 		t.Helper()
 		res, err := run(t, dir, skill, a)
 		if err != nil {
@@ -71,27 +72,27 @@ func TestWritesIntoDemoP013KeepP013(t *testing.T) {
 		return res
 	}
 
-	must("state-complete-proof", Args{"statement_id": "s-007", "proof_text": "Step 1: One of $n$, $n+1$ is even. QED.", "strategy": "direct"})
+	must("state-complete-proof", skill.Args{"statement_id": "s-007", "proof_text": "Step 1: One of $n$, $n+1$ is even. QED.", "strategy": "direct"})
 	if got := status("s-007"); got != "awaiting_verification" {
 		t.Errorf("state-complete-proof on pending s-007: %q, want awaiting_verification", got)
 	}
-	must("check-reject-proof", Args{"statement_id": "s-007", "sentence_number": 1, "sentence_text": "Step 1: One of $n$, $n+1$ is even.",
+	must("check-reject-proof", skill.Args{"statement_id": "s-007", "sentence_number": 1, "sentence_text": "Step 1: One of $n$, $n+1$ is even.",
 		"error_type": "gap", "explanation": "why?", "suggested_fix": "cite s-006"})
 	if got := status("s-007"); got != "has_gap" {
 		t.Errorf("check-reject-proof: %q, want has_gap", got)
 	}
-	must("fix-create-substatement", Args{"parent_statement_id": "s-007", "issue_number": 1, "sub_claim": "$n(n+1)$ is even",
+	must("fix-create-substatement", skill.Args{"parent_statement_id": "s-007", "issue_number": 1, "sub_claim": "$n(n+1)$ is even",
 		"gap_location": "Sentence 1", "purpose": "the parity"})
 	if got := status("s-007"); got != "awaiting_substatement" {
 		t.Errorf("fix-create-substatement: %q, want awaiting_substatement", got)
 	}
-	must("state-propose-modification", Args{"statement_id": "s-017", "modification_type": "weaken_conclusion",
+	must("state-propose-modification", skill.Args{"statement_id": "s-017", "modification_type": "weaken_conclusion",
 		"rationale": "too strong", "source": "prove"})
 	s017 := statement(t, dir, "s-017")
 	if s017.Status != "needs_modification" || !strings.HasPrefix(s017.Progresses[len(s017.Progresses)-1], "MODIFICATION PROPOSED: Type=weaken_conclusion") {
 		t.Errorf("state-propose-modification on pending s-017: %q %q", s017.Status, s017.Progresses)
 	}
-	must("prob-finish-up", Args{"problem_id": "p-002", "resolution": "r", "key_statement_id": []string{"s-009"}})
+	must("prob-finish-up", skill.Args{"problem_id": "p-002", "resolution": "r", "key_statement_id": []string{"s-009"}})
 	if got := read(t, dir, "problem/p-002.json"); !strings.Contains(got, `"status": "solved"`) {
 		t.Errorf("prob-finish-up wrote\n%s", got)
 	}

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"referee/model"
+	"referee/skill"
 )
 
 const (
@@ -62,8 +63,8 @@ func readReplayCalls(t *testing.T, path string) []replayCall {
 // replayArgs turns a call's JSON parameters into Args of the types the skill's registry
 // entry declares. A name the skill does not have is passed through as it is, so that
 // Validate reports it.
-func replayArgs(s *Skill, raw map[string]json.RawMessage) (Args, error) {
-	a := Args{}
+func replayArgs(s *skill.Skill, raw map[string]json.RawMessage) (skill.Args, error) {
+	a := skill.Args{}
 	for name, msg := range raw {
 		p, ok := s.Param(name)
 		if !ok {
@@ -74,20 +75,20 @@ func replayArgs(s *Skill, raw map[string]json.RawMessage) (Args, error) {
 		}
 		var err error
 		switch p.Kind {
-		case ParamString, ParamID:
+		case skill.ParamString, skill.ParamID:
 			var v string
 			err = json.Unmarshal(msg, &v)
 			a[name] = v
-		case ParamStrings, ParamIDs:
+		case skill.ParamStrings, skill.ParamIDs:
 			var v []string
 			err = json.Unmarshal(msg, &v)
 			a[name] = v
-		case ParamInt:
+		case skill.ParamInt:
 			var v int
 			err = json.Unmarshal(msg, &v)
 			a[name] = v
-		case ParamSubStatements:
-			var v []SubStatement
+		case skill.ParamSubStatements:
+			var v []skill.SubStatement
 			dec := json.NewDecoder(bytes.NewReader(msg))
 			dec.DisallowUnknownFields()
 			err = dec.Decode(&v)
@@ -287,7 +288,7 @@ func replay(t *testing.T, src string, calls []replayCall, vocabulary model.Vocab
 				continue
 			}
 		} else {
-			s, ok := Lookup(c.Skill)
+			s, ok := skill.Lookup(c.Skill)
 			if !ok {
 				t.Fatalf("%s: no skill %q in the registry", c.Change, c.Skill)
 			}

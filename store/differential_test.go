@@ -17,6 +17,7 @@ import (
 
 	"referee/internal/testshared"
 	"referee/model"
+	"referee/skill"
 )
 
 // The differential test (issue 21): seeded random walks of skill calls applied to two
@@ -317,8 +318,8 @@ var agentSkills = map[string][]string{
 func accepted(snap *model.Snapshot, agent, id string) []string {
 	var ok []string
 	for _, name := range agentSkills[agent] {
-		s, _ := Lookup(name)
-		a := Args{s.Target: id}
+		s, _ := skill.Lookup(name)
+		a := skill.Args{s.Target: id}
 		if agent == "agent-fix" {
 			if st := snap.Statements.Get(id); st != nil {
 				if open := model.Unanswered(st.Issues, st.Responses); len(open) > 0 {
@@ -333,7 +334,7 @@ func accepted(snap *model.Snapshot, agent, id string) []string {
 			}
 			a["key_statement_id"] = keys[:1]
 		}
-		if s.Check(SnapshotObjects{Snap: snap}, a) == nil {
+		if s.Check(skill.SnapshotObjects{Snap: snap}, a) == nil {
 			ok = append(ok, name)
 		}
 	}
@@ -367,7 +368,7 @@ func (w *walk) run(calls int) {
 		}
 		// The prover, now and then, on a statement under a proposed modification.
 		for _, id := range slices.SortedFunc(snap.Statements.Keys(), model.CompareIDs) {
-			if st := snap.Statements.Get(id); modificationProposed(st) && !model.StatementPhase(snap, st).Decided() && w.rng.IntN(2) == 0 {
+			if st := snap.Statements.Get(id); skill.ModificationProposed(st) && !model.StatementPhase(snap, st).Decided() && w.rng.IntN(2) == 0 {
 				moves = append(moves, "modified "+id)
 			}
 		}
@@ -395,13 +396,13 @@ func (w *walk) run(calls int) {
 }
 
 // call applies one skill on both sides.
-func (w *walk) call(skill string, params map[string]any) {
+func (w *walk) call(name string, params map[string]any) {
 	w.t.Helper()
-	w.stats[skill]++
+	w.stats[name]++
 	w.stats["calls"]++
 	pyParams := params
 	goParams := params
-	if skill == "check-confirm-proof" {
+	if name == "check-confirm-proof" {
 		id := params["statement_id"].(string)
 		pyParams = clone(params)
 		pyParams["direction"] = w.truth[id]
@@ -412,30 +413,30 @@ func (w *walk) call(skill string, params map[string]any) {
 			delete(goParams, "direction")
 		}
 	}
-	line, _ := json.Marshal(map[string]any{"skill": skill, "params": pyParams})
+	line, _ := json.Marshal(map[string]any{"skill": name, "params": pyParams})
 	w.history = append(w.history, string(line))
-	s, _ := Lookup(skill)
+	s, _ := skill.Lookup(name)
 	data, _ := json.Marshal(goParams)
-	a, err := ArgsFromJSON(s, data)
+	a, err := skill.ArgsFromJSON(s, data)
 	if err != nil {
-		w.failf(skill, "referee cannot read the parameters %s: %v", data, err)
+		w.failf(name, "referee cannot read the parameters %s: %v", data, err)
 	}
 	_, err = Run(w.goDir, s, a, Options{Actor: "agent"})
-	if skill == "check-confirm-proof" && !a.Has("direction") && w.ambiguous[a.Str("statement_id")] {
+	if name == "check-confirm-proof" && !a.Has("direction") && w.ambiguous[a.Str("statement_id")] {
 		if err == nil {
-			w.failf(skill, "referee confirmed %s without --direction, guessing from an ambiguous opening", data)
+			w.failf(name, "referee confirmed %s without --direction, guessing from an ambiguous opening", data)
 		}
 		if !strings.Contains(err.Error(), "give --direction") {
-			w.failf(skill, "referee refused %s, but not for the direction: %v", data, err)
+			w.failf(name, "referee refused %s, but not for the direction: %v", data, err)
 		}
 		w.stats["ambiguous openings refused"]++
 		a["direction"] = pyParams["direction"]
 		_, err = Run(w.goDir, s, a, Options{Actor: "agent"})
 	}
 	if err != nil {
-		w.failf(skill, "referee refused %s: %v", data, err)
+		w.failf(name, "referee refused %s: %v", data, err)
 	}
-	w.py(map[string]any{"op": "call", "skill": skill, "params": pyParams})
+	w.py(map[string]any{"op": "call", "skill": name, "params": pyParams})
 }
 
 func clone(m map[string]any) map[string]any {
@@ -594,9 +595,9 @@ func (w *walk) maybe(p map[string]any, key string, v any) {
 }
 
 // params are a skill call's parameters, as an agent of that kind would give them.
-func (w *walk) params(snap *model.Snapshot, agent, skill, id string) map[string]any {
+func (w *walk) params(snap *model.Snapshot, agent, name, id string) map[string]any {
 	p := map[string]any{}
-	s, _ := Lookup(skill)
+	s, _ := skill.Lookup(name)
 	p[s.Target] = id
 	firstOpen := func() int {
 		st := snap.Statements.Get(id)
@@ -605,7 +606,7 @@ func (w *walk) params(snap *model.Snapshot, agent, skill, id string) map[string]
 		}
 		return 0
 	}
-	switch skill {
+	switch name {
 	case "prob-wrapup-statement":
 		p["claim"] = w.texts(1, 2)
 		w.maybe(p, "premises", w.premises(snap, 1, 4))

@@ -7,6 +7,7 @@ import (
 
 	"referee/internal/testshared"
 	"referee/model"
+	"referee/skill"
 )
 
 // fuzzFolder writes a small contents folder: the fixture's config, log, problem and one
@@ -65,8 +66,8 @@ func FuzzLoad(f *testing.F) {
 		if snap.Statements.Get("s-050") == nil {
 			return // a skill would wait out readStable's retries, then refuse
 		}
-		abandon, _ := Lookup("abandon")
-		if _, err := Run(dir, abandon, Args{"statement_id": "s-050", "reason": "fuzz"}, Options{Actor: "fuzz"}); err == nil {
+		abandon, _ := skill.Lookup("abandon")
+		if _, err := Run(dir, abandon, skill.Args{"statement_id": "s-050", "reason": "fuzz"}, Options{Actor: "fuzz"}); err == nil {
 			written, _ := os.ReadFile(filepath.Join(dir, "statement", "s-050.json"))
 			if _, err := model.Parse(written); err != nil {
 				t.Fatalf("the skill wrote a file that does not parse: %v", err)

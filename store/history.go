@@ -13,6 +13,7 @@ import (
 	"sync"
 
 	"referee/model"
+	"referee/skill"
 )
 
 // History rebuilds a folder's past from its log and backups. A backup
@@ -304,11 +305,11 @@ func (h *History) Holds(changeID string) bool {
 // Index is the position of a change in Changes, or an error naming the log.
 func (h *History) Index(changeID string) (int, error) {
 	if err := model.CheckID(changeID, model.KindChange); err != nil {
-		return 0, &InputError{Msg: err.Error()}
+		return 0, &skill.InputError{Msg: err.Error()}
 	}
 	i, ok := h.position(changeID)
 	if !ok {
-		return 0, &InputError{Msg: fmt.Sprintf("%s is not in %s", changeID, LogFile)}
+		return 0, &skill.InputError{Msg: fmt.Sprintf("%s is not in %s", changeID, LogFile)}
 	}
 	return i, nil
 }
@@ -530,7 +531,7 @@ func (h *History) backup(path string) backup {
 // Object is object id as it was right after change changeID ("" for now).
 func (h *History) Object(id, changeID string) (Version, error) {
 	if err := model.CheckID(id, ""); err != nil || objectFile(id) == "" {
-		return Version{}, &InputError{Msg: fmt.Sprintf("%q is not a problem, statement or experience ID", id)}
+		return Version{}, &skill.InputError{Msg: fmt.Sprintf("%q is not a problem, statement or experience ID", id)}
 	}
 	if changeID == "" {
 		doc, ok, err := h.current(id)
@@ -645,7 +646,7 @@ func configAfter(e model.LogEntry) *model.Config {
 func At(dir, changeID string) (*model.Snapshot, error) {
 	snap, err := Load(dir)
 	if err != nil {
-		return nil, &InputError{Msg: err.Error()}
+		return nil, &skill.InputError{Msg: err.Error()}
 	}
 	return NewHistory(dir, snap).At(changeID)
 }

@@ -1,6 +1,7 @@
 package store
 
 import (
+	"referee/skill"
 	"reflect"
 	"testing"
 )
@@ -16,9 +17,9 @@ func TestHistoryWithIndexesOnlyTheLinesAppended(t *testing.T) {
 	}
 	h := NewHistory(dir, snap)
 	before, n := h.Activity(), len(h.Changes())
-	wrap, _ := Lookup("prob-wrapup-statement")
-	abandon, _ := Lookup("abandon")
-	res, err := Run(dir, wrap, Args{"problem_id": "p-002", "claim": []string{"A new claim to check."}}, Options{Actor: "tester"})
+	wrap, _ := skill.Lookup("prob-wrapup-statement")
+	abandon, _ := skill.Lookup("abandon")
+	res, err := Run(dir, wrap, skill.Args{"problem_id": "p-002", "claim": []string{"A new claim to check."}}, Options{Actor: "tester"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -27,7 +28,7 @@ func TestHistoryWithIndexesOnlyTheLinesAppended(t *testing.T) {
 	if h2.ix != h.ix {
 		t.Fatal("a History of a snapshot whose log only grew indexed it all again")
 	}
-	if _, err := Run(dir, abandon, Args{"statement_id": res.Created[0], "reason": "a test"}, Options{Actor: "tester"}); err != nil {
+	if _, err := Run(dir, abandon, skill.Args{"statement_id": res.Created[0], "reason": "a test"}, Options{Actor: "tester"}); err != nil {
 		t.Fatal(err)
 	}
 	last := Reload(dir, next, []string{LogFile, "statement/" + res.Created[0] + ".json"})

@@ -11,6 +11,7 @@ import (
 
 	"referee/internal/testshared"
 	"referee/model"
+	"referee/skill"
 )
 
 func historyOf(t *testing.T, dir string) *History {
@@ -83,7 +84,7 @@ func TestAtFixture(t *testing.T) {
 		t.Errorf("l-004 vocabulary %v", vocab)
 	}
 
-	var ie *InputError
+	var ie *skill.InputError
 	if _, err := h.At("l-007"); !errors.As(err, &ie) || err.Error() != "l-007 is not in history/log.jsonl" {
 		t.Errorf("At(l-007): %v", err)
 	}
@@ -233,7 +234,7 @@ func TestHistoryThroughUndo(t *testing.T) {
 	if _, err := Undo(dir, "l-006", Options{Actor: "human", Now: pinned}); err != nil { // l-007: p-001 open again
 		t.Fatal(err)
 	}
-	if _, err := run(t, dir, "prob-wrapup-statement", Args{"problem_id": "p-001", "claim": []string{"Alice is the spy"}, "purpose": "narrow it"}); err != nil { // l-008
+	if _, err := run(t, dir, "prob-wrapup-statement", skill.Args{"problem_id": "p-001", "claim": []string{"Alice is the spy"}, "purpose": "narrow it"}); err != nil { // l-008
 		t.Fatal(err)
 	}
 	if _, err := Undo(dir, "l-008", Options{Actor: "human", Now: pinned}); err != nil { // l-009

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"referee/model"
+	"referee/skill"
 )
 
 // Files written by language models and by tools that write in place: every kind of
@@ -286,8 +287,8 @@ func TestSkillsOnHostileObjects(t *testing.T) {
 		dir := openProblemFolder(t)
 		id := strings.TrimSuffix(filepath.Base(f.path), ".json")
 		write(t, dir, f.path, f.data)
-		abandon, _ := Lookup("abandon")
-		res, err := Run(dir, abandon, Args{"statement_id": id, "reason": "hostile"}, Options{Actor: "tester", Now: pinned})
+		abandon, _ := skill.Lookup("abandon")
+		res, err := Run(dir, abandon, skill.Args{"statement_id": id, "reason": "hostile"}, Options{Actor: "tester", Now: pinned})
 		if err != nil {
 			continue // refused: nothing written (the skill tests assert that)
 		}
@@ -327,8 +328,8 @@ func TestHostileTextRoundTrips(t *testing.T) {
 	if _, err := Check(dir); err != nil {
 		t.Fatal(err)
 	}
-	abandon, _ := Lookup("abandon")
-	if _, err := Run(dir, abandon, Args{"statement_id": "s-008"}, Options{Actor: "tester", Now: pinned}); err != nil {
+	abandon, _ := skill.Lookup("abandon")
+	if _, err := Run(dir, abandon, skill.Args{"statement_id": "s-008"}, Options{Actor: "tester", Now: pinned}); err != nil {
 		t.Fatal(err)
 	}
 	after := read(t, dir, "statement/s-008.json")
@@ -376,10 +377,10 @@ func TestLinkedFoldersAreRefused(t *testing.T) {
 					t.Errorf("broken %v", snap.Broken)
 				}
 			}
-			abandon, _ := Lookup("abandon")
-			_, err = Run(dir, abandon, Args{"statement_id": "s-001"}, Options{Actor: "tester", Now: pinned})
+			abandon, _ := skill.Lookup("abandon")
+			_, err = Run(dir, abandon, skill.Args{"statement_id": "s-001"}, Options{Actor: "tester", Now: pinned})
 			want := link + " is a symbolic link (links are not followed); referee does not read or write through links in a contents folder"
-			var ie *InputError
+			var ie *skill.InputError
 			if !errors.As(err, &ie) || err.Error() != want {
 				t.Errorf("Run: %v, want %q", err, want)
 			}
@@ -418,7 +419,7 @@ func TestFIFOsDoNotBlock(t *testing.T) {
 				}
 				Check(dir)
 				Repair(dir, true)
-				_, rerr := Run(dir, mustSkill("abandon"), Args{"statement_id": "s-001"}, Options{Now: pinned})
+				_, rerr := Run(dir, mustSkill("abandon"), skill.Args{"statement_id": "s-001"}, Options{Now: pinned})
 				var reasons []string
 				for _, b := range snap.Broken {
 					reasons = append(reasons, b.Path+": "+b.Reason)
@@ -442,8 +443,8 @@ func TestFIFOsDoNotBlock(t *testing.T) {
 	}
 }
 
-func mustSkill(name string) *Skill {
-	s, ok := Lookup(name)
+func mustSkill(name string) *skill.Skill {
+	s, ok := skill.Lookup(name)
 	if !ok {
 		panic(name)
 	}

@@ -11,6 +11,7 @@ import (
 	"github.com/gofrs/flock"
 
 	"referee/model"
+	"referee/skill"
 )
 
 // NotEmptyError says init refused a folder that already holds a contents tree. Nothing
@@ -121,7 +122,7 @@ func checkInitTexts(objectives, hypotheses []string) error {
 			if strings.TrimSpace(s) == "" {
 				return inputf("init: an objective or hypothesis is empty")
 			}
-			if !validText(s) {
+			if !skill.ValidText(s) {
 				return inputf("init: an objective or hypothesis is not valid UTF-8 text")
 			}
 		}

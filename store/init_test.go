@@ -4,6 +4,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"referee/skill"
 	"strings"
 	"testing"
 	"time"
@@ -45,7 +46,7 @@ func TestInitAndAddProblem(t *testing.T) {
 }
 
 func TestInitRefusesAndValidates(t *testing.T) {
-	var ie *InputError
+	var ie *skill.InputError
 	if _, err := Init(t.TempDir(), nil, nil, initOpts()); !errors.As(err, &ie) {
 		t.Errorf("no objective: %v", err)
 	}

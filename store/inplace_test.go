@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"referee/model"
+	"referee/skill"
 )
 
 // The agents' tools rewrite files in place, without a lock: open with truncation, then
@@ -165,7 +166,7 @@ func applyBatch(dir string, snap *model.Snapshot, b Batch) *model.Snapshot {
 func TestSkillWhileWrittenInPlace(t *testing.T) {
 	dir := copyDir(t, fixtureDir)
 	path := filepath.Join(dir, "statement", "s-007.json")
-	propose, _ := Lookup("state-propose-modification")
+	propose, _ := skill.Lookup("state-propose-modification")
 	rng := rand.New(rand.NewPCG(7, 7))
 	const rounds = 200
 	outcomes := map[string]int{}
@@ -181,7 +182,7 @@ func TestSkillWhileWrittenInPlace(t *testing.T) {
 		}()
 		time.Sleep(time.Duration(rng.IntN(2500)) * time.Microsecond)
 		rationale := fmt.Sprintf("round %d", k)
-		res, err := Run(dir, propose, Args{"statement_id": "s-007", "modification_type": "weaken_conclusion",
+		res, err := Run(dir, propose, skill.Args{"statement_id": "s-007", "modification_type": "weaken_conclusion",
 			"rationale": rationale, "source": "prove"}, Options{Actor: "tester", Now: pinned})
 		wg.Wait()
 		if werr != nil {

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"referee/model"
+	"referee/skill"
 )
 
 // A load leaves long proof texts in their files (model.StatementLean): they are read
@@ -110,7 +111,7 @@ func TestAFaultInALongProofIsReportedWhenRead(t *testing.T) {
 	if !found {
 		t.Fatalf("check found %v, want %v among them", findings, wantFinding)
 	}
-	err = runErr(t, dir, "state-complete-proof", Args{"statement_id": "s-007", "proof_text": "Step 1: x. QED.", "strategy": "direct"})
+	err = runErr(t, dir, "state-complete-proof", skill.Args{"statement_id": "s-007", "proof_text": "Step 1: x. QED.", "strategy": "direct"})
 	if err == nil || !strings.Contains(err.Error(), "statement/s-007.json") || !strings.Contains(err.Error(), where) {
 		t.Fatalf("a change to the statement: %v", err)
 	}

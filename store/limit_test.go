@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"referee/model"
+	"referee/skill"
 )
 
 // What a reader refuses, no writer creates: a change that would make an object larger
@@ -20,14 +21,14 @@ func TestWriteRefusesAnObjectOverTheLimit(t *testing.T) {
 	writeLimit = 1 << 20
 	defer func() { writeLimit = MaxObjectSize }()
 	dir := openProblemFolder(t)
-	wrap, _ := Lookup("prob-wrapup-statement")
+	wrap, _ := skill.Lookup("prob-wrapup-statement")
 	opts := Options{Actor: "tester", Now: pinned}
 	claim := strings.Repeat("Ivy is a Knave. ", 40<<10) // 640 KiB: p-001 takes it once, not twice
-	if _, err := Run(dir, wrap, Args{"problem_id": "p-001", "claim": []string{claim}}, opts); err != nil {
+	if _, err := Run(dir, wrap, skill.Args{"problem_id": "p-001", "claim": []string{claim}}, opts); err != nil {
 		t.Fatal(err)
 	}
 	before := folderState(t, dir)
-	_, err := Run(dir, wrap, Args{"problem_id": "p-001", "claim": []string{claim + "again"}}, opts)
+	_, err := Run(dir, wrap, skill.Args{"problem_id": "p-001", "claim": []string{claim + "again"}}, opts)
 	if err == nil || !strings.Contains(err.Error(), "prob-wrapup-statement: p-001 would be ") ||
 		!strings.Contains(err.Error(), "over the 1 MiB (1048576 bytes) an object file may have; its largest field is progresses[1] (") {
 		t.Fatalf("a change past the limit: %v", err)
@@ -47,7 +48,7 @@ func TestHugeObjectRefusedInBoundedMemory(t *testing.T) {
 	}
 	why := "statement/s-002.json: is 2147483648 bytes, more than the 67108864 an object file may have"
 	opts := Options{Actor: "tester", Now: pinned}
-	prove, _ := Lookup("state-complete-proof")
+	prove, _ := skill.Lookup("state-complete-proof")
 	var ms runtime.MemStats
 	runtime.ReadMemStats(&ms)
 	allocated := ms.TotalAlloc
@@ -56,7 +57,7 @@ func TestHugeObjectRefusedInBoundedMemory(t *testing.T) {
 		do   func() error
 	}{
 		{"skill", func() error {
-			_, err := Run(dir, prove, Args{"statement_id": "s-002", "proof_text": "It holds. QED.", "strategy": "direct"}, opts)
+			_, err := Run(dir, prove, skill.Args{"statement_id": "s-002", "proof_text": "It holds. QED.", "strategy": "direct"}, opts)
 			return err
 		}},
 		{"branch save", func() error { _, err := BranchSave(dir, "fix", opts); return err }},
@@ -125,11 +126,11 @@ func TestUndoReadsALongLastLineOnce(t *testing.T) {
 // One validator for premises: what check reports, the skills refuse.
 func TestSkillsRefusePremisesCheckReports(t *testing.T) {
 	dir := openProblemFolder(t)
-	wrap, _ := Lookup("prob-wrapup-statement")
+	wrap, _ := skill.Lookup("prob-wrapup-statement")
 	opts := Options{Actor: "tester", Now: pinned}
 	for _, bad := range []string{"(s-001/../../x) foo", "(s-../x) y", "(p-) z"} {
 		before := folderState(t, dir)
-		_, err := Run(dir, wrap, Args{"problem_id": "p-001", "claim": []string{"Ivy is a Knave"}, "premises": []string{"(s-001) ok", bad}}, opts)
+		_, err := Run(dir, wrap, skill.Args{"problem_id": "p-001", "claim": []string{"Ivy is a Knave"}, "premises": []string{"(s-001) ok", bad}}, opts)
 		m := model.BadRefPrefix(bad)
 		want := `prob-wrapup-statement: premise 2 starts like a reference, but "` + m + `" is not an ID`
 		if m == "" || err == nil || !strings.HasPrefix(err.Error(), want) {

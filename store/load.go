@@ -1,5 +1,6 @@
-// Package store reads and writes a contents folder: loading snapshots, watching for
-// changes, and applying skills as change batches (FORMAT.md "A change").
+// Package store is the contents folder on disk: loading and watching it, the journaled
+// change batch that runs a skill (skill.Tx) or an undo, rewind or branch switch, the
+// history, and check and repair (FORMAT.md "A change").
 package store
 
 import (

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"referee/model"
+	"referee/skill"
 )
 
 // referee's skills race a writer that does what the agents' scripts do (src/utils.py
@@ -255,26 +256,26 @@ func TestRaceWithTheAgentsScripts(t *testing.T) {
 			time.Sleep(time.Duration(3000+a.rng.IntN(12000)) * time.Microsecond)
 		}
 	}()
-	wrap, _ := Lookup("prob-wrapup-statement")
-	prove, _ := Lookup("state-complete-proof")
+	wrap, _ := skill.Lookup("prob-wrapup-statement")
+	prove, _ := skill.Lookup("state-complete-proof")
 	var last string
 	for j := range calls {
 		var res *Result
 		var err error
 		if j%2 == 0 || last == "" {
 			claim := fmt.Sprintf("referee claim %d", j)
-			res, err = Run(dir, wrap, Args{"problem_id": "p-001", "claim": []string{claim}}, Options{Actor: "referee"})
+			res, err = Run(dir, wrap, skill.Args{"problem_id": "p-001", "claim": []string{claim}}, Options{Actor: "referee"})
 			if err == nil {
 				last = res.Created[0]
 				refereeClaims[last] = claim
 				refereeEntries = append(refereeEntries, "("+last+") "+claim)
 			}
 		} else {
-			res, err = Run(dir, prove, Args{"statement_id": last, "proof_text": "Step 1: so. QED.", "strategy": "direct"}, Options{Actor: "referee"})
+			res, err = Run(dir, prove, skill.Args{"statement_id": last, "proof_text": "Step 1: so. QED.", "strategy": "direct"}, Options{Actor: "referee"})
 			last = ""
 		}
 		var ce *ConflictError
-		var pe *PreconditionError
+		var pe *skill.PreconditionError
 		switch {
 		case err == nil:
 			fig.refereeChanges++

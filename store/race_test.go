@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"referee/model"
+	"referee/skill"
 )
 
 // openFolder is the fixture with p-001 open again (as before l-003), ready for wrap-ups.
@@ -75,7 +76,7 @@ func TestCreatedObjectClashTakesTheNextID(t *testing.T) {
 				}
 				return true
 			}, func() { write(t, dir, "statement/s-008.json", theirs) })
-			res := mustRun(t, dir, "prob-wrapup-statement", Args{"problem_id": "p-001", "claim": []string{"c"}})
+			res := mustRun(t, dir, "prob-wrapup-statement", skill.Args{"problem_id": "p-001", "claim": []string{"c"}})
 			if strings.Join(res.Created, ",") != "s-009" || res.Change != "l-007" {
 				t.Fatalf("created %v in %s, want s-009 in l-007", res.Created, res.Change)
 			}
@@ -111,7 +112,7 @@ func TestCountersNeverMoveBack(t *testing.T) {
 		// l-007's check-confirm-proof creates nothing: it used to write back the s-007 it read.
 		write(t, dir, "statement/s-007.json", read(t, fixtureDir, "history/l-005/s-007.json"))
 		onceAt(t, func() bool { return true }, func() { write(t, dir, ConfigFile, agentConfig) })
-		res := mustRun(t, dir, "check-confirm-proof", Args{"statement_id": "s-007"})
+		res := mustRun(t, dir, "check-confirm-proof", skill.Args{"statement_id": "s-007"})
 		if res.Change != "l-007" {
 			t.Errorf("change %s", res.Change)
 		}
@@ -123,7 +124,7 @@ func TestCountersNeverMoveBack(t *testing.T) {
 		dir := openFolder(t)
 		write(t, dir, "statement/s-007.json", read(t, fixtureDir, "history/l-005/s-007.json"))
 		write(t, dir, ConfigFile, agentConfig)
-		if res := mustRun(t, dir, "check-confirm-proof", Args{"statement_id": "s-007"}); res.Change != "l-010" {
+		if res := mustRun(t, dir, "check-confirm-proof", skill.Args{"statement_id": "s-007"}); res.Change != "l-010" {
 			t.Errorf("change %s, want l-010", res.Change)
 		}
 		want := strings.Replace(agentConfig, "l-009", "l-010", 1)
@@ -137,7 +138,7 @@ func TestCountersNeverMoveBack(t *testing.T) {
 		f, _ := os.OpenFile(filepath.Join(dir, LogFile), os.O_APPEND|os.O_WRONLY, 0)
 		f.WriteString(`{"l-008": {"creation": ["s-009"], "modification": []}, "current": ["p-001", "s-009", "e-000"]}` + "\n")
 		f.Close()
-		res := mustRun(t, dir, "prob-wrapup-statement", Args{"problem_id": "p-001", "claim": []string{"c"}})
+		res := mustRun(t, dir, "prob-wrapup-statement", skill.Args{"problem_id": "p-001", "claim": []string{"c"}})
 		if res.Change != "l-009" || res.Created[0] != "s-008" {
 			t.Errorf("%s created %v, want l-009 creating s-008", res.Change, res.Created)
 		}
@@ -149,7 +150,7 @@ func TestCountersNeverMoveBack(t *testing.T) {
 		dir := openFolder(t)
 		taken := strings.Replace(read(t, dir, ConfigFile), "s-007", "s-008", 1)
 		onceAt(t, func() bool { return true }, func() { write(t, dir, ConfigFile, taken) })
-		res := mustRun(t, dir, "prob-wrapup-statement", Args{"problem_id": "p-001", "claim": []string{"c"}})
+		res := mustRun(t, dir, "prob-wrapup-statement", skill.Args{"problem_id": "p-001", "claim": []string{"c"}})
 		if res.Created[0] != "s-009" {
 			t.Errorf("created %v, want s-009 (config.json says s-008 is taken)", res.Created)
 		}
@@ -170,7 +171,7 @@ func TestStaleObjectIsReappliedOrRefused(t *testing.T) {
 		onceAt(t, func() bool { return true }, func() {
 			writeInPlace(filepath.Join(dir, "problem/p-001.json"), []byte(agentVersion(t, dir, 1)), 2, 0)
 		})
-		res := mustRun(t, dir, "prob-wrapup-statement", Args{"problem_id": "p-001", "claim": []string{"c"}})
+		res := mustRun(t, dir, "prob-wrapup-statement", skill.Args{"problem_id": "p-001", "claim": []string{"c"}})
 		p := problemDoc(t, dir)
 		if !slices.Equal(p.Progresses, []string{"agent entry 1", "(" + res.Created[0] + ") c"}) {
 			t.Errorf("progresses %q, want the other writer's entry and then the skill's", p.Progresses)
@@ -196,7 +197,7 @@ func TestStaleObjectIsReappliedOrRefused(t *testing.T) {
 		}
 		defer func() { crashPoint, raceHook = func() {}, nil }()
 		before := tree(t, dir)
-		_, err := run(t, dir, "prob-wrapup-statement", Args{"problem_id": "p-001", "claim": []string{"c"}})
+		_, err := run(t, dir, "prob-wrapup-statement", skill.Args{"problem_id": "p-001", "claim": []string{"c"}})
 		var ce *ConflictError
 		if !errors.As(err, &ce) || ce.Object != "p-001" {
 			t.Fatalf("error %v, want a conflict naming p-001", err)
@@ -291,7 +292,7 @@ func objectsOf(t testing.TB, dir string) map[string]string {
 func TestUndoAndTheAgentsRewind(t *testing.T) {
 	dir := openFolder(t)
 	states := map[string]map[string]string{"l-006": objectsOf(t, dir)}
-	wrap := mustRun(t, dir, "prob-wrapup-statement", Args{"problem_id": "p-001", "claim": []string{"c"}}) // l-007: s-008
+	wrap := mustRun(t, dir, "prob-wrapup-statement", skill.Args{"problem_id": "p-001", "claim": []string{"c"}}) // l-007: s-008
 	states["l-007"] = objectsOf(t, dir)
 	undo, err := Undo(dir, wrap.Change, Options{Actor: "human", Now: pinned}) // l-008: s-008 removed
 	if err != nil {
@@ -448,7 +449,7 @@ func TestUndoneInPartIsNotMadeAgain(t *testing.T) {
 		write(t, dir, "problem/p-001.json", strings.Replace(p, `"progresses": []`, `"progresses": ["agent entry"]`, 1))
 	})
 	log := read(t, dir, LogFile)
-	_, err := run(t, dir, "prob-wrapup-statement", Args{"problem_id": "p-001", "claim": []string{"c"}})
+	_, err := run(t, dir, "prob-wrapup-statement", skill.Args{"problem_id": "p-001", "claim": []string{"c"}})
 	want := "problem/p-001.json was changed by another writer after referee read it; the change was undone, except statement/s-008.json, which another writer wrote over meanwhile (their version stays; it may hold part of this change); nothing was logged"
 	if err == nil || err.Error() != want {
 		t.Fatalf("error %v\nwant %s", err, want)

@@ -5,6 +5,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"referee/skill"
 	"testing"
 
 	"golang.org/x/sys/unix"
@@ -33,7 +34,7 @@ func TestRenameNoReplaceFallback(t *testing.T) {
 	}
 	// A whole change through the fallback.
 	folder := openFolder(t)
-	mustRun(t, folder, "prob-wrapup-statement", Args{"problem_id": "p-001", "claim": []string{"c"}})
+	mustRun(t, folder, "prob-wrapup-statement", skill.Args{"problem_id": "p-001", "claim": []string{"c"}})
 	if calls != 4 || statement(t, folder, "s-008") == nil {
 		t.Errorf("%d renames without replacing (want 4: two above, s-008 and the backup of p-001)", calls)
 	}

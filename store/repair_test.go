@@ -5,6 +5,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"referee/skill"
 	"regexp"
 	"runtime"
 	"slices"
@@ -35,8 +36,8 @@ var crashScenarios = []crashScenario{
 		name:  "wrap-up: creates s-008, modifies p-001",
 		setup: openProblemFolder,
 		change: func(dir string) error {
-			s, _ := Lookup("prob-wrapup-statement")
-			_, err := Run(dir, s, Args{"problem_id": "p-001", "claim": []string{"Ivy is a Knave"}}, Options{Actor: "tester", Now: pinned})
+			s, _ := skill.Lookup("prob-wrapup-statement")
+			_, err := Run(dir, s, skill.Args{"problem_id": "p-001", "claim": []string{"Ivy is a Knave"}}, Options{Actor: "tester", Now: pinned})
 			return err
 		},
 	},
@@ -44,8 +45,8 @@ var crashScenarios = []crashScenario{
 		name: "undo: restores p-001, deletes s-008",
 		setup: func(t *testing.T) string {
 			dir := openProblemFolder(t)
-			s, _ := Lookup("prob-wrapup-statement")
-			if _, err := Run(dir, s, Args{"problem_id": "p-001", "claim": []string{"Ivy is a Knave"}}, Options{Actor: "tester", Now: pinned}); err != nil {
+			s, _ := skill.Lookup("prob-wrapup-statement")
+			if _, err := Run(dir, s, skill.Args{"problem_id": "p-001", "claim": []string{"Ivy is a Knave"}}, Options{Actor: "tester", Now: pinned}); err != nil {
 				t.Fatal(err)
 			}
 			return dir
@@ -475,8 +476,8 @@ func TestRepairUndoesWhenALaterChangeExists(t *testing.T) {
 	if err := os.Rename(journal, journal+".aside"); err != nil {
 		t.Fatal(err)
 	}
-	abandon, _ := Lookup("abandon")
-	if _, err := Run(dir, abandon, Args{"statement_id": "s-001"}, Options{Actor: "tester", Now: pinned}); err != nil {
+	abandon, _ := skill.Lookup("abandon")
+	if _, err := Run(dir, abandon, skill.Args{"statement_id": "s-001"}, Options{Actor: "tester", Now: pinned}); err != nil {
 		t.Fatal(err)
 	}
 	if err := os.Rename(journal+".aside", journal); err != nil {

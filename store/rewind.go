@@ -31,6 +31,7 @@ import (
 	"github.com/gofrs/flock"
 
 	"referee/model"
+	"referee/skill"
 	"referee/store/consequence"
 )
 
@@ -208,10 +209,10 @@ func interrupted(dir, skill string) error {
 // says what it would do. It refuses while another change is being written.
 func Rewind(dir, changeID string, dryRun bool, opts Options) (*Restore, error) {
 	if err := model.CheckID(changeID, model.KindChange); err != nil && changeID != beforeFirst {
-		return nil, &InputError{Msg: "rewind: " + err.Error()}
+		return nil, &skill.InputError{Msg: "rewind: " + err.Error()}
 	}
 	if changeID == beforeFirst {
-		return nil, &InputError{Msg: refuseBeforeFirst}
+		return nil, &skill.InputError{Msg: refuseBeforeFirst}
 	}
 	t, err := beginNow(dir, SkillRewind)
 	if err != nil {
@@ -223,7 +224,7 @@ func Rewind(dir, changeID string, dryRun bool, opts Options) (*Restore, error) {
 		return nil, err
 	}
 	if len(objs) == 0 && slices.Equal(counters, t.counters()) {
-		return nil, &NothingToDoError{InputError{Msg: fmt.Sprintf("rewind: the folder is as it was right after %s; nothing to do", changeID)}}
+		return nil, &NothingToDoError{skill.InputError{Msg: fmt.Sprintf("rewind: the folder is as it was right after %s; nothing to do", changeID)}}
 	}
 	r := &Restore{Skill: SkillRewind, To: changeID, Discarded: discarded}
 	return r, t.writeRestore(r, objs, counters, []model.Member{model.M("rewind_to", model.Str(changeID))}, dryRun, opts)

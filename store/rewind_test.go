@@ -15,6 +15,7 @@ import (
 	"github.com/gofrs/flock"
 
 	"referee/model"
+	"referee/skill"
 )
 
 // tracked is every file a reader of the folder sees: objects and config.json, by path.
@@ -256,7 +257,7 @@ func TestRewindBeforeTheFirstChangeIsRefused(t *testing.T) {
 	before := tracked(t, dir)
 	for _, dry := range []bool{false, true} {
 		_, err := Rewind(dir, "l-000", dry, Options{Now: pinned})
-		var ie *InputError
+		var ie *skill.InputError
 		if !errors.As(err, &ie) || !strings.Contains(err.Error(), "Puzzle Solved") || !strings.Contains(err.Error(), "nothing was changed") {
 			t.Errorf("rewind to l-000 (dry run %v): %v", dry, err)
 		}

@@ -14,6 +14,7 @@ import (
 
 	"referee/internal/testshared"
 	"referee/model"
+	"referee/skill"
 )
 
 var fixtureDir = testshared.Path("fixtures/mra-knights/contents")
@@ -78,11 +79,11 @@ func tree(t testing.TB, dir string) map[string]string {
 	return out
 }
 
-func run(t testing.TB, dir, skill string, a Args) (*Result, error) {
+func run(t testing.TB, dir, name string, a skill.Args) (*Result, error) {
 	t.Helper()
-	s, ok := Lookup(skill)
+	s, ok := skill.Lookup(name)
 	if !ok {
-		t.Fatalf("no skill %s", skill)
+		t.Fatalf("no name %s", name)
 	}
 	return Run(dir, s, a, Options{Actor: "human", Now: pinned})
 }
@@ -109,7 +110,7 @@ func TestSkillsReproduceTheAgentsRun(t *testing.T) {
 	proof, _ := model.Parse([]byte(final["statement/s-007.json"]))
 	full, _ := proof.Get("proof")
 	text, _ := full.Get("full")
-	res, err := run(t, dir, "state-complete-proof", Args{
+	res, err := run(t, dir, "state-complete-proof", skill.Args{
 		"statement_id": "s-007", "proof_text": text.Str, "strategy": "case_analysis",
 		"proof_ref": []string{"s-001", "s-002", "s-003", "s-004", "s-005", "s-006"},
 		"summary":   "showing consistency of proposed solution and contradiction in all alternatives",
@@ -127,7 +128,7 @@ func TestSkillsReproduceTheAgentsRun(t *testing.T) {
 		t.Error("backup of s-007 is not the file as it was before the change")
 	}
 
-	if _, err := run(t, dir, "check-confirm-proof", Args{"statement_id": "s-007",
+	if _, err := run(t, dir, "check-confirm-proof", skill.Args{"statement_id": "s-007",
 		"verification_summary": "27 steps checked, all valid. Case analysis proof correctly establishes unique solution."}); err != nil {
 		t.Fatal(err)
 	}
@@ -135,7 +136,7 @@ func TestSkillsReproduceTheAgentsRun(t *testing.T) {
 		t.Errorf("check-confirm-proof wrote\n%s\nthe agents wrote\n%s", got, final["statement/s-007.json"])
 	}
 
-	if _, err := run(t, dir, "prob-finish-up", Args{"problem_id": "p-001", "key_statement_id": []string{"s-007"},
+	if _, err := run(t, dir, "prob-finish-up", skill.Args{"problem_id": "p-001", "key_statement_id": []string{"s-007"},
 		"resolution": "The objective is directly answered by statement s-007 (status=true): The unique solution to the puzzle is Olivia is a Knave, Alice is a Spy, and Ivy is a Knave. This completely determines the role of each player as required.",
 		"cot": []string{
 			"s-007 proves via exhaustive case analysis that the unique solution is: Olivia=Knave, Alice=Spy, Ivy=Knave",
@@ -174,7 +175,7 @@ func TestReviewCycleP013(t *testing.T) {
 	}
 	write(t, dir, LogFile, initLine)
 	write(t, dir, "problem/p-001.json", read(t, fixtureDir, "history/l-003/p-001.json"))
-	res, err := run(t, dir, "prob-wrapup-statement", Args{"problem_id": "p-001",
+	res, err := run(t, dir, "prob-wrapup-statement", skill.Args{"problem_id": "p-001",
 		"claim": []string{"Alice is the spy"}, "premises": []string{"(s-003) Alice says: I am a spy"}, "purpose": "settles Alice"})
 	if err != nil {
 		t.Fatal(err)
@@ -220,13 +221,13 @@ func TestReviewCycleP013(t *testing.T) {
 	}
 
 	proof := "We argue by contradiction.\n\nStep 1: Suppose Alice is a Knight. Then \"I am a spy\" is true.\n\nStep 2: So Alice is a spy, not a Knight. QED."
-	mustRun(t, dir, "state-complete-proof", Args{"statement_id": "s-008", "proof_text": proof, "strategy": "contradiction"})
+	mustRun(t, dir, "state-complete-proof", skill.Args{"statement_id": "s-008", "proof_text": proof, "strategy": "contradiction"})
 	s := statement(t, dir, "s-008")
 	if s.Status != "awaiting_verification" || s.Progresses[0] != "PROOF: Contradiction proof with 2 steps" || s.Proof.Full != proof {
 		t.Errorf("after complete-proof: status %q, progresses %q", s.Status, s.Progresses)
 	}
 
-	mustRun(t, dir, "check-reject-proof", Args{"statement_id": "s-008", "sentence_number": 3,
+	mustRun(t, dir, "check-reject-proof", skill.Args{"statement_id": "s-008", "sentence_number": 3,
 		"sentence_text": "Then \"I am a spy\" is true.", "error_type": "gap",
 		"explanation": "Knaves | spies are not ruled out", "suggested_fix": "Treat the Knave case"})
 	s = statement(t, dir, "s-008")
@@ -234,26 +235,26 @@ func TestReviewCycleP013(t *testing.T) {
 	if s.Status != "has_gap" || len(s.Issues) != 1 || s.Issues[0] != wantIssue {
 		t.Errorf("after reject: %q %q", s.Status, s.Issues)
 	}
-	if err := runErr(t, dir, "check-confirm-proof", Args{"statement_id": "s-008"}); err == nil ||
+	if err := runErr(t, dir, "check-confirm-proof", skill.Args{"statement_id": "s-008"}); err == nil ||
 		err.Error() != `check-confirm-proof: s-008 is "has_gap"; it needs a submitted proof awaiting verification` {
 		t.Errorf("confirm with an open gap: %v", err)
 	}
 
-	mustRun(t, dir, "fix-patch-proof", Args{"statement_id": "s-008", "issue_number": 1,
+	mustRun(t, dir, "fix-patch-proof", skill.Args{"statement_id": "s-008", "issue_number": 1,
 		"updated_proof": proof + "\n\nStep 3: The Knave case is symmetric.", "change_description": "Added the Knave case"})
 	s = statement(t, dir, "s-008")
 	if s.Status != "awaiting_verification" || s.Responses[0] != "[Response #1] Fixes Issue #1 | Type: patch | Change: Added the Knave case" {
 		t.Errorf("after patch: %q %q", s.Status, s.Responses)
 	}
-	if err := runErr(t, dir, "fix-patch-proof", Args{"statement_id": "s-008", "issue_number": 1,
+	if err := runErr(t, dir, "fix-patch-proof", skill.Args{"statement_id": "s-008", "issue_number": 1,
 		"updated_proof": "x", "change_description": "y"}); err == nil ||
 		err.Error() != `fix-patch-proof: s-008 is "awaiting_verification"; it needs issue #1 without a response, and it already has one` {
 		t.Errorf("second patch of one issue: %v", err)
 	}
 
-	mustRun(t, dir, "check-reject-proof", Args{"statement_id": "s-008", "sentence_number": 5,
+	mustRun(t, dir, "check-reject-proof", skill.Args{"statement_id": "s-008", "sentence_number": 5,
 		"sentence_text": "The Knave case is symmetric.", "error_type": "unjustified_leap", "explanation": "not symmetric", "suggested_fix": "prove it"})
-	res = mustRun(t, dir, "fix-create-substatement", Args{"parent_statement_id": "s-008", "issue_number": 2,
+	res = mustRun(t, dir, "fix-create-substatement", skill.Args{"parent_statement_id": "s-008", "issue_number": 2,
 		"sub_claim": "If Alice is a Knave then she is not a spy", "sub_premises": []string{"(s-001) roles"},
 		"gap_location": "sentence 5", "purpose": "covers the Knave case"})
 	s = statement(t, dir, "s-008")
@@ -263,17 +264,17 @@ func TestReviewCycleP013(t *testing.T) {
 		strings.Join(s.Progresses, "|") != "PROOF: Contradiction proof with 2 steps" { // the fixer writes no note
 		t.Errorf("after create-substatement: %q %q %q %q", s.Status, s.Preliminaries, s.Responses, s.Progresses)
 	}
-	if err := runErr(t, dir, "check-confirm-proof", Args{"statement_id": "s-008"}); err == nil {
+	if err := runErr(t, dir, "check-confirm-proof", skill.Args{"statement_id": "s-008"}); err == nil {
 		t.Error("confirmed while the sub-statement is pending")
 	}
-	mustRun(t, dir, "state-complete-proof", Args{"statement_id": "s-009", "proof_text": "A Knave lies. QED.", "strategy": "direct"})
-	mustRun(t, dir, "check-confirm-proof", Args{"statement_id": "s-009"})
-	mustRun(t, dir, "check-confirm-proof", Args{"statement_id": "s-008", "verification_summary": "all steps hold"})
+	mustRun(t, dir, "state-complete-proof", skill.Args{"statement_id": "s-009", "proof_text": "A Knave lies. QED.", "strategy": "direct"})
+	mustRun(t, dir, "check-confirm-proof", skill.Args{"statement_id": "s-009"})
+	mustRun(t, dir, "check-confirm-proof", skill.Args{"statement_id": "s-008", "verification_summary": "all steps hold"})
 	s = statement(t, dir, "s-008")
 	if s.Status != "true" || s.Reliability != 1 || s.Progresses[len(s.Progresses)-1] != "VERIFIED: all steps hold" {
 		t.Errorf("after confirm: %q %v %q", s.Status, s.Reliability, s.Progresses)
 	}
-	if err := runErr(t, dir, "state-mark-false", Args{"statement_id": "s-008", "counterexample": "x", "source": "prove"}); err == nil ||
+	if err := runErr(t, dir, "state-mark-false", skill.Args{"statement_id": "s-008", "counterexample": "x", "source": "prove"}); err == nil ||
 		err.Error() != `state-mark-false: s-008 is "true"; it needs a statement not yet decided (not true, false or abandoned)` {
 		t.Errorf("mark-false of a true statement: %v", err)
 	}
@@ -282,7 +283,7 @@ func TestReviewCycleP013(t *testing.T) {
 	}
 }
 
-func mustRun(t testing.TB, dir, skill string, a Args) *Result {
+func mustRun(t testing.TB, dir, skill string, a skill.Args) *Result {
 	t.Helper()
 	res, err := run(t, dir, skill, a)
 	if err != nil {
@@ -292,7 +293,7 @@ func mustRun(t testing.TB, dir, skill string, a Args) *Result {
 }
 
 // runErr runs a skill that must fail, and proves it wrote nothing.
-func runErr(t testing.TB, dir, skill string, a Args) error {
+func runErr(t testing.TB, dir, skill string, a skill.Args) error {
 	t.Helper()
 	before := tree(t, dir)
 	_, err := run(t, dir, skill, a)
@@ -322,26 +323,26 @@ func TestPreconditionsRefused(t *testing.T) {
 	dir := copyDir(t, fixtureDir)
 	cases := []struct {
 		skill string
-		args  Args
+		args  skill.Args
 		want  string
 	}{
-		{"prob-wrapup-statement", Args{"problem_id": "p-001", "claim": []string{"x"}}, `prob-wrapup-statement: p-001 is "resolved"; it needs an open problem (unresolved)`},
-		{"prob-setup-subgoal", Args{"parent_problem_id": "p-001", "subproblem_objective": []string{"x"}, "rationale": "r"}, `prob-setup-subgoal: p-001 is "resolved"; it needs an open problem (unresolved)`},
-		{"prob-finish-up", Args{"problem_id": "p-009", "resolution": "r", "key_statement_id": []string{"s-007"}}, `prob-finish-up: p-009 does not exist`},
-		{"state-complete-proof", Args{"statement_id": "s-007", "proof_text": "p", "strategy": "direct"}, `state-complete-proof: s-007 is "true"; it needs a statement open for proving (pending, with every sub-statement true, or under a proposed modification)`},
-		{"state-setup-substatement", Args{"parent_statement_id": "s-007", "sub_statements": []SubStatement{{Claim: "c"}}, "rationale": "r"}, `state-setup-substatement: s-007 is "true"; it needs an open statement (not true, false or abandoned)`},
-		{"state-mark-false", Args{"statement_id": "s-001", "counterexample": "c", "source": "prove"}, `state-mark-false: s-001 is "true"; it needs a statement not yet decided (not true, false or abandoned)`},
-		{"state-propose-modification", Args{"statement_id": "s-007", "modification_type": "add_condition", "rationale": "r", "source": "fix"}, `state-propose-modification: s-007 is "true"; it needs a statement not yet decided (not true, false or abandoned)`},
-		{"check-confirm-proof", Args{"statement_id": "s-007"}, `check-confirm-proof: s-007 is "true"; it needs a submitted proof awaiting verification`},
-		{"check-reject-proof", Args{"statement_id": "s-007", "sentence_number": 1, "sentence_text": "t", "error_type": "gap", "explanation": "e", "suggested_fix": "f"}, `check-reject-proof: s-007 is "true"; it needs a submitted proof awaiting verification`},
-		{"fix-patch-proof", Args{"statement_id": "s-007", "issue_number": 1, "updated_proof": "p", "change_description": "c"}, `fix-patch-proof: s-007 is "true"; it needs a statement not yet decided`},
-		{"fix-create-substatement", Args{"parent_statement_id": "s-099", "issue_number": 1, "sub_claim": "c", "gap_location": "g", "purpose": "p"}, `fix-create-substatement: s-099 does not exist`},
-		{"abandon", Args{"statement_id": "s-404"}, `abandon: s-404 does not exist`},
+		{"prob-wrapup-statement", skill.Args{"problem_id": "p-001", "claim": []string{"x"}}, `prob-wrapup-statement: p-001 is "resolved"; it needs an open problem (unresolved)`},
+		{"prob-setup-subgoal", skill.Args{"parent_problem_id": "p-001", "subproblem_objective": []string{"x"}, "rationale": "r"}, `prob-setup-subgoal: p-001 is "resolved"; it needs an open problem (unresolved)`},
+		{"prob-finish-up", skill.Args{"problem_id": "p-009", "resolution": "r", "key_statement_id": []string{"s-007"}}, `prob-finish-up: p-009 does not exist`},
+		{"state-complete-proof", skill.Args{"statement_id": "s-007", "proof_text": "p", "strategy": "direct"}, `state-complete-proof: s-007 is "true"; it needs a statement open for proving (pending, with every sub-statement true, or under a proposed modification)`},
+		{"state-setup-substatement", skill.Args{"parent_statement_id": "s-007", "sub_statements": []skill.SubStatement{{Claim: "c"}}, "rationale": "r"}, `state-setup-substatement: s-007 is "true"; it needs an open statement (not true, false or abandoned)`},
+		{"state-mark-false", skill.Args{"statement_id": "s-001", "counterexample": "c", "source": "prove"}, `state-mark-false: s-001 is "true"; it needs a statement not yet decided (not true, false or abandoned)`},
+		{"state-propose-modification", skill.Args{"statement_id": "s-007", "modification_type": "add_condition", "rationale": "r", "source": "fix"}, `state-propose-modification: s-007 is "true"; it needs a statement not yet decided (not true, false or abandoned)`},
+		{"check-confirm-proof", skill.Args{"statement_id": "s-007"}, `check-confirm-proof: s-007 is "true"; it needs a submitted proof awaiting verification`},
+		{"check-reject-proof", skill.Args{"statement_id": "s-007", "sentence_number": 1, "sentence_text": "t", "error_type": "gap", "explanation": "e", "suggested_fix": "f"}, `check-reject-proof: s-007 is "true"; it needs a submitted proof awaiting verification`},
+		{"fix-patch-proof", skill.Args{"statement_id": "s-007", "issue_number": 1, "updated_proof": "p", "change_description": "c"}, `fix-patch-proof: s-007 is "true"; it needs a statement not yet decided`},
+		{"fix-create-substatement", skill.Args{"parent_statement_id": "s-099", "issue_number": 1, "sub_claim": "c", "gap_location": "g", "purpose": "p"}, `fix-create-substatement: s-099 does not exist`},
+		{"abandon", skill.Args{"statement_id": "s-404"}, `abandon: s-404 does not exist`},
 		// Bad input: refused before the folder is touched.
-		{"check-confirm-proof", Args{"statement_id": "../../etc/passwd"}, `--statement-id: "../../etc/passwd" is not a statement ID (expected s-<letters><three digits>, e.g. s-007)`},
-		{"check-confirm-proof", Args{}, `check-confirm-proof needs --statement-id (the statement whose proof was checked)`},
-		{"check-reject-proof", Args{"statement_id": "s-007", "sentence_number": 1, "sentence_text": "t", "error_type": "typo", "explanation": "e", "suggested_fix": "f"}, `--error-type: "typo" is not one of gap, unjustified_leap, hidden_assumption, circular, scope_error, wrong_target`},
-		{"abandon", Args{"statement_id": "s-001", "colour": "red"}, `abandon has no parameter "colour" (see referee skills list)`},
+		{"check-confirm-proof", skill.Args{"statement_id": "../../etc/passwd"}, `--statement-id: "../../etc/passwd" is not a statement ID (expected s-<letters><three digits>, e.g. s-007)`},
+		{"check-confirm-proof", skill.Args{}, `check-confirm-proof needs --statement-id (the statement whose proof was checked)`},
+		{"check-reject-proof", skill.Args{"statement_id": "s-007", "sentence_number": 1, "sentence_text": "t", "error_type": "typo", "explanation": "e", "suggested_fix": "f"}, `--error-type: "typo" is not one of gap, unjustified_leap, hidden_assumption, circular, scope_error, wrong_target`},
+		{"abandon", skill.Args{"statement_id": "s-001", "colour": "red"}, `abandon has no parameter "colour" (see referee skills list)`},
 	}
 	for _, c := range cases {
 		err := runErr(t, dir, c.skill, c.args)
@@ -353,13 +354,13 @@ func TestPreconditionsRefused(t *testing.T) {
 
 func TestPreconditionErrorTypes(t *testing.T) {
 	dir := copyDir(t, fixtureDir)
-	_, err := run(t, dir, "check-confirm-proof", Args{"statement_id": "s-007"})
-	var pe *PreconditionError
+	_, err := run(t, dir, "check-confirm-proof", skill.Args{"statement_id": "s-007"})
+	var pe *skill.PreconditionError
 	if !errors.As(err, &pe) || pe.Object != "s-007" || pe.Status != "true" {
 		t.Errorf("want a PreconditionError on s-007, got %#v", err)
 	}
-	_, err = run(t, dir, "check-confirm-proof", Args{"statement_id": "x"})
-	var ie *InputError
+	_, err = run(t, dir, "check-confirm-proof", skill.Args{"statement_id": "x"})
+	var ie *skill.InputError
 	if !errors.As(err, &ie) {
 		t.Errorf("want an InputError, got %#v", err)
 	}
@@ -371,11 +372,11 @@ func TestExpectVersionConflict(t *testing.T) {
 	write(t, dir, "statement/s-007.json", read(t, fixtureDir, "history/l-005/s-007.json"))
 	seen := model.Version([]byte(read(t, dir, "statement/s-007.json")))
 	// An agent changes the statement after the reviewer read it.
-	mustRun(t, dir, "check-reject-proof", Args{"statement_id": "s-007", "sentence_number": 2, "sentence_text": "Step 1: We first verify the proposed solution is consistent.",
+	mustRun(t, dir, "check-reject-proof", skill.Args{"statement_id": "s-007", "sentence_number": 2, "sentence_text": "Step 1: We first verify the proposed solution is consistent.",
 		"error_type": "gap", "explanation": "e", "suggested_fix": "f"})
 	before := tree(t, dir)
-	s, _ := Lookup("fix-patch-proof")
-	_, err := Run(dir, s, Args{"statement_id": "s-007", "issue_number": 1, "updated_proof": "p", "change_description": "c"},
+	s, _ := skill.Lookup("fix-patch-proof")
+	_, err := Run(dir, s, skill.Args{"statement_id": "s-007", "issue_number": 1, "updated_proof": "p", "change_description": "c"},
 		Options{Actor: "human", ExpectVersion: seen, Now: pinned})
 	var ce *ConflictError
 	if !errors.As(err, &ce) || ce.Object != "s-007" || ce.Expected != seen || ce.Actual != model.Version([]byte(read(t, dir, "statement/s-007.json"))) {
@@ -385,7 +386,7 @@ func TestExpectVersionConflict(t *testing.T) {
 		t.Error("a conflicting change wrote files")
 	}
 	// With the current version it goes through.
-	_, err = Run(dir, s, Args{"statement_id": "s-007", "issue_number": 1, "updated_proof": "p", "change_description": "c"},
+	_, err = Run(dir, s, skill.Args{"statement_id": "s-007", "issue_number": 1, "updated_proof": "p", "change_description": "c"},
 		Options{Actor: "human", ExpectVersion: ce.Actual, Now: pinned})
 	if err != nil {
 		t.Fatal(err)
@@ -398,7 +399,7 @@ func TestNewIDSkipsExistingFiles(t *testing.T) {
 	write(t, dir, "problem/p-001.json", read(t, fixtureDir, "history/l-003/p-001.json"))
 	squatter := strings.Replace(read(t, dir, "statement/s-001.json"), "s-001", "s-008", 1)
 	write(t, dir, "statement/s-008.json", squatter)
-	res := mustRun(t, dir, "prob-wrapup-statement", Args{"problem_id": "p-001", "claim": []string{"c"}})
+	res := mustRun(t, dir, "prob-wrapup-statement", skill.Args{"problem_id": "p-001", "claim": []string{"c"}})
 	const note = "config.json says s-007 was the last, but s-008 already exists on disk: took s-009 instead of writing over it (the agents' scripts would overwrite it)"
 	if strings.Join(res.Created, ",") != "s-009" || len(res.Notes) != 1 || res.Notes[0] != note {
 		t.Errorf("result %+v", res)
@@ -421,7 +422,7 @@ func TestCountersStayWithoutCreation(t *testing.T) {
 	write(t, dir, "statement/s-008.json", strings.Replace(read(t, dir, "statement/s-001.json"), "s-001", "s-008", 1))
 	write(t, dir, "problem/p-002.json", strings.Replace(read(t, dir, "problem/p-001.json"), "p-001", "p-002", 1))
 	before := read(t, dir, "config.json")
-	mustRun(t, dir, "prob-finish-up", Args{"problem_id": "p-001", "resolution": "r", "key_statement_id": []string{"s-007"}})
+	mustRun(t, dir, "prob-finish-up", skill.Args{"problem_id": "p-001", "resolution": "r", "key_statement_id": []string{"s-007"}})
 	var cb, ca map[string]string
 	if err := json.Unmarshal([]byte(before), &cb); err != nil {
 		t.Fatal(err)
@@ -442,7 +443,7 @@ func TestCountersStayWithoutCreation(t *testing.T) {
 func TestSetupSubgoalAndSubstatements(t *testing.T) {
 	dir := copyDir(t, fixtureDir)
 	write(t, dir, "problem/p-001.json", read(t, fixtureDir, "history/l-003/p-001.json"))
-	res := mustRun(t, dir, "prob-setup-subgoal", Args{"parent_problem_id": "p-001",
+	res := mustRun(t, dir, "prob-setup-subgoal", skill.Args{"parent_problem_id": "p-001",
 		"subproblem_objective":  []string{"Determine Alice's role"},
 		"subproblem_hypothesis": []string{"(s-003) Alice says: I am a spy", "(s-404) a missing one", "Roles are fixed"},
 		"rationale":             "Alice first", "priority": "high"})
@@ -477,8 +478,8 @@ func TestSetupSubgoalAndSubstatements(t *testing.T) {
 		t.Error("parent not linked")
 	}
 
-	res = mustRun(t, dir, "state-setup-substatement", Args{"parent_statement_id": "s-008", "rationale": "split",
-		"sub_statements": []SubStatement{{Claim: "A"}, {Claim: "B", Premises: []string{"(s-001) roles"}}}})
+	res = mustRun(t, dir, "state-setup-substatement", skill.Args{"parent_statement_id": "s-008", "rationale": "split",
+		"sub_statements": []skill.SubStatement{{Claim: "A"}, {Claim: "B", Premises: []string{"(s-001) roles"}}}})
 	s := statement(t, dir, "s-008")
 	// The fixture speaks the later vocabulary: the decomposed parent is "validating".
 	if strings.Join(res.Created, ",") != "s-010,s-011" || s.Status != "validating" ||
@@ -499,7 +500,7 @@ func TestSetupSubgoalAndSubstatements(t *testing.T) {
 func TestPremisesNamingStatementsOfTheSameCall(t *testing.T) {
 	dir := copyDir(t, fixtureDir)
 	write(t, dir, "problem/p-001.json", read(t, fixtureDir, "history/l-003/p-001.json"))
-	mustRun(t, dir, "prob-setup-subgoal", Args{"parent_problem_id": "p-001", "subproblem_objective": []string{"O"},
+	mustRun(t, dir, "prob-setup-subgoal", skill.Args{"parent_problem_id": "p-001", "subproblem_objective": []string{"O"},
 		"subproblem_hypothesis": []string{"new one", "(s-008)", "(s-008) again", "(s-009) x"}, "rationale": "r"})
 	p := read(t, dir, "problem/p-002.json")
 	if want := `"hypothesis": [
@@ -516,8 +517,8 @@ func TestPremisesNamingStatementsOfTheSameCall(t *testing.T) {
 		}
 	}
 
-	mustRun(t, dir, "state-setup-substatement", Args{"parent_statement_id": "s-008", "rationale": "split",
-		"sub_statements": []SubStatement{{Claim: "A"}, {Claim: "B", Premises: []string{"(s-012)", "(s-013)"}},
+	mustRun(t, dir, "state-setup-substatement", skill.Args{"parent_statement_id": "s-008", "rationale": "split",
+		"sub_statements": []skill.SubStatement{{Claim: "A"}, {Claim: "B", Premises: []string{"(s-012)", "(s-013)"}},
 			{Claim: "C", Premises: []string{"(s-013) para", "(s-014)"}}}})
 	for id, want := range map[string]string{"s-013": "(s-012) A|(s-013)", "s-014": "(s-013) B|(s-014)"} {
 		if got := strings.Join(statement(t, dir, id).Hypothesis, "|"); got != want {
@@ -540,7 +541,7 @@ func TestProofAndSolutionKeepCotAndRefNotGiven(t *testing.T) {
 	doc.Set("validation", model.Obj(model.M("issues", model.Strs(nil)), model.M("responses", model.Strs(nil))))
 	write(t, dir, "statement/s-007.json", string(model.EncodeIndent(doc)))
 	proof := "We prove this statement as follows.\n\nStep 1: x. QED."
-	mustRun(t, dir, "state-complete-proof", Args{"statement_id": "s-007", "proof_text": proof, "strategy": "direct"})
+	mustRun(t, dir, "state-complete-proof", skill.Args{"statement_id": "s-007", "proof_text": proof, "strategy": "direct"})
 	if got := read(t, dir, "statement/s-007.json"); !strings.Contains(got, `"proof": {
         "cot": [
             "old cot"
@@ -560,7 +561,7 @@ func TestProofAndSolutionKeepCotAndRefNotGiven(t *testing.T) {
 	}
 	pdoc.Set("solution", model.Obj(model.M("cot", model.Strs([]string{"old"})), model.M("full", model.Str("")), model.M("ref", model.Strs([]string{"s-009"}))))
 	write(t, dir, "problem/p-001.json", string(model.EncodeIndent(pdoc)))
-	mustRun(t, dir, "prob-finish-up", Args{"problem_id": "p-001", "resolution": "r", "key_statement_id": []string{"s-001"}})
+	mustRun(t, dir, "prob-finish-up", skill.Args{"problem_id": "p-001", "resolution": "r", "key_statement_id": []string{"s-001"}})
 	if got := read(t, dir, "problem/p-001.json"); !strings.Contains(got, `"solution": {
         "cot": [
             "old"
@@ -591,7 +592,7 @@ func TestProofNoteCountsStepsWithAnyDigits(t *testing.T) {
 		doc.Set("status", model.Str("pending"))
 		doc.Set("progresses", model.Strs(nil))
 		write(t, dir, "statement/s-007.json", string(model.EncodeIndent(doc)))
-		mustRun(t, dir, "state-complete-proof", Args{"statement_id": "s-007", "proof_text": proof, "strategy": "direct"})
+		mustRun(t, dir, "state-complete-proof", skill.Args{"statement_id": "s-007", "proof_text": proof, "strategy": "direct"})
 		if got := statement(t, dir, "s-007").Progresses; len(got) != 1 || got[0] != want {
 			t.Errorf("proof %q: progresses %q, want [%q]", proof, got, want)
 		}
@@ -601,8 +602,8 @@ func TestProofNoteCountsStepsWithAnyDigits(t *testing.T) {
 func TestMarkFalseProposeModificationAbandon(t *testing.T) {
 	dir := copyDir(t, fixtureDir)
 	write(t, dir, "statement/s-007.json", read(t, fixtureDir, "history/l-005/s-007.json"))
-	mustRun(t, dir, "check-reject-proof", Args{"statement_id": "s-007", "sentence_number": 2, "sentence_text": "x", "error_type": "wrong_target", "explanation": "e", "suggested_fix": "f"})
-	mustRun(t, dir, "state-propose-modification", Args{"statement_id": "s-007", "modification_type": "weaken_conclusion",
+	mustRun(t, dir, "check-reject-proof", skill.Args{"statement_id": "s-007", "sentence_number": 2, "sentence_text": "x", "error_type": "wrong_target", "explanation": "e", "suggested_fix": "f"})
+	mustRun(t, dir, "state-propose-modification", skill.Args{"statement_id": "s-007", "modification_type": "weaken_conclusion",
 		"suggested_claim": "Alice is a spy", "suggested_premises": []string{"p1", "p2"}, "rationale": "too strong", "source": "fix", "issue_number": 1})
 	s := statement(t, dir, "s-007")
 	// The fixture speaks the later vocabulary, so the status is "validating".
@@ -611,12 +612,12 @@ func TestMarkFalseProposeModificationAbandon(t *testing.T) {
 		s.Responses[0] != "[Response #1] Fixes Issue #1 | Type: modification | ModType: weaken_conclusion | Proposal: Claim: Alice is a spy; Premises: p1; p2" {
 		t.Errorf("modification: %q %q %q", s.Status, s.Progresses, s.Responses)
 	}
-	mustRun(t, dir, "state-mark-false", Args{"statement_id": "s-007", "counterexample": "Olivia=Spy works", "source": "prove"})
+	mustRun(t, dir, "state-mark-false", skill.Args{"statement_id": "s-007", "counterexample": "Olivia=Spy works", "source": "prove"})
 	s = statement(t, dir, "s-007")
 	if s.Status != "false" || s.Progresses[len(s.Progresses)-1] != "COUNTEREXAMPLE: Olivia=Spy works" || len(s.Responses) != 1 {
 		t.Errorf("mark-false: %q %q", s.Status, s.Progresses)
 	}
-	mustRun(t, dir, "abandon", Args{"statement_id": "s-007", "reason": "out of scope"})
+	mustRun(t, dir, "abandon", skill.Args{"statement_id": "s-007", "reason": "out of scope"})
 	s = statement(t, dir, "s-007")
 	if s.Status != "abandoned" || s.Progresses[len(s.Progresses)-1] != "ABANDONED: out of scope" {
 		t.Errorf("abandon: %q %q", s.Status, s.Progresses)
@@ -626,12 +627,12 @@ func TestMarkFalseProposeModificationAbandon(t *testing.T) {
 func TestMarkFalseAnswersIssue(t *testing.T) {
 	dir := copyDir(t, fixtureDir)
 	write(t, dir, "statement/s-007.json", read(t, fixtureDir, "history/l-005/s-007.json"))
-	mustRun(t, dir, "check-reject-proof", Args{"statement_id": "s-007", "sentence_number": 2, "sentence_text": "x", "error_type": "circular", "explanation": "e", "suggested_fix": "f"})
-	if err := runErr(t, dir, "state-mark-false", Args{"statement_id": "s-007", "counterexample": "c", "source": "fix", "issue_number": 2}); err == nil ||
+	mustRun(t, dir, "check-reject-proof", skill.Args{"statement_id": "s-007", "sentence_number": 2, "sentence_text": "x", "error_type": "circular", "explanation": "e", "suggested_fix": "f"})
+	if err := runErr(t, dir, "state-mark-false", skill.Args{"statement_id": "s-007", "counterexample": "c", "source": "fix", "issue_number": 2}); err == nil ||
 		err.Error() != `state-mark-false: s-007 is "validating"; it needs issue #2, and it has only issue #1` {
 		t.Errorf("unknown issue: %v", err)
 	}
-	mustRun(t, dir, "state-mark-false", Args{"statement_id": "s-007", "counterexample": "c", "source": "fix", "issue_number": 1})
+	mustRun(t, dir, "state-mark-false", skill.Args{"statement_id": "s-007", "counterexample": "c", "source": "fix", "issue_number": 1})
 	if s := statement(t, dir, "s-007"); s.Responses[0] != "[Response #1] Fixes Issue #1 | Type: false | Counterexample: c" {
 		t.Errorf("responses %q", s.Responses)
 	}
@@ -641,7 +642,7 @@ func TestUndo(t *testing.T) {
 	dir := copyDir(t, fixtureDir)
 	write(t, dir, "problem/p-001.json", read(t, fixtureDir, "history/l-003/p-001.json"))
 	before := tree(t, dir)
-	res := mustRun(t, dir, "prob-wrapup-statement", Args{"problem_id": "p-001", "claim": []string{"c"}})
+	res := mustRun(t, dir, "prob-wrapup-statement", skill.Args{"problem_id": "p-001", "claim": []string{"c"}})
 	undo, err := Undo(dir, res.Change, Options{Actor: "human", Now: pinned})
 	if err != nil {
 		t.Fatal(err)
@@ -672,8 +673,8 @@ func TestUndo(t *testing.T) {
 func TestPlanMatchesRun(t *testing.T) {
 	dir := copyDir(t, fixtureDir)
 	write(t, dir, "statement/s-007.json", read(t, fixtureDir, "history/l-005/s-007.json"))
-	s, _ := Lookup("check-confirm-proof")
-	args := Args{"statement_id": "s-007", "verification_summary": "ok"}
+	s, _ := skill.Lookup("check-confirm-proof")
+	args := skill.Args{"statement_id": "s-007", "verification_summary": "ok"}
 	before := tree(t, dir)
 	plan, err := Plan(dir, s, args, Options{Actor: "human", Now: pinned})
 	if err != nil {
@@ -710,18 +711,18 @@ func TestPlanMatchesRun(t *testing.T) {
 func TestProofOfADecomposedStatementP014(t *testing.T) {
 	dir := copyDir(t, fixtureDir)
 	write(t, dir, "statement/s-007.json", read(t, fixtureDir, "history/l-004/s-007.json")) // pending
-	mustRun(t, dir, "state-setup-substatement", Args{"parent_statement_id": "s-007", "rationale": "split",
-		"sub_statements": []SubStatement{{Claim: "Alice is not a Knight"}}})
-	mustRun(t, dir, "state-complete-proof", Args{"statement_id": "s-008", "proof_text": "We prove this statement as follows. A Knight cannot say so. QED.", "strategy": "direct"})
-	mustRun(t, dir, "check-confirm-proof", Args{"statement_id": "s-008"})
-	if err := runErr(t, dir, "check-confirm-proof", Args{"statement_id": "s-007"}); err == nil {
+	mustRun(t, dir, "state-setup-substatement", skill.Args{"parent_statement_id": "s-007", "rationale": "split",
+		"sub_statements": []skill.SubStatement{{Claim: "Alice is not a Knight"}}})
+	mustRun(t, dir, "state-complete-proof", skill.Args{"statement_id": "s-008", "proof_text": "We prove this statement as follows. A Knight cannot say so. QED.", "strategy": "direct"})
+	mustRun(t, dir, "check-confirm-proof", skill.Args{"statement_id": "s-008"})
+	if err := runErr(t, dir, "check-confirm-proof", skill.Args{"statement_id": "s-007"}); err == nil {
 		t.Error("confirmed a statement without a proof")
 	}
-	mustRun(t, dir, "state-complete-proof", Args{"statement_id": "s-007", "proof_text": "We prove this statement as follows. By s-008 … QED.", "strategy": "direct", "proof_ref": []string{"s-008"}})
+	mustRun(t, dir, "state-complete-proof", skill.Args{"statement_id": "s-007", "proof_text": "We prove this statement as follows. By s-008 … QED.", "strategy": "direct", "proof_ref": []string{"s-008"}})
 	if s := statement(t, dir, "s-007"); s.Status != "validating" || s.Proof.Full == "" {
 		t.Errorf("after the proof: %q %q", s.Status, s.Proof.Full)
 	}
-	mustRun(t, dir, "check-confirm-proof", Args{"statement_id": "s-007"})
+	mustRun(t, dir, "check-confirm-proof", skill.Args{"statement_id": "s-007"})
 	if s := statement(t, dir, "s-007"); s.Status != "true" {
 		t.Errorf("after confirm: %q", s.Status)
 	}
@@ -734,8 +735,8 @@ func TestProofOfADecomposedStatementP014(t *testing.T) {
 func TestProposedModificationIsNotStranded(t *testing.T) {
 	dir := copyDir(t, fixtureDir)
 	write(t, dir, "problem/p-001.json", read(t, fixtureDir, "history/l-003/p-001.json"))
-	mustRun(t, dir, "prob-wrapup-statement", Args{"problem_id": "p-001", "claim": []string{"c"}})
-	mustRun(t, dir, "state-propose-modification", Args{"statement_id": "s-008", "modification_type": "add_condition",
+	mustRun(t, dir, "prob-wrapup-statement", skill.Args{"problem_id": "p-001", "claim": []string{"c"}})
+	mustRun(t, dir, "state-propose-modification", skill.Args{"statement_id": "s-008", "modification_type": "add_condition",
 		"rationale": "r", "source": "prove"})
 	snap, err := Load(dir)
 	if err != nil {
@@ -748,30 +749,30 @@ func TestProposedModificationIsNotStranded(t *testing.T) {
 	if !slices.Contains(next, "agent-check s-008") {
 		t.Fatalf("next %q: want agent-check on s-008, as current.py says", next)
 	}
-	o := SnapshotObjects{Snap: snap}
+	o := skill.SnapshotObjects{Snap: snap}
 	for name, want := range map[string]string{
 		"state-complete-proof": "",
 		"check-reject-proof":   "",
 		"check-confirm-proof":  "a proof, and it has none",
 	} {
-		s, _ := Lookup(name)
-		err := s.Check(o, Args{"statement_id": "s-008"})
+		s, _ := skill.Lookup(name)
+		err := s.Check(o, skill.Args{"statement_id": "s-008"})
 		if want == "" && err != nil || want != "" && (err == nil || !strings.Contains(err.Error(), want)) {
 			t.Errorf("%s on s-008 under a proposed modification: %v, want %q", name, err, want)
 		}
 	}
-	mustRun(t, dir, "state-complete-proof", Args{"statement_id": "s-008", "strategy": "direct",
+	mustRun(t, dir, "state-complete-proof", skill.Args{"statement_id": "s-008", "strategy": "direct",
 		"proof_text": "PROOF: This statement is wrong. We disprove as follows.\n\nStep 1: x."})
 	before := tree(t, dir)
-	_, err = run(t, dir, "check-confirm-proof", Args{"statement_id": "s-008"})
-	var ie *InputError
+	_, err = run(t, dir, "check-confirm-proof", skill.Args{"statement_id": "s-008"})
+	var ie *skill.InputError
 	if !errors.As(err, &ie) || !strings.Contains(err.Error(), "headed PROOF") || !strings.Contains(err.Error(), "give --direction") {
 		t.Errorf("confirm without a direction on an ambiguous opening: %v", err)
 	}
 	if !maps.Equal(tree(t, dir), before) {
 		t.Error("a refused confirmation wrote")
 	}
-	mustRun(t, dir, "check-confirm-proof", Args{"statement_id": "s-008", "direction": "disproof"})
+	mustRun(t, dir, "check-confirm-proof", skill.Args{"statement_id": "s-008", "direction": "disproof"})
 	if st := read(t, dir, "statement/s-008.json"); !strings.Contains(st, `"status": "false"`) {
 		t.Errorf("s-008 after a confirmed disproof:\n%s", st)
 	}

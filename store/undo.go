@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"referee/model"
+	"referee/skill"
 )
 
 // Undo reverts one change batch as a change of its own: every object it modified is
@@ -25,7 +26,7 @@ import (
 // the undo brings them back.
 func Undo(dir, changeID string, opts Options) (*Result, error) {
 	if err := model.CheckID(changeID, model.KindChange); err != nil {
-		return nil, &InputError{Msg: "undo: " + err.Error()}
+		return nil, &skill.InputError{Msg: "undo: " + err.Error()}
 	}
 	if opts.Actor == "" {
 		opts.Actor = "agent"
@@ -52,7 +53,7 @@ func Undo(dir, changeID string, opts Options) (*Result, error) {
 // it is refused, before the reviewer says y.
 func PlanUndo(dir, changeID string, opts Options) (*Planned, error) {
 	if err := model.CheckID(changeID, model.KindChange); err != nil {
-		return nil, &InputError{Msg: "undo: " + err.Error()}
+		return nil, &skill.InputError{Msg: "undo: " + err.Error()}
 	}
 	if opts.Actor == "" {
 		opts.Actor = "agent"
@@ -106,7 +107,7 @@ func superseded(entries []model.LogEntry) error {
 	for _, later := range entries[1:] {
 		for _, id := range append(append([]string{}, later.Creation...), later.Modification...) {
 			if touched[id] {
-				return &PreconditionError{Object: target.ID, Status: "superseded", Skill: "undo",
+				return &skill.PreconditionError{Object: target.ID, Status: "superseded", Skill: "undo",
 					Need: fmt.Sprintf("no later change to its objects, and %s changed %s", later.ID, id)}
 			}
 		}
@@ -126,7 +127,7 @@ func undoRestoreChange(dir, changeID string, opts Options) (*Result, error) {
 		return nil, inputf("undo: cannot read %s: %v", LogFile, unwrapPath(err))
 	}
 	if len(entries) == 0 {
-		return nil, &PreconditionError{Object: changeID, Status: "missing", Skill: "undo"}
+		return nil, &skill.PreconditionError{Object: changeID, Status: "missing", Skill: "undo"}
 	}
 	if err := superseded(entries); err != nil {
 		return nil, err
@@ -142,7 +143,7 @@ func (t *tx) undo(changeID string) error {
 		return inputf("undo: cannot read %s: %v", LogFile, unwrapPath(err))
 	}
 	if len(entries) == 0 {
-		return &PreconditionError{Object: changeID, Status: "missing", Skill: "undo"}
+		return &skill.PreconditionError{Object: changeID, Status: "missing", Skill: "undo"}
 	}
 	target := entries[0]
 	if err := superseded(entries); err != nil {

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"referee/model"
+	"referee/skill"
 )
 
 // p013Folder is a seed-era (P013) run whose only P013 word is old: s-001 has been
@@ -54,7 +55,7 @@ func TestFolderVocabLooksBeyondTheLast50Changes(t *testing.T) {
 	if v := folderVocab(dir); v != model.P013 {
 		t.Fatalf("folderVocab = %v, want P013", v)
 	}
-	mustRun(t, dir, "state-complete-proof", Args{"statement_id": "s-081",
+	mustRun(t, dir, "state-complete-proof", skill.Args{"statement_id": "s-081",
 		"proof_text": "We prove this statement as follows.\n\nStep 1: x. QED.", "strategy": "direct"})
 	if s := statement(t, dir, "s-081"); s.Status != "awaiting_verification" {
 		t.Errorf("s-081 status %q, want awaiting_verification", s.Status)

@@ -6,7 +6,7 @@ import (
 
 	"referee/live"
 	"referee/model"
-	"referee/store"
+	"referee/skill"
 )
 
 func needProof(m *Model) string {
@@ -58,8 +58,8 @@ func (m *Model) selectedProblem() *model.Problem {
 
 // target returns the object a skill would change from the current selection, with the
 // argument naming it.
-func (m *Model) target(skill *store.Skill) (id string, ok bool, why string) {
-	p, _ := skill.Param(skill.Target)
+func (m *Model) target(sk *skill.Skill) (id string, ok bool, why string) {
+	p, _ := sk.Param(sk.Target)
 	switch p.IDKind {
 	case model.KindProblem:
 		if pr := m.selectedProblem(); pr != nil {
@@ -77,7 +77,7 @@ func (m *Model) target(skill *store.Skill) (id string, ok bool, why string) {
 // skillDisabled is the reason a skill cannot run on the selection now, from the
 // skill's own precondition check on the snapshot, or "".
 func (m *Model) skillDisabled(name, verb string) string {
-	skill, ok := store.Lookup(name)
+	sk, ok := skill.Lookup(name)
 	if !ok {
 		return "unknown skill " + name
 	}
@@ -87,12 +87,12 @@ func (m *Model) skillDisabled(name, verb string) string {
 	if why := m.travel.ReadOnly(); why != "" {
 		return why
 	}
-	id, ok, why := m.target(skill)
+	id, ok, why := m.target(sk)
 	if !ok {
 		return "cannot " + verb + ": " + why
 	}
-	args := store.Args{skill.Target: id}
-	if err := skill.Check(store.SnapshotObjects{Snap: m.snap}, args); err != nil {
+	args := skill.Args{sk.Target: id}
+	if err := sk.Check(skill.SnapshotObjects{Snap: m.snap}, args); err != nil {
 		return "cannot " + verb + ": " + reason(err)
 	}
 	return ""
@@ -100,7 +100,7 @@ func (m *Model) skillDisabled(name, verb string) string {
 
 // reason is a skill error without the skill's name in front.
 func reason(err error) string {
-	var pe *store.PreconditionError
+	var pe *skill.PreconditionError
 	if errors.As(err, &pe) {
 		if pe.Status == "missing" {
 			return pe.Object + " does not exist"

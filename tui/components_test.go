@@ -7,6 +7,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"referee/model"
+	"referee/skill"
 	"referee/store"
 )
 
@@ -135,18 +136,18 @@ func TestWritesComponent(t *testing.T) {
 	if w.QuitWhenDone() {
 		t.Fatal("nothing is being written, yet q would wait")
 	}
-	skill := &store.Skill{Name: "check-confirm-proof"}
+	sk := &skill.Skill{Name: "check-confirm-proof"}
 	w.writing = 2 // two changes under way
 	if !w.QuitWhenDone() {
 		t.Fatal("q did not wait for the writes")
 	}
 	first := &store.Result{Change: "l-001"}
-	cmd, out := w.Update(testCommon(), skillDoneMsg{ch: &change{skill: skill}, res: first})
-	if cmd != nil || out != (writtenMsg{ch: out.(writtenMsg).ch, res: first, name: skill.Name}) {
+	cmd, out := w.Update(testCommon(), skillDoneMsg{ch: &change{skill: sk}, res: first})
+	if cmd != nil || out != (writtenMsg{ch: out.(writtenMsg).ch, res: first, name: sk.Name}) {
 		t.Fatalf("first done: quit %v, %#v", cmd != nil, out)
 	}
-	cmd, out = w.Update(testCommon(), skillDoneMsg{ch: &change{skill: skill}, err: &store.ConflictError{Object: "s-001"}})
-	if cmd == nil || out.(writeFailedMsg).name != skill.Name {
+	cmd, out = w.Update(testCommon(), skillDoneMsg{ch: &change{skill: sk}, err: &store.ConflictError{Object: "s-001"}})
+	if cmd == nil || out.(writeFailedMsg).name != sk.Name {
 		t.Fatalf("the last write done: quit %v, %#v", cmd != nil, out)
 	}
 	if last, ok := w.Last(); !ok || last != first || len(w.done) != 1 {

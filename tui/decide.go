@@ -11,7 +11,7 @@ import (
 	"referee/cells"
 	"referee/mathtext"
 	"referee/model"
-	"referee/store"
+	"referee/skill"
 	"referee/views"
 )
 
@@ -135,11 +135,11 @@ func (d *Decide) Update(com common, msg tea.Msg) (tea.Cmd, tea.Msg) {
 		if d.p.Claim == "" {
 			return nil, statusMsg{text: "the proposal gives no new wording: accept it by hand (W or S with the claim you want), or reject it"}
 		}
-		return nil, decideMsg{d: d, decision: store.DecisionAccept}
+		return nil, decideMsg{d: d, decision: skill.DecisionAccept}
 	case key.Matches(km, d.keys.False):
-		return nil, decideMsg{d: d, decision: store.DecisionFalse}
+		return nil, decideMsg{d: d, decision: skill.DecisionFalse}
 	case key.Matches(km, d.keys.Abandon):
-		return nil, decideMsg{d: d, decision: store.DecisionAbandon}
+		return nil, decideMsg{d: d, decision: skill.DecisionAbandon}
 	case key.Matches(km, d.keys.Down):
 		d.offset++
 	case key.Matches(km, d.keys.Up):
@@ -253,19 +253,19 @@ func (m *Model) onDecide(msg tea.Msg) tea.Cmd {
 		return nil
 	}
 	d := dm.d
-	sk, _ := store.Lookup("decide-modification")
+	sk, _ := skill.Lookup("decide-modification")
 	values := map[string]string{"decision": dm.decision}
 	about := ""
 	switch dm.decision {
-	case store.DecisionAccept:
+	case skill.DecisionAccept:
 		values["claim"] = d.p.Claim
 		values["premises"] = strings.Join(d.p.Premises, "\n")
 		values["parent_id"] = d.parent
 		about = "Accept " + d.old.ID + "'s proposed modification: the claim below becomes a new statement, and " + d.old.ID + " is settled as replaced. Edit the claim if you want; ctrl+s shows what it will do."
-	case store.DecisionFalse:
+	case skill.DecisionFalse:
 		values["reason"] = d.p.Rationale
 		about = "Reject " + d.old.ID + "'s proposed modification: the claim is false as stated. The reason is the counterexample."
-	case store.DecisionAbandon:
+	case skill.DecisionAbandon:
 		values["reason"] = d.p.Rationale
 		about = "Reject " + d.old.ID + "'s proposed modification: " + d.old.ID + " is no longer needed, and is abandoned."
 	}

@@ -14,7 +14,7 @@ import (
 
 	"referee/cells"
 	"referee/model"
-	"referee/store"
+	"referee/skill"
 	"referee/themes"
 )
 
@@ -145,14 +145,14 @@ func (f *Form) add(fl field) *Form {
 // fieldFor adds the field of a skill parameter: its kind from the parameter's (a list
 // one item a line; a long text several lines; an enum a choice), its label from the
 // parameter's help.
-func (f *Form) fieldFor(p store.Param, value string) *Form {
+func (f *Form) fieldFor(p skill.Param, value string) *Form {
 	fl := field{name: p.Name, label: labelOf(p), required: p.Required}
 	switch {
 	case len(p.Enum) > 0:
 		fl.kind, fl.choices, fl.required = fieldChoice, p.Enum, true
-	case p.Kind == store.ParamInt:
+	case p.Kind == skill.ParamInt:
 		fl.kind = fieldNumber
-	case p.Kind == store.ParamStrings || p.Kind == store.ParamIDs:
+	case p.Kind == skill.ParamStrings || p.Kind == skill.ParamIDs:
 		fl.kind, fl.hint = fieldList, "one a line; ctrl+j adds a line"
 	case p.Long:
 		fl.kind, fl.hint = fieldLong, "ctrl+j new line · ctrl+e $EDITOR"
@@ -165,7 +165,7 @@ func (f *Form) fieldFor(p store.Param, value string) *Form {
 }
 
 // labelOf is a parameter's label: its help, with a capital.
-func labelOf(p store.Param) string {
+func labelOf(p skill.Param) string {
 	h := p.Help
 	if h == "" {
 		h = strings.ReplaceAll(p.Name, "_", " ")

@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"referee/model"
-	"referee/store"
+	"referee/skill"
 )
 
 // TestRejectFormKeepsNumberAndQuoteInStep: a new number quotes its sentence; a quote
@@ -48,14 +48,14 @@ func TestRejectFormKeepsNumberAndQuoteInStep(t *testing.T) {
 // kind and help.
 func TestFormsComeFromTheRegistry(t *testing.T) {
 	m, _ := newTestModel(t, 120, 40)
-	for _, s := range store.Skills {
+	for _, s := range skill.Skills {
 		pf := m.prefillFor(s, "s-014")
 		if pf.direct {
 			continue
 		}
 		f := m.formFor(s, "s-014", s.Summary, pf)
 		for _, p := range s.Params {
-			if p.Name == s.Target || pf.hidden[p.Name] || p.Kind == store.ParamSubStatements {
+			if p.Name == s.Target || pf.hidden[p.Name] || p.Kind == skill.ParamSubStatements {
 				continue
 			}
 			fl := f.field(p.Name)
@@ -67,9 +67,9 @@ func TestFormsComeFromTheRegistry(t *testing.T) {
 			switch {
 			case len(p.Enum) > 0:
 				want = fieldChoice
-			case p.Kind == store.ParamInt:
+			case p.Kind == skill.ParamInt:
 				want = fieldNumber
-			case p.Kind == store.ParamStrings || p.Kind == store.ParamIDs:
+			case p.Kind == skill.ParamStrings || p.Kind == skill.ParamIDs:
 				want = fieldList
 			case p.Long:
 				want = fieldLong

@@ -3,7 +3,7 @@ package tui
 import (
 	tea "charm.land/bubbletea/v2"
 
-	"referee/store"
+	"referee/skill"
 )
 
 // Help (?) and the palette (:) are two Pickers over the key table (keys.go).
@@ -38,7 +38,7 @@ func (m *Model) openPalette() tea.Cmd {
 		}
 		es = append(es, e)
 	}
-	for _, s := range store.Skills {
+	for _, s := range skill.Skills {
 		if skillKey(s.Name) != "" {
 			continue
 		}

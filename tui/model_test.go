@@ -13,6 +13,7 @@ import (
 
 	"referee/live"
 	"referee/model"
+	"referee/skill"
 	"referee/store"
 )
 
@@ -333,7 +334,7 @@ func TestRejectPassesTheExactArguments(t *testing.T) {
 	if m.confirm == nil {
 		t.Fatalf("ctrl+s did not open the confirmation; form error %q", m.form.err)
 	}
-	want := store.Args{
+	want := skill.Args{
 		"statement_id":    "s-014",
 		"sentence_number": 3,
 		"sentence_text":   model.NormalizeSpace(sents[2].Text),
@@ -404,7 +405,7 @@ func TestHelpAndPaletteListEverything(t *testing.T) {
 	for _, e := range m.picker.all {
 		names = append(names, e.title)
 	}
-	for _, s := range store.Skills {
+	for _, s := range skill.Skills {
 		if !slices.Contains(names, s.Name) {
 			t.Errorf("palette lacks %s", s.Name)
 		}
@@ -518,8 +519,8 @@ func TestPauseCountsAndAppliesOnResume(t *testing.T) {
 	}
 	// One skill call writes several files (a new statement, its problem, the config,
 	// the log): it is one change.
-	sk, _ := store.Lookup("prob-wrapup-statement")
-	res, err := store.Run(dir, sk, store.Args{"problem_id": "p-002", "claim": []string{"A new claim"}}, store.Options{Actor: "agent-solve"})
+	sk, _ := skill.Lookup("prob-wrapup-statement")
+	res, err := store.Run(dir, sk, skill.Args{"problem_id": "p-002", "claim": []string{"A new claim"}}, store.Options{Actor: "agent-solve"})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -10,14 +10,15 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"referee/model"
+	"referee/skill"
 	"referee/store"
 )
 
 // change is a change waiting for the reviewer's "y": the skill, its exact arguments,
 // the version of the target the reviewer saw, and what will be written.
 type change struct {
-	skill   *store.Skill
-	args    store.Args
+	skill   *skill.Skill
+	args    skill.Args
 	target  string
 	version string
 	undo    *store.Result  // set for an undo: the session change it reverts
@@ -54,7 +55,7 @@ type editorDoneMsg struct {
 // startSkill begins a change: it refuses with the precondition's reason, or opens the
 // skill's form, or (for C) goes straight to the confirmation.
 func (m *Model) startSkill(name string) tea.Cmd {
-	skill, ok := store.Lookup(name)
+	sk, ok := skill.Lookup(name)
 	if !ok {
 		return nil
 	}
@@ -62,28 +63,28 @@ func (m *Model) startSkill(name string) tea.Cmd {
 		m.flashError(why)
 		return nil
 	}
-	id, _, _ := m.target(skill)
-	return m.startSkillOn(skill, id, nil, "")
+	id, _, _ := m.target(sk)
+	return m.startSkillOn(sk, id, nil, "")
 }
 
 // startSkillOn begins a change of a skill on a given object, its form starting with
 // the skill's prefill and then values (a decision's proposal), about in front.
-func (m *Model) startSkillOn(skill *store.Skill, id string, values map[string]string, about string) tea.Cmd {
+func (m *Model) startSkillOn(sk *skill.Skill, id string, values map[string]string, about string) tea.Cmd {
 	if why := m.travel.ReadOnly(); why != "" {
 		m.flashError(why)
 		return nil
 	}
-	if err := skill.Check(store.SnapshotObjects{Snap: m.snap}, store.Args{skill.Target: id}); err != nil {
-		m.flashError("cannot " + verbFor(skill.Name) + ": " + reason(err))
+	if err := sk.Check(skill.SnapshotObjects{Snap: m.snap}, skill.Args{sk.Target: id}); err != nil {
+		m.flashError("cannot " + verbFor(sk.Name) + ": " + reason(err))
 		return nil
 	}
-	if f := m.takeDraft(skill.Name, id); f != nil && len(values) == 0 {
+	if f := m.takeDraft(sk.Name, id); f != nil && len(values) == 0 {
 		return m.openForm(f)
 	}
-	name := skill.Name
-	ch := &change{skill: skill, target: id, version: m.snap.Versions.Get(id), args: store.Args{skill.Target: id}}
+	name := sk.Name
+	ch := &change{skill: sk, target: id, version: m.snap.Versions.Get(id), args: skill.Args{sk.Target: id}}
 	ch.seen = m.snap.Statements.Get(id)
-	pf := m.prefillFor(skill, id)
+	pf := m.prefillFor(sk, id)
 	if len(values) > 0 {
 		merged := map[string]string{}
 		for k, v := range pf.values {
@@ -107,7 +108,7 @@ func (m *Model) startSkillOn(skill *store.Skill, id string, values map[string]st
 		}
 		return m.editProof(name, id, ch.version)
 	}
-	return m.openChangeForm(ch, m.formFor(skill, id, skill.Summary, pf))
+	return m.openChangeForm(ch, m.formFor(sk, id, sk.Summary, pf))
 }
 
 // openChangeForm opens a change's form; its values go to the confirmation.
@@ -133,12 +134,12 @@ func (m *Model) finishArgs(ch *change) {
 			a["source"] = "fix"
 		}
 	case "state-setup-substatement":
-		a["sub_statements"] = []store.SubStatement{{Claim: a.Str("claim"), Premises: nonNil(a.List("premises"))}}
+		a["sub_statements"] = []skill.SubStatement{{Claim: a.Str("claim"), Premises: nonNil(a.List("premises"))}}
 		delete(a, "claim")
 		delete(a, "premises")
 	}
 	for _, p := range ch.skill.Params {
-		if p.Kind == store.ParamStrings || p.Kind == store.ParamIDs {
+		if p.Kind == skill.ParamStrings || p.Kind == skill.ParamIDs {
 			if s, ok := a[p.Name].(string); ok {
 				a[p.Name] = []string{s}
 			}
@@ -231,9 +232,9 @@ func (m *Model) editorDone(msg editorDoneMsg) tea.Cmd {
 		m.flashInfo("proof unchanged: nothing to write")
 		return nil
 	}
-	skill, _ := store.Lookup(msg.skill)
-	ch := &change{skill: skill, target: msg.target, version: msg.version, args: store.Args{skill.Target: msg.target}, seen: m.snap.Statements.Get(msg.target)}
-	pf := m.prefillFor(skill, msg.target)
+	sk, _ := skill.Lookup(msg.skill)
+	ch := &change{skill: sk, target: msg.target, version: msg.version, args: skill.Args{sk.Target: msg.target}, seen: m.snap.Statements.Get(msg.target)}
+	pf := m.prefillFor(sk, msg.target)
 	about := pf.about
 	if msg.skill == "fix-patch-proof" {
 		ch.args["updated_proof"] = proof
@@ -247,7 +248,7 @@ func (m *Model) editorDone(msg editorDoneMsg) tea.Cmd {
 		ch.args["proof_text"] = proof
 	}
 	pf.about = about
-	return m.openChangeForm(ch, m.formFor(skill, msg.target, about, pf))
+	return m.openChangeForm(ch, m.formFor(sk, msg.target, about, pf))
 }
 
 // openUndo asks to undo the last change of this session.

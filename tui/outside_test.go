@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"referee/skill"
 	"referee/store"
 )
 
@@ -14,8 +15,8 @@ import (
 // change says the object changed outside the log, instead of crediting the edit to it.
 func TestTravelSaysWhatChangedOutsideTheLog(t *testing.T) {
 	dir := copyDir(t, "testdata/demo")
-	skill, _ := store.Lookup("abandon")
-	res, err := store.Run(dir, skill, store.Args{"statement_id": "s-017", "reason": "out of scope"}, store.Options{Actor: "human"})
+	sk, _ := skill.Lookup("abandon")
+	res, err := store.Run(dir, sk, skill.Args{"statement_id": "s-017", "reason": "out of scope"}, store.Options{Actor: "human"})
 	if err != nil {
 		t.Fatal(err)
 	}

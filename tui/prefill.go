@@ -6,10 +6,10 @@ import (
 	"strings"
 
 	"referee/model"
-	"referee/store"
+	"referee/skill"
 )
 
-// A skill's form is made from the registry (store.Skill.Params, Form.fieldFor); what
+// A skill's form is made from the registry (skill.Skill.Params, Form.fieldFor); what
 // the workbench knows beyond the registry sits here, beside the skill: what the form
 // says first, the values it starts with (the sentence under the cursor, the first open
 // issue, the claim as it is), the parameters the workbench fills itself, and the hook
@@ -28,7 +28,7 @@ type prefill struct {
 }
 
 // prefillFor is the prefill of a skill on the selection.
-func (m *Model) prefillFor(skill *store.Skill, id string) prefill {
+func (m *Model) prefillFor(sk *skill.Skill, id string) prefill {
 	st := m.snap.Statements.Get(id)
 	firstOpen := ""
 	if st != nil {
@@ -37,12 +37,12 @@ func (m *Model) prefillFor(skill *store.Skill, id string) prefill {
 		}
 	}
 	src := map[string]bool{"source": true}
-	switch skill.Name {
+	switch sk.Name {
 	case "check-confirm-proof":
 		// The summary goes into the VERIFIED note: asked for, with the words the skill
 		// writes when none is given; enter reviews the change. When the opening does not
 		// say which direction, the form asks for it too rather than guess.
-		dir, why := store.ConfirmDirection(st, nil)
+		dir, why := skill.ConfirmDirection(st, nil)
 		if why != "" {
 			return prefill{
 				about: "The proof's direction cannot be read from its opening: " + why +
@@ -119,21 +119,21 @@ func (m *Model) prefillFor(skill *store.Skill, id string) prefill {
 }
 
 // formFor builds a skill's form from its parameters and the prefill.
-func (m *Model) formFor(skill *store.Skill, target, about string, pf prefill) *Form {
+func (m *Model) formFor(sk *skill.Skill, target, about string, pf prefill) *Form {
 	if pf.about != "" {
 		about = pf.about
 	}
-	f := newForm(skill.Name+" · "+target, about)
+	f := newForm(sk.Name+" · "+target, about)
 	f.dark, f.editor, f.changed = m.dark, m.opts.Editor, pf.changed
 	f.noEditor = m.editorReason()
-	for _, p := range skill.Params {
-		if p.Name == skill.Target || pf.hidden[p.Name] {
+	for _, p := range sk.Params {
+		if p.Name == sk.Target || pf.hidden[p.Name] {
 			continue
 		}
-		if p.Kind == store.ParamSubStatements {
+		if p.Kind == skill.ParamSubStatements {
 			// One sub-statement: its claim and premises (finishArgs makes the list).
-			f.fieldFor(store.Param{Name: "claim", Kind: store.ParamString, Required: true, Long: true, Help: "the sub-statement's claim"}, pf.values["claim"])
-			f.fieldFor(store.Param{Name: "premises", Kind: store.ParamStrings, Help: "its premises"}, pf.values["premises"])
+			f.fieldFor(skill.Param{Name: "claim", Kind: skill.ParamString, Required: true, Long: true, Help: "the sub-statement's claim"}, pf.values["claim"])
+			f.fieldFor(skill.Param{Name: "premises", Kind: skill.ParamStrings, Help: "its premises"}, pf.values["premises"])
 			continue
 		}
 		f.fieldFor(p, pf.values[p.Name])

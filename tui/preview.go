@@ -7,7 +7,7 @@ import (
 	"strings"
 
 	"referee/model"
-	"referee/store"
+	"referee/skill"
 )
 
 // describeNew is one line for an object a change creates.
@@ -43,7 +43,7 @@ func argLines(ch *change) []string {
 			s = "[" + strings.Join(qs, ", ") + "]"
 		case int:
 			s = strconv.Itoa(x)
-		case []store.SubStatement:
+		case []skill.SubStatement:
 			var qs []string
 			for _, sub := range x {
 				qs = append(qs, fmt.Sprintf("{claim: %q, premises: %d}", model.SanitizeLine(sub.Claim), len(sub.Premises)))

@@ -14,6 +14,7 @@ import (
 	"github.com/charmbracelet/x/exp/teatest/v2"
 	"github.com/hinshun/vt10x"
 
+	"referee/skill"
 	"referee/store"
 )
 
@@ -133,8 +134,8 @@ func TestFlowActivityShowsAnOutsideChange(t *testing.T) {
 	vt.wait("p-001 · problem")
 	tm.Type("a")
 	vt.wait("Activity · 38 changes, newest first")
-	skill, _ := store.Lookup("check-confirm-proof")
-	if _, err := store.Run(dir, skill, store.Args{"statement_id": "s-014"}, store.Options{Actor: "agent-check"}); err != nil {
+	sk, _ := skill.Lookup("check-confirm-proof")
+	if _, err := store.Run(dir, sk, skill.Args{"statement_id": "s-014"}, store.Options{Actor: "agent-check"}); err != nil {
 		t.Fatal(err)
 	}
 	vt.wait("Activity · 39 changes, newest first")

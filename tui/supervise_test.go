@@ -15,6 +15,7 @@ import (
 	"referee/internal/testshared"
 	"referee/live"
 	"referee/model"
+	"referee/skill"
 	"referee/store"
 )
 
@@ -133,8 +134,8 @@ func TestActivityEnterGoesToTheObject(t *testing.T) {
 func TestActivityFollowsTheLog(t *testing.T) {
 	m, dir := newTestModel(t, 120, 40)
 	keys(t, m, "a")
-	skill, _ := store.Lookup("check-confirm-proof")
-	if _, err := store.Run(dir, skill, store.Args{"statement_id": "s-014"}, store.Options{Actor: "agent-check"}); err != nil {
+	sk, _ := skill.Lookup("check-confirm-proof")
+	if _, err := store.Run(dir, sk, skill.Args{"statement_id": "s-014"}, store.Options{Actor: "agent-check"}); err != nil {
 		t.Fatal(err)
 	}
 	runCmds(t, m, m.reloadAll())
@@ -289,8 +290,8 @@ func TestLiveChangesWaitDuringTimeTravel(t *testing.T) {
 	m, dir := newTestModel(t, 120, 40)
 	keys(t, m, "t", ",")
 	past := m.snap
-	skill, _ := store.Lookup("check-confirm-proof")
-	if _, err := store.Run(dir, skill, store.Args{"statement_id": "s-014"}, store.Options{Actor: "agent-check"}); err != nil {
+	sk, _ := skill.Lookup("check-confirm-proof")
+	if _, err := store.Run(dir, sk, skill.Args{"statement_id": "s-014"}, store.Options{Actor: "agent-check"}); err != nil {
 		t.Fatal(err)
 	}
 	runCmds(t, m, m.reloadAll())

@@ -13,6 +13,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"referee/model"
+	"referee/skill"
 	"referee/store"
 	"referee/themes"
 )
@@ -51,7 +52,7 @@ func exitCode(err error) int {
 	var (
 		se *silentExit
 		ue *usageError
-		ie *store.InputError
+		ie *skill.InputError
 		le *store.LinkError
 	)
 	switch {
@@ -62,7 +63,7 @@ func exitCode(err error) int {
 	case errors.As(err, &ue), errors.As(err, &ie):
 		return exitUsage
 	}
-	// store.PreconditionError, store.ConflictError, store.NotEmptyError and failures to
+	// skill.PreconditionError, store.ConflictError, store.NotEmptyError and failures to
 	// read or write the folder: the command was fine but could not be done.
 	return exitRefused
 }
@@ -167,7 +168,7 @@ func (a *app) rootCommand(args []string) *cobra.Command {
 		root.AddCommand(a.skillCommand(s))
 		return root
 	}
-	root.AddCommand(a.skillCommand(store.Skills...), a.skillsCommand(), a.statusCommand(), a.showCommand(), a.checkCommand(), a.initCommand(), a.genCommand(),
+	root.AddCommand(a.skillCommand(skill.Skills...), a.skillsCommand(), a.statusCommand(), a.showCommand(), a.checkCommand(), a.initCommand(), a.genCommand(),
 		a.logCommand(), a.runsCommand(), a.whyCommand(), a.diffCommand(), a.graveyardCommand(), a.similarCommand(), a.exportCommand(), a.repairCommand(), a.mcpCommand(), a.serveCommand())
 	root.AddCommand(a.rewindCommand(), a.undoCommand(), a.branchCommand())
 	root.AddCommand(helpTopics()...)

@@ -13,6 +13,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"referee/model"
+	"referee/skill"
 	"referee/store"
 )
 
@@ -125,7 +126,7 @@ func logActivity(dir string, last int) ([]store.Change, error) {
 func (a *app) followLog(ctx context.Context, dir string, f logFilter, output string) error {
 	w, err := store.Watch(dir, store.WatchOptions{})
 	if err != nil {
-		return &store.InputError{Msg: err.Error()}
+		return &skill.InputError{Msg: err.Error()}
 	}
 	defer w.Close()
 	printed := 0

@@ -16,7 +16,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"referee/internal/testshared"
-	"referee/store"
+	"referee/skill"
 )
 
 // The MCP server end to end: the built binary over stdio, driven by the SDK's client as
@@ -46,7 +46,7 @@ func mcpSession(t *testing.T, dir, actor string) *mcp.ClientSession {
 // numbers as numbers; --actor becomes the client's name.
 func toolCall(t *testing.T, args []string) (name, actor string, arguments map[string]any) {
 	t.Helper()
-	sk, ok := store.Lookup(args[1])
+	sk, ok := skill.Lookup(args[1])
 	if !ok {
 		t.Fatalf("no skill %s", args[1])
 	}
@@ -63,10 +63,10 @@ func toolCall(t *testing.T, args []string) (name, actor string, arguments map[st
 			t.Fatalf("%s has no parameter %s", sk.Name, pname)
 		}
 		switch p.Kind {
-		case store.ParamStrings, store.ParamIDs:
+		case skill.ParamStrings, skill.ParamIDs:
 			list, _ := arguments[pname].([]string)
 			arguments[pname] = append(list, value)
-		case store.ParamInt:
+		case skill.ParamInt:
 			n, err := strconv.Atoi(value)
 			if err != nil {
 				t.Fatal(err)
@@ -111,7 +111,7 @@ func TestMCPAgentCycleMatchesCLI(t *testing.T) {
 		byName[tool.Name] = tool
 	}
 	var want []string
-	for _, sk := range store.Skills {
+	for _, sk := range skill.Skills {
 		want = append(want, sk.Name)
 		want = append(want, sk.Aliases...)
 	}

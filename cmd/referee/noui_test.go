@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"referee/store"
+	"referee/skill"
 )
 
 // The build without the UI (-tags noui) is the fast one for agents: it must do every CLI
@@ -46,7 +46,7 @@ func TestBuildWithoutUI(t *testing.T) {
 	dir := t.TempDir()
 	install := exec.Command(bin, "skills", "install", "--dir", filepath.Join(dir, "skills"), "--mcp-config", filepath.Join(dir, ".mcp.json"),
 		"--backup-dir", filepath.Join(dir, "backup"), "--agent-command", bin)
-	if out, err := install.Output(); err != nil || strings.Count(string(out), "\n") != len(store.Skills)+2 || strings.Contains(string(out), "note:") ||
+	if out, err := install.Output(); err != nil || strings.Count(string(out), "\n") != len(skill.Skills)+2 || strings.Contains(string(out), "note:") ||
 		!strings.Contains(readFile(t, filepath.Join(dir, "skills", "abandon", "SKILL.md")), "\n"+bin+" skill abandon \\\n") {
 		t.Errorf("skills install: %v\n%s", err, out)
 	}

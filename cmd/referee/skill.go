@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"referee/model"
+	"referee/skill"
 	"referee/store"
 )
 
@@ -18,7 +19,7 @@ var commonSkillFlags = []string{"contents", "actor", "output", "expect-version",
 
 // skillCommand is `referee skill <name>`, with a subcommand for each of the skills (all
 // of the registry, or only the one a command line calls: see rootCommand).
-func (a *app) skillCommand(skills ...*store.Skill) *cobra.Command {
+func (a *app) skillCommand(skills ...*skill.Skill) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "skill <name> [flags]",
 		Short: "Apply one of the agents' skills as a change batch",
@@ -41,11 +42,11 @@ func (a *app) skillCommand(skills ...*store.Skill) *cobra.Command {
 }
 
 // calledSkill is the skill a command line `skill <name-or-alias> …` calls, or nil.
-func calledSkill(args []string) *store.Skill {
+func calledSkill(args []string) *skill.Skill {
 	if len(args) < 2 || args[0] != "skill" {
 		return nil
 	}
-	s, _ := store.Lookup(args[1])
+	s, _ := skill.Lookup(args[1])
 	return s
 }
 
@@ -53,7 +54,7 @@ func (a *app) printAllSkillUsage() {
 	fmt.Fprint(a.stdout, "Usage: referee skill <name> [flags]\n\n"+
 		"Applies one of the agents' skills to the contents folder as one change batch.\n"+
 		"Each skill's parameters are flags; `referee skill <name> --help` shows one skill.\n\n")
-	for i, s := range store.Skills {
+	for i, s := range skill.Skills {
 		if i > 0 {
 			fmt.Fprintln(a.stdout)
 		}
@@ -63,7 +64,7 @@ func (a *app) printAllSkillUsage() {
 }
 
 // paramSummary is a skill's name, summary and parameters in a few lines.
-func paramSummary(s *store.Skill) string {
+func paramSummary(s *skill.Skill) string {
 	var b strings.Builder
 	name := s.Name
 	if len(s.Aliases) > 0 {
@@ -72,14 +73,14 @@ func paramSummary(s *store.Skill) string {
 	fmt.Fprintf(&b, "%s: %s\n", name, s.Summary)
 	width := 0
 	for _, p := range s.Params {
-		width = max(width, len(p.Flag())+len(store.ParamMetavar(p))+3)
+		width = max(width, len(p.Flag())+len(skill.ParamMetavar(p))+3)
 	}
 	for _, p := range s.Params {
 		req := "optional"
 		if p.Required {
 			req = "required"
 		}
-		line := fmt.Sprintf("  %-*s  %s; %s", width, "--"+p.Flag()+" "+store.ParamMetavar(p), req, p.Help)
+		line := fmt.Sprintf("  %-*s  %s; %s", width, "--"+p.Flag()+" "+skill.ParamMetavar(p), req, p.Help)
 		if len(p.Enum) > 0 {
 			line += " (one of " + strings.Join(p.Enum, ", ") + ")"
 		}
@@ -105,7 +106,7 @@ written.
 `
 
 // oneSkillCommand makes the command of one skill: a flag per parameter.
-func (a *app) oneSkillCommand(s *store.Skill) *cobra.Command {
+func (a *app) oneSkillCommand(s *skill.Skill) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:     s.Name + " [flags]",
 		Aliases: s.Aliases,
@@ -121,7 +122,7 @@ func (a *app) oneSkillCommand(s *store.Skill) *cobra.Command {
 		}
 		usage := p.Help
 		switch p.Kind {
-		case store.ParamStrings, store.ParamIDs:
+		case skill.ParamStrings, skill.ParamIDs:
 			// StringArray, not StringSlice: commas inside texts must survive.
 			f.StringArray(p.Flag(), nil, usage)
 		default:
@@ -135,19 +136,19 @@ func (a *app) oneSkillCommand(s *store.Skill) *cobra.Command {
 	params := f.String("params", "", "a JSON object of parameters keyed by their snake_case names (- reads standard input)")
 	dryRun := f.Bool("dry-run", false, "check and work the change out, print what it would write and do to the run; write nothing")
 	cmd.SetHelpFunc(func(*cobra.Command, []string) {
-		fmt.Fprint(a.stdout, store.SkillUsage(s)+"\n"+commonFlagsHelp)
+		fmt.Fprint(a.stdout, skill.SkillUsage(s)+"\n"+commonFlagsHelp)
 	})
 	cmd.RunE = func(cmd *cobra.Command, args []string) error {
 		if err := checkOutput(*output); err != nil {
 			return err
 		}
-		skillArgs := store.Args{}
+		skillArgs := skill.Args{}
 		if f.Changed("params") {
 			data, err := a.readParams(*params)
 			if err != nil {
 				return err
 			}
-			if skillArgs, err = store.ArgsFromJSON(s, data); err != nil {
+			if skillArgs, err = skill.ArgsFromJSON(s, data); err != nil {
 				return usagef("--params: %v", err)
 			}
 		}
@@ -199,29 +200,29 @@ func (a *app) readParams(path string) ([]byte, error) {
 }
 
 // argsFromFlags puts every flag given on the command line into args, over --params.
-func argsFromFlags(s *store.Skill, f *pflag.FlagSet, args store.Args) error {
+func argsFromFlags(s *skill.Skill, f *pflag.FlagSet, args skill.Args) error {
 	for _, p := range s.Params {
 		if !f.Changed(p.Flag()) {
 			continue
 		}
 		switch p.Kind {
-		case store.ParamStrings, store.ParamIDs:
+		case skill.ParamStrings, skill.ParamIDs:
 			list, _ := f.GetStringArray(p.Flag())
 			args[p.Name] = list
-		case store.ParamInt:
+		case skill.ParamInt:
 			text, _ := f.GetString(p.Flag())
 			n, err := strconv.Atoi(strings.TrimSpace(text))
 			if err != nil {
 				return usagef("--%s: %q is not a whole number", p.Flag(), text)
 			}
 			args[p.Name] = n
-		case store.ParamSubStatements:
+		case skill.ParamSubStatements:
 			text, _ := f.GetString(p.Flag())
 			v, err := model.Parse([]byte(text))
 			if err != nil {
 				return usagef("--%s: not valid JSON: %v", p.Flag(), err)
 			}
-			subs, err := store.SubStatements(v)
+			subs, err := skill.SubStatements(v)
 			if err != nil {
 				return usagef("--%s: %v", p.Flag(), err)
 			}
@@ -283,13 +284,13 @@ type skillListParm struct {
 func (a *app) listSkills(output string) error {
 	if output == "json" {
 		items := []skillListItem{}
-		for _, s := range store.Skills {
+		for _, s := range skill.Skills {
 			it := skillListItem{Name: s.Name, Aliases: s.Aliases, Agents: s.Agents, Summary: s.Summary, Params: []skillListParm{}}
 			if it.Aliases == nil {
 				it.Aliases = []string{}
 			}
 			for _, p := range s.Params {
-				it.Params = append(it.Params, skillListParm{Name: p.Name, Flag: "--" + p.Flag(), Kind: store.ParamKindText(p),
+				it.Params = append(it.Params, skillListParm{Name: p.Name, Flag: "--" + p.Flag(), Kind: skill.ParamKindText(p),
 					Required: p.Required, Enum: p.Enum, Help: p.Help})
 			}
 			items = append(items, it)
@@ -297,10 +298,10 @@ func (a *app) listSkills(output string) error {
 		return a.writeJSON(items)
 	}
 	width := 0
-	for _, s := range store.Skills {
+	for _, s := range skill.Skills {
 		width = max(width, len(s.Name))
 	}
-	for _, s := range store.Skills {
+	for _, s := range skill.Skills {
 		line := fmt.Sprintf("%-*s  %s", width, s.Name, s.Summary)
 		if len(s.Aliases) > 0 {
 			line += " (also " + strings.Join(s.Aliases, ", ") + ")"

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"referee/skill"
 	"referee/skillinstall"
 	"referee/store"
 )
@@ -190,9 +191,9 @@ func TestSkillParams(t *testing.T) {
 
 func TestSkillHelp(t *testing.T) {
 	root := t.TempDir()
-	for _, s := range store.Skills {
+	for _, s := range skill.Skills {
 		o := referee(t, root, "", "skill", s.Name, "--help")
-		if o.code != 0 || o.stderr != "" || o.stdout != store.SkillUsage(s)+"\n"+commonFlagsHelp {
+		if o.code != 0 || o.stderr != "" || o.stdout != skill.SkillUsage(s)+"\n"+commonFlagsHelp {
 			t.Errorf("%s --help: %+v", s.Name, o)
 		}
 		for _, p := range s.Params {
@@ -200,15 +201,15 @@ func TestSkillHelp(t *testing.T) {
 			if p.Required {
 				req = "required"
 			}
-			if !strings.Contains(o.stdout, "--"+p.Flag()+" "+store.ParamMetavar(p)) || !strings.Contains(o.stdout, req+", "+store.ParamKindText(p)+": "+p.Help) {
+			if !strings.Contains(o.stdout, "--"+p.Flag()+" "+skill.ParamMetavar(p)) || !strings.Contains(o.stdout, req+", "+skill.ParamKindText(p)+": "+p.Help) {
 				t.Errorf("%s --help does not show %s", s.Name, p.Name)
 			}
 		}
 	}
 	// An alias shows the same help.
 	alias := referee(t, root, "", "skill", "prob-core-statement", "--help")
-	wrap, _ := store.Lookup("prob-wrapup-statement")
-	if alias.stdout != store.SkillUsage(wrap)+"\n"+commonFlagsHelp {
+	wrap, _ := skill.Lookup("prob-wrapup-statement")
+	if alias.stdout != skill.SkillUsage(wrap)+"\n"+commonFlagsHelp {
 		t.Errorf("alias help:\n%s", alias.stdout)
 	}
 	// Bare `referee skill` lists every skill with its parameters.
@@ -216,7 +217,7 @@ func TestSkillHelp(t *testing.T) {
 	if o.code != 0 || !strings.HasPrefix(o.stdout, "Usage: referee skill <name> [flags]\n") {
 		t.Errorf("referee skill: %+v", o)
 	}
-	for _, s := range store.Skills {
+	for _, s := range skill.Skills {
 		if !strings.Contains(o.stdout, paramSummary(s)) {
 			t.Errorf("referee skill does not list %s", s.Name)
 		}
@@ -230,7 +231,7 @@ func TestSkillHelp(t *testing.T) {
 func TestSkillsListAndInstall(t *testing.T) {
 	root := t.TempDir()
 	var want strings.Builder
-	for _, s := range store.Skills {
+	for _, s := range skill.Skills {
 		line := s.Name + strings.Repeat(" ", len("state-propose-modification")-len(s.Name)) + "  " + s.Summary
 		if len(s.Aliases) > 0 {
 			line += " (also " + strings.Join(s.Aliases, ", ") + ")"
@@ -251,7 +252,7 @@ func TestSkillsListAndInstall(t *testing.T) {
 			Required         bool
 		}
 	}
-	if err := json.Unmarshal([]byte(o.stdout), &list); err != nil || len(list) != len(store.Skills) {
+	if err := json.Unmarshal([]byte(o.stdout), &list); err != nil || len(list) != len(skill.Skills) {
 		t.Fatalf("list json: %v (%d skills)", err, len(list))
 	}
 	if list[0].Name != "prob-wrapup-statement" || strings.Join(list[0].Aliases, ",") != "prob-core-statement" ||
@@ -262,7 +263,7 @@ func TestSkillsListAndInstall(t *testing.T) {
 	// In a folder with no skills of the agents': referee's own SKILL.md for every skill,
 	// with the marker line, and referee's MCP entry.
 	var wantOut strings.Builder
-	for _, s := range store.Skills {
+	for _, s := range skill.Skills {
 		wantOut.WriteString("added .claude/skills/" + s.Name + "/SKILL.md\n")
 	}
 	wantOut.WriteString("added .mcp.json: referee's MCP server entry; the other servers kept\n")
@@ -272,16 +273,16 @@ func TestSkillsListAndInstall(t *testing.T) {
 		t.Errorf("install: %d\n%s\n%s", o.code, o.stdout, o.stderr)
 	}
 	got := files(t, filepath.Join(root, ".claude/skills"))
-	if len(got) != len(store.Skills) {
-		t.Fatalf("install wrote %d files, want %d", len(got), len(store.Skills))
+	if len(got) != len(skill.Skills) {
+		t.Fatalf("install wrote %d files, want %d", len(got), len(skill.Skills))
 	}
-	for _, s := range store.Skills {
+	for _, s := range skill.Skills {
 		doc := got[s.Name+"/SKILL.md"]
 		front, rest, ok := strings.Cut(strings.TrimPrefix(doc, "---\n"), "\n---\n")
 		if !strings.HasPrefix(doc, "---\n") || !ok {
 			t.Fatalf("%s: no front matter", s.Name)
 		}
-		if "---\n"+front+"\n---\n"+strings.TrimPrefix(rest, skillinstall.GeneratedMarker+"\n") != store.SkillDoc(s) {
+		if "---\n"+front+"\n---\n"+strings.TrimPrefix(rest, skillinstall.GeneratedMarker+"\n") != skill.SkillDoc(s) {
 			t.Errorf("%s/SKILL.md is not SkillDoc with the marker line", s.Name)
 		}
 		lines := strings.Split(front, "\n")
@@ -301,7 +302,7 @@ func TestSkillsListAndInstall(t *testing.T) {
 		DryRun  bool `json:"dry_run"`
 		Changes []struct{ Path, Action string }
 	}
-	if err := json.Unmarshal([]byte(o.stdout), &report); err != nil || len(report.Changes) != len(store.Skills) ||
+	if err := json.Unmarshal([]byte(o.stdout), &report); err != nil || len(report.Changes) != len(skill.Skills) ||
 		report.Changes[0].Path != "elsewhere/prob-wrapup-statement/SKILL.md" || report.Changes[0].Action != "added" {
 		t.Errorf("install json: %v %+v", err, report)
 	}
@@ -321,12 +322,12 @@ func withoutNotes(s string) string {
 // Every SKILL.md's sample command parses and validates: run as written by a shell, it
 // gets past the parameters (exit 0, or 1 when the fixture's state refuses it), never 2.
 func TestSkillDocSamplesRun(t *testing.T) {
-	for _, s := range store.Skills {
+	for _, s := range skill.Skills {
 		t.Run(s.Name, func(t *testing.T) {
 			root := copyFixture(t)
-			code, out := shell(t, root, store.SampleCommand(s))
+			code, out := shell(t, root, skill.SampleCommand(s))
 			if code != 0 && code != 1 {
-				t.Errorf("sample exits %d: %s\n%s", code, out, store.SampleCommand(s))
+				t.Errorf("sample exits %d: %s\n%s", code, out, skill.SampleCommand(s))
 			}
 			if code == 1 && !strings.Contains(string(out), "referee: "+s.Name+": ") {
 				t.Errorf("sample refused for another reason than a precondition: %s", out)

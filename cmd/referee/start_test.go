@@ -7,7 +7,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"referee/store"
+	"referee/skill"
 )
 
 // commandNames lists a command's subcommands by name.
@@ -44,9 +44,9 @@ func TestSkillCallBuildsOnlyItsCommand(t *testing.T) {
 		if got := commandNames(root); !slices.Contains(got, "status") || !slices.Contains(got, "skill") {
 			t.Errorf("%q: the root has %v, want every command", args, got)
 		}
-		skill, _, err := root.Find([]string{"skill"})
-		if err != nil || len(skill.Commands()) != len(store.Skills) {
-			t.Errorf("%q: skill has %v, want all %d skills", args, commandNames(skill), len(store.Skills))
+		sub, _, err := root.Find([]string{"skill"})
+		if err != nil || len(sub.Commands()) != len(skill.Skills) {
+			t.Errorf("%q: skill has %v, want all %d skills", args, commandNames(sub), len(skill.Skills))
 		}
 	}
 }

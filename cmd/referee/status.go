@@ -12,6 +12,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"referee/model"
+	"referee/skill"
 	"referee/store"
 )
 
@@ -50,7 +51,7 @@ func loadFolder(dir string) (*model.Snapshot, error) { return loadWith(store.Loa
 // reading it.
 func checkFolder(dir string) error {
 	if err := store.CheckFolder(dir); err != nil {
-		return &store.InputError{Msg: err.Error()}
+		return &skill.InputError{Msg: err.Error()}
 	}
 	return nil
 }
@@ -63,7 +64,7 @@ func loadWith(load func(string) (*model.Snapshot, error), dir string) (*model.Sn
 	}
 	snap, err := load(dir)
 	if err != nil {
-		return nil, &store.InputError{Msg: err.Error()}
+		return nil, &skill.InputError{Msg: err.Error()}
 	}
 	return snap, nil
 }
@@ -85,7 +86,7 @@ func needContents(dir string) error {
 			return nil
 		}
 	}
-	return &store.InputError{Msg: fmt.Sprintf("%s is not a contents folder (it has none of config.json, history/, problem/, statement/); pass --contents, or set one up with referee init --contents %s",
+	return &skill.InputError{Msg: fmt.Sprintf("%s is not a contents folder (it has none of config.json, history/, problem/, statement/); pass --contents, or set one up with referee init --contents %s",
 		oneLine(dir), oneLine(dir))}
 }
 

@@ -1,4 +1,10 @@
-package store
+// Package skill is the registry of the agents' skills: each skill's contract (name,
+// parameters, what it changes), its preconditions and its effect, defined once. The CLI's
+// flags, SKILL.md and docs/skills.md, the workbench's forms, keys and palette reasons, and
+// the MCP tools are all made from it. A skill's body runs against Tx, a change in the
+// making; the store implements Tx with its journaled batch (store.Run, store.Plan), so
+// this package reads and writes no files.
+package skill
 
 import (
 	"fmt"
@@ -89,8 +95,8 @@ func (a Args) Subs() []SubStatement {
 	return s
 }
 
-// Objects gives a skill's preconditions the objects it needs: from disk under the lock
-// when applying, from a snapshot when the UI asks whether a key is enabled. A missing
+// Objects gives a skill's preconditions the objects it needs: from the change being made
+// (a Tx) when applying, from a snapshot when the UI asks whether a key is enabled. A missing
 // object is (nil, nil).
 type Objects interface {
 	Statement(id string) (*model.Statement, error)
@@ -214,7 +220,7 @@ func (s *Skill) Validate(a Args) error {
 	}
 	for name, v := range a {
 		for _, s := range append([]string{fmt.Sprint(v)}, a.List(name)...) {
-			if !validText(s) {
+			if !ValidText(s) {
 				return inputf("--%s: not valid UTF-8 text", strings.ReplaceAll(name, "_", "-"))
 			}
 		}
@@ -222,63 +228,9 @@ func (s *Skill) Validate(a Args) error {
 	return nil
 }
 
-func validText(s string) bool {
+// ValidText tells whether s is valid UTF-8, as every text a change writes must be.
+func ValidText(s string) bool {
 	return strings.ToValidUTF8(s, "\ufffd") == s
-}
-
-// Run applies a skill as one change batch: lock, read the objects as they are on disk,
-// check the preconditions, write. On any error nothing is written. When a lockless
-// writer got in the way (race.go), the skill is applied again to the folder as it is.
-func Run(dir string, s *Skill, a Args, opts Options) (*Result, error) {
-	return retrying(func() (*tx, error) { return prepare(dir, s, a, &opts, true) }, opts)
-}
-
-// Plan works a skill call out exactly as Run would — same validation, preconditions and
-// effects on the objects as they are on disk — and returns what it would write, writing
-// nothing. The UI shows it before the reviewer says y.
-func Plan(dir string, s *Skill, a Args, opts Options) (*Planned, error) {
-	t, err := prepare(dir, s, a, &opts, false)
-	if err != nil {
-		return nil, err
-	}
-	return t.plan(opts)
-}
-
-// prepare runs a skill up to the point of writing. With lock, the tx holds the folder
-// lock until the caller ends it.
-func prepare(dir string, s *Skill, a Args, opts *Options, lock bool) (*tx, error) {
-	if err := s.Validate(a); err != nil {
-		return nil, err
-	}
-	if opts.Actor == "" {
-		opts.Actor = "agent"
-	}
-	t, err := open(dir, s.Name, lock)
-	if err != nil {
-		return nil, err
-	}
-	if err := t.run(s, a, opts.ExpectVersion); err != nil {
-		t.end()
-		return nil, err
-	}
-	return t, nil
-}
-
-func (t *tx) run(s *Skill, a Args, expect string) error {
-	if expect != "" && s.Target != "" {
-		id := a.Str(s.Target)
-		o, err := t.object(id)
-		if err != nil {
-			return err
-		}
-		if o == nil {
-			return &PreconditionError{Object: id, Status: "missing", Skill: s.Name}
-		}
-		if v := model.Version(o.orig); v != expect {
-			return &ConflictError{Object: id, Expected: expect, Actual: v}
-		}
-	}
-	return s.Apply(t, a)
 }
 
 // Lookup finds a skill by name or alias.
@@ -414,9 +366,9 @@ func proofSubmitted(skill string, needProof bool) func(o Objects, a Args) error 
 	}
 }
 
-// modificationProposed tells whether a statement's latest proposal is a modification
+// ModificationProposed tells whether a statement's latest proposal is a modification
 // no proof has followed: a MODIFICATION note after the last PROOF note.
-func modificationProposed(st *model.Statement) bool {
+func ModificationProposed(st *model.Statement) bool {
 	for i := len(st.Progresses) - 1; i >= 0; i-- {
 		switch p := st.Progresses[i]; {
 		case strings.HasPrefix(p, "MODIFICATION"):
@@ -750,7 +702,7 @@ var Skills = []*Skill{
 			case ph == model.PhaseAwaitingCheck && st.Status == "validating" && st.Proof.Empty() && len(st.Preliminaries) > 0:
 				// P014 keeps a decomposed statement "validating"; once its sub-statements are
 				// true the counts say "check", but there is no proof yet: the prover writes it.
-			case modificationProposed(st) && !ph.Decided():
+			case ModificationProposed(st) && !ph.Decided():
 				// A proposed modification awaits a new proof by agent-prove (agent-fix.md);
 				// the agents' scripts write it whatever the counts say.
 			default:

@@ -1,9 +1,7 @@
-package store
+package skill
 
 import (
 	"fmt"
-	"io/fs"
-	"os"
 	"slices"
 	"strings"
 
@@ -12,20 +10,6 @@ import (
 
 // The agents learn the skills from .claude/skills/<name>/SKILL.md. Those files, the CLI's
 // help and its flags are all made from the registry (Skills), so they cannot disagree.
-
-// WriteFileAtomic writes a file whole or not at all (a temporary file renamed over it)
-// with the permissions given: the installer writes into the agents' repository with it.
-func WriteFileAtomic(path string, data []byte, perm fs.FileMode) error {
-	if err := writeAtomic(path, data); err != nil {
-		return err
-	}
-	if perm != 0 && perm != 0o644 {
-		if err := os.Chmod(path, perm); err != nil {
-			return fmt.Errorf("cannot write %s: %v", path, unwrapPath(err))
-		}
-	}
-	return nil
-}
 
 // ParamMetavar is the placeholder shown after a parameter's flag.
 func ParamMetavar(p Param) string {
