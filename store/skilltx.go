@@ -60,8 +60,9 @@ func (t *tx) run(s *skill.Skill, a skill.Args, expect string) error {
 	return s.Apply(t, a)
 }
 
-// The journaled batch (tx) is the skills' Tx (skill.Tx): what a skill's body reads and writes goes
-// through these, and reaches the disk only when the batch commits.
+// The journaled batch is the skills' Tx: what a skill's body reads and writes goes
+// through these methods, and reaches the disk only when the batch commits.
+var _ skill.Tx = (*tx)(nil)
 
 // Modify implements skill.Tx.
 func (t *tx) Modify(id string) (*model.Value, error) { return t.modify(id) }
