@@ -1,12 +1,10 @@
 package tui
 
 import (
-	"errors"
-	"fmt"
-
 	"referee/live"
 	"referee/model"
 	"referee/store"
+	"referee/tui/dialog"
 )
 
 func needProof(m *Model) string {
@@ -97,15 +95,4 @@ func (m *Model) skillDisabled(name, verb string) string {
 	}
 	return ""
 }
-
-// reason is a skill error without the skill's name in front.
-func reason(err error) string {
-	var pe *store.PreconditionError
-	if errors.As(err, &pe) {
-		if pe.Status == "missing" {
-			return pe.Object + " does not exist"
-		}
-		return fmt.Sprintf("%s is %q; it needs %s", pe.Object, pe.Status, pe.Need)
-	}
-	return err.Error()
-}
+func reason(err error) string { return dialog.Reason(err) }

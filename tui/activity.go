@@ -12,6 +12,7 @@ import (
 	"referee/model"
 	"referee/store"
 	"referee/themes"
+	"referee/tui/dialog"
 	"referee/views"
 )
 
@@ -86,7 +87,7 @@ func (a *Activity) SetAgents(agents map[string]string) {
 }
 
 func newActivity() *Activity {
-	in := newInput(true)
+	in := dialog.NewInput(true)
 	in.Prompt = "filter: "
 	in.Placeholder = "actor, skill, object or change ID"
 	return &Activity{filter: in, keys: DefaultActivityKeyMap()}

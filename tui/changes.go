@@ -7,6 +7,7 @@ import (
 
 	"referee/model"
 	"referee/store"
+	"referee/tui/common"
 )
 
 // Changes is the component that lists the log's changes, for the activity pane and
@@ -86,7 +87,7 @@ func (c *Changes) Want() { c.wanted = true }
 // Update takes a listing (historyMsg), a History made (historyMadeMsg), or a request
 // for one (historyWantedMsg: at once when it is made, else once a command has made it,
 // from the last one, sharing its backups).
-func (c *Changes) Update(_ common, msg tea.Msg) (tea.Cmd, tea.Msg) {
+func (c *Changes) Update(_ common.Common, msg tea.Msg) (tea.Cmd, tea.Msg) {
 	latest := c.latest.latestSnapshot()
 	switch msg := msg.(type) {
 	case historyWantedMsg:
@@ -94,7 +95,7 @@ func (c *Changes) Update(_ common, msg tea.Msg) (tea.Cmd, tea.Msg) {
 			return msg.then(c.hist), nil
 		}
 		if latest == nil {
-			return nil, statusMsg{text: "the folder is still loading"}
+			return nil, common.StatusMsg{Text: "the folder is still loading"}
 		}
 		prev, snap, dir, then := c.hist, latest, c.dir, msg.then
 		return func() tea.Msg {
@@ -138,7 +139,7 @@ func (c *Changes) Update(_ common, msg tea.Msg) (tea.Cmd, tea.Msg) {
 }
 
 // View is nothing: the activity pane and time travel show the changes.
-func (c *Changes) View(common) []string { return nil }
+func (c *Changes) View(common.Common) []string { return nil }
 
 // List lists the changes the log gained since the last listing (all of them when it
 // was rewritten), when wanted and not listed for the newest snapshot yet. One listing

@@ -1,48 +1,18 @@
 package tui
 
 import (
-	"fmt"
-	"time"
-
 	tea "charm.land/bubbletea/v2"
 
 	"referee/model"
-	"referee/themes"
+	"referee/tui/common"
+	"referee/tui/dialog"
 )
 
-// common is what the workbench's components share, as soft-serve's pkg/ui/common does:
-// the styles, the size a dialog's body may take, who changes are recorded as, and the
-// clock. The Model makes it for each frame; a component reads it in View and keeps none
-// of it, so a theme or size change reaches every component at once. (The confirmation
-// and the error notice take it; help, the palette and forms still get sizes by SetSize.)
-//
-// A component (Search, Travel, Runs, Changes, Similar, Sessions, Writes, Form, Confirm, Notice, Picker) owns its state, keys and messages, and
-// has two methods of one signature each:
-//
-//	Update(com common, msg tea.Msg) (tea.Cmd, tea.Msg)
-//	View(com common) []string
-//
-// Update returns the command to run and, when the rest of the workbench must act (go to
-// an object, say something on the status line), a message for the Model: it handles
-// that at once, in the same Update (Model.route, Model.answer). A component never
-// reaches into the Model: what it needs of the folder it is given, as arguments or
-// through a small interface (corpus, logSource, presentSource …).
-type common struct {
-	st            *themes.Styles
-	width, height int // a dialog's inner size
-	actor         string
-	now           func() time.Time
-}
-
-func (m *Model) common() common {
-	return common{st: m.st, width: max(m.dialogWidth()-4, 10), height: max(m.dialogHeight()-2, 4),
-		actor: model.SanitizeLine(m.actor), now: m.now}
-}
-
-// statusMsg says something on the status line: an error, or (ok) information.
-type statusMsg struct {
-	text string
-	ok   bool
+// common is the context the Model hands its components (package common): made for
+// each frame, kept by none.
+func (m *Model) common() common.Common {
+	return common.Common{Styles: m.st, Width: max(m.dialogWidth()-4, 10), Height: max(m.dialogHeight()-2, 4),
+		Dark: m.dark, Actor: model.SanitizeLine(m.actor), Now: m.now}
 }
 
 // revealMsg moves the tree cursor to an object and says why on the status line.
@@ -51,13 +21,10 @@ type revealMsg struct {
 	say string
 }
 
-// component is the two methods every component has (see common).
-type component interface {
-	Update(com common, msg tea.Msg) (tea.Cmd, tea.Msg)
-	View(com common) []string
-}
+// component is a part of the workbench with the one interface (common.Component).
+type component = common.Component
 
-var _ = []component{(*Search)(nil), (*Travel)(nil), (*Runs)(nil), (*Changes)(nil), (*Similar)(nil), (*Sessions)(nil), (*Writes)(nil), (*Extras)(nil), (*Form)(nil), (*Confirm)(nil), (*Decide)(nil), (*Notice)(nil), (*Picker)(nil)}
+var _ = []component{(*Search)(nil), (*Travel)(nil), (*Runs)(nil), (*Changes)(nil), (*Similar)(nil), (*Sessions)(nil), (*Writes)(nil), (*Extras)(nil), (*dialog.Form)(nil), (*dialog.Confirm)(nil), (*dialog.Decide)(nil), (*dialog.Notice)(nil), (*dialog.Picker)(nil)}
 
 // route hands msg to a component and does what it answers, at once.
 func (m *Model) route(c component, msg tea.Msg) tea.Cmd {
@@ -72,11 +39,11 @@ func (m *Model) route(c component, msg tea.Msg) tea.Cmd {
 // reaches the rest of the workbench.
 func (m *Model) answer(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
-	case statusMsg:
-		if msg.ok {
-			m.flashInfo(msg.text)
+	case common.StatusMsg:
+		if msg.OK {
+			m.flashInfo(msg.Text)
 		} else {
-			m.flashError(msg.text)
+			m.flashError(msg.Text)
 		}
 	case revealMsg:
 		if m.forest != nil {
@@ -89,20 +56,20 @@ func (m *Model) answer(msg tea.Msg) tea.Cmd {
 		if m.side == msg.side {
 			return m.rebuildDetail()
 		}
-	case formDoneMsg:
+	case dialog.FormDoneMsg:
 		if m.form != nil && m.confirm == nil { // a form submitted opens its confirmation in its place
-			if msg.cancelled {
+			if msg.Cancelled {
 				m.keepDraft(m.form)
 			}
 			m.form = nil
 		}
-	case pickerDoneMsg:
+	case dialog.PickerDoneMsg:
 		m.picker = nil
-	case noticeClosedMsg:
+	case dialog.NoticeClosedMsg:
 		m.notice = nil
-	case decideMsg, decideClosedMsg:
+	case dialog.DecidedMsg, dialog.DecideClosedMsg:
 		return m.onDecide(msg)
-	case confirmedMsg, confirmEditMsg, confirmClosedMsg, confirmConflictMsg:
+	case dialog.ConfirmedMsg, dialog.ConfirmEditMsg, dialog.ConfirmClosedMsg, dialog.ConfirmConflictMsg:
 		return m.onConfirm(msg)
 	case writtenMsg:
 		return m.onWritten(msg)
@@ -127,8 +94,7 @@ func (m *Model) answer(msg tea.Msg) tea.Cmd {
 		return m.onAttributed()
 	case extrasBuiltMsg:
 		return m.onExtrasBuilt(msg)
-	default:
-		panic(fmt.Sprintf("tui: %T is no component's answer", msg))
 	}
+	// Anything else is no answer the workbench knows: it is dropped, never a crash.
 	return nil
 }

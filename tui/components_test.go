@@ -8,6 +8,8 @@ import (
 
 	"referee/model"
 	"referee/store"
+	"referee/tui/common"
+	"referee/tui/dialog"
 )
 
 // The components are tested alone, without a Model or a folder: what they need is
@@ -27,8 +29,8 @@ func (c fakeCorpus) Has(id string) bool {
 func (c fakeCorpus) Order() []string       { return c.order }
 func (c fakeCorpus) Text(id string) string { return id + " " + c.text[id] }
 
-func testCommon() common {
-	return common{st: newTestStyles(), width: 60, height: 20, actor: "human", now: func() time.Time { return fixedNow }}
+func testCommon() common.Common {
+	return common.Common{Styles: newTestStyles(), Width: 60, Height: 20, Actor: "human", Now: func() time.Time { return fixedNow }}
 }
 
 func typeInto(t *testing.T, c component, s string) {
@@ -87,7 +89,7 @@ func TestSearchComponent(t *testing.T) {
 	}
 	s.Open()
 	typeInto(t, s, "zebra")
-	if _, out := s.Update(testCommon(), keyMsg("enter")); out != (statusMsg{text: "no match for zebra"}) {
+	if _, out := s.Update(testCommon(), keyMsg("enter")); out != (common.StatusMsg{Text: "no match for zebra"}) {
 		t.Fatalf("no match: %#v", out)
 	}
 	s.Clear()
@@ -141,11 +143,11 @@ func TestWritesComponent(t *testing.T) {
 		t.Fatal("q did not wait for the writes")
 	}
 	first := &store.Result{Change: "l-001"}
-	cmd, out := w.Update(testCommon(), skillDoneMsg{ch: &change{skill: skill}, res: first})
+	cmd, out := w.Update(testCommon(), skillDoneMsg{ch: &dialog.Change{Skill: skill}, res: first})
 	if cmd != nil || out != (writtenMsg{ch: out.(writtenMsg).ch, res: first, name: skill.Name}) {
 		t.Fatalf("first done: quit %v, %#v", cmd != nil, out)
 	}
-	cmd, out = w.Update(testCommon(), skillDoneMsg{ch: &change{skill: skill}, err: &store.ConflictError{Object: "s-001"}})
+	cmd, out = w.Update(testCommon(), skillDoneMsg{ch: &dialog.Change{Skill: skill}, err: &store.ConflictError{Object: "s-001"}})
 	if cmd == nil || out.(writeFailedMsg).name != skill.Name {
 		t.Fatalf("the last write done: quit %v, %#v", cmd != nil, out)
 	}
@@ -153,7 +155,7 @@ func TestWritesComponent(t *testing.T) {
 		t.Fatalf("done %v", w.done)
 	}
 	// An undo takes the last change off the list.
-	_, out = w.Update(testCommon(), skillDoneMsg{ch: &change{undo: first}, res: &store.Result{Change: "l-002"}})
+	_, out = w.Update(testCommon(), skillDoneMsg{ch: &dialog.Change{Undo: first}, res: &store.Result{Change: "l-002"}})
 	if _, ok := w.Last(); ok || out.(writtenMsg).name != "undo" {
 		t.Fatalf("after undo: done %v, %#v", w.done, out)
 	}
@@ -168,7 +170,7 @@ func TestChangesComponent(t *testing.T) {
 	c := newChanges(t.TempDir(), fakeLatest{})
 	ran := false
 	_, out := c.Update(testCommon(), historyWantedMsg{then: func(*store.History) tea.Cmd { ran = true; return nil }})
-	if ran || out != (statusMsg{text: "the folder is still loading"}) {
+	if ran || out != (common.StatusMsg{Text: "the folder is still loading"}) {
 		t.Fatalf("nothing read: ran %v, %#v", ran, out)
 	}
 	if c.List() != nil {

@@ -21,7 +21,7 @@ func TestConfirmAsksForTheDirectionWhenTheOpeningIsAmbiguous(t *testing.T) {
 	if m.confirm != nil || m.form == nil {
 		t.Fatalf("C did not ask for the direction (confirm %v, message %q)", m.confirm != nil, m.message)
 	}
-	if m.form.field("direction") == nil {
+	if func() bool { _, _, ok := m.form.FieldKind("direction"); return !ok }() {
 		t.Fatal("the form has no direction field")
 	}
 	if scr := screen(m); !strings.Contains(scr, "direction cannot be read") {

@@ -18,7 +18,7 @@ func TestConflictKeepsTheDraft(t *testing.T) {
 	keys(t, m, "enter")
 	typeText(t, m, "Expand both sides")
 	keys(t, m, "ctrl+s")
-	if m.confirm == nil || m.confirm.checking || m.confirm.problem != "" {
+	if m.confirm == nil || m.confirm.Checking() || m.confirm.Problem() != "" {
 		t.Fatalf("no confirmation ready: %+v", m.confirm)
 	}
 	p := filepath.Join(dir, "statement/s-014.json")
@@ -59,10 +59,10 @@ func TestConfirmOffersNoYForAPlanThatCannotBeWritten(t *testing.T) {
 	before := readFile(t, filepath.Join(dir, "history/log.jsonl"))
 	m.writes.done[0].Change = "l-001"
 	keys(t, m, "u")
-	if m.confirm == nil || m.confirm.checking {
+	if m.confirm == nil || m.confirm.Checking() {
 		t.Fatal("u did not open a checked confirmation")
 	}
-	if m.confirm.problem == "" || !strings.Contains(screen(m), "nothing can be written; no y") {
+	if m.confirm.Problem() == "" || !strings.Contains(screen(m), "nothing can be written; no y") {
 		t.Fatalf("a superseded undo offers y:\n%s", screen(m))
 	}
 	keys(t, m, "y")

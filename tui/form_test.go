@@ -19,15 +19,13 @@ func TestRejectFormKeepsNumberAndQuoteInStep(t *testing.T) {
 		t.Fatalf("R did not open a form: %q", m.message)
 	}
 	sents := model.SplitSentences(proofText(m.snap.Statements.Get("s-014")))
-	f.focus = 0
-	f.focusCmd()
+	f.FocusField(0)
 	keys(t, m, "backspace", "4")
 	if got := f.Value("sentence_text"); got != model.NormalizeSpace(sents[3].Text) {
 		t.Fatalf("number 4 quotes %q", got)
 	}
 	// Type the quote of sentence 1 into the quote field: the number follows.
-	f.focus = 1
-	f.focusCmd()
+	f.FocusField(1)
 	f.SetValue("sentence_text", "")
 	typeText(t, m, model.NormalizeSpace(sents[0].Text))
 	if got := f.Value("sentence_number"); got != "1" {
@@ -35,8 +33,8 @@ func TestRejectFormKeepsNumberAndQuoteInStep(t *testing.T) {
 	}
 	f.SetValue("sentence_text", "")
 	typeText(t, m, "words nobody wrote")
-	if !strings.Contains(f.warn, "not in sentence 1 nor in any other sentence") {
-		t.Fatalf("a quote of no sentence: warning %q", f.warn)
+	if !strings.Contains(f.Warn, "not in sentence 1 nor in any other sentence") {
+		t.Fatalf("a quote of no sentence: warning %q", f.Warn)
 	}
 	if !strings.Contains(screen(m), "⚠ the quote is not in sentence 1") {
 		t.Fatalf("the warning is not on screen:\n%s", screen(m))
@@ -58,24 +56,24 @@ func TestFormsComeFromTheRegistry(t *testing.T) {
 			if p.Name == s.Target || pf.hidden[p.Name] || p.Kind == store.ParamSubStatements {
 				continue
 			}
-			fl := f.field(p.Name)
-			if fl == nil {
+			kind, label, ok := f.FieldKind(p.Name)
+			if !ok {
 				t.Errorf("%s: no field for %s", s.Name, p.Name)
 				continue
 			}
-			want := fieldText
+			want := "text"
 			switch {
 			case len(p.Enum) > 0:
-				want = fieldChoice
+				want = "choice"
 			case p.Kind == store.ParamInt:
-				want = fieldNumber
+				want = "number"
 			case p.Kind == store.ParamStrings || p.Kind == store.ParamIDs:
-				want = fieldList
+				want = "list"
 			case p.Long:
-				want = fieldLong
+				want = "long"
 			}
-			if fl.kind != want || !strings.EqualFold(fl.label, p.Help) && p.Help != "" {
-				t.Errorf("%s %s: field kind %d label %q, want kind %d label %q", s.Name, p.Name, fl.kind, fl.label, want, p.Help)
+			if kind != want || !strings.EqualFold(label, p.Help) && p.Help != "" {
+				t.Errorf("%s %s: field kind %s label %q, want kind %s label %q", s.Name, p.Name, kind, label, want, p.Help)
 			}
 		}
 	}
@@ -110,7 +108,7 @@ func TestDecideAProposedModification(t *testing.T) {
 		t.Fatalf("the proposal shows raw math:\n%s", body)
 	}
 	keys(t, m, "a")
-	if m.form == nil || m.form.change.skill.Name != "decide-modification" || m.form.change.target != "s-016" {
+	if m.form == nil || m.form.Change.Skill.Name != "decide-modification" || m.form.Change.Target != "s-016" {
 		t.Fatalf("accept did not open decide-modification on s-016: form %v, %q", m.form != nil, m.message)
 	}
 	for name, want := range map[string]string{"decision": "accept", "parent_id": "p-002", "claim": "The sum $\\sum_{k=1}^n k^3$ is odd"} {
@@ -119,7 +117,7 @@ func TestDecideAProposedModification(t *testing.T) {
 		}
 	}
 	keys(t, m, "ctrl+s")
-	if m.confirm == nil || m.confirm.problem != "" {
+	if m.confirm == nil || m.confirm.Problem() != "" {
 		t.Fatalf("accepting does not check out: %+v", m.confirm)
 	}
 	scr = screen(m)

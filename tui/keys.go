@@ -11,6 +11,7 @@ import (
 
 	"referee/cells"
 	"referee/model"
+	"referee/tui/dialog"
 )
 
 // The workbench's one key table (lazygit style). Every key the reviewer can press is a
@@ -202,8 +203,8 @@ type paneKeys struct {
 
 func allPaneKeys() []paneKeys {
 	t, d, a := DefaultTreeKeyMap(), DefaultDetailKeyMap(), DefaultActivityKeyMap()
-	f, p := DefaultFormKeyMap(), DefaultPickerKeyMap()
-	c, s := DefaultConfirmKeyMap(), DefaultSearchKeyMap()
+	f, p := dialog.DefaultFormKeyMap(), dialog.DefaultPickerKeyMap()
+	c, s := dialog.DefaultConfirmKeyMap(), DefaultSearchKeyMap()
 	return []paneKeys{
 		{"tree pane", []key.Binding{t.Down, t.Up, t.Fold, t.Unfold, t.Top, t.Bottom, t.PageUp, t.PageDown, t.Toggle}},
 		{"detail pane", []key.Binding{d.Down, d.Up, d.Top, d.Bottom, d.PageUp, d.PageDown, d.NextLink, d.PrevLink, d.Follow}},
@@ -223,33 +224,33 @@ var mouseKeys = [][2]string{
 
 // helpEntries is every row of help: the key table with each row's disabled reason now,
 // the panes' keys, the mouse and the marks.
-func (m *Model) helpEntries() []entry {
-	var es []entry
+func (m *Model) helpEntries() []dialog.Entry {
+	var es []dialog.Entry
 	for _, b := range keyTable() {
 		h := b.Help()
-		e := entry{group: b.group, key: h.Key, title: h.Desc, mutating: b.group == groupChange}
+		e := dialog.Entry{Group: b.group, Key: h.Key, Title: h.Desc, Mutating: b.group == groupChange}
 		if b.skill != "" {
-			e.desc = b.skill
+			e.Desc = b.skill
 		}
 		if b.disabled != nil && m != nil {
-			e.disabled = b.disabled(m)
+			e.Disabled = b.disabled(m)
 		}
 		if m != nil && m.servedReason(b) != "" {
-			e.disabled = m.servedReason(b)
+			e.Disabled = m.servedReason(b)
 		}
 		es = append(es, e)
 	}
 	for _, pk := range allPaneKeys() {
 		for _, k := range pk.keys {
 			h := k.Help()
-			es = append(es, entry{group: pk.group, key: h.Key, title: h.Desc, desc: strings.Join(k.Keys(), " ")})
+			es = append(es, dialog.Entry{Group: pk.group, Key: h.Key, Title: h.Desc, Desc: strings.Join(k.Keys(), " ")})
 		}
 	}
 	for _, mk := range mouseKeys {
-		es = append(es, entry{group: "mouse", key: mk[0], title: mk[1]})
+		es = append(es, dialog.Entry{Group: "mouse", Key: mk[0], Title: mk[1]})
 	}
 	for _, mk := range marks {
-		es = append(es, entry{group: "marks", key: mk[0], title: mk[1]})
+		es = append(es, dialog.Entry{Group: "marks", Key: mk[0], Title: mk[1]})
 	}
 	return es
 }
@@ -283,18 +284,18 @@ func KeyTableMarkdown() string {
 		fmt.Fprintf(&b, "| %s | %s |\n", mdCell("`"+k+"`"), mdCell(desc))
 	}
 	for _, e := range (*Model)(nil).helpEntries() {
-		if e.group == "marks" {
+		if e.Group == "marks" {
 			continue
 		}
-		k := e.key
-		if e.group != groupChange && e.group != groupMove && e.group != groupLook && e.group != groupSuper && e.group != groupApp && e.desc != "" && !strings.HasPrefix(e.group, "mouse") {
-			k = strings.Join(strings.Fields(e.desc), "`, `") // a pane key: every key it answers to
+		k := e.Key
+		if e.Group != groupChange && e.Group != groupMove && e.Group != groupLook && e.Group != groupSuper && e.Group != groupApp && e.Desc != "" && !strings.HasPrefix(e.Group, "mouse") {
+			k = strings.Join(strings.Fields(e.Desc), "`, `") // a pane key: every key it answers to
 		}
-		desc := e.title
-		if e.mutating && e.desc != "" {
-			desc += " (" + e.desc + ")"
+		desc := e.Title
+		if e.Mutating && e.Desc != "" {
+			desc += " (" + e.Desc + ")"
 		}
-		row(e.group, k, desc)
+		row(e.Group, k, desc)
 	}
 	return strings.TrimPrefix(b.String(), "\n")
 }

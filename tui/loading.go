@@ -13,6 +13,7 @@ import (
 	"referee/live"
 	"referee/model"
 	"referee/store"
+	"referee/tui/dialog"
 )
 
 // Opening a folder streams: New only checks that the folder is usable and returns; Init
@@ -210,7 +211,7 @@ func (m *Model) loadingView(w, h int) string {
 	st, ls := m.st, m.loading
 	var lines []string
 	add := func(style lipgloss.Style, text string) { // wrapped: a narrow pane shows it all
-		for _, l := range wrapLines(style, text, w) {
+		for _, l := range dialog.WrapLines(style, text, w) {
 			lines = append(lines, fitWidth(l, w))
 		}
 	}

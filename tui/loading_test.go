@@ -86,7 +86,7 @@ func TestKeysWhileLoading(t *testing.T) {
 		}
 	}
 	send(t, m, keyMsg("?"))
-	if m.picker == nil || m.picker.title != "Help" {
+	if m.picker == nil || m.picker.Title() != "Help" {
 		t.Fatal("? did not open help")
 	}
 	send(t, m, keyMsg("esc"))

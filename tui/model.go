@@ -31,6 +31,7 @@ import (
 	"referee/sessions"
 	"referee/store"
 	"referee/themes"
+	"referee/tui/dialog"
 	"referee/views"
 )
 
@@ -142,11 +143,11 @@ type Model struct {
 	search *Search
 
 	// overlays
-	form    *Form
-	confirm *Confirm
-	decide  *Decide // the decision of a proposed modification (H)
-	notice  *Notice
-	picker  *Picker
+	form    *dialog.Form
+	confirm *dialog.Confirm
+	decide  *dialog.Decide // the decision of a proposed modification (H)
+	notice  *dialog.Notice
+	picker  *dialog.Picker
 
 	flash     map[string]time.Time
 	message   string
@@ -162,7 +163,7 @@ type Model struct {
 	crumb, crumbKey string
 	// drafts are forms closed with esc, by skill and target: the same key brings the
 	// typed text back (drafts.go).
-	drafts map[string]*Form
+	drafts map[string]*dialog.Form
 
 	supervision
 
@@ -273,7 +274,7 @@ func (m *Model) applyTheme() {
 	noColor := m.opts.NoColor || themes.NoColorEnv()
 	m.st = themes.New(themes.Resolve(m.opts.Theme, m.dark, noColor))
 	m.search.SetDark(m.dark)
-	m.activity.filter.SetStyles(inputStyles(m.dark))
+	m.activity.filter.SetStyles(dialog.InputStyles(m.dark))
 }
 
 // Init asks the terminal for its background and starts loading the folder, or (loaded
@@ -328,12 +329,12 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		cmd := m.onFrame(msg)
 		m.conflictNote()
 		return cmd
-	case planMsg:
+	case dialog.PlanMsg:
 		if m.confirm == nil {
 			return nil // closed meanwhile
 		}
 		return m.route(m.confirm, msg)
-	case formEditedMsg:
+	case dialog.FormEditedMsg:
 		return m.onFormEdited(msg)
 	case loadedMsg:
 		return m.onLoaded(msg)
@@ -951,9 +952,9 @@ func (m *Model) flashInfo(s string) {
 }
 
 // openForm shows a form.
-func (m *Model) openForm(f *Form) tea.Cmd {
+func (m *Model) openForm(f *dialog.Form) tea.Cmd {
 	m.form = f
-	f.setDark(m.dark)
+	f.SetDark(m.dark)
 	f.SetWidth(m.dialogWidth() - 4)
 	f.SetHeight(m.dialogHeight() - 2)
 	return f.Focus()

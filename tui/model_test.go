@@ -232,13 +232,13 @@ func TestConfirmAsksForYAndOtherKeysCancel(t *testing.T) {
 			if m.confirm == nil {
 				t.Fatalf("enter did not open the confirmation: %q", m.message)
 			}
-			if m.confirm.ch.skill.Name != "check-confirm-proof" || m.confirm.ch.target != "s-014" {
-				t.Fatalf("confirmation for %s on %s", m.confirm.ch.skill.Name, m.confirm.ch.target)
+			if m.confirm.Change().Skill.Name != "check-confirm-proof" || m.confirm.Change().Target != "s-014" {
+				t.Fatalf("confirmation for %s on %s", m.confirm.Change().Skill.Name, m.confirm.Change().Target)
 			}
-			if got := m.confirm.ch.args; len(got) != 2 || got["statement_id"] != "s-014" || got["verification_summary"] != "Proof checked and confirmed." {
+			if got := m.confirm.Change().Args; len(got) != 2 || got["statement_id"] != "s-014" || got["verification_summary"] != "Proof checked and confirmed." {
 				t.Fatalf("args %v", got)
 			}
-			if m.confirm.ch.version != m.snap.Versions.Get("s-014") {
+			if m.confirm.Change().Version != m.snap.Versions.Get("s-014") {
 				t.Fatal("the confirmation does not carry the version the reviewer saw")
 			}
 			if !strings.Contains(screen(m), `status: "validating" → "true"`) {
@@ -285,7 +285,7 @@ func TestConfirmWithYWritesWhatAgentCheckWrites(t *testing.T) {
 
 	// u undoes it, as a change of its own.
 	keys(t, m, "u")
-	if m.confirm == nil || m.confirm.ch.undo == nil {
+	if m.confirm == nil || m.confirm.Change().Undo == nil {
 		t.Fatal("u did not ask to confirm the undo")
 	}
 	keys(t, m, "y")
@@ -331,7 +331,7 @@ func TestRejectPassesTheExactArguments(t *testing.T) {
 	keys(t, m, "up", "up", "right")
 	keys(t, m, "ctrl+s")
 	if m.confirm == nil {
-		t.Fatalf("ctrl+s did not open the confirmation; form error %q", m.form.err)
+		t.Fatalf("ctrl+s did not open the confirmation; form error %q", m.form.Err())
 	}
 	want := store.Args{
 		"statement_id":    "s-014",
@@ -341,8 +341,8 @@ func TestRejectPassesTheExactArguments(t *testing.T) {
 		"explanation":     "The identity is asserted",
 		"suggested_fix":   "Expand both sides",
 	}
-	if fmt.Sprint(m.confirm.ch.args) != fmt.Sprint(want) {
-		t.Fatalf("args\n got %v\nwant %v", m.confirm.ch.args, want)
+	if fmt.Sprint(m.confirm.Change().Args) != fmt.Sprint(want) {
+		t.Fatalf("args\n got %v\nwant %v", m.confirm.Change().Args, want)
 	}
 	keys(t, m, "y")
 	st := model.StatementFrom(mustParse(t, readFile(t, filepath.Join(dir, "statement/s-014.json"))))
@@ -380,8 +380,8 @@ func TestHelpAndPaletteListEverything(t *testing.T) {
 		t.Fatal("? did not open help")
 	}
 	titles := map[string]bool{}
-	for _, e := range m.picker.all {
-		titles[e.key] = true
+	for _, e := range m.picker.All() {
+		titles[e.Key] = true
 	}
 	for _, k := range []string{"j/↓", "h/←", "g", "G", "tab", "enter", "esc", "/", "n", "N", "ctrl+n", "ctrl+p", "]", "[", "i", "z", "pgdn", "space", "mouse wheel", "C", "R", "F", "M", "P", "S", "L", "W", "O", "D", "A", "u", ":", "?", "q", "p"} {
 		if !titles[k] {
@@ -389,11 +389,11 @@ func TestHelpAndPaletteListEverything(t *testing.T) {
 		}
 	}
 	typeText(t, m, "confirm")
-	if len(m.picker.shown) == 0 || m.picker.shown[0].key != "C" {
-		t.Fatalf("filter 'confirm' shows %v", m.picker.shown)
+	if len(m.picker.Shown()) == 0 || m.picker.Shown()[0].Key != "C" {
+		t.Fatalf("filter 'confirm' shows %v", m.picker.Shown())
 	}
-	if !strings.Contains(m.picker.shown[0].disabled, `cannot confirm: p-001`) && !strings.Contains(m.picker.shown[0].disabled, "select a statement") {
-		t.Fatalf("C's reason in help: %q", m.picker.shown[0].disabled)
+	if !strings.Contains(m.picker.Shown()[0].Disabled, `cannot confirm: p-001`) && !strings.Contains(m.picker.Shown()[0].Disabled, "select a statement") {
+		t.Fatalf("C's reason in help: %q", m.picker.Shown()[0].Disabled)
 	}
 	keys(t, m, "esc")
 	if m.picker != nil {
@@ -401,8 +401,8 @@ func TestHelpAndPaletteListEverything(t *testing.T) {
 	}
 	keys(t, m, ":")
 	var names []string
-	for _, e := range m.picker.all {
-		names = append(names, e.title)
+	for _, e := range m.picker.All() {
+		names = append(names, e.Title)
 	}
 	for _, s := range store.Skills {
 		if !slices.Contains(names, s.Name) {
@@ -414,7 +414,7 @@ func TestHelpAndPaletteListEverything(t *testing.T) {
 	keys(t, m, "n", ":")
 	typeText(t, m, "check-confirm")
 	keys(t, m, "enter")
-	if m.form == nil || m.form.change.skill.Name != "check-confirm-proof" {
+	if m.form == nil || m.form.Change.Skill.Name != "check-confirm-proof" {
 		t.Fatal("palette enter did not start check-confirm-proof (its summary first)")
 	}
 }

@@ -11,32 +11,12 @@ import (
 
 	"referee/model"
 	"referee/store"
+	"referee/tui/dialog"
 )
-
-// change is a change waiting for the reviewer's "y": the skill, its exact arguments,
-// the version of the target the reviewer saw, and what will be written.
-type change struct {
-	skill   *store.Skill
-	args    store.Args
-	target  string
-	version string
-	undo    *store.Result  // set for an undo: the session change it reverts
-	redo    bool           // the undo is a redo: it takes back undo, an undo of this session
-	rewind  *store.Restore // set for a rewind: its plan, worked out before the dialog (rewind.go)
-	preview []string       // a rewind's plan in lines
-	// form is the form the arguments came from: e goes back to it from the
-	// confirmation, and a write refused for a conflict reopens it, keeping the draft.
-	form *Form
-	// seen is the target as the reviewer saw it when the change began, to say what
-	// changed when a write is refused for a conflict.
-	seen *model.Statement
-	// conflict is the object whose change refused the write, until the reload shows it.
-	conflict string
-}
 
 // skillDoneMsg reports a change applied (or refused) by the store.
 type skillDoneMsg struct {
-	ch  *change
+	ch  *dialog.Change
 	res *store.Result
 	err error
 }
@@ -81,8 +61,8 @@ func (m *Model) startSkillOn(skill *store.Skill, id string, values map[string]st
 		return m.openForm(f)
 	}
 	name := skill.Name
-	ch := &change{skill: skill, target: id, version: m.snap.Versions.Get(id), args: store.Args{skill.Target: id}}
-	ch.seen = m.snap.Statements.Get(id)
+	ch := &dialog.Change{Skill: skill, Target: id, Version: m.snap.Versions.Get(id), Args: store.Args{skill.Target: id}}
+	ch.Seen = m.snap.Statements.Get(id)
 	pf := m.prefillFor(skill, id)
 	if len(values) > 0 {
 		merged := map[string]string{}
@@ -105,28 +85,28 @@ func (m *Model) startSkillOn(skill *store.Skill, id string, values map[string]st
 			m.flashError(why)
 			return nil
 		}
-		return m.editProof(name, id, ch.version)
+		return m.editProof(name, id, ch.Version)
 	}
 	return m.openChangeForm(ch, m.formFor(skill, id, skill.Summary, pf))
 }
 
 // openChangeForm opens a change's form; its values go to the confirmation.
-func (m *Model) openChangeForm(ch *change, f *Form) tea.Cmd {
-	f.submit = func(vals map[string]any) tea.Cmd {
+func (m *Model) openChangeForm(ch *dialog.Change, f *dialog.Form) tea.Cmd {
+	f.Submit = func(vals map[string]any) tea.Cmd {
 		for k, v := range vals {
-			ch.args[k] = v
+			ch.Args[k] = v
 		}
 		m.finishArgs(ch)
 		return m.openConfirm(ch)
 	}
-	ch.form, f.change = f, ch
+	ch.Form, f.Change = f, ch
 	return m.openForm(f)
 }
 
 // finishArgs turns form values into the skill's argument shapes.
-func (m *Model) finishArgs(ch *change) {
-	a := ch.args
-	switch ch.skill.Name {
+func (m *Model) finishArgs(ch *dialog.Change) {
+	a := ch.Args
+	switch ch.Skill.Name {
 	case "state-mark-false", "state-propose-modification":
 		a["source"] = "prove"
 		if a.Has("issue_number") {
@@ -137,7 +117,7 @@ func (m *Model) finishArgs(ch *change) {
 		delete(a, "claim")
 		delete(a, "premises")
 	}
-	for _, p := range ch.skill.Params {
+	for _, p := range ch.Skill.Params {
 		if p.Kind == store.ParamStrings || p.Kind == store.ParamIDs {
 			if s, ok := a[p.Name].(string); ok {
 				a[p.Name] = []string{s}
@@ -173,7 +153,7 @@ func (m *Model) editProof(skill, id, version string) tea.Cmd {
 	// The proof (a lean statement's is read from its file), the temporary file and the
 	// edited text are read and written outside Update: in this command and in the
 	// callback that runs when the editor exits.
-	argv := editorArgv(m.opts.Editor)
+	argv := dialog.EditorArgv(m.opts.Editor)
 	return func() tea.Msg {
 		orig := ""
 		if st != nil {
@@ -211,15 +191,6 @@ func (m *Model) editProof(skill, id, version string) tea.Cmd {
 	}
 }
 
-func editorArgv(editor string) []string {
-	for _, e := range []string{editor, os.Getenv("VISUAL"), os.Getenv("EDITOR")} {
-		if f := strings.Fields(e); len(f) > 0 {
-			return f
-		}
-	}
-	return []string{"vi"}
-}
-
 // editorDone continues a proof change after the editor exits.
 func (m *Model) editorDone(msg editorDoneMsg) tea.Cmd {
 	if msg.err != nil {
@@ -232,11 +203,11 @@ func (m *Model) editorDone(msg editorDoneMsg) tea.Cmd {
 		return nil
 	}
 	skill, _ := store.Lookup(msg.skill)
-	ch := &change{skill: skill, target: msg.target, version: msg.version, args: store.Args{skill.Target: msg.target}, seen: m.snap.Statements.Get(msg.target)}
+	ch := &dialog.Change{Skill: skill, Target: msg.target, Version: msg.version, Args: store.Args{skill.Target: msg.target}, Seen: m.snap.Statements.Get(msg.target)}
 	pf := m.prefillFor(skill, msg.target)
 	about := pf.about
 	if msg.skill == "fix-patch-proof" {
-		ch.args["updated_proof"] = proof
+		ch.Args["updated_proof"] = proof
 		about = fmt.Sprintf("The edited proof has %d sentences. Which issue does it answer, and what changed?", len(model.SplitSentences(proof)))
 		if st := m.snap.Statements.Get(msg.target); st != nil {
 			if open := model.Unanswered(st.Issues, st.Responses); len(open) > 0 {
@@ -244,7 +215,7 @@ func (m *Model) editorDone(msg editorDoneMsg) tea.Cmd {
 			}
 		}
 	} else {
-		ch.args["proof_text"] = proof
+		ch.Args["proof_text"] = proof
 	}
 	pf.about = about
 	return m.openChangeForm(ch, m.formFor(skill, msg.target, about, pf))
@@ -257,7 +228,7 @@ func (m *Model) openUndo() tea.Cmd {
 		m.flashError("cannot undo: no change was made in this session")
 		return nil
 	}
-	return m.openConfirm(&change{undo: last})
+	return m.openConfirm(&dialog.Change{Undo: last})
 }
 
 // openRedo asks to redo the last undo of this session: the undo is taken back, as a
@@ -268,7 +239,7 @@ func (m *Model) openRedo() tea.Cmd {
 		m.flashError("cannot redo: no undo was made in this session since the last change")
 		return nil
 	}
-	return m.openConfirm(&change{undo: last, redo: true})
+	return m.openConfirm(&dialog.Change{Undo: last, Redo: true})
 }
 
 // redoDisabled is ctrl+r's disabled reason.
@@ -286,7 +257,7 @@ func (m *Model) redoDisabled() string {
 // when it is not watched.
 func (m *Model) onWritten(msg writtenMsg) tea.Cmd {
 	var back tea.Cmd
-	if msg.ch.rewind != nil && m.travel != nil {
+	if msg.ch.Rewind != nil && m.travel != nil {
 		back = m.exitTravel() // the folder now is what was shown
 	}
 	res := msg.res

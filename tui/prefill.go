@@ -7,6 +7,7 @@ import (
 
 	"referee/model"
 	"referee/store"
+	"referee/tui/dialog"
 )
 
 // A skill's form is made from the registry (store.Skill.Params, Form.fieldFor); what
@@ -22,7 +23,7 @@ type prefill struct {
 	// hidden are parameters the form does not ask for (finishArgs or the editor fills them).
 	hidden map[string]bool
 	// changed keeps fields in step as the reviewer types.
-	changed func(f *Form, name string)
+	changed func(f *dialog.Form, name string)
 	// direct: no form, straight to the confirmation.
 	direct bool
 }
@@ -119,24 +120,25 @@ func (m *Model) prefillFor(skill *store.Skill, id string) prefill {
 }
 
 // formFor builds a skill's form from its parameters and the prefill.
-func (m *Model) formFor(skill *store.Skill, target, about string, pf prefill) *Form {
+func (m *Model) formFor(skill *store.Skill, target, about string, pf prefill) *dialog.Form {
 	if pf.about != "" {
 		about = pf.about
 	}
-	f := newForm(skill.Name+" · "+target, about)
-	f.dark, f.editor, f.changed = m.dark, m.opts.Editor, pf.changed
-	f.noEditor = m.editorReason()
+	f := dialog.NewForm(skill.Name+" · "+target, about)
+	f.SetDark(m.dark) // before the fields: they are made in its styles
+	f.Editor, f.Changed = m.opts.Editor, pf.changed
+	f.NoEditor = m.editorReason()
 	for _, p := range skill.Params {
 		if p.Name == skill.Target || pf.hidden[p.Name] {
 			continue
 		}
 		if p.Kind == store.ParamSubStatements {
 			// One sub-statement: its claim and premises (finishArgs makes the list).
-			f.fieldFor(store.Param{Name: "claim", Kind: store.ParamString, Required: true, Long: true, Help: "the sub-statement's claim"}, pf.values["claim"])
-			f.fieldFor(store.Param{Name: "premises", Kind: store.ParamStrings, Help: "its premises"}, pf.values["premises"])
+			f.FieldFor(store.Param{Name: "claim", Kind: store.ParamString, Required: true, Long: true, Help: "the sub-statement's claim"}, pf.values["claim"])
+			f.FieldFor(store.Param{Name: "premises", Kind: store.ParamStrings, Help: "its premises"}, pf.values["premises"])
 			continue
 		}
-		f.fieldFor(p, pf.values[p.Name])
+		f.FieldFor(p, pf.values[p.Name])
 	}
 	return f
 }
@@ -144,15 +146,15 @@ func (m *Model) formFor(skill *store.Skill, target, about string, pf prefill) *F
 // sentenceInStep keeps the R form's sentence number and quote in step: a new number
 // quotes its sentence; a quote found in another sentence moves the number there; a
 // quote found in none is said.
-func sentenceInStep(sents []model.Sentence) func(f *Form, name string) {
-	return func(f *Form, name string) {
-		f.warn = ""
+func sentenceInStep(sents []model.Sentence) func(f *dialog.Form, name string) {
+	return func(f *dialog.Form, name string) {
+		f.Warn = ""
 		switch name {
 		case "sentence_number":
 			n, err := strconv.Atoi(f.Value("sentence_number"))
 			if err != nil || n < 1 || n > len(sents) {
 				if f.Value("sentence_number") != "" {
-					f.warn = fmt.Sprintf("the proof has sentences 1 to %d", len(sents))
+					f.Warn = fmt.Sprintf("the proof has sentences 1 to %d", len(sents))
 				}
 				return
 			}
@@ -163,7 +165,7 @@ func sentenceInStep(sents []model.Sentence) func(f *Form, name string) {
 			idx, rule := model.LocateSentence(sents, n, q)
 			switch {
 			case idx < 0 || rule == model.LocatedByNumber:
-				f.warn = fmt.Sprintf("the quote is not in sentence %d nor in any other sentence of the proof", n)
+				f.Warn = fmt.Sprintf("the quote is not in sentence %d nor in any other sentence of the proof", n)
 			case idx+1 != n:
 				f.SetValue("sentence_number", strconv.Itoa(idx+1))
 			}

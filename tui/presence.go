@@ -10,6 +10,7 @@ import (
 
 	"referee/cells"
 	"referee/model"
+	"referee/tui/dialog"
 )
 
 // Together (referee serve): the people at the workbenches on one folder are a Room;
@@ -173,8 +174,8 @@ func (m *Model) sitAt() {
 		at = r.ID
 	}
 	doing := ""
-	if f := m.form; f != nil && f.change != nil && f.change.skill != nil {
-		doing = "writing a " + verbFor(f.change.skill.Name) + " on " + f.change.target
+	if f := m.form; f != nil && f.Change != nil && f.Change.Skill != nil {
+		doing = "writing a " + verbFor(f.Change.Skill.Name) + " on " + f.Change.Target
 	} else if c := m.confirm; c != nil {
 		doing = "confirming a change"
 	}
@@ -248,7 +249,7 @@ func (m *Model) openWho() tea.Cmd {
 		}
 		b.WriteString(line + "\n")
 	}
-	m.notice = &Notice{title: fmt.Sprintf("Who is here (%d)", len(people)), text: strings.TrimRight(b.String(), "\n")}
+	m.notice = dialog.NewNotice(fmt.Sprintf("Who is here (%d)", len(people)), strings.TrimRight(b.String(), "\n"))
 	return nil
 }
 

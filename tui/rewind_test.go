@@ -22,7 +22,7 @@ func TestRewindFromTimeTravel(t *testing.T) {
 		t.Fatalf("travel %+v, want l-001", m.travel)
 	}
 	keys(t, m, "b")
-	if m.confirm == nil || m.confirm.ch.rewind == nil {
+	if m.confirm == nil || m.confirm.Change().Rewind == nil {
 		t.Fatalf("b did not open the confirmation (message %q)", m.message)
 	}
 	contains(t, "confirmation", screen(m), "rewind to l-001", "Set the folder back to right after l-001?",

@@ -8,6 +8,7 @@ import (
 
 	"referee/model"
 	"referee/store"
+	"referee/tui/common"
 	"referee/views"
 )
 
@@ -88,7 +89,7 @@ func (r *Runs) Poll(tick bool) tea.Cmd {
 }
 
 // Update takes a reading (runsMsg), the polling tick, or a request to look again.
-func (r *Runs) Update(com common, msg tea.Msg) (tea.Cmd, tea.Msg) {
+func (r *Runs) Update(com common.Common, msg tea.Msg) (tea.Cmd, tea.Msg) {
 	switch msg := msg.(type) {
 	case runsTickMsg:
 		return r.Poll(true), nil
@@ -96,7 +97,7 @@ func (r *Runs) Update(com common, msg tea.Msg) (tea.Cmd, tea.Msg) {
 		if msg.run {
 			r.armed = true // the status bar may show the alarm
 		}
-		r.check(com.now())
+		r.check(com.Now())
 		return nil, nil
 	case runsMsg:
 		prev := map[string]store.AgentRun{}
@@ -121,7 +122,7 @@ func (r *Runs) Update(com common, msg tea.Msg) (tea.Cmd, tea.Msg) {
 		if len(msg.runs) > 0 || msg.last.After(r.first) {
 			r.armed = true
 		}
-		r.check(com.now())
+		r.check(com.Now())
 		var cmd tea.Cmd
 		if msg.tick {
 			cmd = tea.Tick(runsEvery, func(time.Time) tea.Msg { return runsTickMsg{} })
@@ -132,11 +133,11 @@ func (r *Runs) Update(com common, msg tea.Msg) (tea.Cmd, tea.Msg) {
 }
 
 // View is the status bar's alarm, when it rings.
-func (r *Runs) View(com common) []string {
+func (r *Runs) View(com common.Common) []string {
 	if !r.Stalled() {
 		return nil
 	}
-	return []string{com.st.Error.Render("⚠ stalled " + views.Idle(r.stall.Idle) + " (r)")}
+	return []string{com.Styles.Error.Render("⚠ stalled " + views.Idle(r.stall.Idle) + " (r)")}
 }
 
 // check asks model.CheckStall about the present.

@@ -9,6 +9,7 @@ import (
 
 	"referee/model"
 	"referee/sessions"
+	"referee/tui/common"
 	"referee/views"
 )
 
@@ -88,7 +89,7 @@ func (s *Sessions) Watch(w *sessions.Watcher) tea.Cmd {
 }
 
 // Update takes a report of the transcripts (sessionsMsg) or an attribution.
-func (s *Sessions) Update(_ common, msg tea.Msg) (tea.Cmd, tea.Msg) {
+func (s *Sessions) Update(_ common.Common, msg tea.Msg) (tea.Cmd, tea.Msg) {
 	switch msg := msg.(type) {
 	case sessionsMsg:
 		s.w, s.rep, s.read = msg.w, msg.rep, true
@@ -101,7 +102,7 @@ func (s *Sessions) Update(_ common, msg tea.Msg) (tea.Cmd, tea.Msg) {
 }
 
 // View is nothing: the runs pane, the activity and the detail show the sessions.
-func (s *Sessions) View(common) []string { return nil }
+func (s *Sessions) View(common.Common) []string { return nil }
 
 // attribute ties the log's changes to the skill calls in a command, when calls or
 // changes were added since the last time.

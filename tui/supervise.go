@@ -7,6 +7,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"referee/model"
+	"referee/tui/common"
 	"referee/views"
 )
 
@@ -217,7 +218,7 @@ func (e *Extras) Build(snap *model.Snapshot, g *model.Graph) tea.Cmd {
 }
 
 // Update takes a build (extrasMsg) or the tick that lets the next start.
-func (e *Extras) Update(_ common, msg tea.Msg) (tea.Cmd, tea.Msg) {
+func (e *Extras) Update(_ common.Common, msg tea.Msg) (tea.Cmd, tea.Msg) {
 	switch msg := msg.(type) {
 	case extrasTickMsg:
 		e.wait = false // Update's supervise starts the build
@@ -234,7 +235,7 @@ func (e *Extras) Update(_ common, msg tea.Msg) (tea.Cmd, tea.Msg) {
 }
 
 // View is nothing: the tree, the detail and the side panes show the extras.
-func (e *Extras) View(common) []string { return nil }
+func (e *Extras) View(common.Common) []string { return nil }
 
 // onExtrasBuilt shows extras built for the present (while travelling, the present is
 // built again on return).

@@ -217,9 +217,9 @@ func TestTimeTravelDisablesEveryChangeKey(t *testing.T) {
 		t.Fatalf("%d change keys, want 14", n)
 	}
 	keys(t, m, ":")
-	for _, e := range m.picker.all {
-		if e.mutating && e.disabled != want {
-			t.Errorf("palette %s: %q", e.title, e.disabled)
+	for _, e := range m.picker.All() {
+		if e.Mutating && e.Disabled != want {
+			t.Errorf("palette %s: %q", e.Title, e.Disabled)
 		}
 	}
 }
@@ -529,8 +529,8 @@ func TestSupervisingKeysAreListed(t *testing.T) {
 	m, _ := newTestModel(t, 120, 40)
 	listed := func() string {
 		var ks []string
-		for _, e := range m.picker.all {
-			ks = append(ks, "["+e.key+"]")
+		for _, e := range m.picker.All() {
+			ks = append(ks, "["+e.Key+"]")
 		}
 		return strings.Join(ks, " ")
 	}

@@ -10,6 +10,7 @@ import (
 	"referee/live"
 	"referee/model"
 	"referee/store"
+	"referee/tui/common"
 	"referee/views"
 )
 
@@ -148,7 +149,7 @@ func (m *Model) scrub(d int) tea.Cmd {
 
 // Update takes a move (travelScrubMsg), a rebuild (travelMsg), the next diff mode
 // (travelDiffMsg) or a diff made (diffMsg).
-func (t *Travel) Update(_ common, msg tea.Msg) (tea.Cmd, tea.Msg) {
+func (t *Travel) Update(_ common.Common, msg tea.Msg) (tea.Cmd, tea.Msg) {
 	switch msg := msg.(type) {
 	case travelScrubMsg:
 		changes := msg.h.Changes()
@@ -158,9 +159,9 @@ func (t *Travel) Update(_ common, msg tea.Msg) (tea.Cmd, tea.Msg) {
 		want := min(max(t.want+msg.d, 0), len(changes)-1)
 		if want == t.want {
 			if msg.d < 0 {
-				return nil, statusMsg{text: firstChangeNote(msg.h), ok: true}
+				return nil, common.StatusMsg{Text: firstChangeNote(msg.h), OK: true}
 			}
-			return nil, statusMsg{text: "already at the last change, " + changes[len(changes)-1].ID, ok: true}
+			return nil, common.StatusMsg{Text: "already at the last change, " + changes[len(changes)-1].ID, OK: true}
 		}
 		t.want, t.wantID = want, changes[want].ID
 		return t.step(), nil
@@ -171,7 +172,7 @@ func (t *Travel) Update(_ common, msg tea.Msg) (tea.Cmd, tea.Msg) {
 			if t.at < 0 {
 				return nil, travelFailedMsg{why: why}
 			}
-			return nil, statusMsg{text: why}
+			return nil, common.StatusMsg{Text: why}
 		}
 		t.at, t.id = msg.index, msg.id
 		t.Summarize()
@@ -203,7 +204,7 @@ func (t *Travel) Update(_ common, msg tea.Msg) (tea.Cmd, tea.Msg) {
 }
 
 // View is the status line's account of what is shown.
-func (t *Travel) View(common) []string {
+func (t *Travel) View(common.Common) []string {
 	h := t.log.logHistory() // as last made in Update: View makes nothing
 	n, older := len(h.Changes()), h.Head().Changes
 	if t.at < 0 || t.at != t.want {

@@ -2,6 +2,7 @@ package tui
 
 import (
 	"referee/mathtext"
+	"referee/tui/dialog"
 	"strings"
 
 	"charm.land/bubbles/v2/key"
@@ -302,7 +303,7 @@ func (t *Tree) View(st *themes.Styles, focused bool, flash map[string]bool) stri
 	lines := make([]string, 0, t.height)
 	if t.f == nil || len(t.rows) == 0 {
 		for _, l := range []string{"(no problems or statements yet)", "", "Start a run here with", "  referee init --contents <this folder>", "or open the agents' folder with --contents."} {
-			for _, w := range wrapLines(st.Muted, l, t.width) {
+			for _, w := range dialog.WrapLines(st.Muted, l, t.width) {
 				lines = append(lines, fitWidth(w, t.width))
 			}
 		}

@@ -70,16 +70,16 @@ func (m *Model) Render() string {
 	var dlg string
 	switch {
 	case m.notice != nil:
-		dlg = dialog(st, model.SanitizeLine(m.notice.title), m.notice.View(m.common()), m.dialogWidth(), m.dialogHeight())
+		dlg = frameDialog(st, model.SanitizeLine(m.notice.Title()), m.notice.View(m.common()), m.dialogWidth(), m.dialogHeight())
 	case m.confirm != nil:
-		dlg = dialog(st, m.confirm.Title(), m.confirm.View(m.common()), m.dialogWidth(), m.dialogHeight())
+		dlg = frameDialog(st, m.confirm.Title(), m.confirm.View(m.common()), m.dialogWidth(), m.dialogHeight())
 	case m.decide != nil:
-		dlg = dialog(st, m.decide.Title(), m.decide.View(m.common()), m.dialogWidth(), m.dialogHeight())
+		dlg = frameDialog(st, m.decide.Title(), m.decide.View(m.common()), m.dialogWidth(), m.dialogHeight())
 	case m.form != nil:
-		dlg = dialog(st, m.form.title, m.form.View(m.common()), m.dialogWidth(), m.dialogHeight())
+		dlg = frameDialog(st, m.form.Title(), m.form.View(m.common()), m.dialogWidth(), m.dialogHeight())
 	case m.picker != nil:
 		body := m.picker.View(m.common())
-		dlg = dialog(st, m.picker.title, body, m.dialogWidth(), m.dialogHeight())
+		dlg = frameDialog(st, m.picker.Title(), body, m.dialogWidth(), m.dialogHeight())
 	}
 	if dlg != "" {
 		w, h := cells.Width(strings.SplitN(dlg, "\n", 2)[0]), strings.Count(dlg, "\n")+1
