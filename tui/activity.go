@@ -12,28 +12,31 @@ import (
 	"referee/model"
 	"referee/store"
 	"referee/themes"
+	"referee/tui/common"
 	"referee/tui/dialog"
 	"referee/views"
 )
 
-// ActivityKeyMap is the activity pane's keys (when it has the focus).
+// ActivityKeyMap is the activity list's own keys; it moves by the shared common.NavKeyMap.
 type ActivityKeyMap struct {
-	Up, Down, Top, Bottom, PageUp, PageDown, Filter, Jump, Clear key.Binding
+	Filter, Jump, Clear key.Binding
 }
 
 // DefaultActivityKeyMap returns the activity pane's keys.
 func DefaultActivityKeyMap() ActivityKeyMap {
 	return ActivityKeyMap{
-		Up:       key.NewBinding(key.WithKeys("k", "up"), key.WithHelp("k/↑", "up")),
-		Down:     key.NewBinding(key.WithKeys("j", "down"), key.WithHelp("j/↓", "down")),
-		Top:      key.NewBinding(key.WithKeys("g", "home"), key.WithHelp("g", "newest")),
-		Bottom:   key.NewBinding(key.WithKeys("G", "end"), key.WithHelp("G", "oldest")),
-		PageUp:   key.NewBinding(key.WithKeys("pgup", "ctrl+u"), key.WithHelp("pgup", "page up")),
-		PageDown: key.NewBinding(key.WithKeys("pgdown", "ctrl+d", "space"), key.WithHelp("pgdn", "page down")),
-		Filter:   key.NewBinding(key.WithKeys("/"), key.WithHelp("/", "filter by actor, skill or object")),
-		Jump:     key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "go to the object in the tree")),
-		Clear:    key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "clear the filter")),
+		Filter: key.NewBinding(key.WithKeys("/"), key.WithHelp("/", "filter by actor, skill or object")),
+		Jump:   key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "go to the object in the tree")),
+		Clear:  key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "clear the filter")),
 	}
+}
+
+// KeyMap is the activity list's keys as help lists them: the navigation keys and its own.
+func (a *Activity) KeyMap() []key.Binding {
+	n, k := a.nav, a.keys
+	return []key.Binding{common.NavHelp(n.Down, "j/↓", "down"), common.NavHelp(n.Up, "k/↑", "up"),
+		common.NavHelp(n.Top, "g", "newest"), common.NavHelp(n.Bottom, "G", "oldest"), common.NavHelp(n.PageUp, "pgup", "page up"),
+		common.NavHelp(n.PageDown, "pgdn", "page down"), k.Filter, k.Jump, k.Clear}
 }
 
 // maxObjectRows is how many objects of one change the list shows; the rest are counted.
@@ -70,6 +73,7 @@ type Activity struct {
 	loaded    bool
 	shown     string // the change time travel shows, marked ◷
 	keys      ActivityKeyMap
+	nav       common.NavKeyMap
 	agents    map[string]string // change ID → the session agent that made it
 	// head is the part of the log the changes leave out (the workbench holds the log's
 	// tail); olderBusy says older lines are being read.
@@ -90,7 +94,7 @@ func newActivity() *Activity {
 	in := dialog.NewInput(true)
 	in.Prompt = "filter: "
 	in.Placeholder = "actor, skill, object or change ID"
-	return &Activity{filter: in, keys: DefaultActivityKeyMap()}
+	return &Activity{filter: in, keys: DefaultActivityKeyMap(), nav: common.DefaultNavKeyMap()}
 }
 
 // SetSize sets the pane's inner size.
@@ -315,19 +319,11 @@ func (a *Activity) Update(msg tea.KeyPressMsg) (cmd tea.Cmd, handled bool, jump 
 		}
 		return cmd, true, ""
 	}
+	if to, ok := a.nav.Move(msg, a.cur, len(a.rows), max(a.listHeight()-1, 1)); ok {
+		a.moveTo(to)
+		return nil, true, ""
+	}
 	switch {
-	case key.Matches(msg, k.Up):
-		a.moveTo(a.cur - 1)
-	case key.Matches(msg, k.Down):
-		a.moveTo(a.cur + 1)
-	case key.Matches(msg, k.Top):
-		a.moveTo(0)
-	case key.Matches(msg, k.Bottom):
-		a.moveTo(len(a.rows) - 1)
-	case key.Matches(msg, k.PageUp):
-		a.moveTo(a.cur - max(a.listHeight()-1, 1))
-	case key.Matches(msg, k.PageDown):
-		a.moveTo(a.cur + max(a.listHeight()-1, 1))
 	case key.Matches(msg, k.Filter):
 		a.filtering = true
 		a.clamp()

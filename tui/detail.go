@@ -8,23 +8,19 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"referee/cells"
+	"referee/tui/common"
 	"referee/views"
 )
 
-// DetailKeyMap is the detail pane's keys (when it has the focus).
+// DetailKeyMap is the detail pane's own keys (when it has the focus); it scrolls by the
+// shared common.NavKeyMap.
 type DetailKeyMap struct {
-	Up, Down, Top, Bottom, PageUp, PageDown, NextLink, PrevLink, Follow key.Binding
+	NextLink, PrevLink, Follow key.Binding
 }
 
-// DefaultDetailKeyMap returns the detail pane's keys.
+// DefaultDetailKeyMap returns the detail pane's own keys.
 func DefaultDetailKeyMap() DetailKeyMap {
 	return DetailKeyMap{
-		Up:       key.NewBinding(key.WithKeys("k", "up"), key.WithHelp("k/↑", "scroll up")),
-		Down:     key.NewBinding(key.WithKeys("j", "down"), key.WithHelp("j/↓", "scroll down")),
-		Top:      key.NewBinding(key.WithKeys("g", "home"), key.WithHelp("g", "top")),
-		Bottom:   key.NewBinding(key.WithKeys("G", "end"), key.WithHelp("G", "bottom")),
-		PageUp:   key.NewBinding(key.WithKeys("pgup", "ctrl+u"), key.WithHelp("pgup", "page up")),
-		PageDown: key.NewBinding(key.WithKeys("pgdown", "ctrl+d", "space"), key.WithHelp("pgdn", "page down")),
 		NextLink: key.NewBinding(key.WithKeys(">"), key.WithHelp(">", "next link")),
 		PrevLink: key.NewBinding(key.WithKeys("<"), key.WithHelp("<", "previous link")),
 		Follow:   key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "follow the link")),
@@ -40,9 +36,20 @@ type Detail struct {
 	height int
 	link   int
 	keys   DetailKeyMap
+	nav    common.NavKeyMap
 }
 
-func newDetail() *Detail { return &Detail{keys: DefaultDetailKeyMap(), link: -1} }
+func newDetail() *Detail {
+	return &Detail{keys: DefaultDetailKeyMap(), nav: common.DefaultNavKeyMap(), link: -1}
+}
+
+// KeyMap is the detail pane's keys as help lists them: the navigation keys and its own.
+func (d *Detail) KeyMap() []key.Binding {
+	n, k := d.nav, d.keys
+	return []key.Binding{common.NavHelp(n.Down, "j/↓", "scroll down"), common.NavHelp(n.Up, "k/↑", "scroll up"),
+		common.NavHelp(n.Top, "g", "top"), common.NavHelp(n.Bottom, "G", "bottom"), common.NavHelp(n.PageUp, "pgup", "page up"),
+		common.NavHelp(n.PageDown, "pgdn", "page down"), k.NextLink, k.PrevLink, k.Follow}
+}
 
 // SetSize sets the pane's inner size.
 func (d *Detail) SetSize(w, h int) {
@@ -81,27 +88,14 @@ func (d *Detail) Scroll(n int) {
 	d.clamp()
 }
 
-// Update handles the pane's own keys (links are handled by the model).
+// Update scrolls by the navigation keys (links are handled by the model).
 func (d *Detail) Update(msg tea.KeyPressMsg) bool {
-	k := d.keys
-	switch {
-	case key.Matches(msg, k.Up):
-		d.Scroll(-1)
-	case key.Matches(msg, k.Down):
-		d.Scroll(1)
-	case key.Matches(msg, k.Top):
-		d.offset = 0
-	case key.Matches(msg, k.Bottom):
-		d.offset = len(d.doc.Lines)
+	to, ok := d.nav.Move(msg, d.offset, len(d.doc.Lines)+1, max(d.height-1, 1))
+	if ok {
+		d.offset = to
 		d.clamp()
-	case key.Matches(msg, k.PageUp):
-		d.Scroll(-max(d.height-1, 1))
-	case key.Matches(msg, k.PageDown):
-		d.Scroll(max(d.height-1, 1))
-	default:
-		return false
 	}
-	return true
+	return ok
 }
 
 // position is where the window is, " · 12–40/88", when the doc does not fit.

@@ -195,24 +195,22 @@ func (m *Model) runBinding(b binding) tea.Cmd {
 }
 
 // paneKeys are the keys the panes and dialogs match on themselves, by group, as help
-// lists them: the same key.Bindings, so help cannot disagree with them.
+// lists them: each part's KeyMap, made of the bindings it matches on (the navigation
+// keys, common.NavKeyMap, in its words), so help cannot disagree with them.
 type paneKeys struct {
 	group string
 	keys  []key.Binding
 }
 
 func allPaneKeys() []paneKeys {
-	t, d, a := DefaultTreeKeyMap(), DefaultDetailKeyMap(), DefaultActivityKeyMap()
-	f, p := dialog.DefaultFormKeyMap(), dialog.DefaultPickerKeyMap()
-	c, s := dialog.DefaultConfirmKeyMap(), DefaultSearchKeyMap()
 	return []paneKeys{
-		{"tree pane", []key.Binding{t.Down, t.Up, t.Fold, t.Unfold, t.Top, t.Bottom, t.PageUp, t.PageDown, t.Toggle}},
-		{"detail pane", []key.Binding{d.Down, d.Up, d.Top, d.Bottom, d.PageUp, d.PageDown, d.NextLink, d.PrevLink, d.Follow}},
-		{"activity pane", []key.Binding{a.Down, a.Up, a.Top, a.Bottom, a.PageUp, a.PageDown, a.Filter, a.Jump, a.Clear}},
-		{"typing a search", []key.Binding{s.Submit, s.Cancel}},
-		{"forms", []key.Binding{f.Next, f.Prev, f.Left, f.Right, f.NewLine, f.Editor, f.Submit, f.Cancel}},
-		{"confirmation", []key.Binding{c.Yes, c.Edit, c.Down, c.Up, c.PageDown, c.PageUp, c.Cancel}},
-		{"help and palette", []key.Binding{p.Down, p.Up, p.PageDown, p.PageUp, p.Run, p.Close}},
+		{"tree pane", newTree().KeyMap()},
+		{"detail pane", newDetail().KeyMap()},
+		{"activity pane", newActivity().KeyMap()},
+		{"typing a search", newSearch(true).KeyMap()},
+		{"forms", dialog.NewForm("", "").KeyMap()},
+		{"confirmation", (&dialog.Confirm{}).KeyMap()},
+		{"help and palette", (&dialog.Picker{}).KeyMap()},
 	}
 }
 

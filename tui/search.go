@@ -50,6 +50,9 @@ func DefaultSearchKeyMap() SearchKeyMap {
 	}
 }
 
+// KeyMap is the keys while a search is typed.
+func (s *Search) KeyMap() []key.Binding { return []key.Binding{s.keys.Submit, s.keys.Cancel} }
+
 // corpus is what a search reads of the folder shown.
 type corpus interface {
 	// Has says whether id is an object of the folder with a place in the tree.

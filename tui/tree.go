@@ -2,6 +2,7 @@ package tui
 
 import (
 	"referee/mathtext"
+	"referee/tui/common"
 	"referee/tui/dialog"
 	"strings"
 
@@ -14,23 +15,17 @@ import (
 	"referee/views"
 )
 
-// TreeKeyMap is the tree pane's keys.
+// TreeKeyMap is the tree pane's own keys; it moves by the shared common.NavKeyMap.
 type TreeKeyMap struct {
-	Up, Down, Fold, Unfold, Top, Bottom, PageUp, PageDown, Toggle key.Binding
+	Fold, Unfold, Toggle key.Binding
 }
 
-// DefaultTreeKeyMap returns the tree's fixed keys.
+// DefaultTreeKeyMap returns the tree's own keys.
 func DefaultTreeKeyMap() TreeKeyMap {
 	return TreeKeyMap{
-		Up:       key.NewBinding(key.WithKeys("k", "up"), key.WithHelp("k/↑", "move up")),
-		Down:     key.NewBinding(key.WithKeys("j", "down"), key.WithHelp("j/↓", "move down")),
-		Fold:     key.NewBinding(key.WithKeys("h", "left"), key.WithHelp("h/←", "fold (or go to parent)")),
-		Unfold:   key.NewBinding(key.WithKeys("l", "right"), key.WithHelp("l/→", "unfold (or go to first child)")),
-		Top:      key.NewBinding(key.WithKeys("g", "home"), key.WithHelp("g", "top")),
-		Bottom:   key.NewBinding(key.WithKeys("G", "end"), key.WithHelp("G", "bottom")),
-		PageUp:   key.NewBinding(key.WithKeys("pgup", "ctrl+u"), key.WithHelp("pgup", "page up")),
-		PageDown: key.NewBinding(key.WithKeys("pgdown", "ctrl+d"), key.WithHelp("pgdn", "page down")),
-		Toggle:   key.NewBinding(key.WithKeys("space"), key.WithHelp("space", "fold/unfold")),
+		Fold:   key.NewBinding(key.WithKeys("h", "left"), key.WithHelp("h/←", "fold (or go to parent)")),
+		Unfold: key.NewBinding(key.WithKeys("l", "right"), key.WithHelp("l/→", "unfold (or go to first child)")),
+		Toggle: key.NewBinding(key.WithKeys("space"), key.WithHelp("space", "fold/unfold")),
 	}
 }
 
@@ -47,6 +42,7 @@ type Tree struct {
 	width  int
 	height int
 	keys   TreeKeyMap
+	nav    common.NavKeyMap
 	// math is how rows show their claims' math (the m toggle).
 	math mathtext.Mode
 	// retreads marks the statements whose claims repeat an older decided one (≈).
@@ -68,7 +64,16 @@ type drawnRow struct {
 }
 
 func newTree() *Tree {
-	return &Tree{folds: map[string]bool{}, keys: DefaultTreeKeyMap()}
+	return &Tree{folds: map[string]bool{}, keys: DefaultTreeKeyMap(), nav: common.DefaultNavKeyMap()}
+}
+
+// KeyMap is the tree's keys as help lists them: the navigation keys (but space, which
+// folds here) and its own.
+func (t *Tree) KeyMap() []key.Binding {
+	n, k := t.nav, t.keys
+	return []key.Binding{common.NavHelp(n.Down, "j/↓", "move down"), common.NavHelp(n.Up, "k/↑", "move up"), k.Fold, k.Unfold,
+		common.NavHelp(n.Top, "g", "top"), common.NavHelp(n.Bottom, "G", "bottom"), common.NavHelp(n.PageUp, "pgup", "page up"),
+		common.NavHelp(n.PageDown, "pgdn", "page down", "pgdown", "ctrl+d"), k.Toggle}
 }
 
 // SetSize sets the pane's inner size.
@@ -251,18 +256,10 @@ func (t *Tree) Reveal(path string) bool {
 func (t *Tree) Update(msg tea.KeyPressMsg) bool {
 	k := t.keys
 	switch {
-	case key.Matches(msg, k.Up):
-		t.moveTo(t.cur - 1)
-	case key.Matches(msg, k.Down):
-		t.moveTo(t.cur + 1)
-	case key.Matches(msg, k.Top):
-		t.moveTo(0)
-	case key.Matches(msg, k.Bottom):
-		t.moveTo(len(t.rows) - 1)
-	case key.Matches(msg, k.PageUp):
-		t.moveTo(t.cur - max(t.height-1, 1))
-	case key.Matches(msg, k.PageDown):
-		t.moveTo(t.cur + max(t.height-1, 1))
+	case key.Matches(msg, k.Toggle): // before the page keys: space folds here
+		if r, ok := t.Selected(); ok && r.HasKids {
+			t.SetOpen(r.Path, !r.Open)
+		}
 	case key.Matches(msg, k.Fold):
 		r, ok := t.Selected()
 		if !ok {
@@ -285,12 +282,12 @@ func (t *Tree) Update(msg tea.KeyPressMsg) bool {
 		} else {
 			t.moveTo(t.cur + 1)
 		}
-	case key.Matches(msg, k.Toggle):
-		if r, ok := t.Selected(); ok && r.HasKids {
-			t.SetOpen(r.Path, !r.Open)
-		}
 	default:
-		return false
+		to, ok := t.nav.Move(msg, t.cur, len(t.rows), max(t.height-1, 1))
+		if !ok {
+			return false
+		}
+		t.moveTo(to)
 	}
 	return true
 }

@@ -10,11 +10,13 @@ import (
 	"os"
 	"strings"
 
+	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
 
 	"referee/cells"
 	"referee/model"
 	"referee/store"
+	"referee/tui/common"
 	"referee/views"
 )
 
@@ -85,4 +87,14 @@ func WrapJoin(items []string, w int, indent string) []string {
 		cur += it
 	}
 	return append(lines, cur)
+}
+
+// nav is how the dialogs that scroll move: the workbench's one navigation map.
+var nav = common.DefaultNavKeyMap()
+
+// scroll is the first line of a window at offset after a key (the same offset for a key
+// that does not move it); View clamps it to the body.
+func scroll(msg tea.KeyPressMsg, offset, page int) int {
+	to, _ := nav.Move(msg, offset, common.Unbounded, page)
+	return to
 }

@@ -25,19 +25,15 @@ import (
 
 // ConfirmKeyMap is the confirmation's keys.
 type ConfirmKeyMap struct {
-	Yes, Edit, Down, Up, PageDown, PageUp, Cancel key.Binding
+	Yes, Edit, Cancel key.Binding
 }
 
 // DefaultConfirmKeyMap returns the confirmation's keys.
 func DefaultConfirmKeyMap() ConfirmKeyMap {
 	return ConfirmKeyMap{
-		Yes:      key.NewBinding(key.WithKeys("y"), key.WithHelp("y", "write the change (only once every check passed)")),
-		Edit:     key.NewBinding(key.WithKeys("e"), key.WithHelp("e", "back to the form, keeping what was typed")),
-		Down:     key.NewBinding(key.WithKeys("j", "down"), key.WithHelp("j/↓", "scroll down")),
-		Up:       key.NewBinding(key.WithKeys("k", "up"), key.WithHelp("k/↑", "scroll up")),
-		PageDown: key.NewBinding(key.WithKeys("pgdown", "space", "ctrl+d"), key.WithHelp("pgdn/space", "page down")),
-		PageUp:   key.NewBinding(key.WithKeys("pgup", "ctrl+u"), key.WithHelp("pgup", "page up")),
-		Cancel:   key.NewBinding(key.WithKeys("esc", "n", "q", "enter"), key.WithHelp("esc/n", "cancel: nothing is written")),
+		Yes:    key.NewBinding(key.WithKeys("y"), key.WithHelp("y", "write the change (only once every check passed)")),
+		Edit:   key.NewBinding(key.WithKeys("e"), key.WithHelp("e", "back to the form, keeping what was typed")),
+		Cancel: key.NewBinding(key.WithKeys("esc", "n", "q", "enter"), key.WithHelp("esc/n", "cancel: nothing is written")),
 	}
 }
 
@@ -125,16 +121,10 @@ func (c *Confirm) key(com common.Common, msg tea.KeyPressMsg) tea.Msg {
 		return ConfirmedMsg{Change: c.ch}
 	case key.Matches(msg, c.keys.Edit) && c.ch.Form != nil:
 		return ConfirmEditMsg{Change: c.ch}
-	case key.Matches(msg, c.keys.Down):
-		c.offset++
-	case key.Matches(msg, c.keys.Up):
-		c.offset--
-	case key.Matches(msg, c.keys.PageDown):
-		c.offset += max(com.Height-4, 1)
-	case key.Matches(msg, c.keys.PageUp):
-		c.offset -= max(com.Height-4, 1)
 	case key.Matches(msg, c.keys.Cancel):
 		return ConfirmClosedMsg{Say: "cancelled: nothing was written"}
+	default:
+		c.offset = scroll(msg, c.offset, max(com.Height-4, 1))
 	}
 	return nil
 }
@@ -357,3 +347,11 @@ func (c *Confirm) Checking() bool { return c.checking }
 
 // Problem is why the change cannot be written ("" when it can, or still checking).
 func (c *Confirm) Problem() string { return c.problem }
+
+// KeyMap is the confirmation's keys as help lists them: its own and how it scrolls (the
+// navigation keys).
+func (c *Confirm) KeyMap() []key.Binding {
+	k := DefaultConfirmKeyMap()
+	return []key.Binding{k.Yes, k.Edit, common.NavHelp(nav.Down, "j/↓", "scroll down"), common.NavHelp(nav.Up, "k/↑", "scroll up"),
+		common.NavHelp(nav.PageDown, "pgdn/space", "page down", "pgdown", "space", "ctrl+d"), common.NavHelp(nav.PageUp, "pgup", "page up"), k.Cancel}
+}

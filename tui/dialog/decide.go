@@ -27,20 +27,16 @@ import (
 
 // DecideKeyMap is the decision's keys: one letter per outcome, none shared.
 type DecideKeyMap struct {
-	Accept, False, Abandon, Down, Up, PageDown, PageUp, Close key.Binding
+	Accept, False, Abandon, Close key.Binding
 }
 
 // DefaultDecideKeyMap returns the decision's keys.
 func DefaultDecideKeyMap() DecideKeyMap {
 	return DecideKeyMap{
-		Accept:   key.NewBinding(key.WithKeys("a"), key.WithHelp("a", "accept")),
-		False:    key.NewBinding(key.WithKeys("f"), key.WithHelp("f", "reject: false as stated")),
-		Abandon:  key.NewBinding(key.WithKeys("x"), key.WithHelp("x", "reject: no longer needed")),
-		Down:     key.NewBinding(key.WithKeys("j", "down"), key.WithHelp("j/↓", "scroll down")),
-		Up:       key.NewBinding(key.WithKeys("k", "up"), key.WithHelp("k/↑", "scroll up")),
-		PageDown: key.NewBinding(key.WithKeys("pgdown", "space", "ctrl+d"), key.WithHelp("pgdn", "page down")),
-		PageUp:   key.NewBinding(key.WithKeys("pgup", "ctrl+u"), key.WithHelp("pgup", "page up")),
-		Close:    key.NewBinding(key.WithKeys("esc", "q", "n"), key.WithHelp("esc", "close: nothing is decided")),
+		Accept:  key.NewBinding(key.WithKeys("a"), key.WithHelp("a", "accept")),
+		False:   key.NewBinding(key.WithKeys("f"), key.WithHelp("f", "reject: false as stated")),
+		Abandon: key.NewBinding(key.WithKeys("x"), key.WithHelp("x", "reject: no longer needed")),
+		Close:   key.NewBinding(key.WithKeys("esc", "q", "n"), key.WithHelp("esc", "close: nothing is decided")),
 	}
 }
 
@@ -97,16 +93,10 @@ func (d *Decide) Update(com common.Common, msg tea.Msg) (tea.Cmd, tea.Msg) {
 		return nil, d.decided(store.DecisionFalse)
 	case key.Matches(km, d.keys.Abandon):
 		return nil, d.decided(store.DecisionAbandon)
-	case key.Matches(km, d.keys.Down):
-		d.offset++
-	case key.Matches(km, d.keys.Up):
-		d.offset--
-	case key.Matches(km, d.keys.PageDown):
-		d.offset += max(com.Height-4, 1)
-	case key.Matches(km, d.keys.PageUp):
-		d.offset -= max(com.Height-4, 1)
 	case key.Matches(km, d.keys.Close):
 		return nil, DecideClosedMsg{}
+	default:
+		d.offset = scroll(km, d.offset, max(com.Height-4, 1))
 	}
 	return nil, nil
 }
@@ -199,4 +189,10 @@ func (d *Decide) View(com common.Common) []string {
 		more = append(more, fmt.Sprintf("↓ %d more (j/k, space)", below))
 	}
 	return append(out, st.Accent.Render(strings.Join(more, " · ")), foot)
+}
+
+// KeyMap is the decision's keys: its own and how it scrolls (the navigation keys).
+func (d *Decide) KeyMap() []key.Binding {
+	k := DefaultDecideKeyMap()
+	return append([]key.Binding{k.Accept, k.False, k.Abandon, k.Close}, nav.Bindings()...)
 }

@@ -591,3 +591,9 @@ func (f *Form) FieldKind(name string) (kind, label string, ok bool) {
 	}
 	return [...]string{fieldText: "text", fieldNumber: "number", fieldChoice: "choice", fieldList: "list", fieldLong: "long"}[fl.kind], fl.label, true
 }
+
+// KeyMap is the form's keys, as help lists them.
+func (f *Form) KeyMap() []key.Binding {
+	k := f.keys
+	return []key.Binding{k.Next, k.Prev, k.Left, k.Right, k.NewLine, k.Editor, k.Submit, k.Cancel}
+}

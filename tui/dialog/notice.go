@@ -33,19 +33,11 @@ func (n *Notice) Update(_ common.Common, msg tea.Msg) (tea.Cmd, tea.Msg) {
 	if !ok {
 		return nil, nil
 	}
-	c := DefaultConfirmKeyMap()
-	switch {
-	case key.Matches(km, c.Down):
-		n.offset++
-	case key.Matches(km, c.Up):
-		n.offset--
-	case key.Matches(km, c.PageDown):
-		n.offset += max(n.height-2, 1)
-	case key.Matches(km, c.PageUp):
-		n.offset -= max(n.height-2, 1)
-	default:
+	to, ok := nav.Move(km, n.offset, common.Unbounded, max(n.height-2, 1))
+	if !ok {
 		return nil, NoticeClosedMsg{}
 	}
+	n.offset = to
 	return nil, nil
 }
 
@@ -75,3 +67,6 @@ func NewNotice(title, text string) *Notice { return &Notice{title: title, text: 
 
 // Title is the notice's title.
 func (n *Notice) Title() string { return n.title }
+
+// KeyMap is how a notice scrolls (the navigation keys); any other key closes it.
+func (n *Notice) KeyMap() []key.Binding { return nav.Bindings() }

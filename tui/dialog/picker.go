@@ -258,3 +258,10 @@ func (p *Picker) Focus(dark bool) tea.Cmd {
 	p.filter.SetStyles(InputStyles(dark))
 	return p.filter.Focus()
 }
+
+// KeyMap is the picker's keys, as help lists them (letters go to the filter, so it moves
+// by the arrows and the page keys, not by the navigation keys).
+func (p *Picker) KeyMap() []key.Binding {
+	k := DefaultPickerKeyMap()
+	return []key.Binding{k.Down, k.Up, k.PageDown, k.PageUp, k.Run, k.Close}
+}
