@@ -11,7 +11,6 @@ import (
 
 	"referee/model"
 	"referee/store"
-	"referee/themes"
 	"referee/tui/common"
 	"referee/tui/dialog"
 	"referee/views"
@@ -300,7 +299,34 @@ func (a *Activity) Target() string {
 
 // Update handles the pane's keys. handled is false for a key the pane leaves to the
 // workbench; jump names an object to go to.
-func (a *Activity) Update(msg tea.KeyPressMsg) (cmd tea.Cmd, handled bool, jump string) {
+// Update takes a key of the list's (a key it does not take: Unhandled) and, while the
+// filter is typed, what the filter wants (the cursor's blink). Enter on a change answers
+// jumpMsg.
+func (a *Activity) Update(_ common.Common, msg tea.Msg) (tea.Cmd, tea.Msg) {
+	km, ok := msg.(tea.KeyPressMsg)
+	if !ok {
+		if !a.filtering {
+			return nil, nil
+		}
+		var cmd tea.Cmd
+		a.filter, cmd = a.filter.Update(msg)
+		return cmd, nil
+	}
+	cmd, handled, jump := a.key(km)
+	switch {
+	case !handled:
+		return nil, common.Unhandled{}
+	case jump != "":
+		return cmd, jumpMsg{id: jump}
+	}
+	return cmd, nil
+}
+
+// jumpMsg: go to the object in the tree, showing the detail.
+type jumpMsg struct{ id string }
+
+// key handles a key press; handled is false for a key that is not the list's.
+func (a *Activity) key(msg tea.KeyPressMsg) (cmd tea.Cmd, handled bool, jump string) {
 	k := a.keys
 	if a.filtering {
 		switch msg.String() {
@@ -374,9 +400,10 @@ func (a *Activity) Title() string {
 }
 
 // View renders the filter line (when there is a filter) and the visible rows.
-func (a *Activity) View(st *themes.Styles, focused bool) string {
+func (a *Activity) View(com common.Common) []string {
+	st, focused := com.Styles, com.Focused
 	if a.height <= 0 || a.width <= 0 {
-		return ""
+		return nil
 	}
 	lines := make([]string, 0, a.height)
 	if a.filtering || a.filter.Value() != "" {
@@ -416,7 +443,7 @@ func (a *Activity) View(st *themes.Styles, focused bool) string {
 	for len(lines) < a.height {
 		lines = append(lines, strings.Repeat(" ", a.width))
 	}
-	return strings.Join(lines, "\n")
+	return lines
 }
 
 // olderLines is how many lines of the log one "read further back" reads (within the

@@ -32,7 +32,7 @@ func TestActivityReadsOlderChanges(t *testing.T) {
 	if m.travel == nil || m.travel.id != "l-029" {
 		t.Fatalf("travel at %v", m.travel)
 	}
-	if got := strings.Join(m.travel.View(common.Common{}), ""); got != "◷ time travel: after l-029 (29 of 38) · read-only" {
+	if got := strings.Join(m.travel.Status(common.Common{}), ""); got != "◷ time travel: after l-029 (29 of 38) · read-only" {
 		t.Fatalf("travel says %q", got)
 	}
 	keys(t, m, ",")
@@ -54,8 +54,8 @@ func TestActivityReadsOlderChanges(t *testing.T) {
 	}
 	// Travel goes on through them.
 	keys(t, m, ",")
-	if m.travel == nil || m.travel.id != "l-028" || strings.Join(m.travel.View(common.Common{}), "") != "◷ time travel: after l-028 (28 of 38) · read-only" {
-		t.Fatalf("travel at %v after reading back: %q", m.travel.id, strings.Join(m.travel.View(common.Common{}), ""))
+	if m.travel == nil || m.travel.id != "l-028" || strings.Join(m.travel.Status(common.Common{}), "") != "◷ time travel: after l-028 (28 of 38) · read-only" {
+		t.Fatalf("travel at %v after reading back: %q", m.travel.id, strings.Join(m.travel.Status(common.Common{}), ""))
 	}
 	if got := slices.Index(headers(m), "l-028"); got < 0 {
 		t.Fatal("l-028 not listed")

@@ -138,9 +138,6 @@ func (c *Changes) Update(_ common.Common, msg tea.Msg) (tea.Cmd, tea.Msg) {
 	return nil, nil
 }
 
-// View is nothing: the activity pane and time travel show the changes.
-func (c *Changes) View(common.Common) []string { return nil }
-
 // List lists the changes the log gained since the last listing (all of them when it
 // was rewritten), when wanted and not listed for the newest snapshot yet. One listing
 // runs at a time.

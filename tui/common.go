@@ -11,8 +11,7 @@ import (
 // common is the context the Model hands its components (package common): made for
 // each frame, kept by none.
 func (m *Model) common() common.Common {
-	return common.Common{Styles: m.st, Width: max(m.dialogWidth()-4, 10), Height: max(m.dialogHeight()-2, 4),
-		Dark: m.dark, Actor: model.SanitizeLine(m.actor), Now: m.now}
+	return common.Common{Styles: m.st, Dark: m.dark, Actor: model.SanitizeLine(m.actor), Now: m.now}
 }
 
 // revealMsg moves the tree cursor to an object and says why on the status line.
@@ -21,13 +20,25 @@ type revealMsg struct {
 	say string
 }
 
-// component is a part of the workbench with the one interface (common.Component).
+// component is a part of the workbench that draws, with the one interface
+// (common.Component): the panes, the search line and the dialogs.
 type component = common.Component
 
-var _ = []component{(*Search)(nil), (*Travel)(nil), (*Runs)(nil), (*Changes)(nil), (*Similar)(nil), (*Sessions)(nil), (*Writes)(nil), (*Extras)(nil), (*dialog.Form)(nil), (*dialog.Confirm)(nil), (*dialog.Decide)(nil), (*dialog.Notice)(nil), (*dialog.Picker)(nil)}
+var _ = []component{(*Tree)(nil), (*Detail)(nil), (*Activity)(nil), (*Search)(nil),
+	(*dialog.Form)(nil), (*dialog.Confirm)(nil), (*dialog.Decide)(nil), (*dialog.Notice)(nil), (*dialog.Picker)(nil)}
 
-// route hands msg to a component and does what it answers, at once.
-func (m *Model) route(c component, msg tea.Msg) tea.Cmd {
+// worker is a part that draws nothing of its own (or a piece of the status line): it
+// takes its messages, runs its commands and answers as a component does. Travel and
+// Runs say a line of status (Status); Changes, Similar, Sessions, Writes and Extras keep
+// what the panes draw from.
+type worker interface {
+	Update(com common.Common, msg tea.Msg) (tea.Cmd, tea.Msg)
+}
+
+var _ = []worker{(*Travel)(nil), (*Runs)(nil), (*Changes)(nil), (*Similar)(nil), (*Sessions)(nil), (*Writes)(nil), (*Extras)(nil)}
+
+// route hands msg to a component or a worker and does what it answers, at once.
+func (m *Model) route(c worker, msg tea.Msg) tea.Cmd {
 	cmd, out := c.Update(m.common(), msg)
 	if out == nil {
 		return cmd
@@ -45,6 +56,8 @@ func (m *Model) answer(msg tea.Msg) tea.Cmd {
 		} else {
 			m.flashError(msg.Text)
 		}
+	case jumpMsg:
+		m.jumpTo(msg.id)
 	case revealMsg:
 		if m.forest != nil {
 			m.tree.Reveal(m.forest.Canon(msg.id))

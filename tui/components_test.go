@@ -30,7 +30,7 @@ func (c fakeCorpus) Order() []string       { return c.order }
 func (c fakeCorpus) Text(id string) string { return id + " " + c.text[id] }
 
 func testCommon() common.Common {
-	return common.Common{Styles: newTestStyles(), Width: 60, Height: 20, Actor: "human", Now: func() time.Time { return fixedNow }}
+	return common.Common{Styles: newTestStyles(), Actor: "human", Now: func() time.Time { return fixedNow }}
 }
 
 func typeInto(t *testing.T, c component, s string) {
@@ -124,7 +124,7 @@ func TestRunsComponent(t *testing.T) {
 		t.Fatalf("second reading: cmd %v, handoff %v", cmd != nil, r.handoff)
 	}
 	// No graph of the present yet: no verdict, no alarm.
-	if r.Stalled() || r.View(testCommon()) != nil {
+	if r.Stalled() || r.Status(testCommon()) != nil {
 		t.Fatalf("stalled without a graph: %+v", r.stall)
 	}
 	if off := newRuns(t.TempDir(), "c", store.RunsOptions{}, -1, fakePresent{}); off.Stalled() || off.after >= 0 {

@@ -88,14 +88,19 @@ func (d *Detail) Scroll(n int) {
 	d.clamp()
 }
 
-// Update scrolls by the navigation keys (links are handled by the model).
-func (d *Detail) Update(msg tea.KeyPressMsg) bool {
-	to, ok := d.nav.Move(msg, d.offset, len(d.doc.Lines)+1, max(d.height-1, 1))
-	if ok {
-		d.offset = to
-		d.clamp()
+// Update scrolls by the navigation keys (links are the key table's: the Model's).
+func (d *Detail) Update(_ common.Common, msg tea.Msg) (tea.Cmd, tea.Msg) {
+	km, ok := msg.(tea.KeyPressMsg)
+	if !ok {
+		return nil, common.Unhandled{}
 	}
-	return ok
+	to, ok := d.nav.Move(km, d.offset, len(d.doc.Lines)+1, max(d.height-1, 1))
+	if !ok {
+		return nil, common.Unhandled{}
+	}
+	d.offset = to
+	d.clamp()
+	return nil, nil
 }
 
 // position is where the window is, " · 12–40/88", when the doc does not fit.
@@ -120,9 +125,9 @@ func (d *Detail) LinkAt(y int) (views.Link, bool) {
 
 // View renders the visible window, every line exactly the pane's width. The doc draws
 // the proof's sentence marks on the lines asked for, so only visible lines pay for them.
-func (d *Detail) View() string {
+func (d *Detail) View(common.Common) []string {
 	if d.height <= 0 || d.width <= 0 {
-		return ""
+		return nil
 	}
 	lines := make([]string, 0, d.height)
 	end := min(d.offset+d.height, len(d.doc.Lines))
@@ -132,7 +137,7 @@ func (d *Detail) View() string {
 	for len(lines) < d.height {
 		lines = append(lines, strings.Repeat(" ", d.width))
 	}
-	return strings.Join(lines, "\n")
+	return lines
 }
 
 // fitWidth truncates or pads a (styled) line to exactly w cells.

@@ -32,6 +32,7 @@ func (m *Model) onFormEdited(msg dialog.FormEditedMsg) tea.Cmd {
 func (m *Model) openConfirm(ch *dialog.Change) tea.Cmd {
 	m.confirm = dialog.NewConfirm(ch)
 	m.form = nil
+	m.sizeDialog()
 	if ch.Rewind != nil {
 		// A rewind's plan and consequences were worked out before the dialog opened
 		// (rewind.go).
@@ -139,6 +140,7 @@ func (m *Model) openDecision() tea.Cmd {
 		}
 	}
 	m.decide = dialog.NewDecide(st, p, parent, m.math)
+	m.sizeDialog()
 	return nil
 }
 
@@ -179,6 +181,7 @@ func (m *Model) showError(what, why string) {
 	}
 	m.flashError(what + " (the whole error is shown; esc closes it)")
 	m.notice = dialog.NewNotice(what, why)
+	m.sizeDialog()
 }
 
 // reopenAfterConflict reopens the form of a change the store refused because its

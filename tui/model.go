@@ -31,6 +31,7 @@ import (
 	"referee/sessions"
 	"referee/store"
 	"referee/themes"
+	"referee/tui/common"
 	"referee/tui/dialog"
 	"referee/views"
 )
@@ -410,9 +411,7 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 	case m.search.Typing():
 		return m.route(m.search, msg)
 	case m.activity.filtering:
-		var cmd tea.Cmd
-		m.activity.filter, cmd = m.activity.filter.Update(msg)
-		return cmd
+		return m.route(m.activity, msg)
 	}
 	return nil
 }
@@ -440,22 +439,21 @@ func (m *Model) key(msg tea.KeyPressMsg) tea.Cmd {
 		return m.keyWhileLoading(msg)
 	}
 	m.message = ""
-	if m.focus == focusTree {
-		if m.tree.Update(msg) {
-			return nil
-		}
-	} else if m.side == sideActivity {
-		if cmd, ok, jump := m.activity.Update(msg); ok {
-			m.jumpTo(jump)
-			return cmd
-		}
-	} else {
-		switch k {
-		case ">", "<", "enter":
-		default:
-			if m.detail.Update(msg) {
-				return nil
-			}
+	// The focused pane first; a key it does not take goes to the key table (the
+	// detail's links, > < enter, are the key table's).
+	var pane component = m.detail
+	switch {
+	case m.focus == focusTree:
+		pane = m.tree
+	case m.side == sideActivity:
+		pane = m.activity
+	case k == ">" || k == "<" || k == "enter":
+		pane = nil
+	}
+	if pane != nil {
+		cmd, out := pane.Update(m.common(), msg)
+		if _, no := out.(common.Unhandled); !no {
+			return tea.Batch(m.answer(out), cmd)
 		}
 	}
 	b, ok := bindingFor(msg)
@@ -471,14 +469,28 @@ func (m *Model) layout() {
 	m.tree.SetSize(max(tw-2, 0), max(ph-2, 0))
 	m.detail.SetSize(max(dw-2, 0), max(ph-2, 0))
 	m.activity.SetSize(max(dw-2, 0), max(ph-2, 0))
+	m.sizeDialog()
+	m.search.SetSize(max(m.width-20, 10), 1)
+}
+
+// sizeDialog gives the open dialogs their body's size.
+func (m *Model) sizeDialog() {
+	w, h := m.dialogWidth()-4, m.dialogHeight()-2
+	if m.notice != nil {
+		m.notice.SetSize(w, h)
+	}
+	if m.confirm != nil {
+		m.confirm.SetSize(w, h)
+	}
+	if m.decide != nil {
+		m.decide.SetSize(w, h)
+	}
 	if m.form != nil {
-		m.form.SetWidth(m.dialogWidth() - 4)
-		m.form.SetHeight(m.dialogHeight() - 2)
+		m.form.SetSize(w, h)
 	}
 	if m.picker != nil {
-		m.picker.SetSize(m.dialogWidth()-4, m.dialogHeight()-2)
+		m.picker.SetSize(w, h)
 	}
-	m.search.SetSize(max(m.width-20, 10))
 }
 
 // paneSizes: tree width, detail width, pane height. Below 60 columns, or zoomed (z),
@@ -955,8 +967,7 @@ func (m *Model) flashInfo(s string) {
 func (m *Model) openForm(f *dialog.Form) tea.Cmd {
 	m.form = f
 	f.SetDark(m.dark)
-	f.SetWidth(m.dialogWidth() - 4)
-	f.SetHeight(m.dialogHeight() - 2)
+	f.SetSize(m.dialogWidth()-4, m.dialogHeight()-2)
 	return f.Focus()
 }
 

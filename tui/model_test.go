@@ -14,6 +14,7 @@ import (
 	"referee/live"
 	"referee/model"
 	"referee/store"
+	"referee/tui/common"
 )
 
 func TestStartsOpenDownToTheStatements(t *testing.T) {
@@ -625,7 +626,7 @@ func TestHugeTreeOpensFully(t *testing.T) {
 	}
 	last := tr.Rows()[len(tr.Rows())-1].ID
 	tr.moveTo(len(tr.Rows()) - 1)
-	view := ansi.Strip(tr.View(newTestStyles(), true, nil))
+	view := ansi.Strip(strings.Join(tr.View(common.Common{Styles: newTestStyles(), Focused: true}), "\n"))
 	if lines := strings.Split(view, "\n"); len(lines) != 40 || !strings.Contains(lines[39], last) {
 		t.Fatalf("the last window does not end on %s:\n%s", last, view)
 	}
@@ -644,6 +645,6 @@ func BenchmarkTreeMove100k(b *testing.B) {
 			tr.moveTo(0)
 		}
 		tr.moveTo(tr.cur + 1)
-		_ = tr.View(st, true, nil)
+		_ = tr.View(common.Common{Styles: st, Focused: true})
 	}
 }

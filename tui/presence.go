@@ -250,6 +250,7 @@ func (m *Model) openWho() tea.Cmd {
 		b.WriteString(line + "\n")
 	}
 	m.notice = dialog.NewNotice(fmt.Sprintf("Who is here (%d)", len(people)), strings.TrimRight(b.String(), "\n"))
+	m.sizeDialog()
 	return nil
 }
 

@@ -132,8 +132,8 @@ func (r *Runs) Update(com common.Common, msg tea.Msg) (tea.Cmd, tea.Msg) {
 	return nil, nil
 }
 
-// View is the status bar's alarm, when it rings.
-func (r *Runs) View(com common.Common) []string {
+// Status is the status bar's alarm, when it rings.
+func (r *Runs) Status(com common.Common) []string {
 	if !r.Stalled() {
 		return nil
 	}

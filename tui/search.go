@@ -109,7 +109,7 @@ func newSearch(dark bool) *Search {
 func (s *Search) SetDark(dark bool) { s.input.SetStyles(dialog.InputStyles(dark)) }
 
 // SetSize sets the width of the search line.
-func (s *Search) SetSize(width int) { s.input.SetWidth(width) }
+func (s *Search) SetSize(width, _ int) { s.input.SetWidth(width) }
 
 // Refresh searches the query in force again, in a new snapshot of the folder.
 //

@@ -101,9 +101,6 @@ func (s *Sessions) Update(_ common.Common, msg tea.Msg) (tea.Cmd, tea.Msg) {
 	return nil, nil
 }
 
-// View is nothing: the runs pane, the activity and the detail show the sessions.
-func (s *Sessions) View(common.Common) []string { return nil }
-
 // attribute ties the log's changes to the skill calls in a command, when calls or
 // changes were added since the last time.
 func (s *Sessions) attribute() tea.Cmd {

@@ -84,8 +84,5 @@ func (s *Similar) Update(_ common.Common, msg tea.Msg) (tea.Cmd, tea.Msg) {
 	return nil, similarFoundMsg{id: found.id}
 }
 
-// View is nothing: the detail lists the similar statements.
-func (s *Similar) View(common.Common) []string { return nil }
-
 // shownSnapshot is the snapshot shown (Similar's shownSource).
 func (m *Model) shownSnapshot() *model.Snapshot { return m.snap }

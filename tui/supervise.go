@@ -234,9 +234,6 @@ func (e *Extras) Update(_ common.Common, msg tea.Msg) (tea.Cmd, tea.Msg) {
 	return nil, nil
 }
 
-// View is nothing: the tree, the detail and the side panes show the extras.
-func (e *Extras) View(common.Common) []string { return nil }
-
 // onExtrasBuilt shows extras built for the present (while travelling, the present is
 // built again on return).
 func (m *Model) onExtrasBuilt(msg extrasBuiltMsg) tea.Cmd {

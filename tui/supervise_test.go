@@ -16,6 +16,7 @@ import (
 	"referee/live"
 	"referee/model"
 	"referee/store"
+	"referee/tui/common"
 )
 
 // knights is the real run of the issue (six changes; read-only: tests change a copy).
@@ -579,6 +580,6 @@ func BenchmarkActivityView(b *testing.B) {
 	a.SetChanges(changes)
 	st := newTestStyles()
 	for b.Loop() {
-		a.View(st, true)
+		a.View(common.Common{Styles: st, Focused: true})
 	}
 }

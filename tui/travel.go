@@ -203,8 +203,8 @@ func (t *Travel) Update(_ common.Common, msg tea.Msg) (tea.Cmd, tea.Msg) {
 	return nil, nil
 }
 
-// View is the status line's account of what is shown.
-func (t *Travel) View(common.Common) []string {
+// Status is the status line's account of what is shown.
+func (t *Travel) Status(common.Common) []string {
 	h := t.log.logHistory() // as last made in Update: View makes nothing
 	n, older := len(h.Changes()), h.Head().Changes
 	if t.at < 0 || t.at != t.want {

@@ -47,8 +47,10 @@ type Tree struct {
 	math mathtext.Mode
 	// retreads marks the statements whose claims repeat an older decided one (≈).
 	retreads map[string][]model.Retread
-	// marks are the others' markers by statement (serve: presence.go), set before View.
+	// marks are the others' markers by statement (serve: presence.go), and flash the
+	// statements just changed; both set before View.
 	marks map[string]string
+	flash map[string]bool
 	// drawn keeps the rows drawn lately by all they show: under a run's writes most
 	// frames redraw the same rows, and styling them was a sixth of the workbench's CPU.
 	drawn map[drawnRow]string
@@ -253,7 +255,16 @@ func (t *Tree) Reveal(path string) bool {
 }
 
 // Update handles the tree's own keys; it reports whether the key was one of them.
-func (t *Tree) Update(msg tea.KeyPressMsg) bool {
+func (t *Tree) Update(_ common.Common, m tea.Msg) (tea.Cmd, tea.Msg) {
+	msg, ok := m.(tea.KeyPressMsg)
+	if !ok || !t.key(msg) {
+		return nil, common.Unhandled{}
+	}
+	return nil, nil
+}
+
+// key moves or folds for a key of the tree's; false for any other.
+func (t *Tree) key(msg tea.KeyPressMsg) bool {
 	k := t.keys
 	switch {
 	case key.Matches(msg, k.Toggle): // before the page keys: space folds here
@@ -293,9 +304,10 @@ func (t *Tree) Update(msg tea.KeyPressMsg) bool {
 }
 
 // View renders the visible window only: cost is the pane height, not the tree size.
-func (t *Tree) View(st *themes.Styles, focused bool, flash map[string]bool) string {
+func (t *Tree) View(com common.Common) []string {
+	st, focused, flash := com.Styles, com.Focused, t.flash
 	if t.height <= 0 || t.width <= 0 {
-		return ""
+		return nil
 	}
 	lines := make([]string, 0, t.height)
 	if t.f == nil || len(t.rows) == 0 {
@@ -325,5 +337,5 @@ func (t *Tree) View(st *themes.Styles, focused bool, flash map[string]bool) stri
 	for len(lines) < t.height {
 		lines = append(lines, strings.Repeat(" ", t.width))
 	}
-	return strings.Join(lines, "\n")
+	return lines
 }

@@ -44,18 +44,23 @@ func (m *Model) Render() string {
 			if t := m.travel; t != nil && t.at >= 0 {
 				title += " · as after " + t.id
 			}
-			m.tree.marks = m.roomMarks()
-			body := m.tree.View(st, m.focus == focusTree, flash)
+			m.tree.marks, m.tree.flash = m.roomMarks(), flash
+			com := m.common()
+			com.Focused = m.focus == focusTree
+			body := strings.Join(m.tree.View(com), "\n")
 			if m.loading != nil {
 				body = m.loadingView(max(tw-2, 0), max(ph-2, 0))
 			}
 			cols = append(cols, box(st, title, body, tw, ph, m.focus == focusTree))
 		}
 		if dw > 0 {
-			body := m.detail.View()
+			var pane component = m.detail
 			if m.side == sideActivity {
-				body = m.activity.View(st, m.focus == focusDetail)
+				pane = m.activity
 			}
+			com := m.common()
+			com.Focused = m.focus == focusDetail
+			body := strings.Join(pane.View(com), "\n")
 			cols = append(cols, box(st, m.detailTitle(), body, dw, ph, m.focus == focusDetail))
 		}
 		parts = append(parts, joinColumns(cols...))
@@ -178,9 +183,9 @@ func (m *Model) statusLines() []string {
 	left = append(left, m.roomStatus()...)
 	if m.travel != nil {
 		// First, so that a narrow screen cuts anything else before it.
-		left = append(left, st.Warn.Bold(true).Render(strings.Join(m.travel.View(m.common()), "")))
+		left = append(left, st.Warn.Bold(true).Render(strings.Join(m.travel.Status(m.common()), "")))
 	}
-	left = append(left, m.runs.View(m.common())...)
+	left = append(left, m.runs.Status(m.common())...)
 	if m.g != nil {
 		var counts []string
 		order := []model.Phase{model.PhaseProved, model.PhaseAwaitingCheck, model.PhaseHasGap, model.PhaseNeedsDecision,

@@ -128,6 +128,3 @@ func (w *Writes) Update(_ common.Common, msg tea.Msg) (tea.Cmd, tea.Msg) {
 	}
 	return quit, writtenMsg{ch: done.ch, res: done.res, name: name, quit: quit != nil}
 }
-
-// View is nothing: the status line says what was written.
-func (w *Writes) View(common.Common) []string { return nil }

@@ -98,3 +98,9 @@ func scroll(msg tea.KeyPressMsg, offset, page int) int {
 	to, _ := nav.Move(msg, offset, common.Unbounded, page)
 	return to
 }
+
+// size is a dialog's body: the cells it may draw in, at least 10×4.
+type size struct{ width, height int }
+
+// SetSize sets the body's size.
+func (s *size) SetSize(w, h int) { s.width, s.height = max(w, 10), max(h, 4) }

@@ -48,6 +48,7 @@ type Confirm struct {
 	effects *consequence.Report
 	offset  int
 	keys    ConfirmKeyMap
+	size
 }
 
 // PlanMsg carries a change's dry run.
@@ -124,7 +125,7 @@ func (c *Confirm) key(com common.Common, msg tea.KeyPressMsg) tea.Msg {
 	case key.Matches(msg, c.keys.Cancel):
 		return ConfirmClosedMsg{Say: "cancelled: nothing was written"}
 	default:
-		c.offset = scroll(msg, c.offset, max(com.Height-4, 1))
+		c.offset = scroll(msg, c.offset, max(c.height-4, 1))
 	}
 	return nil
 }
@@ -146,9 +147,9 @@ func (c *Confirm) Title() string {
 // View renders the body: a window of the plan and a fixed footer with the keys.
 func (c *Confirm) View(com common.Common) []string {
 	st := com.Styles
-	body := c.body(st, com.Actor, com.Width)
+	body := c.body(st, com.Actor, c.width)
 	foot := c.footer(st)
-	win := max(com.Height-len(foot)-1, 1)
+	win := max(c.height-len(foot)-1, 1)
 	c.offset = min(max(c.offset, 0), max(len(body)-win, 0))
 	end := min(c.offset+win, len(body))
 	out := append([]string{}, body[c.offset:end]...)

@@ -49,6 +49,7 @@ type Decide struct {
 	math   mathtext.Mode
 	offset int
 	keys   DecideKeyMap
+	size
 }
 
 // DecidedMsg is the outcome chosen, with the proposal; the workbench starts the change.
@@ -96,7 +97,7 @@ func (d *Decide) Update(com common.Common, msg tea.Msg) (tea.Cmd, tea.Msg) {
 	case key.Matches(km, d.keys.Close):
 		return nil, DecideClosedMsg{}
 	default:
-		d.offset = scroll(km, d.offset, max(com.Height-4, 1))
+		d.offset = scroll(km, d.offset, max(d.height-4, 1))
 	}
 	return nil, nil
 }
@@ -113,7 +114,7 @@ func (d *Decide) text(s string, w int) []string {
 
 // View renders the proposal whole and the outcomes, scrolling, with the keys below.
 func (d *Decide) View(com common.Common) []string {
-	st, w := com.Styles, com.Width
+	st, w := com.Styles, d.width
 	var body []string
 	section := func(title string) { body = append(body, "", st.Muted.Render(title)) }
 	item := func(indent, text string) {
@@ -177,7 +178,7 @@ func (d *Decide) View(com common.Common) []string {
 
 	foot := st.Danger.Render("a") + st.Muted.Render(" accept · ") + st.Danger.Render("f") + st.Muted.Render(" false · ") +
 		st.Danger.Render("x") + st.Muted.Render(" abandon · j/k scroll · esc closes")
-	win := max(com.Height-2, 1)
+	win := max(d.height-2, 1)
 	d.offset = min(max(d.offset, 0), max(len(body)-win, 0))
 	end := min(d.offset+win, len(body))
 	out := append([]string{}, body[d.offset:end]...)

@@ -472,6 +472,12 @@ func (f *Form) Edited(name, text string) {
 	}
 }
 
+// SetSize sets the form's inner width and how many lines its body may take.
+func (f *Form) SetSize(w, h int) {
+	f.SetWidth(w)
+	f.SetHeight(h)
+}
+
 // SetHeight sets how many lines the body may take.
 func (f *Form) SetHeight(h int) { f.height = max(h, 4) }
 

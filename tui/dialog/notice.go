@@ -21,7 +21,7 @@ type Notice struct {
 	title  string
 	text   string
 	offset int
-	height int // the last frame's, for a page
+	size
 }
 
 // NoticeClosedMsg says the notice was closed.
@@ -44,14 +44,13 @@ func (n *Notice) Update(_ common.Common, msg tea.Msg) (tea.Cmd, tea.Msg) {
 // View renders the notice's body.
 func (n *Notice) View(com common.Common) []string {
 	st := com.Styles
-	n.height = com.Height
 	var body []string
 	for l := range strings.SplitSeq(model.Sanitize(n.text), "\n") {
-		for _, w := range strings.Split(views.WrapText(l, com.Width), "\n") {
+		for _, w := range strings.Split(views.WrapText(l, n.width), "\n") {
 			body = append(body, st.Base.Render(w))
 		}
 	}
-	win := max(com.Height-1, 1)
+	win := max(n.height-1, 1)
 	n.offset = min(max(n.offset, 0), max(len(body)-win, 0))
 	end := min(n.offset+win, len(body))
 	out := append([]string{}, body[n.offset:end]...)
