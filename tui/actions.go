@@ -31,23 +31,23 @@ func needIssues(m *Model) string {
 // selectedStatement is the statement under the tree cursor, or nil.
 func (m *Model) selectedStatement() *model.Statement {
 	r, ok := m.tree.Selected()
-	if !ok || r.Kind != live.RowStatement || m.snap == nil {
+	if !ok || r.Kind != live.RowStatement || m.shown.snap == nil {
 		return nil
 	}
-	return m.snap.Statements.Get(r.ID)
+	return m.shown.snap.Statements.Get(r.ID)
 }
 
 // selectedProblem is the problem under the cursor, or the nearest one above it.
 func (m *Model) selectedProblem() *model.Problem {
 	r, ok := m.tree.Selected()
-	if !ok || m.snap == nil {
+	if !ok || m.shown.snap == nil {
 		return nil
 	}
-	if p := m.snap.Problems[r.ID]; p != nil && r.Kind == live.RowProblem {
+	if p := m.shown.snap.Problems[r.ID]; p != nil && r.Kind == live.RowProblem {
 		return p
 	}
-	for _, a := range reverse(m.forest.Ancestors(r.Path)) {
-		if p := m.snap.Problems[live.LastID(a)]; p != nil {
+	for _, a := range reverse(m.shown.forest.Ancestors(r.Path)) {
+		if p := m.shown.snap.Problems[live.LastID(a)]; p != nil {
 			return p
 		}
 	}
@@ -79,7 +79,7 @@ func (m *Model) skillDisabled(name, verb string) string {
 	if !ok {
 		return "unknown skill " + name
 	}
-	if s := m.opts.Seat; s != nil && s.ReadOnly {
+	if s := m.env.opts.Seat; s != nil && s.ReadOnly {
 		return readOnlyReason(s.Name)
 	}
 	if why := m.travel.ReadOnly(); why != "" {
@@ -90,7 +90,7 @@ func (m *Model) skillDisabled(name, verb string) string {
 		return "cannot " + verb + ": " + why
 	}
 	args := store.Args{skill.Target: id}
-	if err := skill.Check(store.SnapshotObjects{Snap: m.snap}, args); err != nil {
+	if err := skill.Check(store.SnapshotObjects{Snap: m.shown.snap}, args); err != nil {
 		return "cannot " + verb + ": " + reason(err)
 	}
 	return ""

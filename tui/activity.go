@@ -479,7 +479,7 @@ type olderMsg struct {
 
 func (m *Model) onOlder(msg olderMsg) tea.Cmd {
 	if msg.ask {
-		cmd, why := m.changes.readOlder()
+		cmd, why := m.bg.changes.readOlder()
 		if why != "" {
 			m.activity.olderBusy = false
 			m.flashInfo(why)
@@ -491,7 +491,7 @@ func (m *Model) onOlder(msg olderMsg) tea.Cmd {
 		m.flashError("cannot read further back: " + msg.err.Error())
 		return nil
 	}
-	k, ok := m.changes.takeOlder(msg)
+	k, ok := m.bg.changes.takeOlder(msg)
 	if !ok {
 		m.flashInfo("the log changed meanwhile: press enter again to read further back")
 		return nil

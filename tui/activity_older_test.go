@@ -36,8 +36,8 @@ func TestActivityReadsOlderChanges(t *testing.T) {
 		t.Fatalf("travel says %q", got)
 	}
 	keys(t, m, ",")
-	if want := "at the first change read, l-029: 28 older in history/log.jsonl lines 1–28 (the activity pane's last row reads further back)"; m.message != want {
-		t.Fatalf("message %q", m.message)
+	if want := "at the first change read, l-029: 28 older in history/log.jsonl lines 1–28 (the activity pane's last row reads further back)"; m.status.message != want {
+		t.Fatalf("message %q", m.status.message)
 	}
 	keys(t, m, "G", "enter")
 	if h := headers(m); len(h) != 38 || h[0] != "l-038" || h[37] != "l-001" {
@@ -49,8 +49,8 @@ func TestActivityReadsOlderChanges(t *testing.T) {
 	if got := m.activity.Title(); got != "Activity · 38 changes, newest first" || strings.Contains(screen(m), "older changes, log lines") {
 		t.Fatalf("title %q", got)
 	}
-	if !strings.HasPrefix(m.message, "read 28 older changes, back to l-001") {
-		t.Fatalf("message %q", m.message)
+	if !strings.HasPrefix(m.status.message, "read 28 older changes, back to l-001") {
+		t.Fatalf("message %q", m.status.message)
 	}
 	// Travel goes on through them.
 	keys(t, m, ",")

@@ -174,21 +174,21 @@ func (c *Changes) List() tea.Cmd {
 }
 
 // latestSnapshot is the newest snapshot read (the Changes' latestSource).
-func (m *Model) latestSnapshot() *model.Snapshot { return m.latest }
+func (m *Model) latestSnapshot() *model.Snapshot { return m.feed.latest }
 
 // withHistory runs then with the History of the newest snapshot.
 func (m *Model) withHistory(then func(h *store.History) tea.Cmd) tea.Cmd {
-	return m.route(m.changes, historyWantedMsg{then: then})
+	return m.route(m.bg.changes, historyWantedMsg{then: then})
 }
 
 // onChangesListed shows the changes listed: in the activity pane, and in time travel's
 // summary of the change shown.
 func (m *Model) onChangesListed(msg changesListedMsg) tea.Cmd {
-	if m.activity.agents == nil && m.sess.atts != nil {
-		m.activity.agents = m.sess.Agents()
+	if m.activity.agents == nil && m.bg.sess.atts != nil {
+		m.activity.agents = m.bg.sess.Agents()
 	}
 	m.activity.SetHead(msg.h.Head())
-	m.activity.SetChanges(m.changes.list)
+	m.activity.SetChanges(m.bg.changes.list)
 	if t := m.travel; t != nil {
 		m.activity.Show(t.id)
 		t.Summarize()

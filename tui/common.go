@@ -11,7 +11,7 @@ import (
 // common is the context the Model hands its components (package common): made for
 // each frame, kept by none.
 func (m *Model) common() common.Common {
-	return common.Common{Styles: m.st, Dark: m.dark, Actor: model.SanitizeLine(m.actor), Now: m.now}
+	return common.Common{Styles: m.look.st, Dark: m.look.dark, Actor: model.SanitizeLine(m.env.actor), Now: m.now}
 }
 
 // revealMsg moves the tree cursor to an object and says why on the status line.
@@ -59,27 +59,27 @@ func (m *Model) answer(msg tea.Msg) tea.Cmd {
 	case jumpMsg:
 		m.jumpTo(msg.id)
 	case revealMsg:
-		if m.forest != nil {
-			m.tree.Reveal(m.forest.Canon(msg.id))
+		if m.shown.forest != nil {
+			m.tree.Reveal(m.shown.forest.Canon(msg.id))
 		}
 		if msg.say != "" {
 			m.flashInfo(msg.say)
 		}
 	case paneChangedMsg:
-		if m.side == msg.side {
+		if m.lay.side == msg.side {
 			return m.rebuildDetail()
 		}
 	case dialog.FormDoneMsg:
-		if m.form != nil && m.confirm == nil { // a form submitted opens its confirmation in its place
+		if m.dlg.form != nil && m.dlg.confirm == nil { // a form submitted opens its confirmation in its place
 			if msg.Cancelled {
-				m.keepDraft(m.form)
+				m.keepDraft(m.dlg.form)
 			}
-			m.form = nil
+			m.dlg.form = nil
 		}
 	case dialog.PickerDoneMsg:
-		m.picker = nil
+		m.dlg.picker = nil
 	case dialog.NoticeClosedMsg:
-		m.notice = nil
+		m.dlg.notice = nil
 	case dialog.DecidedMsg, dialog.DecideClosedMsg:
 		return m.onDecide(msg)
 	case dialog.ConfirmedMsg, dialog.ConfirmEditMsg, dialog.ConfirmClosedMsg, dialog.ConfirmConflictMsg:
@@ -98,7 +98,7 @@ func (m *Model) answer(msg tea.Msg) tea.Cmd {
 	case changesListedMsg:
 		return m.onChangesListed(msg)
 	case similarFoundMsg:
-		if r, ok := m.tree.Selected(); ok && r.ID == msg.id && m.side == sideDetail {
+		if r, ok := m.tree.Selected(); ok && r.ID == msg.id && m.lay.side == sideDetail {
 			return m.rebuildDetail()
 		}
 	case sessionsReadMsg:

@@ -77,7 +77,7 @@ func TestCorpusProofsKeepTheBorders(t *testing.T) {
 	}{{80, 24, mathtext.Unicode}, {120, 40, mathtext.Unicode}, {80, 24, mathtext.Raw}} {
 		sz := [2]int{c.w, c.h}
 		m := openTestModel(t, dir, sz[0], sz[1])
-		m.math = c.math
+		m.look.math = c.math
 		for _, id := range ids {
 			m.follow(id)
 			send(t, m, nil)

@@ -8,6 +8,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"referee/cells"
+	"referee/mathtext"
 	"referee/tui/common"
 	"referee/views"
 )
@@ -37,10 +38,35 @@ type Detail struct {
 	link   int
 	keys   DetailKeyMap
 	nav    common.NavKeyMap
+
+	// sel is what is selected: the tree's object and, in the doc, the sentence, issue
+	// and link under their cursors.
+	sel selection
+	proofRenderings
+	// crumb is the title's breadcrumb for crumbKey (path, width, forest).
+	crumb, crumbKey string
+}
+
+// proofRenderings are the proofs rendered for the detail, by views.ProofKey, and those
+// being rendered in a command.
+type proofRenderings struct {
+	proofs   map[string]*views.RenderedProof
+	inflight map[string]bool
+	// lastProof remembers the hash of the last long proof keyed (proofKey).
+	lastProof struct {
+		data *byte
+		n    int
+		key  string
+	}
+	// syncRender renders markdown in Update instead of a command (tests: deterministic).
+	syncRender bool
+	// renderMarkdown is views.RenderProofMarkdown (tests count the calls through it).
+	renderMarkdown func(proof string, width int, style string, math mathtext.Mode) (*views.RenderedProof, error)
 }
 
 func newDetail() *Detail {
-	return &Detail{keys: DefaultDetailKeyMap(), nav: common.DefaultNavKeyMap(), link: -1}
+	return &Detail{keys: DefaultDetailKeyMap(), nav: common.DefaultNavKeyMap(), link: -1, sel: selection{issue: -1, link: -1},
+		proofRenderings: proofRenderings{proofs: map[string]*views.RenderedProof{}, inflight: map[string]bool{}, renderMarkdown: views.RenderProofMarkdown}}
 }
 
 // KeyMap is the detail pane's keys as help lists them: the navigation keys and its own.

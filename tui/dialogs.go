@@ -21,24 +21,24 @@ func (m *Model) onFormEdited(msg dialog.FormEditedMsg) tea.Cmd {
 		m.showError("the editor failed; the field is unchanged", msg.Err.Error())
 		return nil
 	}
-	if m.form != msg.Form {
+	if m.dlg.form != msg.Form {
 		return nil
 	}
-	m.form.Edited(msg.Field, msg.Text)
+	m.dlg.form.Edited(msg.Field, msg.Text)
 	return nil
 }
 
 // openConfirm shows the confirmation of a change and starts its dry run.
 func (m *Model) openConfirm(ch *dialog.Change) tea.Cmd {
-	m.confirm = dialog.NewConfirm(ch)
-	m.form = nil
+	m.dlg.confirm = dialog.NewConfirm(ch)
+	m.dlg.form = nil
 	m.sizeDialog()
 	if ch.Rewind != nil {
 		// A rewind's plan and consequences were worked out before the dialog opened
 		// (rewind.go).
 		return nil
 	}
-	dir, actor := m.dir, m.actor
+	dir, actor := m.env.dir, m.env.actor
 	now := m.present()
 	return func() tea.Msg {
 		var plan *store.Planned
@@ -62,27 +62,27 @@ func (m *Model) present() shownState {
 	if m.travel != nil {
 		return m.travel.live
 	}
-	return shownState{snap: m.snap, g: m.g}
+	return shownState{snap: m.shown.snap, g: m.shown.g}
 }
 
 // onConfirm does what the confirmation answered.
 func (m *Model) onConfirm(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
 	case dialog.ConfirmedMsg:
-		m.confirm = nil
+		m.dlg.confirm = nil
 		return m.writes.Apply(msg.Change)
 	case dialog.ConfirmEditMsg:
-		m.confirm = nil
+		m.dlg.confirm = nil
 		m.flashInfo("back to the form: nothing was written")
 		return m.openForm(msg.Change.Form)
 	case dialog.ConfirmClosedMsg:
-		m.confirm = nil
+		m.dlg.confirm = nil
 		m.flashInfo(msg.Say)
 	case dialog.ConfirmConflictMsg:
 		if !msg.Reopen {
 			return m.reloadAll()
 		}
-		m.confirm = nil
+		m.dlg.confirm = nil
 		return tea.Batch(m.reopenAfterConflict(msg.Change, msg.Object), m.reloadAll())
 	}
 	return nil
@@ -120,7 +120,7 @@ func (m *Model) decidedBy(st *model.Statement) string {
 			}
 		}
 	}
-	out += ": " + st.ID + " is " + model.StatementPhase(m.snap, st).String()
+	out += ": " + st.ID + " is " + model.StatementPhase(m.shown.snap, st).String()
 	if n := len(st.Progresses); n > 0 {
 		out += " · " + model.SanitizeLine(st.Progresses[n-1])
 	}
@@ -139,14 +139,14 @@ func (m *Model) openDecision() tea.Cmd {
 			parent = up[i]
 		}
 	}
-	m.decide = dialog.NewDecide(st, p, parent, m.math)
+	m.dlg.decide = dialog.NewDecide(st, p, parent, m.look.math)
 	m.sizeDialog()
 	return nil
 }
 
 // onDecide starts the change the decision asked for (its form, then the confirmation).
 func (m *Model) onDecide(msg tea.Msg) tea.Cmd {
-	m.decide = nil
+	m.dlg.decide = nil
 	dm, ok := msg.(dialog.DecidedMsg)
 	if !ok {
 		m.flashInfo("closed: nothing was decided")
@@ -175,12 +175,12 @@ func (m *Model) onDecide(msg tea.Msg) tea.Cmd {
 // showError says what failed: on the status line when it fits, else in a Notice.
 func (m *Model) showError(what, why string) {
 	line := what + ": " + model.SanitizeLine(why)
-	if cells.Width(line)+4 <= m.width && !strings.Contains(why, "\n") {
+	if cells.Width(line)+4 <= m.lay.width && !strings.Contains(why, "\n") {
 		m.flashError(line)
 		return
 	}
 	m.flashError(what + " (the whole error is shown; esc closes it)")
-	m.notice = dialog.NewNotice(what, why)
+	m.dlg.notice = dialog.NewNotice(what, why)
 	m.sizeDialog()
 }
 
@@ -204,12 +204,12 @@ func (m *Model) reopenAfterConflict(ch *dialog.Change, object string) tea.Cmd {
 // conflictNote describes, beside a reopened form, how the target changed, and takes
 // the new version as the one the change is checked against.
 func (m *Model) conflictNote() {
-	f := m.form
-	if f == nil || f.Change == nil || f.Change.Conflict == "" || m.snap == nil {
+	f := m.dlg.form
+	if f == nil || f.Change == nil || f.Change.Conflict == "" || m.shown.snap == nil {
 		return
 	}
 	ch := f.Change
-	now := m.snap.Statements.Get(ch.Target)
+	now := m.shown.snap.Statements.Get(ch.Target)
 	note := []string{ch.Conflict + " changed since you read it (someone else wrote it): nothing was written. Your draft is kept; the new version:"}
 	was := ch.Seen
 	switch {
@@ -235,5 +235,5 @@ func (m *Model) conflictNote() {
 	}
 	note = append(note, "ctrl+s checks the draft again against this version; esc drops it.")
 	f.Note = note
-	ch.Seen, ch.Version, ch.Conflict = now, m.snap.Versions.Get(ch.Target), ""
+	ch.Seen, ch.Version, ch.Conflict = now, m.shown.snap.Versions.Get(ch.Target), ""
 }

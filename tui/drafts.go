@@ -18,25 +18,25 @@ func (m *Model) keepDraft(f *dialog.Form) {
 		m.flashInfo("cancelled: nothing was written")
 		return
 	}
-	if m.drafts == nil {
-		m.drafts = map[string]*dialog.Form{}
+	if m.dlg.drafts == nil {
+		m.dlg.drafts = map[string]*dialog.Form{}
 	}
-	if len(m.drafts) >= maxDrafts {
-		clear(m.drafts)
+	if len(m.dlg.drafts) >= maxDrafts {
+		clear(m.dlg.drafts)
 	}
 	ch := f.Change
-	m.drafts[draftKey(ch.Skill.Name, ch.Target)] = f
+	m.dlg.drafts[draftKey(ch.Skill.Name, ch.Target)] = f
 	m.flashInfo("cancelled: nothing was written · " + skillKey(ch.Skill.Name) + " again on " + ch.Target + " brings the draft back")
 }
 
 // takeDraft is the kept draft of a skill on an object, said above its fields; nil if none.
 func (m *Model) takeDraft(skill, target string) *dialog.Form {
 	k := draftKey(skill, target)
-	f := m.drafts[k]
+	f := m.dlg.drafts[k]
 	if f == nil {
 		return nil
 	}
-	delete(m.drafts, k)
+	delete(m.dlg.drafts, k)
 	const said = "Your draft, as you left it (esc keeps it again)."
 	if len(f.Note) == 0 || f.Note[0] != said {
 		f.Note = append([]string{said}, f.Note...)

@@ -52,9 +52,9 @@ func (m *Model) openPalette() tea.Cmd {
 }
 
 func (m *Model) openPicker(p *dialog.Picker) tea.Cmd {
-	m.picker = p
-	m.picker.SetSize(m.dialogWidth()-4, m.dialogHeight()-2)
-	return m.picker.Focus(m.dark)
+	m.dlg.picker = p
+	m.dlg.picker.SetSize(m.dialogWidth()-4, m.dialogHeight()-2)
+	return m.dlg.picker.Focus(m.look.dark)
 }
 
 // quit ends the program, unless a change is being written: then it waits for the
@@ -69,9 +69,9 @@ func (m *Model) quit() tea.Cmd {
 
 // toggleZoom gives the focused pane the whole width, or both panes their share again.
 func (m *Model) toggleZoom() {
-	m.zoomed = !m.zoomed
+	m.lay.zoomed = !m.lay.zoomed
 	m.layout()
-	if m.zoomed {
+	if m.lay.zoomed {
 		m.flashInfo("zoomed: the focused pane takes the whole width · tab switches · z again shows both")
 	}
 }

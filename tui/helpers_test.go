@@ -45,7 +45,7 @@ func openModel(t testing.TB, dir string, opts Options, w, h int) *Model {
 	if err != nil {
 		t.Fatal(err)
 	}
-	m.syncRender = true
+	m.detail.syncRender = true
 	t.Cleanup(m.Close)
 	send(t, m, tea.WindowSizeMsg{Width: w, Height: h})
 	return m

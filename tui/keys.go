@@ -87,7 +87,7 @@ func makeKeyTable() []binding {
 		bind("pause", groupLook, "p", "pause/resume the live view", "p").hinted("pause").does((*Model).pause),
 		bind("math", groupLook, "m", "math: readable symbols or the LaTeX as written (quotes always use the source)", "m").hinted("math").does((*Model).toggleMath),
 		bind("instruct", groupLook, "I", "compose /instruct about the sentence under the cursor; copy it (OSC 52)", "I").hinted("instruct").unless(needStatement).does((*Model).instruct),
-		bind("why", groupLook, "w", "fold/unfold what agents wrote before issues, responses, verdicts", "w").does(func(m *Model) tea.Cmd { m.sess.whyOpen = !m.sess.whyOpen; return m.rebuildDetail() }),
+		bind("why", groupLook, "w", "fold/unfold what agents wrote before issues, responses, verdicts", "w").does(func(m *Model) tea.Cmd { m.bg.sess.whyOpen = !m.bg.sess.whyOpen; return m.rebuildDetail() }),
 
 		bind("activity", groupSuper, "a", "activity: every change, newest first (in it: / filter, enter go to, t travel there)", "a").hinted("activity").does(func(m *Model) tea.Cmd { return m.toggleSide(sideActivity) }),
 		bind("runs", groupSuper, "r", "agent runs: session, messages, tokens, cost, last activity, stall verdict", "r").hinted("runs").does(func(m *Model) tea.Cmd { return m.toggleSide(sideRuns) }),
@@ -304,7 +304,7 @@ func mdCell(s string) string { return strings.ReplaceAll(s, "|", `\|`) }
 // the key table, then always "? help  q quit" (the contextual hints are dropped first
 // when the line is short).
 func (m *Model) footer(width int) string {
-	st := m.st
+	st := m.look.st
 	render := func(k, d string) string { return st.StatusKey.Render(k) + " " + st.StatusBar.Render(d) }
 	tail := render(bindingNamed("help").Help().Key, "help") + "  " + render(bindingNamed("quit").Help().Key, "quit")
 	avail := width - cells.Width(tail) - 2
@@ -327,15 +327,15 @@ type hint struct{ k, d string }
 // hintNames are the footer's contextual hints, most useful first.
 func (m *Model) hintNames() []hint {
 	var names []string
-	if m.loading != nil {
+	if m.feed.loading != nil {
 		return nil
 	}
 	if m.travel != nil {
 		names = append(names, "travel-earlier|travel-later", "travel", "diff")
 	}
 	var extra []hint
-	if m.focus == focusDetail {
-		switch m.side {
+	if m.lay.focus == focusDetail {
+		switch m.lay.side {
 		case sideActivity:
 			extra = append(extra, hint{"/", "filter"}, hint{"enter", "go to"})
 		case sideGraveyard:
@@ -345,11 +345,11 @@ func (m *Model) hintNames() []hint {
 	if m.search.Query() != "" {
 		names = append(names, "match-next|match-prev")
 	}
-	if s := m.selectedStatement(); s != nil && m.travel == nil && m.g != nil {
-		if m.g.Phase.Get(s.ID) != model.PhaseNeedsDecision && model.ProposalOpen(s) {
+	if s := m.selectedStatement(); s != nil && m.travel == nil && m.shown.g != nil {
+		if m.shown.g.Phase.Get(s.ID) != model.PhaseNeedsDecision && model.ProposalOpen(s) {
 			names = append(names, "decide") // P014 keeps a proposal "validating": offer it first
 		}
-		switch m.g.Phase.Get(s.ID) {
+		switch m.shown.g.Phase.Get(s.ID) {
 		case model.PhaseAwaitingCheck:
 			names = append(names, "c:check-confirm-proof", "r:check-reject-proof", "sentence-next|sentence-prev")
 		case model.PhaseHasGap:

@@ -24,23 +24,23 @@ const flashFor = 2 * time.Second
 // setHead moves the head of the reload chain (the newest frame taken: the next is read
 // and derived from its snapshot and tree).
 func (m *Model) setHead(f *live.Forest) {
-	m.head, m.latest = f, f.Snapshot()
+	m.feed.head, m.feed.latest = f, f.Snapshot()
 }
 
 // listen asks the live room for the frame after the head: the watcher's next batch,
 // read and derived in the command. One listen is outstanding at a time (the next is
 // asked when its frame arrives), so the reload chain has a single owner.
 func (m *Model) listen() tea.Cmd {
-	if m.feed == nil {
+	if m.feed.src == nil {
 		return nil
 	}
-	feed, head := m.feed, m.head
+	feed, head := m.feed.src, m.feed.head
 	return func() tea.Msg { return feed.Next(head) }
 }
 
 // reloadAll reads the whole folder again (after a conflict, or without a watcher).
 func (m *Model) reloadAll() tea.Cmd {
-	dir := m.dir
+	dir := m.env.dir
 	return func() tea.Msg { return live.ReloadAll(dir) }
 }
 
@@ -48,14 +48,14 @@ func (m *Model) reloadAll() tea.Cmd {
 func (m *Model) onFrame(fr live.Frame) tea.Cmd {
 	var cmds []tea.Cmd
 	if fr.Closed {
-		m.watchNote = "watching stopped"
-		m.feed = nil
+		m.feed.watchNote = "watching stopped"
+		m.feed.src = nil
 		return nil
 	}
 	if fr.WatchErr != nil {
-		m.watchNote = fr.WatchErr.Error()
-	} else if fr.Rescan && fr.LoadErr == nil && strings.Contains(m.watchNote, "is gone") {
-		m.watchNote = "" // the folder is back and was read again
+		m.feed.watchNote = fr.WatchErr.Error()
+	} else if fr.Rescan && fr.LoadErr == nil && strings.Contains(m.feed.watchNote, "is gone") {
+		m.feed.watchNote = "" // the folder is back and was read again
 	}
 	if fr.LoadErr != nil {
 		m.flashError("cannot read the folder: " + fr.LoadErr.Error())
@@ -70,11 +70,11 @@ func (m *Model) onFrame(fr live.Frame) tea.Cmd {
 		return tea.Batch(cmds...)
 	}
 	ids := live.ChangedIDs(fr.Paths)
-	if m.paused && !fr.Full || m.travel != nil { // time travel waits like a pause
-		m.pending = &fr
-		m.pendingCount += len(fr.Paths)
+	if m.feed.paused && !fr.Full || m.travel != nil { // time travel waits like a pause
+		m.feed.pending = &fr
+		m.feed.pendingCount += len(fr.Paths)
 		if fr.Rescan {
-			m.pendingCount++
+			m.feed.pendingCount++
 		}
 		return tea.Batch(cmds...)
 	}
@@ -85,14 +85,14 @@ func (m *Model) onFrame(fr live.Frame) tea.Cmd {
 // setSnapshot shows a snapshot: the tree keeps its cursor and folds by path, changed
 // objects flash for a moment.
 func (m *Model) setSnapshot(snap *model.Snapshot, g *model.Graph, f *live.Forest, changed []string) tea.Cmd {
-	m.snap, m.g, m.forest = snap, g, f
+	m.shown.snap, m.shown.g, m.shown.forest = snap, g, f
 	m.tree.SetForest(f)
 	found := m.search.Refresh(searchIn(snap, f))
 	var cmd tea.Cmd
 	if len(changed) > 0 {
 		until := m.now().Add(flashFor)
 		for _, id := range changed {
-			m.flash[id] = until
+			m.status.flash[id] = until
 		}
 		cmd = tea.Tick(flashFor, func(time.Time) tea.Msg { return flashTickMsg{} })
 	}
@@ -101,14 +101,14 @@ func (m *Model) setSnapshot(snap *model.Snapshot, g *model.Graph, f *live.Forest
 
 // togglePause pauses or resumes the live view; on resume the latest snapshot is shown.
 func (m *Model) togglePause() tea.Cmd {
-	m.paused = !m.paused
-	if m.paused {
+	m.feed.paused = !m.feed.paused
+	if m.feed.paused {
 		m.flashInfo("live view paused: changes are counted and shown when you press p again")
 		return nil
 	}
 	w := m.waiting()
-	p := m.pending
-	m.pending, m.pendingCount = nil, 0
+	p := m.feed.pending
+	m.feed.pending, m.feed.pendingCount = nil, 0
 	if p == nil {
 		m.flashInfo("live view resumed")
 		return nil
@@ -127,14 +127,14 @@ func plural(n int, one, many string) string {
 // waiting says what a paused view holds back: the changes (log lines) the folder
 // gained, or, when none was logged, how many files changed outside the log.
 func (m *Model) waiting() string {
-	if m.pending == nil || m.latest == nil || m.snap == nil {
+	if m.feed.pending == nil || m.feed.latest == nil || m.shown.snap == nil {
 		return ""
 	}
-	if n := m.latest.LogChanges() - m.snap.LogChanges(); n > 0 {
+	if n := m.feed.latest.LogChanges() - m.shown.snap.LogChanges(); n > 0 {
 		return plural(n, "change", "changes") + " waiting"
 	}
-	if m.pendingCount > 0 {
-		return plural(m.pendingCount, "file", "files") + " changed outside the log"
+	if m.feed.pendingCount > 0 {
+		return plural(m.feed.pendingCount, "file", "files") + " changed outside the log"
 	}
 	return ""
 }

@@ -53,7 +53,7 @@ func (m *Model) startSkillOn(skill *store.Skill, id string, values map[string]st
 		m.flashError(why)
 		return nil
 	}
-	if err := skill.Check(store.SnapshotObjects{Snap: m.snap}, store.Args{skill.Target: id}); err != nil {
+	if err := skill.Check(store.SnapshotObjects{Snap: m.shown.snap}, store.Args{skill.Target: id}); err != nil {
 		m.flashError("cannot " + verbFor(skill.Name) + ": " + reason(err))
 		return nil
 	}
@@ -61,8 +61,8 @@ func (m *Model) startSkillOn(skill *store.Skill, id string, values map[string]st
 		return m.openForm(f)
 	}
 	name := skill.Name
-	ch := &dialog.Change{Skill: skill, Target: id, Version: m.snap.Versions.Get(id), Args: store.Args{skill.Target: id}}
-	ch.Seen = m.snap.Statements.Get(id)
+	ch := &dialog.Change{Skill: skill, Target: id, Version: m.shown.snap.Versions.Get(id), Args: store.Args{skill.Target: id}}
+	ch.Seen = m.shown.snap.Statements.Get(id)
 	pf := m.prefillFor(skill, id)
 	if len(values) > 0 {
 		merged := map[string]string{}
@@ -140,20 +140,20 @@ func (m *Model) sentenceUnderCursor() (int, string) {
 		return 0, ""
 	}
 	sents := model.SplitSentences(proofText(st))
-	if m.sel.sentence < 0 || m.sel.sentence >= len(sents) {
+	if m.detail.sel.sentence < 0 || m.detail.sel.sentence >= len(sents) {
 		return 0, ""
 	}
-	return m.sel.sentence + 1, model.NormalizeSpace(sents[m.sel.sentence].Text)
+	return m.detail.sel.sentence + 1, model.NormalizeSpace(sents[m.detail.sel.sentence].Text)
 }
 
 // editProof opens $EDITOR on the proof, like git commit; the rest of the change is
 // asked for when the editor exits.
 func (m *Model) editProof(skill, id, version string) tea.Cmd {
-	st := m.snap.Statements.Get(id)
+	st := m.shown.snap.Statements.Get(id)
 	// The proof (a lean statement's is read from its file), the temporary file and the
 	// edited text are read and written outside Update: in this command and in the
 	// callback that runs when the editor exits.
-	argv := dialog.EditorArgv(m.opts.Editor)
+	argv := dialog.EditorArgv(m.env.opts.Editor)
 	return func() tea.Msg {
 		orig := ""
 		if st != nil {
@@ -203,13 +203,13 @@ func (m *Model) editorDone(msg editorDoneMsg) tea.Cmd {
 		return nil
 	}
 	skill, _ := store.Lookup(msg.skill)
-	ch := &dialog.Change{Skill: skill, Target: msg.target, Version: msg.version, Args: store.Args{skill.Target: msg.target}, Seen: m.snap.Statements.Get(msg.target)}
+	ch := &dialog.Change{Skill: skill, Target: msg.target, Version: msg.version, Args: store.Args{skill.Target: msg.target}, Seen: m.shown.snap.Statements.Get(msg.target)}
 	pf := m.prefillFor(skill, msg.target)
 	about := pf.about
 	if msg.skill == "fix-patch-proof" {
 		ch.Args["updated_proof"] = proof
 		about = fmt.Sprintf("The edited proof has %d sentences. Which issue does it answer, and what changed?", len(model.SplitSentences(proof)))
-		if st := m.snap.Statements.Get(msg.target); st != nil {
+		if st := m.shown.snap.Statements.Get(msg.target); st != nil {
 			if open := model.Unanswered(st.Issues, st.Responses); len(open) > 0 {
 				pf.values = map[string]string{"issue_number": fmt.Sprint(open[0])}
 			}
@@ -263,9 +263,9 @@ func (m *Model) onWritten(msg writtenMsg) tea.Cmd {
 	res := msg.res
 	m.flashInfo(fmt.Sprintf("✓ %s %s by %s: %s", res.Change, msg.name, model.SanitizeLine(res.Actor), res.Objects()))
 	if msg.quit {
-		m.message = ""
+		m.status.message = ""
 	}
-	if m.feed == nil {
+	if m.feed.src == nil {
 		return tea.Batch(back, m.reloadAll())
 	}
 	return back

@@ -30,7 +30,7 @@ type prefill struct {
 
 // prefillFor is the prefill of a skill on the selection.
 func (m *Model) prefillFor(skill *store.Skill, id string) prefill {
-	st := m.snap.Statements.Get(id)
+	st := m.shown.snap.Statements.Get(id)
 	firstOpen := ""
 	if st != nil {
 		if open := model.Unanswered(st.Issues, st.Responses); len(open) > 0 {
@@ -100,9 +100,9 @@ func (m *Model) prefillFor(skill *store.Skill, id string) prefill {
 		return prefill{about: "Create a subproblem; plain hypotheses become new pending statements."}
 	case "prob-finish-up":
 		var keys []string
-		if pr := m.snap.Problems[id]; pr != nil {
+		if pr := m.shown.snap.Problems[id]; pr != nil {
 			for _, it := range pr.Progresses {
-				if sid, ok := model.RefID(it); ok && m.snap.Statements.Get(sid) != nil && m.snap.Statements.Get(sid).Status == "true" {
+				if sid, ok := model.RefID(it); ok && m.shown.snap.Statements.Get(sid) != nil && m.shown.snap.Statements.Get(sid).Status == "true" {
 					keys = append(keys, sid)
 				}
 			}
@@ -125,8 +125,8 @@ func (m *Model) formFor(skill *store.Skill, target, about string, pf prefill) *d
 		about = pf.about
 	}
 	f := dialog.NewForm(skill.Name+" · "+target, about)
-	f.SetDark(m.dark) // before the fields: they are made in its styles
-	f.Editor, f.Changed = m.opts.Editor, pf.changed
+	f.SetDark(m.look.dark) // before the fields: they are made in its styles
+	f.Editor, f.Changed = m.env.opts.Editor, pf.changed
 	f.NoEditor = m.editorReason()
 	for _, p := range skill.Params {
 		if p.Name == skill.Target || pf.hidden[p.Name] {

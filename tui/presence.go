@@ -137,7 +137,7 @@ type roomMsg struct {
 
 // listenRoom waits for news of the others (none without a seat).
 func (m *Model) listenRoom() tea.Cmd {
-	s := m.opts.Seat
+	s := m.env.opts.Seat
 	if s == nil {
 		return nil
 	}
@@ -165,7 +165,7 @@ func (m *Model) onRoom(msg tea.Msg) (tea.Cmd, bool) {
 // sitAt tells the others where this workbench is and what it is doing (a no-op when
 // nothing changed; no seat, no room).
 func (m *Model) sitAt() {
-	s := m.opts.Seat
+	s := m.env.opts.Seat
 	if s == nil {
 		return
 	}
@@ -174,9 +174,9 @@ func (m *Model) sitAt() {
 		at = r.ID
 	}
 	doing := ""
-	if f := m.form; f != nil && f.Change != nil && f.Change.Skill != nil {
+	if f := m.dlg.form; f != nil && f.Change != nil && f.Change.Skill != nil {
 		doing = "writing a " + verbFor(f.Change.Skill.Name) + " on " + f.Change.Target
-	} else if c := m.confirm; c != nil {
+	} else if c := m.dlg.confirm; c != nil {
 		doing = "confirming a change"
 	}
 	s.Set(at, doing)
@@ -185,7 +185,7 @@ func (m *Model) sitAt() {
 // servedReason is why a row is disabled over SSH: every change for a viewer, and the
 // proof editor for everyone; "" otherwise.
 func (m *Model) servedReason(b binding) string {
-	s := m.opts.Seat
+	s := m.env.opts.Seat
 	switch {
 	case s == nil:
 		return ""
@@ -207,7 +207,7 @@ func readOnlyReason(name string) string {
 // editorReason is why no editor runs: over SSH it would run on the server, as the
 // server's user, and an editor can start a shell.
 func (m *Model) editorReason() string {
-	if m.opts.Seat == nil {
+	if m.env.opts.Seat == nil {
 		return ""
 	}
 	return "no $EDITOR over SSH (it would run on the server): type in the form, or use `ssh … skill` with --params -"
@@ -215,7 +215,7 @@ func (m *Model) editorReason() string {
 
 // needRoom disables @ outside referee serve.
 func needRoom(m *Model) string {
-	if m.opts.Seat == nil {
+	if m.env.opts.Seat == nil {
 		return "nobody else is here: the list of people is for workbenches opened with referee serve"
 	}
 	return ""
@@ -223,7 +223,7 @@ func needRoom(m *Model) string {
 
 // openWho lists everyone connected: who, as what, on which statement, doing what.
 func (m *Model) openWho() tea.Cmd {
-	s := m.opts.Seat
+	s := m.env.opts.Seat
 	if s == nil {
 		return nil
 	}
@@ -249,7 +249,7 @@ func (m *Model) openWho() tea.Cmd {
 		}
 		b.WriteString(line + "\n")
 	}
-	m.notice = dialog.NewNotice(fmt.Sprintf("Who is here (%d)", len(people)), strings.TrimRight(b.String(), "\n"))
+	m.dlg.notice = dialog.NewNotice(fmt.Sprintf("Who is here (%d)", len(people)), strings.TrimRight(b.String(), "\n"))
 	m.sizeDialog()
 	return nil
 }
@@ -257,11 +257,11 @@ func (m *Model) openWho() tea.Cmd {
 // roomStatus is the status bar's part about the room: who this is (and read only), and
 // the others' names.
 func (m *Model) roomStatus() []string {
-	s := m.opts.Seat
+	s := m.env.opts.Seat
 	if s == nil {
 		return nil
 	}
-	st := m.st
+	st := m.look.st
 	me := "you: " + model.SanitizeLine(s.Name)
 	out := []string{st.StatusVal.Render(me)}
 	if s.ReadOnly {

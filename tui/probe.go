@@ -50,17 +50,17 @@ func OpenProbe(dir string, width, height int, o ProbeOptions) (*Probe, error) {
 		return nil, err
 	}
 	p := &Probe{m: m}
-	m.syncRender = o.SyncRender
-	render := m.renderMarkdown
-	m.renderMarkdown = func(proof string, width int, style string, math mathtext.Mode) (*views.RenderedProof, error) {
+	m.detail.syncRender = o.SyncRender
+	render := m.detail.renderMarkdown
+	m.detail.renderMarkdown = func(proof string, width int, style string, math mathtext.Mode) (*views.RenderedProof, error) {
 		p.renders++
 		return render(proof, width, style, math)
 	}
 	if o.Extras {
-		m.extras.sim = &similarity{}
-		m.answer(extrasBuiltMsg{m.extras.sim.extras(m.snap, m.g)})
+		m.bg.extras.sim = &similarity{}
+		m.answer(extrasBuiltMsg{m.bg.extras.sim.extras(m.shown.snap, m.shown.g)})
 	}
-	m.extras.busy = true
+	m.bg.extras.busy = true
 	m.Update(tea.WindowSizeMsg{Width: width, Height: height})
 	return p, nil
 }
@@ -88,29 +88,29 @@ func (p *Probe) LoadCmd() tea.Cmd { return p.m.loadCmd() }
 
 // Loading reports whether the folder is still being read, and why its last read failed.
 func (p *Probe) Loading() (bool, error) {
-	if p.m.loading == nil {
+	if p.m.feed.loading == nil {
 		return false, nil
 	}
-	return true, p.m.loading.err
+	return true, p.m.feed.loading.err
 }
 
 // Shown is the snapshot the workbench shows.
-func (p *Probe) Shown() *model.Snapshot { return p.m.snap }
+func (p *Probe) Shown() *model.Snapshot { return p.m.shown.snap }
 
 // Head is the head of the reload chain: the tree of the newest snapshot read, from
 // which the next frame is read and derived (live.Reload, live.Feed.Next).
-func (p *Probe) Head() *live.Forest { return p.m.head }
+func (p *Probe) Head() *live.Forest { return p.m.feed.head }
 
 // Flashing reports whether an object is marked as just changed.
 func (p *Probe) Flashing(id string) bool {
-	_, ok := p.m.flash[id]
+	_, ok := p.m.status.flash[id]
 	return ok
 }
 
 // WatchWith makes the workbench listen to a feed it had not started (Close stops it),
 // and returns the first listen command.
 func (p *Probe) WatchWith(feed *live.Feed) tea.Cmd {
-	p.m.feed = feed
+	p.m.feed.src = feed
 	return p.Next()
 }
 
@@ -119,10 +119,10 @@ func (p *Probe) WatchWith(feed *live.Feed) tea.Cmd {
 func (p *Probe) Next() tea.Cmd { return p.m.listen() }
 
 // Watching reports whether the watcher still runs, and the note about it.
-func (p *Probe) Watching() (bool, string) { return p.m.feed != nil, p.m.watchNote }
+func (p *Probe) Watching() (bool, string) { return p.m.feed.src != nil, p.m.feed.watchNote }
 
 // WatchSessions is the command that polls the agents' transcripts once they change.
-func (p *Probe) WatchSessions() tea.Cmd { return p.m.watchSessions(p.m.sess.w) }
+func (p *Probe) WatchSessions() tea.Cmd { return p.m.watchSessions(p.m.bg.sess.w) }
 
 // ShowProof looks a proof up as the detail pane does at a width: the command, if any,
 // renders its markdown off the UI goroutine.
@@ -133,9 +133,9 @@ func (p *Probe) ShowProof(proof string, width int) tea.Cmd {
 
 // ForgetProof drops a proof's markdown at a width from the workbench's cache.
 func (p *Probe) ForgetProof(proof string, width int) {
-	key := views.ProofKey(proof, width, p.m.st.MarkdownStyle(), p.m.math)
-	delete(p.m.proofs, key)
-	delete(p.m.inflight, key)
+	key := views.ProofKey(proof, width, p.m.look.st.MarkdownStyle(), p.m.look.math)
+	delete(p.m.detail.proofs, key)
+	delete(p.m.detail.inflight, key)
 }
 
 // ProofRendered reports whether msg is a proof's markdown, rendered by ShowProof's

@@ -32,7 +32,7 @@ func (m *Model) planRewind() tea.Cmd {
 		return nil
 	}
 	id := t.Shown()
-	dir := m.dir
+	dir := m.env.dir
 	now := m.present()
 	return func() tea.Msg {
 		plan, err := store.PlanRewind(dir, id)
@@ -49,7 +49,7 @@ func (m *Model) onRewindPlan(msg rewindPlanMsg) tea.Cmd {
 		m.flashError("cannot rewind: " + reason(msg.err))
 		return nil
 	}
-	if m.travel == nil || m.form != nil || m.picker != nil || m.confirm != nil || m.decide != nil {
+	if m.travel == nil || m.dlg.form != nil || m.dlg.picker != nil || m.dlg.confirm != nil || m.dlg.decide != nil {
 		return nil // the reviewer moved on while it was worked out
 	}
 	p := msg.plan
@@ -71,7 +71,7 @@ func (m *Model) onRewindPlan(msg rewindPlanMsg) tea.Cmd {
 		ch.Preview = append(ch.Preview, fmt.Sprintf("counters %s → %s (new objects take the IDs after them again)",
 			strings.Join(p.CountersBefore, " "), strings.Join(p.CountersAfter, " ")))
 	}
-	ch.Preview = append(ch.Preview, fmt.Sprintf("recorded as change %s (skill rewind) by %s; u takes it back", p.Change, m.actor))
+	ch.Preview = append(ch.Preview, fmt.Sprintf("recorded as change %s (skill rewind) by %s; u takes it back", p.Change, m.env.actor))
 	return m.openConfirm(ch)
 }
 

@@ -175,23 +175,25 @@ func (r *Runs) State(now time.Time) views.RunsState {
 // read, not the one shown (the stall alarm's presentSource).
 func (m *Model) presentGraph() *model.Graph {
 	switch {
-	case m.pending != nil:
-		return m.pending.Graph
+	case m.feed.pending != nil:
+		return m.feed.pending.Graph
 	case m.travel != nil:
 		return m.travel.live.g
 	}
-	return m.g
+	return m.shown.g
 }
 
 // transcripts is when the agents' transcripts last had a line, and whose.
-func (m *Model) transcripts() (time.Time, string) { return m.sess.rep.LastLine, m.sess.rep.LastWhat }
+func (m *Model) transcripts() (time.Time, string) {
+	return m.bg.sess.rep.LastLine, m.bg.sess.rep.LastWhat
+}
 
 // runsState is the runs pane's state: the runs, and the agents' sessions when followed.
 func (m *Model) runsState() views.RunsState {
 	rs := m.runs.State(m.now())
-	if m.opts.Sessions != nil {
-		rs.Sessions, rs.SessionsWhere = m.sess.Rows(), m.opts.Sessions.ClaudeDir+"/projects"
-		if len(m.sess.rep.Sessions) > 0 {
+	if m.env.opts.Sessions != nil {
+		rs.Sessions, rs.SessionsWhere = m.bg.sess.Rows(), m.env.opts.Sessions.ClaudeDir+"/projects"
+		if len(m.bg.sess.rep.Sessions) > 0 {
 			rs.Armed = true // an agent session was seen: a run
 		}
 	}

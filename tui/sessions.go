@@ -135,14 +135,14 @@ func (s *Sessions) Agents() map[string]string {
 }
 
 // watchSessions is the sessions' Watch (measurements call it).
-func (m *Model) watchSessions(w *sessions.Watcher) tea.Cmd { return m.sess.Watch(w) }
+func (m *Model) watchSessions(w *sessions.Watcher) tea.Cmd { return m.bg.sess.Watch(w) }
 
 // onSessionsRead lets the stall alarm and the runs pane hear a report of the
 // transcripts.
 func (m *Model) onSessionsRead(msg sessionsReadMsg) tea.Cmd {
 	// An agent session is a run: the status bar may show the alarm.
 	cmd := m.route(m.runs, stallCheckMsg(msg))
-	if m.side == sideRuns {
+	if m.lay.side == sideRuns {
 		return tea.Batch(cmd, m.rebuildDetail())
 	}
 	return cmd
@@ -151,7 +151,7 @@ func (m *Model) onSessionsRead(msg sessionsReadMsg) tea.Cmd {
 // onAttributed names the agents in the activity and shows the texts behind issues.
 func (m *Model) onAttributed() tea.Cmd {
 	if m.activity != nil {
-		m.activity.SetAgents(m.sess.Agents())
+		m.activity.SetAgents(m.bg.sess.Agents())
 	}
 	return m.rebuildDetail()
 }
@@ -298,8 +298,8 @@ func (m *Model) instruction() (string, string) {
 	}
 	n, text := m.sentenceUnderCursor()
 	agent := ""
-	if m.g != nil {
-		agent = m.g.Next.Get(st.ID)
+	if m.shown.g != nil {
+		agent = m.shown.g.Next.Get(st.ID)
 	}
 	if agent == "" || agent == model.AgentHuman {
 		agent = model.AgentCheck

@@ -20,8 +20,8 @@ func sessionsModel(t *testing.T) *Model {
 	m := openModel(t, dir, Options{NoWatch: true, SyncLoad: true,
 		Sessions: &sessions.Options{ClaudeDir: claude, Project: "/work/mra-demo"}}, 160, 60)
 	runCmds(t, m, m.watchSessions(nil))
-	if !m.sess.read || len(m.sess.atts) != 35 {
-		t.Fatalf("read %v, %d changes attributed", m.sess.read, len(m.sess.atts))
+	if !m.bg.sess.read || len(m.bg.sess.atts) != 35 {
+		t.Fatalf("read %v, %d changes attributed", m.bg.sess.read, len(m.bg.sess.atts))
 	}
 	return m
 }
@@ -75,7 +75,7 @@ func TestInstructComposesAndCopies(t *testing.T) {
 	m := sessionsModel(t)
 	m.jumpTo("s-013")
 	runCmds(t, m, m.rebuildDetail())
-	m.sel.sentence = 3
+	m.detail.sel.sentence = 3
 	cmd := m.instruct()
 	if cmd == nil {
 		t.Fatal("no clipboard command")
@@ -84,8 +84,8 @@ func TestInstructComposesAndCopies(t *testing.T) {
 	if got := fmt.Sprint(cmd()); got != want {
 		t.Fatalf("copied %q\nwant   %q", got, want)
 	}
-	if m.message != "copied: "+want {
-		t.Fatalf("shown %q", m.message)
+	if m.status.message != "copied: "+want {
+		t.Fatalf("shown %q", m.status.message)
 	}
 }
 
@@ -94,7 +94,7 @@ func TestInstructComposesAndCopies(t *testing.T) {
 func TestHostileTranscriptTextIsInert(t *testing.T) {
 	m := sessionsModel(t)
 	m.jumpTo("s-009")
-	m.sess.whyOpen = true
+	m.bg.sess.whyOpen = true
 	runCmds(t, m, m.rebuildDetail())
 	raw := m.Render()
 	for _, bad := range []string{"\x1b]52", "\x1b[2J", "\x07", "\u202e"} {

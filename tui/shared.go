@@ -42,8 +42,8 @@ func NewShared(hub *live.Hub) *Shared {
 // frames after it from a subscription.
 func (m *Model) openShared(sh *Shared) {
 	sub := sh.hub.Subscribe()
-	m.feed = sub
-	m.extras.shared = sh
+	m.feed.src = sub
+	m.bg.extras.shared = sh
 	if fr := sub.Current(); fr.Snap != nil {
 		m.setHead(fr.Forest)
 		m.setSnapshot(fr.Snap, fr.Graph, fr.Forest, nil)

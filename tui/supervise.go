@@ -29,26 +29,6 @@ const (
 	sideDiff           // d (time travel): one object between two changes
 )
 
-// supervision is the Model's state for the supervising panes: which one is shown, the
-// extras of the shown snapshot, and the components behind them.
-type supervision struct {
-	side     side
-	activity *Activity
-
-	// changes lists the log's changes (the activity; time travel's History).
-	changes *Changes
-
-	// extras keeps the similarity index, re-treads, graveyard and review order of the
-	// shown snapshot (m.snap), built off the UI goroutine; they may lag a snapshot behind.
-	extras *Extras
-	// similar is the similar statements of each statement shown.
-	similar *Similar
-
-	runs   *Runs
-	sess   *Sessions
-	travel *Travel // nil: the present is shown
-}
-
 // extras is what the supervising views know of one snapshot beyond its graph.
 type extras struct {
 	snap     *model.Snapshot
@@ -148,9 +128,9 @@ const (
 // travel has its own). One of each runs at a time; a newer snapshot waits for the
 // running one.
 func (m *Model) supervise() tea.Cmd {
-	cmd := m.changes.List()
-	if m.travel == nil && m.snap != nil {
-		cmd = tea.Batch(cmd, m.extras.Build(m.snap, m.g))
+	cmd := m.bg.changes.List()
+	if m.travel == nil && m.shown.snap != nil {
+		cmd = tea.Batch(cmd, m.bg.extras.Build(m.shown.snap, m.shown.g))
 	}
 	return cmd
 }
@@ -240,31 +220,31 @@ func (m *Model) onExtrasBuilt(msg extrasBuiltMsg) tea.Cmd {
 	if m.travel != nil {
 		return nil
 	}
-	m.extras.shown = msg.ex
+	m.bg.extras.shown = msg.ex
 	m.tree.SetRetreads(msg.ex.retreads)
 	return m.rebuildDetail()
 }
 
 // setSide shows a pane in place of the detail (sideDetail: the detail again).
 func (m *Model) setSide(s side) {
-	m.side = s
-	m.sel.link = -1
+	m.lay.side = s
+	m.detail.sel.link = -1
 	m.detail.offset = 0
-	if s == sideGraveyard && m.extras.shown != nil && len(m.extras.shown.graves) > 0 {
-		m.sel.link = 0 // enter goes to the first at once
+	if s == sideGraveyard && m.bg.extras.shown != nil && len(m.bg.extras.shown.graves) > 0 {
+		m.detail.sel.link = 0 // enter goes to the first at once
 	}
 	if s == sideActivity {
-		m.changes.Want()
+		m.bg.changes.Want()
 	}
 }
 
 // toggleSide opens a pane in place of the detail, with the focus, or closes it.
 func (m *Model) toggleSide(s side) tea.Cmd {
-	if m.side == s {
+	if m.lay.side == s {
 		m.setSide(sideDetail)
 	} else {
 		m.setSide(s)
-		m.focus = focusDetail
+		m.lay.focus = focusDetail
 	}
 	m.layout()
 	var cmd tea.Cmd
@@ -277,26 +257,26 @@ func (m *Model) toggleSide(s side) tea.Cmd {
 // sideDoc renders the pane shown in place of the detail, or reports false for the
 // detail itself (and the activity, which is a list of its own).
 func (m *Model) sideDoc(w int) (views.Doc, tea.Cmd, bool) {
-	switch m.side {
+	switch m.lay.side {
 	case sideRuns:
-		return views.RunsDoc(m.st, m.runsState(), w), nil, true
+		return views.RunsDoc(m.look.st, m.runsState(), w), nil, true
 	case sideGraveyard:
 		var graves []model.Grave
-		if m.extras.shown != nil {
-			graves = m.extras.shown.graves
+		if m.bg.extras.shown != nil {
+			graves = m.bg.extras.shown.graves
 		}
-		state := views.DetailState{Link: m.sel.link, Math: m.math}
-		return views.GraveyardDoc(m.st, m.snap, m.g, graves, state, w), nil, true
+		state := views.DetailState{Link: m.detail.sel.link, Math: m.look.math}
+		return views.GraveyardDoc(m.look.st, m.shown.snap, m.shown.g, graves, state, w), nil, true
 	case sideDiff:
 		view, cmd := m.travel.DiffView(m.tree.Selected())
-		return views.DiffDoc(m.st, view, w), cmd, true
+		return views.DiffDoc(m.look.st, view, w), cmd, true
 	}
 	return views.Doc{}, nil, false
 }
 
 // sideTitle is the right pane's title for a side pane.
 func (m *Model) sideTitle() string {
-	switch m.side {
+	switch m.lay.side {
 	case sideActivity:
 		return m.activity.Title()
 	case sideRuns:

@@ -121,15 +121,15 @@ func (m *Model) enterTravel(h *store.History) tea.Cmd {
 		return nil
 	}
 	idx := n - 1
-	if m.side == sideActivity && m.focus == focusDetail {
+	if m.lay.side == sideActivity && m.lay.focus == focusDetail {
 		if c, ok := m.activity.Selected(); ok {
 			if i, err := h.Index(c.ID); err == nil {
 				idx = i
 			}
 		}
 	}
-	m.travel = newTravel(idx, h.Changes()[idx].ID, shownState{snap: m.snap, g: m.g, f: m.forest, ex: m.extras.shown}, m.changes)
-	m.changes.Want() // the activity names who did what, for the status line
+	m.travel = newTravel(idx, h.Changes()[idx].ID, shownState{snap: m.shown.snap, g: m.shown.g, f: m.shown.forest, ex: m.bg.extras.shown}, m.bg.changes)
+	m.bg.changes.Want() // the activity names who did what, for the status line
 	return m.travel.step()
 }
 
@@ -234,7 +234,7 @@ func (t *Travel) step() tea.Cmd {
 // onTravelShow shows a state time travel rebuilt.
 func (m *Model) onTravelShow(msg travelShowMsg) tea.Cmd {
 	m.activity.Show(msg.id)
-	m.extras.shown = msg.shown.ex
+	m.bg.extras.shown = msg.shown.ex
 	m.tree.SetRetreads(msg.shown.ex.retreads)
 	cmd := m.setSnapshot(msg.shown.snap, msg.shown.g, msg.shown.f, nil)
 	m.followChange(msg.id)
@@ -246,7 +246,7 @@ func (m *Model) onTravelShow(msg travelShowMsg) tea.Cmd {
 // object it touched that the folder shown holds (statements and problems), else where
 // it was.
 func (m *Model) followChange(id string) {
-	if m.travel == nil || m.forest == nil || m.snap == nil {
+	if m.travel == nil || m.shown.forest == nil || m.shown.snap == nil {
 		return
 	}
 	h := m.travel.log.logHistory()
@@ -260,7 +260,7 @@ func (m *Model) followChange(id string) {
 		return
 	}
 	for _, obj := range touched {
-		if m.snap.Exists(obj) && model.KindOf(obj) != model.KindExperience && m.tree.Reveal(m.forest.Canon(obj)) {
+		if m.shown.snap.Exists(obj) && model.KindOf(obj) != model.KindExperience && m.tree.Reveal(m.shown.forest.Canon(obj)) {
 			return
 		}
 	}
@@ -272,16 +272,16 @@ func (m *Model) exitTravel() tea.Cmd {
 	t := m.travel
 	m.travel = nil
 	m.activity.Show("")
-	if m.side == sideDiff {
+	if m.lay.side == sideDiff {
 		m.setSide(sideDetail)
 	}
 	live := t.live
-	if m.pending != nil && !m.paused {
-		p := m.pending
-		m.pending, m.pendingCount = nil, 0
+	if m.feed.pending != nil && !m.feed.paused {
+		p := m.feed.pending
+		m.feed.pending, m.feed.pendingCount = nil, 0
 		live.snap, live.g, live.f = p.Snap, p.Graph, p.Forest
 	}
-	m.extras.shown = live.ex // may be a snapshot behind: supervise rebuilds it
+	m.bg.extras.shown = live.ex // may be a snapshot behind: supervise rebuilds it
 	if live.ex != nil {
 		m.tree.SetRetreads(live.ex.retreads)
 	} else {
@@ -401,7 +401,7 @@ func (m *Model) cycleDiff() tea.Cmd {
 		m.flashError(needTravel(m))
 		return nil
 	}
-	return m.route(m.travel, travelDiffMsg{shown: m.side == sideDiff})
+	return m.route(m.travel, travelDiffMsg{shown: m.lay.side == sideDiff})
 }
 
 // travelDiffMsg asks for the next diff mode; shown says the diff pane is shown.
@@ -415,7 +415,7 @@ func (m *Model) onDiffShown(msg diffShownMsg) tea.Cmd {
 	if msg.off {
 		m.setSide(sideDetail)
 	} else {
-		m.side = sideDiff
+		m.lay.side = sideDiff
 		m.detail.offset = 0
 	}
 	m.layout()
@@ -506,8 +506,8 @@ func (m *Model) pause() tea.Cmd {
 	if m.travel == nil {
 		return m.togglePause()
 	}
-	m.paused = !m.paused
-	if m.paused {
+	m.feed.paused = !m.feed.paused
+	if m.feed.paused {
 		m.flashInfo("live view paused: changes are counted and shown when you press p again")
 	} else {
 		m.flashInfo("live view resumed: the present is shown when you press t")

@@ -20,7 +20,7 @@ var blocking = []string{
 	"store.Load", "store.LoadWithProgress", "store.LoadTail", "store.Reload", "store.Run", "store.Plan", "store.NewHistory",
 	"store.ReadRuns", "store.Watch",
 	"live.Watch", "live.Load", "live.Reload", "live.ReloadAll", // the live room reads the folder
-	"feed.Next", "feed.Wait", // a live.Feed waits for the watcher (held as feed or m.feed)
+	"feed.Next", "feed.Wait", "src.Next", "src.Wait", // a live.Feed waits for the watcher (held as feed or m.feed.src)
 }
 
 // offUI are the functions that may block: they run before the program starts, after it
@@ -80,7 +80,7 @@ func TestUpdateDoesNoDiskIOAndNeverSleeps(t *testing.T) {
 						}
 					}
 					if sel, ok := n.Fun.(*ast.SelectorExpr); ok {
-						var x string // a package, a variable, or a field (m.feed: "feed")
+						var x string // a package, a variable, or a field (m.feed.src: "feed")
 						switch r := sel.X.(type) {
 						case *ast.Ident:
 							x = r.Name
