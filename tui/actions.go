@@ -8,28 +8,28 @@ import (
 )
 
 func needProof(m *Model) string {
-	if st := m.selectedStatement(); st == nil || st.Proof.Blank() {
+	if st := m.reader().selectedStatement(); st == nil || st.Proof.Blank() {
 		return "no proof here: select a statement with a proof"
 	}
 	return ""
 }
 
 func needStatement(m *Model) string {
-	if m.selectedStatement() == nil {
+	if m.reader().selectedStatement() == nil {
 		return "select a statement first"
 	}
 	return ""
 }
 
 func needIssues(m *Model) string {
-	if st := m.selectedStatement(); st == nil || len(st.Issues) == 0 {
+	if st := m.reader().selectedStatement(); st == nil || len(st.Issues) == 0 {
 		return "no issues here: select a statement with issues"
 	}
 	return ""
 }
 
 // selectedStatement is the statement under the tree cursor, or nil.
-func (m *Model) selectedStatement() *model.Statement {
+func (m reader) selectedStatement() *model.Statement {
 	r, ok := m.tree.Selected()
 	if !ok || r.Kind != live.RowStatement || m.shown.snap == nil {
 		return nil
@@ -38,7 +38,7 @@ func (m *Model) selectedStatement() *model.Statement {
 }
 
 // selectedProblem is the problem under the cursor, or the nearest one above it.
-func (m *Model) selectedProblem() *model.Problem {
+func (m reader) selectedProblem() *model.Problem {
 	r, ok := m.tree.Selected()
 	if !ok || m.shown.snap == nil {
 		return nil
@@ -56,16 +56,16 @@ func (m *Model) selectedProblem() *model.Problem {
 
 // target returns the object a skill would change from the current selection, with the
 // argument naming it.
-func (m *Model) target(skill *store.Skill) (id string, ok bool, why string) {
+func (m changer) target(skill *store.Skill) (id string, ok bool, why string) {
 	p, _ := skill.Param(skill.Target)
 	switch p.IDKind {
 	case model.KindProblem:
-		if pr := m.selectedProblem(); pr != nil {
+		if pr := m.reader().selectedProblem(); pr != nil {
 			return pr.ID, true, ""
 		}
 		return "", false, "select a problem (or something under one)"
 	default:
-		if st := m.selectedStatement(); st != nil {
+		if st := m.reader().selectedStatement(); st != nil {
 			return st.ID, true, ""
 		}
 		return "", false, "select a statement"
@@ -74,7 +74,7 @@ func (m *Model) target(skill *store.Skill) (id string, ok bool, why string) {
 
 // skillDisabled is the reason a skill cannot run on the selection now, from the
 // skill's own precondition check on the snapshot, or "".
-func (m *Model) skillDisabled(name, verb string) string {
+func (m changer) skillDisabled(name, verb string) string {
 	skill, ok := store.Lookup(name)
 	if !ok {
 		return "unknown skill " + name
@@ -85,7 +85,7 @@ func (m *Model) skillDisabled(name, verb string) string {
 	if why := m.travel.ReadOnly(); why != "" {
 		return why
 	}
-	id, ok, why := m.target(skill)
+	id, ok, why := m.changer().target(skill)
 	if !ok {
 		return "cannot " + verb + ": " + why
 	}

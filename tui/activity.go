@@ -477,7 +477,7 @@ type olderMsg struct {
 	err     error
 }
 
-func (m *Model) onOlder(msg olderMsg) tea.Cmd {
+func (m supervisor) onOlder(msg olderMsg) tea.Cmd {
 	if msg.ask {
 		cmd, why := m.bg.changes.readOlder()
 		if why != "" {

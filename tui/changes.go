@@ -174,16 +174,16 @@ func (c *Changes) List() tea.Cmd {
 }
 
 // latestSnapshot is the newest snapshot read (the Changes' latestSource).
-func (m *Model) latestSnapshot() *model.Snapshot { return m.feed.latest }
+func (m supervisor) latestSnapshot() *model.Snapshot { return m.feed.latest }
 
 // withHistory runs then with the History of the newest snapshot.
-func (m *Model) withHistory(then func(h *store.History) tea.Cmd) tea.Cmd {
+func (m supervisor) withHistory(then func(h *store.History) tea.Cmd) tea.Cmd {
 	return m.route(m.bg.changes, historyWantedMsg{then: then})
 }
 
 // onChangesListed shows the changes listed: in the activity pane, and in time travel's
 // summary of the change shown.
-func (m *Model) onChangesListed(msg changesListedMsg) tea.Cmd {
+func (m supervisor) onChangesListed(msg changesListedMsg) tea.Cmd {
 	if m.activity.agents == nil && m.bg.sess.atts != nil {
 		m.activity.agents = m.bg.sess.Agents()
 	}

@@ -57,7 +57,7 @@ func (m *Model) answer(msg tea.Msg) tea.Cmd {
 			m.flashError(msg.Text)
 		}
 	case jumpMsg:
-		m.jumpTo(msg.id)
+		m.supervisor().jumpTo(msg.id)
 	case revealMsg:
 		if m.shown.forest != nil {
 			m.tree.Reveal(m.shown.forest.Canon(msg.id))
@@ -67,12 +67,12 @@ func (m *Model) answer(msg tea.Msg) tea.Cmd {
 		}
 	case paneChangedMsg:
 		if m.lay.side == msg.side {
-			return m.rebuildDetail()
+			return m.reader().rebuildDetail()
 		}
 	case dialog.FormDoneMsg:
 		if m.dlg.form != nil && m.dlg.confirm == nil { // a form submitted opens its confirmation in its place
 			if msg.Cancelled {
-				m.keepDraft(m.dlg.form)
+				m.changer().keepDraft(m.dlg.form)
 			}
 			m.dlg.form = nil
 		}
@@ -81,32 +81,32 @@ func (m *Model) answer(msg tea.Msg) tea.Cmd {
 	case dialog.NoticeClosedMsg:
 		m.dlg.notice = nil
 	case dialog.DecidedMsg, dialog.DecideClosedMsg:
-		return m.onDecide(msg)
+		return m.changer().onDecide(msg)
 	case dialog.ConfirmedMsg, dialog.ConfirmEditMsg, dialog.ConfirmClosedMsg, dialog.ConfirmConflictMsg:
-		return m.onConfirm(msg)
+		return m.changer().onConfirm(msg)
 	case writtenMsg:
-		return m.onWritten(msg)
+		return m.changer().onWritten(msg)
 	case writeFailedMsg:
-		return m.onWriteFailed(msg)
+		return m.changer().onWriteFailed(msg)
 	case travelShowMsg:
-		return m.onTravelShow(msg)
+		return m.supervisor().onTravelShow(msg)
 	case diffShownMsg:
-		return m.onDiffShown(msg)
+		return m.supervisor().onDiffShown(msg)
 	case travelFailedMsg:
 		m.flashError(msg.why)
 		m.travel = nil
 	case changesListedMsg:
-		return m.onChangesListed(msg)
+		return m.supervisor().onChangesListed(msg)
 	case similarFoundMsg:
 		if r, ok := m.tree.Selected(); ok && r.ID == msg.id && m.lay.side == sideDetail {
-			return m.rebuildDetail()
+			return m.reader().rebuildDetail()
 		}
 	case sessionsReadMsg:
-		return m.onSessionsRead(msg)
+		return m.supervisor().onSessionsRead(msg)
 	case attributedMsg:
-		return m.onAttributed()
+		return m.supervisor().onAttributed()
 	case extrasBuiltMsg:
-		return m.onExtrasBuilt(msg)
+		return m.supervisor().onExtrasBuilt(msg)
 	}
 	// Anything else is no answer the workbench knows: it is dropped, never a crash.
 	return nil

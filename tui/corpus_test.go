@@ -79,7 +79,7 @@ func TestCorpusProofsKeepTheBorders(t *testing.T) {
 		m := openTestModel(t, dir, sz[0], sz[1])
 		m.look.math = c.math
 		for _, id := range ids {
-			m.follow(id)
+			m.reader().follow(id)
 			send(t, m, nil)
 			if r, _ := m.tree.Selected(); r.ID != id {
 				t.Fatalf("%dx%d: %s not selected (on %s)", sz[0], sz[1], id, r.ID)

@@ -16,7 +16,7 @@ import (
 // The workbench's side of its dialogs (package dialog): opening them, and doing what they answer.
 
 // onFormEdited puts the text $EDITOR returned into its field, if the form is still open.
-func (m *Model) onFormEdited(msg dialog.FormEditedMsg) tea.Cmd {
+func (m changer) onFormEdited(msg dialog.FormEditedMsg) tea.Cmd {
 	if msg.Err != nil {
 		m.showError("the editor failed; the field is unchanged", msg.Err.Error())
 		return nil
@@ -29,7 +29,7 @@ func (m *Model) onFormEdited(msg dialog.FormEditedMsg) tea.Cmd {
 }
 
 // openConfirm shows the confirmation of a change and starts its dry run.
-func (m *Model) openConfirm(ch *dialog.Change) tea.Cmd {
+func (m changer) openConfirm(ch *dialog.Change) tea.Cmd {
 	m.dlg.confirm = dialog.NewConfirm(ch)
 	m.dlg.form = nil
 	m.sizeDialog()
@@ -39,7 +39,7 @@ func (m *Model) openConfirm(ch *dialog.Change) tea.Cmd {
 		return nil
 	}
 	dir, actor := m.env.dir, m.env.actor
-	now := m.present()
+	now := m.changer().present()
 	return func() tea.Msg {
 		var plan *store.Planned
 		var err error
@@ -58,7 +58,7 @@ func (m *Model) openConfirm(ch *dialog.Change) tea.Cmd {
 
 // present is the folder as it is now (not the change time travel shows), which a
 // change's consequences start from.
-func (m *Model) present() shownState {
+func (m changer) present() shownState {
 	if m.travel != nil {
 		return m.travel.live
 	}
@@ -66,7 +66,7 @@ func (m *Model) present() shownState {
 }
 
 // onConfirm does what the confirmation answered.
-func (m *Model) onConfirm(msg tea.Msg) tea.Cmd {
+func (m changer) onConfirm(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
 	case dialog.ConfirmedMsg:
 		m.dlg.confirm = nil
@@ -74,16 +74,16 @@ func (m *Model) onConfirm(msg tea.Msg) tea.Cmd {
 	case dialog.ConfirmEditMsg:
 		m.dlg.confirm = nil
 		m.flashInfo("back to the form: nothing was written")
-		return m.openForm(msg.Change.Form)
+		return m.changer().openForm(msg.Change.Form)
 	case dialog.ConfirmClosedMsg:
 		m.dlg.confirm = nil
 		m.flashInfo(msg.Say)
 	case dialog.ConfirmConflictMsg:
 		if !msg.Reopen {
-			return m.reloadAll()
+			return m.loader().reloadAll()
 		}
 		m.dlg.confirm = nil
-		return tea.Batch(m.reopenAfterConflict(msg.Change, msg.Object), m.reloadAll())
+		return tea.Batch(m.changer().reopenAfterConflict(msg.Change, msg.Object), m.loader().reloadAll())
 	}
 	return nil
 }
@@ -94,7 +94,7 @@ func needDecision(m *Model) string {
 	if why := m.travel.ReadOnly(); why != "" {
 		return why
 	}
-	st := m.selectedStatement()
+	st := m.reader().selectedStatement()
 	if st == nil {
 		return "nothing to decide here: select a statement with a proposed modification (~ modify)"
 	}
@@ -102,16 +102,16 @@ func needDecision(m *Model) string {
 		return "nothing to decide here: " + st.ID + " has no proposed modification (a MODIFICATION note)"
 	}
 	if !model.ProposalOpen(st) {
-		return m.decidedBy(st)
+		return m.changer().decidedBy(st)
 	}
 	return ""
 }
 
 // decidedBy says who settled a statement's proposal, when, and how: the last change
 // of the log that wrote the statement, and its last note.
-func (m *Model) decidedBy(st *model.Statement) string {
+func (m changer) decidedBy(st *model.Statement) string {
 	out := "already decided"
-	if snap := m.present().snap; snap != nil {
+	if snap := m.changer().present().snap; snap != nil {
 		for i := len(snap.Log) - 1; i >= 0; i-- {
 			e := snap.Log[i]
 			if slices.Contains(e.Modification, st.ID) {
@@ -128,12 +128,12 @@ func (m *Model) decidedBy(st *model.Statement) string {
 }
 
 // openDecision shows the selected statement's proposal and its outcomes.
-func (m *Model) openDecision() tea.Cmd {
-	st := m.selectedStatement()
+func (m changer) openDecision() tea.Cmd {
+	st := m.reader().selectedStatement()
 	p, _ := model.ProposalOf(st)
 	r, _ := m.tree.Selected()
 	parent := ""
-	up := m.idPath(r.Path)
+	up := m.reader().idPath(r.Path)
 	for i := len(up) - 2; i >= 0 && parent == ""; i-- {
 		if !strings.HasPrefix(up[i], "#") { // a group (premises) is no parent
 			parent = up[i]
@@ -145,7 +145,7 @@ func (m *Model) openDecision() tea.Cmd {
 }
 
 // onDecide starts the change the decision asked for (its form, then the confirmation).
-func (m *Model) onDecide(msg tea.Msg) tea.Cmd {
+func (m changer) onDecide(msg tea.Msg) tea.Cmd {
 	m.dlg.decide = nil
 	dm, ok := msg.(dialog.DecidedMsg)
 	if !ok {
@@ -169,7 +169,7 @@ func (m *Model) onDecide(msg tea.Msg) tea.Cmd {
 		values["reason"] = p.Rationale
 		about = "Reject " + old.ID + "'s proposed modification: " + old.ID + " is no longer needed, and is abandoned."
 	}
-	return m.startSkillOn(sk, old.ID, values, about)
+	return m.changer().startSkillOn(sk, old.ID, values, about)
 }
 
 // showError says what failed: on the status line when it fits, else in a Notice.
@@ -187,7 +187,7 @@ func (m *Model) showError(what, why string) {
 // reopenAfterConflict reopens the form of a change the store refused because its
 // target changed since the reviewer read it: the draft is kept, and the new version is
 // described beside it once the reload arrives (conflictNote).
-func (m *Model) reopenAfterConflict(ch *dialog.Change, object string) tea.Cmd {
+func (m changer) reopenAfterConflict(ch *dialog.Change, object string) tea.Cmd {
 	if ch.Form == nil {
 		m.showError(object+" changed since you read it (someone else wrote it); nothing was written",
 			"Showing the new version: read it, then start the change again.")
@@ -198,12 +198,12 @@ func (m *Model) reopenAfterConflict(ch *dialog.Change, object string) tea.Cmd {
 	f.Note = []string{object + " changed since you read it (someone else wrote it): nothing was written.",
 		"Your draft is kept. Reading the new version…"}
 	m.flashError(object + " changed since you read it: nothing was written; your draft is kept")
-	return m.openForm(f)
+	return m.changer().openForm(f)
 }
 
 // conflictNote describes, beside a reopened form, how the target changed, and takes
 // the new version as the one the change is checked against.
-func (m *Model) conflictNote() {
+func (m changer) conflictNote() {
 	f := m.dlg.form
 	if f == nil || f.Change == nil || f.Change.Conflict == "" || m.shown.snap == nil {
 		return

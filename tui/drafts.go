@@ -13,7 +13,7 @@ const maxDrafts = 32
 func draftKey(skill, target string) string { return skill + " " + target }
 
 // keepDraft keeps a form closed with esc, if anything was typed in it.
-func (m *Model) keepDraft(f *dialog.Form) {
+func (m changer) keepDraft(f *dialog.Form) {
 	if f == nil || f.Change == nil || f.Change.Skill == nil || !f.Typed {
 		m.flashInfo("cancelled: nothing was written")
 		return
@@ -30,7 +30,7 @@ func (m *Model) keepDraft(f *dialog.Form) {
 }
 
 // takeDraft is the kept draft of a skill on an object, said above its fields; nil if none.
-func (m *Model) takeDraft(skill, target string) *dialog.Form {
+func (m changer) takeDraft(skill, target string) *dialog.Form {
 	k := draftKey(skill, target)
 	f := m.dlg.drafts[k]
 	if f == nil {

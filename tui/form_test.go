@@ -47,11 +47,11 @@ func TestRejectFormKeepsNumberAndQuoteInStep(t *testing.T) {
 func TestFormsComeFromTheRegistry(t *testing.T) {
 	m, _ := newTestModel(t, 120, 40)
 	for _, s := range store.Skills {
-		pf := m.prefillFor(s, "s-014")
+		pf := m.changer().prefillFor(s, "s-014")
 		if pf.direct {
 			continue
 		}
-		f := m.formFor(s, "s-014", s.Summary, pf)
+		f := m.changer().formFor(s, "s-014", s.Summary, pf)
 		for _, p := range s.Params {
 			if p.Name == s.Target || pf.hidden[p.Name] || p.Kind == store.ParamSubStatements {
 				continue

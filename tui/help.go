@@ -34,7 +34,7 @@ func (m *Model) openPalette() tea.Cmd {
 		if b.disabled != nil {
 			e.Disabled = b.disabled(m)
 		}
-		if why := m.servedReason(b); why != "" {
+		if why := m.room().servedReason(b); why != "" {
 			e.Disabled = why
 		}
 		es = append(es, e)
@@ -45,8 +45,8 @@ func (m *Model) openPalette() tea.Cmd {
 		}
 		name := s.Name
 		es = append(es, dialog.Entry{Group: groupChange, Title: name, Desc: s.Summary, Mutating: true,
-			Disabled: m.skillDisabled(name, verbFor(name)),
-			Run:      func() tea.Cmd { return m.startSkill(name) }})
+			Disabled: m.changer().skillDisabled(name, verbFor(name)),
+			Run:      func() tea.Cmd { return m.changer().startSkill(name) }})
 	}
 	return m.openPicker(dialog.NewPicker("Command palette", es, true, ""))
 }

@@ -85,7 +85,7 @@ func TestProvisionalChangesAreListedAgain(t *testing.T) {
 	listed[36].Skill = "(listed provisionally)"
 	m.route(m.bg.changes, historyMsg{snap: m.bg.changes.listedOf, h: m.bg.changes.hist, from: -1, changes: listed})
 	m.bg.changes.listedOf = nil // as when a newer snapshot arrives
-	runCmds(t, m, m.supervise())
+	runCmds(t, m, m.supervisor().supervise())
 	if len(m.bg.changes.list) != 38 || m.bg.changes.list[36].Provisional || m.bg.changes.list[36].Skill != "prob-wrapup-statement" || m.bg.changes.list[37].ID != "l-038" {
 		t.Fatalf("after the relisting: %d changes, l-037 %+v", len(m.bg.changes.list), m.bg.changes.list[36])
 	}

@@ -23,14 +23,14 @@ const flashFor = 2 * time.Second
 
 // setHead moves the head of the reload chain (the newest frame taken: the next is read
 // and derived from its snapshot and tree).
-func (m *Model) setHead(f *live.Forest) {
+func (m loader) setHead(f *live.Forest) {
 	m.feed.head, m.feed.latest = f, f.Snapshot()
 }
 
 // listen asks the live room for the frame after the head: the watcher's next batch,
 // read and derived in the command. One listen is outstanding at a time (the next is
 // asked when its frame arrives), so the reload chain has a single owner.
-func (m *Model) listen() tea.Cmd {
+func (m loader) listen() tea.Cmd {
 	if m.feed.src == nil {
 		return nil
 	}
@@ -39,13 +39,13 @@ func (m *Model) listen() tea.Cmd {
 }
 
 // reloadAll reads the whole folder again (after a conflict, or without a watcher).
-func (m *Model) reloadAll() tea.Cmd {
+func (m loader) reloadAll() tea.Cmd {
 	dir := m.env.dir
 	return func() tea.Msg { return live.ReloadAll(dir) }
 }
 
 // onFrame takes a new frame: applied now, or kept while the view is paused.
-func (m *Model) onFrame(fr live.Frame) tea.Cmd {
+func (m loader) onFrame(fr live.Frame) tea.Cmd {
 	var cmds []tea.Cmd
 	if fr.Closed {
 		m.feed.watchNote = "watching stopped"
@@ -61,10 +61,10 @@ func (m *Model) onFrame(fr live.Frame) tea.Cmd {
 		m.flashError("cannot read the folder: " + fr.LoadErr.Error())
 	}
 	if fr.Snap != nil {
-		m.setHead(fr.Forest)
+		m.loader().setHead(fr.Forest)
 	}
 	if !fr.Full {
-		cmds = append(cmds, m.listen())
+		cmds = append(cmds, m.loader().listen())
 	}
 	if fr.Snap == nil {
 		return tea.Batch(cmds...)
@@ -78,13 +78,13 @@ func (m *Model) onFrame(fr live.Frame) tea.Cmd {
 		}
 		return tea.Batch(cmds...)
 	}
-	cmds = append(cmds, m.setSnapshot(fr.Snap, fr.Graph, fr.Forest, ids))
+	cmds = append(cmds, m.loader().setSnapshot(fr.Snap, fr.Graph, fr.Forest, ids))
 	return tea.Batch(cmds...)
 }
 
 // setSnapshot shows a snapshot: the tree keeps its cursor and folds by path, changed
 // objects flash for a moment.
-func (m *Model) setSnapshot(snap *model.Snapshot, g *model.Graph, f *live.Forest, changed []string) tea.Cmd {
+func (m loader) setSnapshot(snap *model.Snapshot, g *model.Graph, f *live.Forest, changed []string) tea.Cmd {
 	m.shown.snap, m.shown.g, m.shown.forest = snap, g, f
 	m.tree.SetForest(f)
 	found := m.search.Refresh(searchIn(snap, f))
@@ -96,17 +96,17 @@ func (m *Model) setSnapshot(snap *model.Snapshot, g *model.Graph, f *live.Forest
 		}
 		cmd = tea.Tick(flashFor, func(time.Time) tea.Msg { return flashTickMsg{} })
 	}
-	return tea.Batch(cmd, found, m.refreshDetail(false))
+	return tea.Batch(cmd, found, m.reader().refreshDetail(false))
 }
 
 // togglePause pauses or resumes the live view; on resume the latest snapshot is shown.
-func (m *Model) togglePause() tea.Cmd {
+func (m loader) togglePause() tea.Cmd {
 	m.feed.paused = !m.feed.paused
 	if m.feed.paused {
 		m.flashInfo("live view paused: changes are counted and shown when you press p again")
 		return nil
 	}
-	w := m.waiting()
+	w := m.loader().waiting()
 	p := m.feed.pending
 	m.feed.pending, m.feed.pendingCount = nil, 0
 	if p == nil {
@@ -114,7 +114,7 @@ func (m *Model) togglePause() tea.Cmd {
 		return nil
 	}
 	m.flashInfo("live view resumed: " + w + " applied")
-	return m.setSnapshot(p.Snap, p.Graph, p.Forest, nil)
+	return m.loader().setSnapshot(p.Snap, p.Graph, p.Forest, nil)
 }
 
 func plural(n int, one, many string) string {
@@ -126,7 +126,7 @@ func plural(n int, one, many string) string {
 
 // waiting says what a paused view holds back: the changes (log lines) the folder
 // gained, or, when none was logged, how many files changed outside the log.
-func (m *Model) waiting() string {
+func (m loader) waiting() string {
 	if m.feed.pending == nil || m.feed.latest == nil || m.shown.snap == nil {
 		return ""
 	}

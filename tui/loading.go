@@ -74,12 +74,12 @@ type loadTickMsg struct{}
 type loadRetryMsg struct{ closed bool }
 
 // startLoad is the load command and the first progress tick.
-func (m *Model) startLoad() tea.Cmd { return tea.Batch(m.loadCmd(), loadTick()) }
+func (m loader) startLoad() tea.Cmd { return tea.Batch(m.loader().loadCmd(), loadTick()) }
 
 // loadCmd starts the watcher (store.Watch: a change made during the load is then in
 // its first batch, which listen applies to the loaded snapshot) unless it runs already
 // or is off, then loads the folder and derives its graph and tree.
-func (m *Model) loadCmd() tea.Cmd {
+func (m loader) loadCmd() tea.Cmd {
 	ls, dir := m.feed.loading, m.env.dir
 	watch := !m.env.opts.NoWatch && m.feed.src == nil
 	return func() tea.Msg {
@@ -111,7 +111,7 @@ func loadTick() tea.Cmd {
 }
 
 // onLoadTick copies the load's progress for the frame, and ticks again while it runs.
-func (m *Model) onLoadTick() tea.Cmd {
+func (m loader) onLoadTick() tea.Cmd {
 	ls := m.feed.loading
 	if ls == nil || ls.err != nil {
 		return nil
@@ -123,7 +123,7 @@ func (m *Model) onLoadTick() tea.Cmd {
 
 // onLoaded shows the loaded folder as New used to (cursor on the first row, default
 // folds) and starts listening from that snapshot; or shows why it could not be read.
-func (m *Model) onLoaded(msg loadedMsg) tea.Cmd {
+func (m loader) onLoaded(msg loadedMsg) tea.Cmd {
 	ls := m.feed.loading
 	if ls == nil {
 		return nil
@@ -139,19 +139,19 @@ func (m *Model) onLoaded(msg loadedMsg) tea.Cmd {
 		ls.progress.Done.Store(0)
 		ls.progress.Total.Store(0)
 		m.flashError("cannot read the folder: " + msg.LoadErr.Error())
-		return m.retryOnChange()
+		return m.loader().retryOnChange()
 	}
 	m.feed.loading = nil
-	m.setHead(msg.Forest)
-	show := m.setSnapshot(msg.Snap, msg.Graph, msg.Forest, nil)
+	m.loader().setHead(msg.Forest)
+	show := m.loader().setSnapshot(msg.Snap, msg.Graph, msg.Forest, nil)
 	// What the first frame does not draw starts now, the extras once it is drawn.
 	m.bg.extras.afterFrame = true
-	return tea.Batch(show, m.listen(), m.runs.Poll(true), m.watchSessions(nil)) // the chain goes on from the loaded frame
+	return tea.Batch(show, m.loader().listen(), m.runs.Poll(true), m.supervisor().watchSessions(nil)) // the chain goes on from the loaded frame
 }
 
 // retryOnChange waits for the watcher's next batch after a failed load (the folder
 // came back, or was made usable), then loads again.
-func (m *Model) retryOnChange() tea.Cmd {
+func (m loader) retryOnChange() tea.Cmd {
 	if m.feed.src == nil {
 		return nil
 	}
@@ -159,7 +159,7 @@ func (m *Model) retryOnChange() tea.Cmd {
 	return func() tea.Msg { return loadRetryMsg{closed: !feed.Wait()} }
 }
 
-func (m *Model) onLoadRetry(msg loadRetryMsg) tea.Cmd {
+func (m loader) onLoadRetry(msg loadRetryMsg) tea.Cmd {
 	if m.feed.loading == nil {
 		return nil
 	}
@@ -170,11 +170,11 @@ func (m *Model) onLoadRetry(msg loadRetryMsg) tea.Cmd {
 	}
 	m.feed.loading.err = nil
 	m.status.message = ""
-	return m.startLoad()
+	return m.loader().startLoad()
 }
 
 // closeLoading stops a watcher the load command made that Update never took.
-func (m *Model) closeLoading() {
+func (m loader) closeLoading() {
 	ls := m.feed.loading
 	if ls == nil {
 		return
@@ -189,10 +189,10 @@ func (m *Model) closeLoading() {
 }
 
 // keyWhileLoading: q quits and ? shows help; the other keys need the tree.
-func (m *Model) keyWhileLoading(msg tea.KeyPressMsg) tea.Cmd {
+func (m loader) keyWhileLoading(msg tea.KeyPressMsg) tea.Cmd {
 	k := msg.String()
 	if b, ok := bindingFor(msg); ok && (b.name == "quit" || b.name == "help") {
-		return b.run(m)
+		return b.run(m.Model)
 	}
 	if m.feed.loading.err != nil {
 		m.flashError("cannot read the folder: " + m.feed.loading.err.Error())
@@ -204,7 +204,7 @@ func (m *Model) keyWhileLoading(msg tea.KeyPressMsg) tea.Cmd {
 
 // loadingView is the tree pane while the folder loads: what is being done, how far it
 // is, and which keys work.
-func (m *Model) loadingView(w, h int) string {
+func (m loader) loadingView(w, h int) string {
 	if w <= 0 || h <= 0 {
 		return ""
 	}
@@ -220,7 +220,7 @@ func (m *Model) loadingView(w, h int) string {
 		lines = append(lines, "")
 		add(st.Muted, "read again when the folder changes · q quits")
 	} else {
-		add(st.Bold, m.loadingLine())
+		add(st.Bold, m.loader().loadingLine())
 		// A bar of the files read (bubbles' progress would add a module for one line).
 		full := 0
 		if ls.total > 0 {
@@ -238,7 +238,7 @@ func (m *Model) loadingView(w, h int) string {
 
 // loadingLine says what the load is doing, e.g. "loading contents/ … 4,312 of 10,000
 // files".
-func (m *Model) loadingLine() string {
+func (m loader) loadingLine() string {
 	ls := m.feed.loading
 	s := "loading " + model.SanitizeLine(m.env.name) + "/ … "
 	switch {

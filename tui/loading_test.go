@@ -46,7 +46,7 @@ func TestStreamedLoadShowsProgressThenTheSameTree(t *testing.T) {
 		t.Fatalf("hints %q", got)
 	}
 
-	load := m.loadCmd()
+	load := m.loader().loadCmd()
 	msg := load().(loadedMsg)
 	if m.Update(loadTickMsg{}); m.feed.loading.shownStep != stepDerive { // a tick between the read and the message
 		t.Fatalf("step %d after the read", m.feed.loading.shownStep)
@@ -142,7 +142,7 @@ func TestLoadErrorIsShownAndRetried(t *testing.T) {
 	if err := os.Rename(dir, moved); err != nil {
 		t.Fatal(err)
 	}
-	send(t, m, m.loadCmd()())
+	send(t, m, m.loader().loadCmd()())
 	var shown []string
 	for _, l := range strings.Split(ansi.Strip(m.Render()), "\n")[1:3] {
 		shown = append(shown, strings.TrimSpace(strings.Split(l, "│")[1]))
@@ -172,7 +172,7 @@ func TestLoadErrorIsShownAndRetried(t *testing.T) {
 func TestChangeDuringTheLoadIsApplied(t *testing.T) {
 	dir := copyDir(t, "testdata/demo")
 	m := openModel(t, dir, Options{}, 120, 40)
-	msg := m.loadCmd()().(loadedMsg)
+	msg := m.loader().loadCmd()().(loadedMsg)
 	if msg.feed == nil {
 		t.Fatalf("no watcher: %v", msg.watchErr)
 	}

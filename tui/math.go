@@ -19,5 +19,5 @@ func (m *Model) toggleMath() tea.Cmd {
 		m.flashInfo("math readable: m shows the LaTeX source")
 	}
 	m.tree.math = m.look.math
-	return m.rebuildDetail()
+	return m.reader().rebuildDetail()
 }

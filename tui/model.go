@@ -225,11 +225,11 @@ func New(dir string, opts Options) (*Model, error) {
 		status: status{flash: map[string]time.Time{}},
 		look:   look{dark: true},
 	}
-	m.runs = newRuns(dir, m.env.name, opts.Runs, opts.StallAfter, m)
-	m.bg.changes = newChanges(dir, m)
+	m.runs = newRuns(dir, m.env.name, opts.Runs, opts.StallAfter, m.supervisor())
+	m.bg.changes = newChanges(dir, m.supervisor())
 	m.bg.extras = &Extras{limit: opts.LimitMemory}
-	m.bg.similar = newSimilar(m)
-	m.bg.sess = newSessions(opts.Sessions, m)
+	m.bg.similar = newSimilar(m.supervisor())
+	m.bg.sess = newSessions(opts.Sessions, m.supervisor())
 	m.writes = newWrites(dir, actor)
 	if opts.Seat != nil && opts.Seat.ReadOnly {
 		m.writes.readOnly = readOnlyReason(opts.Seat.Name)
@@ -239,7 +239,7 @@ func New(dir string, opts Options) (*Model, error) {
 		m.flashInfo("the bundled demo: changes go to a scratch copy (" + dir + "); " + opts.DemoOf + " stays as it is")
 	}
 	if opts.Shared != nil {
-		m.openShared(opts.Shared)
+		m.loader().openShared(opts.Shared)
 		return m, nil
 	}
 	if !opts.SyncLoad {
@@ -260,8 +260,8 @@ func New(dir string, opts Options) (*Model, error) {
 		return nil, err
 	}
 	g, f := live.Derive(snap)
-	m.setHead(f)
-	m.setSnapshot(snap, g, f, nil)
+	m.loader().setHead(f)
+	m.loader().setSnapshot(snap, g, f, nil)
 	return m, nil
 }
 
@@ -283,7 +283,7 @@ func checkFolder(dir string) error {
 
 // Close stops the watcher.
 func (m *Model) Close() {
-	m.closeLoading()
+	m.loader().closeLoading()
 	if m.feed.src != nil {
 		_ = m.feed.src.Close()
 		m.feed.src = nil
@@ -305,23 +305,23 @@ func (m *Model) Init() tea.Cmd {
 	if m.feed.loading != nil {
 		// The agents' runs and sessions wait for the tree (onLoaded): on two cores they
 		// took CPU from the load of the first frame.
-		return tea.Batch(tea.RequestBackgroundColor, m.startLoad(), m.listenRoom())
+		return tea.Batch(tea.RequestBackgroundColor, m.loader().startLoad(), m.room().listenRoom())
 	}
-	return tea.Batch(tea.RequestBackgroundColor, m.listen(), m.refreshDetail(false), m.runs.Poll(true), m.watchSessions(nil), m.listenRoom())
+	return tea.Batch(tea.RequestBackgroundColor, m.loader().listen(), m.reader().refreshDetail(false), m.runs.Poll(true), m.supervisor().watchSessions(nil), m.room().listenRoom())
 }
 
 // Update handles one message.
 func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
-	if cmd, ok := m.onRoom(msg); ok {
+	if cmd, ok := m.room().onRoom(msg); ok {
 		return m, cmd
 	}
 	cmd := m.update(msg)
 	// Whatever moved the tree cursor, the detail follows.
 	if m.tree.Cursor() != m.detail.sel.path {
-		cmd = tea.Batch(cmd, m.refreshDetail(true))
+		cmd = tea.Batch(cmd, m.reader().refreshDetail(true))
 	}
-	m.sitAt()
-	return m, tea.Batch(cmd, m.supervise())
+	m.room().sitAt()
+	return m, tea.Batch(cmd, m.supervisor().supervise())
 }
 
 func (m *Model) update(msg tea.Msg) tea.Cmd {
@@ -329,7 +329,7 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 	case tea.WindowSizeMsg:
 		m.lay.width, m.lay.height = msg.Width, msg.Height
 		m.layout()
-		return m.refreshDetail(false)
+		return m.reader().refreshDetail(false)
 	case tea.ModeReportMsg:
 		// The terminal counts by grapheme (mode 2027): so does the renderer, and so must
 		// the views (cells). Bubble Tea turns the mode on for the same answers.
@@ -337,19 +337,19 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		if m.env.opts.Seat == nil && msg.Mode == ansi.ModeUnicodeCore && (msg.Value == ansi.ModeSet || msg.Value == ansi.ModeReset || msg.Value == ansi.ModePermanentlySet) {
 			cells.SetMethod(ansi.GraphemeWidth)
 			m.layout()
-			return m.refreshDetail(false)
+			return m.reader().refreshDetail(false)
 		}
 		return nil
 	case tea.BackgroundColorMsg:
 		if m.env.opts.Theme == "" || m.env.opts.Theme == "auto" {
 			m.look.dark = msg.IsDark()
 			m.applyTheme()
-			return m.refreshDetail(false)
+			return m.reader().refreshDetail(false)
 		}
 		return nil
 	case live.Frame:
-		cmd := m.onFrame(msg)
-		m.conflictNote()
+		cmd := m.loader().onFrame(msg)
+		m.changer().conflictNote()
 		return cmd
 	case dialog.PlanMsg:
 		if m.dlg.confirm == nil {
@@ -357,13 +357,13 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		}
 		return m.route(m.dlg.confirm, msg)
 	case dialog.FormEditedMsg:
-		return m.onFormEdited(msg)
+		return m.changer().onFormEdited(msg)
 	case loadedMsg:
-		return m.onLoaded(msg)
+		return m.loader().onLoaded(msg)
 	case loadTickMsg:
-		return m.onLoadTick()
+		return m.loader().onLoadTick()
 	case loadRetryMsg:
-		return m.onLoadRetry(msg)
+		return m.loader().onLoadRetry(msg)
 	case proofRenderedMsg:
 		delete(m.detail.inflight, msg.key)
 		if msg.rp != nil {
@@ -371,7 +371,7 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 				clear(m.detail.proofs)
 			}
 			m.detail.proofs[msg.key] = msg.rp
-			return m.refreshDetail(false)
+			return m.reader().refreshDetail(false)
 		}
 		return nil
 	case flashTickMsg:
@@ -385,16 +385,16 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 	case skillDoneMsg:
 		return m.route(m.writes, msg)
 	case editorDoneMsg:
-		return m.editorDone(msg)
+		return m.changer().editorDone(msg)
 	case historyMsg, historyMadeMsg, historyWantedMsg:
 		return m.route(m.bg.changes, msg)
 	case olderMsg:
-		return m.onOlder(msg)
+		return m.supervisor().onOlder(msg)
 	case extrasTickMsg, extrasMsg:
 		return m.route(m.bg.extras, msg)
 	case proofReadMsg:
 		if r, ok := m.tree.Selected(); ok && r.ID == msg.id {
-			return m.refreshDetail(false)
+			return m.reader().refreshDetail(false)
 		}
 		return nil
 	case similarMsg:
@@ -407,7 +407,7 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		}
 		return m.route(m.travel, msg)
 	case rewindPlanMsg:
-		return m.onRewindPlan(msg)
+		return m.changer().onRewindPlan(msg)
 	case runsMsg, runsTickMsg:
 		return m.route(m.runs, msg)
 	case sessionsMsg, attributionMsg:
@@ -457,7 +457,7 @@ func (m *Model) key(msg tea.KeyPressMsg) tea.Cmd {
 	case m.search.Typing():
 		return m.route(m.search, msg)
 	case m.feed.loading != nil:
-		return m.keyWhileLoading(msg)
+		return m.loader().keyWhileLoading(msg)
 	}
 	m.status.message = ""
 	// The focused pane first; a key it does not take goes to the key table (the
@@ -557,13 +557,13 @@ func (m *Model) toggleFocus() {
 
 // enter opens: on the tree it shows the node in the detail pane (a group folds or
 // unfolds); in the detail it follows the link under the link cursor.
-func (m *Model) enter() tea.Cmd {
+func (m reader) enter() tea.Cmd {
 	if m.lay.focus == focusDetail {
 		links := m.detail.doc.Links
 		if m.detail.sel.link >= 0 && m.detail.sel.link < len(links) && m.lay.side != sideDetail {
-			m.jumpTo(links[m.detail.sel.link].ID)
+			m.supervisor().jumpTo(links[m.detail.sel.link].ID)
 		} else if m.detail.sel.link >= 0 && m.detail.sel.link < len(links) {
-			m.follow(links[m.detail.sel.link].ID)
+			m.reader().follow(links[m.detail.sel.link].ID)
 		} else if len(links) > 0 {
 			m.flashInfo("choose a link with > and < first")
 		}
@@ -583,7 +583,7 @@ func (m *Model) enter() tea.Cmd {
 }
 
 // back closes what is open: the search, then the jump history, then the detail focus.
-func (m *Model) back() {
+func (m reader) back() {
 	switch {
 	case m.lay.side == sideDiff:
 		// The diff is what is open on top of the tree: esc closes it first, whatever
@@ -591,9 +591,9 @@ func (m *Model) back() {
 		if m.travel != nil {
 			m.travel.diff = diffOff
 		}
-		m.setSide(sideDetail)
+		m.supervisor().setSide(sideDetail)
 		m.layout()
-		m.rebuildDetail()
+		m.reader().rebuildDetail()
 		m.flashInfo("diff closed")
 	case m.search.Query() != "":
 		m.search.Clear()
@@ -602,9 +602,9 @@ func (m *Model) back() {
 		if m.lay.side == sideDiff {
 			m.travel.diff = diffOff
 		}
-		m.setSide(sideDetail)
+		m.supervisor().setSide(sideDetail)
 		m.layout()
-		m.rebuildDetail()
+		m.reader().rebuildDetail()
 	case len(m.detail.sel.history) > 0:
 		p := m.detail.sel.history[len(m.detail.sel.history)-1]
 		m.detail.sel.history = m.detail.sel.history[:len(m.detail.sel.history)-1]
@@ -616,7 +616,7 @@ func (m *Model) back() {
 }
 
 // follow jumps to an object, remembering where we were (esc goes back).
-func (m *Model) follow(id string) {
+func (m reader) follow(id string) {
 	if m.shown.forest == nil {
 		return
 	}
@@ -632,7 +632,7 @@ func (m *Model) follow(id string) {
 	m.tree.Reveal(p)
 }
 
-func (m *Model) moveLink(d int) {
+func (m reader) moveLink(d int) {
 	n := len(m.detail.doc.Links)
 	if n == 0 {
 		return
@@ -641,7 +641,7 @@ func (m *Model) moveLink(d int) {
 	if m.detail.sel.link < 0 {
 		m.detail.sel.link = 0
 	}
-	m.rebuildDetail()
+	m.reader().rebuildDetail()
 	l := m.detail.doc.Links[m.detail.sel.link]
 	m.detail.ScrollTo(l.Line, l.Line)
 }
@@ -649,7 +649,7 @@ func (m *Model) moveLink(d int) {
 // refreshDetail rebuilds the detail pane for the selection. With reset (the selection
 // changed) the sentence and issue cursors start over: on the first open issue's
 // sentence when there is one. It returns the markdown rendering to run, if any.
-func (m *Model) refreshDetail(reset bool) tea.Cmd {
+func (m reader) refreshDetail(reset bool) tea.Cmd {
 	if m.shown.snap == nil {
 		return nil
 	}
@@ -661,7 +661,7 @@ func (m *Model) refreshDetail(reset bool) tea.Cmd {
 		// The pane shown does not follow the tree: keep its place.
 		m.detail.sel.path, m.detail.sel.id = r.Path, r.ID
 		m.detail.sel.sentence, m.detail.sel.issue = 0, -1
-		return m.rebuildDetail()
+		return m.reader().rebuildDetail()
 	}
 	if reset {
 		m.detail.sel.path, m.detail.sel.id = r.Path, r.ID
@@ -682,18 +682,18 @@ func (m *Model) refreshDetail(reset bool) tea.Cmd {
 			}
 		}
 	}
-	cmd := m.rebuildDetail()
+	cmd := m.reader().rebuildDetail()
 	if reset && m.detail.sel.issue >= 0 {
-		m.scrollToSentence()
+		m.reader().scrollToSentence()
 	}
 	return cmd
 }
 
 // rebuildDetail renders the detail doc for the current state (no reset).
-func (m *Model) rebuildDetail() tea.Cmd {
+func (m reader) rebuildDetail() tea.Cmd {
 	r, ok := m.tree.Selected()
 	w := m.detail.width
-	if doc, cmd, side := m.sideDoc(w); side && w > 0 {
+	if doc, cmd, side := m.supervisor().sideDoc(w); side && w > 0 {
 		m.detail.SetDoc(doc)
 		return cmd
 	}
@@ -712,10 +712,10 @@ func (m *Model) rebuildDetail() tea.Cmd {
 		} else if st != nil && !st.Proof.Blank() {
 			state.ProofText, state.ProofErr = st.Proof.Text()
 			if changed := (*model.ChangedError)(nil); errors.As(state.ProofErr, &changed) {
-				state.ProofErr = m.changedSince(changed.Path)
+				state.ProofErr = m.reader().changedSince(changed.Path)
 			}
 			if state.ProofErr == nil {
-				state.Proof, cmd = m.proofFor(state.ProofText, w-2)
+				state.Proof, cmd = m.reader().proofFor(state.ProofText, w-2)
 				m.detail.sel.sentence = min(max(m.detail.sel.sentence, 0), max(len(state.Proof.Sentences)-1, 0))
 				state.Sentence = m.detail.sel.sentence
 			}
@@ -753,13 +753,13 @@ func (m *Model) rebuildDetail() tea.Cmd {
 
 // proofFor returns the best rendering at hand (markdown if cached, else the plain
 // fallback) and the command that renders the markdown when it is not cached.
-func (m *Model) proofFor(proof string, width int) (*views.RenderedProof, tea.Cmd) {
+func (m reader) proofFor(proof string, width int) (*views.RenderedProof, tea.Cmd) {
 	style := m.look.st.MarkdownStyle()
-	key := m.proofKey(proof, width, style)
+	key := m.reader().proofKey(proof, width, style)
 	if rp, ok := m.detail.proofs[key]; ok {
 		return rp, nil
 	}
-	plainKey := m.proofKey(proof, width, "plain")
+	plainKey := m.reader().proofKey(proof, width, "plain")
 	rp, ok := m.detail.proofs[plainKey]
 	if !ok && len(proof) > largeProof && !m.detail.syncRender {
 		// Laid out off the UI goroutine too: a 100,000-sentence proof took 0.5 s.
@@ -795,7 +795,7 @@ const largeProof = 128 << 10
 
 // proofKey is views.ProofKey, remembering the last proof's hash: hashing a proof of
 // megabytes on every rebuild of the detail (each ] in it) cost more than the rest.
-func (m *Model) proofKey(proof string, width int, style string) string {
+func (m reader) proofKey(proof string, width int, style string) string {
 	if len(proof) < largeProof {
 		return views.ProofKey(proof, width, style, m.look.math)
 	}
@@ -824,7 +824,7 @@ func renderProof(render func(string, int, string, mathtext.Mode) (*views.Rendere
 
 // changedSince says that a proof's file changed since the shown snapshot was read, and
 // how to see the new version.
-func (m *Model) changedSince(path string) error {
+func (m reader) changedSince(path string) error {
 	switch {
 	case m.travel != nil:
 		return fmt.Errorf("%s has changed since the folder was loaded: t returns to now and shows it", path)
@@ -854,24 +854,24 @@ func proofText(st *model.Statement) string {
 }
 
 // moveSentence moves the sentence cursor and keeps the sentence in view.
-func (m *Model) moveSentence(d int) {
-	st := m.selectedStatement()
+func (m reader) moveSentence(d int) {
+	st := m.reader().selectedStatement()
 	if st == nil {
 		return
 	}
 	// The sentences of the layout at hand, not split again: a proof of 100,000
 	// sentences took 0.15–0.7 s a key.
-	rp, _ := m.proofFor(proofText(st), m.detail.width-2)
+	rp, _ := m.reader().proofFor(proofText(st), m.detail.width-2)
 	n := len(rp.Sentences)
 	if n == 0 {
 		return
 	}
 	m.detail.sel.sentence = min(max(m.detail.sel.sentence+d, 0), n-1)
-	m.rebuildDetail()
-	m.scrollToSentence()
+	m.reader().rebuildDetail()
+	m.reader().scrollToSentence()
 }
 
-func (m *Model) scrollToSentence() {
+func (m reader) scrollToSentence() {
 	r, ok := m.tree.Selected()
 	if !ok {
 		return
@@ -880,7 +880,7 @@ func (m *Model) scrollToSentence() {
 	if st == nil || m.detail.doc.ProofStart < 0 {
 		return
 	}
-	rp, _ := m.proofFor(proofText(st), m.detail.width-2)
+	rp, _ := m.reader().proofFor(proofText(st), m.detail.width-2)
 	first, last := rp.SentenceLines(m.detail.sel.sentence)
 	if first < 0 {
 		return
@@ -890,8 +890,8 @@ func (m *Model) scrollToSentence() {
 
 // nextIssue moves the issue cursor to the next thread and the sentence cursor to the
 // sentence it points at.
-func (m *Model) nextIssue() {
-	st := m.selectedStatement()
+func (m reader) nextIssue() {
+	st := m.reader().selectedStatement()
 	if st == nil || len(st.Issues) == 0 {
 		return
 	}
@@ -901,8 +901,8 @@ func (m *Model) nextIssue() {
 	if idx, _ := model.LocateSentence(model.SplitSentences(proofText(st)), t.Issue.Sentence, t.Issue.SentenceText); idx >= 0 {
 		m.detail.sel.sentence = idx
 	}
-	m.rebuildDetail()
-	m.scrollToSentence()
+	m.reader().rebuildDetail()
+	m.reader().scrollToSentence()
 	if m.detail.sel.issue < len(m.detail.doc.IssueLines) && m.detail.doc.ProofStart < 0 {
 		l := m.detail.doc.IssueLines[m.detail.sel.issue]
 		m.detail.ScrollTo(l, l+3)
@@ -918,11 +918,11 @@ func (m *Model) nextIssue() {
 // gap, a decision) before the agent the orchestrator would run, what holds up the
 // most of the root first (model.ReviewOrder). It always does, searching or not (search
 // has its own keys), and says when it wraps.
-func (m *Model) next(d int) {
+func (m reader) next(d int) {
 	if m.shown.forest == nil {
 		return
 	}
-	list := m.reviewOrder()
+	list := m.reader().reviewOrder()
 	if len(list) == 0 {
 		m.flashInfo("the review queue is empty: no statement awaits a check, a fix or a decision")
 		return
@@ -966,7 +966,7 @@ func stepWrap(list []string, i, d int) (string, bool) {
 // reviewOrder is the review queue of the shown snapshot: the extras' when they are
 // built for it, else worked out here once for that snapshot (n pressed just after a
 // write, before its extras came).
-func (m *Model) reviewOrder() []string {
+func (m reader) reviewOrder() []string {
 	if ex := m.bg.extras.shown; ex != nil && ex.snap == m.shown.snap {
 		return ex.review
 	}
@@ -985,14 +985,14 @@ func (m *Model) flashInfo(s string) {
 }
 
 // openForm shows a form.
-func (m *Model) openForm(f *dialog.Form) tea.Cmd {
+func (m changer) openForm(f *dialog.Form) tea.Cmd {
 	m.dlg.form = f
 	f.SetDark(m.look.dark)
 	f.SetSize(m.dialogWidth()-4, m.dialogHeight()-2)
 	return f.Focus()
 }
 
-func (m *Model) undoDisabled() string {
+func (m changer) undoDisabled() string {
 	if s := m.env.opts.Seat; s != nil && s.ReadOnly {
 		return readOnlyReason(s.Name)
 	}

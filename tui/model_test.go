@@ -155,8 +155,8 @@ func TestSearch(t *testing.T) {
 	}
 	// n still walks the review queue while a search is on.
 	keys(t, m, "n")
-	if selectedID(m) != m.reviewOrder()[0] {
-		t.Fatalf("n during a search: cursor %q, want the queue's first %q", selectedID(m), m.reviewOrder()[0])
+	if selectedID(m) != m.reader().reviewOrder()[0] {
+		t.Fatalf("n during a search: cursor %q, want the queue's first %q", selectedID(m), m.reader().reviewOrder()[0])
 	}
 	keys(t, m, "esc")
 	if m.search.Query() != "" {
@@ -424,7 +424,7 @@ func TestPatchOpensTheEditor(t *testing.T) {
 	m, dir := newTestModel(t, 120, 40)
 	keys(t, m, "n", "n") // s-015, open issue #1
 	// Simulate the editor: the command returned by P is an exec; run the callback path.
-	cmd := m.startSkill("fix-patch-proof")
+	cmd := m.changer().startSkill("fix-patch-proof")
 	if cmd == nil {
 		t.Fatalf("P did not start the editor: %q", m.status.message)
 	}

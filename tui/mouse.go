@@ -25,9 +25,9 @@ func (m *Model) mouseClick(msg tea.MouseClickMsg) tea.Cmd {
 	case dw > 0:
 		m.lay.focus = focusDetail
 		if l, ok := m.detail.LinkAt(y); ok && m.lay.side != sideDetail {
-			m.jumpTo(l.ID)
+			m.supervisor().jumpTo(l.ID)
 		} else if ok {
-			m.follow(l.ID)
+			m.reader().follow(l.ID)
 		}
 	}
 	m.layout()

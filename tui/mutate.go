@@ -33,22 +33,22 @@ type editorDoneMsg struct {
 
 // startSkill begins a change: it refuses with the precondition's reason, or opens the
 // skill's form, or (for C) goes straight to the confirmation.
-func (m *Model) startSkill(name string) tea.Cmd {
+func (m changer) startSkill(name string) tea.Cmd {
 	skill, ok := store.Lookup(name)
 	if !ok {
 		return nil
 	}
-	if why := m.skillDisabled(name, verbFor(name)); why != "" {
+	if why := m.changer().skillDisabled(name, verbFor(name)); why != "" {
 		m.flashError(why)
 		return nil
 	}
-	id, _, _ := m.target(skill)
-	return m.startSkillOn(skill, id, nil, "")
+	id, _, _ := m.changer().target(skill)
+	return m.changer().startSkillOn(skill, id, nil, "")
 }
 
 // startSkillOn begins a change of a skill on a given object, its form starting with
 // the skill's prefill and then values (a decision's proposal), about in front.
-func (m *Model) startSkillOn(skill *store.Skill, id string, values map[string]string, about string) tea.Cmd {
+func (m changer) startSkillOn(skill *store.Skill, id string, values map[string]string, about string) tea.Cmd {
 	if why := m.travel.ReadOnly(); why != "" {
 		m.flashError(why)
 		return nil
@@ -57,13 +57,13 @@ func (m *Model) startSkillOn(skill *store.Skill, id string, values map[string]st
 		m.flashError("cannot " + verbFor(skill.Name) + ": " + reason(err))
 		return nil
 	}
-	if f := m.takeDraft(skill.Name, id); f != nil && len(values) == 0 {
-		return m.openForm(f)
+	if f := m.changer().takeDraft(skill.Name, id); f != nil && len(values) == 0 {
+		return m.changer().openForm(f)
 	}
 	name := skill.Name
 	ch := &dialog.Change{Skill: skill, Target: id, Version: m.shown.snap.Versions.Get(id), Args: store.Args{skill.Target: id}}
 	ch.Seen = m.shown.snap.Statements.Get(id)
-	pf := m.prefillFor(skill, id)
+	pf := m.changer().prefillFor(skill, id)
 	if len(values) > 0 {
 		merged := map[string]string{}
 		for k, v := range pf.values {
@@ -79,32 +79,32 @@ func (m *Model) startSkillOn(skill *store.Skill, id string, values map[string]st
 	}
 	switch {
 	case pf.direct:
-		return m.openConfirm(ch)
+		return m.changer().openConfirm(ch)
 	case name == "fix-patch-proof" || name == "state-complete-proof":
-		if why := m.editorReason(); why != "" {
+		if why := m.room().editorReason(); why != "" {
 			m.flashError(why)
 			return nil
 		}
-		return m.editProof(name, id, ch.Version)
+		return m.changer().editProof(name, id, ch.Version)
 	}
-	return m.openChangeForm(ch, m.formFor(skill, id, skill.Summary, pf))
+	return m.changer().openChangeForm(ch, m.changer().formFor(skill, id, skill.Summary, pf))
 }
 
 // openChangeForm opens a change's form; its values go to the confirmation.
-func (m *Model) openChangeForm(ch *dialog.Change, f *dialog.Form) tea.Cmd {
+func (m changer) openChangeForm(ch *dialog.Change, f *dialog.Form) tea.Cmd {
 	f.Submit = func(vals map[string]any) tea.Cmd {
 		for k, v := range vals {
 			ch.Args[k] = v
 		}
-		m.finishArgs(ch)
-		return m.openConfirm(ch)
+		m.changer().finishArgs(ch)
+		return m.changer().openConfirm(ch)
 	}
 	ch.Form, f.Change = f, ch
-	return m.openForm(f)
+	return m.changer().openForm(f)
 }
 
 // finishArgs turns form values into the skill's argument shapes.
-func (m *Model) finishArgs(ch *dialog.Change) {
+func (m changer) finishArgs(ch *dialog.Change) {
 	a := ch.Args
 	switch ch.Skill.Name {
 	case "state-mark-false", "state-propose-modification":
@@ -134,8 +134,8 @@ func nonNil(s []string) []string {
 }
 
 // sentenceUnderCursor is the number and text of the sentence the cursor is on.
-func (m *Model) sentenceUnderCursor() (int, string) {
-	st := m.selectedStatement()
+func (m changer) sentenceUnderCursor() (int, string) {
+	st := m.reader().selectedStatement()
 	if st == nil {
 		return 0, ""
 	}
@@ -148,7 +148,7 @@ func (m *Model) sentenceUnderCursor() (int, string) {
 
 // editProof opens $EDITOR on the proof, like git commit; the rest of the change is
 // asked for when the editor exits.
-func (m *Model) editProof(skill, id, version string) tea.Cmd {
+func (m changer) editProof(skill, id, version string) tea.Cmd {
 	st := m.shown.snap.Statements.Get(id)
 	// The proof (a lean statement's is read from its file), the temporary file and the
 	// edited text are read and written outside Update: in this command and in the
@@ -192,7 +192,7 @@ func (m *Model) editProof(skill, id, version string) tea.Cmd {
 }
 
 // editorDone continues a proof change after the editor exits.
-func (m *Model) editorDone(msg editorDoneMsg) tea.Cmd {
+func (m changer) editorDone(msg editorDoneMsg) tea.Cmd {
 	if msg.err != nil {
 		m.showError("the editor failed; nothing was written", msg.err.Error())
 		return nil
@@ -204,7 +204,7 @@ func (m *Model) editorDone(msg editorDoneMsg) tea.Cmd {
 	}
 	skill, _ := store.Lookup(msg.skill)
 	ch := &dialog.Change{Skill: skill, Target: msg.target, Version: msg.version, Args: store.Args{skill.Target: msg.target}, Seen: m.shown.snap.Statements.Get(msg.target)}
-	pf := m.prefillFor(skill, msg.target)
+	pf := m.changer().prefillFor(skill, msg.target)
 	about := pf.about
 	if msg.skill == "fix-patch-proof" {
 		ch.Args["updated_proof"] = proof
@@ -218,32 +218,32 @@ func (m *Model) editorDone(msg editorDoneMsg) tea.Cmd {
 		ch.Args["proof_text"] = proof
 	}
 	pf.about = about
-	return m.openChangeForm(ch, m.formFor(skill, msg.target, about, pf))
+	return m.changer().openChangeForm(ch, m.changer().formFor(skill, msg.target, about, pf))
 }
 
 // openUndo asks to undo the last change of this session.
-func (m *Model) openUndo() tea.Cmd {
+func (m changer) openUndo() tea.Cmd {
 	last, ok := m.writes.Last()
 	if !ok {
 		m.flashError("cannot undo: no change was made in this session")
 		return nil
 	}
-	return m.openConfirm(&dialog.Change{Undo: last})
+	return m.changer().openConfirm(&dialog.Change{Undo: last})
 }
 
 // openRedo asks to redo the last undo of this session: the undo is taken back, as a
 // change of its own.
-func (m *Model) openRedo() tea.Cmd {
+func (m changer) openRedo() tea.Cmd {
 	last, ok := m.writes.LastUndo()
 	if !ok {
 		m.flashError("cannot redo: no undo was made in this session since the last change")
 		return nil
 	}
-	return m.openConfirm(&dialog.Change{Undo: last, Redo: true})
+	return m.changer().openConfirm(&dialog.Change{Undo: last, Redo: true})
 }
 
 // redoDisabled is ctrl+r's disabled reason.
-func (m *Model) redoDisabled() string {
+func (m changer) redoDisabled() string {
 	if why := m.travel.ReadOnly(); why != "" {
 		return why
 	}
@@ -255,10 +255,10 @@ func (m *Model) redoDisabled() string {
 
 // onWritten reports a change written: its ID, what it did; the folder is read again
 // when it is not watched.
-func (m *Model) onWritten(msg writtenMsg) tea.Cmd {
+func (m changer) onWritten(msg writtenMsg) tea.Cmd {
 	var back tea.Cmd
 	if msg.ch.Rewind != nil && m.travel != nil {
-		back = m.exitTravel() // the folder now is what was shown
+		back = m.supervisor().exitTravel() // the folder now is what was shown
 	}
 	res := msg.res
 	m.flashInfo(fmt.Sprintf("✓ %s %s by %s: %s", res.Change, msg.name, model.SanitizeLine(res.Actor), res.Objects()))
@@ -266,16 +266,16 @@ func (m *Model) onWritten(msg writtenMsg) tea.Cmd {
 		m.status.message = ""
 	}
 	if m.feed.src == nil {
-		return tea.Batch(back, m.reloadAll())
+		return tea.Batch(back, m.loader().reloadAll())
 	}
 	return back
 }
 
 // onWriteFailed says why nothing was written; a conflict reopens the change's form.
-func (m *Model) onWriteFailed(msg writeFailedMsg) tea.Cmd {
+func (m changer) onWriteFailed(msg writeFailedMsg) tea.Cmd {
 	var ce *store.ConflictError
 	if errors.As(msg.err, &ce) {
-		return tea.Batch(m.reopenAfterConflict(msg.ch, ce.Object), m.reloadAll())
+		return tea.Batch(m.changer().reopenAfterConflict(msg.ch, ce.Object), m.loader().reloadAll())
 	}
 	m.showError(msg.name+" failed, nothing was written", reason(msg.err))
 	return nil

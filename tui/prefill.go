@@ -29,7 +29,7 @@ type prefill struct {
 }
 
 // prefillFor is the prefill of a skill on the selection.
-func (m *Model) prefillFor(skill *store.Skill, id string) prefill {
+func (m changer) prefillFor(skill *store.Skill, id string) prefill {
 	st := m.shown.snap.Statements.Get(id)
 	firstOpen := ""
 	if st != nil {
@@ -61,7 +61,7 @@ func (m *Model) prefillFor(skill *store.Skill, id string) prefill {
 			hidden: map[string]bool{"direction": true},
 		}
 	case "check-reject-proof":
-		n, text := m.sentenceUnderCursor()
+		n, text := m.changer().sentenceUnderCursor()
 		num := ""
 		if n > 0 {
 			num = strconv.Itoa(n)
@@ -120,14 +120,14 @@ func (m *Model) prefillFor(skill *store.Skill, id string) prefill {
 }
 
 // formFor builds a skill's form from its parameters and the prefill.
-func (m *Model) formFor(skill *store.Skill, target, about string, pf prefill) *dialog.Form {
+func (m changer) formFor(skill *store.Skill, target, about string, pf prefill) *dialog.Form {
 	if pf.about != "" {
 		about = pf.about
 	}
 	f := dialog.NewForm(skill.Name+" · "+target, about)
 	f.SetDark(m.look.dark) // before the fields: they are made in its styles
 	f.Editor, f.Changed = m.env.opts.Editor, pf.changed
-	f.NoEditor = m.editorReason()
+	f.NoEditor = m.room().editorReason()
 	for _, p := range skill.Params {
 		if p.Name == skill.Target || pf.hidden[p.Name] {
 			continue

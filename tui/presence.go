@@ -136,7 +136,7 @@ type roomMsg struct {
 }
 
 // listenRoom waits for news of the others (none without a seat).
-func (m *Model) listenRoom() tea.Cmd {
+func (m presence) listenRoom() tea.Cmd {
 	s := m.env.opts.Seat
 	if s == nil {
 		return nil
@@ -150,7 +150,7 @@ func (m *Model) listenRoom() tea.Cmd {
 }
 
 // onRoom takes news of the others and listens again.
-func (m *Model) onRoom(msg tea.Msg) (tea.Cmd, bool) {
+func (m presence) onRoom(msg tea.Msg) (tea.Cmd, bool) {
 	rm, ok := msg.(roomMsg)
 	if !ok {
 		return nil, false
@@ -159,12 +159,12 @@ func (m *Model) onRoom(msg tea.Msg) (tea.Cmd, bool) {
 		return nil, true
 	}
 	m.others = rm.others
-	return m.listenRoom(), true
+	return m.room().listenRoom(), true
 }
 
 // sitAt tells the others where this workbench is and what it is doing (a no-op when
 // nothing changed; no seat, no room).
-func (m *Model) sitAt() {
+func (m presence) sitAt() {
 	s := m.env.opts.Seat
 	if s == nil {
 		return
@@ -184,7 +184,7 @@ func (m *Model) sitAt() {
 
 // servedReason is why a row is disabled over SSH: every change for a viewer, and the
 // proof editor for everyone; "" otherwise.
-func (m *Model) servedReason(b binding) string {
+func (m presence) servedReason(b binding) string {
 	s := m.env.opts.Seat
 	switch {
 	case s == nil:
@@ -192,7 +192,7 @@ func (m *Model) servedReason(b binding) string {
 	case s.ReadOnly && mutatingRow(b):
 		return readOnlyReason(s.Name)
 	case b.skill == "fix-patch-proof":
-		return m.editorReason()
+		return m.room().editorReason()
 	}
 	return ""
 }
@@ -206,7 +206,7 @@ func readOnlyReason(name string) string {
 
 // editorReason is why no editor runs: over SSH it would run on the server, as the
 // server's user, and an editor can start a shell.
-func (m *Model) editorReason() string {
+func (m presence) editorReason() string {
 	if m.env.opts.Seat == nil {
 		return ""
 	}
@@ -222,7 +222,7 @@ func needRoom(m *Model) string {
 }
 
 // openWho lists everyone connected: who, as what, on which statement, doing what.
-func (m *Model) openWho() tea.Cmd {
+func (m presence) openWho() tea.Cmd {
 	s := m.env.opts.Seat
 	if s == nil {
 		return nil
@@ -256,7 +256,7 @@ func (m *Model) openWho() tea.Cmd {
 
 // roomStatus is the status bar's part about the room: who this is (and read only), and
 // the others' names.
-func (m *Model) roomStatus() []string {
+func (m presence) roomStatus() []string {
 	s := m.env.opts.Seat
 	if s == nil {
 		return nil
@@ -278,7 +278,7 @@ func (m *Model) roomStatus() []string {
 }
 
 // roomNote is what the others are writing, for the second status line ("" if nothing).
-func (m *Model) roomNote() string {
+func (m presence) roomNote() string {
 	var notes []string
 	for _, p := range m.others {
 		if p.Doing != "" {
@@ -290,7 +290,7 @@ func (m *Model) roomNote() string {
 
 // roomMarks are the tree's markers: on each statement someone else is on, their
 // initials (two letters each; "+" when more do not fit).
-func (m *Model) roomMarks() map[string]string {
+func (m presence) roomMarks() map[string]string {
 	if len(m.others) == 0 {
 		return nil
 	}

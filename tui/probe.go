@@ -84,7 +84,7 @@ func (p *Probe) Cursor() string { return p.m.tree.Cursor() }
 func (p *Probe) Rows() int { return len(p.m.tree.Rows()) }
 
 // LoadCmd is the command that reads the folder (ProbeOptions.Loading), as Init starts it.
-func (p *Probe) LoadCmd() tea.Cmd { return p.m.loadCmd() }
+func (p *Probe) LoadCmd() tea.Cmd { return p.m.loader().loadCmd() }
 
 // Loading reports whether the folder is still being read, and why its last read failed.
 func (p *Probe) Loading() (bool, error) {
@@ -116,18 +116,18 @@ func (p *Probe) WatchWith(feed *live.Feed) tea.Cmd {
 
 // Next is the listen command the workbench has outstanding after a frame: it asks the
 // live room for the next (nil when there is no watcher).
-func (p *Probe) Next() tea.Cmd { return p.m.listen() }
+func (p *Probe) Next() tea.Cmd { return p.m.loader().listen() }
 
 // Watching reports whether the watcher still runs, and the note about it.
 func (p *Probe) Watching() (bool, string) { return p.m.feed.src != nil, p.m.feed.watchNote }
 
 // WatchSessions is the command that polls the agents' transcripts once they change.
-func (p *Probe) WatchSessions() tea.Cmd { return p.m.watchSessions(p.m.bg.sess.w) }
+func (p *Probe) WatchSessions() tea.Cmd { return p.m.supervisor().watchSessions(p.m.bg.sess.w) }
 
 // ShowProof looks a proof up as the detail pane does at a width: the command, if any,
 // renders its markdown off the UI goroutine.
 func (p *Probe) ShowProof(proof string, width int) tea.Cmd {
-	_, cmd := p.m.proofFor(proof, width)
+	_, cmd := p.m.reader().proofFor(proof, width)
 	return cmd
 }
 

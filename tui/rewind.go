@@ -26,14 +26,14 @@ type rewindPlanMsg struct {
 }
 
 // planRewind asks the store for the plan of a rewind to the change shown.
-func (m *Model) planRewind() tea.Cmd {
+func (m changer) planRewind() tea.Cmd {
 	t := m.travel
 	if t == nil {
 		return nil
 	}
 	id := t.Shown()
 	dir := m.env.dir
-	now := m.present()
+	now := m.changer().present()
 	return func() tea.Msg {
 		plan, err := store.PlanRewind(dir, id)
 		if err == nil && now.snap != nil {
@@ -44,7 +44,7 @@ func (m *Model) planRewind() tea.Cmd {
 }
 
 // onRewindPlan opens the confirmation with the plan.
-func (m *Model) onRewindPlan(msg rewindPlanMsg) tea.Cmd {
+func (m changer) onRewindPlan(msg rewindPlanMsg) tea.Cmd {
 	if msg.err != nil {
 		m.flashError("cannot rewind: " + reason(msg.err))
 		return nil
@@ -72,7 +72,7 @@ func (m *Model) onRewindPlan(msg rewindPlanMsg) tea.Cmd {
 			strings.Join(p.CountersBefore, " "), strings.Join(p.CountersAfter, " ")))
 	}
 	ch.Preview = append(ch.Preview, fmt.Sprintf("recorded as change %s (skill rewind) by %s; u takes it back", p.Change, m.env.actor))
-	return m.openConfirm(ch)
+	return m.changer().openConfirm(ch)
 }
 
 // applyRewind writes the rewind confirmed (off the UI goroutine) and reports it as a

@@ -173,7 +173,7 @@ func (r *Runs) State(now time.Time) views.RunsState {
 
 // presentGraph is the graph of the present: while travelling or paused, the newest one
 // read, not the one shown (the stall alarm's presentSource).
-func (m *Model) presentGraph() *model.Graph {
+func (m supervisor) presentGraph() *model.Graph {
 	switch {
 	case m.feed.pending != nil:
 		return m.feed.pending.Graph
@@ -184,12 +184,12 @@ func (m *Model) presentGraph() *model.Graph {
 }
 
 // transcripts is when the agents' transcripts last had a line, and whose.
-func (m *Model) transcripts() (time.Time, string) {
+func (m supervisor) transcripts() (time.Time, string) {
 	return m.bg.sess.rep.LastLine, m.bg.sess.rep.LastWhat
 }
 
 // runsState is the runs pane's state: the runs, and the agents' sessions when followed.
-func (m *Model) runsState() views.RunsState {
+func (m supervisor) runsState() views.RunsState {
 	rs := m.runs.State(m.now())
 	if m.env.opts.Sessions != nil {
 		rs.Sessions, rs.SessionsWhere = m.bg.sess.Rows(), m.env.opts.Sessions.ClaudeDir+"/projects"

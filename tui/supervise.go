@@ -127,7 +127,7 @@ const (
 // the newest log, and the extras of the shown snapshot (not while travelling: time
 // travel has its own). One of each runs at a time; a newer snapshot waits for the
 // running one.
-func (m *Model) supervise() tea.Cmd {
+func (m supervisor) supervise() tea.Cmd {
 	cmd := m.bg.changes.List()
 	if m.travel == nil && m.shown.snap != nil {
 		cmd = tea.Batch(cmd, m.bg.extras.Build(m.shown.snap, m.shown.g))
@@ -216,17 +216,17 @@ func (e *Extras) Update(_ common.Common, msg tea.Msg) (tea.Cmd, tea.Msg) {
 
 // onExtrasBuilt shows extras built for the present (while travelling, the present is
 // built again on return).
-func (m *Model) onExtrasBuilt(msg extrasBuiltMsg) tea.Cmd {
+func (m supervisor) onExtrasBuilt(msg extrasBuiltMsg) tea.Cmd {
 	if m.travel != nil {
 		return nil
 	}
 	m.bg.extras.shown = msg.ex
 	m.tree.SetRetreads(msg.ex.retreads)
-	return m.rebuildDetail()
+	return m.reader().rebuildDetail()
 }
 
 // setSide shows a pane in place of the detail (sideDetail: the detail again).
-func (m *Model) setSide(s side) {
+func (m supervisor) setSide(s side) {
 	m.lay.side = s
 	m.detail.sel.link = -1
 	m.detail.offset = 0
@@ -239,11 +239,11 @@ func (m *Model) setSide(s side) {
 }
 
 // toggleSide opens a pane in place of the detail, with the focus, or closes it.
-func (m *Model) toggleSide(s side) tea.Cmd {
+func (m supervisor) toggleSide(s side) tea.Cmd {
 	if m.lay.side == s {
-		m.setSide(sideDetail)
+		m.supervisor().setSide(sideDetail)
 	} else {
-		m.setSide(s)
+		m.supervisor().setSide(s)
 		m.lay.focus = focusDetail
 	}
 	m.layout()
@@ -251,15 +251,15 @@ func (m *Model) toggleSide(s side) tea.Cmd {
 	if s == sideRuns && !m.runs.read {
 		cmd = m.runs.Poll(false)
 	}
-	return tea.Batch(cmd, m.rebuildDetail())
+	return tea.Batch(cmd, m.reader().rebuildDetail())
 }
 
 // sideDoc renders the pane shown in place of the detail, or reports false for the
 // detail itself (and the activity, which is a list of its own).
-func (m *Model) sideDoc(w int) (views.Doc, tea.Cmd, bool) {
+func (m supervisor) sideDoc(w int) (views.Doc, tea.Cmd, bool) {
 	switch m.lay.side {
 	case sideRuns:
-		return views.RunsDoc(m.look.st, m.runsState(), w), nil, true
+		return views.RunsDoc(m.look.st, m.supervisor().runsState(), w), nil, true
 	case sideGraveyard:
 		var graves []model.Grave
 		if m.bg.extras.shown != nil {
@@ -275,7 +275,7 @@ func (m *Model) sideDoc(w int) (views.Doc, tea.Cmd, bool) {
 }
 
 // sideTitle is the right pane's title for a side pane.
-func (m *Model) sideTitle() string {
+func (m supervisor) sideTitle() string {
 	switch m.lay.side {
 	case sideActivity:
 		return m.activity.Title()
@@ -294,11 +294,11 @@ func (m *Model) sideTitle() string {
 
 // jumpTo shows an object picked in a side pane: the tree goes to it, the detail
 // replaces the pane (the pane keeps its place: its key brings it back).
-func (m *Model) jumpTo(id string) {
+func (m supervisor) jumpTo(id string) {
 	if id == "" {
 		return
 	}
-	m.follow(id)
-	m.setSide(sideDetail)
+	m.reader().follow(id)
+	m.supervisor().setSide(sideDetail)
 	m.layout()
 }

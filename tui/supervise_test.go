@@ -138,7 +138,7 @@ func TestActivityFollowsTheLog(t *testing.T) {
 	if _, err := store.Run(dir, skill, store.Args{"statement_id": "s-014"}, store.Options{Actor: "agent-check"}); err != nil {
 		t.Fatal(err)
 	}
-	runCmds(t, m, m.reloadAll())
+	runCmds(t, m, m.loader().reloadAll())
 	h := headers(m)
 	if len(h) != 39 || h[0] != "l-039" {
 		t.Fatalf("after an outside change the activity starts %v (%d)", h[:2], len(h))
@@ -199,7 +199,7 @@ func TestTimeTravelScrubsThroughTheLog(t *testing.T) {
 func TestTimeTravelDisablesEveryChangeKey(t *testing.T) {
 	m, _ := newTestModel(t, 120, 40)
 	keys(t, m, "n") // s-014: C would be enabled now
-	if why := m.skillDisabled("check-confirm-proof", "confirm"); why != "" {
+	if why := m.changer().skillDisabled("check-confirm-proof", "confirm"); why != "" {
 		t.Fatalf("C is disabled before travelling: %s", why)
 	}
 	keys(t, m, "t", ",")
@@ -294,7 +294,7 @@ func TestLiveChangesWaitDuringTimeTravel(t *testing.T) {
 	if _, err := store.Run(dir, skill, store.Args{"statement_id": "s-014"}, store.Options{Actor: "agent-check"}); err != nil {
 		t.Fatal(err)
 	}
-	runCmds(t, m, m.reloadAll())
+	runCmds(t, m, m.loader().reloadAll())
 	if m.shown.snap != past || m.feed.pending == nil {
 		t.Fatal("the live snapshot replaced the past one")
 	}

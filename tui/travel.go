@@ -103,15 +103,15 @@ func newTravel(want int, wantID string, live shownState, log logSource) *Travel 
 
 // toggleTravel enters time travel (at the change selected in the activity pane when it
 // has the focus, else at the last change) or returns to now.
-func (m *Model) toggleTravel() tea.Cmd {
+func (m supervisor) toggleTravel() tea.Cmd {
 	if m.travel != nil {
-		return m.exitTravel()
+		return m.supervisor().exitTravel()
 	}
-	return m.withHistory(m.enterTravel)
+	return m.supervisor().withHistory(m.enterTravel)
 }
 
 // enterTravel enters time travel through h, the newest log's History.
-func (m *Model) enterTravel(h *store.History) tea.Cmd {
+func (m supervisor) enterTravel(h *store.History) tea.Cmd {
 	if m.travel != nil {
 		return nil // entered meanwhile (a key pressed twice)
 	}
@@ -134,12 +134,12 @@ func (m *Model) enterTravel(h *store.History) tea.Cmd {
 }
 
 // scrub moves time travel d changes later (or earlier).
-func (m *Model) scrub(d int) tea.Cmd {
+func (m supervisor) scrub(d int) tea.Cmd {
 	if m.travel == nil {
-		m.flashError(needTravel(m))
+		m.flashError(needTravel(m.Model))
 		return nil
 	}
-	return m.withHistory(func(h *store.History) tea.Cmd {
+	return m.supervisor().withHistory(func(h *store.History) tea.Cmd {
 		if m.travel == nil {
 			return nil // returned to now meanwhile
 		}
@@ -232,20 +232,20 @@ func (t *Travel) step() tea.Cmd {
 }
 
 // onTravelShow shows a state time travel rebuilt.
-func (m *Model) onTravelShow(msg travelShowMsg) tea.Cmd {
+func (m supervisor) onTravelShow(msg travelShowMsg) tea.Cmd {
 	m.activity.Show(msg.id)
 	m.bg.extras.shown = msg.shown.ex
 	m.tree.SetRetreads(msg.shown.ex.retreads)
-	cmd := m.setSnapshot(msg.shown.snap, msg.shown.g, msg.shown.f, nil)
-	m.followChange(msg.id)
-	return tea.Batch(cmd, m.rebuildDetail())
+	cmd := m.loader().setSnapshot(msg.shown.snap, msg.shown.g, msg.shown.f, nil)
+	m.supervisor().followChange(msg.id)
+	return tea.Batch(cmd, m.reader().rebuildDetail())
 }
 
 // followChange puts the cursor on an object change id touched, so that the detail and
 // d show what the change did: the selection when the change touched it, else the first
 // object it touched that the folder shown holds (statements and problems), else where
 // it was.
-func (m *Model) followChange(id string) {
+func (m supervisor) followChange(id string) {
 	if m.travel == nil || m.shown.forest == nil || m.shown.snap == nil {
 		return
 	}
@@ -268,12 +268,12 @@ func (m *Model) followChange(id string) {
 
 // exitTravel shows the present again: the newest snapshot read, unless the view is
 // paused (then the one shown before travelling, the newer one still waiting).
-func (m *Model) exitTravel() tea.Cmd {
+func (m supervisor) exitTravel() tea.Cmd {
 	t := m.travel
 	m.travel = nil
 	m.activity.Show("")
 	if m.lay.side == sideDiff {
-		m.setSide(sideDetail)
+		m.supervisor().setSide(sideDetail)
 	}
 	live := t.live
 	if m.feed.pending != nil && !m.feed.paused {
@@ -288,7 +288,7 @@ func (m *Model) exitTravel() tea.Cmd {
 		m.tree.SetRetreads(nil)
 	}
 	m.flashInfo("back to now: the folder as it is")
-	return m.setSnapshot(live.snap, live.g, live.f, nil)
+	return m.loader().setSnapshot(live.snap, live.g, live.f, nil)
 }
 
 // Summarize says again what the shown change did (the activity listed more).
@@ -396,9 +396,9 @@ func needTravel(m *Model) string {
 
 // cycleDiff opens the diff of the selected object against the previous change, then
 // against now, then closes it.
-func (m *Model) cycleDiff() tea.Cmd {
+func (m supervisor) cycleDiff() tea.Cmd {
 	if m.travel == nil {
-		m.flashError(needTravel(m))
+		m.flashError(needTravel(m.Model))
 		return nil
 	}
 	return m.route(m.travel, travelDiffMsg{shown: m.lay.side == sideDiff})
@@ -411,15 +411,15 @@ type travelDiffMsg struct{ shown bool }
 type diffShownMsg struct{ off bool }
 
 // onDiffShown shows the diff pane in place of the detail, or the detail again.
-func (m *Model) onDiffShown(msg diffShownMsg) tea.Cmd {
+func (m supervisor) onDiffShown(msg diffShownMsg) tea.Cmd {
 	if msg.off {
-		m.setSide(sideDetail)
+		m.supervisor().setSide(sideDetail)
 	} else {
 		m.lay.side = sideDiff
 		m.detail.offset = 0
 	}
 	m.layout()
-	return m.rebuildDetail()
+	return m.reader().rebuildDetail()
 }
 
 type diffMsg struct {
@@ -502,9 +502,9 @@ func docStatus(v model.Value) string {
 
 // pause pauses or resumes the live view. While travelling the newest snapshot waits for
 // the return to now either way; resuming only says so.
-func (m *Model) pause() tea.Cmd {
+func (m supervisor) pause() tea.Cmd {
 	if m.travel == nil {
-		return m.togglePause()
+		return m.loader().togglePause()
 	}
 	m.feed.paused = !m.feed.paused
 	if m.feed.paused {

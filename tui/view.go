@@ -44,12 +44,12 @@ func (m *Model) Render() string {
 			if t := m.travel; t != nil && t.at >= 0 {
 				title += " · as after " + t.id
 			}
-			m.tree.marks, m.tree.flash = m.roomMarks(), flash
+			m.tree.marks, m.tree.flash = m.room().roomMarks(), flash
 			com := m.common()
 			com.Focused = m.lay.focus == focusTree
 			body := strings.Join(m.tree.View(com), "\n")
 			if m.feed.loading != nil {
-				body = m.loadingView(max(tw-2, 0), max(ph-2, 0))
+				body = m.loader().loadingView(max(tw-2, 0), max(ph-2, 0))
 			}
 			cols = append(cols, box(st, title, body, tw, ph, m.lay.focus == focusTree))
 		}
@@ -61,7 +61,7 @@ func (m *Model) Render() string {
 			com := m.common()
 			com.Focused = m.lay.focus == focusDetail
 			body := strings.Join(pane.View(com), "\n")
-			cols = append(cols, box(st, m.detailTitle(), body, dw, ph, m.lay.focus == focusDetail))
+			cols = append(cols, box(st, m.reader().detailTitle(), body, dw, ph, m.lay.focus == focusDetail))
 		}
 		parts = append(parts, joinColumns(cols...))
 	}
@@ -93,9 +93,9 @@ func (m *Model) Render() string {
 	return screen
 }
 
-func (m *Model) detailTitle() string {
+func (m reader) detailTitle() string {
 	if m.lay.side != sideDetail {
-		return m.sideTitle()
+		return m.supervisor().sideTitle()
 	}
 	r, ok := m.tree.Selected()
 	if !ok {
@@ -116,14 +116,14 @@ func (m *Model) detailTitle() string {
 	// the breadcrumb is made once per selection and width (the forest is per snapshot).
 	key := fmt.Sprintf("%s|%d|%p", r.Path, width, m.shown.forest)
 	if m.detail.crumbKey != key {
-		m.detail.crumbKey, m.detail.crumb = key, breadcrumb(m.nearestIDs(r.Path, width/2+2), width)
+		m.detail.crumbKey, m.detail.crumb = key, breadcrumb(m.reader().nearestIDs(r.Path, width/2+2), width)
 	}
 	return m.detail.crumb + kind + pos
 }
 
 // idPath is the IDs (and group keys) from the root down to the row at path: a tree path
 // names only the rows below an object's first place ("@ID/…"), the forest knows the rest.
-func (m *Model) idPath(path string) []string {
+func (m reader) idPath(path string) []string {
 	var out []string
 	for _, a := range m.shown.forest.Ancestors(path) {
 		out = append(out, strings.TrimPrefix(live.LastID(a), "@"))
@@ -133,7 +133,7 @@ func (m *Model) idPath(path string) []string {
 
 // nearestIDs is idPath cut to the n IDs nearest the node, with "…" first when more lie
 // above (a breadcrumb shows "… ›" for them).
-func (m *Model) nearestIDs(path string, n int) []string {
+func (m reader) nearestIDs(path string, n int) []string {
 	ancestors, more := m.shown.forest.NearestAncestors(path, n)
 	var out []string
 	if more {
@@ -180,7 +180,7 @@ func (m *Model) statusLines() []string {
 	if m.env.opts.DemoOf != "" {
 		left[len(left)-1] += st.Warn.Render(" (demo: scratch copy)")
 	}
-	left = append(left, m.roomStatus()...)
+	left = append(left, m.room().roomStatus()...)
 	if m.travel != nil {
 		// First, so that a narrow screen cuts anything else before it.
 		left = append(left, st.Warn.Bold(true).Render(strings.Join(m.travel.Status(m.common()), "")))
@@ -205,7 +205,7 @@ func (m *Model) statusLines() []string {
 	switch {
 	case m.feed.paused:
 		s := "⏸ paused"
-		if w := m.waiting(); w != "" {
+		if w := m.loader().waiting(); w != "" {
 			s += " (" + w + ")"
 		}
 		left = append(left, st.Warn.Render(s))
@@ -265,7 +265,7 @@ func (m *Model) statusLines() []string {
 	if m.feed.watchNote != "" && m.status.message == "" && !m.search.Typing() {
 		note := st.Warn.Render(model.SanitizeLine(m.feed.watchNote)) + st.Faint.Render(" │ ")
 		line2 = " " + note + m.footer(w-1-cells.Width(note))
-	} else if note := m.roomNote(); note != "" && m.status.message == "" && !m.search.Typing() {
+	} else if note := m.room().roomNote(); note != "" && m.status.message == "" && !m.search.Typing() {
 		note := st.Accent.Render(note) + st.Faint.Render(" │ ")
 		line2 = " " + note + m.footer(w-1-cells.Width(note))
 	}
