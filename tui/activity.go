@@ -482,18 +482,18 @@ func (m supervisor) onOlder(msg olderMsg) tea.Cmd {
 		cmd, why := m.bg.changes.readOlder()
 		if why != "" {
 			m.activity.olderBusy = false
-			m.flashInfo(why)
+			m.status.info(why)
 		}
 		return cmd
 	}
 	m.activity.olderBusy = false
 	if msg.err != nil {
-		m.flashError("cannot read further back: " + msg.err.Error())
+		m.status.error("cannot read further back: " + msg.err.Error())
 		return nil
 	}
 	k, ok := m.bg.changes.takeOlder(msg)
 	if !ok {
-		m.flashInfo("the log changed meanwhile: press enter again to read further back")
+		m.status.info("the log changed meanwhile: press enter again to read further back")
 		return nil
 	}
 	if t := m.travel; t != nil { // its indexes are into the History's changes
@@ -504,9 +504,9 @@ func (m supervisor) onOlder(msg olderMsg) tea.Cmd {
 	}
 	m.activity.Prepend(msg.changes, msg.h.Head())
 	if k == 0 {
-		m.flashInfo("no older change: the lines read back are blank")
+		m.status.info("no older change: the lines read back are blank")
 	} else {
-		m.flashInfo(fmt.Sprintf("read %s older %s, back to %s", thousands(int64(k)), pluralWord(k, "change", "changes"), msg.changes[0].ID))
+		m.status.info(fmt.Sprintf("read %s older %s, back to %s", thousands(int64(k)), pluralWord(k, "change", "changes"), msg.changes[0].ID))
 	}
 	return nil
 }

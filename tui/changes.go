@@ -174,7 +174,7 @@ func (c *Changes) List() tea.Cmd {
 }
 
 // latestSnapshot is the newest snapshot read (the Changes' latestSource).
-func (m supervisor) latestSnapshot() *model.Snapshot { return m.feed.latest }
+func (fd *feed) latestSnapshot() *model.Snapshot { return fd.latest }
 
 // withHistory runs then with the History of the newest snapshot.
 func (m supervisor) withHistory(then func(h *store.History) tea.Cmd) tea.Cmd {

@@ -52,9 +52,9 @@ func (m *Model) answer(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
 	case common.StatusMsg:
 		if msg.OK {
-			m.flashInfo(msg.Text)
+			m.status.info(msg.Text)
 		} else {
-			m.flashError(msg.Text)
+			m.status.error(msg.Text)
 		}
 	case jumpMsg:
 		m.supervisor().jumpTo(msg.id)
@@ -63,7 +63,7 @@ func (m *Model) answer(msg tea.Msg) tea.Cmd {
 			m.tree.Reveal(m.shown.forest.Canon(msg.id))
 		}
 		if msg.say != "" {
-			m.flashInfo(msg.say)
+			m.status.info(msg.say)
 		}
 	case paneChangedMsg:
 		if m.lay.side == msg.side {
@@ -93,7 +93,7 @@ func (m *Model) answer(msg tea.Msg) tea.Cmd {
 	case diffShownMsg:
 		return m.supervisor().onDiffShown(msg)
 	case travelFailedMsg:
-		m.flashError(msg.why)
+		m.status.error(msg.why)
 		m.travel = nil
 	case changesListedMsg:
 		return m.supervisor().onChangesListed(msg)

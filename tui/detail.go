@@ -3,6 +3,7 @@ package tui
 import (
 	"fmt"
 	"strings"
+	"unsafe"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
@@ -176,4 +177,71 @@ func fitWidth(s string, w int) string {
 		return cells.Truncate(s, w, "…")
 	}
 	return s + strings.Repeat(" ", w-sw)
+}
+
+// get returns the best rendering at hand of a proof (markdown in style if kept, else
+// the plain fallback) and the command that renders the markdown when it is not kept.
+func (p *proofRenderings) get(proof string, width int, style string, math mathtext.Mode) (*views.RenderedProof, tea.Cmd) {
+	key := p.key(proof, width, style, math)
+	if rp, ok := p.proofs[key]; ok {
+		return rp, nil
+	}
+	plainKey := p.key(proof, width, "plain", math)
+	rp, ok := p.proofs[plainKey]
+	if !ok && len(proof) > largeProof && !p.syncRender {
+		// Laid out off the UI goroutine too: a 100,000-sentence proof took 0.5 s.
+		rp = views.RenderProofPlain(fmt.Sprintf("(laying out a proof of %d KB …)", len(proof)>>10), width, math)
+		if p.inflight[plainKey] {
+			return rp, nil
+		}
+		p.inflight[plainKey] = true
+		plain := func(text string, w int, _ string, math mathtext.Mode) (*views.RenderedProof, error) {
+			return views.RenderProofPlain(text, w, math), nil
+		}
+		return rp, renderProof(plain, plainKey, proof, width, "plain", math)
+	}
+	if !ok {
+		rp = views.RenderProofPlain(proof, width, math)
+		p.proofs[plainKey] = rp
+	}
+	if p.syncRender {
+		if md, err := p.renderMarkdown(proof, width, style, math); err == nil {
+			p.proofs[key] = md
+			return md, nil
+		}
+	}
+	if p.inflight[key] {
+		return rp, nil
+	}
+	p.inflight[key] = true
+	return rp, renderProof(p.renderMarkdown, key, proof, width, style, math)
+}
+
+// largeProof is the size past which a proof's plain layout is made in a command.
+const largeProof = 128 << 10
+
+// key is views.ProofKey, remembering the last proof's hash: hashing a proof of
+// megabytes on every rebuild of the detail (each ] in it) cost more than the rest.
+func (p *proofRenderings) key(proof string, width int, style string, math mathtext.Mode) string {
+	if len(proof) < largeProof {
+		return views.ProofKey(proof, width, style, math)
+	}
+	if p.lastProof.data != unsafe.StringData(proof) || p.lastProof.n != len(proof) {
+		p.lastProof.data, p.lastProof.n = unsafe.StringData(proof), len(proof)
+		p.lastProof.key = views.ProofKey(proof, 0, "", math)
+	}
+	return fmt.Sprintf("%s/%d/%s/%d", p.lastProof.key, width, style, math)
+}
+
+// rendered keeps a rendering made in a command; false when there was none (it failed).
+func (p *proofRenderings) rendered(msg proofRenderedMsg) bool {
+	delete(p.inflight, msg.key)
+	if msg.rp == nil {
+		return false
+	}
+	if len(p.proofs) > 256 {
+		clear(p.proofs)
+	}
+	p.proofs[msg.key] = msg.rp
+	return true
 }

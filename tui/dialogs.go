@@ -73,11 +73,11 @@ func (m changer) onConfirm(msg tea.Msg) tea.Cmd {
 		return m.writes.Apply(msg.Change)
 	case dialog.ConfirmEditMsg:
 		m.dlg.confirm = nil
-		m.flashInfo("back to the form: nothing was written")
+		m.status.info("back to the form: nothing was written")
 		return m.changer().openForm(msg.Change.Form)
 	case dialog.ConfirmClosedMsg:
 		m.dlg.confirm = nil
-		m.flashInfo(msg.Say)
+		m.status.info(msg.Say)
 	case dialog.ConfirmConflictMsg:
 		if !msg.Reopen {
 			return m.loader().reloadAll()
@@ -149,7 +149,7 @@ func (m changer) onDecide(msg tea.Msg) tea.Cmd {
 	m.dlg.decide = nil
 	dm, ok := msg.(dialog.DecidedMsg)
 	if !ok {
-		m.flashInfo("closed: nothing was decided")
+		m.status.info("closed: nothing was decided")
 		return nil
 	}
 	old, p := dm.Old, dm.Proposal
@@ -176,10 +176,10 @@ func (m changer) onDecide(msg tea.Msg) tea.Cmd {
 func (m *Model) showError(what, why string) {
 	line := what + ": " + model.SanitizeLine(why)
 	if cells.Width(line)+4 <= m.lay.width && !strings.Contains(why, "\n") {
-		m.flashError(line)
+		m.status.error(line)
 		return
 	}
-	m.flashError(what + " (the whole error is shown; esc closes it)")
+	m.status.error(what + " (the whole error is shown; esc closes it)")
 	m.dlg.notice = dialog.NewNotice(what, why)
 	m.sizeDialog()
 }
@@ -197,7 +197,7 @@ func (m changer) reopenAfterConflict(ch *dialog.Change, object string) tea.Cmd {
 	f := ch.Form
 	f.Note = []string{object + " changed since you read it (someone else wrote it): nothing was written.",
 		"Your draft is kept. Reading the new version…"}
-	m.flashError(object + " changed since you read it: nothing was written; your draft is kept")
+	m.status.error(object + " changed since you read it: nothing was written; your draft is kept")
 	return m.changer().openForm(f)
 }
 

@@ -15,7 +15,7 @@ func draftKey(skill, target string) string { return skill + " " + target }
 // keepDraft keeps a form closed with esc, if anything was typed in it.
 func (m changer) keepDraft(f *dialog.Form) {
 	if f == nil || f.Change == nil || f.Change.Skill == nil || !f.Typed {
-		m.flashInfo("cancelled: nothing was written")
+		m.status.info("cancelled: nothing was written")
 		return
 	}
 	if m.dlg.drafts == nil {
@@ -26,7 +26,7 @@ func (m changer) keepDraft(f *dialog.Form) {
 	}
 	ch := f.Change
 	m.dlg.drafts[draftKey(ch.Skill.Name, ch.Target)] = f
-	m.flashInfo("cancelled: nothing was written · " + skillKey(ch.Skill.Name) + " again on " + ch.Target + " brings the draft back")
+	m.status.info("cancelled: nothing was written · " + skillKey(ch.Skill.Name) + " again on " + ch.Target + " brings the draft back")
 }
 
 // takeDraft is the kept draft of a skill on an object, said above its fields; nil if none.

@@ -61,7 +61,7 @@ func (m *Model) openPicker(p *dialog.Picker) tea.Cmd {
 // write and quits when it is done (saying so), never half-way.
 func (m *Model) quit() tea.Cmd {
 	if m.writes.QuitWhenDone() {
-		m.flashInfo("writing a change: referee quits when it is done")
+		m.status.info("writing a change: referee quits when it is done")
 		return nil
 	}
 	return tea.Quit
@@ -72,7 +72,7 @@ func (m *Model) toggleZoom() {
 	m.lay.zoomed = !m.lay.zoomed
 	m.layout()
 	if m.lay.zoomed {
-		m.flashInfo("zoomed: the focused pane takes the whole width · tab switches · z again shows both")
+		m.status.info("zoomed: the focused pane takes the whole width · tab switches · z again shows both")
 	}
 }
 

@@ -182,12 +182,12 @@ func (m *Model) runBinding(b binding) tea.Cmd {
 		return nil
 	}
 	if why := m.room().servedReason(b); why != "" {
-		m.flashError(why)
+		m.status.error(why)
 		return nil
 	}
 	if b.disabled != nil {
 		if why := b.disabled(m); why != "" {
-			m.flashError(why)
+			m.status.error(why)
 			return nil
 		}
 	}

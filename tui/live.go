@@ -23,18 +23,18 @@ const flashFor = 2 * time.Second
 
 // setHead moves the head of the reload chain (the newest frame taken: the next is read
 // and derived from its snapshot and tree).
-func (m loader) setHead(f *live.Forest) {
-	m.feed.head, m.feed.latest = f, f.Snapshot()
+func (fd *feed) setHead(f *live.Forest) {
+	fd.head, fd.latest = f, f.Snapshot()
 }
 
 // listen asks the live room for the frame after the head: the watcher's next batch,
 // read and derived in the command. One listen is outstanding at a time (the next is
 // asked when its frame arrives), so the reload chain has a single owner.
-func (m loader) listen() tea.Cmd {
-	if m.feed.src == nil {
+func (fd *feed) listen() tea.Cmd {
+	if fd.src == nil {
 		return nil
 	}
-	feed, head := m.feed.src, m.feed.head
+	feed, head := fd.src, fd.head
 	return func() tea.Msg { return feed.Next(head) }
 }
 
@@ -58,13 +58,13 @@ func (m loader) onFrame(fr live.Frame) tea.Cmd {
 		m.feed.watchNote = "" // the folder is back and was read again
 	}
 	if fr.LoadErr != nil {
-		m.flashError("cannot read the folder: " + fr.LoadErr.Error())
+		m.status.error("cannot read the folder: " + fr.LoadErr.Error())
 	}
 	if fr.Snap != nil {
-		m.loader().setHead(fr.Forest)
+		m.feed.setHead(fr.Forest)
 	}
 	if !fr.Full {
-		cmds = append(cmds, m.loader().listen())
+		cmds = append(cmds, m.feed.listen())
 	}
 	if fr.Snap == nil {
 		return tea.Batch(cmds...)
@@ -103,17 +103,17 @@ func (m loader) setSnapshot(snap *model.Snapshot, g *model.Graph, f *live.Forest
 func (m loader) togglePause() tea.Cmd {
 	m.feed.paused = !m.feed.paused
 	if m.feed.paused {
-		m.flashInfo("live view paused: changes are counted and shown when you press p again")
+		m.status.info("live view paused: changes are counted and shown when you press p again")
 		return nil
 	}
-	w := m.loader().waiting()
+	w := m.feed.waiting(m.shown.snap)
 	p := m.feed.pending
 	m.feed.pending, m.feed.pendingCount = nil, 0
 	if p == nil {
-		m.flashInfo("live view resumed")
+		m.status.info("live view resumed")
 		return nil
 	}
-	m.flashInfo("live view resumed: " + w + " applied")
+	m.status.info("live view resumed: " + w + " applied")
 	return m.loader().setSnapshot(p.Snap, p.Graph, p.Forest, nil)
 }
 
@@ -126,15 +126,15 @@ func plural(n int, one, many string) string {
 
 // waiting says what a paused view holds back: the changes (log lines) the folder
 // gained, or, when none was logged, how many files changed outside the log.
-func (m loader) waiting() string {
-	if m.feed.pending == nil || m.feed.latest == nil || m.shown.snap == nil {
+func (fd *feed) waiting(shown *model.Snapshot) string {
+	if fd.pending == nil || fd.latest == nil || shown == nil {
 		return ""
 	}
-	if n := m.feed.latest.LogChanges() - m.shown.snap.LogChanges(); n > 0 {
+	if n := fd.latest.LogChanges() - shown.LogChanges(); n > 0 {
 		return plural(n, "change", "changes") + " waiting"
 	}
-	if m.feed.pendingCount > 0 {
-		return plural(m.feed.pendingCount, "file", "files") + " changed outside the log"
+	if fd.pendingCount > 0 {
+		return plural(fd.pendingCount, "file", "files") + " changed outside the log"
 	}
 	return ""
 }

@@ -138,15 +138,15 @@ func (m loader) onLoaded(msg loadedMsg) tea.Cmd {
 		ls.err = msg.LoadErr
 		ls.progress.Done.Store(0)
 		ls.progress.Total.Store(0)
-		m.flashError("cannot read the folder: " + msg.LoadErr.Error())
+		m.status.error("cannot read the folder: " + msg.LoadErr.Error())
 		return m.loader().retryOnChange()
 	}
 	m.feed.loading = nil
-	m.loader().setHead(msg.Forest)
+	m.feed.setHead(msg.Forest)
 	show := m.loader().setSnapshot(msg.Snap, msg.Graph, msg.Forest, nil)
 	// What the first frame does not draw starts now, the extras once it is drawn.
 	m.bg.extras.afterFrame = true
-	return tea.Batch(show, m.loader().listen(), m.runs.Poll(true), m.supervisor().watchSessions(nil)) // the chain goes on from the loaded frame
+	return tea.Batch(show, m.feed.listen(), m.runs.Poll(true), m.supervisor().watchSessions(nil)) // the chain goes on from the loaded frame
 }
 
 // retryOnChange waits for the watcher's next batch after a failed load (the folder
@@ -195,10 +195,10 @@ func (m loader) keyWhileLoading(msg tea.KeyPressMsg) tea.Cmd {
 		return b.run(m.Model)
 	}
 	if m.feed.loading.err != nil {
-		m.flashError("cannot read the folder: " + m.feed.loading.err.Error())
+		m.status.error("cannot read the folder: " + m.feed.loading.err.Error())
 		return nil
 	}
-	m.flashInfo("still loading " + m.env.name + "/: " + k + " waits for the tree (q quits, ? help)")
+	m.status.info("still loading " + m.env.name + "/: " + k + " waits for the tree (q quits, ? help)")
 	return nil
 }
 

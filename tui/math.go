@@ -13,10 +13,10 @@ import (
 func (m *Model) toggleMath() tea.Cmd {
 	if m.look.math == mathtext.Unicode {
 		m.look.math = mathtext.Raw
-		m.flashInfo("math as written (LaTeX source): m shows it readable")
+		m.status.info("math as written (LaTeX source): m shows it readable")
 	} else {
 		m.look.math = mathtext.Unicode
-		m.flashInfo("math readable: m shows the LaTeX source")
+		m.status.info("math readable: m shows the LaTeX source")
 	}
 	m.tree.math = m.look.math
 	return m.reader().rebuildDetail()

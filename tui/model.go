@@ -19,7 +19,6 @@ import (
 	"path/filepath"
 	"slices"
 	"time"
-	"unsafe"
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
@@ -226,17 +225,17 @@ func New(dir string, opts Options) (*Model, error) {
 		look:   look{dark: true},
 	}
 	m.runs = newRuns(dir, m.env.name, opts.Runs, opts.StallAfter, m.supervisor())
-	m.bg.changes = newChanges(dir, m.supervisor())
+	m.bg.changes = newChanges(dir, &m.feed)
 	m.bg.extras = &Extras{limit: opts.LimitMemory}
-	m.bg.similar = newSimilar(m.supervisor())
-	m.bg.sess = newSessions(opts.Sessions, m.supervisor())
+	m.bg.similar = newSimilar(&m.shown)
+	m.bg.sess = newSessions(opts.Sessions, &m.shown)
 	m.writes = newWrites(dir, actor)
 	if opts.Seat != nil && opts.Seat.ReadOnly {
 		m.writes.readOnly = readOnlyReason(opts.Seat.Name)
 	}
 	m.applyTheme()
 	if opts.DemoOf != "" {
-		m.flashInfo("the bundled demo: changes go to a scratch copy (" + dir + "); " + opts.DemoOf + " stays as it is")
+		m.status.info("the bundled demo: changes go to a scratch copy (" + dir + "); " + opts.DemoOf + " stays as it is")
 	}
 	if opts.Shared != nil {
 		m.loader().openShared(opts.Shared)
@@ -260,7 +259,7 @@ func New(dir string, opts Options) (*Model, error) {
 		return nil, err
 	}
 	g, f := live.Derive(snap)
-	m.loader().setHead(f)
+	m.feed.setHead(f)
 	m.loader().setSnapshot(snap, g, f, nil)
 	return m, nil
 }
@@ -307,7 +306,7 @@ func (m *Model) Init() tea.Cmd {
 		// took CPU from the load of the first frame.
 		return tea.Batch(tea.RequestBackgroundColor, m.loader().startLoad(), m.room().listenRoom())
 	}
-	return tea.Batch(tea.RequestBackgroundColor, m.loader().listen(), m.reader().refreshDetail(false), m.runs.Poll(true), m.supervisor().watchSessions(nil), m.room().listenRoom())
+	return tea.Batch(tea.RequestBackgroundColor, m.feed.listen(), m.reader().refreshDetail(false), m.runs.Poll(true), m.supervisor().watchSessions(nil), m.room().listenRoom())
 }
 
 // Update handles one message.
@@ -365,12 +364,7 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 	case loadRetryMsg:
 		return m.loader().onLoadRetry(msg)
 	case proofRenderedMsg:
-		delete(m.detail.inflight, msg.key)
-		if msg.rp != nil {
-			if len(m.detail.proofs) > 256 {
-				clear(m.detail.proofs)
-			}
-			m.detail.proofs[msg.key] = msg.rp
+		if m.detail.rendered(msg) {
 			return m.reader().refreshDetail(false)
 		}
 		return nil
@@ -565,7 +559,7 @@ func (m reader) enter() tea.Cmd {
 		} else if m.detail.sel.link >= 0 && m.detail.sel.link < len(links) {
 			m.reader().follow(links[m.detail.sel.link].ID)
 		} else if len(links) > 0 {
-			m.flashInfo("choose a link with > and < first")
+			m.status.info("choose a link with > and < first")
 		}
 		return nil
 	}
@@ -594,10 +588,10 @@ func (m reader) back() {
 		m.supervisor().setSide(sideDetail)
 		m.layout()
 		m.reader().rebuildDetail()
-		m.flashInfo("diff closed")
+		m.status.info("diff closed")
 	case m.search.Query() != "":
 		m.search.Clear()
-		m.flashInfo("search cleared")
+		m.status.info("search cleared")
 	case m.lay.side != sideDetail && m.lay.focus == focusDetail:
 		if m.lay.side == sideDiff {
 			m.travel.diff = diffOff
@@ -622,7 +616,7 @@ func (m reader) follow(id string) {
 	}
 	p := m.shown.forest.Canon(id)
 	if p == "" {
-		m.flashError(id + " is not in the tree (it does not exist)")
+		m.status.error(id + " is not in the tree (it does not exist)")
 		return
 	}
 	m.detail.sel.history = append(m.detail.sel.history, m.tree.Cursor())
@@ -751,59 +745,10 @@ func (m reader) rebuildDetail() tea.Cmd {
 	return cmd
 }
 
-// proofFor returns the best rendering at hand (markdown if cached, else the plain
-// fallback) and the command that renders the markdown when it is not cached.
+// proofFor is the detail's rendering of a proof at a width, in the styles and math
+// shown (proofRenderings.get).
 func (m reader) proofFor(proof string, width int) (*views.RenderedProof, tea.Cmd) {
-	style := m.look.st.MarkdownStyle()
-	key := m.reader().proofKey(proof, width, style)
-	if rp, ok := m.detail.proofs[key]; ok {
-		return rp, nil
-	}
-	plainKey := m.reader().proofKey(proof, width, "plain")
-	rp, ok := m.detail.proofs[plainKey]
-	if !ok && len(proof) > largeProof && !m.detail.syncRender {
-		// Laid out off the UI goroutine too: a 100,000-sentence proof took 0.5 s.
-		rp = views.RenderProofPlain(fmt.Sprintf("(laying out a proof of %d KB …)", len(proof)>>10), width, m.look.math)
-		if m.detail.inflight[plainKey] {
-			return rp, nil
-		}
-		m.detail.inflight[plainKey] = true
-		plain := func(p string, w int, _ string, math mathtext.Mode) (*views.RenderedProof, error) {
-			return views.RenderProofPlain(p, w, math), nil
-		}
-		return rp, renderProof(plain, plainKey, proof, width, "plain", m.look.math)
-	}
-	if !ok {
-		rp = views.RenderProofPlain(proof, width, m.look.math)
-		m.detail.proofs[plainKey] = rp
-	}
-	if m.detail.syncRender {
-		if md, err := m.detail.renderMarkdown(proof, width, style, m.look.math); err == nil {
-			m.detail.proofs[key] = md
-			return md, nil
-		}
-	}
-	if m.detail.inflight[key] {
-		return rp, nil
-	}
-	m.detail.inflight[key] = true
-	return rp, renderProof(m.detail.renderMarkdown, key, proof, width, style, m.look.math)
-}
-
-// largeProof is the size past which a proof's plain layout is made in a command.
-const largeProof = 128 << 10
-
-// proofKey is views.ProofKey, remembering the last proof's hash: hashing a proof of
-// megabytes on every rebuild of the detail (each ] in it) cost more than the rest.
-func (m reader) proofKey(proof string, width int, style string) string {
-	if len(proof) < largeProof {
-		return views.ProofKey(proof, width, style, m.look.math)
-	}
-	if m.detail.lastProof.data != unsafe.StringData(proof) || m.detail.lastProof.n != len(proof) {
-		m.detail.lastProof.data, m.detail.lastProof.n = unsafe.StringData(proof), len(proof)
-		m.detail.lastProof.key = views.ProofKey(proof, 0, "", m.look.math)
-	}
-	return fmt.Sprintf("%s/%d/%s/%d", m.detail.lastProof.key, width, style, m.look.math)
+	return m.detail.get(proof, width, m.look.st.MarkdownStyle(), m.look.math)
 }
 
 // proofRenderedMsg carries a markdown rendering made in a command.
@@ -911,7 +856,7 @@ func (m reader) nextIssue() {
 	if t.Issue.Number > 0 {
 		label = fmt.Sprintf("issue #%d (%d of %d)", t.Issue.Number, m.detail.sel.issue+1, len(threads))
 	}
-	m.flashInfo(label + fmt.Sprintf(": sentence %d, %s", m.detail.sel.sentence+1, model.SanitizeLine(t.Issue.ErrorType)))
+	m.status.info(label + fmt.Sprintf(": sentence %d, %s", m.detail.sel.sentence+1, model.SanitizeLine(t.Issue.ErrorType)))
 }
 
 // next walks the review queue: the statements a reviewer can take up (awaiting check, a
@@ -924,7 +869,7 @@ func (m reader) next(d int) {
 	}
 	list := m.reader().reviewOrder()
 	if len(list) == 0 {
-		m.flashInfo("the review queue is empty: no statement awaits a check, a fix or a decision")
+		m.status.info("the review queue is empty: no statement awaits a check, a fix or a decision")
 		return
 	}
 	cur, _ := m.tree.Selected()
@@ -952,7 +897,7 @@ func (m reader) next(d int) {
 	if n := len(model.Above(m.shown.g, target)); n > 0 {
 		msg += fmt.Sprintf(" · holds up %d", n)
 	}
-	m.flashInfo(msg)
+	m.status.info(msg)
 }
 
 // stepWrap is the item d steps from index i of list, and whether it went past an end.
@@ -976,13 +921,11 @@ func (m reader) reviewOrder() []string {
 	return m.bg.extras.queue.order
 }
 
-func (m *Model) flashError(s string) {
-	m.status.message, m.status.messageOK = s, false
-}
+// error says something went wrong, on the status line.
+func (s *status) error(text string) { s.message, s.messageOK = text, false }
 
-func (m *Model) flashInfo(s string) {
-	m.status.message, m.status.messageOK = s, true
-}
+// info says something, on the status line.
+func (s *status) info(text string) { s.message, s.messageOK = text, true }
 
 // openForm shows a form.
 func (m changer) openForm(f *dialog.Form) tea.Cmd {

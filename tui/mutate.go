@@ -39,7 +39,7 @@ func (m changer) startSkill(name string) tea.Cmd {
 		return nil
 	}
 	if why := m.changer().skillDisabled(name, verbFor(name)); why != "" {
-		m.flashError(why)
+		m.status.error(why)
 		return nil
 	}
 	id, _, _ := m.changer().target(skill)
@@ -50,11 +50,11 @@ func (m changer) startSkill(name string) tea.Cmd {
 // the skill's prefill and then values (a decision's proposal), about in front.
 func (m changer) startSkillOn(skill *store.Skill, id string, values map[string]string, about string) tea.Cmd {
 	if why := m.travel.ReadOnly(); why != "" {
-		m.flashError(why)
+		m.status.error(why)
 		return nil
 	}
 	if err := skill.Check(store.SnapshotObjects{Snap: m.shown.snap}, store.Args{skill.Target: id}); err != nil {
-		m.flashError("cannot " + verbFor(skill.Name) + ": " + reason(err))
+		m.status.error("cannot " + verbFor(skill.Name) + ": " + reason(err))
 		return nil
 	}
 	if f := m.changer().takeDraft(skill.Name, id); f != nil && len(values) == 0 {
@@ -82,7 +82,7 @@ func (m changer) startSkillOn(skill *store.Skill, id string, values map[string]s
 		return m.changer().openConfirm(ch)
 	case name == "fix-patch-proof" || name == "state-complete-proof":
 		if why := m.room().editorReason(); why != "" {
-			m.flashError(why)
+			m.status.error(why)
 			return nil
 		}
 		return m.changer().editProof(name, id, ch.Version)
@@ -199,7 +199,7 @@ func (m changer) editorDone(msg editorDoneMsg) tea.Cmd {
 	}
 	proof := strings.TrimRight(msg.text, "\n")
 	if strings.TrimSpace(proof) == "" || proof == strings.TrimRight(msg.orig, "\n") {
-		m.flashInfo("proof unchanged: nothing to write")
+		m.status.info("proof unchanged: nothing to write")
 		return nil
 	}
 	skill, _ := store.Lookup(msg.skill)
@@ -225,7 +225,7 @@ func (m changer) editorDone(msg editorDoneMsg) tea.Cmd {
 func (m changer) openUndo() tea.Cmd {
 	last, ok := m.writes.Last()
 	if !ok {
-		m.flashError("cannot undo: no change was made in this session")
+		m.status.error("cannot undo: no change was made in this session")
 		return nil
 	}
 	return m.changer().openConfirm(&dialog.Change{Undo: last})
@@ -236,7 +236,7 @@ func (m changer) openUndo() tea.Cmd {
 func (m changer) openRedo() tea.Cmd {
 	last, ok := m.writes.LastUndo()
 	if !ok {
-		m.flashError("cannot redo: no undo was made in this session since the last change")
+		m.status.error("cannot redo: no undo was made in this session since the last change")
 		return nil
 	}
 	return m.changer().openConfirm(&dialog.Change{Undo: last, Redo: true})
@@ -261,7 +261,7 @@ func (m changer) onWritten(msg writtenMsg) tea.Cmd {
 		back = m.supervisor().exitTravel() // the folder now is what was shown
 	}
 	res := msg.res
-	m.flashInfo(fmt.Sprintf("✓ %s %s by %s: %s", res.Change, msg.name, model.SanitizeLine(res.Actor), res.Objects()))
+	m.status.info(fmt.Sprintf("✓ %s %s by %s: %s", res.Change, msg.name, model.SanitizeLine(res.Actor), res.Objects()))
 	if msg.quit {
 		m.status.message = ""
 	}

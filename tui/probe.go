@@ -116,7 +116,7 @@ func (p *Probe) WatchWith(feed *live.Feed) tea.Cmd {
 
 // Next is the listen command the workbench has outstanding after a frame: it asks the
 // live room for the next (nil when there is no watcher).
-func (p *Probe) Next() tea.Cmd { return p.m.loader().listen() }
+func (p *Probe) Next() tea.Cmd { return p.m.feed.listen() }
 
 // Watching reports whether the watcher still runs, and the note about it.
 func (p *Probe) Watching() (bool, string) { return p.m.feed.src != nil, p.m.feed.watchNote }

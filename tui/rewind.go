@@ -46,7 +46,7 @@ func (m changer) planRewind() tea.Cmd {
 // onRewindPlan opens the confirmation with the plan.
 func (m changer) onRewindPlan(msg rewindPlanMsg) tea.Cmd {
 	if msg.err != nil {
-		m.flashError("cannot rewind: " + reason(msg.err))
+		m.status.error("cannot rewind: " + reason(msg.err))
 		return nil
 	}
 	if m.travel == nil || m.dlg.form != nil || m.dlg.picker != nil || m.dlg.confirm != nil || m.dlg.decide != nil {

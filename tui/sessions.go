@@ -324,9 +324,9 @@ func (m supervisor) instruction() (string, string) {
 func (m supervisor) instruct() tea.Cmd {
 	s, why := m.supervisor().instruction()
 	if s == "" {
-		m.flashError("cannot compose an instruction: " + why)
+		m.status.error("cannot compose an instruction: " + why)
 		return nil
 	}
-	m.flashInfo("copied: " + s)
+	m.status.info("copied: " + s)
 	return tea.SetClipboard(s)
 }

@@ -45,7 +45,7 @@ func (m loader) openShared(sh *Shared) {
 	m.feed.src = sub
 	m.bg.extras.shared = sh
 	if fr := sub.Current(); fr.Snap != nil {
-		m.loader().setHead(fr.Forest)
+		m.feed.setHead(fr.Forest)
 		m.loader().setSnapshot(fr.Snap, fr.Graph, fr.Forest, nil)
 	}
 }

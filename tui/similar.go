@@ -85,4 +85,4 @@ func (s *Similar) Update(_ common.Common, msg tea.Msg) (tea.Cmd, tea.Msg) {
 }
 
 // shownSnapshot is the snapshot shown (Similar's shownSource).
-func (m supervisor) shownSnapshot() *model.Snapshot { return m.shown.snap }
+func (s *shownFrame) shownSnapshot() *model.Snapshot { return s.snap }

@@ -117,7 +117,7 @@ func (m supervisor) enterTravel(h *store.History) tea.Cmd {
 	}
 	n := len(h.Changes())
 	if n == 0 {
-		m.flashError("nothing to travel through: " + store.LogFile + " has no change")
+		m.status.error("nothing to travel through: " + store.LogFile + " has no change")
 		return nil
 	}
 	idx := n - 1
@@ -136,7 +136,7 @@ func (m supervisor) enterTravel(h *store.History) tea.Cmd {
 // scrub moves time travel d changes later (or earlier).
 func (m supervisor) scrub(d int) tea.Cmd {
 	if m.travel == nil {
-		m.flashError(needTravel(m.Model))
+		m.status.error(needTravel(m.Model))
 		return nil
 	}
 	return m.supervisor().withHistory(func(h *store.History) tea.Cmd {
@@ -287,7 +287,7 @@ func (m supervisor) exitTravel() tea.Cmd {
 	} else {
 		m.tree.SetRetreads(nil)
 	}
-	m.flashInfo("back to now: the folder as it is")
+	m.status.info("back to now: the folder as it is")
 	return m.loader().setSnapshot(live.snap, live.g, live.f, nil)
 }
 
@@ -398,7 +398,7 @@ func needTravel(m *Model) string {
 // against now, then closes it.
 func (m supervisor) cycleDiff() tea.Cmd {
 	if m.travel == nil {
-		m.flashError(needTravel(m.Model))
+		m.status.error(needTravel(m.Model))
 		return nil
 	}
 	return m.route(m.travel, travelDiffMsg{shown: m.lay.side == sideDiff})
@@ -508,9 +508,9 @@ func (m supervisor) pause() tea.Cmd {
 	}
 	m.feed.paused = !m.feed.paused
 	if m.feed.paused {
-		m.flashInfo("live view paused: changes are counted and shown when you press p again")
+		m.status.info("live view paused: changes are counted and shown when you press p again")
 	} else {
-		m.flashInfo("live view resumed: the present is shown when you press t")
+		m.status.info("live view resumed: the present is shown when you press t")
 	}
 	return nil
 }

@@ -205,7 +205,7 @@ func (m *Model) statusLines() []string {
 	switch {
 	case m.feed.paused:
 		s := "⏸ paused"
-		if w := m.loader().waiting(); w != "" {
+		if w := m.feed.waiting(m.shown.snap); w != "" {
 			s += " (" + w + ")"
 		}
 		left = append(left, st.Warn.Render(s))
