@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"strings"
 	"testing"
 	"time"
 
@@ -189,5 +190,52 @@ func TestChangesComponent(t *testing.T) {
 	}
 	if len(c.Listed()) != 2 || c.provisional != 1 || c.List() != nil || c.logHistory() != h {
 		t.Fatalf("listed %v, provisional %d", c.Listed(), c.provisional)
+	}
+}
+
+// TestPanesShareTheNavigationKeys: the tree, the detail and the activity take every
+// navigation key (the tree's space folds instead) and answer Unhandled to a key that is
+// not theirs, which then goes to the key table.
+func TestPanesShareTheNavigationKeys(t *testing.T) {
+	nav := common.DefaultNavKeyMap()
+	panes := map[string]component{"tree": newTree(), "detail": newDetail(), "activity": newActivity()}
+	for name, p := range panes {
+		p.SetSize(40, 10)
+		for _, b := range nav.Bindings() {
+			for _, k := range b.Keys() {
+				_, out := p.Update(testCommon(), keyMsg(k))
+				if out == (common.Unhandled{}) {
+					t.Errorf("%s does not take %s (%s)", name, k, b.Help().Desc)
+				}
+			}
+		}
+		if _, out := p.Update(testCommon(), keyMsg("q")); out != (common.Unhandled{}) {
+			t.Errorf("%s took q: %#v", name, out)
+		}
+	}
+	// The dialogs that scroll scroll by the same keys: a notice takes them, and closes
+	// on any other key.
+	n := dialog.NewNotice("t", strings.Repeat("line\n", 40))
+	n.SetSize(40, 10)
+	for _, b := range nav.Bindings() {
+		for _, k := range b.Keys() {
+			if _, out := n.Update(testCommon(), keyMsg(k)); out != nil {
+				t.Errorf("a notice closed on %s: %#v", k, out)
+			}
+		}
+	}
+	if _, out := n.Update(testCommon(), keyMsg("x")); out != (dialog.NoticeClosedMsg{}) {
+		t.Errorf("x on a notice answered %#v", out)
+	}
+}
+
+// TestAnswerDropsAnUnknownMessage: an answer the workbench does not know (a new part's,
+// say) is dropped; the workbench does not crash on it.
+func TestAnswerDropsAnUnknownMessage(t *testing.T) {
+	m := &Model{}
+	for _, msg := range []tea.Msg{struct{ n int }{1}, common.Unhandled{}, "text"} {
+		if cmd := m.answer(msg); cmd != nil {
+			t.Errorf("answer(%#v) = a command", msg)
+		}
 	}
 }
