@@ -9,6 +9,12 @@
 // similar statements, proof markdown) runs in a tea.Cmd and arrives as a message;
 // Update only takes results, View only draws them. TestUpdateDoesNoDiskIOAndNeverSleeps
 // checks it.
+//
+// The shape, in the manner of soft-serve's pkg/ui: the Model routes messages and lays
+// out; the panes, the search line and the dialogs (package dialog) are components with
+// one interface and one context (package common); the parts that draw nothing are
+// workers; the Model's work is done by controllers (controllers.go).
+// docs/architecture.md tells how to add a pane or a key.
 package tui
 
 import (
