@@ -11,28 +11,31 @@ import (
 
 	"referee/model"
 	"referee/store"
-	"referee/themes"
+	"referee/tui/common"
+	"referee/tui/dialog"
 	"referee/views"
 )
 
-// ActivityKeyMap is the activity pane's keys (when it has the focus).
+// ActivityKeyMap is the activity list's own keys; it moves by the shared common.NavKeyMap.
 type ActivityKeyMap struct {
-	Up, Down, Top, Bottom, PageUp, PageDown, Filter, Jump, Clear key.Binding
+	Filter, Jump, Clear key.Binding
 }
 
 // DefaultActivityKeyMap returns the activity pane's keys.
 func DefaultActivityKeyMap() ActivityKeyMap {
 	return ActivityKeyMap{
-		Up:       key.NewBinding(key.WithKeys("k", "up"), key.WithHelp("k/↑", "up")),
-		Down:     key.NewBinding(key.WithKeys("j", "down"), key.WithHelp("j/↓", "down")),
-		Top:      key.NewBinding(key.WithKeys("g", "home"), key.WithHelp("g", "newest")),
-		Bottom:   key.NewBinding(key.WithKeys("G", "end"), key.WithHelp("G", "oldest")),
-		PageUp:   key.NewBinding(key.WithKeys("pgup", "ctrl+u"), key.WithHelp("pgup", "page up")),
-		PageDown: key.NewBinding(key.WithKeys("pgdown", "ctrl+d", "space"), key.WithHelp("pgdn", "page down")),
-		Filter:   key.NewBinding(key.WithKeys("/"), key.WithHelp("/", "filter by actor, skill or object")),
-		Jump:     key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "go to the object in the tree")),
-		Clear:    key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "clear the filter")),
+		Filter: key.NewBinding(key.WithKeys("/"), key.WithHelp("/", "filter by actor, skill or object")),
+		Jump:   key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "go to the object in the tree")),
+		Clear:  key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "clear the filter")),
 	}
+}
+
+// KeyMap is the activity list's keys as help lists them: the navigation keys and its own.
+func (a *Activity) KeyMap() []key.Binding {
+	n, k := a.nav, a.keys
+	return []key.Binding{common.NavHelp(n.Down, "j/↓", "down"), common.NavHelp(n.Up, "k/↑", "up"),
+		common.NavHelp(n.Top, "g", "newest"), common.NavHelp(n.Bottom, "G", "oldest"), common.NavHelp(n.PageUp, "pgup", "page up"),
+		common.NavHelp(n.PageDown, "pgdn", "page down"), k.Filter, k.Jump, k.Clear}
 }
 
 // maxObjectRows is how many objects of one change the list shows; the rest are counted.
@@ -69,6 +72,7 @@ type Activity struct {
 	loaded    bool
 	shown     string // the change time travel shows, marked ◷
 	keys      ActivityKeyMap
+	nav       common.NavKeyMap
 	agents    map[string]string // change ID → the session agent that made it
 	// head is the part of the log the changes leave out (the workbench holds the log's
 	// tail); olderBusy says older lines are being read.
@@ -86,10 +90,10 @@ func (a *Activity) SetAgents(agents map[string]string) {
 }
 
 func newActivity() *Activity {
-	in := newInput(true)
+	in := dialog.NewInput(true)
 	in.Prompt = "filter: "
 	in.Placeholder = "actor, skill, object or change ID"
-	return &Activity{filter: in, keys: DefaultActivityKeyMap()}
+	return &Activity{filter: in, keys: DefaultActivityKeyMap(), nav: common.DefaultNavKeyMap()}
 }
 
 // SetSize sets the pane's inner size.
@@ -295,7 +299,34 @@ func (a *Activity) Target() string {
 
 // Update handles the pane's keys. handled is false for a key the pane leaves to the
 // workbench; jump names an object to go to.
-func (a *Activity) Update(msg tea.KeyPressMsg) (cmd tea.Cmd, handled bool, jump string) {
+// Update takes a key of the list's (a key it does not take: Unhandled) and, while the
+// filter is typed, what the filter wants (the cursor's blink). Enter on a change answers
+// jumpMsg.
+func (a *Activity) Update(_ common.Common, msg tea.Msg) (tea.Cmd, tea.Msg) {
+	km, ok := msg.(tea.KeyPressMsg)
+	if !ok {
+		if !a.filtering {
+			return nil, nil
+		}
+		var cmd tea.Cmd
+		a.filter, cmd = a.filter.Update(msg)
+		return cmd, nil
+	}
+	cmd, handled, jump := a.key(km)
+	switch {
+	case !handled:
+		return nil, common.Unhandled{}
+	case jump != "":
+		return cmd, jumpMsg{id: jump}
+	}
+	return cmd, nil
+}
+
+// jumpMsg: go to the object in the tree, showing the detail.
+type jumpMsg struct{ id string }
+
+// key handles a key press; handled is false for a key that is not the list's.
+func (a *Activity) key(msg tea.KeyPressMsg) (cmd tea.Cmd, handled bool, jump string) {
 	k := a.keys
 	if a.filtering {
 		switch msg.String() {
@@ -314,19 +345,11 @@ func (a *Activity) Update(msg tea.KeyPressMsg) (cmd tea.Cmd, handled bool, jump 
 		}
 		return cmd, true, ""
 	}
+	if to, ok := a.nav.Move(msg, a.cur, len(a.rows), max(a.listHeight()-1, 1)); ok {
+		a.moveTo(to)
+		return nil, true, ""
+	}
 	switch {
-	case key.Matches(msg, k.Up):
-		a.moveTo(a.cur - 1)
-	case key.Matches(msg, k.Down):
-		a.moveTo(a.cur + 1)
-	case key.Matches(msg, k.Top):
-		a.moveTo(0)
-	case key.Matches(msg, k.Bottom):
-		a.moveTo(len(a.rows) - 1)
-	case key.Matches(msg, k.PageUp):
-		a.moveTo(a.cur - max(a.listHeight()-1, 1))
-	case key.Matches(msg, k.PageDown):
-		a.moveTo(a.cur + max(a.listHeight()-1, 1))
 	case key.Matches(msg, k.Filter):
 		a.filtering = true
 		a.clamp()
@@ -377,9 +400,10 @@ func (a *Activity) Title() string {
 }
 
 // View renders the filter line (when there is a filter) and the visible rows.
-func (a *Activity) View(st *themes.Styles, focused bool) string {
+func (a *Activity) View(com common.Common) []string {
+	st, focused := com.Styles, com.Focused
 	if a.height <= 0 || a.width <= 0 {
-		return ""
+		return nil
 	}
 	lines := make([]string, 0, a.height)
 	if a.filtering || a.filter.Value() != "" {
@@ -419,7 +443,7 @@ func (a *Activity) View(st *themes.Styles, focused bool) string {
 	for len(lines) < a.height {
 		lines = append(lines, strings.Repeat(" ", a.width))
 	}
-	return strings.Join(lines, "\n")
+	return lines
 }
 
 // olderLines is how many lines of the log one "read further back" reads (within the
@@ -453,23 +477,23 @@ type olderMsg struct {
 	err     error
 }
 
-func (m *Model) onOlder(msg olderMsg) tea.Cmd {
+func (m supervisor) onOlder(msg olderMsg) tea.Cmd {
 	if msg.ask {
-		cmd, why := m.changes.readOlder()
+		cmd, why := m.bg.changes.readOlder()
 		if why != "" {
 			m.activity.olderBusy = false
-			m.flashInfo(why)
+			m.status.info(why)
 		}
 		return cmd
 	}
 	m.activity.olderBusy = false
 	if msg.err != nil {
-		m.flashError("cannot read further back: " + msg.err.Error())
+		m.status.error("cannot read further back: " + msg.err.Error())
 		return nil
 	}
-	k, ok := m.changes.takeOlder(msg)
+	k, ok := m.bg.changes.takeOlder(msg)
 	if !ok {
-		m.flashInfo("the log changed meanwhile: press enter again to read further back")
+		m.status.info("the log changed meanwhile: press enter again to read further back")
 		return nil
 	}
 	if t := m.travel; t != nil { // its indexes are into the History's changes
@@ -480,9 +504,9 @@ func (m *Model) onOlder(msg olderMsg) tea.Cmd {
 	}
 	m.activity.Prepend(msg.changes, msg.h.Head())
 	if k == 0 {
-		m.flashInfo("no older change: the lines read back are blank")
+		m.status.info("no older change: the lines read back are blank")
 	} else {
-		m.flashInfo(fmt.Sprintf("read %s older %s, back to %s", thousands(int64(k)), pluralWord(k, "change", "changes"), msg.changes[0].ID))
+		m.status.info(fmt.Sprintf("read %s older %s, back to %s", thousands(int64(k)), pluralWord(k, "change", "changes"), msg.changes[0].ID))
 	}
 	return nil
 }

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"referee/store"
+	"referee/tui/common"
 )
 
 // With a log longer than the window the workbench holds, the activity pane says how
@@ -31,12 +32,12 @@ func TestActivityReadsOlderChanges(t *testing.T) {
 	if m.travel == nil || m.travel.id != "l-029" {
 		t.Fatalf("travel at %v", m.travel)
 	}
-	if got := strings.Join(m.travel.View(common{}), ""); got != "◷ time travel: after l-029 (29 of 38) · read-only" {
+	if got := strings.Join(m.travel.Status(common.Common{}), ""); got != "◷ time travel: after l-029 (29 of 38) · read-only" {
 		t.Fatalf("travel says %q", got)
 	}
 	keys(t, m, ",")
-	if want := "at the first change read, l-029: 28 older in history/log.jsonl lines 1–28 (the activity pane's last row reads further back)"; m.message != want {
-		t.Fatalf("message %q", m.message)
+	if want := "at the first change read, l-029: 28 older in history/log.jsonl lines 1–28 (the activity pane's last row reads further back)"; m.status.message != want {
+		t.Fatalf("message %q", m.status.message)
 	}
 	keys(t, m, "G", "enter")
 	if h := headers(m); len(h) != 38 || h[0] != "l-038" || h[37] != "l-001" {
@@ -48,13 +49,13 @@ func TestActivityReadsOlderChanges(t *testing.T) {
 	if got := m.activity.Title(); got != "Activity · 38 changes, newest first" || strings.Contains(screen(m), "older changes, log lines") {
 		t.Fatalf("title %q", got)
 	}
-	if !strings.HasPrefix(m.message, "read 28 older changes, back to l-001") {
-		t.Fatalf("message %q", m.message)
+	if !strings.HasPrefix(m.status.message, "read 28 older changes, back to l-001") {
+		t.Fatalf("message %q", m.status.message)
 	}
 	// Travel goes on through them.
 	keys(t, m, ",")
-	if m.travel == nil || m.travel.id != "l-028" || strings.Join(m.travel.View(common{}), "") != "◷ time travel: after l-028 (28 of 38) · read-only" {
-		t.Fatalf("travel at %v after reading back: %q", m.travel.id, strings.Join(m.travel.View(common{}), ""))
+	if m.travel == nil || m.travel.id != "l-028" || strings.Join(m.travel.Status(common.Common{}), "") != "◷ time travel: after l-028 (28 of 38) · read-only" {
+		t.Fatalf("travel at %v after reading back: %q", m.travel.id, strings.Join(m.travel.Status(common.Common{}), ""))
 	}
 	if got := slices.Index(headers(m), "l-028"); got < 0 {
 		t.Fatal("l-028 not listed")

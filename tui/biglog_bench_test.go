@@ -34,8 +34,8 @@ func BenchmarkFramesBigLog(b *testing.B) {
 	}
 	// The activity listed once before the frames (it takes longer than runCmds waits).
 	m.Update(keyMsg("a"))
-	m.changes.busy = false
-	m.Update(m.changes.List()())
+	m.bg.changes.busy = false
+	m.Update(m.bg.changes.List()())
 	if !m.activity.loaded || m.activity.head.Changes == 0 {
 		b.Fatalf("the activity lists %d changes, %d older", len(m.activity.changes), m.activity.head.Changes)
 	}

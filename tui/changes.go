@@ -7,6 +7,7 @@ import (
 
 	"referee/model"
 	"referee/store"
+	"referee/tui/common"
 )
 
 // Changes is the component that lists the log's changes, for the activity pane and
@@ -86,7 +87,7 @@ func (c *Changes) Want() { c.wanted = true }
 // Update takes a listing (historyMsg), a History made (historyMadeMsg), or a request
 // for one (historyWantedMsg: at once when it is made, else once a command has made it,
 // from the last one, sharing its backups).
-func (c *Changes) Update(_ common, msg tea.Msg) (tea.Cmd, tea.Msg) {
+func (c *Changes) Update(_ common.Common, msg tea.Msg) (tea.Cmd, tea.Msg) {
 	latest := c.latest.latestSnapshot()
 	switch msg := msg.(type) {
 	case historyWantedMsg:
@@ -94,7 +95,7 @@ func (c *Changes) Update(_ common, msg tea.Msg) (tea.Cmd, tea.Msg) {
 			return msg.then(c.hist), nil
 		}
 		if latest == nil {
-			return nil, statusMsg{text: "the folder is still loading"}
+			return nil, common.StatusMsg{Text: "the folder is still loading"}
 		}
 		prev, snap, dir, then := c.hist, latest, c.dir, msg.then
 		return func() tea.Msg {
@@ -137,9 +138,6 @@ func (c *Changes) Update(_ common, msg tea.Msg) (tea.Cmd, tea.Msg) {
 	return nil, nil
 }
 
-// View is nothing: the activity pane and time travel show the changes.
-func (c *Changes) View(common) []string { return nil }
-
 // List lists the changes the log gained since the last listing (all of them when it
 // was rewritten), when wanted and not listed for the newest snapshot yet. One listing
 // runs at a time.
@@ -176,21 +174,21 @@ func (c *Changes) List() tea.Cmd {
 }
 
 // latestSnapshot is the newest snapshot read (the Changes' latestSource).
-func (m *Model) latestSnapshot() *model.Snapshot { return m.latest }
+func (fd *feed) latestSnapshot() *model.Snapshot { return fd.latest }
 
 // withHistory runs then with the History of the newest snapshot.
-func (m *Model) withHistory(then func(h *store.History) tea.Cmd) tea.Cmd {
-	return m.route(m.changes, historyWantedMsg{then: then})
+func (m supervisor) withHistory(then func(h *store.History) tea.Cmd) tea.Cmd {
+	return m.route(m.bg.changes, historyWantedMsg{then: then})
 }
 
 // onChangesListed shows the changes listed: in the activity pane, and in time travel's
 // summary of the change shown.
-func (m *Model) onChangesListed(msg changesListedMsg) tea.Cmd {
-	if m.activity.agents == nil && m.sess.atts != nil {
-		m.activity.agents = m.sess.Agents()
+func (m supervisor) onChangesListed(msg changesListedMsg) tea.Cmd {
+	if m.activity.agents == nil && m.bg.sess.atts != nil {
+		m.activity.agents = m.bg.sess.Agents()
 	}
 	m.activity.SetHead(msg.h.Head())
-	m.activity.SetChanges(m.changes.list)
+	m.activity.SetChanges(m.bg.changes.list)
 	if t := m.travel; t != nil {
 		m.activity.Show(t.id)
 		t.Summarize()

@@ -1,48 +1,17 @@
 package tui
 
 import (
-	"fmt"
-	"time"
-
 	tea "charm.land/bubbletea/v2"
 
 	"referee/model"
-	"referee/themes"
+	"referee/tui/common"
+	"referee/tui/dialog"
 )
 
-// common is what the workbench's components share, as soft-serve's pkg/ui/common does:
-// the styles, the size a dialog's body may take, who changes are recorded as, and the
-// clock. The Model makes it for each frame; a component reads it in View and keeps none
-// of it, so a theme or size change reaches every component at once. (The confirmation
-// and the error notice take it; help, the palette and forms still get sizes by SetSize.)
-//
-// A component (Search, Travel, Runs, Changes, Similar, Sessions, Writes, Form, Confirm, Notice, Picker) owns its state, keys and messages, and
-// has two methods of one signature each:
-//
-//	Update(com common, msg tea.Msg) (tea.Cmd, tea.Msg)
-//	View(com common) []string
-//
-// Update returns the command to run and, when the rest of the workbench must act (go to
-// an object, say something on the status line), a message for the Model: it handles
-// that at once, in the same Update (Model.route, Model.answer). A component never
-// reaches into the Model: what it needs of the folder it is given, as arguments or
-// through a small interface (corpus, logSource, presentSource …).
-type common struct {
-	st            *themes.Styles
-	width, height int // a dialog's inner size
-	actor         string
-	now           func() time.Time
-}
-
-func (m *Model) common() common {
-	return common{st: m.st, width: max(m.dialogWidth()-4, 10), height: max(m.dialogHeight()-2, 4),
-		actor: model.SanitizeLine(m.actor), now: m.now}
-}
-
-// statusMsg says something on the status line: an error, or (ok) information.
-type statusMsg struct {
-	text string
-	ok   bool
+// common is the context the Model hands its components (package common): made for
+// each frame, kept by none.
+func (m *Model) common() common.Common {
+	return common.Common{Styles: m.look.st, Dark: m.look.dark, Actor: model.SanitizeLine(m.env.actor), Now: m.now}
 }
 
 // revealMsg moves the tree cursor to an object and says why on the status line.
@@ -51,16 +20,25 @@ type revealMsg struct {
 	say string
 }
 
-// component is the two methods every component has (see common).
-type component interface {
-	Update(com common, msg tea.Msg) (tea.Cmd, tea.Msg)
-	View(com common) []string
+// component is a part of the workbench that draws, with the one interface
+// (common.Component): the panes, the search line and the dialogs.
+type component = common.Component
+
+var _ = []component{(*Tree)(nil), (*Detail)(nil), (*Activity)(nil), (*Search)(nil),
+	(*dialog.Form)(nil), (*dialog.Confirm)(nil), (*dialog.Decide)(nil), (*dialog.Notice)(nil), (*dialog.Picker)(nil)}
+
+// worker is a part that draws nothing of its own (or a piece of the status line): it
+// takes its messages, runs its commands and answers as a component does. Travel and
+// Runs say a line of status (Status); Changes, Similar, Sessions, Writes and Extras keep
+// what the panes draw from.
+type worker interface {
+	Update(com common.Common, msg tea.Msg) (tea.Cmd, tea.Msg)
 }
 
-var _ = []component{(*Search)(nil), (*Travel)(nil), (*Runs)(nil), (*Changes)(nil), (*Similar)(nil), (*Sessions)(nil), (*Writes)(nil), (*Extras)(nil), (*Form)(nil), (*Confirm)(nil), (*Decide)(nil), (*Notice)(nil), (*Picker)(nil)}
+var _ = []worker{(*Travel)(nil), (*Runs)(nil), (*Changes)(nil), (*Similar)(nil), (*Sessions)(nil), (*Writes)(nil), (*Extras)(nil)}
 
-// route hands msg to a component and does what it answers, at once.
-func (m *Model) route(c component, msg tea.Msg) tea.Cmd {
+// route hands msg to a component or a worker and does what it answers, at once.
+func (m *Model) route(c worker, msg tea.Msg) tea.Cmd {
 	cmd, out := c.Update(m.common(), msg)
 	if out == nil {
 		return cmd
@@ -72,63 +50,64 @@ func (m *Model) route(c component, msg tea.Msg) tea.Cmd {
 // reaches the rest of the workbench.
 func (m *Model) answer(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
-	case statusMsg:
-		if msg.ok {
-			m.flashInfo(msg.text)
+	case common.StatusMsg:
+		if msg.OK {
+			m.status.info(msg.Text)
 		} else {
-			m.flashError(msg.text)
+			m.status.error(msg.Text)
 		}
+	case jumpMsg:
+		m.supervisor().jumpTo(msg.id)
 	case revealMsg:
-		if m.forest != nil {
-			m.tree.Reveal(m.forest.Canon(msg.id))
+		if m.shown.forest != nil {
+			m.tree.Reveal(m.shown.forest.Canon(msg.id))
 		}
 		if msg.say != "" {
-			m.flashInfo(msg.say)
+			m.status.info(msg.say)
 		}
 	case paneChangedMsg:
-		if m.side == msg.side {
-			return m.rebuildDetail()
+		if m.lay.side == msg.side {
+			return m.reader().rebuildDetail()
 		}
-	case formDoneMsg:
-		if m.form != nil && m.confirm == nil { // a form submitted opens its confirmation in its place
-			if msg.cancelled {
-				m.keepDraft(m.form)
+	case dialog.FormDoneMsg:
+		if m.dlg.form != nil && m.dlg.confirm == nil { // a form submitted opens its confirmation in its place
+			if msg.Cancelled {
+				m.changer().keepDraft(m.dlg.form)
 			}
-			m.form = nil
+			m.dlg.form = nil
 		}
-	case pickerDoneMsg:
-		m.picker = nil
-	case noticeClosedMsg:
-		m.notice = nil
-	case decideMsg, decideClosedMsg:
-		return m.onDecide(msg)
-	case confirmedMsg, confirmEditMsg, confirmClosedMsg, confirmConflictMsg:
-		return m.onConfirm(msg)
+	case dialog.PickerDoneMsg:
+		m.dlg.picker = nil
+	case dialog.NoticeClosedMsg:
+		m.dlg.notice = nil
+	case dialog.DecidedMsg, dialog.DecideClosedMsg:
+		return m.changer().onDecide(msg)
+	case dialog.ConfirmedMsg, dialog.ConfirmEditMsg, dialog.ConfirmClosedMsg, dialog.ConfirmConflictMsg:
+		return m.changer().onConfirm(msg)
 	case writtenMsg:
-		return m.onWritten(msg)
+		return m.changer().onWritten(msg)
 	case writeFailedMsg:
-		return m.onWriteFailed(msg)
+		return m.changer().onWriteFailed(msg)
 	case travelShowMsg:
-		return m.onTravelShow(msg)
+		return m.supervisor().onTravelShow(msg)
 	case diffShownMsg:
-		return m.onDiffShown(msg)
+		return m.supervisor().onDiffShown(msg)
 	case travelFailedMsg:
-		m.flashError(msg.why)
+		m.status.error(msg.why)
 		m.travel = nil
 	case changesListedMsg:
-		return m.onChangesListed(msg)
+		return m.supervisor().onChangesListed(msg)
 	case similarFoundMsg:
-		if r, ok := m.tree.Selected(); ok && r.ID == msg.id && m.side == sideDetail {
-			return m.rebuildDetail()
+		if r, ok := m.tree.Selected(); ok && r.ID == msg.id && m.lay.side == sideDetail {
+			return m.reader().rebuildDetail()
 		}
 	case sessionsReadMsg:
-		return m.onSessionsRead(msg)
+		return m.supervisor().onSessionsRead(msg)
 	case attributedMsg:
-		return m.onAttributed()
+		return m.supervisor().onAttributed()
 	case extrasBuiltMsg:
-		return m.onExtrasBuilt(msg)
-	default:
-		panic(fmt.Sprintf("tui: %T is no component's answer", msg))
+		return m.supervisor().onExtrasBuilt(msg)
 	}
+	// Anything else is no answer the workbench knows: it is dropped, never a crash.
 	return nil
 }

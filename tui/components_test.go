@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"strings"
 	"testing"
 	"time"
 
@@ -9,6 +10,8 @@ import (
 	"referee/model"
 	"referee/skill"
 	"referee/store"
+	"referee/tui/common"
+	"referee/tui/dialog"
 )
 
 // The components are tested alone, without a Model or a folder: what they need is
@@ -28,8 +31,8 @@ func (c fakeCorpus) Has(id string) bool {
 func (c fakeCorpus) Order() []string       { return c.order }
 func (c fakeCorpus) Text(id string) string { return id + " " + c.text[id] }
 
-func testCommon() common {
-	return common{st: newTestStyles(), width: 60, height: 20, actor: "human", now: func() time.Time { return fixedNow }}
+func testCommon() common.Common {
+	return common.Common{Styles: newTestStyles(), Actor: "human", Now: func() time.Time { return fixedNow }}
 }
 
 func typeInto(t *testing.T, c component, s string) {
@@ -88,7 +91,7 @@ func TestSearchComponent(t *testing.T) {
 	}
 	s.Open()
 	typeInto(t, s, "zebra")
-	if _, out := s.Update(testCommon(), keyMsg("enter")); out != (statusMsg{text: "no match for zebra"}) {
+	if _, out := s.Update(testCommon(), keyMsg("enter")); out != (common.StatusMsg{Text: "no match for zebra"}) {
 		t.Fatalf("no match: %#v", out)
 	}
 	s.Clear()
@@ -123,7 +126,7 @@ func TestRunsComponent(t *testing.T) {
 		t.Fatalf("second reading: cmd %v, handoff %v", cmd != nil, r.handoff)
 	}
 	// No graph of the present yet: no verdict, no alarm.
-	if r.Stalled() || r.View(testCommon()) != nil {
+	if r.Stalled() || r.Status(testCommon()) != nil {
 		t.Fatalf("stalled without a graph: %+v", r.stall)
 	}
 	if off := newRuns(t.TempDir(), "c", store.RunsOptions{}, -1, fakePresent{}); off.Stalled() || off.after >= 0 {
@@ -142,11 +145,11 @@ func TestWritesComponent(t *testing.T) {
 		t.Fatal("q did not wait for the writes")
 	}
 	first := &store.Result{Change: "l-001"}
-	cmd, out := w.Update(testCommon(), skillDoneMsg{ch: &change{skill: sk}, res: first})
+	cmd, out := w.Update(testCommon(), skillDoneMsg{ch: &dialog.Change{Skill: sk}, res: first})
 	if cmd != nil || out != (writtenMsg{ch: out.(writtenMsg).ch, res: first, name: sk.Name}) {
 		t.Fatalf("first done: quit %v, %#v", cmd != nil, out)
 	}
-	cmd, out = w.Update(testCommon(), skillDoneMsg{ch: &change{skill: sk}, err: &store.ConflictError{Object: "s-001"}})
+	cmd, out = w.Update(testCommon(), skillDoneMsg{ch: &dialog.Change{Skill: sk}, err: &store.ConflictError{Object: "s-001"}})
 	if cmd == nil || out.(writeFailedMsg).name != sk.Name {
 		t.Fatalf("the last write done: quit %v, %#v", cmd != nil, out)
 	}
@@ -154,7 +157,7 @@ func TestWritesComponent(t *testing.T) {
 		t.Fatalf("done %v", w.done)
 	}
 	// An undo takes the last change off the list.
-	_, out = w.Update(testCommon(), skillDoneMsg{ch: &change{undo: first}, res: &store.Result{Change: "l-002"}})
+	_, out = w.Update(testCommon(), skillDoneMsg{ch: &dialog.Change{Undo: first}, res: &store.Result{Change: "l-002"}})
 	if _, ok := w.Last(); ok || out.(writtenMsg).name != "undo" {
 		t.Fatalf("after undo: done %v, %#v", w.done, out)
 	}
@@ -169,7 +172,7 @@ func TestChangesComponent(t *testing.T) {
 	c := newChanges(t.TempDir(), fakeLatest{})
 	ran := false
 	_, out := c.Update(testCommon(), historyWantedMsg{then: func(*store.History) tea.Cmd { ran = true; return nil }})
-	if ran || out != (statusMsg{text: "the folder is still loading"}) {
+	if ran || out != (common.StatusMsg{Text: "the folder is still loading"}) {
 		t.Fatalf("nothing read: ran %v, %#v", ran, out)
 	}
 	if c.List() != nil {
@@ -188,5 +191,52 @@ func TestChangesComponent(t *testing.T) {
 	}
 	if len(c.Listed()) != 2 || c.provisional != 1 || c.List() != nil || c.logHistory() != h {
 		t.Fatalf("listed %v, provisional %d", c.Listed(), c.provisional)
+	}
+}
+
+// TestPanesShareTheNavigationKeys: the tree, the detail and the activity take every
+// navigation key (the tree's space folds instead) and answer Unhandled to a key that is
+// not theirs, which then goes to the key table.
+func TestPanesShareTheNavigationKeys(t *testing.T) {
+	nav := common.DefaultNavKeyMap()
+	panes := map[string]component{"tree": newTree(), "detail": newDetail(), "activity": newActivity()}
+	for name, p := range panes {
+		p.SetSize(40, 10)
+		for _, b := range nav.Bindings() {
+			for _, k := range b.Keys() {
+				_, out := p.Update(testCommon(), keyMsg(k))
+				if out == (common.Unhandled{}) {
+					t.Errorf("%s does not take %s (%s)", name, k, b.Help().Desc)
+				}
+			}
+		}
+		if _, out := p.Update(testCommon(), keyMsg("q")); out != (common.Unhandled{}) {
+			t.Errorf("%s took q: %#v", name, out)
+		}
+	}
+	// The dialogs that scroll scroll by the same keys: a notice takes them, and closes
+	// on any other key.
+	n := dialog.NewNotice("t", strings.Repeat("line\n", 40))
+	n.SetSize(40, 10)
+	for _, b := range nav.Bindings() {
+		for _, k := range b.Keys() {
+			if _, out := n.Update(testCommon(), keyMsg(k)); out != nil {
+				t.Errorf("a notice closed on %s: %#v", k, out)
+			}
+		}
+	}
+	if _, out := n.Update(testCommon(), keyMsg("x")); out != (dialog.NoticeClosedMsg{}) {
+		t.Errorf("x on a notice answered %#v", out)
+	}
+}
+
+// TestAnswerDropsAnUnknownMessage: an answer the workbench does not know (a new part's,
+// say) is dropped; the workbench does not crash on it.
+func TestAnswerDropsAnUnknownMessage(t *testing.T) {
+	m := &Model{}
+	for _, msg := range []tea.Msg{struct{ n int }{1}, common.Unhandled{}, "text"} {
+		if cmd := m.answer(msg); cmd != nil {
+			t.Errorf("answer(%#v) = a command", msg)
+		}
 	}
 }

@@ -121,11 +121,11 @@ func TestWorkbenchAndCLIProcessesTogether(t *testing.T) {
 	if after.Statements.Get("s-014").Status != "true" {
 		t.Errorf("the reviewer's confirmation was lost: s-014 is %q", after.Statements.Get("s-014").Status)
 	}
-	if final.snap.Statements.Len() != after.Statements.Len() || final.snap.Statements.Get("s-014").Status != "true" {
+	if final.shown.snap.Statements.Len() != after.Statements.Len() || final.shown.snap.Statements.Get("s-014").Status != "true" {
 		t.Errorf("the workbench ends with %d statements (s-014 %q), the folder has %d",
-			final.snap.Statements.Len(), final.snap.Statements.Get("s-014").Status, after.Statements.Len())
+			final.shown.snap.Statements.Len(), final.shown.snap.Statements.Get("s-014").Status, after.Statements.Len())
 	}
-	if v := final.snap.Versions.Get("p-002"); v != after.Versions.Get("p-002") {
+	if v := final.shown.snap.Versions.Get("p-002"); v != after.Versions.Get("p-002") {
 		t.Errorf("the workbench shows p-002 version %s, the file is %s", v, after.Versions.Get("p-002"))
 	}
 }

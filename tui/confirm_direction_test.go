@@ -18,18 +18,18 @@ func TestConfirmAsksForTheDirectionWhenTheOpeningIsAmbiguous(t *testing.T) {
 	}
 	m := openTestModel(t, dir, 120, 40)
 	keys(t, m, "n", "C")
-	if m.confirm != nil || m.form == nil {
-		t.Fatalf("C did not ask for the direction (confirm %v, message %q)", m.confirm != nil, m.message)
+	if m.dlg.confirm != nil || m.dlg.form == nil {
+		t.Fatalf("C did not ask for the direction (confirm %v, message %q)", m.dlg.confirm != nil, m.status.message)
 	}
-	if m.form.field("direction") == nil {
+	if func() bool { _, _, ok := m.dlg.form.FieldKind("direction"); return !ok }() {
 		t.Fatal("the form has no direction field")
 	}
 	if scr := screen(m); !strings.Contains(scr, "direction cannot be read") {
 		t.Fatalf("the form does not say why it asks:\n%s", scr)
 	}
-	m.form.SetValue("direction", "disproof")
+	m.dlg.form.SetValue("direction", "disproof")
 	keys(t, m, "ctrl+s", "y")
 	if got := readFile(t, p); !strings.Contains(got, `"status": "false"`) || !strings.Contains(got, "DISPROOF VERIFIED: ") {
-		t.Fatalf("after choosing disproof: %q\n%s", m.message, got)
+		t.Fatalf("after choosing disproof: %q\n%s", m.status.message, got)
 	}
 }

@@ -18,8 +18,8 @@ func TestConflictKeepsTheDraft(t *testing.T) {
 	keys(t, m, "enter")
 	typeText(t, m, "Expand both sides")
 	keys(t, m, "ctrl+s")
-	if m.confirm == nil || m.confirm.checking || m.confirm.problem != "" {
-		t.Fatalf("no confirmation ready: %+v", m.confirm)
+	if m.dlg.confirm == nil || m.dlg.confirm.Checking() || m.dlg.confirm.Problem() != "" {
+		t.Fatalf("no confirmation ready: %+v", m.dlg.confirm)
 	}
 	p := filepath.Join(dir, "statement/s-014.json")
 	changed := strings.Replace(readFile(t, p), `"count_usage": 0`, `"count_usage": 1`, 1)
@@ -30,10 +30,10 @@ func TestConflictKeepsTheDraft(t *testing.T) {
 	if readFile(t, p) != changed {
 		t.Fatal("the store wrote over the agent's version")
 	}
-	if m.form == nil {
-		t.Fatalf("the form did not come back: %q", m.message)
+	if m.dlg.form == nil {
+		t.Fatalf("the form did not come back: %q", m.status.message)
 	}
-	if got := m.form.Value("explanation"); got != "The identity is asserted" {
+	if got := m.dlg.form.Value("explanation"); got != "The identity is asserted" {
 		t.Fatalf("explanation after the conflict %q", got)
 	}
 	scr := screen(m)
@@ -43,7 +43,7 @@ func TestConflictKeepsTheDraft(t *testing.T) {
 	// Checked again against the new version, it writes.
 	keys(t, m, "ctrl+s", "y")
 	if !strings.Contains(readFile(t, p), "The identity is asserted") {
-		t.Fatalf("the draft was not written after the conflict: %q", m.message)
+		t.Fatalf("the draft was not written after the conflict: %q", m.status.message)
 	}
 }
 
@@ -53,20 +53,20 @@ func TestConfirmOffersNoYForAPlanThatCannotBeWritten(t *testing.T) {
 	m, dir := newTestModel(t, 120, 40)
 	keys(t, m, "n", "C", "enter", "y")
 	if len(m.writes.done) != 1 {
-		t.Fatalf("C y did not write: %q", m.message)
+		t.Fatalf("C y did not write: %q", m.status.message)
 	}
 	// Point the session's change at an old one that many later changes superseded.
 	before := readFile(t, filepath.Join(dir, "history/log.jsonl"))
 	m.writes.done[0].Change = "l-001"
 	keys(t, m, "u")
-	if m.confirm == nil || m.confirm.checking {
+	if m.dlg.confirm == nil || m.dlg.confirm.Checking() {
 		t.Fatal("u did not open a checked confirmation")
 	}
-	if m.confirm.problem == "" || !strings.Contains(screen(m), "nothing can be written; no y") {
+	if m.dlg.confirm.Problem() == "" || !strings.Contains(screen(m), "nothing can be written; no y") {
 		t.Fatalf("a superseded undo offers y:\n%s", screen(m))
 	}
 	keys(t, m, "y")
-	if m.confirm == nil {
+	if m.dlg.confirm == nil {
 		t.Fatal("y closed a confirmation that cannot be written")
 	}
 	if readFile(t, filepath.Join(dir, "history/log.jsonl")) != before {
@@ -89,8 +89,8 @@ func TestQuitWaitsForAWrite(t *testing.T) {
 			t.Fatal("q quit while a change was being written")
 		}
 	}
-	if !strings.Contains(m.message, "quits when it is done") {
-		t.Fatalf("message %q", m.message)
+	if !strings.Contains(m.status.message, "quits when it is done") {
+		t.Fatalf("message %q", m.status.message)
 	}
 	done := write()
 	_, after := m.Update(done)
@@ -146,8 +146,8 @@ func TestConflictFoundByTheDryRunKeepsTheDraft(t *testing.T) {
 		t.Fatal(err)
 	}
 	keys(t, m, "ctrl+s")
-	if m.confirm != nil || m.form == nil || m.form.Value("explanation") != "The identity is asserted" {
-		t.Fatalf("confirm %v form %v: the draft is not back", m.confirm != nil, m.form != nil)
+	if m.dlg.confirm != nil || m.dlg.form == nil || m.dlg.form.Value("explanation") != "The identity is asserted" {
+		t.Fatalf("confirm %v form %v: the draft is not back", m.dlg.confirm != nil, m.dlg.form != nil)
 	}
 	if !strings.Contains(screen(m), "s-014 changed since you read it") {
 		t.Fatalf("the form does not say why it is back:\n%s", screen(m))

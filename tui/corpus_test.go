@@ -77,9 +77,9 @@ func TestCorpusProofsKeepTheBorders(t *testing.T) {
 	}{{80, 24, mathtext.Unicode}, {120, 40, mathtext.Unicode}, {80, 24, mathtext.Raw}} {
 		sz := [2]int{c.w, c.h}
 		m := openTestModel(t, dir, sz[0], sz[1])
-		m.math = c.math
+		m.look.math = c.math
 		for _, id := range ids {
-			m.follow(id)
+			m.reader().follow(id)
 			send(t, m, nil)
 			if r, _ := m.tree.Selected(); r.ID != id {
 				t.Fatalf("%dx%d: %s not selected (on %s)", sz[0], sz[1], id, r.ID)

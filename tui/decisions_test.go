@@ -25,12 +25,12 @@ func TestTravelFollowsTheChangeAndEscClosesTheDiff(t *testing.T) {
 		t.Fatalf("after l-036 (state-propose-modification on s-016) the cursor is on %s", got)
 	}
 	keys(t, m, "d")
-	if m.side != sideDiff || !strings.Contains(screen(m), "Diff of s-016  after l-035 → after l-036") {
+	if m.lay.side != sideDiff || !strings.Contains(screen(m), "Diff of s-016  after l-035 → after l-036") {
 		t.Fatalf("d does not diff the object the change touched:\n%s", screen(m))
 	}
 	keys(t, m, "esc")
-	if m.side != sideDetail || m.search.Query() == "" {
-		t.Fatalf("the first esc: side %v, search %q (want the diff closed, the search kept)", m.side, m.search.Query())
+	if m.lay.side != sideDetail || m.search.Query() == "" {
+		t.Fatalf("the first esc: side %v, search %q (want the diff closed, the search kept)", m.lay.side, m.search.Query())
 	}
 }
 
@@ -40,29 +40,29 @@ func TestRedoTakesTheUndoBack(t *testing.T) {
 	m, dir := newTestModel(t, 120, 40)
 	p := filepath.Join(dir, "statement/s-014.json")
 	keys(t, m, "ctrl+r")
-	if m.confirm != nil || !strings.Contains(m.message, "cannot redo: no undo was made") {
-		t.Fatalf("ctrl+r with nothing undone: %q", m.message)
+	if m.dlg.confirm != nil || !strings.Contains(m.status.message, "cannot redo: no undo was made") {
+		t.Fatalf("ctrl+r with nothing undone: %q", m.status.message)
 	}
 	keys(t, m, "n", "C", "enter", "y")
 	confirmed := readFile(t, p)
 	keys(t, m, "u", "y")
 	if readFile(t, p) == confirmed {
-		t.Fatalf("u y did not undo: %q", m.message)
+		t.Fatalf("u y did not undo: %q", m.status.message)
 	}
 	keys(t, m, "ctrl+r")
-	if m.confirm == nil || !strings.Contains(screen(m), "Redo what the last undo of this session took back?") ||
+	if m.dlg.confirm == nil || !strings.Contains(screen(m), "Redo what the last undo of this session took back?") ||
 		!strings.Contains(screen(m), "→ proved (true)") {
 		t.Fatalf("ctrl+r does not confirm the redo:\n%s", screen(m))
 	}
 	keys(t, m, "y")
-	if readFile(t, p) != confirmed || !strings.Contains(m.message, "redo by") {
-		t.Fatalf("the redo did not write back the confirmation: %q", m.message)
+	if readFile(t, p) != confirmed || !strings.Contains(m.status.message, "redo by") {
+		t.Fatalf("the redo did not write back the confirmation: %q", m.status.message)
 	}
 	if _, ok := m.writes.LastUndo(); ok {
 		t.Fatal("the redone undo can be redone again")
 	}
-	if last, _ := m.writes.Last(); last == nil || !strings.HasPrefix(m.message, "✓ "+last.Change) {
-		t.Fatalf("u would not undo the redo: %v, %q", last, m.message)
+	if last, _ := m.writes.Last(); last == nil || !strings.HasPrefix(m.status.message, "✓ "+last.Change) {
+		t.Fatalf("u would not undo the redo: %v, %q", last, m.status.message)
 	}
 }
 

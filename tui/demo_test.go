@@ -24,12 +24,12 @@ func TestDemoOpensAScratchCopy(t *testing.T) {
 	t.Cleanup(func() { os.RemoveAll(filepath.Dir(scratch)) })
 	before := readFile(t, filepath.Join(demo, "statement/s-014.json"))
 	m := openModel(t, scratch, Options{NoWatch: true, SyncLoad: true, DemoOf: demo}, 120, 40)
-	if !strings.Contains(screen(m), "(demo: scratch copy)") || !strings.Contains(m.message, "stays as it is") {
+	if !strings.Contains(screen(m), "(demo: scratch copy)") || !strings.Contains(m.status.message, "stays as it is") {
 		t.Fatalf("the screen does not say the demo is a scratch copy:\n%s", screen(m))
 	}
 	keys(t, m, "n", "C", "enter", "y")
 	if len(m.writes.done) != 1 {
-		t.Fatalf("C y did not write: %q", m.message)
+		t.Fatalf("C y did not write: %q", m.status.message)
 	}
 	if readFile(t, filepath.Join(demo, "statement/s-014.json")) != before {
 		t.Fatal("a change on the demo reached the checkout")

@@ -3,28 +3,26 @@ package tui
 import (
 	"fmt"
 	"strings"
+	"unsafe"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
 	"referee/cells"
+	"referee/mathtext"
+	"referee/tui/common"
 	"referee/views"
 )
 
-// DetailKeyMap is the detail pane's keys (when it has the focus).
+// DetailKeyMap is the detail pane's own keys (when it has the focus); it scrolls by the
+// shared common.NavKeyMap.
 type DetailKeyMap struct {
-	Up, Down, Top, Bottom, PageUp, PageDown, NextLink, PrevLink, Follow key.Binding
+	NextLink, PrevLink, Follow key.Binding
 }
 
-// DefaultDetailKeyMap returns the detail pane's keys.
+// DefaultDetailKeyMap returns the detail pane's own keys.
 func DefaultDetailKeyMap() DetailKeyMap {
 	return DetailKeyMap{
-		Up:       key.NewBinding(key.WithKeys("k", "up"), key.WithHelp("k/↑", "scroll up")),
-		Down:     key.NewBinding(key.WithKeys("j", "down"), key.WithHelp("j/↓", "scroll down")),
-		Top:      key.NewBinding(key.WithKeys("g", "home"), key.WithHelp("g", "top")),
-		Bottom:   key.NewBinding(key.WithKeys("G", "end"), key.WithHelp("G", "bottom")),
-		PageUp:   key.NewBinding(key.WithKeys("pgup", "ctrl+u"), key.WithHelp("pgup", "page up")),
-		PageDown: key.NewBinding(key.WithKeys("pgdown", "ctrl+d", "space"), key.WithHelp("pgdn", "page down")),
 		NextLink: key.NewBinding(key.WithKeys(">"), key.WithHelp(">", "next link")),
 		PrevLink: key.NewBinding(key.WithKeys("<"), key.WithHelp("<", "previous link")),
 		Follow:   key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "follow the link")),
@@ -40,9 +38,45 @@ type Detail struct {
 	height int
 	link   int
 	keys   DetailKeyMap
+	nav    common.NavKeyMap
+
+	// sel is what is selected: the tree's object and, in the doc, the sentence, issue
+	// and link under their cursors.
+	sel selection
+	proofRenderings
+	// crumb is the title's breadcrumb for crumbKey (path, width, forest).
+	crumb, crumbKey string
 }
 
-func newDetail() *Detail { return &Detail{keys: DefaultDetailKeyMap(), link: -1} }
+// proofRenderings are the proofs rendered for the detail, by views.ProofKey, and those
+// being rendered in a command.
+type proofRenderings struct {
+	proofs   map[string]*views.RenderedProof
+	inflight map[string]bool
+	// lastProof remembers the hash of the last long proof keyed (proofKey).
+	lastProof struct {
+		data *byte
+		n    int
+		key  string
+	}
+	// syncRender renders markdown in Update instead of a command (tests: deterministic).
+	syncRender bool
+	// renderMarkdown is views.RenderProofMarkdown (tests count the calls through it).
+	renderMarkdown func(proof string, width int, style string, math mathtext.Mode) (*views.RenderedProof, error)
+}
+
+func newDetail() *Detail {
+	return &Detail{keys: DefaultDetailKeyMap(), nav: common.DefaultNavKeyMap(), link: -1, sel: selection{issue: -1, link: -1},
+		proofRenderings: proofRenderings{proofs: map[string]*views.RenderedProof{}, inflight: map[string]bool{}, renderMarkdown: views.RenderProofMarkdown}}
+}
+
+// KeyMap is the detail pane's keys as help lists them: the navigation keys and its own.
+func (d *Detail) KeyMap() []key.Binding {
+	n, k := d.nav, d.keys
+	return []key.Binding{common.NavHelp(n.Down, "j/↓", "scroll down"), common.NavHelp(n.Up, "k/↑", "scroll up"),
+		common.NavHelp(n.Top, "g", "top"), common.NavHelp(n.Bottom, "G", "bottom"), common.NavHelp(n.PageUp, "pgup", "page up"),
+		common.NavHelp(n.PageDown, "pgdn", "page down"), k.NextLink, k.PrevLink, k.Follow}
+}
 
 // SetSize sets the pane's inner size.
 func (d *Detail) SetSize(w, h int) {
@@ -81,27 +115,19 @@ func (d *Detail) Scroll(n int) {
 	d.clamp()
 }
 
-// Update handles the pane's own keys (links are handled by the model).
-func (d *Detail) Update(msg tea.KeyPressMsg) bool {
-	k := d.keys
-	switch {
-	case key.Matches(msg, k.Up):
-		d.Scroll(-1)
-	case key.Matches(msg, k.Down):
-		d.Scroll(1)
-	case key.Matches(msg, k.Top):
-		d.offset = 0
-	case key.Matches(msg, k.Bottom):
-		d.offset = len(d.doc.Lines)
-		d.clamp()
-	case key.Matches(msg, k.PageUp):
-		d.Scroll(-max(d.height-1, 1))
-	case key.Matches(msg, k.PageDown):
-		d.Scroll(max(d.height-1, 1))
-	default:
-		return false
+// Update scrolls by the navigation keys (links are the key table's: the Model's).
+func (d *Detail) Update(_ common.Common, msg tea.Msg) (tea.Cmd, tea.Msg) {
+	km, ok := msg.(tea.KeyPressMsg)
+	if !ok {
+		return nil, common.Unhandled{}
 	}
-	return true
+	to, ok := d.nav.Move(km, d.offset, len(d.doc.Lines)+1, max(d.height-1, 1))
+	if !ok {
+		return nil, common.Unhandled{}
+	}
+	d.offset = to
+	d.clamp()
+	return nil, nil
 }
 
 // position is where the window is, " · 12–40/88", when the doc does not fit.
@@ -126,9 +152,9 @@ func (d *Detail) LinkAt(y int) (views.Link, bool) {
 
 // View renders the visible window, every line exactly the pane's width. The doc draws
 // the proof's sentence marks on the lines asked for, so only visible lines pay for them.
-func (d *Detail) View() string {
+func (d *Detail) View(common.Common) []string {
 	if d.height <= 0 || d.width <= 0 {
-		return ""
+		return nil
 	}
 	lines := make([]string, 0, d.height)
 	end := min(d.offset+d.height, len(d.doc.Lines))
@@ -138,7 +164,7 @@ func (d *Detail) View() string {
 	for len(lines) < d.height {
 		lines = append(lines, strings.Repeat(" ", d.width))
 	}
-	return strings.Join(lines, "\n")
+	return lines
 }
 
 // fitWidth truncates or pads a (styled) line to exactly w cells.
@@ -151,4 +177,71 @@ func fitWidth(s string, w int) string {
 		return cells.Truncate(s, w, "…")
 	}
 	return s + strings.Repeat(" ", w-sw)
+}
+
+// get returns the best rendering at hand of a proof (markdown in style if kept, else
+// the plain fallback) and the command that renders the markdown when it is not kept.
+func (p *proofRenderings) get(proof string, width int, style string, math mathtext.Mode) (*views.RenderedProof, tea.Cmd) {
+	key := p.key(proof, width, style, math)
+	if rp, ok := p.proofs[key]; ok {
+		return rp, nil
+	}
+	plainKey := p.key(proof, width, "plain", math)
+	rp, ok := p.proofs[plainKey]
+	if !ok && len(proof) > largeProof && !p.syncRender {
+		// Laid out off the UI goroutine too: a 100,000-sentence proof took 0.5 s.
+		rp = views.RenderProofPlain(fmt.Sprintf("(laying out a proof of %d KB …)", len(proof)>>10), width, math)
+		if p.inflight[plainKey] {
+			return rp, nil
+		}
+		p.inflight[plainKey] = true
+		plain := func(text string, w int, _ string, math mathtext.Mode) (*views.RenderedProof, error) {
+			return views.RenderProofPlain(text, w, math), nil
+		}
+		return rp, renderProof(plain, plainKey, proof, width, "plain", math)
+	}
+	if !ok {
+		rp = views.RenderProofPlain(proof, width, math)
+		p.proofs[plainKey] = rp
+	}
+	if p.syncRender {
+		if md, err := p.renderMarkdown(proof, width, style, math); err == nil {
+			p.proofs[key] = md
+			return md, nil
+		}
+	}
+	if p.inflight[key] {
+		return rp, nil
+	}
+	p.inflight[key] = true
+	return rp, renderProof(p.renderMarkdown, key, proof, width, style, math)
+}
+
+// largeProof is the size past which a proof's plain layout is made in a command.
+const largeProof = 128 << 10
+
+// key is views.ProofKey, remembering the last proof's hash: hashing a proof of
+// megabytes on every rebuild of the detail (each ] in it) cost more than the rest.
+func (p *proofRenderings) key(proof string, width int, style string, math mathtext.Mode) string {
+	if len(proof) < largeProof {
+		return views.ProofKey(proof, width, style, math)
+	}
+	if p.lastProof.data != unsafe.StringData(proof) || p.lastProof.n != len(proof) {
+		p.lastProof.data, p.lastProof.n = unsafe.StringData(proof), len(proof)
+		p.lastProof.key = views.ProofKey(proof, 0, "", math)
+	}
+	return fmt.Sprintf("%s/%d/%s/%d", p.lastProof.key, width, style, math)
+}
+
+// rendered keeps a rendering made in a command; false when there was none (it failed).
+func (p *proofRenderings) rendered(msg proofRenderedMsg) bool {
+	delete(p.inflight, msg.key)
+	if msg.rp == nil {
+		return false
+	}
+	if len(p.proofs) > 256 {
+		clear(p.proofs)
+	}
+	p.proofs[msg.key] = msg.rp
+	return true
 }

@@ -14,20 +14,18 @@ import (
 func TestRejectFormKeepsNumberAndQuoteInStep(t *testing.T) {
 	m, _ := newTestModel(t, 120, 40)
 	keys(t, m, "n", "]", "R")
-	f := m.form
+	f := m.dlg.form
 	if f == nil {
-		t.Fatalf("R did not open a form: %q", m.message)
+		t.Fatalf("R did not open a form: %q", m.status.message)
 	}
-	sents := model.SplitSentences(proofText(m.snap.Statements.Get("s-014")))
-	f.focus = 0
-	f.focusCmd()
+	sents := model.SplitSentences(proofText(m.shown.snap.Statements.Get("s-014")))
+	f.FocusField(0)
 	keys(t, m, "backspace", "4")
 	if got := f.Value("sentence_text"); got != model.NormalizeSpace(sents[3].Text) {
 		t.Fatalf("number 4 quotes %q", got)
 	}
 	// Type the quote of sentence 1 into the quote field: the number follows.
-	f.focus = 1
-	f.focusCmd()
+	f.FocusField(1)
 	f.SetValue("sentence_text", "")
 	typeText(t, m, model.NormalizeSpace(sents[0].Text))
 	if got := f.Value("sentence_number"); got != "1" {
@@ -35,8 +33,8 @@ func TestRejectFormKeepsNumberAndQuoteInStep(t *testing.T) {
 	}
 	f.SetValue("sentence_text", "")
 	typeText(t, m, "words nobody wrote")
-	if !strings.Contains(f.warn, "not in sentence 1 nor in any other sentence") {
-		t.Fatalf("a quote of no sentence: warning %q", f.warn)
+	if !strings.Contains(f.Warn, "not in sentence 1 nor in any other sentence") {
+		t.Fatalf("a quote of no sentence: warning %q", f.Warn)
 	}
 	if !strings.Contains(screen(m), "⚠ the quote is not in sentence 1") {
 		t.Fatalf("the warning is not on screen:\n%s", screen(m))
@@ -49,33 +47,33 @@ func TestRejectFormKeepsNumberAndQuoteInStep(t *testing.T) {
 func TestFormsComeFromTheRegistry(t *testing.T) {
 	m, _ := newTestModel(t, 120, 40)
 	for _, s := range skill.Skills {
-		pf := m.prefillFor(s, "s-014")
+		pf := m.changer().prefillFor(s, "s-014")
 		if pf.direct {
 			continue
 		}
-		f := m.formFor(s, "s-014", s.Summary, pf)
+		f := m.changer().formFor(s, "s-014", s.Summary, pf)
 		for _, p := range s.Params {
 			if p.Name == s.Target || pf.hidden[p.Name] || p.Kind == skill.ParamSubStatements {
 				continue
 			}
-			fl := f.field(p.Name)
-			if fl == nil {
+			kind, label, ok := f.FieldKind(p.Name)
+			if !ok {
 				t.Errorf("%s: no field for %s", s.Name, p.Name)
 				continue
 			}
-			want := fieldText
+			want := "text"
 			switch {
 			case len(p.Enum) > 0:
-				want = fieldChoice
+				want = "choice"
 			case p.Kind == skill.ParamInt:
-				want = fieldNumber
+				want = "number"
 			case p.Kind == skill.ParamStrings || p.Kind == skill.ParamIDs:
-				want = fieldList
+				want = "list"
 			case p.Long:
-				want = fieldLong
+				want = "long"
 			}
-			if fl.kind != want || !strings.EqualFold(fl.label, p.Help) && p.Help != "" {
-				t.Errorf("%s %s: field kind %d label %q, want kind %d label %q", s.Name, p.Name, fl.kind, fl.label, want, p.Help)
+			if kind != want || !strings.EqualFold(label, p.Help) && p.Help != "" {
+				t.Errorf("%s %s: field kind %s label %q, want kind %s label %q", s.Name, p.Name, kind, label, want, p.Help)
 			}
 		}
 	}
@@ -90,13 +88,13 @@ func TestDecideAProposedModification(t *testing.T) {
 	keys(t, m, "/")
 	typeText(t, m, "s-016")
 	keys(t, m, "enter")
-	m.message = ""
+	m.status.message = ""
 	if got := statusLine(m, 1); !strings.Contains(got, "H decide") {
 		t.Fatalf("the footer does not offer the decision: %q", got)
 	}
 	keys(t, m, "H")
-	if m.decide == nil {
-		t.Fatalf("H did not open the decision: %q", m.message)
+	if m.dlg.decide == nil {
+		t.Fatalf("H did not open the decision: %q", m.status.message)
 	}
 	scr := screen(m)
 	for _, want := range []string{"decide s-016's proposed modification", "the proposed claim", "The sum ∑ₖ₌₁ⁿ k³ is odd",
@@ -106,21 +104,21 @@ func TestDecideAProposedModification(t *testing.T) {
 			t.Fatalf("the decision lacks %q:\n%s", want, scr)
 		}
 	}
-	if body := strings.Join(m.decide.View(m.common()), "\n"); strings.Contains(body, "$") {
+	if body := strings.Join(m.dlg.decide.View(m.common()), "\n"); strings.Contains(body, "$") {
 		t.Fatalf("the proposal shows raw math:\n%s", body)
 	}
 	keys(t, m, "a")
-	if m.form == nil || m.form.change.skill.Name != "decide-modification" || m.form.change.target != "s-016" {
-		t.Fatalf("accept did not open decide-modification on s-016: form %v, %q", m.form != nil, m.message)
+	if m.dlg.form == nil || m.dlg.form.Change.Skill.Name != "decide-modification" || m.dlg.form.Change.Target != "s-016" {
+		t.Fatalf("accept did not open decide-modification on s-016: form %v, %q", m.dlg.form != nil, m.status.message)
 	}
 	for name, want := range map[string]string{"decision": "accept", "parent_id": "p-002", "claim": "The sum $\\sum_{k=1}^n k^3$ is odd"} {
-		if got := m.form.Value(name); got != want {
+		if got := m.dlg.form.Value(name); got != want {
 			t.Fatalf("%s prefilled %q, want %q", name, got, want)
 		}
 	}
 	keys(t, m, "ctrl+s")
-	if m.confirm == nil || m.confirm.problem != "" {
-		t.Fatalf("accepting does not check out: %+v", m.confirm)
+	if m.dlg.confirm == nil || m.dlg.confirm.Problem() != "" {
+		t.Fatalf("accepting does not check out: %+v", m.dlg.confirm)
 	}
 	scr = screen(m)
 	for _, want := range []string{"new statement s-018 (pending)", "s-016 awaiting check (validating), next agent-check → abandoned",
@@ -131,11 +129,11 @@ func TestDecideAProposedModification(t *testing.T) {
 	}
 	keys(t, m, "y")
 	if !strings.Contains(readFile(t, filepath.Join(dir, "statement/s-016.json")), "replaced by s-018") {
-		t.Fatalf("the decision was not written: %q", m.message)
+		t.Fatalf("the decision was not written: %q", m.status.message)
 	}
 	keys(t, m, "H")
-	if m.decide != nil || !strings.Contains(m.message, "already decided by human at") || !strings.Contains(m.message, "decide-modification") {
-		t.Fatalf("H on a decided proposal: dialog %v, message %q", m.decide != nil, m.message)
+	if m.dlg.decide != nil || !strings.Contains(m.status.message, "already decided by human at") || !strings.Contains(m.status.message, "decide-modification") {
+		t.Fatalf("H on a decided proposal: dialog %v, message %q", m.dlg.decide != nil, m.status.message)
 	}
 }
 
@@ -144,17 +142,17 @@ func TestDecideAProposedModification(t *testing.T) {
 func TestEscKeepsTheDraft(t *testing.T) {
 	m, _ := newTestModel(t, 120, 40)
 	keys(t, m, "n", "R", "esc")
-	if len(m.drafts) != 0 || m.message != "cancelled: nothing was written" {
-		t.Fatalf("an untouched form was kept: %v, %q", m.drafts, m.message)
+	if len(m.dlg.drafts) != 0 || m.status.message != "cancelled: nothing was written" {
+		t.Fatalf("an untouched form was kept: %v, %q", m.dlg.drafts, m.status.message)
 	}
 	keys(t, m, "R")
 	typeText(t, m, "The identity is asserted")
 	keys(t, m, "esc")
-	if !strings.Contains(m.message, "R again on s-014 brings the draft back") {
-		t.Fatalf("message %q", m.message)
+	if !strings.Contains(m.status.message, "R again on s-014 brings the draft back") {
+		t.Fatalf("message %q", m.status.message)
 	}
 	keys(t, m, "tab", "j", "tab", "R")
-	if m.form == nil || m.form.Value("explanation") != "The identity is asserted" {
+	if m.dlg.form == nil || m.dlg.form.Value("explanation") != "The identity is asserted" {
 		t.Fatalf("the draft did not come back")
 	}
 	if !strings.Contains(screen(m), "Your draft, as you left it") {

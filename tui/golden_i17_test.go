@@ -26,9 +26,9 @@ func TestGoldenReviewLoop(t *testing.T) {
 			{name: "reject-form-typed", keys: []string{"n", "]", "R", "T", "h", "e", "enter", "F", "i", "x"}},
 			{name: "confirm-reject", keys: []string{"n", "]", "R", "T", "h", "e", "enter", "F", "i", "x", "ctrl+s"}},
 			{name: "confirm-patch", keys: []string{"n", "n"}, prep: func(m *Model) {
-				orig := proofText(m.snap.Statements.Get("s-015"))
+				orig := proofText(m.shown.snap.Statements.Get("s-015"))
 				send(t, m, editorDoneMsg{text: orig + "\n\nStep 3: Since $n(n+1)$ is even, $m$ is an integer.", orig: orig,
-					skill: "fix-patch-proof", target: "s-015", version: m.snap.Versions.Get("s-015")})
+					skill: "fix-patch-proof", target: "s-015", version: m.shown.snap.Versions.Get("s-015")})
 				typeText(t, m, "Show m is an integer")
 				keys(t, m, "ctrl+s")
 			}},

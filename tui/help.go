@@ -4,6 +4,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"referee/skill"
+	"referee/tui/dialog"
 )
 
 // Help (?) and the palette (:) are two Pickers over the key table (keys.go).
@@ -12,29 +13,29 @@ import (
 // why; then the panes' keys, the mouse and the marks. It scrolls, and says what is
 // above and below.
 func (m *Model) openHelp() tea.Cmd {
-	return m.openPicker(newPicker("Help", m.helpEntries(), false, "?"))
+	return m.openPicker(dialog.NewPicker("Help", m.helpEntries(), false, "?"))
 }
 
 // openPalette lists every command of the key table and every skill of the registry
 // (those without a key too), each enabled or with the reason it is not.
 func (m *Model) openPalette() tea.Cmd {
-	var es []entry
+	var es []dialog.Entry
 	for _, b := range keyTable() {
 		if b.run == nil || b.name == "palette" {
 			continue
 		}
 		b := b
 		h := b.Help()
-		e := entry{group: b.group, key: h.Key, title: h.Desc, mutating: b.group == groupChange,
-			run: func() tea.Cmd { return m.runBinding(b) }}
+		e := dialog.Entry{Group: b.group, Key: h.Key, Title: h.Desc, Mutating: b.group == groupChange,
+			Run: func() tea.Cmd { return m.runBinding(b) }}
 		if b.skill != "" {
-			e.title, e.desc = b.skill, h.Desc
+			e.Title, e.Desc = b.skill, h.Desc
 		}
 		if b.disabled != nil {
-			e.disabled = b.disabled(m)
+			e.Disabled = b.disabled(m)
 		}
-		if why := m.servedReason(b); why != "" {
-			e.disabled = why
+		if why := m.room().servedReason(b); why != "" {
+			e.Disabled = why
 		}
 		es = append(es, e)
 	}
@@ -43,25 +44,24 @@ func (m *Model) openPalette() tea.Cmd {
 			continue
 		}
 		name := s.Name
-		es = append(es, entry{group: groupChange, title: name, desc: s.Summary, mutating: true,
-			disabled: m.skillDisabled(name, verbFor(name)),
-			run:      func() tea.Cmd { return m.startSkill(name) }})
+		es = append(es, dialog.Entry{Group: groupChange, Title: name, Desc: s.Summary, Mutating: true,
+			Disabled: m.changer().skillDisabled(name, verbFor(name)),
+			Run:      func() tea.Cmd { return m.changer().startSkill(name) }})
 	}
-	return m.openPicker(newPicker("Command palette", es, true, ""))
+	return m.openPicker(dialog.NewPicker("Command palette", es, true, ""))
 }
 
-func (m *Model) openPicker(p *Picker) tea.Cmd {
-	m.picker = p
-	m.picker.filter.SetStyles(inputStyles(m.dark))
-	m.picker.SetSize(m.dialogWidth()-4, m.dialogHeight()-2)
-	return m.picker.filter.Focus()
+func (m *Model) openPicker(p *dialog.Picker) tea.Cmd {
+	m.dlg.picker = p
+	m.dlg.picker.SetSize(m.dialogWidth()-4, m.dialogHeight()-2)
+	return m.dlg.picker.Focus(m.look.dark)
 }
 
 // quit ends the program, unless a change is being written: then it waits for the
 // write and quits when it is done (saying so), never half-way.
 func (m *Model) quit() tea.Cmd {
 	if m.writes.QuitWhenDone() {
-		m.flashInfo("writing a change: referee quits when it is done")
+		m.status.info("writing a change: referee quits when it is done")
 		return nil
 	}
 	return tea.Quit
@@ -69,10 +69,10 @@ func (m *Model) quit() tea.Cmd {
 
 // toggleZoom gives the focused pane the whole width, or both panes their share again.
 func (m *Model) toggleZoom() {
-	m.zoomed = !m.zoomed
+	m.lay.zoomed = !m.lay.zoomed
 	m.layout()
-	if m.zoomed {
-		m.flashInfo("zoomed: the focused pane takes the whole width · tab switches · z again shows both")
+	if m.lay.zoomed {
+		m.status.info("zoomed: the focused pane takes the whole width · tab switches · z again shows both")
 	}
 }
 

@@ -45,7 +45,7 @@ func openModel(t testing.TB, dir string, opts Options, w, h int) *Model {
 	if err != nil {
 		t.Fatal(err)
 	}
-	m.syncRender = true
+	m.detail.syncRender = true
 	t.Cleanup(m.Close)
 	send(t, m, tea.WindowSizeMsg{Width: w, Height: h})
 	return m
@@ -178,6 +178,10 @@ func keyMsg(k string) tea.KeyPressMsg {
 		return tea.KeyPressMsg{Code: tea.KeyPgDown}
 	case "pgup":
 		return tea.KeyPressMsg{Code: tea.KeyPgUp}
+	case "home":
+		return tea.KeyPressMsg{Code: tea.KeyHome}
+	case "end":
+		return tea.KeyPressMsg{Code: tea.KeyEnd}
 	}
 	if c, ok := strings.CutPrefix(k, "ctrl+"); ok && len(c) == 1 {
 		return tea.KeyPressMsg{Code: rune(c[0]), Mod: tea.ModCtrl}

@@ -11,6 +11,7 @@ import (
 
 	"referee/cells"
 	"referee/model"
+	"referee/tui/dialog"
 )
 
 // The workbench's one key table (lazygit style). Every key the reviewer can press is a
@@ -70,32 +71,32 @@ func makeKeyTable() []binding {
 	return []binding{
 		bind("focus", groupMove, "tab", "switch pane (tree ↔ detail)", "tab").hinted("pane").does(do((*Model).toggleFocus)),
 		bind("zoom", groupMove, "z", "zoom: the focused pane takes the whole width (again: both panes)", "z").hinted("zoom").does(do((*Model).toggleZoom)),
-		bind("open", groupMove, "enter", "open (tree: show in detail; detail: follow the link)", "enter").does((*Model).enter),
-		bind("back", groupMove, "esc", "back out (close, clear search, go back)", "esc").does(do((*Model).back)),
-		bind("link-next", groupMove, ">", "next link in the detail", ">").does(func(m *Model) tea.Cmd { m.moveLink(1); return nil }),
-		bind("link-prev", groupMove, "<", "previous link in the detail", "<").does(func(m *Model) tea.Cmd { m.moveLink(-1); return nil }),
+		bind("open", groupMove, "enter", "open (tree: show in detail; detail: follow the link)", "enter").does(func(m *Model) tea.Cmd { return m.reader().enter() }),
+		bind("back", groupMove, "esc", "back out (close, clear search, go back)", "esc").does(do(func(m *Model) { m.reader().back() })),
+		bind("link-next", groupMove, ">", "next link in the detail", ">").does(func(m *Model) tea.Cmd { m.reader().moveLink(1); return nil }),
+		bind("link-prev", groupMove, "<", "previous link in the detail", "<").does(func(m *Model) tea.Cmd { m.reader().moveLink(-1); return nil }),
 
-		bind("queue-next", groupLook, "n", "next statement in the review queue (awaiting check, a gap, or a decision: what a reviewer can take up before its agent; what holds up the most first)", "n").hinted("next to review").does(func(m *Model) tea.Cmd { m.next(1); return nil }),
-		bind("queue-prev", groupLook, "N", "previous statement in the review queue", "N").does(func(m *Model) tea.Cmd { m.next(-1); return nil }),
+		bind("queue-next", groupLook, "n", "next statement in the review queue (awaiting check, a gap, or a decision: what a reviewer can take up before its agent; what holds up the most first)", "n").hinted("next to review").does(func(m *Model) tea.Cmd { m.reader().next(1); return nil }),
+		bind("queue-prev", groupLook, "N", "previous statement in the review queue", "N").does(func(m *Model) tea.Cmd { m.reader().next(-1); return nil }),
 		bind("search", groupLook, "/", "search an ID or words of a claim", "/").hinted("search").does(func(m *Model) tea.Cmd { return m.search.Open() }),
 		bind("match-next", groupLook, "ctrl+n", "next search match", "ctrl+n").hinted("matches").unless(needSearch).does(stepMatch(1)),
 		bind("match-prev", groupLook, "ctrl+p", "previous search match", "ctrl+p").hinted("previous match").unless(needSearch).does(stepMatch(-1)),
-		bind("sentence-next", groupLook, "]", "next sentence of the proof", "]").hinted("sentence").unless(needProof).does(func(m *Model) tea.Cmd { m.moveSentence(1); return nil }),
-		bind("sentence-prev", groupLook, "[", "previous sentence of the proof", "[").unless(needProof).does(func(m *Model) tea.Cmd { m.moveSentence(-1); return nil }),
-		bind("issue-next", groupLook, "i", "next issue (highlights its sentence)", "i").hinted("issue").unless(needIssues).does(do((*Model).nextIssue)),
-		bind("pause", groupLook, "p", "pause/resume the live view", "p").hinted("pause").does((*Model).pause),
+		bind("sentence-next", groupLook, "]", "next sentence of the proof", "]").hinted("sentence").unless(needProof).does(func(m *Model) tea.Cmd { m.reader().moveSentence(1); return nil }),
+		bind("sentence-prev", groupLook, "[", "previous sentence of the proof", "[").unless(needProof).does(func(m *Model) tea.Cmd { m.reader().moveSentence(-1); return nil }),
+		bind("issue-next", groupLook, "i", "next issue (highlights its sentence)", "i").hinted("issue").unless(needIssues).does(do(func(m *Model) { m.reader().nextIssue() })),
+		bind("pause", groupLook, "p", "pause/resume the live view", "p").hinted("pause").does(func(m *Model) tea.Cmd { return m.supervisor().pause() }),
 		bind("math", groupLook, "m", "math: readable symbols or the LaTeX as written (quotes always use the source)", "m").hinted("math").does((*Model).toggleMath),
-		bind("instruct", groupLook, "I", "compose /instruct about the sentence under the cursor; copy it (OSC 52)", "I").hinted("instruct").unless(needStatement).does((*Model).instruct),
-		bind("why", groupLook, "w", "fold/unfold what agents wrote before issues, responses, verdicts", "w").does(func(m *Model) tea.Cmd { m.sess.whyOpen = !m.sess.whyOpen; return m.rebuildDetail() }),
+		bind("instruct", groupLook, "I", "compose /instruct about the sentence under the cursor; copy it (OSC 52)", "I").hinted("instruct").unless(needStatement).does(func(m *Model) tea.Cmd { return m.supervisor().instruct() }),
+		bind("why", groupLook, "w", "fold/unfold what agents wrote before issues, responses, verdicts", "w").does(func(m *Model) tea.Cmd { m.bg.sess.whyOpen = !m.bg.sess.whyOpen; return m.reader().rebuildDetail() }),
 
-		bind("activity", groupSuper, "a", "activity: every change, newest first (in it: / filter, enter go to, t travel there)", "a").hinted("activity").does(func(m *Model) tea.Cmd { return m.toggleSide(sideActivity) }),
-		bind("runs", groupSuper, "r", "agent runs: session, messages, tokens, cost, last activity, stall verdict", "r").hinted("runs").does(func(m *Model) tea.Cmd { return m.toggleSide(sideRuns) }),
-		bind("graveyard", groupSuper, "x", "graveyard: false and abandoned statements, why, what they held up", "x").hinted("graveyard").does(func(m *Model) tea.Cmd { return m.toggleSide(sideGraveyard) }),
-		bind("travel", groupSuper, "t", "time travel: the folder as it was after a change, read-only; t again returns to now", "t").hinted("travel").does((*Model).toggleTravel),
-		bind("travel-earlier", groupSuper, ",", "time travel: earlier change", ",").hinted("earlier/later").unless(needTravel).does(func(m *Model) tea.Cmd { return m.scrub(-1) }),
-		bind("travel-later", groupSuper, ".", "time travel: later change", ".").hinted("later").unless(needTravel).does(func(m *Model) tea.Cmd { return m.scrub(1) }),
-		bind("diff", groupSuper, "d", "time travel: diff the selected object with the previous change (again: with now)", "d").hinted("diff").unless(needTravel).does((*Model).cycleDiff),
-		bind("rewind", groupSuper, "b", "time travel: rewind the folder to the change shown (asks for y; u takes it back)", "b").hinted("rewind here").unless(needTravel).does((*Model).planRewind),
+		bind("activity", groupSuper, "a", "activity: every change, newest first (in it: / filter, enter go to, t travel there)", "a").hinted("activity").does(func(m *Model) tea.Cmd { return m.supervisor().toggleSide(sideActivity) }),
+		bind("runs", groupSuper, "r", "agent runs: session, messages, tokens, cost, last activity, stall verdict", "r").hinted("runs").does(func(m *Model) tea.Cmd { return m.supervisor().toggleSide(sideRuns) }),
+		bind("graveyard", groupSuper, "x", "graveyard: false and abandoned statements, why, what they held up", "x").hinted("graveyard").does(func(m *Model) tea.Cmd { return m.supervisor().toggleSide(sideGraveyard) }),
+		bind("travel", groupSuper, "t", "time travel: the folder as it was after a change, read-only; t again returns to now", "t").hinted("travel").does(func(m *Model) tea.Cmd { return m.supervisor().toggleTravel() }),
+		bind("travel-earlier", groupSuper, ",", "time travel: earlier change", ",").hinted("earlier/later").unless(needTravel).does(func(m *Model) tea.Cmd { return m.supervisor().scrub(-1) }),
+		bind("travel-later", groupSuper, ".", "time travel: later change", ".").hinted("later").unless(needTravel).does(func(m *Model) tea.Cmd { return m.supervisor().scrub(1) }),
+		bind("diff", groupSuper, "d", "time travel: diff the selected object with the previous change (again: with now)", "d").hinted("diff").unless(needTravel).does(func(m *Model) tea.Cmd { return m.supervisor().cycleDiff() }),
+		bind("rewind", groupSuper, "b", "time travel: rewind the folder to the change shown (asks for y; u takes it back)", "b").hinted("rewind here").unless(needTravel).does(func(m *Model) tea.Cmd { return m.changer().planRewind() }),
 
 		skillBinding("C", "check-confirm-proof", "confirm", "confirm the proof (true) or disproof (false)"),
 		skillBinding("R", "check-reject-proof", "reject", "reject the proof at the sentence under the cursor"),
@@ -108,15 +109,15 @@ func makeKeyTable() []binding {
 		skillBinding("O", "prob-setup-subgoal", "add a subgoal", "set up a subgoal of the problem"),
 		skillBinding("D", "prob-finish-up", "finish", "finish the problem with its key statements"),
 		skillBinding("A", "abandon", "abandon", "abandon the statement"),
-		bind("decide", groupChange, "H", "decide a proposed modification, shown whole: accept (a new statement takes the old one's place) or reject (false, abandon), as one change", "H").hinted("decide").unless(needDecision).does((*Model).openDecision),
+		bind("decide", groupChange, "H", "decide a proposed modification, shown whole: accept (a new statement takes the old one's place) or reject (false, abandon), as one change", "H").hinted("decide").unless(needDecision).does(func(m *Model) tea.Cmd { return m.changer().openDecision() }),
 		bind("undo", groupChange, "u", "undo the last change made in this session", "u").hinted("undo").
-			unless(func(m *Model) string { return m.undoDisabled() }).does((*Model).openUndo),
+			unless(func(m *Model) string { return m.changer().undoDisabled() }).does(func(m *Model) tea.Cmd { return m.changer().openUndo() }),
 		bind("redo", groupChange, "ctrl+r", "redo the last undo of this session (takes the undo back, as a change of its own)", "ctrl+r").
-			unless((*Model).redoDisabled).does((*Model).openRedo),
+			unless(func(m *Model) string { return m.changer().redoDisabled() }).does(func(m *Model) tea.Cmd { return m.changer().openRedo() }),
 
 		bind("palette", groupApp, ":", "command palette: every skill and command", ":").hinted("palette").does((*Model).openPalette),
 		bind("help", groupApp, "?", "help: every key", "?").hinted("help").does((*Model).openHelp),
-		bind("who", groupApp, "@", "who is here (referee serve): everyone connected, the statement each is on, what each is writing", "@").unless(needRoom).does((*Model).openWho),
+		bind("who", groupApp, "@", "who is here (referee serve): everyone connected, the statement each is on, what each is writing", "@").unless(needRoom).does(func(m *Model) tea.Cmd { return m.room().openWho() }),
 		bind("quit", groupApp, "q", "quit (waits for a change being written)", "q", "ctrl+c").hinted("quit").does((*Model).quit),
 	}
 }
@@ -126,8 +127,8 @@ func makeKeyTable() []binding {
 func skillBinding(k, skill, verb, desc string) binding {
 	b := bind(strings.ToLower(k)+":"+skill, groupChange, k, desc, k)
 	b.skill, b.verb, b.hint = skill, verb, verb
-	b.disabled = func(m *Model) string { return m.skillDisabled(skill, verb) }
-	b.run = func(m *Model) tea.Cmd { return m.startSkill(skill) }
+	b.disabled = func(m *Model) string { return m.changer().skillDisabled(skill, verb) }
+	b.run = func(m *Model) tea.Cmd { return m.changer().startSkill(skill) }
 	return b
 }
 
@@ -180,13 +181,13 @@ func (m *Model) runBinding(b binding) tea.Cmd {
 	if b.run == nil {
 		return nil
 	}
-	if why := m.servedReason(b); why != "" {
-		m.flashError(why)
+	if why := m.room().servedReason(b); why != "" {
+		m.status.error(why)
 		return nil
 	}
 	if b.disabled != nil {
 		if why := b.disabled(m); why != "" {
-			m.flashError(why)
+			m.status.error(why)
 			return nil
 		}
 	}
@@ -194,24 +195,22 @@ func (m *Model) runBinding(b binding) tea.Cmd {
 }
 
 // paneKeys are the keys the panes and dialogs match on themselves, by group, as help
-// lists them: the same key.Bindings, so help cannot disagree with them.
+// lists them: each part's KeyMap, made of the bindings it matches on (the navigation
+// keys, common.NavKeyMap, in its words), so help cannot disagree with them.
 type paneKeys struct {
 	group string
 	keys  []key.Binding
 }
 
 func allPaneKeys() []paneKeys {
-	t, d, a := DefaultTreeKeyMap(), DefaultDetailKeyMap(), DefaultActivityKeyMap()
-	f, p := DefaultFormKeyMap(), DefaultPickerKeyMap()
-	c, s := DefaultConfirmKeyMap(), DefaultSearchKeyMap()
 	return []paneKeys{
-		{"tree pane", []key.Binding{t.Down, t.Up, t.Fold, t.Unfold, t.Top, t.Bottom, t.PageUp, t.PageDown, t.Toggle}},
-		{"detail pane", []key.Binding{d.Down, d.Up, d.Top, d.Bottom, d.PageUp, d.PageDown, d.NextLink, d.PrevLink, d.Follow}},
-		{"activity pane", []key.Binding{a.Down, a.Up, a.Top, a.Bottom, a.PageUp, a.PageDown, a.Filter, a.Jump, a.Clear}},
-		{"typing a search", []key.Binding{s.Submit, s.Cancel}},
-		{"forms", []key.Binding{f.Next, f.Prev, f.Left, f.Right, f.NewLine, f.Editor, f.Submit, f.Cancel}},
-		{"confirmation", []key.Binding{c.Yes, c.Edit, c.Down, c.Up, c.PageDown, c.PageUp, c.Cancel}},
-		{"help and palette", []key.Binding{p.Down, p.Up, p.PageDown, p.PageUp, p.Run, p.Close}},
+		{"tree pane", newTree().KeyMap()},
+		{"detail pane", newDetail().KeyMap()},
+		{"activity pane", newActivity().KeyMap()},
+		{"typing a search", newSearch(true).KeyMap()},
+		{"forms", dialog.NewForm("", "").KeyMap()},
+		{"confirmation", (&dialog.Confirm{}).KeyMap()},
+		{"help and palette", (&dialog.Picker{}).KeyMap()},
 	}
 }
 
@@ -223,33 +222,33 @@ var mouseKeys = [][2]string{
 
 // helpEntries is every row of help: the key table with each row's disabled reason now,
 // the panes' keys, the mouse and the marks.
-func (m *Model) helpEntries() []entry {
-	var es []entry
+func (m *Model) helpEntries() []dialog.Entry {
+	var es []dialog.Entry
 	for _, b := range keyTable() {
 		h := b.Help()
-		e := entry{group: b.group, key: h.Key, title: h.Desc, mutating: b.group == groupChange}
+		e := dialog.Entry{Group: b.group, Key: h.Key, Title: h.Desc, Mutating: b.group == groupChange}
 		if b.skill != "" {
-			e.desc = b.skill
+			e.Desc = b.skill
 		}
 		if b.disabled != nil && m != nil {
-			e.disabled = b.disabled(m)
+			e.Disabled = b.disabled(m)
 		}
-		if m != nil && m.servedReason(b) != "" {
-			e.disabled = m.servedReason(b)
+		if m != nil && m.room().servedReason(b) != "" {
+			e.Disabled = m.room().servedReason(b)
 		}
 		es = append(es, e)
 	}
 	for _, pk := range allPaneKeys() {
 		for _, k := range pk.keys {
 			h := k.Help()
-			es = append(es, entry{group: pk.group, key: h.Key, title: h.Desc, desc: strings.Join(k.Keys(), " ")})
+			es = append(es, dialog.Entry{Group: pk.group, Key: h.Key, Title: h.Desc, Desc: strings.Join(k.Keys(), " ")})
 		}
 	}
 	for _, mk := range mouseKeys {
-		es = append(es, entry{group: "mouse", key: mk[0], title: mk[1]})
+		es = append(es, dialog.Entry{Group: "mouse", Key: mk[0], Title: mk[1]})
 	}
 	for _, mk := range marks {
-		es = append(es, entry{group: "marks", key: mk[0], title: mk[1]})
+		es = append(es, dialog.Entry{Group: "marks", Key: mk[0], Title: mk[1]})
 	}
 	return es
 }
@@ -283,18 +282,18 @@ func KeyTableMarkdown() string {
 		fmt.Fprintf(&b, "| %s | %s |\n", mdCell("`"+k+"`"), mdCell(desc))
 	}
 	for _, e := range (*Model)(nil).helpEntries() {
-		if e.group == "marks" {
+		if e.Group == "marks" {
 			continue
 		}
-		k := e.key
-		if e.group != groupChange && e.group != groupMove && e.group != groupLook && e.group != groupSuper && e.group != groupApp && e.desc != "" && !strings.HasPrefix(e.group, "mouse") {
-			k = strings.Join(strings.Fields(e.desc), "`, `") // a pane key: every key it answers to
+		k := e.Key
+		if e.Group != groupChange && e.Group != groupMove && e.Group != groupLook && e.Group != groupSuper && e.Group != groupApp && e.Desc != "" && !strings.HasPrefix(e.Group, "mouse") {
+			k = strings.Join(strings.Fields(e.Desc), "`, `") // a pane key: every key it answers to
 		}
-		desc := e.title
-		if e.mutating && e.desc != "" {
-			desc += " (" + e.desc + ")"
+		desc := e.Title
+		if e.Mutating && e.Desc != "" {
+			desc += " (" + e.Desc + ")"
 		}
-		row(e.group, k, desc)
+		row(e.Group, k, desc)
 	}
 	return strings.TrimPrefix(b.String(), "\n")
 }
@@ -305,7 +304,7 @@ func mdCell(s string) string { return strings.ReplaceAll(s, "|", `\|`) }
 // the key table, then always "? help  q quit" (the contextual hints are dropped first
 // when the line is short).
 func (m *Model) footer(width int) string {
-	st := m.st
+	st := m.look.st
 	render := func(k, d string) string { return st.StatusKey.Render(k) + " " + st.StatusBar.Render(d) }
 	tail := render(bindingNamed("help").Help().Key, "help") + "  " + render(bindingNamed("quit").Help().Key, "quit")
 	avail := width - cells.Width(tail) - 2
@@ -328,15 +327,15 @@ type hint struct{ k, d string }
 // hintNames are the footer's contextual hints, most useful first.
 func (m *Model) hintNames() []hint {
 	var names []string
-	if m.loading != nil {
+	if m.feed.loading != nil {
 		return nil
 	}
 	if m.travel != nil {
 		names = append(names, "travel-earlier|travel-later", "travel", "diff")
 	}
 	var extra []hint
-	if m.focus == focusDetail {
-		switch m.side {
+	if m.lay.focus == focusDetail {
+		switch m.lay.side {
 		case sideActivity:
 			extra = append(extra, hint{"/", "filter"}, hint{"enter", "go to"})
 		case sideGraveyard:
@@ -346,11 +345,11 @@ func (m *Model) hintNames() []hint {
 	if m.search.Query() != "" {
 		names = append(names, "match-next|match-prev")
 	}
-	if s := m.selectedStatement(); s != nil && m.travel == nil && m.g != nil {
-		if m.g.Phase.Get(s.ID) != model.PhaseNeedsDecision && model.ProposalOpen(s) {
+	if s := m.reader().selectedStatement(); s != nil && m.travel == nil && m.shown.g != nil {
+		if m.shown.g.Phase.Get(s.ID) != model.PhaseNeedsDecision && model.ProposalOpen(s) {
 			names = append(names, "decide") // P014 keeps a proposal "validating": offer it first
 		}
-		switch m.g.Phase.Get(s.ID) {
+		switch m.shown.g.Phase.Get(s.ID) {
 		case model.PhaseAwaitingCheck:
 			names = append(names, "c:check-confirm-proof", "r:check-reject-proof", "sentence-next|sentence-prev")
 		case model.PhaseHasGap:

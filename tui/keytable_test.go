@@ -93,7 +93,7 @@ func TestFooterKeepsHelpAndQuit(t *testing.T) {
 		m, _ := newTestModel(t, w, 24)
 		for _, step := range [][]string{nil, {"n"}, {"n", "n"}, {"/", "s", "-", "0", "enter"}, {"t"}, {"t", "t", "a", "tab"}} {
 			keys(t, m, step...)
-			m.message = ""
+			m.status.message = ""
 			line := statusLine(m, 1)
 			if !strings.HasSuffix(strings.TrimRight(line, " "), "? help  q quit") || strings.HasSuffix(strings.TrimRight(line, " "), "…") || ansi.StringWidth(line) != w {
 				t.Errorf("%d columns after %v: footer %q", w, step, line)

@@ -3,11 +3,8 @@ package tui
 import (
 	"strings"
 
-	"charm.land/lipgloss/v2"
-
 	"referee/cells"
 	"referee/themes"
-	"referee/views"
 )
 
 // box draws a rounded frame of exactly w×h cells around body lines, with a title in
@@ -107,34 +104,8 @@ func overlay(base, top string, x, y int) string {
 	return strings.Join(bl, "\n")
 }
 
-// wrapLines wraps text to a width in a style.
-func wrapLines(style lipgloss.Style, text string, w int) []string {
-	var out []string
-	for l := range strings.SplitSeq(views.WrapText(text, max(w, 4)), "\n") {
-		out = append(out, style.Render(l))
-	}
-	return out
-}
-
-// wrapJoin lays out items separated by spaces over as many lines as needed.
-func wrapJoin(items []string, w int, indent string) []string {
-	var lines []string
-	cur := indent
-	for _, it := range items {
-		if cells.Width(cur)+cells.Width(it)+1 > w+len(indent) && cur != indent {
-			lines = append(lines, cur)
-			cur = indent
-		}
-		if cur != indent {
-			cur += " "
-		}
-		cur += it
-	}
-	return append(lines, cur)
-}
-
-// dialog frames lines as a centred modal of at most maxW×maxH cells.
-func dialog(st *themes.Styles, title string, body []string, w, maxH int) string {
+// frameDialog frames lines as a centred modal of at most maxW×maxH cells.
+func frameDialog(st *themes.Styles, title string, body []string, w, maxH int) string {
 	h := min(len(body)+2, maxH)
 	if h < 3 {
 		h = min(3, maxH)

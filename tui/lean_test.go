@@ -27,8 +27,8 @@ func TestAProofThatCannotBeReadIsSaidSo(t *testing.T) {
 		t.Fatal(err)
 	}
 	m := openTestModel(t, dir, 160, 40)
-	if len(m.snap.Broken) > 0 {
-		t.Fatalf("the load lists %v", m.snap.Broken)
+	if len(m.shown.snap.Broken) > 0 {
+		t.Fatalf("the load lists %v", m.shown.snap.Broken)
 	}
 	keys(t, m, "n", "n") // s-015, as in TestGapOpensOnTheFlaggedSentence
 	if selectedID(m) != "s-015" {
@@ -76,20 +76,20 @@ func TestAProofChangedWhilePausedIsNotMixedIn(t *testing.T) {
 func TestProvisionalChangesAreListedAgain(t *testing.T) {
 	m, _ := newTestModel(t, 160, 40)
 	keys(t, m, "a")
-	if len(m.changes.list) != 38 {
-		t.Fatalf("%d changes listed", len(m.changes.list))
+	if len(m.bg.changes.list) != 38 {
+		t.Fatalf("%d changes listed", len(m.bg.changes.list))
 	}
-	listed := slices.Clone(m.changes.list) // as if listed so, while s-017 changed
-	listed[35].Skill = "(kept)"            // a listing from further back would write over it
+	listed := slices.Clone(m.bg.changes.list) // as if listed so, while s-017 changed
+	listed[35].Skill = "(kept)"               // a listing from further back would write over it
 	listed[36].Provisional = true
 	listed[36].Skill = "(listed provisionally)"
-	m.route(m.changes, historyMsg{snap: m.changes.listedOf, h: m.changes.hist, from: -1, changes: listed})
-	m.changes.listedOf = nil // as when a newer snapshot arrives
-	runCmds(t, m, m.supervise())
-	if len(m.changes.list) != 38 || m.changes.list[36].Provisional || m.changes.list[36].Skill != "prob-wrapup-statement" || m.changes.list[37].ID != "l-038" {
-		t.Fatalf("after the relisting: %d changes, l-037 %+v", len(m.changes.list), m.changes.list[36])
+	m.route(m.bg.changes, historyMsg{snap: m.bg.changes.listedOf, h: m.bg.changes.hist, from: -1, changes: listed})
+	m.bg.changes.listedOf = nil // as when a newer snapshot arrives
+	runCmds(t, m, m.supervisor().supervise())
+	if len(m.bg.changes.list) != 38 || m.bg.changes.list[36].Provisional || m.bg.changes.list[36].Skill != "prob-wrapup-statement" || m.bg.changes.list[37].ID != "l-038" {
+		t.Fatalf("after the relisting: %d changes, l-037 %+v", len(m.bg.changes.list), m.bg.changes.list[36])
 	}
-	if m.changes.list[35].Skill != "(kept)" {
+	if m.bg.changes.list[35].Skill != "(kept)" {
 		t.Fatal("the changes before the provisional one were listed again too")
 	}
 }

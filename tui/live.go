@@ -23,98 +23,98 @@ const flashFor = 2 * time.Second
 
 // setHead moves the head of the reload chain (the newest frame taken: the next is read
 // and derived from its snapshot and tree).
-func (m *Model) setHead(f *live.Forest) {
-	m.head, m.latest = f, f.Snapshot()
+func (fd *feed) setHead(f *live.Forest) {
+	fd.head, fd.latest = f, f.Snapshot()
 }
 
 // listen asks the live room for the frame after the head: the watcher's next batch,
 // read and derived in the command. One listen is outstanding at a time (the next is
 // asked when its frame arrives), so the reload chain has a single owner.
-func (m *Model) listen() tea.Cmd {
-	if m.feed == nil {
+func (fd *feed) listen() tea.Cmd {
+	if fd.src == nil {
 		return nil
 	}
-	feed, head := m.feed, m.head
+	feed, head := fd.src, fd.head
 	return func() tea.Msg { return feed.Next(head) }
 }
 
 // reloadAll reads the whole folder again (after a conflict, or without a watcher).
-func (m *Model) reloadAll() tea.Cmd {
-	dir := m.dir
+func (m loader) reloadAll() tea.Cmd {
+	dir := m.env.dir
 	return func() tea.Msg { return live.ReloadAll(dir) }
 }
 
 // onFrame takes a new frame: applied now, or kept while the view is paused.
-func (m *Model) onFrame(fr live.Frame) tea.Cmd {
+func (m loader) onFrame(fr live.Frame) tea.Cmd {
 	var cmds []tea.Cmd
 	if fr.Closed {
-		m.watchNote = "watching stopped"
-		m.feed = nil
+		m.feed.watchNote = "watching stopped"
+		m.feed.src = nil
 		return nil
 	}
 	if fr.WatchErr != nil {
-		m.watchNote = fr.WatchErr.Error()
-	} else if fr.Rescan && fr.LoadErr == nil && strings.Contains(m.watchNote, "is gone") {
-		m.watchNote = "" // the folder is back and was read again
+		m.feed.watchNote = fr.WatchErr.Error()
+	} else if fr.Rescan && fr.LoadErr == nil && strings.Contains(m.feed.watchNote, "is gone") {
+		m.feed.watchNote = "" // the folder is back and was read again
 	}
 	if fr.LoadErr != nil {
-		m.flashError("cannot read the folder: " + fr.LoadErr.Error())
+		m.status.error("cannot read the folder: " + fr.LoadErr.Error())
 	}
 	if fr.Snap != nil {
-		m.setHead(fr.Forest)
+		m.feed.setHead(fr.Forest)
 	}
 	if !fr.Full {
-		cmds = append(cmds, m.listen())
+		cmds = append(cmds, m.feed.listen())
 	}
 	if fr.Snap == nil {
 		return tea.Batch(cmds...)
 	}
 	ids := live.ChangedIDs(fr.Paths)
-	if m.paused && !fr.Full || m.travel != nil { // time travel waits like a pause
-		m.pending = &fr
-		m.pendingCount += len(fr.Paths)
+	if m.feed.paused && !fr.Full || m.travel != nil { // time travel waits like a pause
+		m.feed.pending = &fr
+		m.feed.pendingCount += len(fr.Paths)
 		if fr.Rescan {
-			m.pendingCount++
+			m.feed.pendingCount++
 		}
 		return tea.Batch(cmds...)
 	}
-	cmds = append(cmds, m.setSnapshot(fr.Snap, fr.Graph, fr.Forest, ids))
+	cmds = append(cmds, m.loader().setSnapshot(fr.Snap, fr.Graph, fr.Forest, ids))
 	return tea.Batch(cmds...)
 }
 
 // setSnapshot shows a snapshot: the tree keeps its cursor and folds by path, changed
 // objects flash for a moment.
-func (m *Model) setSnapshot(snap *model.Snapshot, g *model.Graph, f *live.Forest, changed []string) tea.Cmd {
-	m.snap, m.g, m.forest = snap, g, f
+func (m loader) setSnapshot(snap *model.Snapshot, g *model.Graph, f *live.Forest, changed []string) tea.Cmd {
+	m.shown.snap, m.shown.g, m.shown.forest = snap, g, f
 	m.tree.SetForest(f)
 	found := m.search.Refresh(searchIn(snap, f))
 	var cmd tea.Cmd
 	if len(changed) > 0 {
 		until := m.now().Add(flashFor)
 		for _, id := range changed {
-			m.flash[id] = until
+			m.status.flash[id] = until
 		}
 		cmd = tea.Tick(flashFor, func(time.Time) tea.Msg { return flashTickMsg{} })
 	}
-	return tea.Batch(cmd, found, m.refreshDetail(false))
+	return tea.Batch(cmd, found, m.reader().refreshDetail(false))
 }
 
 // togglePause pauses or resumes the live view; on resume the latest snapshot is shown.
-func (m *Model) togglePause() tea.Cmd {
-	m.paused = !m.paused
-	if m.paused {
-		m.flashInfo("live view paused: changes are counted and shown when you press p again")
+func (m loader) togglePause() tea.Cmd {
+	m.feed.paused = !m.feed.paused
+	if m.feed.paused {
+		m.status.info("live view paused: changes are counted and shown when you press p again")
 		return nil
 	}
-	w := m.waiting()
-	p := m.pending
-	m.pending, m.pendingCount = nil, 0
+	w := m.feed.waiting(m.shown.snap)
+	p := m.feed.pending
+	m.feed.pending, m.feed.pendingCount = nil, 0
 	if p == nil {
-		m.flashInfo("live view resumed")
+		m.status.info("live view resumed")
 		return nil
 	}
-	m.flashInfo("live view resumed: " + w + " applied")
-	return m.setSnapshot(p.Snap, p.Graph, p.Forest, nil)
+	m.status.info("live view resumed: " + w + " applied")
+	return m.loader().setSnapshot(p.Snap, p.Graph, p.Forest, nil)
 }
 
 func plural(n int, one, many string) string {
@@ -126,15 +126,15 @@ func plural(n int, one, many string) string {
 
 // waiting says what a paused view holds back: the changes (log lines) the folder
 // gained, or, when none was logged, how many files changed outside the log.
-func (m *Model) waiting() string {
-	if m.pending == nil || m.latest == nil || m.snap == nil {
+func (fd *feed) waiting(shown *model.Snapshot) string {
+	if fd.pending == nil || fd.latest == nil || shown == nil {
 		return ""
 	}
-	if n := m.latest.LogChanges() - m.snap.LogChanges(); n > 0 {
+	if n := fd.latest.LogChanges() - shown.LogChanges(); n > 0 {
 		return plural(n, "change", "changes") + " waiting"
 	}
-	if m.pendingCount > 0 {
-		return plural(m.pendingCount, "file", "files") + " changed outside the log"
+	if fd.pendingCount > 0 {
+		return plural(fd.pendingCount, "file", "files") + " changed outside the log"
 	}
 	return ""
 }

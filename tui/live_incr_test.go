@@ -23,7 +23,7 @@ func rewrite(t *testing.T, m *Model, dir, rel, old, new string) live.Frame {
 	if err := os.WriteFile(p, []byte(strings.Replace(text, old, new, 1)), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	return live.Reload(dir, m.head, []string{rel})
+	return live.Reload(dir, m.feed.head, []string{rel})
 }
 
 // A status write (s-014 confirmed, which sends s-012, with its proof, to the checker) is applied
@@ -41,14 +41,14 @@ func TestStatusWriteKeepsTheTreeShape(t *testing.T) {
 	fr := rewrite(t, m, dir, "statement/s-014.json", `"validating"`, `"true"`)
 	g, f := fr.Graph, fr.Forest
 	wantG, wantF := live.Derive(fr.Snap)
-	if !f.SameShape(m.forest) {
+	if !f.SameShape(m.shown.forest) {
 		t.Fatal("a status write rebuilt the tree")
 	}
 	if !reflect.DeepEqual(g.Plain(), wantG.Plain()) {
 		t.Fatal("the updated graph is not the derived one")
 	}
-	if g.Next.Get("s-012") != model.AgentCheck || m.g.Next.Get("s-012") != "" {
-		t.Fatalf("s-012 next: %q, was %q", g.Next.Get("s-012"), m.g.Next.Get("s-012"))
+	if g.Next.Get("s-012") != model.AgentCheck || m.shown.g.Next.Get("s-012") != "" {
+		t.Fatalf("s-012 next: %q, was %q", g.Next.Get("s-012"), m.shown.g.Next.Get("s-012"))
 	}
 	send(t, m, fr)
 	if got := m.tree.Rows(); &got[0] != &rows[0] || !reflect.DeepEqual(got, wantF.Flatten(m.tree.folds)) {
@@ -74,7 +74,7 @@ func TestRelinkingWriteRebuildsTheTree(t *testing.T) {
 	fr := rewrite(t, m, dir, "statement/s-004.json", `"preliminaries": []`, `"preliminaries": ["s-017"]`)
 	g, f := fr.Graph, fr.Forest
 	wantG, wantF := live.Derive(fr.Snap)
-	if f.SameShape(m.forest) || !reflect.DeepEqual(g.Plain(), wantG.Plain()) || !reflect.DeepEqual(f, wantF) {
+	if f.SameShape(m.shown.forest) || !reflect.DeepEqual(g.Plain(), wantG.Plain()) || !reflect.DeepEqual(f, wantF) {
 		t.Fatal("a new sub-statement kept the old tree, or built another than derive")
 	}
 }
@@ -83,14 +83,14 @@ func TestRelinkingWriteRebuildsTheTree(t *testing.T) {
 // while paused the one waiting.
 func TestReloadChainDerivesFromTheLatestTree(t *testing.T) {
 	m, dir := newTestModel(t, 120, 40)
-	if m.head != m.forest || m.latest != m.snap {
+	if m.feed.head != m.shown.forest || m.feed.latest != m.shown.snap {
 		t.Fatal("the shown tree is not the chain's")
 	}
 	keys(t, m, "p")
 	fr := rewrite(t, m, dir, "statement/s-017.json", `"pending"`, `"abandoned"`)
 	f := fr.Forest
 	send(t, m, fr)
-	if m.forest == f || m.head != f || m.latest != fr.Snap {
+	if m.shown.forest == f || m.feed.head != f || m.feed.latest != fr.Snap {
 		t.Fatal("while paused the chain does not go on from the waiting tree")
 	}
 	if _, again := live.DeriveFrom(f, fr.Snap, nil); again != f {
@@ -104,7 +104,7 @@ func TestReloadChainDerivesFromTheLatestTree(t *testing.T) {
 // parent to the checker).
 func TestExtrasFollowTheWrites(t *testing.T) {
 	m, dir := newTestModel(t, 120, 40)
-	if ex := m.extras.shown; ex == nil || len(ex.graves) != 2 {
+	if ex := m.bg.extras.shown; ex == nil || len(ex.graves) != 2 {
 		t.Fatalf("extras at opening: %+v", ex)
 	}
 	for i, w := range []struct{ rel, old, new string }{
@@ -114,19 +114,19 @@ func TestExtrasFollowTheWrites(t *testing.T) {
 		{"statement/s-013.json", `"pending"`, `"abandoned"`},
 	} {
 		send(t, m, rewrite(t, m, dir, w.rel, w.old, w.new))
-		ex := m.extras.shown
-		if ex == nil || ex.snap != m.snap {
+		ex := m.bg.extras.shown
+		if ex == nil || ex.snap != m.shown.snap {
 			t.Fatalf("write %d: the extras were not built for the shown snapshot", i)
 		}
-		if want := model.Graveyard(m.snap, model.Derive(m.snap)); !reflect.DeepEqual(ex.graves, want) {
+		if want := model.Graveyard(m.shown.snap, model.Derive(m.shown.snap)); !reflect.DeepEqual(ex.graves, want) {
 			t.Fatalf("write %d: graves\n got %+v\nwant %+v", i, ex.graves, want)
 		}
-		if want := model.ReviewOrder(m.snap, model.Derive(m.snap)); !reflect.DeepEqual(ex.review, want) {
+		if want := model.ReviewOrder(m.shown.snap, model.Derive(m.shown.snap)); !reflect.DeepEqual(ex.review, want) {
 			t.Fatalf("write %d: review queue %v, want %v", i, ex.review, want)
 		}
 	}
 	var ids []string
-	for _, gr := range m.extras.shown.graves {
+	for _, gr := range m.bg.extras.shown.graves {
 		ids = append(ids, gr.ID)
 	}
 	if got := strings.Join(ids, " "); got != "s-004 s-013 s-015" {

@@ -13,6 +13,7 @@ import (
 	"referee/live"
 	"referee/model"
 	"referee/store"
+	"referee/tui/dialog"
 )
 
 // Opening a folder streams: New only checks that the folder is usable and returns; Init
@@ -73,14 +74,14 @@ type loadTickMsg struct{}
 type loadRetryMsg struct{ closed bool }
 
 // startLoad is the load command and the first progress tick.
-func (m *Model) startLoad() tea.Cmd { return tea.Batch(m.loadCmd(), loadTick()) }
+func (m loader) startLoad() tea.Cmd { return tea.Batch(m.loader().loadCmd(), loadTick()) }
 
 // loadCmd starts the watcher (store.Watch: a change made during the load is then in
 // its first batch, which listen applies to the loaded snapshot) unless it runs already
 // or is off, then loads the folder and derives its graph and tree.
-func (m *Model) loadCmd() tea.Cmd {
-	ls, dir := m.loading, m.dir
-	watch := !m.opts.NoWatch && m.feed == nil
+func (m loader) loadCmd() tea.Cmd {
+	ls, dir := m.feed.loading, m.env.dir
+	watch := !m.env.opts.NoWatch && m.feed.src == nil
 	return func() tea.Msg {
 		var msg loadedMsg
 		if watch {
@@ -110,8 +111,8 @@ func loadTick() tea.Cmd {
 }
 
 // onLoadTick copies the load's progress for the frame, and ticks again while it runs.
-func (m *Model) onLoadTick() tea.Cmd {
-	ls := m.loading
+func (m loader) onLoadTick() tea.Cmd {
+	ls := m.feed.loading
 	if ls == nil || ls.err != nil {
 		return nil
 	}
@@ -122,104 +123,104 @@ func (m *Model) onLoadTick() tea.Cmd {
 
 // onLoaded shows the loaded folder as New used to (cursor on the first row, default
 // folds) and starts listening from that snapshot; or shows why it could not be read.
-func (m *Model) onLoaded(msg loadedMsg) tea.Cmd {
-	ls := m.loading
+func (m loader) onLoaded(msg loadedMsg) tea.Cmd {
+	ls := m.feed.loading
 	if ls == nil {
 		return nil
 	}
 	if msg.feed != nil {
-		m.feed = msg.feed
+		m.feed.src = msg.feed
 	}
 	if msg.watchErr != nil {
-		m.watchNote = "not watching: " + msg.watchErr.Error()
+		m.feed.watchNote = "not watching: " + msg.watchErr.Error()
 	}
 	if msg.LoadErr != nil {
 		ls.err = msg.LoadErr
 		ls.progress.Done.Store(0)
 		ls.progress.Total.Store(0)
-		m.flashError("cannot read the folder: " + msg.LoadErr.Error())
-		return m.retryOnChange()
+		m.status.error("cannot read the folder: " + msg.LoadErr.Error())
+		return m.loader().retryOnChange()
 	}
-	m.loading = nil
-	m.setHead(msg.Forest)
-	show := m.setSnapshot(msg.Snap, msg.Graph, msg.Forest, nil)
+	m.feed.loading = nil
+	m.feed.setHead(msg.Forest)
+	show := m.loader().setSnapshot(msg.Snap, msg.Graph, msg.Forest, nil)
 	// What the first frame does not draw starts now, the extras once it is drawn.
-	m.extras.afterFrame = true
-	return tea.Batch(show, m.listen(), m.runs.Poll(true), m.watchSessions(nil)) // the chain goes on from the loaded frame
+	m.bg.extras.afterFrame = true
+	return tea.Batch(show, m.feed.listen(), m.runs.Poll(true), m.supervisor().watchSessions(nil)) // the chain goes on from the loaded frame
 }
 
 // retryOnChange waits for the watcher's next batch after a failed load (the folder
 // came back, or was made usable), then loads again.
-func (m *Model) retryOnChange() tea.Cmd {
-	if m.feed == nil {
+func (m loader) retryOnChange() tea.Cmd {
+	if m.feed.src == nil {
 		return nil
 	}
-	feed := m.feed
+	feed := m.feed.src
 	return func() tea.Msg { return loadRetryMsg{closed: !feed.Wait()} }
 }
 
-func (m *Model) onLoadRetry(msg loadRetryMsg) tea.Cmd {
-	if m.loading == nil {
+func (m loader) onLoadRetry(msg loadRetryMsg) tea.Cmd {
+	if m.feed.loading == nil {
 		return nil
 	}
 	if msg.closed {
-		m.watchNote = "watching stopped"
-		m.feed = nil
+		m.feed.watchNote = "watching stopped"
+		m.feed.src = nil
 		return nil
 	}
-	m.loading.err = nil
-	m.message = ""
-	return m.startLoad()
+	m.feed.loading.err = nil
+	m.status.message = ""
+	return m.loader().startLoad()
 }
 
 // closeLoading stops a watcher the load command made that Update never took.
-func (m *Model) closeLoading() {
-	ls := m.loading
+func (m loader) closeLoading() {
+	ls := m.feed.loading
 	if ls == nil {
 		return
 	}
 	ls.mu.Lock()
 	defer ls.mu.Unlock()
 	ls.closed = true
-	if ls.feed != nil && ls.feed != m.feed {
+	if ls.feed != nil && ls.feed != m.feed.src {
 		_ = ls.feed.Close()
 	}
 	ls.feed = nil
 }
 
 // keyWhileLoading: q quits and ? shows help; the other keys need the tree.
-func (m *Model) keyWhileLoading(msg tea.KeyPressMsg) tea.Cmd {
+func (m loader) keyWhileLoading(msg tea.KeyPressMsg) tea.Cmd {
 	k := msg.String()
 	if b, ok := bindingFor(msg); ok && (b.name == "quit" || b.name == "help") {
-		return b.run(m)
+		return b.run(m.Model)
 	}
-	if m.loading.err != nil {
-		m.flashError("cannot read the folder: " + m.loading.err.Error())
+	if m.feed.loading.err != nil {
+		m.status.error("cannot read the folder: " + m.feed.loading.err.Error())
 		return nil
 	}
-	m.flashInfo("still loading " + m.name + "/: " + k + " waits for the tree (q quits, ? help)")
+	m.status.info("still loading " + m.env.name + "/: " + k + " waits for the tree (q quits, ? help)")
 	return nil
 }
 
 // loadingView is the tree pane while the folder loads: what is being done, how far it
 // is, and which keys work.
-func (m *Model) loadingView(w, h int) string {
+func (m loader) loadingView(w, h int) string {
 	if w <= 0 || h <= 0 {
 		return ""
 	}
-	st, ls := m.st, m.loading
+	st, ls := m.look.st, m.feed.loading
 	var lines []string
 	add := func(style lipgloss.Style, text string) { // wrapped: a narrow pane shows it all
-		for _, l := range wrapLines(style, text, w) {
+		for _, l := range dialog.WrapLines(style, text, w) {
 			lines = append(lines, fitWidth(l, w))
 		}
 	}
 	if ls.err != nil {
-		add(st.Error, "cannot read "+model.SanitizeLine(m.name)+"/: "+model.SanitizeLine(ls.err.Error()))
+		add(st.Error, "cannot read "+model.SanitizeLine(m.env.name)+"/: "+model.SanitizeLine(ls.err.Error()))
 		lines = append(lines, "")
 		add(st.Muted, "read again when the folder changes · q quits")
 	} else {
-		add(st.Bold, m.loadingLine())
+		add(st.Bold, m.loader().loadingLine())
 		// A bar of the files read (bubbles' progress would add a module for one line).
 		full := 0
 		if ls.total > 0 {
@@ -237,9 +238,9 @@ func (m *Model) loadingView(w, h int) string {
 
 // loadingLine says what the load is doing, e.g. "loading contents/ … 4,312 of 10,000
 // files".
-func (m *Model) loadingLine() string {
-	ls := m.loading
-	s := "loading " + model.SanitizeLine(m.name) + "/ … "
+func (m loader) loadingLine() string {
+	ls := m.feed.loading
+	s := "loading " + model.SanitizeLine(m.env.name) + "/ … "
 	switch {
 	case ls.shownStep == stepWatch:
 		return s + "starting to watch it for changes"

@@ -30,7 +30,7 @@ func screenLine(t *testing.T, m *Model, contains string) string {
 func TestStreamedLoadShowsProgressThenTheSameTree(t *testing.T) {
 	dir := copyDir(t, "testdata/demo")
 	m := openModel(t, dir, Options{NoWatch: true}, 200, 40)
-	if m.snap != nil || m.forest != nil {
+	if m.shown.snap != nil || m.shown.forest != nil {
 		t.Fatal("New read the folder")
 	}
 	if got := screenLine(t, m, "loading "); got != "loading contents/ … listing the files" {
@@ -46,22 +46,22 @@ func TestStreamedLoadShowsProgressThenTheSameTree(t *testing.T) {
 		t.Fatalf("hints %q", got)
 	}
 
-	load := m.loadCmd()
+	load := m.loader().loadCmd()
 	msg := load().(loadedMsg)
-	if m.Update(loadTickMsg{}); m.loading.shownStep != stepDerive { // a tick between the read and the message
-		t.Fatalf("step %d after the read", m.loading.shownStep)
+	if m.Update(loadTickMsg{}); m.feed.loading.shownStep != stepDerive { // a tick between the read and the message
+		t.Fatalf("step %d after the read", m.feed.loading.shownStep)
 	}
 	if got := screenLine(t, m, "loading "); got != "loading contents/ … 20 files read; building the tree" {
 		t.Fatalf("loading line after the read %q", got)
 	}
-	m.loading.shownStep = stepRead
-	m.loading.done = 7
+	m.feed.loading.shownStep = stepRead
+	m.feed.loading.done = 7
 	if got := screenLine(t, m, "loading "); got != "loading contents/ … 7 of 20 files" {
 		t.Fatalf("loading line while reading %q", got)
 	}
 
 	send(t, m, msg)
-	if m.loading != nil || m.snap == nil {
+	if m.feed.loading != nil || m.shown.snap == nil {
 		t.Fatal("the snapshot was not taken")
 	}
 	want := openTestModel(t, copyDir(t, "testdata/demo"), 200, 40)
@@ -78,19 +78,19 @@ func TestKeysWhileLoading(t *testing.T) {
 	m := openModel(t, copyDir(t, "testdata/demo"), Options{NoWatch: true}, 120, 40)
 	for _, k := range []string{"j", "C", ":", "tab", "/"} {
 		send(t, m, keyMsg(k))
-		if want := "still loading contents/: " + k + " waits for the tree (q quits, ? help)"; m.message != want {
-			t.Fatalf("after %s: message %q, want %q", k, m.message, want)
+		if want := "still loading contents/: " + k + " waits for the tree (q quits, ? help)"; m.status.message != want {
+			t.Fatalf("after %s: message %q, want %q", k, m.status.message, want)
 		}
-		if m.search.Typing() || m.picker != nil || m.form != nil || m.focus != focusTree {
+		if m.search.Typing() || m.dlg.picker != nil || m.dlg.form != nil || m.lay.focus != focusTree {
 			t.Fatalf("%s acted while loading", k)
 		}
 	}
 	send(t, m, keyMsg("?"))
-	if m.picker == nil || m.picker.title != "Help" {
+	if m.dlg.picker == nil || m.dlg.picker.Title() != "Help" {
 		t.Fatal("? did not open help")
 	}
 	send(t, m, keyMsg("esc"))
-	if m.picker != nil {
+	if m.dlg.picker != nil {
 		t.Fatal("esc did not close help")
 	}
 	_, cmd := m.Update(keyMsg("q"))
@@ -142,7 +142,7 @@ func TestLoadErrorIsShownAndRetried(t *testing.T) {
 	if err := os.Rename(dir, moved); err != nil {
 		t.Fatal(err)
 	}
-	send(t, m, m.loadCmd()())
+	send(t, m, m.loader().loadCmd()())
 	var shown []string
 	for _, l := range strings.Split(ansi.Strip(m.Render()), "\n")[1:3] {
 		shown = append(shown, strings.TrimSpace(strings.Split(l, "│")[1]))
@@ -154,14 +154,14 @@ func TestLoadErrorIsShownAndRetried(t *testing.T) {
 		t.Fatal("no word on what happens next")
 	}
 	send(t, m, keyMsg("j"))
-	if m.message != "cannot read the folder: contents folder "+dir+": no such file or directory" {
-		t.Fatalf("message %q", m.message)
+	if m.status.message != "cannot read the folder: contents folder "+dir+": no such file or directory" {
+		t.Fatalf("message %q", m.status.message)
 	}
 	if err := os.Rename(moved, dir); err != nil {
 		t.Fatal(err)
 	}
 	send(t, m, loadRetryMsg{})
-	if m.loading != nil || m.snap == nil || m.snap.Statements.Len() == 0 {
+	if m.feed.loading != nil || m.shown.snap == nil || m.shown.snap.Statements.Len() == 0 {
 		t.Fatal("the retry did not load the folder")
 	}
 }
@@ -172,7 +172,7 @@ func TestLoadErrorIsShownAndRetried(t *testing.T) {
 func TestChangeDuringTheLoadIsApplied(t *testing.T) {
 	dir := copyDir(t, "testdata/demo")
 	m := openModel(t, dir, Options{}, 120, 40)
-	msg := m.loadCmd()().(loadedMsg)
+	msg := m.loader().loadCmd()().(loadedMsg)
 	if msg.feed == nil {
 		t.Fatalf("no watcher: %v", msg.watchErr)
 	}
@@ -185,10 +185,10 @@ func TestChangeDuringTheLoadIsApplied(t *testing.T) {
 		t.Fatalf("the load saw %q", got)
 	}
 	send(t, m, msg) // runs the listen command: the watcher's batch arrives within its wait
-	if got := m.snap.Statements.Get("s-017").Status; got != "abandoned" {
+	if got := m.shown.snap.Statements.Get("s-017").Status; got != "abandoned" {
 		t.Fatalf("s-017 is %q after the batch", got)
 	}
-	if m.feed == nil {
+	if m.feed.src == nil {
 		t.Fatal("the watcher was not taken")
 	}
 }

@@ -11,13 +11,13 @@ import (
 // cached per math mode, so switching back is free; sentences, quotes (R) and the
 // locator always use the source.
 func (m *Model) toggleMath() tea.Cmd {
-	if m.math == mathtext.Unicode {
-		m.math = mathtext.Raw
-		m.flashInfo("math as written (LaTeX source): m shows it readable")
+	if m.look.math == mathtext.Unicode {
+		m.look.math = mathtext.Raw
+		m.status.info("math as written (LaTeX source): m shows it readable")
 	} else {
-		m.math = mathtext.Unicode
-		m.flashInfo("math readable: m shows the LaTeX source")
+		m.look.math = mathtext.Unicode
+		m.status.info("math readable: m shows the LaTeX source")
 	}
-	m.tree.math = m.math
-	return m.rebuildDetail()
+	m.tree.math = m.look.math
+	return m.reader().rebuildDetail()
 }

@@ -29,13 +29,13 @@ func TestMathToggle(t *testing.T) {
 	if p := proofPart(); !strings.Contains(p, `\sum_{k=1}^n`) || strings.Contains(p, "∑") {
 		t.Fatalf("m did not show the source:\n%s", p)
 	}
-	n := len(m.proofs)
+	n := len(m.detail.proofs)
 	keys(t, m, "m")
 	if p := proofPart(); !strings.Contains(p, readable) {
 		t.Fatalf("m again did not show math readable:\n%s", p)
 	}
-	if len(m.proofs) != n {
-		t.Errorf("switching back rendered again: %d cached renderings, had %d", len(m.proofs), n)
+	if len(m.detail.proofs) != n {
+		t.Errorf("switching back rendered again: %d cached renderings, had %d", len(m.detail.proofs), n)
 	}
 	// R on s-014 (readable on screen) quotes sentence 2 as written.
 	m, _ = newTestModel(t, 120, 40)

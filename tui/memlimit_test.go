@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"referee/tui/common"
 	"runtime/debug"
 	"testing"
 )
@@ -11,11 +12,11 @@ import (
 func TestExtrasLowerTheGCPercentOnce(t *testing.T) {
 	t.Setenv("GOGC", "")
 	defer debug.SetGCPercent(debug.SetGCPercent(100))
-	if cmd, _ := (&Extras{}).Update(common{}, extrasMsg{ex: &extras{}}); cmd != nil {
+	if cmd, _ := (&Extras{}).Update(common.Common{}, extrasMsg{ex: &extras{}}); cmd != nil {
 		t.Fatal("a build without LimitMemory asked for a collection")
 	}
 	e := &Extras{limit: true}
-	cmd, out := e.Update(common{}, extrasMsg{ex: &extras{}})
+	cmd, out := e.Update(common.Common{}, extrasMsg{ex: &extras{}})
 	if cmd == nil || !e.limited {
 		t.Fatal("the first build did nothing")
 	}
@@ -26,7 +27,7 @@ func TestExtrasLowerTheGCPercentOnce(t *testing.T) {
 	if got := debug.SetGCPercent(100); got != gcPercent {
 		t.Fatalf("GC percent %d, want %d", got, gcPercent)
 	}
-	if cmd, _ := e.Update(common{}, extrasMsg{ex: &extras{}}); cmd != nil {
+	if cmd, _ := e.Update(common.Common{}, extrasMsg{ex: &extras{}}); cmd != nil {
 		t.Fatal("a later build collected again")
 	}
 }

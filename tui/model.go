@@ -9,6 +9,12 @@
 // similar statements, proof markdown) runs in a tea.Cmd and arrives as a message;
 // Update only takes results, View only draws them. TestUpdateDoesNoDiskIOAndNeverSleeps
 // checks it.
+//
+// The shape, in the manner of soft-serve's pkg/ui: the Model routes messages and lays
+// out; the panes, the search line and the dialogs (package dialog) are components with
+// one interface and one context (package common); the parts that draw nothing are
+// workers; the Model's work is done by controllers (controllers.go).
+// docs/architecture.md tells how to add a pane or a key.
 package tui
 
 import (
@@ -19,7 +25,6 @@ import (
 	"path/filepath"
 	"slices"
 	"time"
-	"unsafe"
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
@@ -31,6 +36,8 @@ import (
 	"referee/sessions"
 	"referee/store"
 	"referee/themes"
+	"referee/tui/common"
+	"referee/tui/dialog"
 	"referee/views"
 )
 
@@ -96,82 +103,104 @@ const (
 	focusDetail
 )
 
-// Model is the workbench state.
+// Model is the workbench: it routes messages to its parts and lays them out. What it
+// holds is grouped by what it is for; each group is a plain struct (below), the panes
+// are components (common.Component) and the background parts workers.
 type Model struct {
-	dir   string
-	name  string
-	opts  Options
-	actor string
+	env    env        // the folder, the options, who changes are recorded as
+	look   look       // styles, the background, how math shows
+	shown  shownFrame // the frame the tree and detail show
+	feed   feed       // the live room's side: frames coming, paused, the load
+	lay    layout     // the window, the focus, the zoom, the right-hand pane shown
+	status status     // the status line's message and the rows flashed
 
+	tree     *Tree
+	detail   *Detail // with the selection and the proofs' renderings
+	activity *Activity
+	search   *Search
+	dlg      dialogs
+
+	runs   *Runs
+	travel *Travel // nil: the present is shown
+	writes *Writes
+	bg     background
+	// others are the people at the other workbenches on this folder (serve; presence.go).
+	others []Presence
+}
+
+// env is what the workbench is of.
+type env struct {
+	dir, name string
+	opts      Options
+	actor     string
+}
+
+// look is how the workbench draws: the styles for the terminal's background, and math
+// readable (the zero value) or raw (key m).
+type look struct {
 	st   *themes.Styles
 	dark bool
+	math mathtext.Mode
+}
 
-	// What the tree and detail show: a frame's snapshot, graph and tree (live.Frame).
-	snap    *model.Snapshot
-	g       *model.Graph
-	forest  *live.Forest
-	loading *loading // the folder is being read (loading.go); nil once shown
+// shownFrame is what the tree and detail show: a frame's snapshot, graph and tree
+// (live.Frame).
+type shownFrame struct {
+	snap   *model.Snapshot
+	g      *model.Graph
+	forest *live.Forest
+}
 
-	// The live room's side (live.go): the feed of frames, the head of its reload chain
-	// (may be ahead of what is shown when paused; latest is its snapshot), and the
-	// newest frame held back while paused or travelling.
-	feed         frameSource
+// feed is the live room's side (live.go): the feed of frames, the head of its reload
+// chain (may be ahead of what is shown when paused; latest is its snapshot), the newest
+// frame held back while paused or travelling, and the load of the folder.
+type feed struct {
+	src          frameSource
 	head         *live.Forest
 	latest       *model.Snapshot
 	watchNote    string
 	paused       bool
 	pending      *live.Frame
 	pendingCount int
+	loading      *loading // the folder is being read (loading.go); nil once shown
+}
 
-	tree   *Tree
-	detail *Detail
-	focus  focus
-	width  int
-	height int
+// layout is the window and how the panes share it.
+type layout struct {
+	width, height int
+	focus         focus
+	zoomed        bool // the focused pane takes the whole width (z)
+	side          side // what the right-hand pane shows
+}
 
-	sel      selection
-	proofs   map[string]*views.RenderedProof
-	inflight map[string]bool
-	// lastProof remembers the hash of the last long proof keyed (proofKey).
-	lastProof struct {
-		data *byte
-		n    int
-		key  string
-	}
-
-	search *Search
-
-	// overlays
-	form    *Form
-	confirm *Confirm
-	decide  *Decide // the decision of a proposed modification (H)
-	notice  *Notice
-	picker  *Picker
-
+// status is the status line's message and the statements flashed (changed lately).
+type status struct {
 	flash     map[string]time.Time
 	message   string
 	messageOK bool
+}
 
-	// others are the people at the other workbenches on this folder (serve; presence.go).
-	others []Presence
+// dialogs are the dialogs open (package dialog), and the forms closed with esc, by skill
+// and target: the same key brings the typed text back (drafts.go).
+type dialogs struct {
+	form    *dialog.Form
+	confirm *dialog.Confirm
+	decide  *dialog.Decide // the decision of a proposed modification (H)
+	notice  *dialog.Notice
+	picker  *dialog.Picker
+	drafts  map[string]*dialog.Form
+}
 
-	writes *Writes
-	// zoomed: the focused pane takes the whole width (z).
-	zoomed bool
-	// crumb is the detail title's breadcrumb for crumbKey (path, width, forest).
-	crumb, crumbKey string
-	// drafts are forms closed with esc, by skill and target: the same key brings the
-	// typed text back (drafts.go).
-	drafts map[string]*Form
-
-	supervision
-
-	// syncRender renders markdown in Update instead of a command (tests: deterministic).
-	syncRender bool
-	// renderMarkdown is views.RenderProofMarkdown (tests count the calls through it).
-	renderMarkdown func(proof string, width int, style string, math mathtext.Mode) (*views.RenderedProof, error)
-	// math is how proofs show their math: readable (the zero value) or raw (key m).
-	math mathtext.Mode
+// background are the workers that keep what the panes draw from (supervise.go).
+type background struct {
+	// changes lists the log's changes (the activity; time travel's History).
+	changes *Changes
+	// extras keeps the similarity index, re-treads, graveyard and review order of the
+	// shown snapshot, built off the UI goroutine; they may lag a snapshot behind.
+	extras *Extras
+	// similar is the similar statements of each statement shown.
+	similar *Similar
+	sess    *Sessions
 }
 
 // New opens a contents folder: it fails if the folder is unusable, and otherwise
@@ -196,39 +225,38 @@ func New(dir string, opts Options) (*Model, error) {
 	}
 	abs, _ := filepath.Abs(dir)
 	m := &Model{
-		dir: dir, name: filepath.Base(abs), opts: opts, actor: actor,
-		tree: newTree(), detail: newDetail(), search: newSearch(true), supervision: supervision{activity: newActivity()},
-		proofs: map[string]*views.RenderedProof{}, inflight: map[string]bool{},
-		flash: map[string]time.Time{}, sel: selection{issue: -1, link: -1},
-		dark: true, renderMarkdown: views.RenderProofMarkdown,
+		env:  env{dir: dir, name: filepath.Base(abs), opts: opts, actor: actor},
+		tree: newTree(), detail: newDetail(), search: newSearch(true), activity: newActivity(),
+		status: status{flash: map[string]time.Time{}},
+		look:   look{dark: true},
 	}
-	m.runs = newRuns(dir, m.name, opts.Runs, opts.StallAfter, m)
-	m.changes = newChanges(dir, m)
-	m.extras = &Extras{limit: opts.LimitMemory}
-	m.similar = newSimilar(m)
-	m.sess = newSessions(opts.Sessions, m)
+	m.runs = newRuns(dir, m.env.name, opts.Runs, opts.StallAfter, m.supervisor())
+	m.bg.changes = newChanges(dir, &m.feed)
+	m.bg.extras = &Extras{limit: opts.LimitMemory}
+	m.bg.similar = newSimilar(&m.shown)
+	m.bg.sess = newSessions(opts.Sessions, &m.shown)
 	m.writes = newWrites(dir, actor)
 	if opts.Seat != nil && opts.Seat.ReadOnly {
 		m.writes.readOnly = readOnlyReason(opts.Seat.Name)
 	}
 	m.applyTheme()
 	if opts.DemoOf != "" {
-		m.flashInfo("the bundled demo: changes go to a scratch copy (" + dir + "); " + opts.DemoOf + " stays as it is")
+		m.status.info("the bundled demo: changes go to a scratch copy (" + dir + "); " + opts.DemoOf + " stays as it is")
 	}
 	if opts.Shared != nil {
-		m.openShared(opts.Shared)
+		m.loader().openShared(opts.Shared)
 		return m, nil
 	}
 	if !opts.SyncLoad {
-		m.loading = newLoading(!opts.NoWatch)
+		m.feed.loading = newLoading(!opts.NoWatch)
 		return m, nil
 	}
 	if !opts.NoWatch { // before the load: a change made during it is reported, not missed
 		feed, err := live.Watch(dir, store.WatchOptions{})
 		if err != nil {
-			m.watchNote = "not watching: " + err.Error()
+			m.feed.watchNote = "not watching: " + err.Error()
 		} else {
-			m.feed = feed
+			m.feed.src = feed
 		}
 	}
 	snap, err := store.LoadTail(dir, nil)
@@ -237,8 +265,8 @@ func New(dir string, opts Options) (*Model, error) {
 		return nil, err
 	}
 	g, f := live.Derive(snap)
-	m.setHead(f)
-	m.setSnapshot(snap, g, f, nil)
+	m.feed.setHead(f)
+	m.loader().setSnapshot(snap, g, f, nil)
 	return m, nil
 }
 
@@ -260,122 +288,117 @@ func checkFolder(dir string) error {
 
 // Close stops the watcher.
 func (m *Model) Close() {
-	m.closeLoading()
-	if m.feed != nil {
-		_ = m.feed.Close()
-		m.feed = nil
+	m.loader().closeLoading()
+	if m.feed.src != nil {
+		_ = m.feed.src.Close()
+		m.feed.src = nil
 	}
 }
 
-func (m *Model) now() time.Time { return m.opts.Now() }
+func (m *Model) now() time.Time { return m.env.opts.Now() }
 
 func (m *Model) applyTheme() {
-	noColor := m.opts.NoColor || themes.NoColorEnv()
-	m.st = themes.New(themes.Resolve(m.opts.Theme, m.dark, noColor))
-	m.search.SetDark(m.dark)
-	m.activity.filter.SetStyles(inputStyles(m.dark))
+	noColor := m.env.opts.NoColor || themes.NoColorEnv()
+	m.look.st = themes.New(themes.Resolve(m.env.opts.Theme, m.look.dark, noColor))
+	m.search.SetDark(m.look.dark)
+	m.activity.filter.SetStyles(dialog.InputStyles(m.look.dark))
 }
 
 // Init asks the terminal for its background and starts loading the folder, or (loaded
 // in New) listening to it.
 func (m *Model) Init() tea.Cmd {
-	if m.loading != nil {
+	if m.feed.loading != nil {
 		// The agents' runs and sessions wait for the tree (onLoaded): on two cores they
 		// took CPU from the load of the first frame.
-		return tea.Batch(tea.RequestBackgroundColor, m.startLoad(), m.listenRoom())
+		return tea.Batch(tea.RequestBackgroundColor, m.loader().startLoad(), m.room().listenRoom())
 	}
-	return tea.Batch(tea.RequestBackgroundColor, m.listen(), m.refreshDetail(false), m.runs.Poll(true), m.watchSessions(nil), m.listenRoom())
+	return tea.Batch(tea.RequestBackgroundColor, m.feed.listen(), m.reader().refreshDetail(false), m.runs.Poll(true), m.supervisor().watchSessions(nil), m.room().listenRoom())
 }
 
 // Update handles one message.
 func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
-	if cmd, ok := m.onRoom(msg); ok {
+	if cmd, ok := m.room().onRoom(msg); ok {
 		return m, cmd
 	}
 	cmd := m.update(msg)
 	// Whatever moved the tree cursor, the detail follows.
-	if m.tree.Cursor() != m.sel.path {
-		cmd = tea.Batch(cmd, m.refreshDetail(true))
+	if m.tree.Cursor() != m.detail.sel.path {
+		cmd = tea.Batch(cmd, m.reader().refreshDetail(true))
 	}
-	m.sitAt()
-	return m, tea.Batch(cmd, m.supervise())
+	m.room().sitAt()
+	return m, tea.Batch(cmd, m.supervisor().supervise())
 }
 
 func (m *Model) update(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
-		m.width, m.height = msg.Width, msg.Height
+		m.lay.width, m.lay.height = msg.Width, msg.Height
 		m.layout()
-		return m.refreshDetail(false)
+		return m.reader().refreshDetail(false)
 	case tea.ModeReportMsg:
 		// The terminal counts by grapheme (mode 2027): so does the renderer, and so must
 		// the views (cells). Bubble Tea turns the mode on for the same answers.
 		// Over SSH (a seat) the method is the process's, shared by every terminal: it stays.
-		if m.opts.Seat == nil && msg.Mode == ansi.ModeUnicodeCore && (msg.Value == ansi.ModeSet || msg.Value == ansi.ModeReset || msg.Value == ansi.ModePermanentlySet) {
+		if m.env.opts.Seat == nil && msg.Mode == ansi.ModeUnicodeCore && (msg.Value == ansi.ModeSet || msg.Value == ansi.ModeReset || msg.Value == ansi.ModePermanentlySet) {
 			cells.SetMethod(ansi.GraphemeWidth)
 			m.layout()
-			return m.refreshDetail(false)
+			return m.reader().refreshDetail(false)
 		}
 		return nil
 	case tea.BackgroundColorMsg:
-		if m.opts.Theme == "" || m.opts.Theme == "auto" {
-			m.dark = msg.IsDark()
+		if m.env.opts.Theme == "" || m.env.opts.Theme == "auto" {
+			m.look.dark = msg.IsDark()
 			m.applyTheme()
-			return m.refreshDetail(false)
+			return m.reader().refreshDetail(false)
 		}
 		return nil
 	case live.Frame:
-		cmd := m.onFrame(msg)
-		m.conflictNote()
+		cmd := m.loader().onFrame(msg)
+		m.changer().conflictNote()
 		return cmd
-	case planMsg:
-		if m.confirm == nil {
+	case dialog.PlanMsg:
+		if m.dlg.confirm == nil {
 			return nil // closed meanwhile
 		}
-		return m.route(m.confirm, msg)
-	case formEditedMsg:
-		return m.onFormEdited(msg)
+		return m.route(m.dlg.confirm, msg)
+	case dialog.FormEditedMsg:
+		return m.changer().onFormEdited(msg)
 	case loadedMsg:
-		return m.onLoaded(msg)
+		return m.loader().onLoaded(msg)
 	case loadTickMsg:
-		return m.onLoadTick()
+		return m.loader().onLoadTick()
 	case loadRetryMsg:
-		return m.onLoadRetry(msg)
+		return m.loader().onLoadRetry(msg)
 	case proofRenderedMsg:
-		delete(m.inflight, msg.key)
-		if msg.rp != nil {
-			if len(m.proofs) > 256 {
-				clear(m.proofs)
-			}
-			m.proofs[msg.key] = msg.rp
-			return m.refreshDetail(false)
+		if m.detail.rendered(msg) {
+			return m.reader().refreshDetail(false)
 		}
 		return nil
 	case flashTickMsg:
 		now := m.now()
-		for id, until := range m.flash {
+		for id, until := range m.status.flash {
 			if !now.Before(until) {
-				delete(m.flash, id)
+				delete(m.status.flash, id)
 			}
 		}
 		return nil
 	case skillDoneMsg:
 		return m.route(m.writes, msg)
 	case editorDoneMsg:
-		return m.editorDone(msg)
+		return m.changer().editorDone(msg)
 	case historyMsg, historyMadeMsg, historyWantedMsg:
-		return m.route(m.changes, msg)
+		return m.route(m.bg.changes, msg)
 	case olderMsg:
-		return m.onOlder(msg)
+		return m.supervisor().onOlder(msg)
 	case extrasTickMsg, extrasMsg:
-		return m.route(m.extras, msg)
+		return m.route(m.bg.extras, msg)
 	case proofReadMsg:
 		if r, ok := m.tree.Selected(); ok && r.ID == msg.id {
-			return m.refreshDetail(false)
+			return m.reader().refreshDetail(false)
 		}
 		return nil
 	case similarMsg:
-		return m.route(m.similar, msg)
+		return m.route(m.bg.similar, msg)
 	case searchFoundMsg:
 		return m.route(m.search, msg)
 	case travelMsg, diffMsg:
@@ -384,13 +407,13 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		}
 		return m.route(m.travel, msg)
 	case rewindPlanMsg:
-		return m.onRewindPlan(msg)
+		return m.changer().onRewindPlan(msg)
 	case runsMsg, runsTickMsg:
 		return m.route(m.runs, msg)
 	case sessionsMsg, attributionMsg:
-		return m.route(m.sess, msg)
+		return m.route(m.bg.sess, msg)
 	case tea.MouseClickMsg:
-		if m.loading != nil {
+		if m.feed.loading != nil {
 			return nil
 		}
 		return m.mouseClick(msg)
@@ -402,16 +425,14 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 	}
 	// Other messages (cursor blink) go to whatever input is focused.
 	switch {
-	case m.form != nil:
-		return m.route(m.form, msg)
-	case m.picker != nil:
-		return m.route(m.picker, msg)
+	case m.dlg.form != nil:
+		return m.route(m.dlg.form, msg)
+	case m.dlg.picker != nil:
+		return m.route(m.dlg.picker, msg)
 	case m.search.Typing():
 		return m.route(m.search, msg)
 	case m.activity.filtering:
-		var cmd tea.Cmd
-		m.activity.filter, cmd = m.activity.filter.Update(msg)
-		return cmd
+		return m.route(m.activity, msg)
 	}
 	return nil
 }
@@ -423,38 +444,37 @@ func (m *Model) key(msg tea.KeyPressMsg) tea.Cmd {
 		return m.quit()
 	}
 	switch {
-	case m.notice != nil:
-		return m.route(m.notice, msg)
-	case m.confirm != nil:
-		return m.route(m.confirm, msg)
-	case m.decide != nil:
-		return m.route(m.decide, msg)
-	case m.form != nil:
-		return m.route(m.form, msg)
-	case m.picker != nil:
-		return m.route(m.picker, msg)
+	case m.dlg.notice != nil:
+		return m.route(m.dlg.notice, msg)
+	case m.dlg.confirm != nil:
+		return m.route(m.dlg.confirm, msg)
+	case m.dlg.decide != nil:
+		return m.route(m.dlg.decide, msg)
+	case m.dlg.form != nil:
+		return m.route(m.dlg.form, msg)
+	case m.dlg.picker != nil:
+		return m.route(m.dlg.picker, msg)
 	case m.search.Typing():
 		return m.route(m.search, msg)
-	case m.loading != nil:
-		return m.keyWhileLoading(msg)
+	case m.feed.loading != nil:
+		return m.loader().keyWhileLoading(msg)
 	}
-	m.message = ""
-	if m.focus == focusTree {
-		if m.tree.Update(msg) {
-			return nil
-		}
-	} else if m.side == sideActivity {
-		if cmd, ok, jump := m.activity.Update(msg); ok {
-			m.jumpTo(jump)
-			return cmd
-		}
-	} else {
-		switch k {
-		case ">", "<", "enter":
-		default:
-			if m.detail.Update(msg) {
-				return nil
-			}
+	m.status.message = ""
+	// The focused pane first; a key it does not take goes to the key table (the
+	// detail's links, > < enter, are the key table's).
+	var pane component = m.detail
+	switch {
+	case m.lay.focus == focusTree:
+		pane = m.tree
+	case m.lay.side == sideActivity:
+		pane = m.activity
+	case k == ">" || k == "<" || k == "enter":
+		pane = nil
+	}
+	if pane != nil {
+		cmd, out := pane.Update(m.common(), msg)
+		if _, no := out.(common.Unhandled); !no {
+			return tea.Batch(m.answer(out), cmd)
 		}
 	}
 	b, ok := bindingFor(msg)
@@ -470,68 +490,82 @@ func (m *Model) layout() {
 	m.tree.SetSize(max(tw-2, 0), max(ph-2, 0))
 	m.detail.SetSize(max(dw-2, 0), max(ph-2, 0))
 	m.activity.SetSize(max(dw-2, 0), max(ph-2, 0))
-	if m.form != nil {
-		m.form.SetWidth(m.dialogWidth() - 4)
-		m.form.SetHeight(m.dialogHeight() - 2)
+	m.sizeDialog()
+	m.search.SetSize(max(m.lay.width-20, 10), 1)
+}
+
+// sizeDialog gives the open dialogs their body's size.
+func (m *Model) sizeDialog() {
+	w, h := m.dialogWidth()-4, m.dialogHeight()-2
+	if m.dlg.notice != nil {
+		m.dlg.notice.SetSize(w, h)
 	}
-	if m.picker != nil {
-		m.picker.SetSize(m.dialogWidth()-4, m.dialogHeight()-2)
+	if m.dlg.confirm != nil {
+		m.dlg.confirm.SetSize(w, h)
 	}
-	m.search.SetSize(max(m.width-20, 10))
+	if m.dlg.decide != nil {
+		m.dlg.decide.SetSize(w, h)
+	}
+	if m.dlg.form != nil {
+		m.dlg.form.SetSize(w, h)
+	}
+	if m.dlg.picker != nil {
+		m.dlg.picker.SetSize(w, h)
+	}
 }
 
 // paneSizes: tree width, detail width, pane height. Below 60 columns, or zoomed (z),
 // only the focused pane shows.
 func (m *Model) paneSizes() (tw, dw, ph int) {
-	ph = max(m.height-2, 0)
+	ph = max(m.lay.height-2, 0)
 	switch {
-	case m.width < 60 || m.zoomed:
-		if m.focus == focusTree {
-			return m.width, 0, ph
+	case m.lay.width < 60 || m.lay.zoomed:
+		if m.lay.focus == focusTree {
+			return m.lay.width, 0, ph
 		}
-		return 0, m.width, ph
-	case m.width < 100:
-		tw = m.width * 9 / 20
+		return 0, m.lay.width, ph
+	case m.lay.width < 100:
+		tw = m.lay.width * 9 / 20
 	default:
-		tw = min(max(m.width*2/5, 40), 80)
+		tw = min(max(m.lay.width*2/5, 40), 80)
 	}
-	return tw, m.width - tw, ph
+	return tw, m.lay.width - tw, ph
 }
 
 func (m *Model) dialogWidth() int {
-	if m.width < 14 {
-		return max(m.width, 0)
+	if m.lay.width < 14 {
+		return max(m.lay.width, 0)
 	}
-	return min(m.width-4, 96)
+	return min(m.lay.width-4, 96)
 }
 
 func (m *Model) dialogHeight() int {
-	if m.height < 7 {
-		return max(m.height, 0)
+	if m.lay.height < 7 {
+		return max(m.lay.height, 0)
 	}
-	return m.height - 4
+	return m.lay.height - 4
 }
 
 func (m *Model) toggleFocus() {
-	if m.focus == focusTree {
-		m.focus = focusDetail
+	if m.lay.focus == focusTree {
+		m.lay.focus = focusDetail
 	} else {
-		m.focus = focusTree
+		m.lay.focus = focusTree
 	}
 	m.layout()
 }
 
 // enter opens: on the tree it shows the node in the detail pane (a group folds or
 // unfolds); in the detail it follows the link under the link cursor.
-func (m *Model) enter() tea.Cmd {
-	if m.focus == focusDetail {
+func (m reader) enter() tea.Cmd {
+	if m.lay.focus == focusDetail {
 		links := m.detail.doc.Links
-		if m.sel.link >= 0 && m.sel.link < len(links) && m.side != sideDetail {
-			m.jumpTo(links[m.sel.link].ID)
-		} else if m.sel.link >= 0 && m.sel.link < len(links) {
-			m.follow(links[m.sel.link].ID)
+		if m.detail.sel.link >= 0 && m.detail.sel.link < len(links) && m.lay.side != sideDetail {
+			m.supervisor().jumpTo(links[m.detail.sel.link].ID)
+		} else if m.detail.sel.link >= 0 && m.detail.sel.link < len(links) {
+			m.reader().follow(links[m.detail.sel.link].ID)
 		} else if len(links) > 0 {
-			m.flashInfo("choose a link with > and < first")
+			m.status.info("choose a link with > and < first")
 		}
 		return nil
 	}
@@ -543,104 +577,104 @@ func (m *Model) enter() tea.Cmd {
 		m.tree.SetOpen(r.Path, !r.Open)
 		return nil
 	}
-	m.focus = focusDetail
+	m.lay.focus = focusDetail
 	m.layout()
 	return nil
 }
 
 // back closes what is open: the search, then the jump history, then the detail focus.
-func (m *Model) back() {
+func (m reader) back() {
 	switch {
-	case m.side == sideDiff:
+	case m.lay.side == sideDiff:
 		// The diff is what is open on top of the tree: esc closes it first, whatever
 		// has the focus and whether a search is in force.
 		if m.travel != nil {
 			m.travel.diff = diffOff
 		}
-		m.setSide(sideDetail)
+		m.supervisor().setSide(sideDetail)
 		m.layout()
-		m.rebuildDetail()
-		m.flashInfo("diff closed")
+		m.reader().rebuildDetail()
+		m.status.info("diff closed")
 	case m.search.Query() != "":
 		m.search.Clear()
-		m.flashInfo("search cleared")
-	case m.side != sideDetail && m.focus == focusDetail:
-		if m.side == sideDiff {
+		m.status.info("search cleared")
+	case m.lay.side != sideDetail && m.lay.focus == focusDetail:
+		if m.lay.side == sideDiff {
 			m.travel.diff = diffOff
 		}
-		m.setSide(sideDetail)
+		m.supervisor().setSide(sideDetail)
 		m.layout()
-		m.rebuildDetail()
-	case len(m.sel.history) > 0:
-		p := m.sel.history[len(m.sel.history)-1]
-		m.sel.history = m.sel.history[:len(m.sel.history)-1]
+		m.reader().rebuildDetail()
+	case len(m.detail.sel.history) > 0:
+		p := m.detail.sel.history[len(m.detail.sel.history)-1]
+		m.detail.sel.history = m.detail.sel.history[:len(m.detail.sel.history)-1]
 		m.tree.Reveal(p)
-	case m.focus == focusDetail:
-		m.focus = focusTree
+	case m.lay.focus == focusDetail:
+		m.lay.focus = focusTree
 		m.layout()
 	}
 }
 
 // follow jumps to an object, remembering where we were (esc goes back).
-func (m *Model) follow(id string) {
-	if m.forest == nil {
+func (m reader) follow(id string) {
+	if m.shown.forest == nil {
 		return
 	}
-	p := m.forest.Canon(id)
+	p := m.shown.forest.Canon(id)
 	if p == "" {
-		m.flashError(id + " is not in the tree (it does not exist)")
+		m.status.error(id + " is not in the tree (it does not exist)")
 		return
 	}
-	m.sel.history = append(m.sel.history, m.tree.Cursor())
-	if len(m.sel.history) > 100 {
-		m.sel.history = m.sel.history[1:]
+	m.detail.sel.history = append(m.detail.sel.history, m.tree.Cursor())
+	if len(m.detail.sel.history) > 100 {
+		m.detail.sel.history = m.detail.sel.history[1:]
 	}
 	m.tree.Reveal(p)
 }
 
-func (m *Model) moveLink(d int) {
+func (m reader) moveLink(d int) {
 	n := len(m.detail.doc.Links)
 	if n == 0 {
 		return
 	}
-	m.sel.link = ((m.sel.link+d)%n + n) % n
-	if m.sel.link < 0 {
-		m.sel.link = 0
+	m.detail.sel.link = ((m.detail.sel.link+d)%n + n) % n
+	if m.detail.sel.link < 0 {
+		m.detail.sel.link = 0
 	}
-	m.rebuildDetail()
-	l := m.detail.doc.Links[m.sel.link]
+	m.reader().rebuildDetail()
+	l := m.detail.doc.Links[m.detail.sel.link]
 	m.detail.ScrollTo(l.Line, l.Line)
 }
 
 // refreshDetail rebuilds the detail pane for the selection. With reset (the selection
 // changed) the sentence and issue cursors start over: on the first open issue's
 // sentence when there is one. It returns the markdown rendering to run, if any.
-func (m *Model) refreshDetail(reset bool) tea.Cmd {
-	if m.snap == nil {
+func (m reader) refreshDetail(reset bool) tea.Cmd {
+	if m.shown.snap == nil {
 		return nil
 	}
 	r, _ := m.tree.Selected()
-	if r.Path != m.sel.path {
+	if r.Path != m.detail.sel.path {
 		reset = true
 	}
-	if reset && (m.side == sideRuns || m.side == sideGraveyard || m.side == sideActivity) {
+	if reset && (m.lay.side == sideRuns || m.lay.side == sideGraveyard || m.lay.side == sideActivity) {
 		// The pane shown does not follow the tree: keep its place.
-		m.sel.path, m.sel.id = r.Path, r.ID
-		m.sel.sentence, m.sel.issue = 0, -1
-		return m.rebuildDetail()
+		m.detail.sel.path, m.detail.sel.id = r.Path, r.ID
+		m.detail.sel.sentence, m.detail.sel.issue = 0, -1
+		return m.reader().rebuildDetail()
 	}
 	if reset {
-		m.sel.path, m.sel.id = r.Path, r.ID
-		m.sel.sentence, m.sel.issue, m.sel.link = 0, -1, -1
+		m.detail.sel.path, m.detail.sel.id = r.Path, r.ID
+		m.detail.sel.sentence, m.detail.sel.issue, m.detail.sel.link = 0, -1, -1
 		m.detail.offset = 0
-		if st := m.snap.Statements.Get(r.ID); st != nil && r.Kind == live.RowStatement {
+		if st := m.shown.snap.Statements.Get(r.ID); st != nil && r.Kind == live.RowStatement {
 			if open := model.Unanswered(st.Issues, st.Responses); len(open) > 0 {
 				threads, _ := model.Threads(st.Issues, st.Responses)
 				for i, t := range threads {
 					if t.Issue.Number == open[0] {
-						m.sel.issue = i
+						m.detail.sel.issue = i
 						if idx, _ := model.LocateSentence(model.SplitSentences(proofText(st)), t.Issue.Sentence, t.Issue.SentenceText); idx >= 0 {
-							m.sel.sentence = idx
+							m.detail.sel.sentence = idx
 						}
 						break
 					}
@@ -648,18 +682,18 @@ func (m *Model) refreshDetail(reset bool) tea.Cmd {
 			}
 		}
 	}
-	cmd := m.rebuildDetail()
-	if reset && m.sel.issue >= 0 {
-		m.scrollToSentence()
+	cmd := m.reader().rebuildDetail()
+	if reset && m.detail.sel.issue >= 0 {
+		m.reader().scrollToSentence()
 	}
 	return cmd
 }
 
 // rebuildDetail renders the detail doc for the current state (no reset).
-func (m *Model) rebuildDetail() tea.Cmd {
+func (m reader) rebuildDetail() tea.Cmd {
 	r, ok := m.tree.Selected()
 	w := m.detail.width
-	if doc, cmd, side := m.sideDoc(w); side && w > 0 {
+	if doc, cmd, side := m.supervisor().sideDoc(w); side && w > 0 {
 		m.detail.SetDoc(doc)
 		return cmd
 	}
@@ -668,108 +702,59 @@ func (m *Model) rebuildDetail() tea.Cmd {
 		return nil
 	}
 	var cmd tea.Cmd
-	state := views.DetailState{Sentence: m.sel.sentence, Issue: m.sel.issue, Link: m.sel.link, Broken: m.snap.Broken, Math: m.math}
+	state := views.DetailState{Sentence: m.detail.sel.sentence, Issue: m.detail.sel.issue, Link: m.detail.sel.link, Broken: m.shown.snap.Broken, Math: m.look.math}
 	var doc views.Doc
 	switch r.Kind {
 	case live.RowStatement:
-		if st := m.snap.Statements.Get(r.ID); st != nil && !st.Proof.Blank() && !st.Proof.Ready() {
+		if st := m.shown.snap.Statements.Get(r.ID); st != nil && !st.Proof.Blank() && !st.Proof.Ready() {
 			// A long proof left in its file: read in a command, shown when it arrives.
 			cmd = readProof(r.ID, st)
 		} else if st != nil && !st.Proof.Blank() {
 			state.ProofText, state.ProofErr = st.Proof.Text()
 			if changed := (*model.ChangedError)(nil); errors.As(state.ProofErr, &changed) {
-				state.ProofErr = m.changedSince(changed.Path)
+				state.ProofErr = m.reader().changedSince(changed.Path)
 			}
 			if state.ProofErr == nil {
-				state.Proof, cmd = m.proofFor(state.ProofText, w-2)
-				m.sel.sentence = min(max(m.sel.sentence, 0), max(len(state.Proof.Sentences)-1, 0))
-				state.Sentence = m.sel.sentence
+				state.Proof, cmd = m.reader().proofFor(state.ProofText, w-2)
+				m.detail.sel.sentence = min(max(m.detail.sel.sentence, 0), max(len(state.Proof.Sentences)-1, 0))
+				state.Sentence = m.detail.sel.sentence
 			}
 		}
-		if ex := m.extras.shown; ex != nil {
+		if ex := m.bg.extras.shown; ex != nil {
 			var similar tea.Cmd
-			state.Similar, similar = m.similar.To(ex, r.ID)
+			state.Similar, similar = m.bg.similar.To(ex, r.ID)
 			state.Retreads = ex.retreads[r.ID]
 			cmd = tea.Batch(cmd, similar)
 		}
-		state.Why, state.WhyOpen = m.sess.Why(r.ID), m.sess.whyOpen
-		doc = views.StatementDetail(m.st, m.snap, m.g, r.ID, state, w)
+		state.Why, state.WhyOpen = m.bg.sess.Why(r.ID), m.bg.sess.whyOpen
+		doc = views.StatementDetail(m.look.st, m.shown.snap, m.shown.g, r.ID, state, w)
 	case live.RowProblem:
-		doc = views.ProblemDetail(m.st, m.snap, m.g, r.ID, state, w)
+		doc = views.ProblemDetail(m.look.st, m.shown.snap, m.shown.g, r.ID, state, w)
 	case live.RowGroup:
-		members := m.forest.Children(r)
+		members := m.shown.forest.Children(r)
 		switch r.ID {
 		case live.GroupPremises:
-			doc = views.GroupDetail(m.st, m.snap, m.g, "Premises of "+live.ParentID(r.Path), "The statements this one rests on (usually assumptions, true from the start).", members, state, w)
+			doc = views.GroupDetail(m.look.st, m.shown.snap, m.shown.g, "Premises of "+live.ParentID(r.Path), "The statements this one rests on (usually assumptions, true from the start).", members, state, w)
 		case live.GroupUnattached:
-			doc = views.GroupDetail(m.st, m.snap, m.g, "Unattached", "Objects nothing leads to from a problem: created but never linked (an agent may have died between its two commands), or a cycle nothing enters.", members, state, w)
+			doc = views.GroupDetail(m.look.st, m.shown.snap, m.shown.g, "Unattached", "Objects nothing leads to from a problem: created but never linked (an agent may have died between its two commands), or a cycle nothing enters.", members, state, w)
 		case live.GroupBroken:
-			doc = views.BrokenDetail(m.st, m.forest.BrokenOrphans(), w)
+			doc = views.BrokenDetail(m.look.st, m.shown.forest.BrokenOrphans(), w)
 		}
 	case live.RowBroken:
-		doc = views.BrokenDetail(m.st, m.forest.BrokenOrphans(), w)
+		doc = views.BrokenDetail(m.look.st, m.shown.forest.BrokenOrphans(), w)
 	case live.RowMissing:
-		doc = views.MissingDetail(m.st, m.g, r.ID, w)
+		doc = views.MissingDetail(m.look.st, m.shown.g, r.ID, w)
 	case live.RowCycle:
-		doc = views.GroupDetail(m.st, m.snap, m.g, "Cycle at "+r.ID, r.ID+" is already above this point: following it again would loop, so the tree stops here.", []string{r.ID}, state, w)
+		doc = views.GroupDetail(m.look.st, m.shown.snap, m.shown.g, "Cycle at "+r.ID, r.ID+" is already above this point: following it again would loop, so the tree stops here.", []string{r.ID}, state, w)
 	}
 	m.detail.SetDoc(doc)
 	return cmd
 }
 
-// proofFor returns the best rendering at hand (markdown if cached, else the plain
-// fallback) and the command that renders the markdown when it is not cached.
-func (m *Model) proofFor(proof string, width int) (*views.RenderedProof, tea.Cmd) {
-	style := m.st.MarkdownStyle()
-	key := m.proofKey(proof, width, style)
-	if rp, ok := m.proofs[key]; ok {
-		return rp, nil
-	}
-	plainKey := m.proofKey(proof, width, "plain")
-	rp, ok := m.proofs[plainKey]
-	if !ok && len(proof) > largeProof && !m.syncRender {
-		// Laid out off the UI goroutine too: a 100,000-sentence proof took 0.5 s.
-		rp = views.RenderProofPlain(fmt.Sprintf("(laying out a proof of %d KB …)", len(proof)>>10), width, m.math)
-		if m.inflight[plainKey] {
-			return rp, nil
-		}
-		m.inflight[plainKey] = true
-		plain := func(p string, w int, _ string, math mathtext.Mode) (*views.RenderedProof, error) {
-			return views.RenderProofPlain(p, w, math), nil
-		}
-		return rp, renderProof(plain, plainKey, proof, width, "plain", m.math)
-	}
-	if !ok {
-		rp = views.RenderProofPlain(proof, width, m.math)
-		m.proofs[plainKey] = rp
-	}
-	if m.syncRender {
-		if md, err := m.renderMarkdown(proof, width, style, m.math); err == nil {
-			m.proofs[key] = md
-			return md, nil
-		}
-	}
-	if m.inflight[key] {
-		return rp, nil
-	}
-	m.inflight[key] = true
-	return rp, renderProof(m.renderMarkdown, key, proof, width, style, m.math)
-}
-
-// largeProof is the size past which a proof's plain layout is made in a command.
-const largeProof = 128 << 10
-
-// proofKey is views.ProofKey, remembering the last proof's hash: hashing a proof of
-// megabytes on every rebuild of the detail (each ] in it) cost more than the rest.
-func (m *Model) proofKey(proof string, width int, style string) string {
-	if len(proof) < largeProof {
-		return views.ProofKey(proof, width, style, m.math)
-	}
-	if m.lastProof.data != unsafe.StringData(proof) || m.lastProof.n != len(proof) {
-		m.lastProof.data, m.lastProof.n = unsafe.StringData(proof), len(proof)
-		m.lastProof.key = views.ProofKey(proof, 0, "", m.math)
-	}
-	return fmt.Sprintf("%s/%d/%s/%d", m.lastProof.key, width, style, m.math)
+// proofFor is the detail's rendering of a proof at a width, in the styles and math
+// shown (proofRenderings.get).
+func (m reader) proofFor(proof string, width int) (*views.RenderedProof, tea.Cmd) {
+	return m.detail.get(proof, width, m.look.st.MarkdownStyle(), m.look.math)
 }
 
 // proofRenderedMsg carries a markdown rendering made in a command.
@@ -790,11 +775,11 @@ func renderProof(render func(string, int, string, mathtext.Mode) (*views.Rendere
 
 // changedSince says that a proof's file changed since the shown snapshot was read, and
 // how to see the new version.
-func (m *Model) changedSince(path string) error {
+func (m reader) changedSince(path string) error {
 	switch {
 	case m.travel != nil:
 		return fmt.Errorf("%s has changed since the folder was loaded: t returns to now and shows it", path)
-	case m.paused:
+	case m.feed.paused:
 		return fmt.Errorf("%s has changed since this paused view was loaded: p resumes and shows it", path)
 	}
 	return fmt.Errorf("%s has changed since it was loaded: the new version is on its way", path)
@@ -820,34 +805,34 @@ func proofText(st *model.Statement) string {
 }
 
 // moveSentence moves the sentence cursor and keeps the sentence in view.
-func (m *Model) moveSentence(d int) {
-	st := m.selectedStatement()
+func (m reader) moveSentence(d int) {
+	st := m.reader().selectedStatement()
 	if st == nil {
 		return
 	}
 	// The sentences of the layout at hand, not split again: a proof of 100,000
 	// sentences took 0.15–0.7 s a key.
-	rp, _ := m.proofFor(proofText(st), m.detail.width-2)
+	rp, _ := m.reader().proofFor(proofText(st), m.detail.width-2)
 	n := len(rp.Sentences)
 	if n == 0 {
 		return
 	}
-	m.sel.sentence = min(max(m.sel.sentence+d, 0), n-1)
-	m.rebuildDetail()
-	m.scrollToSentence()
+	m.detail.sel.sentence = min(max(m.detail.sel.sentence+d, 0), n-1)
+	m.reader().rebuildDetail()
+	m.reader().scrollToSentence()
 }
 
-func (m *Model) scrollToSentence() {
+func (m reader) scrollToSentence() {
 	r, ok := m.tree.Selected()
 	if !ok {
 		return
 	}
-	st := m.snap.Statements.Get(r.ID)
+	st := m.shown.snap.Statements.Get(r.ID)
 	if st == nil || m.detail.doc.ProofStart < 0 {
 		return
 	}
-	rp, _ := m.proofFor(proofText(st), m.detail.width-2)
-	first, last := rp.SentenceLines(m.sel.sentence)
+	rp, _ := m.reader().proofFor(proofText(st), m.detail.width-2)
+	first, last := rp.SentenceLines(m.detail.sel.sentence)
 	if first < 0 {
 		return
 	}
@@ -856,41 +841,41 @@ func (m *Model) scrollToSentence() {
 
 // nextIssue moves the issue cursor to the next thread and the sentence cursor to the
 // sentence it points at.
-func (m *Model) nextIssue() {
-	st := m.selectedStatement()
+func (m reader) nextIssue() {
+	st := m.reader().selectedStatement()
 	if st == nil || len(st.Issues) == 0 {
 		return
 	}
 	threads, _ := model.Threads(st.Issues, st.Responses)
-	m.sel.issue = (m.sel.issue + 1) % len(threads)
-	t := threads[m.sel.issue]
+	m.detail.sel.issue = (m.detail.sel.issue + 1) % len(threads)
+	t := threads[m.detail.sel.issue]
 	if idx, _ := model.LocateSentence(model.SplitSentences(proofText(st)), t.Issue.Sentence, t.Issue.SentenceText); idx >= 0 {
-		m.sel.sentence = idx
+		m.detail.sel.sentence = idx
 	}
-	m.rebuildDetail()
-	m.scrollToSentence()
-	if m.sel.issue < len(m.detail.doc.IssueLines) && m.detail.doc.ProofStart < 0 {
-		l := m.detail.doc.IssueLines[m.sel.issue]
+	m.reader().rebuildDetail()
+	m.reader().scrollToSentence()
+	if m.detail.sel.issue < len(m.detail.doc.IssueLines) && m.detail.doc.ProofStart < 0 {
+		l := m.detail.doc.IssueLines[m.detail.sel.issue]
 		m.detail.ScrollTo(l, l+3)
 	}
-	label := fmt.Sprintf("issue %d of %d", m.sel.issue+1, len(threads))
+	label := fmt.Sprintf("issue %d of %d", m.detail.sel.issue+1, len(threads))
 	if t.Issue.Number > 0 {
-		label = fmt.Sprintf("issue #%d (%d of %d)", t.Issue.Number, m.sel.issue+1, len(threads))
+		label = fmt.Sprintf("issue #%d (%d of %d)", t.Issue.Number, m.detail.sel.issue+1, len(threads))
 	}
-	m.flashInfo(label + fmt.Sprintf(": sentence %d, %s", m.sel.sentence+1, model.SanitizeLine(t.Issue.ErrorType)))
+	m.status.info(label + fmt.Sprintf(": sentence %d, %s", m.detail.sel.sentence+1, model.SanitizeLine(t.Issue.ErrorType)))
 }
 
 // next walks the review queue: the statements a reviewer can take up (awaiting check, a
 // gap, a decision) before the agent the orchestrator would run, what holds up the
 // most of the root first (model.ReviewOrder). It always does, searching or not (search
 // has its own keys), and says when it wraps.
-func (m *Model) next(d int) {
-	if m.forest == nil {
+func (m reader) next(d int) {
+	if m.shown.forest == nil {
 		return
 	}
-	list := m.reviewOrder()
+	list := m.reader().reviewOrder()
 	if len(list) == 0 {
-		m.flashInfo("the review queue is empty: no statement awaits a check, a fix or a decision")
+		m.status.info("the review queue is empty: no statement awaits a check, a fix or a decision")
 		return
 	}
 	cur, _ := m.tree.Selected()
@@ -901,24 +886,24 @@ func (m *Model) next(d int) {
 	case d < 0:
 		target = list[len(list)-1] // not on one: the queue starts with what holds up the most
 	}
-	m.tree.Reveal(m.forest.Canon(target))
+	m.tree.Reveal(m.shown.forest.Canon(target))
 	at := slices.Index(list, target) + 1
 	// The words of the row's badge and the detail's "next", so that the two never disagree.
-	msg := fmt.Sprintf("%s: %s", target, m.g.Phase.Get(target))
-	if next := m.g.Next.Get(target); next != "" {
+	msg := fmt.Sprintf("%s: %s", target, m.shown.g.Phase.Get(target))
+	if next := m.shown.g.Next.Get(target); next != "" {
 		msg += ", next " + next
 	}
-	if st := m.snap.Statements.Get(target); st != nil && model.ProposalOpen(st) {
+	if st := m.shown.snap.Statements.Get(target); st != nil && model.ProposalOpen(st) {
 		msg += ", a proposed modification (H decides)"
 	}
 	msg += fmt.Sprintf(" (%d of %d in the review queue)", at, len(list))
 	if wrapped {
 		msg = fmt.Sprintf("wrapped to %d of %d · ", at, len(list)) + msg
 	}
-	if n := len(model.Above(m.g, target)); n > 0 {
+	if n := len(model.Above(m.shown.g, target)); n > 0 {
 		msg += fmt.Sprintf(" · holds up %d", n)
 	}
-	m.flashInfo(msg)
+	m.status.info(msg)
 }
 
 // stepWrap is the item d steps from index i of list, and whether it went past an end.
@@ -932,35 +917,32 @@ func stepWrap(list []string, i, d int) (string, bool) {
 // reviewOrder is the review queue of the shown snapshot: the extras' when they are
 // built for it, else worked out here once for that snapshot (n pressed just after a
 // write, before its extras came).
-func (m *Model) reviewOrder() []string {
-	if ex := m.extras.shown; ex != nil && ex.snap == m.snap {
+func (m reader) reviewOrder() []string {
+	if ex := m.bg.extras.shown; ex != nil && ex.snap == m.shown.snap {
 		return ex.review
 	}
-	if q := &m.extras.queue; q.snap != m.snap {
-		q.snap, q.order = m.snap, model.ReviewOrder(m.snap, m.g)
+	if q := &m.bg.extras.queue; q.snap != m.shown.snap {
+		q.snap, q.order = m.shown.snap, model.ReviewOrder(m.shown.snap, m.shown.g)
 	}
-	return m.extras.queue.order
+	return m.bg.extras.queue.order
 }
 
-func (m *Model) flashError(s string) {
-	m.message, m.messageOK = s, false
-}
+// error says something went wrong, on the status line.
+func (s *status) error(text string) { s.message, s.messageOK = text, false }
 
-func (m *Model) flashInfo(s string) {
-	m.message, m.messageOK = s, true
-}
+// info says something, on the status line.
+func (s *status) info(text string) { s.message, s.messageOK = text, true }
 
 // openForm shows a form.
-func (m *Model) openForm(f *Form) tea.Cmd {
-	m.form = f
-	f.setDark(m.dark)
-	f.SetWidth(m.dialogWidth() - 4)
-	f.SetHeight(m.dialogHeight() - 2)
+func (m changer) openForm(f *dialog.Form) tea.Cmd {
+	m.dlg.form = f
+	f.SetDark(m.look.dark)
+	f.SetSize(m.dialogWidth()-4, m.dialogHeight()-2)
 	return f.Focus()
 }
 
-func (m *Model) undoDisabled() string {
-	if s := m.opts.Seat; s != nil && s.ReadOnly {
+func (m changer) undoDisabled() string {
+	if s := m.env.opts.Seat; s != nil && s.ReadOnly {
 		return readOnlyReason(s.Name)
 	}
 	if why := m.travel.ReadOnly(); why != "" {

@@ -15,6 +15,7 @@ import (
 	"referee/model"
 	"referee/skill"
 	"referee/store"
+	"referee/tui/common"
 )
 
 func TestStartsOpenDownToTheStatements(t *testing.T) {
@@ -85,7 +86,7 @@ func TestReloadKeepsCursorAndFolds(t *testing.T) {
 	before := m.tree.index[path]
 
 	// An agent adds a sub-statement to s-004 (above the cursor) and rewrites s-015.
-	snap := m.snap
+	snap := m.shown.snap
 	s4 := readFile(t, filepath.Join(dir, "statement/s-004.json"))
 	s4 = strings.Replace(s4, `"preliminaries": []`, `"preliminaries": [
         "s-017"
@@ -105,7 +106,7 @@ func TestReloadKeepsCursorAndFolds(t *testing.T) {
 	if m.tree.index[path] == before {
 		t.Log("row index unchanged (the new row may be folded)")
 	}
-	if !m.flash["s-004"].After(fixedNow) {
+	if !m.status.flash["s-004"].After(fixedNow) {
 		t.Fatal("changed s-004 does not flash")
 	}
 }
@@ -150,13 +151,13 @@ func TestSearch(t *testing.T) {
 		t.Fatalf("ctrl+p: cursor %q, want %q", selectedID(m), res[0])
 	}
 	keys(t, m, "ctrl+p")
-	if selectedID(m) != res[len(res)-1] || !strings.HasPrefix(m.message, fmt.Sprintf("wrapped to %d of %d", len(res), len(res))) {
-		t.Fatalf("ctrl+p from the first match: cursor %q, message %q", selectedID(m), m.message)
+	if selectedID(m) != res[len(res)-1] || !strings.HasPrefix(m.status.message, fmt.Sprintf("wrapped to %d of %d", len(res), len(res))) {
+		t.Fatalf("ctrl+p from the first match: cursor %q, message %q", selectedID(m), m.status.message)
 	}
 	// n still walks the review queue while a search is on.
 	keys(t, m, "n")
-	if selectedID(m) != m.reviewOrder()[0] {
-		t.Fatalf("n during a search: cursor %q, want the queue's first %q", selectedID(m), m.reviewOrder()[0])
+	if selectedID(m) != m.reader().reviewOrder()[0] {
+		t.Fatalf("n during a search: cursor %q, want the queue's first %q", selectedID(m), m.reader().reviewOrder()[0])
 	}
 	keys(t, m, "esc")
 	if m.search.Query() != "" {
@@ -184,22 +185,22 @@ func TestNextWaitingForAHuman(t *testing.T) {
 func TestGapOpensOnTheFlaggedSentence(t *testing.T) {
 	m, _ := newTestModel(t, 120, 40)
 	keys(t, m, "n", "n") // s-015, has a gap
-	st := m.snap.Statements.Get("s-015")
+	st := m.shown.snap.Statements.Get("s-015")
 	is := model.ParseIssue(st.Issues[0])
 	idx, _ := model.LocateSentence(model.SplitSentences(proofText(st)), is.Sentence, is.SentenceText)
-	if m.sel.issue != 0 || m.sel.sentence != idx {
-		t.Fatalf("issue cursor %d sentence %d, want 0 and %d", m.sel.issue, m.sel.sentence, idx)
+	if m.detail.sel.issue != 0 || m.detail.sel.sentence != idx {
+		t.Fatalf("issue cursor %d sentence %d, want 0 and %d", m.detail.sel.issue, m.detail.sel.sentence, idx)
 	}
 	if !strings.Contains(screen(m), fmt.Sprintf("[%d]", idx+1)) {
 		t.Fatal("the flagged sentence's number is not on screen")
 	}
 	keys(t, m, "]")
-	if m.sel.sentence != min(idx+1, len(model.SplitSentences(proofText(st)))-1) {
-		t.Fatalf("] moved the sentence cursor to %d", m.sel.sentence)
+	if m.detail.sel.sentence != min(idx+1, len(model.SplitSentences(proofText(st)))-1) {
+		t.Fatalf("] moved the sentence cursor to %d", m.detail.sel.sentence)
 	}
 	keys(t, m, "i")
-	if m.sel.sentence != idx {
-		t.Fatalf("i: sentence cursor %d, want the issue's %d", m.sel.sentence, idx)
+	if m.detail.sel.sentence != idx {
+		t.Fatalf("i: sentence cursor %d, want the issue's %d", m.detail.sel.sentence, idx)
 	}
 }
 
@@ -208,12 +209,12 @@ func TestConfirmDisabledShowsTheReason(t *testing.T) {
 	keys(t, m, "/")
 	typeText(t, m, "s-008")
 	keys(t, m, "enter", "C")
-	if m.confirm != nil {
+	if m.dlg.confirm != nil {
 		t.Fatal("C on a true statement opened a confirmation")
 	}
 	want := `cannot confirm: s-008 is "true"; it needs a submitted proof awaiting verification`
-	if m.message != want {
-		t.Fatalf("message %q, want %q", m.message, want)
+	if m.status.message != want {
+		t.Fatalf("message %q, want %q", m.status.message, want)
 	}
 	if !strings.Contains(screen(m), "cannot confirm: s-008") {
 		t.Fatal("reason not shown in the status bar")
@@ -226,20 +227,20 @@ func TestConfirmAsksForYAndOtherKeysCancel(t *testing.T) {
 			m, dir := newTestModel(t, 120, 40)
 			keys(t, m, "n") // s-014 awaiting verification
 			keys(t, m, "C")
-			if m.form == nil || m.form.Value("verification_summary") != "Proof checked and confirmed." {
-				t.Fatalf("C did not ask for the summary, prefilled: %q", m.message)
+			if m.dlg.form == nil || m.dlg.form.Value("verification_summary") != "Proof checked and confirmed." {
+				t.Fatalf("C did not ask for the summary, prefilled: %q", m.status.message)
 			}
 			keys(t, m, "enter")
-			if m.confirm == nil {
-				t.Fatalf("enter did not open the confirmation: %q", m.message)
+			if m.dlg.confirm == nil {
+				t.Fatalf("enter did not open the confirmation: %q", m.status.message)
 			}
-			if m.confirm.ch.skill.Name != "check-confirm-proof" || m.confirm.ch.target != "s-014" {
-				t.Fatalf("confirmation for %s on %s", m.confirm.ch.skill.Name, m.confirm.ch.target)
+			if m.dlg.confirm.Change().Skill.Name != "check-confirm-proof" || m.dlg.confirm.Change().Target != "s-014" {
+				t.Fatalf("confirmation for %s on %s", m.dlg.confirm.Change().Skill.Name, m.dlg.confirm.Change().Target)
 			}
-			if got := m.confirm.ch.args; len(got) != 2 || got["statement_id"] != "s-014" || got["verification_summary"] != "Proof checked and confirmed." {
+			if got := m.dlg.confirm.Change().Args; len(got) != 2 || got["statement_id"] != "s-014" || got["verification_summary"] != "Proof checked and confirmed." {
 				t.Fatalf("args %v", got)
 			}
-			if m.confirm.ch.version != m.snap.Versions.Get("s-014") {
+			if m.dlg.confirm.Change().Version != m.shown.snap.Versions.Get("s-014") {
 				t.Fatal("the confirmation does not carry the version the reviewer saw")
 			}
 			if !strings.Contains(screen(m), `status: "validating" → "true"`) {
@@ -247,7 +248,7 @@ func TestConfirmAsksForYAndOtherKeysCancel(t *testing.T) {
 			}
 			before := readFile(t, filepath.Join(dir, "statement/s-014.json"))
 			keys(t, m, k)
-			if m.confirm != nil {
+			if m.dlg.confirm != nil {
 				t.Fatal("still confirming")
 			}
 			if readFile(t, filepath.Join(dir, "statement/s-014.json")) != before {
@@ -276,17 +277,17 @@ func TestConfirmWithYWritesWhatAgentCheckWrites(t *testing.T) {
 	if len(m.writes.done) != 1 || m.writes.done[0].Change != e.ID {
 		t.Fatalf("session changes %v", m.writes.done)
 	}
-	if !strings.Contains(m.message, e.ID) {
-		t.Fatalf("status message %q does not name %s", m.message, e.ID)
+	if !strings.Contains(m.status.message, e.ID) {
+		t.Fatalf("status message %q does not name %s", m.status.message, e.ID)
 	}
 	// The view follows (no watcher: the model reloads itself).
-	if m.snap.Statements.Get("s-014").Status != "true" {
+	if m.shown.snap.Statements.Get("s-014").Status != "true" {
 		t.Fatal("the snapshot was not reloaded after the change")
 	}
 
 	// u undoes it, as a change of its own.
 	keys(t, m, "u")
-	if m.confirm == nil || m.confirm.ch.undo == nil {
+	if m.dlg.confirm == nil || m.dlg.confirm.Change().Undo == nil {
 		t.Fatal("u did not ask to confirm the undo")
 	}
 	keys(t, m, "y")
@@ -314,14 +315,14 @@ func mustParse(t testing.TB, s string) model.Value {
 func TestRejectPassesTheExactArguments(t *testing.T) {
 	m, dir := newTestModel(t, 120, 40)
 	keys(t, m, "n", "]", "]", "R")
-	if m.form == nil {
-		t.Fatalf("R did not open a form: %q", m.message)
+	if m.dlg.form == nil {
+		t.Fatalf("R did not open a form: %q", m.status.message)
 	}
-	sents := model.SplitSentences(proofText(m.snap.Statements.Get("s-014")))
-	if got := m.form.Value("sentence_number"); got != "3" {
+	sents := model.SplitSentences(proofText(m.shown.snap.Statements.Get("s-014")))
+	if got := m.dlg.form.Value("sentence_number"); got != "3" {
 		t.Fatalf("sentence number prefilled %q, want 3", got)
 	}
-	if got := m.form.Value("sentence_text"); got != model.NormalizeSpace(sents[2].Text) {
+	if got := m.dlg.form.Value("sentence_text"); got != model.NormalizeSpace(sents[2].Text) {
 		t.Fatalf("sentence text prefilled %q", got)
 	}
 	// The first empty required field has the focus: explanation (after the error type).
@@ -331,8 +332,8 @@ func TestRejectPassesTheExactArguments(t *testing.T) {
 	// Go back to the error type and choose unjustified_leap.
 	keys(t, m, "up", "up", "right")
 	keys(t, m, "ctrl+s")
-	if m.confirm == nil {
-		t.Fatalf("ctrl+s did not open the confirmation; form error %q", m.form.err)
+	if m.dlg.confirm == nil {
+		t.Fatalf("ctrl+s did not open the confirmation; form error %q", m.dlg.form.Err())
 	}
 	want := skill.Args{
 		"statement_id":    "s-014",
@@ -342,8 +343,8 @@ func TestRejectPassesTheExactArguments(t *testing.T) {
 		"explanation":     "The identity is asserted",
 		"suggested_fix":   "Expand both sides",
 	}
-	if fmt.Sprint(m.confirm.ch.args) != fmt.Sprint(want) {
-		t.Fatalf("args\n got %v\nwant %v", m.confirm.ch.args, want)
+	if fmt.Sprint(m.dlg.confirm.Change().Args) != fmt.Sprint(want) {
+		t.Fatalf("args\n got %v\nwant %v", m.dlg.confirm.Change().Args, want)
 	}
 	keys(t, m, "y")
 	st := model.StatementFrom(mustParse(t, readFile(t, filepath.Join(dir, "statement/s-014.json"))))
@@ -363,13 +364,13 @@ func TestConflictTellsTheReviewer(t *testing.T) {
 		t.Fatal(err)
 	}
 	keys(t, m, "y")
-	if !strings.Contains(m.message, "s-014 changed since you read it") {
-		t.Fatalf("message %q", m.message)
+	if !strings.Contains(m.status.message, "s-014 changed since you read it") {
+		t.Fatalf("message %q", m.status.message)
 	}
 	if readFile(t, p) != changed {
 		t.Fatal("the store wrote over the agent's version")
 	}
-	if m.snap.Statements.Get("s-014").CountUsage != 1 {
+	if m.shown.snap.Statements.Get("s-014").CountUsage != 1 {
 		t.Fatal("the new version is not shown")
 	}
 }
@@ -377,12 +378,12 @@ func TestConflictTellsTheReviewer(t *testing.T) {
 func TestHelpAndPaletteListEverything(t *testing.T) {
 	m, _ := newTestModel(t, 120, 40)
 	keys(t, m, "?")
-	if m.picker == nil {
+	if m.dlg.picker == nil {
 		t.Fatal("? did not open help")
 	}
 	titles := map[string]bool{}
-	for _, e := range m.picker.all {
-		titles[e.key] = true
+	for _, e := range m.dlg.picker.All() {
+		titles[e.Key] = true
 	}
 	for _, k := range []string{"j/↓", "h/←", "g", "G", "tab", "enter", "esc", "/", "n", "N", "ctrl+n", "ctrl+p", "]", "[", "i", "z", "pgdn", "space", "mouse wheel", "C", "R", "F", "M", "P", "S", "L", "W", "O", "D", "A", "u", ":", "?", "q", "p"} {
 		if !titles[k] {
@@ -390,20 +391,20 @@ func TestHelpAndPaletteListEverything(t *testing.T) {
 		}
 	}
 	typeText(t, m, "confirm")
-	if len(m.picker.shown) == 0 || m.picker.shown[0].key != "C" {
-		t.Fatalf("filter 'confirm' shows %v", m.picker.shown)
+	if len(m.dlg.picker.Shown()) == 0 || m.dlg.picker.Shown()[0].Key != "C" {
+		t.Fatalf("filter 'confirm' shows %v", m.dlg.picker.Shown())
 	}
-	if !strings.Contains(m.picker.shown[0].disabled, `cannot confirm: p-001`) && !strings.Contains(m.picker.shown[0].disabled, "select a statement") {
-		t.Fatalf("C's reason in help: %q", m.picker.shown[0].disabled)
+	if !strings.Contains(m.dlg.picker.Shown()[0].Disabled, `cannot confirm: p-001`) && !strings.Contains(m.dlg.picker.Shown()[0].Disabled, "select a statement") {
+		t.Fatalf("C's reason in help: %q", m.dlg.picker.Shown()[0].Disabled)
 	}
 	keys(t, m, "esc")
-	if m.picker != nil {
+	if m.dlg.picker != nil {
 		t.Fatal("esc did not close help")
 	}
 	keys(t, m, ":")
 	var names []string
-	for _, e := range m.picker.all {
-		names = append(names, e.title)
+	for _, e := range m.dlg.picker.All() {
+		names = append(names, e.Title)
 	}
 	for _, s := range skill.Skills {
 		if !slices.Contains(names, s.Name) {
@@ -415,7 +416,7 @@ func TestHelpAndPaletteListEverything(t *testing.T) {
 	keys(t, m, "n", ":")
 	typeText(t, m, "check-confirm")
 	keys(t, m, "enter")
-	if m.form == nil || m.form.change.skill.Name != "check-confirm-proof" {
+	if m.dlg.form == nil || m.dlg.form.Change.Skill.Name != "check-confirm-proof" {
 		t.Fatal("palette enter did not start check-confirm-proof (its summary first)")
 	}
 }
@@ -424,9 +425,9 @@ func TestPatchOpensTheEditor(t *testing.T) {
 	m, dir := newTestModel(t, 120, 40)
 	keys(t, m, "n", "n") // s-015, open issue #1
 	// Simulate the editor: the command returned by P is an exec; run the callback path.
-	cmd := m.startSkill("fix-patch-proof")
+	cmd := m.changer().startSkill("fix-patch-proof")
 	if cmd == nil {
-		t.Fatalf("P did not start the editor: %q", m.message)
+		t.Fatalf("P did not start the editor: %q", m.status.message)
 	}
 	cmd() // writes the proof for the editor (outside Update) and asks to run it
 	// Find the temp file the editor would open and edit it ourselves.
@@ -435,14 +436,14 @@ func TestPatchOpensTheEditor(t *testing.T) {
 		t.Fatal("no proof file for the editor")
 	}
 	path := matches[len(matches)-1]
-	orig := proofText(m.snap.Statements.Get("s-015"))
+	orig := proofText(m.shown.snap.Statements.Get("s-015"))
 	edited := orig + "\n\nStep 3: Since $n(n+1)$ is even, $m$ is an integer."
 	if readFile(t, path) != orig {
 		t.Fatal("the editor's file does not hold the proof")
 	}
 	os.Remove(path)
-	send(t, m, editorDoneMsg{text: edited, orig: orig, skill: "fix-patch-proof", target: "s-015", version: m.snap.Versions.Get("s-015")})
-	if m.form == nil || m.form.Value("issue_number") != "1" {
+	send(t, m, editorDoneMsg{text: edited, orig: orig, skill: "fix-patch-proof", target: "s-015", version: m.shown.snap.Versions.Get("s-015")})
+	if m.dlg.form == nil || m.dlg.form.Value("issue_number") != "1" {
 		t.Fatal("after the editor, no form with issue 1 prefilled")
 	}
 	typeText(t, m, "Show m is an integer")
@@ -484,7 +485,7 @@ func TestMouseClickSelectsAndWheelScrolls(t *testing.T) {
 		t.Fatalf("click on line 3 selected %q", m.tree.Cursor())
 	}
 	send(t, m, tea.MouseClickMsg{X: 80, Y: 3, Button: tea.MouseLeft})
-	if m.focus != focusDetail {
+	if m.lay.focus != focusDetail {
 		t.Fatal("click on the detail did not focus it")
 	}
 	keys(t, m, "tab")
@@ -501,17 +502,17 @@ func TestMouseClickSelectsAndWheelScrolls(t *testing.T) {
 func TestPauseCountsAndAppliesOnResume(t *testing.T) {
 	m, dir := newTestModel(t, 120, 40)
 	keys(t, m, "p")
-	if !m.paused {
+	if !m.feed.paused {
 		t.Fatal("p did not pause")
 	}
 	p := filepath.Join(dir, "statement/s-017.json")
 	if err := os.WriteFile(p, []byte(strings.Replace(readFile(t, p), `"pending"`, `"abandoned"`, 1)), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	next := store.Reload(dir, m.snap, []string{"statement/s-017.json"})
+	next := store.Reload(dir, m.shown.snap, []string{"statement/s-017.json"})
 	g, f := live.Derive(next)
 	send(t, m, live.Frame{Snap: next, Graph: g, Forest: f, Paths: []string{"statement/s-017.json"}})
-	if m.snap.Statements.Get("s-017").Status != "pending" {
+	if m.shown.snap.Statements.Get("s-017").Status != "pending" {
 		t.Fatal("a paused view changed")
 	}
 	if !strings.Contains(screen(m), "paused (1 file changed outside the log)") {
@@ -532,7 +533,7 @@ func TestPauseCountsAndAppliesOnResume(t *testing.T) {
 		t.Fatalf("status bar does not count one skill call as one change:\n%s", lastLine(screen(m)))
 	}
 	keys(t, m, "p")
-	if m.snap.Statements.Get("s-017").Status != "abandoned" {
+	if m.shown.snap.Statements.Get("s-017").Status != "abandoned" {
 		t.Fatal("resume did not apply the change")
 	}
 }
@@ -626,7 +627,7 @@ func TestHugeTreeOpensFully(t *testing.T) {
 	}
 	last := tr.Rows()[len(tr.Rows())-1].ID
 	tr.moveTo(len(tr.Rows()) - 1)
-	view := ansi.Strip(tr.View(newTestStyles(), true, nil))
+	view := ansi.Strip(strings.Join(tr.View(common.Common{Styles: newTestStyles(), Focused: true}), "\n"))
 	if lines := strings.Split(view, "\n"); len(lines) != 40 || !strings.Contains(lines[39], last) {
 		t.Fatalf("the last window does not end on %s:\n%s", last, view)
 	}
@@ -645,6 +646,6 @@ func BenchmarkTreeMove100k(b *testing.B) {
 			tr.moveTo(0)
 		}
 		tr.moveTo(tr.cur + 1)
-		_ = tr.View(st, true, nil)
+		_ = tr.View(common.Common{Styles: st, Focused: true})
 	}
 }

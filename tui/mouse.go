@@ -7,7 +7,7 @@ import (
 // mouseClick selects a tree row, or focuses the detail and follows a link under the
 // pointer.
 func (m *Model) mouseClick(msg tea.MouseClickMsg) tea.Cmd {
-	if m.form != nil || m.confirm != nil || m.decide != nil || m.picker != nil || msg.Button != tea.MouseLeft {
+	if m.dlg.form != nil || m.dlg.confirm != nil || m.dlg.decide != nil || m.dlg.picker != nil || msg.Button != tea.MouseLeft {
 		return nil
 	}
 	tw, dw, ph := m.paneSizes()
@@ -17,17 +17,17 @@ func (m *Model) mouseClick(msg tea.MouseClickMsg) tea.Cmd {
 	y := msg.Y - 1
 	switch {
 	case msg.X < tw:
-		m.focus = focusTree
+		m.lay.focus = focusTree
 		m.tree.Click(y)
-	case dw > 0 && m.side == sideActivity:
-		m.focus = focusDetail
+	case dw > 0 && m.lay.side == sideActivity:
+		m.lay.focus = focusDetail
 		m.activity.Click(y)
 	case dw > 0:
-		m.focus = focusDetail
-		if l, ok := m.detail.LinkAt(y); ok && m.side != sideDetail {
-			m.jumpTo(l.ID)
+		m.lay.focus = focusDetail
+		if l, ok := m.detail.LinkAt(y); ok && m.lay.side != sideDetail {
+			m.supervisor().jumpTo(l.ID)
 		} else if ok {
-			m.follow(l.ID)
+			m.reader().follow(l.ID)
 		}
 	}
 	m.layout()
@@ -46,12 +46,12 @@ func (m *Model) mouseWheel(msg tea.MouseWheelMsg) {
 		return
 	}
 	tw, _, _ := m.paneSizes()
-	if m.picker != nil || m.form != nil || m.confirm != nil || m.decide != nil {
+	if m.dlg.picker != nil || m.dlg.form != nil || m.dlg.confirm != nil || m.dlg.decide != nil {
 		return
 	}
 	if msg.X < tw {
 		m.tree.Scroll(d)
-	} else if m.side == sideActivity {
+	} else if m.lay.side == sideActivity {
 		m.activity.Scroll(d)
 	} else {
 		m.detail.Scroll(d)

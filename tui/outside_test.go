@@ -31,7 +31,7 @@ func TestTravelSaysWhatChangedOutsideTheLog(t *testing.T) {
 	m := openTestModel(t, dir, 160, 40)
 	keys(t, m, "t")
 	if m.travel == nil {
-		t.Fatalf("t did not start time travel: %q", m.message)
+		t.Fatalf("t did not start time travel: %q", m.status.message)
 	}
 	got := strings.Join(m.statusLines(), "\n")
 	if !strings.Contains(got, "after "+res.Change) || !strings.Contains(got, "⚠ s-017 changed outside the log since (shown as it is now)") {

@@ -7,9 +7,10 @@ import (
 
 	"referee/model"
 	"referee/skill"
+	"referee/tui/dialog"
 )
 
-// A skill's form is made from the registry (skill.Skill.Params, Form.fieldFor); what
+// A skill's form is made from the registry (store.Skill.Params, Form.fieldFor); what
 // the workbench knows beyond the registry sits here, beside the skill: what the form
 // says first, the values it starts with (the sentence under the cursor, the first open
 // issue, the claim as it is), the parameters the workbench fills itself, and the hook
@@ -22,14 +23,14 @@ type prefill struct {
 	// hidden are parameters the form does not ask for (finishArgs or the editor fills them).
 	hidden map[string]bool
 	// changed keeps fields in step as the reviewer types.
-	changed func(f *Form, name string)
+	changed func(f *dialog.Form, name string)
 	// direct: no form, straight to the confirmation.
 	direct bool
 }
 
 // prefillFor is the prefill of a skill on the selection.
-func (m *Model) prefillFor(sk *skill.Skill, id string) prefill {
-	st := m.snap.Statements.Get(id)
+func (m changer) prefillFor(sk *skill.Skill, id string) prefill {
+	st := m.shown.snap.Statements.Get(id)
 	firstOpen := ""
 	if st != nil {
 		if open := model.Unanswered(st.Issues, st.Responses); len(open) > 0 {
@@ -60,7 +61,7 @@ func (m *Model) prefillFor(sk *skill.Skill, id string) prefill {
 			hidden: map[string]bool{"direction": true},
 		}
 	case "check-reject-proof":
-		n, text := m.sentenceUnderCursor()
+		n, text := m.changer().sentenceUnderCursor()
 		num := ""
 		if n > 0 {
 			num = strconv.Itoa(n)
@@ -99,9 +100,9 @@ func (m *Model) prefillFor(sk *skill.Skill, id string) prefill {
 		return prefill{about: "Create a subproblem; plain hypotheses become new pending statements."}
 	case "prob-finish-up":
 		var keys []string
-		if pr := m.snap.Problems[id]; pr != nil {
+		if pr := m.shown.snap.Problems[id]; pr != nil {
 			for _, it := range pr.Progresses {
-				if sid, ok := model.RefID(it); ok && m.snap.Statements.Get(sid) != nil && m.snap.Statements.Get(sid).Status == "true" {
+				if sid, ok := model.RefID(it); ok && m.shown.snap.Statements.Get(sid) != nil && m.shown.snap.Statements.Get(sid).Status == "true" {
 					keys = append(keys, sid)
 				}
 			}
@@ -119,24 +120,25 @@ func (m *Model) prefillFor(sk *skill.Skill, id string) prefill {
 }
 
 // formFor builds a skill's form from its parameters and the prefill.
-func (m *Model) formFor(sk *skill.Skill, target, about string, pf prefill) *Form {
+func (m changer) formFor(sk *skill.Skill, target, about string, pf prefill) *dialog.Form {
 	if pf.about != "" {
 		about = pf.about
 	}
-	f := newForm(sk.Name+" · "+target, about)
-	f.dark, f.editor, f.changed = m.dark, m.opts.Editor, pf.changed
-	f.noEditor = m.editorReason()
+	f := dialog.NewForm(sk.Name+" · "+target, about)
+	f.SetDark(m.look.dark) // before the fields: they are made in its styles
+	f.Editor, f.Changed = m.env.opts.Editor, pf.changed
+	f.NoEditor = m.room().editorReason()
 	for _, p := range sk.Params {
 		if p.Name == sk.Target || pf.hidden[p.Name] {
 			continue
 		}
 		if p.Kind == skill.ParamSubStatements {
 			// One sub-statement: its claim and premises (finishArgs makes the list).
-			f.fieldFor(skill.Param{Name: "claim", Kind: skill.ParamString, Required: true, Long: true, Help: "the sub-statement's claim"}, pf.values["claim"])
-			f.fieldFor(skill.Param{Name: "premises", Kind: skill.ParamStrings, Help: "its premises"}, pf.values["premises"])
+			f.FieldFor(skill.Param{Name: "claim", Kind: skill.ParamString, Required: true, Long: true, Help: "the sub-statement's claim"}, pf.values["claim"])
+			f.FieldFor(skill.Param{Name: "premises", Kind: skill.ParamStrings, Help: "its premises"}, pf.values["premises"])
 			continue
 		}
-		f.fieldFor(p, pf.values[p.Name])
+		f.FieldFor(p, pf.values[p.Name])
 	}
 	return f
 }
@@ -144,15 +146,15 @@ func (m *Model) formFor(sk *skill.Skill, target, about string, pf prefill) *Form
 // sentenceInStep keeps the R form's sentence number and quote in step: a new number
 // quotes its sentence; a quote found in another sentence moves the number there; a
 // quote found in none is said.
-func sentenceInStep(sents []model.Sentence) func(f *Form, name string) {
-	return func(f *Form, name string) {
-		f.warn = ""
+func sentenceInStep(sents []model.Sentence) func(f *dialog.Form, name string) {
+	return func(f *dialog.Form, name string) {
+		f.Warn = ""
 		switch name {
 		case "sentence_number":
 			n, err := strconv.Atoi(f.Value("sentence_number"))
 			if err != nil || n < 1 || n > len(sents) {
 				if f.Value("sentence_number") != "" {
-					f.warn = fmt.Sprintf("the proof has sentences 1 to %d", len(sents))
+					f.Warn = fmt.Sprintf("the proof has sentences 1 to %d", len(sents))
 				}
 				return
 			}
@@ -163,7 +165,7 @@ func sentenceInStep(sents []model.Sentence) func(f *Form, name string) {
 			idx, rule := model.LocateSentence(sents, n, q)
 			switch {
 			case idx < 0 || rule == model.LocatedByNumber:
-				f.warn = fmt.Sprintf("the quote is not in sentence %d nor in any other sentence of the proof", n)
+				f.Warn = fmt.Sprintf("the quote is not in sentence %d nor in any other sentence of the proof", n)
 			case idx+1 != n:
 				f.SetValue("sentence_number", strconv.Itoa(idx+1))
 			}

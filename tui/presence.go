@@ -10,6 +10,7 @@ import (
 
 	"referee/cells"
 	"referee/model"
+	"referee/tui/dialog"
 )
 
 // Together (referee serve): the people at the workbenches on one folder are a Room;
@@ -135,8 +136,8 @@ type roomMsg struct {
 }
 
 // listenRoom waits for news of the others (none without a seat).
-func (m *Model) listenRoom() tea.Cmd {
-	s := m.opts.Seat
+func (m presence) listenRoom() tea.Cmd {
+	s := m.env.opts.Seat
 	if s == nil {
 		return nil
 	}
@@ -149,7 +150,7 @@ func (m *Model) listenRoom() tea.Cmd {
 }
 
 // onRoom takes news of the others and listens again.
-func (m *Model) onRoom(msg tea.Msg) (tea.Cmd, bool) {
+func (m presence) onRoom(msg tea.Msg) (tea.Cmd, bool) {
 	rm, ok := msg.(roomMsg)
 	if !ok {
 		return nil, false
@@ -158,13 +159,13 @@ func (m *Model) onRoom(msg tea.Msg) (tea.Cmd, bool) {
 		return nil, true
 	}
 	m.others = rm.others
-	return m.listenRoom(), true
+	return m.room().listenRoom(), true
 }
 
 // sitAt tells the others where this workbench is and what it is doing (a no-op when
 // nothing changed; no seat, no room).
-func (m *Model) sitAt() {
-	s := m.opts.Seat
+func (m presence) sitAt() {
+	s := m.env.opts.Seat
 	if s == nil {
 		return
 	}
@@ -173,9 +174,9 @@ func (m *Model) sitAt() {
 		at = r.ID
 	}
 	doing := ""
-	if f := m.form; f != nil && f.change != nil && f.change.skill != nil {
-		doing = "writing a " + verbFor(f.change.skill.Name) + " on " + f.change.target
-	} else if c := m.confirm; c != nil {
+	if f := m.dlg.form; f != nil && f.Change != nil && f.Change.Skill != nil {
+		doing = "writing a " + verbFor(f.Change.Skill.Name) + " on " + f.Change.Target
+	} else if c := m.dlg.confirm; c != nil {
 		doing = "confirming a change"
 	}
 	s.Set(at, doing)
@@ -183,15 +184,15 @@ func (m *Model) sitAt() {
 
 // servedReason is why a row is disabled over SSH: every change for a viewer, and the
 // proof editor for everyone; "" otherwise.
-func (m *Model) servedReason(b binding) string {
-	s := m.opts.Seat
+func (m presence) servedReason(b binding) string {
+	s := m.env.opts.Seat
 	switch {
 	case s == nil:
 		return ""
 	case s.ReadOnly && mutatingRow(b):
 		return readOnlyReason(s.Name)
 	case b.skill == "fix-patch-proof":
-		return m.editorReason()
+		return m.room().editorReason()
 	}
 	return ""
 }
@@ -205,8 +206,8 @@ func readOnlyReason(name string) string {
 
 // editorReason is why no editor runs: over SSH it would run on the server, as the
 // server's user, and an editor can start a shell.
-func (m *Model) editorReason() string {
-	if m.opts.Seat == nil {
+func (m presence) editorReason() string {
+	if m.env.opts.Seat == nil {
 		return ""
 	}
 	return "no $EDITOR over SSH (it would run on the server): type in the form, or use `ssh … skill` with --params -"
@@ -214,15 +215,15 @@ func (m *Model) editorReason() string {
 
 // needRoom disables @ outside referee serve.
 func needRoom(m *Model) string {
-	if m.opts.Seat == nil {
+	if m.env.opts.Seat == nil {
 		return "nobody else is here: the list of people is for workbenches opened with referee serve"
 	}
 	return ""
 }
 
 // openWho lists everyone connected: who, as what, on which statement, doing what.
-func (m *Model) openWho() tea.Cmd {
-	s := m.opts.Seat
+func (m presence) openWho() tea.Cmd {
+	s := m.env.opts.Seat
 	if s == nil {
 		return nil
 	}
@@ -248,18 +249,19 @@ func (m *Model) openWho() tea.Cmd {
 		}
 		b.WriteString(line + "\n")
 	}
-	m.notice = &Notice{title: fmt.Sprintf("Who is here (%d)", len(people)), text: strings.TrimRight(b.String(), "\n")}
+	m.dlg.notice = dialog.NewNotice(fmt.Sprintf("Who is here (%d)", len(people)), strings.TrimRight(b.String(), "\n"))
+	m.sizeDialog()
 	return nil
 }
 
 // roomStatus is the status bar's part about the room: who this is (and read only), and
 // the others' names.
-func (m *Model) roomStatus() []string {
-	s := m.opts.Seat
+func (m presence) roomStatus() []string {
+	s := m.env.opts.Seat
 	if s == nil {
 		return nil
 	}
-	st := m.st
+	st := m.look.st
 	me := "you: " + model.SanitizeLine(s.Name)
 	out := []string{st.StatusVal.Render(me)}
 	if s.ReadOnly {
@@ -276,7 +278,7 @@ func (m *Model) roomStatus() []string {
 }
 
 // roomNote is what the others are writing, for the second status line ("" if nothing).
-func (m *Model) roomNote() string {
+func (m presence) roomNote() string {
 	var notes []string
 	for _, p := range m.others {
 		if p.Doing != "" {
@@ -288,7 +290,7 @@ func (m *Model) roomNote() string {
 
 // roomMarks are the tree's markers: on each statement someone else is on, their
 // initials (two letters each; "+" when more do not fit).
-func (m *Model) roomMarks() map[string]string {
+func (m presence) roomMarks() map[string]string {
 	if len(m.others) == 0 {
 		return nil
 	}

@@ -50,7 +50,7 @@ func TestRoomPresence(t *testing.T) {
 	if got := a.Others(); len(got) != 0 {
 		t.Fatalf("carol left but alice sees %+v", got)
 	}
-	if marks := (&Model{others: []Presence{{Name: "bob", At: "s-001"}, {Name: "bea", At: "s-001"}, {Name: "dan", At: "s-002"}}}).roomMarks(); !reflect.DeepEqual(marks, map[string]string{"s-001": "bo+", "s-002": "da"}) {
+	if marks := (&Model{others: []Presence{{Name: "bob", At: "s-001"}, {Name: "bea", At: "s-001"}, {Name: "dan", At: "s-002"}}}).room().roomMarks(); !reflect.DeepEqual(marks, map[string]string{"s-001": "bo+", "s-002": "da"}) {
 		t.Fatalf("marks %v", marks)
 	}
 }

@@ -50,17 +50,17 @@ func OpenProbe(dir string, width, height int, o ProbeOptions) (*Probe, error) {
 		return nil, err
 	}
 	p := &Probe{m: m}
-	m.syncRender = o.SyncRender
-	render := m.renderMarkdown
-	m.renderMarkdown = func(proof string, width int, style string, math mathtext.Mode) (*views.RenderedProof, error) {
+	m.detail.syncRender = o.SyncRender
+	render := m.detail.renderMarkdown
+	m.detail.renderMarkdown = func(proof string, width int, style string, math mathtext.Mode) (*views.RenderedProof, error) {
 		p.renders++
 		return render(proof, width, style, math)
 	}
 	if o.Extras {
-		m.extras.sim = &similarity{}
-		m.answer(extrasBuiltMsg{m.extras.sim.extras(m.snap, m.g)})
+		m.bg.extras.sim = &similarity{}
+		m.answer(extrasBuiltMsg{m.bg.extras.sim.extras(m.shown.snap, m.shown.g)})
 	}
-	m.extras.busy = true
+	m.bg.extras.busy = true
 	m.Update(tea.WindowSizeMsg{Width: width, Height: height})
 	return p, nil
 }
@@ -84,58 +84,58 @@ func (p *Probe) Cursor() string { return p.m.tree.Cursor() }
 func (p *Probe) Rows() int { return len(p.m.tree.Rows()) }
 
 // LoadCmd is the command that reads the folder (ProbeOptions.Loading), as Init starts it.
-func (p *Probe) LoadCmd() tea.Cmd { return p.m.loadCmd() }
+func (p *Probe) LoadCmd() tea.Cmd { return p.m.loader().loadCmd() }
 
 // Loading reports whether the folder is still being read, and why its last read failed.
 func (p *Probe) Loading() (bool, error) {
-	if p.m.loading == nil {
+	if p.m.feed.loading == nil {
 		return false, nil
 	}
-	return true, p.m.loading.err
+	return true, p.m.feed.loading.err
 }
 
 // Shown is the snapshot the workbench shows.
-func (p *Probe) Shown() *model.Snapshot { return p.m.snap }
+func (p *Probe) Shown() *model.Snapshot { return p.m.shown.snap }
 
 // Head is the head of the reload chain: the tree of the newest snapshot read, from
 // which the next frame is read and derived (live.Reload, live.Feed.Next).
-func (p *Probe) Head() *live.Forest { return p.m.head }
+func (p *Probe) Head() *live.Forest { return p.m.feed.head }
 
 // Flashing reports whether an object is marked as just changed.
 func (p *Probe) Flashing(id string) bool {
-	_, ok := p.m.flash[id]
+	_, ok := p.m.status.flash[id]
 	return ok
 }
 
 // WatchWith makes the workbench listen to a feed it had not started (Close stops it),
 // and returns the first listen command.
 func (p *Probe) WatchWith(feed *live.Feed) tea.Cmd {
-	p.m.feed = feed
+	p.m.feed.src = feed
 	return p.Next()
 }
 
 // Next is the listen command the workbench has outstanding after a frame: it asks the
 // live room for the next (nil when there is no watcher).
-func (p *Probe) Next() tea.Cmd { return p.m.listen() }
+func (p *Probe) Next() tea.Cmd { return p.m.feed.listen() }
 
 // Watching reports whether the watcher still runs, and the note about it.
-func (p *Probe) Watching() (bool, string) { return p.m.feed != nil, p.m.watchNote }
+func (p *Probe) Watching() (bool, string) { return p.m.feed.src != nil, p.m.feed.watchNote }
 
 // WatchSessions is the command that polls the agents' transcripts once they change.
-func (p *Probe) WatchSessions() tea.Cmd { return p.m.watchSessions(p.m.sess.w) }
+func (p *Probe) WatchSessions() tea.Cmd { return p.m.supervisor().watchSessions(p.m.bg.sess.w) }
 
 // ShowProof looks a proof up as the detail pane does at a width: the command, if any,
 // renders its markdown off the UI goroutine.
 func (p *Probe) ShowProof(proof string, width int) tea.Cmd {
-	_, cmd := p.m.proofFor(proof, width)
+	_, cmd := p.m.reader().proofFor(proof, width)
 	return cmd
 }
 
 // ForgetProof drops a proof's markdown at a width from the workbench's cache.
 func (p *Probe) ForgetProof(proof string, width int) {
-	key := views.ProofKey(proof, width, p.m.st.MarkdownStyle(), p.m.math)
-	delete(p.m.proofs, key)
-	delete(p.m.inflight, key)
+	key := views.ProofKey(proof, width, p.m.look.st.MarkdownStyle(), p.m.look.math)
+	delete(p.m.detail.proofs, key)
+	delete(p.m.detail.inflight, key)
 }
 
 // ProofRendered reports whether msg is a proof's markdown, rendered by ShowProof's

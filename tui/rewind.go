@@ -9,6 +9,7 @@ import (
 
 	"referee/store"
 	"referee/store/consequence"
+	"referee/tui/dialog"
 )
 
 // Rewinding from time travel: b works out, in a command, what a rewind to the change
@@ -25,14 +26,14 @@ type rewindPlanMsg struct {
 }
 
 // planRewind asks the store for the plan of a rewind to the change shown.
-func (m *Model) planRewind() tea.Cmd {
+func (m changer) planRewind() tea.Cmd {
 	t := m.travel
 	if t == nil {
 		return nil
 	}
 	id := t.Shown()
-	dir := m.dir
-	now := m.present()
+	dir := m.env.dir
+	now := m.changer().present()
 	return func() tea.Msg {
 		plan, err := store.PlanRewind(dir, id)
 		if err == nil && now.snap != nil {
@@ -43,16 +44,16 @@ func (m *Model) planRewind() tea.Cmd {
 }
 
 // onRewindPlan opens the confirmation with the plan.
-func (m *Model) onRewindPlan(msg rewindPlanMsg) tea.Cmd {
+func (m changer) onRewindPlan(msg rewindPlanMsg) tea.Cmd {
 	if msg.err != nil {
-		m.flashError("cannot rewind: " + reason(msg.err))
+		m.status.error("cannot rewind: " + reason(msg.err))
 		return nil
 	}
-	if m.travel == nil || m.form != nil || m.picker != nil || m.confirm != nil || m.decide != nil {
+	if m.travel == nil || m.dlg.form != nil || m.dlg.picker != nil || m.dlg.confirm != nil || m.dlg.decide != nil {
 		return nil // the reviewer moved on while it was worked out
 	}
 	p := msg.plan
-	ch := &change{rewind: p}
+	ch := &dialog.Change{Rewind: p}
 	list := func(verb string, ids []string) {
 		if len(ids) > 0 {
 			shown := ids[:min(len(ids), planIDs)]
@@ -60,24 +61,24 @@ func (m *Model) onRewindPlan(msg rewindPlanMsg) tea.Cmd {
 			if len(ids) > len(shown) {
 				more = fmt.Sprintf(", … %d more", len(ids)-len(shown))
 			}
-			ch.preview = append(ch.preview, fmt.Sprintf("%s %d: %s%s", verb, len(ids), strings.Join(shown, ", "), more))
+			ch.Preview = append(ch.Preview, fmt.Sprintf("%s %d: %s%s", verb, len(ids), strings.Join(shown, ", "), more))
 		}
 	}
 	list("remove (created later; backed up first)", p.Removed)
 	list("restore (removed later)", p.Created)
 	list("set back", p.Modified)
 	if !slices.Equal(p.CountersBefore, p.CountersAfter) {
-		ch.preview = append(ch.preview, fmt.Sprintf("counters %s → %s (new objects take the IDs after them again)",
+		ch.Preview = append(ch.Preview, fmt.Sprintf("counters %s → %s (new objects take the IDs after them again)",
 			strings.Join(p.CountersBefore, " "), strings.Join(p.CountersAfter, " ")))
 	}
-	ch.preview = append(ch.preview, fmt.Sprintf("recorded as change %s (skill rewind) by %s; u takes it back", p.Change, m.actor))
-	return m.openConfirm(ch)
+	ch.Preview = append(ch.Preview, fmt.Sprintf("recorded as change %s (skill rewind) by %s; u takes it back", p.Change, m.env.actor))
+	return m.changer().openConfirm(ch)
 }
 
 // applyRewind writes the rewind confirmed (off the UI goroutine) and reports it as a
 // change of the session, so that u undoes it.
-func applyRewind(dir, actor string, ch *change) tea.Msg {
-	r, err := store.Rewind(dir, ch.rewind.To, false, store.Options{Actor: actor})
+func applyRewind(dir, actor string, ch *dialog.Change) tea.Msg {
+	r, err := store.Rewind(dir, ch.Rewind.To, false, store.Options{Actor: actor})
 	if err != nil {
 		return skillDoneMsg{ch: ch, err: err}
 	}

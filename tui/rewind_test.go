@@ -14,16 +14,16 @@ func TestRewindFromTimeTravel(t *testing.T) {
 	s007 := readFile(t, filepath.Join(dir, "statement/s-007.json"))
 	p001 := readFile(t, filepath.Join(dir, "problem/p-001.json"))
 	keys(t, m, "b")
-	if m.confirm != nil || !strings.Contains(m.message, "not in time travel") {
-		t.Fatalf("b outside time travel: confirm %v, message %q", m.confirm != nil, m.message)
+	if m.dlg.confirm != nil || !strings.Contains(m.status.message, "not in time travel") {
+		t.Fatalf("b outside time travel: confirm %v, message %q", m.dlg.confirm != nil, m.status.message)
 	}
 	keys(t, m, "t", ",", ",", ",", ",", ",")
 	if m.travel == nil || m.travel.id != "l-001" {
 		t.Fatalf("travel %+v, want l-001", m.travel)
 	}
 	keys(t, m, "b")
-	if m.confirm == nil || m.confirm.ch.rewind == nil {
-		t.Fatalf("b did not open the confirmation (message %q)", m.message)
+	if m.dlg.confirm == nil || m.dlg.confirm.Change().Rewind == nil {
+		t.Fatalf("b did not open the confirmation (message %q)", m.status.message)
 	}
 	contains(t, "confirmation", screen(m), "rewind to l-001", "Set the folder back to right after l-001?",
 		"remove (created later; backed up first) 1: s-007", "set back 1: p-001",
@@ -36,15 +36,15 @@ func TestRewindFromTimeTravel(t *testing.T) {
 		t.Errorf("still travelling after the rewind")
 	}
 	if _, err := os.Stat(filepath.Join(dir, "statement/s-007.json")); !os.IsNotExist(err) {
-		t.Fatalf("s-007 after the rewind: %v (message %q)", err, m.message)
+		t.Fatalf("s-007 after the rewind: %v (message %q)", err, m.status.message)
 	}
-	if !strings.Contains(m.message, "l-007 rewind by human") {
-		t.Errorf("message %q", m.message)
+	if !strings.Contains(m.status.message, "l-007 rewind by human") {
+		t.Errorf("message %q", m.status.message)
 	}
 	keys(t, m, "u")
 	contains(t, "undo confirmation", screen(m), "undo l-007")
 	keys(t, m, "y")
 	if readFile(t, filepath.Join(dir, "statement/s-007.json")) != s007 || readFile(t, filepath.Join(dir, "problem/p-001.json")) != p001 {
-		t.Fatalf("undo of the rewind did not give the objects back (message %q)", m.message)
+		t.Fatalf("undo of the rewind did not give the objects back (message %q)", m.status.message)
 	}
 }

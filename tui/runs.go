@@ -8,6 +8,7 @@ import (
 
 	"referee/model"
 	"referee/store"
+	"referee/tui/common"
 	"referee/views"
 )
 
@@ -88,7 +89,7 @@ func (r *Runs) Poll(tick bool) tea.Cmd {
 }
 
 // Update takes a reading (runsMsg), the polling tick, or a request to look again.
-func (r *Runs) Update(com common, msg tea.Msg) (tea.Cmd, tea.Msg) {
+func (r *Runs) Update(com common.Common, msg tea.Msg) (tea.Cmd, tea.Msg) {
 	switch msg := msg.(type) {
 	case runsTickMsg:
 		return r.Poll(true), nil
@@ -96,7 +97,7 @@ func (r *Runs) Update(com common, msg tea.Msg) (tea.Cmd, tea.Msg) {
 		if msg.run {
 			r.armed = true // the status bar may show the alarm
 		}
-		r.check(com.now())
+		r.check(com.Now())
 		return nil, nil
 	case runsMsg:
 		prev := map[string]store.AgentRun{}
@@ -121,7 +122,7 @@ func (r *Runs) Update(com common, msg tea.Msg) (tea.Cmd, tea.Msg) {
 		if len(msg.runs) > 0 || msg.last.After(r.first) {
 			r.armed = true
 		}
-		r.check(com.now())
+		r.check(com.Now())
 		var cmd tea.Cmd
 		if msg.tick {
 			cmd = tea.Tick(runsEvery, func(time.Time) tea.Msg { return runsTickMsg{} })
@@ -131,12 +132,12 @@ func (r *Runs) Update(com common, msg tea.Msg) (tea.Cmd, tea.Msg) {
 	return nil, nil
 }
 
-// View is the status bar's alarm, when it rings.
-func (r *Runs) View(com common) []string {
+// Status is the status bar's alarm, when it rings.
+func (r *Runs) Status(com common.Common) []string {
 	if !r.Stalled() {
 		return nil
 	}
-	return []string{com.st.Error.Render("⚠ stalled " + views.Idle(r.stall.Idle) + " (r)")}
+	return []string{com.Styles.Error.Render("⚠ stalled " + views.Idle(r.stall.Idle) + " (r)")}
 }
 
 // check asks model.CheckStall about the present.
@@ -172,25 +173,27 @@ func (r *Runs) State(now time.Time) views.RunsState {
 
 // presentGraph is the graph of the present: while travelling or paused, the newest one
 // read, not the one shown (the stall alarm's presentSource).
-func (m *Model) presentGraph() *model.Graph {
+func (m supervisor) presentGraph() *model.Graph {
 	switch {
-	case m.pending != nil:
-		return m.pending.Graph
+	case m.feed.pending != nil:
+		return m.feed.pending.Graph
 	case m.travel != nil:
 		return m.travel.live.g
 	}
-	return m.g
+	return m.shown.g
 }
 
 // transcripts is when the agents' transcripts last had a line, and whose.
-func (m *Model) transcripts() (time.Time, string) { return m.sess.rep.LastLine, m.sess.rep.LastWhat }
+func (m supervisor) transcripts() (time.Time, string) {
+	return m.bg.sess.rep.LastLine, m.bg.sess.rep.LastWhat
+}
 
 // runsState is the runs pane's state: the runs, and the agents' sessions when followed.
-func (m *Model) runsState() views.RunsState {
+func (m supervisor) runsState() views.RunsState {
 	rs := m.runs.State(m.now())
-	if m.opts.Sessions != nil {
-		rs.Sessions, rs.SessionsWhere = m.sess.Rows(), m.opts.Sessions.ClaudeDir+"/projects"
-		if len(m.sess.rep.Sessions) > 0 {
+	if m.env.opts.Sessions != nil {
+		rs.Sessions, rs.SessionsWhere = m.bg.sess.Rows(), m.env.opts.Sessions.ClaudeDir+"/projects"
+		if len(m.bg.sess.rep.Sessions) > 0 {
 			rs.Armed = true // an agent session was seen: a run
 		}
 	}

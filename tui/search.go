@@ -3,6 +3,8 @@ package tui
 import (
 	"fmt"
 	"referee/mathtext"
+	"referee/tui/common"
+	"referee/tui/dialog"
 	"slices"
 	"strings"
 
@@ -47,6 +49,9 @@ func DefaultSearchKeyMap() SearchKeyMap {
 		Cancel: key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "stop typing the search")),
 	}
 }
+
+// KeyMap is the keys while a search is typed.
+func (s *Search) KeyMap() []key.Binding { return []key.Binding{s.keys.Submit, s.keys.Cancel} }
 
 // corpus is what a search reads of the folder shown.
 type corpus interface {
@@ -94,17 +99,17 @@ type searchStepMsg struct {
 }
 
 func newSearch(dark bool) *Search {
-	in := newInput(dark)
+	in := dialog.NewInput(dark)
 	in.Prompt = "/"
 	in.Placeholder = "ID or words of a claim"
 	return &Search{keys: DefaultSearchKeyMap(), input: in}
 }
 
 // SetDark styles the search line for the terminal's background.
-func (s *Search) SetDark(dark bool) { s.input.SetStyles(inputStyles(dark)) }
+func (s *Search) SetDark(dark bool) { s.input.SetStyles(dialog.InputStyles(dark)) }
 
 // SetSize sets the width of the search line.
-func (s *Search) SetSize(width int) { s.input.SetWidth(width) }
+func (s *Search) SetSize(width, _ int) { s.input.SetWidth(width) }
 
 // Refresh searches the query in force again, in a new snapshot of the folder.
 //
@@ -144,7 +149,7 @@ func (s *Search) Results() []string { return s.results }
 // Update takes a key while typing (enter goes to the first match, an exact ID straight
 // to that object; esc stops typing), a step between matches, or whatever else the
 // input wants (the cursor's blink).
-func (s *Search) Update(_ common, msg tea.Msg) (tea.Cmd, tea.Msg) {
+func (s *Search) Update(_ common.Common, msg tea.Msg) (tea.Cmd, tea.Msg) {
 	switch msg := msg.(type) {
 	case searchStepMsg:
 		return nil, s.step(msg.d, msg.from)
@@ -174,7 +179,7 @@ func (s *Search) Update(_ common, msg tea.Msg) (tea.Cmd, tea.Msg) {
 }
 
 // View is the search line while a query is typed, else nothing.
-func (s *Search) View(common) []string {
+func (s *Search) View(common.Common) []string {
 	if !s.typing {
 		return nil
 	}
@@ -189,7 +194,7 @@ func (s *Search) submit(q string) tea.Msg {
 	s.query, s.gen = q, s.gen+1
 	s.results = findIn(s.in, q)
 	if len(s.results) == 0 {
-		return statusMsg{text: "no match for " + q}
+		return common.StatusMsg{Text: "no match for " + q}
 	}
 	return revealMsg{id: s.results[0], say: fmt.Sprintf("match 1 of %d for %q · %s/%s next/previous · esc clears", len(s.results), q,
 		bindingNamed("match-next").Help().Key, bindingNamed("match-prev").Help().Key)}
@@ -239,7 +244,7 @@ func (s *Search) step(d int, from string) tea.Msg {
 	}
 	list := s.results
 	if len(list) == 0 {
-		return statusMsg{text: "no match for " + s.query}
+		return common.StatusMsg{Text: "no match for " + s.query}
 	}
 	var target string
 	wrapped := false

@@ -124,18 +124,18 @@ func readStatementProof(t *testing.T, id string) string {
 // path), and the screen does change with each move.
 func TestSentenceCursorDoesNotRenderAgain(t *testing.T) {
 	m, _ := newTestModel(t, 120, 40)
-	m.syncRender = false
+	m.detail.syncRender = false
 	var renders atomic.Int32
-	m.renderMarkdown = func(proof string, width int, style string, math mathtext.Mode) (*views.RenderedProof, error) {
+	m.detail.renderMarkdown = func(proof string, width int, style string, math mathtext.Mode) (*views.RenderedProof, error) {
 		renders.Add(1)
 		return views.RenderProofMarkdown(proof, width, style, math)
 	}
 	keys(t, m, "n", "n") // s-014, then s-015: one rendering each
-	proof := proofText(m.snap.Statements.Get("s-015"))
+	proof := proofText(m.shown.snap.Statements.Get("s-015"))
 	if selectedID(m) != "s-015" || renders.Load() != 2 {
 		t.Fatalf("on %s after %d renders, want s-015 after 2", selectedID(m), renders.Load())
 	}
-	if m.proofs[views.ProofKey(proof, m.detail.width-2, m.st.MarkdownStyle(), m.math)] == nil {
+	if m.detail.proofs[views.ProofKey(proof, m.detail.width-2, m.look.st.MarkdownStyle(), m.look.math)] == nil {
 		t.Fatal("the markdown rendering did not arrive")
 	}
 	seen := map[string]bool{m.Render(): true}
@@ -150,8 +150,8 @@ func TestSentenceCursorDoesNotRenderAgain(t *testing.T) {
 	if n := renders.Load(); n != 2 {
 		t.Fatalf("moving the sentence cursor rendered the markdown %d more times", n-2)
 	}
-	if m.sel.sentence != 3 {
-		t.Fatalf("sentence cursor %d, want 3", m.sel.sentence)
+	if m.detail.sel.sentence != 3 {
+		t.Fatalf("sentence cursor %d, want 3", m.detail.sel.sentence)
 	}
 }
 
@@ -176,8 +176,8 @@ func TestThreadSaysWhenFoundByNumber(t *testing.T) {
 		if !strings.Contains(scr, "sentence 5 (by number: the quoted text") || !strings.Contains(scr, "is not in the proof)") {
 			t.Fatalf("%d columns: the thread does not say the issue was placed by number:\n%s", w, scr)
 		}
-		if m.sel.sentence != 4 {
-			t.Fatalf("sentence cursor %d, want 4", m.sel.sentence)
+		if m.detail.sel.sentence != 4 {
+			t.Fatalf("sentence cursor %d, want 4", m.detail.sel.sentence)
 		}
 	}
 }

@@ -9,6 +9,7 @@ import (
 
 	"referee/model"
 	"referee/sessions"
+	"referee/tui/common"
 	"referee/views"
 )
 
@@ -88,7 +89,7 @@ func (s *Sessions) Watch(w *sessions.Watcher) tea.Cmd {
 }
 
 // Update takes a report of the transcripts (sessionsMsg) or an attribution.
-func (s *Sessions) Update(_ common, msg tea.Msg) (tea.Cmd, tea.Msg) {
+func (s *Sessions) Update(_ common.Common, msg tea.Msg) (tea.Cmd, tea.Msg) {
 	switch msg := msg.(type) {
 	case sessionsMsg:
 		s.w, s.rep, s.read = msg.w, msg.rep, true
@@ -99,9 +100,6 @@ func (s *Sessions) Update(_ common, msg tea.Msg) (tea.Cmd, tea.Msg) {
 	}
 	return nil, nil
 }
-
-// View is nothing: the runs pane, the activity and the detail show the sessions.
-func (s *Sessions) View(common) []string { return nil }
 
 // attribute ties the log's changes to the skill calls in a command, when calls or
 // changes were added since the last time.
@@ -137,25 +135,25 @@ func (s *Sessions) Agents() map[string]string {
 }
 
 // watchSessions is the sessions' Watch (measurements call it).
-func (m *Model) watchSessions(w *sessions.Watcher) tea.Cmd { return m.sess.Watch(w) }
+func (m supervisor) watchSessions(w *sessions.Watcher) tea.Cmd { return m.bg.sess.Watch(w) }
 
 // onSessionsRead lets the stall alarm and the runs pane hear a report of the
 // transcripts.
-func (m *Model) onSessionsRead(msg sessionsReadMsg) tea.Cmd {
+func (m supervisor) onSessionsRead(msg sessionsReadMsg) tea.Cmd {
 	// An agent session is a run: the status bar may show the alarm.
 	cmd := m.route(m.runs, stallCheckMsg(msg))
-	if m.side == sideRuns {
-		return tea.Batch(cmd, m.rebuildDetail())
+	if m.lay.side == sideRuns {
+		return tea.Batch(cmd, m.reader().rebuildDetail())
 	}
 	return cmd
 }
 
 // onAttributed names the agents in the activity and shows the texts behind issues.
-func (m *Model) onAttributed() tea.Cmd {
+func (m supervisor) onAttributed() tea.Cmd {
 	if m.activity != nil {
-		m.activity.SetAgents(m.sess.Agents())
+		m.activity.SetAgents(m.bg.sess.Agents())
 	}
-	return m.rebuildDetail()
+	return m.reader().rebuildDetail()
 }
 
 func agentLabel(c *sessions.CallView) string {
@@ -293,15 +291,15 @@ func (s *Sessions) Rows() []views.AgentRow {
 
 // instruction composes the agents' /instruct command about the sentence under the
 // cursor, for the agent the statement needs next.
-func (m *Model) instruction() (string, string) {
-	st := m.selectedStatement()
+func (m supervisor) instruction() (string, string) {
+	st := m.reader().selectedStatement()
 	if st == nil {
 		return "", "select a statement first"
 	}
-	n, text := m.sentenceUnderCursor()
+	n, text := m.changer().sentenceUnderCursor()
 	agent := ""
-	if m.g != nil {
-		agent = m.g.Next.Get(st.ID)
+	if m.shown.g != nil {
+		agent = m.shown.g.Next.Get(st.ID)
 	}
 	if agent == "" || agent == model.AgentHuman {
 		agent = model.AgentCheck
@@ -323,12 +321,12 @@ func (m *Model) instruction() (string, string) {
 }
 
 // instruct shows the composed instruction and copies it with OSC 52, on the user's key.
-func (m *Model) instruct() tea.Cmd {
-	s, why := m.instruction()
+func (m supervisor) instruct() tea.Cmd {
+	s, why := m.supervisor().instruction()
 	if s == "" {
-		m.flashError("cannot compose an instruction: " + why)
+		m.status.error("cannot compose an instruction: " + why)
 		return nil
 	}
-	m.flashInfo("copied: " + s)
+	m.status.info("copied: " + s)
 	return tea.SetClipboard(s)
 }

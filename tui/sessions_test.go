@@ -19,9 +19,9 @@ func sessionsModel(t *testing.T) *Model {
 	dir := copyDir(t, "../contents")
 	m := openModel(t, dir, Options{NoWatch: true, SyncLoad: true,
 		Sessions: &sessions.Options{ClaudeDir: claude, Project: "/work/mra-demo"}}, 160, 60)
-	runCmds(t, m, m.watchSessions(nil))
-	if !m.sess.read || len(m.sess.atts) != 35 {
-		t.Fatalf("read %v, %d changes attributed", m.sess.read, len(m.sess.atts))
+	runCmds(t, m, m.supervisor().watchSessions(nil))
+	if !m.bg.sess.read || len(m.bg.sess.atts) != 35 {
+		t.Fatalf("read %v, %d changes attributed", m.bg.sess.read, len(m.bg.sess.atts))
 	}
 	return m
 }
@@ -58,8 +58,8 @@ func TestActivityNamesTheAgent(t *testing.T) {
 
 func TestDetailShowsTheTextBehindAnIssue(t *testing.T) {
 	m := sessionsModel(t)
-	m.jumpTo("s-013")
-	runCmds(t, m, m.rebuildDetail())
+	m.supervisor().jumpTo("s-013")
+	runCmds(t, m, m.reader().rebuildDetail())
 	scr := screen(m)
 	if !strings.Contains(scr, "▸ agent-check a3f1a18 (l-026): VERDICT: INVALID at sentence 4 (+9 lines, w unfolds)") {
 		t.Fatalf("folded note missing:\n%s", scr)
@@ -73,10 +73,10 @@ func TestDetailShowsTheTextBehindAnIssue(t *testing.T) {
 
 func TestInstructComposesAndCopies(t *testing.T) {
 	m := sessionsModel(t)
-	m.jumpTo("s-013")
-	runCmds(t, m, m.rebuildDetail())
-	m.sel.sentence = 3
-	cmd := m.instruct()
+	m.supervisor().jumpTo("s-013")
+	runCmds(t, m, m.reader().rebuildDetail())
+	m.detail.sel.sentence = 3
+	cmd := m.supervisor().instruct()
 	if cmd == nil {
 		t.Fatal("no clipboard command")
 	}
@@ -84,8 +84,8 @@ func TestInstructComposesAndCopies(t *testing.T) {
 	if got := fmt.Sprint(cmd()); got != want {
 		t.Fatalf("copied %q\nwant   %q", got, want)
 	}
-	if m.message != "copied: "+want {
-		t.Fatalf("shown %q", m.message)
+	if m.status.message != "copied: "+want {
+		t.Fatalf("shown %q", m.status.message)
 	}
 }
 
@@ -93,9 +93,9 @@ func TestInstructComposesAndCopies(t *testing.T) {
 // a right-to-left override: the detail of s-009 shows them as inert stand-ins.
 func TestHostileTranscriptTextIsInert(t *testing.T) {
 	m := sessionsModel(t)
-	m.jumpTo("s-009")
-	m.sess.whyOpen = true
-	runCmds(t, m, m.rebuildDetail())
+	m.supervisor().jumpTo("s-009")
+	m.bg.sess.whyOpen = true
+	runCmds(t, m, m.reader().rebuildDetail())
 	raw := m.Render()
 	for _, bad := range []string{"\x1b]52", "\x1b[2J", "\x07", "\u202e"} {
 		if strings.Contains(raw, bad) {

@@ -40,13 +40,13 @@ func NewShared(hub *live.Hub) *Shared {
 
 // openShared shows the hub's newest frame at once (it is loaded already) and takes the
 // frames after it from a subscription.
-func (m *Model) openShared(sh *Shared) {
+func (m loader) openShared(sh *Shared) {
 	sub := sh.hub.Subscribe()
-	m.feed = sub
-	m.extras.shared = sh
+	m.feed.src = sub
+	m.bg.extras.shared = sh
 	if fr := sub.Current(); fr.Snap != nil {
-		m.setHead(fr.Forest)
-		m.setSnapshot(fr.Snap, fr.Graph, fr.Forest, nil)
+		m.feed.setHead(fr.Forest)
+		m.loader().setSnapshot(fr.Snap, fr.Graph, fr.Forest, nil)
 	}
 }
 

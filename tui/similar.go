@@ -6,6 +6,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"referee/model"
+	"referee/tui/common"
 )
 
 // Similar is the component of the similar statements the detail lists under a
@@ -66,7 +67,7 @@ func (s *Similar) To(ex *extras, id string) ([]model.Match, tea.Cmd) {
 }
 
 // Update takes the similar statements found for one statement.
-func (s *Similar) Update(_ common, msg tea.Msg) (tea.Cmd, tea.Msg) {
+func (s *Similar) Update(_ common.Common, msg tea.Msg) (tea.Cmd, tea.Msg) {
 	found, ok := msg.(similarMsg)
 	if !ok {
 		return nil, nil
@@ -83,8 +84,5 @@ func (s *Similar) Update(_ common, msg tea.Msg) (tea.Cmd, tea.Msg) {
 	return nil, similarFoundMsg{id: found.id}
 }
 
-// View is nothing: the detail lists the similar statements.
-func (s *Similar) View(common) []string { return nil }
-
 // shownSnapshot is the snapshot shown (Similar's shownSource).
-func (m *Model) shownSnapshot() *model.Snapshot { return m.snap }
+func (s *shownFrame) shownSnapshot() *model.Snapshot { return s.snap }

@@ -7,6 +7,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"referee/model"
+	"referee/tui/common"
 	"referee/views"
 )
 
@@ -27,26 +28,6 @@ const (
 	sideGraveyard      // x: false and abandoned statements
 	sideDiff           // d (time travel): one object between two changes
 )
-
-// supervision is the Model's state for the supervising panes: which one is shown, the
-// extras of the shown snapshot, and the components behind them.
-type supervision struct {
-	side     side
-	activity *Activity
-
-	// changes lists the log's changes (the activity; time travel's History).
-	changes *Changes
-
-	// extras keeps the similarity index, re-treads, graveyard and review order of the
-	// shown snapshot (m.snap), built off the UI goroutine; they may lag a snapshot behind.
-	extras *Extras
-	// similar is the similar statements of each statement shown.
-	similar *Similar
-
-	runs   *Runs
-	sess   *Sessions
-	travel *Travel // nil: the present is shown
-}
 
 // extras is what the supervising views know of one snapshot beyond its graph.
 type extras struct {
@@ -146,10 +127,10 @@ const (
 // the newest log, and the extras of the shown snapshot (not while travelling: time
 // travel has its own). One of each runs at a time; a newer snapshot waits for the
 // running one.
-func (m *Model) supervise() tea.Cmd {
-	cmd := m.changes.List()
-	if m.travel == nil && m.snap != nil {
-		cmd = tea.Batch(cmd, m.extras.Build(m.snap, m.g))
+func (m supervisor) supervise() tea.Cmd {
+	cmd := m.bg.changes.List()
+	if m.travel == nil && m.shown.snap != nil {
+		cmd = tea.Batch(cmd, m.bg.extras.Build(m.shown.snap, m.shown.g))
 	}
 	return cmd
 }
@@ -217,7 +198,7 @@ func (e *Extras) Build(snap *model.Snapshot, g *model.Graph) tea.Cmd {
 }
 
 // Update takes a build (extrasMsg) or the tick that lets the next start.
-func (e *Extras) Update(_ common, msg tea.Msg) (tea.Cmd, tea.Msg) {
+func (e *Extras) Update(_ common.Common, msg tea.Msg) (tea.Cmd, tea.Msg) {
 	switch msg := msg.(type) {
 	case extrasTickMsg:
 		e.wait = false // Update's supervise starts the build
@@ -233,72 +214,69 @@ func (e *Extras) Update(_ common, msg tea.Msg) (tea.Cmd, tea.Msg) {
 	return nil, nil
 }
 
-// View is nothing: the tree, the detail and the side panes show the extras.
-func (e *Extras) View(common) []string { return nil }
-
 // onExtrasBuilt shows extras built for the present (while travelling, the present is
 // built again on return).
-func (m *Model) onExtrasBuilt(msg extrasBuiltMsg) tea.Cmd {
+func (m supervisor) onExtrasBuilt(msg extrasBuiltMsg) tea.Cmd {
 	if m.travel != nil {
 		return nil
 	}
-	m.extras.shown = msg.ex
+	m.bg.extras.shown = msg.ex
 	m.tree.SetRetreads(msg.ex.retreads)
-	return m.rebuildDetail()
+	return m.reader().rebuildDetail()
 }
 
 // setSide shows a pane in place of the detail (sideDetail: the detail again).
-func (m *Model) setSide(s side) {
-	m.side = s
-	m.sel.link = -1
+func (m supervisor) setSide(s side) {
+	m.lay.side = s
+	m.detail.sel.link = -1
 	m.detail.offset = 0
-	if s == sideGraveyard && m.extras.shown != nil && len(m.extras.shown.graves) > 0 {
-		m.sel.link = 0 // enter goes to the first at once
+	if s == sideGraveyard && m.bg.extras.shown != nil && len(m.bg.extras.shown.graves) > 0 {
+		m.detail.sel.link = 0 // enter goes to the first at once
 	}
 	if s == sideActivity {
-		m.changes.Want()
+		m.bg.changes.Want()
 	}
 }
 
 // toggleSide opens a pane in place of the detail, with the focus, or closes it.
-func (m *Model) toggleSide(s side) tea.Cmd {
-	if m.side == s {
-		m.setSide(sideDetail)
+func (m supervisor) toggleSide(s side) tea.Cmd {
+	if m.lay.side == s {
+		m.supervisor().setSide(sideDetail)
 	} else {
-		m.setSide(s)
-		m.focus = focusDetail
+		m.supervisor().setSide(s)
+		m.lay.focus = focusDetail
 	}
 	m.layout()
 	var cmd tea.Cmd
 	if s == sideRuns && !m.runs.read {
 		cmd = m.runs.Poll(false)
 	}
-	return tea.Batch(cmd, m.rebuildDetail())
+	return tea.Batch(cmd, m.reader().rebuildDetail())
 }
 
 // sideDoc renders the pane shown in place of the detail, or reports false for the
 // detail itself (and the activity, which is a list of its own).
-func (m *Model) sideDoc(w int) (views.Doc, tea.Cmd, bool) {
-	switch m.side {
+func (m supervisor) sideDoc(w int) (views.Doc, tea.Cmd, bool) {
+	switch m.lay.side {
 	case sideRuns:
-		return views.RunsDoc(m.st, m.runsState(), w), nil, true
+		return views.RunsDoc(m.look.st, m.supervisor().runsState(), w), nil, true
 	case sideGraveyard:
 		var graves []model.Grave
-		if m.extras.shown != nil {
-			graves = m.extras.shown.graves
+		if m.bg.extras.shown != nil {
+			graves = m.bg.extras.shown.graves
 		}
-		state := views.DetailState{Link: m.sel.link, Math: m.math}
-		return views.GraveyardDoc(m.st, m.snap, m.g, graves, state, w), nil, true
+		state := views.DetailState{Link: m.detail.sel.link, Math: m.look.math}
+		return views.GraveyardDoc(m.look.st, m.shown.snap, m.shown.g, graves, state, w), nil, true
 	case sideDiff:
 		view, cmd := m.travel.DiffView(m.tree.Selected())
-		return views.DiffDoc(m.st, view, w), cmd, true
+		return views.DiffDoc(m.look.st, view, w), cmd, true
 	}
 	return views.Doc{}, nil, false
 }
 
 // sideTitle is the right pane's title for a side pane.
-func (m *Model) sideTitle() string {
-	switch m.side {
+func (m supervisor) sideTitle() string {
+	switch m.lay.side {
 	case sideActivity:
 		return m.activity.Title()
 	case sideRuns:
@@ -316,11 +294,11 @@ func (m *Model) sideTitle() string {
 
 // jumpTo shows an object picked in a side pane: the tree goes to it, the detail
 // replaces the pane (the pane keeps its place: its key brings it back).
-func (m *Model) jumpTo(id string) {
+func (m supervisor) jumpTo(id string) {
 	if id == "" {
 		return
 	}
-	m.follow(id)
-	m.setSide(sideDetail)
+	m.reader().follow(id)
+	m.supervisor().setSide(sideDetail)
 	m.layout()
 }

@@ -118,7 +118,7 @@ func TestFlowTimeTravelOnTheFixture(t *testing.T) {
 	if fm.travel == nil || fm.travel.id != "l-003" {
 		t.Fatalf("final travel %+v", fm.travel)
 	}
-	if st := fm.snap.Statements.Get("s-007"); st.Status != "pending" || !st.Proof.Empty() {
+	if st := fm.shown.snap.Statements.Get("s-007"); st.Status != "pending" || !st.Proof.Empty() {
 		t.Fatalf("s-007 shown as %q with %d bytes of proof", st.Status, len(proofText(st)))
 	}
 	if st := fm.travel.live.snap.Statements.Get("s-007"); st.Status != "true" {

@@ -17,6 +17,7 @@ import (
 	"referee/model"
 	"referee/skill"
 	"referee/store"
+	"referee/tui/common"
 )
 
 // knights is the real run of the issue (six changes; read-only: tests change a copy).
@@ -46,8 +47,8 @@ func statusLine(m *Model, i int) string { return ansi.Strip(m.statusLines()[i]) 
 func TestActivityPaneListsEveryChangeNewestFirst(t *testing.T) {
 	m, _ := newTestModel(t, 120, 40)
 	keys(t, m, "a")
-	if m.side != sideActivity || m.focus != focusDetail {
-		t.Fatalf("a: side %d focus %d, want the activity with the focus", m.side, m.focus)
+	if m.lay.side != sideActivity || m.lay.focus != focusDetail {
+		t.Fatalf("a: side %d focus %d, want the activity with the focus", m.lay.side, m.lay.focus)
 	}
 	h := headers(m)
 	if len(h) != 38 || h[0] != "l-038" || h[37] != "l-001" {
@@ -65,8 +66,8 @@ func TestActivityPaneListsEveryChangeNewestFirst(t *testing.T) {
 		"  + s-017 ○ pending",
 	)
 	keys(t, m, "a")
-	if m.side != sideDetail {
-		t.Fatalf("a again: side %d, want the detail", m.side)
+	if m.lay.side != sideDetail {
+		t.Fatalf("a again: side %d, want the detail", m.lay.side)
 	}
 }
 
@@ -107,8 +108,8 @@ func TestActivityFilterByObjectAndActor(t *testing.T) {
 	}
 	// esc with a filter clears it; esc again closes the pane.
 	keys(t, m, "esc", "esc")
-	if m.side != sideDetail {
-		t.Fatalf("esc esc: side %d", m.side)
+	if m.lay.side != sideDetail {
+		t.Fatalf("esc esc: side %d", m.lay.side)
 	}
 }
 
@@ -119,8 +120,8 @@ func TestActivityEnterGoesToTheObject(t *testing.T) {
 		t.Fatalf("row 4 targets %q", got)
 	}
 	keys(t, m, "enter")
-	if selectedID(m) != "s-017" || m.side != sideDetail {
-		t.Fatalf("enter: cursor on %q, side %d", selectedID(m), m.side)
+	if selectedID(m) != "s-017" || m.lay.side != sideDetail {
+		t.Fatalf("enter: cursor on %q, side %d", selectedID(m), m.lay.side)
 	}
 	// The pane keeps its place.
 	keys(t, m, "a")
@@ -138,7 +139,7 @@ func TestActivityFollowsTheLog(t *testing.T) {
 	if _, err := store.Run(dir, sk, skill.Args{"statement_id": "s-014"}, store.Options{Actor: "agent-check"}); err != nil {
 		t.Fatal(err)
 	}
-	runCmds(t, m, m.reloadAll())
+	runCmds(t, m, m.loader().reloadAll())
 	h := headers(m)
 	if len(h) != 39 || h[0] != "l-039" {
 		t.Fatalf("after an outside change the activity starts %v (%d)", h[:2], len(h))
@@ -149,7 +150,7 @@ func TestActivityFollowsTheLog(t *testing.T) {
 	if !strings.Contains(screen(m), "l-039 ") || !strings.Contains(screen(m), "agent-check check-confirm-proof") {
 		t.Fatalf("l-039 is not shown:\n%s", screen(m))
 	}
-	if c := m.changes.list[38]; c.Actor != "agent-check" || len(c.Objects) != 1 || c.Objects[0].From != "validating" || c.Objects[0].To != "true" {
+	if c := m.bg.changes.list[38]; c.Actor != "agent-check" || len(c.Objects) != 1 || c.Objects[0].From != "validating" || c.Objects[0].To != "true" {
 		t.Fatalf("l-039 %+v", c)
 	}
 }
@@ -166,7 +167,7 @@ func TestTimeTravelScrubsThroughTheLog(t *testing.T) {
 	if m.travel.at != 2 || m.travel.id != "l-003" {
 		t.Fatalf(", , ,: at %d %s, want l-003", m.travel.at, m.travel.id)
 	}
-	st := m.snap.Statements.Get("s-007")
+	st := m.shown.snap.Statements.Get("s-007")
 	if st.Status != "pending" || !st.Proof.Empty() {
 		t.Fatalf("s-007 after l-003: %q with a proof of %d bytes", st.Status, len(proofText(st)))
 	}
@@ -180,16 +181,16 @@ func TestTimeTravelScrubsThroughTheLog(t *testing.T) {
 	contains(t, "screen", screen(m), "Tree · 4 rows · as after l-003", "○ pending   s-007", "◇ open      p-001", "p-001 · problem")
 	// Every change key is disabled, with the reason.
 	keys(t, m, "C")
-	if m.confirm != nil || m.message != "read-only: showing l-003; press t to return to now" {
-		t.Fatalf("C while travelling: confirm %v, message %q", m.confirm != nil, m.message)
+	if m.dlg.confirm != nil || m.status.message != "read-only: showing l-003; press t to return to now" {
+		t.Fatalf("C while travelling: confirm %v, message %q", m.dlg.confirm != nil, m.status.message)
 	}
 	keys(t, m, ".", ".", ".", ".", ".")
-	if m.travel.id != "l-006" || m.message != "already at the last change, l-006" {
-		t.Fatalf("scrubbing past the end: at %s, message %q", m.travel.id, m.message)
+	if m.travel.id != "l-006" || m.status.message != "already at the last change, l-006" {
+		t.Fatalf("scrubbing past the end: at %s, message %q", m.travel.id, m.status.message)
 	}
 	keys(t, m, "t")
-	if m.travel != nil || m.snap.Statements.Get("s-007").Status != "true" {
-		t.Fatalf("t again: travel %v, s-007 %q", m.travel, m.snap.Statements.Get("s-007").Status)
+	if m.travel != nil || m.shown.snap.Statements.Get("s-007").Status != "true" {
+		t.Fatalf("t again: travel %v, s-007 %q", m.travel, m.shown.snap.Statements.Get("s-007").Status)
 	}
 	if got := readFile(t, filepath.Join(dir, "statement/s-007.json")); got != before {
 		t.Fatal("time travel wrote s-007")
@@ -199,7 +200,7 @@ func TestTimeTravelScrubsThroughTheLog(t *testing.T) {
 func TestTimeTravelDisablesEveryChangeKey(t *testing.T) {
 	m, _ := newTestModel(t, 120, 40)
 	keys(t, m, "n") // s-014: C would be enabled now
-	if why := m.skillDisabled("check-confirm-proof", "confirm"); why != "" {
+	if why := m.changer().skillDisabled("check-confirm-proof", "confirm"); why != "" {
 		t.Fatalf("C is disabled before travelling: %s", why)
 	}
 	keys(t, m, "t", ",")
@@ -218,9 +219,9 @@ func TestTimeTravelDisablesEveryChangeKey(t *testing.T) {
 		t.Fatalf("%d change keys, want 14", n)
 	}
 	keys(t, m, ":")
-	for _, e := range m.picker.all {
-		if e.mutating && e.disabled != want {
-			t.Errorf("palette %s: %q", e.title, e.disabled)
+	for _, e := range m.dlg.picker.All() {
+		if e.Mutating && e.Disabled != want {
+			t.Errorf("palette %s: %q", e.Title, e.Disabled)
 		}
 	}
 }
@@ -239,21 +240,21 @@ func TestTimeTravelFromTheActivityPane(t *testing.T) {
 		t.Fatalf("the shown change is not marked:\n%s", screen(m))
 	}
 	// After l-002 the problem does not list s-007 yet: it hangs under "unattached".
-	if p := m.snap.Problems["p-001"]; len(p.Progresses) != 0 || m.forest.CanonDir("s-007") != live.GroupUnattached {
-		t.Fatalf("after l-002: p-001 progresses %v, s-007 under %q", p.Progresses, m.forest.CanonDir("s-007"))
+	if p := m.shown.snap.Problems["p-001"]; len(p.Progresses) != 0 || m.shown.forest.CanonDir("s-007") != live.GroupUnattached {
+		t.Fatalf("after l-002: p-001 progresses %v, s-007 under %q", p.Progresses, m.shown.forest.CanonDir("s-007"))
 	}
 }
 
 func TestTimeTravelDiff(t *testing.T) {
 	m, _ := openKnights(t, 120, 40)
 	keys(t, m, "d")
-	if m.message != "not in time travel: press t first" {
-		t.Fatalf("d outside time travel: %q", m.message)
+	if m.status.message != "not in time travel: press t first" {
+		t.Fatalf("d outside time travel: %q", m.status.message)
 	}
 	keys(t, m, "j", "t", ",", ",") // s-007, after l-004
 	keys(t, m, "d")
-	if m.side != sideDiff {
-		t.Fatalf("d: side %d", m.side)
+	if m.lay.side != sideDiff {
+		t.Fatalf("d: side %d", m.lay.side)
 	}
 	got := detailText(m)
 	contains(t, "diff", got,
@@ -279,8 +280,8 @@ func TestTimeTravelDiff(t *testing.T) {
 		t.Errorf("after , the diff is:\n%s", got)
 	}
 	keys(t, m, "d")
-	if m.side != sideDetail {
-		t.Fatalf("d a third time: side %d", m.side)
+	if m.lay.side != sideDetail {
+		t.Fatalf("d a third time: side %d", m.lay.side)
 	}
 }
 
@@ -289,36 +290,36 @@ func TestTimeTravelDiff(t *testing.T) {
 func TestLiveChangesWaitDuringTimeTravel(t *testing.T) {
 	m, dir := newTestModel(t, 120, 40)
 	keys(t, m, "t", ",")
-	past := m.snap
+	past := m.shown.snap
 	sk, _ := skill.Lookup("check-confirm-proof")
 	if _, err := store.Run(dir, sk, skill.Args{"statement_id": "s-014"}, store.Options{Actor: "agent-check"}); err != nil {
 		t.Fatal(err)
 	}
-	runCmds(t, m, m.reloadAll())
-	if m.snap != past || m.pending == nil {
+	runCmds(t, m, m.loader().reloadAll())
+	if m.shown.snap != past || m.feed.pending == nil {
 		t.Fatal("the live snapshot replaced the past one")
 	}
 	if got := statusLine(m, 0); !strings.Contains(got, "○ folder changed since") {
 		t.Fatalf("status line %q", got)
 	}
 	keys(t, m, "t")
-	if m.travel != nil || m.pending != nil || m.snap.Statements.Get("s-014").Status != "true" {
-		t.Fatalf("back to now: pending %v, s-014 %q", m.pending != nil, m.snap.Statements.Get("s-014").Status)
+	if m.travel != nil || m.feed.pending != nil || m.shown.snap.Statements.Get("s-014").Status != "true" {
+		t.Fatalf("back to now: pending %v, s-014 %q", m.feed.pending != nil, m.shown.snap.Statements.Get("s-014").Status)
 	}
 }
 
 func TestGraveyardPane(t *testing.T) {
 	m, _ := newTestModel(t, 120, 40)
 	keys(t, m, "x")
-	if m.side != sideGraveyard || m.focus != focusDetail {
-		t.Fatalf("x: side %d focus %d", m.side, m.focus)
+	if m.lay.side != sideGraveyard || m.lay.focus != focusDetail {
+		t.Fatalf("x: side %d focus %d", m.lay.side, m.lay.focus)
 	}
 	var links []string
 	for _, l := range m.detail.doc.Links {
 		links = append(links, l.ID)
 	}
-	if !slices.Equal(links, []string{"s-004", "s-013"}) || m.sel.link != 0 {
-		t.Fatalf("graveyard links %v, cursor %d", links, m.sel.link)
+	if !slices.Equal(links, []string{"s-004", "s-013"}) || m.detail.sel.link != 0 {
+		t.Fatalf("graveyard links %v, cursor %d", links, m.detail.sel.link)
 	}
 	got := detailText(m)
 	contains(t, "graveyard", got,
@@ -330,8 +331,8 @@ func TestGraveyardPane(t *testing.T) {
 		"Held up: p-002, s-011, s-015",
 	)
 	keys(t, m, ">", "enter")
-	if selectedID(m) != "s-013" || m.side != sideDetail {
-		t.Fatalf("> enter: cursor on %q, side %d", selectedID(m), m.side)
+	if selectedID(m) != "s-013" || m.lay.side != sideDetail {
+		t.Fatalf("> enter: cursor on %q, side %d", selectedID(m), m.lay.side)
 	}
 }
 
@@ -354,7 +355,7 @@ func TestRetreadsAndSimilarStatements(t *testing.T) {
 	dir := copyDir(t, "testdata/demo")
 	addRetread(t, dir)
 	m := openTestModel(t, dir, 120, 40)
-	r := m.extras.shown.retreads["s-018"]
+	r := m.bg.extras.shown.retreads["s-018"]
 	if len(r) != 1 || r[0].Of != "s-004" {
 		t.Fatalf("re-treads of s-018: %+v", r)
 	}
@@ -375,7 +376,7 @@ func TestRetreadsAndSimilarStatements(t *testing.T) {
 	if !strings.Contains(got, want) {
 		t.Fatalf("%q is not in the detail:\n%s", want, got)
 	}
-	sim := m.similar.found["s-018"] // found by a command, run by keys
+	sim := m.bg.similar.found["s-018"] // found by a command, run by keys
 
 	if len(sim) != 5 || sim[0].ID != "s-004" {
 		t.Fatalf("similar to s-018: %+v", sim)
@@ -414,8 +415,8 @@ func TestReviewQueueByWhatItHoldsUp(t *testing.T) {
 		t.Fatal(err)
 	}
 	m := openTestModel(t, dir, 120, 40)
-	if m.forest.Order()[1] != "s-004" {
-		t.Fatalf("tree order %v", m.forest.Order()[:3])
+	if m.shown.forest.Order()[1] != "s-004" {
+		t.Fatalf("tree order %v", m.shown.forest.Order()[:3])
 	}
 	var got []string
 	for range 5 {
@@ -425,12 +426,12 @@ func TestReviewQueueByWhatItHoldsUp(t *testing.T) {
 	if want := []string{"s-014", "s-015", "s-016", "s-004", "s-014"}; !slices.Equal(got, want) {
 		t.Fatalf("n visits %v, want %v", got, want)
 	}
-	if m.message != "wrapped to 1 of 4 · s-014: awaiting check, next agent-check (1 of 4 in the review queue) · holds up 4" {
-		t.Fatalf("status %q", m.message)
+	if m.status.message != "wrapped to 1 of 4 · s-014: awaiting check, next agent-check (1 of 4 in the review queue) · holds up 4" {
+		t.Fatalf("status %q", m.status.message)
 	}
 	keys(t, m, "N")
-	if selectedID(m) != "s-004" || m.message != "wrapped to 4 of 4 · s-004: awaiting check, next agent-check (4 of 4 in the review queue)" {
-		t.Fatalf("N: %q, %q", selectedID(m), m.message)
+	if selectedID(m) != "s-004" || m.status.message != "wrapped to 4 of 4 · s-004: awaiting check, next agent-check (4 of 4 in the review queue)" {
+		t.Fatalf("N: %q, %q", selectedID(m), m.status.message)
 	}
 }
 
@@ -470,7 +471,7 @@ func openStalled(t *testing.T, w, h int, after time.Duration) *Model {
 	if err != nil {
 		t.Fatal(err)
 	}
-	m.syncRender = true
+	m.detail.syncRender = true
 	t.Cleanup(m.Close)
 	send(t, m, tea.WindowSizeMsg{Width: w, Height: h})
 	send(t, m, keyMsg("r")) // opening the pane reads the state files once
@@ -479,8 +480,8 @@ func openStalled(t *testing.T, w, h int, after time.Duration) *Model {
 
 func TestRunsPaneAndStallAlarm(t *testing.T) {
 	m := openStalled(t, 120, 40, 0)
-	if m.side != sideRuns || !m.runs.read || len(m.runs.list) != 1 {
-		t.Fatalf("r: side %d, read %v, %d runs", m.side, m.runs.read, len(m.runs.list))
+	if m.lay.side != sideRuns || !m.runs.read || len(m.runs.list) != 1 {
+		t.Fatalf("r: side %d, read %v, %d runs", m.lay.side, m.runs.read, len(m.runs.list))
 	}
 	if !m.runs.Stalled() || m.runs.stall.Idle != time.Hour {
 		t.Fatalf("stall %+v", m.runs.stall)
@@ -530,8 +531,8 @@ func TestSupervisingKeysAreListed(t *testing.T) {
 	m, _ := newTestModel(t, 120, 40)
 	listed := func() string {
 		var ks []string
-		for _, e := range m.picker.all {
-			ks = append(ks, "["+e.key+"]")
+		for _, e := range m.dlg.picker.All() {
+			ks = append(ks, "["+e.Key+"]")
 		}
 		return strings.Join(ks, " ")
 	}
@@ -559,7 +560,7 @@ func TestTimeTravelOverAMissingBackup(t *testing.T) {
 	}
 	m := openTestModel(t, dir, 120, 40)
 	keys(t, m, "j", "t", ",", ",", ",", "j") // after l-003 (the cursor follows it to p-001), then s-007
-	if st := m.snap.Statements.Get("s-007"); st.Status != "validating" {
+	if st := m.shown.snap.Statements.Get("s-007"); st.Status != "validating" {
 		t.Fatalf("s-007 after l-003 without the l-004 backup: %q, want the l-005 backup's validating", st.Status)
 	}
 	contains(t, "detail", detailText(m), "⚠ history/l-004/s-007.json: the backup is missing; the next version\nstands in")
@@ -580,6 +581,6 @@ func BenchmarkActivityView(b *testing.B) {
 	a.SetChanges(changes)
 	st := newTestStyles()
 	for b.Loop() {
-		a.View(st, true)
+		a.View(common.Common{Styles: st, Focused: true})
 	}
 }

@@ -10,6 +10,7 @@ import (
 	"referee/live"
 	"referee/model"
 	"referee/store"
+	"referee/tui/common"
 	"referee/views"
 )
 
@@ -102,43 +103,43 @@ func newTravel(want int, wantID string, live shownState, log logSource) *Travel 
 
 // toggleTravel enters time travel (at the change selected in the activity pane when it
 // has the focus, else at the last change) or returns to now.
-func (m *Model) toggleTravel() tea.Cmd {
+func (m supervisor) toggleTravel() tea.Cmd {
 	if m.travel != nil {
-		return m.exitTravel()
+		return m.supervisor().exitTravel()
 	}
-	return m.withHistory(m.enterTravel)
+	return m.supervisor().withHistory(m.enterTravel)
 }
 
 // enterTravel enters time travel through h, the newest log's History.
-func (m *Model) enterTravel(h *store.History) tea.Cmd {
+func (m supervisor) enterTravel(h *store.History) tea.Cmd {
 	if m.travel != nil {
 		return nil // entered meanwhile (a key pressed twice)
 	}
 	n := len(h.Changes())
 	if n == 0 {
-		m.flashError("nothing to travel through: " + store.LogFile + " has no change")
+		m.status.error("nothing to travel through: " + store.LogFile + " has no change")
 		return nil
 	}
 	idx := n - 1
-	if m.side == sideActivity && m.focus == focusDetail {
+	if m.lay.side == sideActivity && m.lay.focus == focusDetail {
 		if c, ok := m.activity.Selected(); ok {
 			if i, err := h.Index(c.ID); err == nil {
 				idx = i
 			}
 		}
 	}
-	m.travel = newTravel(idx, h.Changes()[idx].ID, shownState{snap: m.snap, g: m.g, f: m.forest, ex: m.extras.shown}, m.changes)
-	m.changes.Want() // the activity names who did what, for the status line
+	m.travel = newTravel(idx, h.Changes()[idx].ID, shownState{snap: m.shown.snap, g: m.shown.g, f: m.shown.forest, ex: m.bg.extras.shown}, m.bg.changes)
+	m.bg.changes.Want() // the activity names who did what, for the status line
 	return m.travel.step()
 }
 
 // scrub moves time travel d changes later (or earlier).
-func (m *Model) scrub(d int) tea.Cmd {
+func (m supervisor) scrub(d int) tea.Cmd {
 	if m.travel == nil {
-		m.flashError(needTravel(m))
+		m.status.error(needTravel(m.Model))
 		return nil
 	}
-	return m.withHistory(func(h *store.History) tea.Cmd {
+	return m.supervisor().withHistory(func(h *store.History) tea.Cmd {
 		if m.travel == nil {
 			return nil // returned to now meanwhile
 		}
@@ -148,7 +149,7 @@ func (m *Model) scrub(d int) tea.Cmd {
 
 // Update takes a move (travelScrubMsg), a rebuild (travelMsg), the next diff mode
 // (travelDiffMsg) or a diff made (diffMsg).
-func (t *Travel) Update(_ common, msg tea.Msg) (tea.Cmd, tea.Msg) {
+func (t *Travel) Update(_ common.Common, msg tea.Msg) (tea.Cmd, tea.Msg) {
 	switch msg := msg.(type) {
 	case travelScrubMsg:
 		changes := msg.h.Changes()
@@ -158,9 +159,9 @@ func (t *Travel) Update(_ common, msg tea.Msg) (tea.Cmd, tea.Msg) {
 		want := min(max(t.want+msg.d, 0), len(changes)-1)
 		if want == t.want {
 			if msg.d < 0 {
-				return nil, statusMsg{text: firstChangeNote(msg.h), ok: true}
+				return nil, common.StatusMsg{Text: firstChangeNote(msg.h), OK: true}
 			}
-			return nil, statusMsg{text: "already at the last change, " + changes[len(changes)-1].ID, ok: true}
+			return nil, common.StatusMsg{Text: "already at the last change, " + changes[len(changes)-1].ID, OK: true}
 		}
 		t.want, t.wantID = want, changes[want].ID
 		return t.step(), nil
@@ -171,7 +172,7 @@ func (t *Travel) Update(_ common, msg tea.Msg) (tea.Cmd, tea.Msg) {
 			if t.at < 0 {
 				return nil, travelFailedMsg{why: why}
 			}
-			return nil, statusMsg{text: why}
+			return nil, common.StatusMsg{Text: why}
 		}
 		t.at, t.id = msg.index, msg.id
 		t.Summarize()
@@ -202,8 +203,8 @@ func (t *Travel) Update(_ common, msg tea.Msg) (tea.Cmd, tea.Msg) {
 	return nil, nil
 }
 
-// View is the status line's account of what is shown.
-func (t *Travel) View(common) []string {
+// Status is the status line's account of what is shown.
+func (t *Travel) Status(common.Common) []string {
 	h := t.log.logHistory() // as last made in Update: View makes nothing
 	n, older := len(h.Changes()), h.Head().Changes
 	if t.at < 0 || t.at != t.want {
@@ -231,21 +232,21 @@ func (t *Travel) step() tea.Cmd {
 }
 
 // onTravelShow shows a state time travel rebuilt.
-func (m *Model) onTravelShow(msg travelShowMsg) tea.Cmd {
+func (m supervisor) onTravelShow(msg travelShowMsg) tea.Cmd {
 	m.activity.Show(msg.id)
-	m.extras.shown = msg.shown.ex
+	m.bg.extras.shown = msg.shown.ex
 	m.tree.SetRetreads(msg.shown.ex.retreads)
-	cmd := m.setSnapshot(msg.shown.snap, msg.shown.g, msg.shown.f, nil)
-	m.followChange(msg.id)
-	return tea.Batch(cmd, m.rebuildDetail())
+	cmd := m.loader().setSnapshot(msg.shown.snap, msg.shown.g, msg.shown.f, nil)
+	m.supervisor().followChange(msg.id)
+	return tea.Batch(cmd, m.reader().rebuildDetail())
 }
 
 // followChange puts the cursor on an object change id touched, so that the detail and
 // d show what the change did: the selection when the change touched it, else the first
 // object it touched that the folder shown holds (statements and problems), else where
 // it was.
-func (m *Model) followChange(id string) {
-	if m.travel == nil || m.forest == nil || m.snap == nil {
+func (m supervisor) followChange(id string) {
+	if m.travel == nil || m.shown.forest == nil || m.shown.snap == nil {
 		return
 	}
 	h := m.travel.log.logHistory()
@@ -259,7 +260,7 @@ func (m *Model) followChange(id string) {
 		return
 	}
 	for _, obj := range touched {
-		if m.snap.Exists(obj) && model.KindOf(obj) != model.KindExperience && m.tree.Reveal(m.forest.Canon(obj)) {
+		if m.shown.snap.Exists(obj) && model.KindOf(obj) != model.KindExperience && m.tree.Reveal(m.shown.forest.Canon(obj)) {
 			return
 		}
 	}
@@ -267,27 +268,27 @@ func (m *Model) followChange(id string) {
 
 // exitTravel shows the present again: the newest snapshot read, unless the view is
 // paused (then the one shown before travelling, the newer one still waiting).
-func (m *Model) exitTravel() tea.Cmd {
+func (m supervisor) exitTravel() tea.Cmd {
 	t := m.travel
 	m.travel = nil
 	m.activity.Show("")
-	if m.side == sideDiff {
-		m.setSide(sideDetail)
+	if m.lay.side == sideDiff {
+		m.supervisor().setSide(sideDetail)
 	}
 	live := t.live
-	if m.pending != nil && !m.paused {
-		p := m.pending
-		m.pending, m.pendingCount = nil, 0
+	if m.feed.pending != nil && !m.feed.paused {
+		p := m.feed.pending
+		m.feed.pending, m.feed.pendingCount = nil, 0
 		live.snap, live.g, live.f = p.Snap, p.Graph, p.Forest
 	}
-	m.extras.shown = live.ex // may be a snapshot behind: supervise rebuilds it
+	m.bg.extras.shown = live.ex // may be a snapshot behind: supervise rebuilds it
 	if live.ex != nil {
 		m.tree.SetRetreads(live.ex.retreads)
 	} else {
 		m.tree.SetRetreads(nil)
 	}
-	m.flashInfo("back to now: the folder as it is")
-	return m.setSnapshot(live.snap, live.g, live.f, nil)
+	m.status.info("back to now: the folder as it is")
+	return m.loader().setSnapshot(live.snap, live.g, live.f, nil)
 }
 
 // Summarize says again what the shown change did (the activity listed more).
@@ -395,12 +396,12 @@ func needTravel(m *Model) string {
 
 // cycleDiff opens the diff of the selected object against the previous change, then
 // against now, then closes it.
-func (m *Model) cycleDiff() tea.Cmd {
+func (m supervisor) cycleDiff() tea.Cmd {
 	if m.travel == nil {
-		m.flashError(needTravel(m))
+		m.status.error(needTravel(m.Model))
 		return nil
 	}
-	return m.route(m.travel, travelDiffMsg{shown: m.side == sideDiff})
+	return m.route(m.travel, travelDiffMsg{shown: m.lay.side == sideDiff})
 }
 
 // travelDiffMsg asks for the next diff mode; shown says the diff pane is shown.
@@ -410,15 +411,15 @@ type travelDiffMsg struct{ shown bool }
 type diffShownMsg struct{ off bool }
 
 // onDiffShown shows the diff pane in place of the detail, or the detail again.
-func (m *Model) onDiffShown(msg diffShownMsg) tea.Cmd {
+func (m supervisor) onDiffShown(msg diffShownMsg) tea.Cmd {
 	if msg.off {
-		m.setSide(sideDetail)
+		m.supervisor().setSide(sideDetail)
 	} else {
-		m.side = sideDiff
+		m.lay.side = sideDiff
 		m.detail.offset = 0
 	}
 	m.layout()
-	return m.rebuildDetail()
+	return m.reader().rebuildDetail()
 }
 
 type diffMsg struct {
@@ -501,15 +502,15 @@ func docStatus(v model.Value) string {
 
 // pause pauses or resumes the live view. While travelling the newest snapshot waits for
 // the return to now either way; resuming only says so.
-func (m *Model) pause() tea.Cmd {
+func (m supervisor) pause() tea.Cmd {
 	if m.travel == nil {
-		return m.togglePause()
+		return m.loader().togglePause()
 	}
-	m.paused = !m.paused
-	if m.paused {
-		m.flashInfo("live view paused: changes are counted and shown when you press p again")
+	m.feed.paused = !m.feed.paused
+	if m.feed.paused {
+		m.status.info("live view paused: changes are counted and shown when you press p again")
 	} else {
-		m.flashInfo("live view resumed: the present is shown when you press t")
+		m.status.info("live view resumed: the present is shown when you press t")
 	}
 	return nil
 }

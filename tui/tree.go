@@ -2,6 +2,8 @@ package tui
 
 import (
 	"referee/mathtext"
+	"referee/tui/common"
+	"referee/tui/dialog"
 	"strings"
 
 	"charm.land/bubbles/v2/key"
@@ -13,23 +15,17 @@ import (
 	"referee/views"
 )
 
-// TreeKeyMap is the tree pane's keys.
+// TreeKeyMap is the tree pane's own keys; it moves by the shared common.NavKeyMap.
 type TreeKeyMap struct {
-	Up, Down, Fold, Unfold, Top, Bottom, PageUp, PageDown, Toggle key.Binding
+	Fold, Unfold, Toggle key.Binding
 }
 
-// DefaultTreeKeyMap returns the tree's fixed keys.
+// DefaultTreeKeyMap returns the tree's own keys.
 func DefaultTreeKeyMap() TreeKeyMap {
 	return TreeKeyMap{
-		Up:       key.NewBinding(key.WithKeys("k", "up"), key.WithHelp("k/↑", "move up")),
-		Down:     key.NewBinding(key.WithKeys("j", "down"), key.WithHelp("j/↓", "move down")),
-		Fold:     key.NewBinding(key.WithKeys("h", "left"), key.WithHelp("h/←", "fold (or go to parent)")),
-		Unfold:   key.NewBinding(key.WithKeys("l", "right"), key.WithHelp("l/→", "unfold (or go to first child)")),
-		Top:      key.NewBinding(key.WithKeys("g", "home"), key.WithHelp("g", "top")),
-		Bottom:   key.NewBinding(key.WithKeys("G", "end"), key.WithHelp("G", "bottom")),
-		PageUp:   key.NewBinding(key.WithKeys("pgup", "ctrl+u"), key.WithHelp("pgup", "page up")),
-		PageDown: key.NewBinding(key.WithKeys("pgdown", "ctrl+d"), key.WithHelp("pgdn", "page down")),
-		Toggle:   key.NewBinding(key.WithKeys("space"), key.WithHelp("space", "fold/unfold")),
+		Fold:   key.NewBinding(key.WithKeys("h", "left"), key.WithHelp("h/←", "fold (or go to parent)")),
+		Unfold: key.NewBinding(key.WithKeys("l", "right"), key.WithHelp("l/→", "unfold (or go to first child)")),
+		Toggle: key.NewBinding(key.WithKeys("space"), key.WithHelp("space", "fold/unfold")),
 	}
 }
 
@@ -46,12 +42,15 @@ type Tree struct {
 	width  int
 	height int
 	keys   TreeKeyMap
+	nav    common.NavKeyMap
 	// math is how rows show their claims' math (the m toggle).
 	math mathtext.Mode
 	// retreads marks the statements whose claims repeat an older decided one (≈).
 	retreads map[string][]model.Retread
-	// marks are the others' markers by statement (serve: presence.go), set before View.
+	// marks are the others' markers by statement (serve: presence.go), and flash the
+	// statements just changed; both set before View.
 	marks map[string]string
+	flash map[string]bool
 	// drawn keeps the rows drawn lately by all they show: under a run's writes most
 	// frames redraw the same rows, and styling them was a sixth of the workbench's CPU.
 	drawn map[drawnRow]string
@@ -67,7 +66,16 @@ type drawnRow struct {
 }
 
 func newTree() *Tree {
-	return &Tree{folds: map[string]bool{}, keys: DefaultTreeKeyMap()}
+	return &Tree{folds: map[string]bool{}, keys: DefaultTreeKeyMap(), nav: common.DefaultNavKeyMap()}
+}
+
+// KeyMap is the tree's keys as help lists them: the navigation keys (but space, which
+// folds here) and its own.
+func (t *Tree) KeyMap() []key.Binding {
+	n, k := t.nav, t.keys
+	return []key.Binding{common.NavHelp(n.Down, "j/↓", "move down"), common.NavHelp(n.Up, "k/↑", "move up"), k.Fold, k.Unfold,
+		common.NavHelp(n.Top, "g", "top"), common.NavHelp(n.Bottom, "G", "bottom"), common.NavHelp(n.PageUp, "pgup", "page up"),
+		common.NavHelp(n.PageDown, "pgdn", "page down", "pgdown", "ctrl+d"), k.Toggle}
 }
 
 // SetSize sets the pane's inner size.
@@ -247,21 +255,22 @@ func (t *Tree) Reveal(path string) bool {
 }
 
 // Update handles the tree's own keys; it reports whether the key was one of them.
-func (t *Tree) Update(msg tea.KeyPressMsg) bool {
+func (t *Tree) Update(_ common.Common, m tea.Msg) (tea.Cmd, tea.Msg) {
+	msg, ok := m.(tea.KeyPressMsg)
+	if !ok || !t.key(msg) {
+		return nil, common.Unhandled{}
+	}
+	return nil, nil
+}
+
+// key moves or folds for a key of the tree's; false for any other.
+func (t *Tree) key(msg tea.KeyPressMsg) bool {
 	k := t.keys
 	switch {
-	case key.Matches(msg, k.Up):
-		t.moveTo(t.cur - 1)
-	case key.Matches(msg, k.Down):
-		t.moveTo(t.cur + 1)
-	case key.Matches(msg, k.Top):
-		t.moveTo(0)
-	case key.Matches(msg, k.Bottom):
-		t.moveTo(len(t.rows) - 1)
-	case key.Matches(msg, k.PageUp):
-		t.moveTo(t.cur - max(t.height-1, 1))
-	case key.Matches(msg, k.PageDown):
-		t.moveTo(t.cur + max(t.height-1, 1))
+	case key.Matches(msg, k.Toggle): // before the page keys: space folds here
+		if r, ok := t.Selected(); ok && r.HasKids {
+			t.SetOpen(r.Path, !r.Open)
+		}
 	case key.Matches(msg, k.Fold):
 		r, ok := t.Selected()
 		if !ok {
@@ -284,25 +293,26 @@ func (t *Tree) Update(msg tea.KeyPressMsg) bool {
 		} else {
 			t.moveTo(t.cur + 1)
 		}
-	case key.Matches(msg, k.Toggle):
-		if r, ok := t.Selected(); ok && r.HasKids {
-			t.SetOpen(r.Path, !r.Open)
-		}
 	default:
-		return false
+		to, ok := t.nav.Move(msg, t.cur, len(t.rows), max(t.height-1, 1))
+		if !ok {
+			return false
+		}
+		t.moveTo(to)
 	}
 	return true
 }
 
 // View renders the visible window only: cost is the pane height, not the tree size.
-func (t *Tree) View(st *themes.Styles, focused bool, flash map[string]bool) string {
+func (t *Tree) View(com common.Common) []string {
+	st, focused, flash := com.Styles, com.Focused, t.flash
 	if t.height <= 0 || t.width <= 0 {
-		return ""
+		return nil
 	}
 	lines := make([]string, 0, t.height)
 	if t.f == nil || len(t.rows) == 0 {
 		for _, l := range []string{"(no problems or statements yet)", "", "Start a run here with", "  referee init --contents <this folder>", "or open the agents' folder with --contents."} {
-			for _, w := range wrapLines(st.Muted, l, t.width) {
+			for _, w := range dialog.WrapLines(st.Muted, l, t.width) {
 				lines = append(lines, fitWidth(w, t.width))
 			}
 		}
@@ -327,5 +337,5 @@ func (t *Tree) View(st *themes.Styles, focused bool, flash map[string]bool) stri
 	for len(lines) < t.height {
 		lines = append(lines, strings.Repeat(" ", t.width))
 	}
-	return strings.Join(lines, "\n")
+	return lines
 }

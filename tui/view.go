@@ -18,79 +18,84 @@ func (m *Model) View() tea.View {
 	v := tea.NewView(m.Render())
 	v.AltScreen = true
 	v.MouseMode = tea.MouseModeCellMotion
-	v.WindowTitle = "referee · " + model.SanitizeLine(m.name)
+	v.WindowTitle = "referee · " + model.SanitizeLine(m.env.name)
 	return v
 }
 
 // Render is the screen as a string (View's content).
 func (m *Model) Render() string {
-	if m.width <= 0 || m.height <= 0 {
+	if m.lay.width <= 0 || m.lay.height <= 0 {
 		return ""
 	}
-	st := m.st
+	st := m.look.st
 	tw, dw, ph := m.paneSizes()
 	var parts []string
 	if ph > 0 {
 		flash := map[string]bool{}
-		for id := range m.flash {
+		for id := range m.status.flash {
 			flash[id] = true
 		}
 		var cols []string
 		if tw > 0 {
 			title := "Tree"
-			if m.forest != nil {
+			if m.shown.forest != nil {
 				title = fmt.Sprintf("Tree · %d rows", len(m.tree.Rows()))
 			}
 			if t := m.travel; t != nil && t.at >= 0 {
 				title += " · as after " + t.id
 			}
-			m.tree.marks = m.roomMarks()
-			body := m.tree.View(st, m.focus == focusTree, flash)
-			if m.loading != nil {
-				body = m.loadingView(max(tw-2, 0), max(ph-2, 0))
+			m.tree.marks, m.tree.flash = m.room().roomMarks(), flash
+			com := m.common()
+			com.Focused = m.lay.focus == focusTree
+			body := strings.Join(m.tree.View(com), "\n")
+			if m.feed.loading != nil {
+				body = m.loader().loadingView(max(tw-2, 0), max(ph-2, 0))
 			}
-			cols = append(cols, box(st, title, body, tw, ph, m.focus == focusTree))
+			cols = append(cols, box(st, title, body, tw, ph, m.lay.focus == focusTree))
 		}
 		if dw > 0 {
-			body := m.detail.View()
-			if m.side == sideActivity {
-				body = m.activity.View(st, m.focus == focusDetail)
+			var pane component = m.detail
+			if m.lay.side == sideActivity {
+				pane = m.activity
 			}
-			cols = append(cols, box(st, m.detailTitle(), body, dw, ph, m.focus == focusDetail))
+			com := m.common()
+			com.Focused = m.lay.focus == focusDetail
+			body := strings.Join(pane.View(com), "\n")
+			cols = append(cols, box(st, m.reader().detailTitle(), body, dw, ph, m.lay.focus == focusDetail))
 		}
 		parts = append(parts, joinColumns(cols...))
 	}
 	status := m.statusLines()
-	if len(status) > m.height {
-		status = status[len(status)-m.height:]
+	if len(status) > m.lay.height {
+		status = status[len(status)-m.lay.height:]
 	}
 	parts = append(parts, strings.Join(status, "\n"))
 	screen := strings.Join(parts, "\n")
 
 	var dlg string
 	switch {
-	case m.notice != nil:
-		dlg = dialog(st, model.SanitizeLine(m.notice.title), m.notice.View(m.common()), m.dialogWidth(), m.dialogHeight())
-	case m.confirm != nil:
-		dlg = dialog(st, m.confirm.Title(), m.confirm.View(m.common()), m.dialogWidth(), m.dialogHeight())
-	case m.decide != nil:
-		dlg = dialog(st, m.decide.Title(), m.decide.View(m.common()), m.dialogWidth(), m.dialogHeight())
-	case m.form != nil:
-		dlg = dialog(st, m.form.title, m.form.View(m.common()), m.dialogWidth(), m.dialogHeight())
-	case m.picker != nil:
-		body := m.picker.View(m.common())
-		dlg = dialog(st, m.picker.title, body, m.dialogWidth(), m.dialogHeight())
+	case m.dlg.notice != nil:
+		dlg = frameDialog(st, model.SanitizeLine(m.dlg.notice.Title()), m.dlg.notice.View(m.common()), m.dialogWidth(), m.dialogHeight())
+	case m.dlg.confirm != nil:
+		dlg = frameDialog(st, m.dlg.confirm.Title(), m.dlg.confirm.View(m.common()), m.dialogWidth(), m.dialogHeight())
+	case m.dlg.decide != nil:
+		dlg = frameDialog(st, m.dlg.decide.Title(), m.dlg.decide.View(m.common()), m.dialogWidth(), m.dialogHeight())
+	case m.dlg.form != nil:
+		dlg = frameDialog(st, m.dlg.form.Title(), m.dlg.form.View(m.common()), m.dialogWidth(), m.dialogHeight())
+	case m.dlg.picker != nil:
+		body := m.dlg.picker.View(m.common())
+		dlg = frameDialog(st, m.dlg.picker.Title(), body, m.dialogWidth(), m.dialogHeight())
 	}
 	if dlg != "" {
 		w, h := cells.Width(strings.SplitN(dlg, "\n", 2)[0]), strings.Count(dlg, "\n")+1
-		screen = overlay(screen, dlg, max((m.width-w)/2, 0), max((m.height-h)/2-1, 0))
+		screen = overlay(screen, dlg, max((m.lay.width-w)/2, 0), max((m.lay.height-h)/2-1, 0))
 	}
 	return screen
 }
 
-func (m *Model) detailTitle() string {
-	if m.side != sideDetail {
-		return m.sideTitle()
+func (m reader) detailTitle() string {
+	if m.lay.side != sideDetail {
+		return m.supervisor().sideTitle()
 	}
 	r, ok := m.tree.Selected()
 	if !ok {
@@ -109,18 +114,18 @@ func (m *Model) detailTitle() string {
 	width := max(m.detail.width-8-len(kind)-len(pos), 10)
 	// The title is drawn every frame; the path above a node deep in a chain is long, so
 	// the breadcrumb is made once per selection and width (the forest is per snapshot).
-	key := fmt.Sprintf("%s|%d|%p", r.Path, width, m.forest)
-	if m.crumbKey != key {
-		m.crumbKey, m.crumb = key, breadcrumb(m.nearestIDs(r.Path, width/2+2), width)
+	key := fmt.Sprintf("%s|%d|%p", r.Path, width, m.shown.forest)
+	if m.detail.crumbKey != key {
+		m.detail.crumbKey, m.detail.crumb = key, breadcrumb(m.reader().nearestIDs(r.Path, width/2+2), width)
 	}
-	return m.crumb + kind + pos
+	return m.detail.crumb + kind + pos
 }
 
 // idPath is the IDs (and group keys) from the root down to the row at path: a tree path
 // names only the rows below an object's first place ("@ID/…"), the forest knows the rest.
-func (m *Model) idPath(path string) []string {
+func (m reader) idPath(path string) []string {
 	var out []string
-	for _, a := range m.forest.Ancestors(path) {
+	for _, a := range m.shown.forest.Ancestors(path) {
 		out = append(out, strings.TrimPrefix(live.LastID(a), "@"))
 	}
 	return append(out, strings.TrimPrefix(live.LastID(path), "@"))
@@ -128,8 +133,8 @@ func (m *Model) idPath(path string) []string {
 
 // nearestIDs is idPath cut to the n IDs nearest the node, with "…" first when more lie
 // above (a breadcrumb shows "… ›" for them).
-func (m *Model) nearestIDs(path string, n int) []string {
-	ancestors, more := m.forest.NearestAncestors(path, n)
+func (m reader) nearestIDs(path string, n int) []string {
+	ancestors, more := m.shown.forest.NearestAncestors(path, n)
 	var out []string
 	if more {
 		out = append(out, "…")
@@ -168,24 +173,24 @@ func breadcrumb(path []string, width int) string {
 
 // statusLines are the two bottom lines: state, then hints or the last message.
 func (m *Model) statusLines() []string {
-	st := m.st
-	w := m.width
+	st := m.look.st
+	w := m.lay.width
 	var left []string
-	left = append(left, st.Accent.Render("referee")+" "+st.StatusVal.Render(model.SanitizeLine(m.name)))
-	if m.opts.DemoOf != "" {
+	left = append(left, st.Accent.Render("referee")+" "+st.StatusVal.Render(model.SanitizeLine(m.env.name)))
+	if m.env.opts.DemoOf != "" {
 		left[len(left)-1] += st.Warn.Render(" (demo: scratch copy)")
 	}
-	left = append(left, m.roomStatus()...)
+	left = append(left, m.room().roomStatus()...)
 	if m.travel != nil {
 		// First, so that a narrow screen cuts anything else before it.
-		left = append(left, st.Warn.Bold(true).Render(strings.Join(m.travel.View(m.common()), "")))
+		left = append(left, st.Warn.Bold(true).Render(strings.Join(m.travel.Status(m.common()), "")))
 	}
-	left = append(left, m.runs.View(m.common())...)
-	if m.g != nil {
+	left = append(left, m.runs.Status(m.common())...)
+	if m.shown.g != nil {
 		var counts []string
 		order := []model.Phase{model.PhaseProved, model.PhaseAwaitingCheck, model.PhaseHasGap, model.PhaseNeedsDecision,
 			model.PhaseAwaitingSubs, model.PhaseNeedsProof, model.PhaseValidating, model.PhaseRefuted, model.PhaseAbandoned, model.PhaseUnknown}
-		n := m.g.PhaseCounts // kept by the graph: a count per frame cost 22 ms at 100k
+		n := m.shown.g.PhaseCounts // kept by the graph: a count per frame cost 22 ms at 100k
 		for _, ph := range order {
 			if n[ph] > 0 {
 				b := themes.BadgeFor(ph, "?")
@@ -193,32 +198,32 @@ func (m *Model) statusLines() []string {
 			}
 		}
 		left = append(left, strings.Join(counts, " "))
-		if k := len(m.forest.BrokenOrphans()) + len(m.forest.Broken()); k > 0 {
+		if k := len(m.shown.forest.BrokenOrphans()) + len(m.shown.forest.Broken()); k > 0 {
 			left = append(left, st.Error.Render(fmt.Sprintf("⚠%d broken", k)))
 		}
 	}
 	switch {
-	case m.paused:
+	case m.feed.paused:
 		s := "⏸ paused"
-		if w := m.waiting(); w != "" {
+		if w := m.feed.waiting(m.shown.snap); w != "" {
 			s += " (" + w + ")"
 		}
 		left = append(left, st.Warn.Render(s))
-	case m.travel != nil && m.pending != nil:
+	case m.travel != nil && m.feed.pending != nil:
 		left = append(left, st.Warn.Render("○ folder changed since"))
 	case m.travel != nil:
-	case m.loading != nil:
+	case m.feed.loading != nil:
 		left = append(left, st.Muted.Render("◌ loading"))
-	case m.feed != nil:
+	case m.feed.src != nil:
 		left = append(left, st.Status(model.PhaseProved).Render("● live"))
 	default:
 		left = append(left, st.Muted.Render("○ not live"))
 	}
 	sep := st.Faint.Render(" │ ")
-	if m.snap != nil && len(m.snap.Log) > 0 && m.travel == nil {
+	if m.shown.snap != nil && len(m.shown.snap.Log) > 0 && m.travel == nil {
 		// The last change as fully as it fits: ID, skill and actor; else ID and skill;
 		// else the ID; else nothing (not "last: …").
-		e := m.snap.Log[len(m.snap.Log)-1]
+		e := m.shown.snap.Log[len(m.shown.snap.Log)-1]
 		forms := []string{e.ID}
 		if e.Skill != "" {
 			forms = append([]string{e.ID + " " + e.Skill}, forms...)
@@ -240,15 +245,15 @@ func (m *Model) statusLines() []string {
 	switch {
 	case m.search.Typing():
 		line2 = " " + strings.Join(m.search.View(m.common()), "")
-	case m.message != "":
+	case m.status.message != "":
 		style := st.Error
 		prefix := "⚠ "
-		if m.messageOK {
+		if m.status.messageOK {
 			style, prefix = st.Accent, ""
 		}
 		// The keys stay beside the message: it gives way to "? help  q quit" at least, and
 		// the hints that fit after it follow.
-		msg := style.Render(cells.Truncate(prefix+model.SanitizeLine(m.message), max(w-3-cells.Width(m.footer(0)), 8), "…"))
+		msg := style.Render(cells.Truncate(prefix+model.SanitizeLine(m.status.message), max(w-3-cells.Width(m.footer(0)), 8), "…"))
 		line2 = " " + msg + "  " + m.footer(w-3-cells.Width(msg))
 	case m.travel != nil && m.travel.summary != "":
 		// The summary gives way to "? help  q quit" (and the travel keys when there is room).
@@ -257,10 +262,10 @@ func (m *Model) statusLines() []string {
 	default:
 		line2 = " " + m.footer(w-1)
 	}
-	if m.watchNote != "" && m.message == "" && !m.search.Typing() {
-		note := st.Warn.Render(model.SanitizeLine(m.watchNote)) + st.Faint.Render(" │ ")
+	if m.feed.watchNote != "" && m.status.message == "" && !m.search.Typing() {
+		note := st.Warn.Render(model.SanitizeLine(m.feed.watchNote)) + st.Faint.Render(" │ ")
 		line2 = " " + note + m.footer(w-1-cells.Width(note))
-	} else if note := m.roomNote(); note != "" && m.message == "" && !m.search.Typing() {
+	} else if note := m.room().roomNote(); note != "" && m.status.message == "" && !m.search.Typing() {
 		note := st.Accent.Render(note) + st.Faint.Render(" │ ")
 		line2 = " " + note + m.footer(w-1-cells.Width(note))
 	}

@@ -6,6 +6,8 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"referee/store"
+	"referee/tui/common"
+	"referee/tui/dialog"
 )
 
 // Writes is the component of the changes written in this session: those being written
@@ -27,7 +29,7 @@ type Writes struct {
 // writtenMsg says a change was written (the session's list is updated); quit: the
 // program quits with it.
 type writtenMsg struct {
-	ch   *change
+	ch   *dialog.Change
 	res  *store.Result
 	name string
 	quit bool
@@ -35,7 +37,7 @@ type writtenMsg struct {
 
 // writeFailedMsg says the store refused a change: nothing was written.
 type writeFailedMsg struct {
-	ch   *change
+	ch   *dialog.Change
 	err  error
 	name string
 }
@@ -43,21 +45,21 @@ type writeFailedMsg struct {
 func newWrites(dir, actor string) *Writes { return &Writes{dir: dir, actor: actor} }
 
 // Apply writes a confirmed change off the UI goroutine; skillDoneMsg reports it.
-func (w *Writes) Apply(ch *change) tea.Cmd {
+func (w *Writes) Apply(ch *dialog.Change) tea.Cmd {
 	dir, actor, readOnly := w.dir, w.actor, w.readOnly
 	w.writing++
 	return func() tea.Msg {
 		if readOnly != "" { // the keys are disabled; this is the last guard
 			return skillDoneMsg{ch: ch, err: errors.New(readOnly)}
 		}
-		if ch.undo != nil {
-			res, err := store.Undo(dir, ch.undo.Change, store.Options{Actor: actor})
+		if ch.Undo != nil {
+			res, err := store.Undo(dir, ch.Undo.Change, store.Options{Actor: actor})
 			return skillDoneMsg{ch: ch, res: res, err: err}
 		}
-		if ch.rewind != nil {
+		if ch.Rewind != nil {
 			return applyRewind(dir, actor, ch)
 		}
-		res, err := store.Run(dir, ch.skill, ch.args, store.Options{Actor: actor, ExpectVersion: ch.version})
+		res, err := store.Run(dir, ch.Skill, ch.Args, store.Options{Actor: actor, ExpectVersion: ch.Version})
 		return skillDoneMsg{ch: ch, res: res, err: err}
 	}
 }
@@ -89,18 +91,18 @@ func (w *Writes) Last() (*store.Result, bool) {
 }
 
 // Update takes the outcome of a write (skillDoneMsg).
-func (w *Writes) Update(_ common, msg tea.Msg) (tea.Cmd, tea.Msg) {
+func (w *Writes) Update(_ common.Common, msg tea.Msg) (tea.Cmd, tea.Msg) {
 	done, ok := msg.(skillDoneMsg)
 	if !ok {
 		return nil, nil
 	}
 	name := "undo"
-	if done.ch.redo {
+	if done.ch.Redo {
 		name = "redo"
 	}
-	if done.ch.skill != nil {
-		name = done.ch.skill.Name
-	} else if done.ch.rewind != nil {
+	if done.ch.Skill != nil {
+		name = done.ch.Skill.Name
+	} else if done.ch.Rewind != nil {
 		name = store.SkillRewind
 	}
 	w.writing = max(w.writing-1, 0)
@@ -112,12 +114,12 @@ func (w *Writes) Update(_ common, msg tea.Msg) (tea.Cmd, tea.Msg) {
 		return quit, writeFailedMsg{ch: done.ch, err: done.err, name: name}
 	}
 	switch {
-	case done.ch.redo:
+	case done.ch.Redo:
 		// The undo taken back: the change it undid is the session's last again (u undoes
 		// it), as the redo that wrote it back.
 		w.undone = w.undone[:len(w.undone)-1]
 		w.done = append(w.done, done.res)
-	case done.ch.undo != nil:
+	case done.ch.Undo != nil:
 		w.done = w.done[:len(w.done)-1]
 		w.undone = append(w.undone, done.res)
 	default:
@@ -126,6 +128,3 @@ func (w *Writes) Update(_ common, msg tea.Msg) (tea.Cmd, tea.Msg) {
 	}
 	return quit, writtenMsg{ch: done.ch, res: done.res, name: name, quit: quit != nil}
 }
-
-// View is nothing: the status line says what was written.
-func (w *Writes) View(common) []string { return nil }

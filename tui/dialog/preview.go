@@ -1,4 +1,4 @@
-package tui
+package dialog
 
 import (
 	"fmt"
@@ -21,13 +21,13 @@ func describeNew(id string, doc model.Value) string {
 }
 
 // argLines lists a change's exact arguments, as the skill receives them.
-func argLines(ch *change) []string {
+func argLines(ch *Change) []string {
 	var out []string
-	if ch.skill == nil {
+	if ch.Skill == nil {
 		return nil
 	}
-	for _, p := range ch.skill.Params {
-		v, ok := ch.args[p.Name]
+	for _, p := range ch.Skill.Params {
+		v, ok := ch.Args[p.Name]
 		if !ok {
 			continue
 		}

@@ -1,4 +1,4 @@
-package tui
+package dialog
 
 import (
 	"fmt"
@@ -11,17 +11,18 @@ import (
 
 	"referee/cells"
 	"referee/themes"
+	"referee/tui/common"
 )
 
-// entry is one line of help or of the palette.
-type entry struct {
-	group    string
-	key      string
-	title    string
-	desc     string
-	disabled string
-	mutating bool
-	run      func() tea.Cmd
+// Entry is one line of help or of the palette.
+type Entry struct {
+	Group    string
+	Key      string
+	Title    string
+	Desc     string
+	Disabled string // why it cannot run now ("" when it can)
+	Mutating bool   // it writes (a change): marked
+	Run      func() tea.Cmd
 }
 
 // PickerKeyMap is the keys of help and the palette.
@@ -46,8 +47,8 @@ func DefaultPickerKeyMap() PickerKeyMap {
 // palette has a cursor; help scrolls by line. Both say how much is above and below.
 type Picker struct {
 	title   string
-	all     []entry
-	shown   []entry
+	all     []Entry
+	shown   []Entry
 	filter  textinput.Model
 	cursor  int
 	offset  int // first line shown
@@ -58,8 +59,10 @@ type Picker struct {
 	closeOn string // a key that closes when the filter is empty ("?")
 }
 
-func newPicker(title string, entries []entry, canRun bool, closeOn string) *Picker {
-	in := newInput(true)
+// NewPicker is a picker of entries: canRun makes it the palette (enter runs the entry
+// under the cursor); closeOn is a key that closes it while the filter is empty.
+func NewPicker(title string, entries []Entry, canRun bool, closeOn string) *Picker {
+	in := NewInput(true)
 	in.Prompt = "filter: "
 	in.Placeholder = "type to filter"
 	p := &Picker{title: title, all: entries, filter: in, canRun: canRun, keys: DefaultPickerKeyMap(), closeOn: closeOn}
@@ -71,7 +74,7 @@ func (p *Picker) apply() {
 	words := strings.Fields(strings.ToLower(p.filter.Value()))
 	p.shown = p.shown[:0]
 	for _, e := range p.all {
-		hay := strings.ToLower(e.key + " " + e.title + " " + e.desc + " " + e.group)
+		hay := strings.ToLower(e.Key + " " + e.Title + " " + e.Desc + " " + e.Group)
 		ok := true
 		for _, w := range words {
 			if !strings.Contains(hay, w) {
@@ -96,16 +99,16 @@ func (p *Picker) SetSize(w, h int) {
 // window is how many list lines fit between the filter and the hint line.
 func (p *Picker) window() int { return max(p.height-3, 1) }
 
-// pickerDoneMsg says the picker closed (the command of the entry run, if any, comes
+// PickerDoneMsg says the picker closed (the command of the entry run, if any, comes
 // with it).
-type pickerDoneMsg struct{}
+type PickerDoneMsg struct{}
 
 // Update takes a key, or what the filter wants (the cursor's blink); it answers
-// pickerDoneMsg when the picker closes, with the command of the entry run.
-func (p *Picker) Update(_ common, msg tea.Msg) (tea.Cmd, tea.Msg) {
+// PickerDoneMsg when the picker closes, with the command of the entry run.
+func (p *Picker) Update(_ common.Common, msg tea.Msg) (tea.Cmd, tea.Msg) {
 	cmd, done := p.handle(msg)
 	if done {
-		return cmd, pickerDoneMsg{}
+		return cmd, PickerDoneMsg{}
 	}
 	return cmd, nil
 }
@@ -136,8 +139,8 @@ func (p *Picker) handle(msg tea.Msg) (tea.Cmd, bool) {
 		}
 		if p.cursor < len(p.shown) {
 			e := p.shown[p.cursor]
-			if e.run != nil {
-				return e.run(), true
+			if e.Run != nil {
+				return e.Run(), true
 			}
 		}
 		return nil, true
@@ -160,31 +163,31 @@ func (p *Picker) handle(msg tea.Msg) (tea.Cmd, bool) {
 func (p *Picker) lines(st *themes.Styles) (out []string, at []int) {
 	group := ""
 	for i, e := range p.shown {
-		if e.group != group && e.group != "" {
-			group = e.group
+		if e.Group != group && e.Group != "" {
+			group = e.Group
 			out = append(out, st.Heading.Render(group))
 		}
 		at = append(at, len(out))
-		k := e.key
+		k := e.Key
 		if k == "" {
 			k = "·"
 		}
 		kcell := st.StatusKey.Render(padRight(k, 6))
-		title := e.title
-		if e.mutating {
+		title := e.Title
+		if e.Mutating {
 			title = st.Danger.Render("✎ ") + title
 		}
 		head := kcell + " " + title
-		if e.desc != "" {
-			head += st.Muted.Render("  " + e.desc)
+		if e.Desc != "" {
+			head += st.Muted.Render("  " + e.Desc)
 		}
 		head = cells.Truncate(head, p.width, "…")
 		if p.canRun && i == p.cursor {
 			head = st.Selected.Render(padRight(ansi.Strip(head), p.width))
 		}
 		out = append(out, head)
-		if e.disabled != "" {
-			out = append(out, cells.Truncate("       "+st.Faint.Render("⊘ "+e.disabled), p.width, "…"))
+		if e.Disabled != "" {
+			out = append(out, cells.Truncate("       "+st.Faint.Render("⊘ "+e.Disabled), p.width, "…"))
 		}
 	}
 	return out, at
@@ -192,8 +195,8 @@ func (p *Picker) lines(st *themes.Styles) (out []string, at []int) {
 
 // View renders the picker's body lines: the filter, a window of the list, and a hint
 // line that says how many lines are above and below the window.
-func (p *Picker) View(com common) []string {
-	st := com.st
+func (p *Picker) View(com common.Common) []string {
+	st := com.Styles
 	all, at := p.lines(st)
 	win := p.window()
 	if p.canRun && p.cursor < len(at) {
@@ -239,4 +242,26 @@ func padRight(s string, w int) string {
 		return s + strings.Repeat(" ", d)
 	}
 	return s
+}
+
+// Title is the picker's title.
+func (p *Picker) Title() string { return p.title }
+
+// All is every entry.
+func (p *Picker) All() []Entry { return p.all }
+
+// Shown is the entries the filter lets through.
+func (p *Picker) Shown() []Entry { return p.shown }
+
+// Focus styles the filter for the background and focuses it.
+func (p *Picker) Focus(dark bool) tea.Cmd {
+	p.filter.SetStyles(InputStyles(dark))
+	return p.filter.Focus()
+}
+
+// KeyMap is the picker's keys, as help lists them (letters go to the filter, so it moves
+// by the arrows and the page keys, not by the navigation keys).
+func (p *Picker) KeyMap() []key.Binding {
+	k := DefaultPickerKeyMap()
+	return []key.Binding{k.Down, k.Up, k.PageDown, k.PageUp, k.Run, k.Close}
 }

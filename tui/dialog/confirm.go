@@ -1,4 +1,4 @@
-package tui
+package dialog
 
 import (
 	"errors"
@@ -13,6 +13,7 @@ import (
 	"referee/store"
 	"referee/store/consequence"
 	"referee/themes"
+	"referee/tui/common"
 	"referee/views"
 )
 
@@ -24,25 +25,21 @@ import (
 
 // ConfirmKeyMap is the confirmation's keys.
 type ConfirmKeyMap struct {
-	Yes, Edit, Down, Up, PageDown, PageUp, Cancel key.Binding
+	Yes, Edit, Cancel key.Binding
 }
 
 // DefaultConfirmKeyMap returns the confirmation's keys.
 func DefaultConfirmKeyMap() ConfirmKeyMap {
 	return ConfirmKeyMap{
-		Yes:      key.NewBinding(key.WithKeys("y"), key.WithHelp("y", "write the change (only once every check passed)")),
-		Edit:     key.NewBinding(key.WithKeys("e"), key.WithHelp("e", "back to the form, keeping what was typed")),
-		Down:     key.NewBinding(key.WithKeys("j", "down"), key.WithHelp("j/↓", "scroll down")),
-		Up:       key.NewBinding(key.WithKeys("k", "up"), key.WithHelp("k/↑", "scroll up")),
-		PageDown: key.NewBinding(key.WithKeys("pgdown", "space", "ctrl+d"), key.WithHelp("pgdn/space", "page down")),
-		PageUp:   key.NewBinding(key.WithKeys("pgup", "ctrl+u"), key.WithHelp("pgup", "page up")),
-		Cancel:   key.NewBinding(key.WithKeys("esc", "n", "q", "enter"), key.WithHelp("esc/n", "cancel: nothing is written")),
+		Yes:    key.NewBinding(key.WithKeys("y"), key.WithHelp("y", "write the change (only once every check passed)")),
+		Edit:   key.NewBinding(key.WithKeys("e"), key.WithHelp("e", "back to the form, keeping what was typed")),
+		Cancel: key.NewBinding(key.WithKeys("esc", "n", "q", "enter"), key.WithHelp("esc/n", "cancel: nothing is written")),
 	}
 }
 
 // Confirm is the confirmation dialog of one change.
 type Confirm struct {
-	ch       *change
+	ch       *Change
 	checking bool   // the dry run is running
 	problem  string // why the plan cannot be written ("" when it can)
 	plan     *store.Planned
@@ -51,74 +48,38 @@ type Confirm struct {
 	effects *consequence.Report
 	offset  int
 	keys    ConfirmKeyMap
+	size
 }
 
-// planMsg carries a change's dry run.
-type planMsg struct {
-	ch      *change
-	plan    *store.Planned
-	effects *consequence.Report
-	err     error
-}
-
-// openConfirm shows the confirmation of a change and starts its dry run.
-func (m *Model) openConfirm(ch *change) tea.Cmd {
-	m.confirm = &Confirm{ch: ch, checking: true, keys: DefaultConfirmKeyMap()}
-	m.form = nil
-	if ch.rewind != nil {
-		// A rewind's plan and consequences were worked out before the dialog opened
-		// (rewind.go).
-		m.confirm.checking, m.confirm.effects = false, ch.rewind.Consequences
-		return nil
-	}
-	dir, actor := m.dir, m.actor
-	now := m.present()
-	return func() tea.Msg {
-		var plan *store.Planned
-		var err error
-		if ch.undo != nil {
-			plan, err = store.PlanUndo(dir, ch.undo.Change, store.Options{Actor: actor})
-		} else {
-			plan, err = store.Plan(dir, ch.skill, ch.args, store.Options{Actor: actor, ExpectVersion: ch.version})
-		}
-		msg := planMsg{ch: ch, plan: plan, err: err}
-		if err == nil && now.snap != nil {
-			msg.effects = consequence.Of(now.snap, now.g, plan.Writes(), plan.Discarded)
-		}
-		return msg
-	}
-}
-
-// present is the folder as it is now (not the change time travel shows), which a
-// change's consequences start from.
-func (m *Model) present() shownState {
-	if m.travel != nil {
-		return m.travel.live
-	}
-	return shownState{snap: m.snap, g: m.g}
+// PlanMsg carries a change's dry run.
+type PlanMsg struct {
+	Change  *Change
+	Plan    *store.Planned
+	Effects *consequence.Report
+	Err     error
 }
 
 // The confirmation's answers to the Model.
 type (
-	// confirmedMsg: y on a plan that can be written; the Model writes the change.
-	confirmedMsg struct{ ch *change }
-	// confirmEditMsg: e; back to the change's form, nothing written.
-	confirmEditMsg struct{ ch *change }
-	// confirmClosedMsg: cancelled; say is for the status line.
-	confirmClosedMsg struct{ say string }
-	// confirmConflictMsg: the dry run found the target changed since it was read; with a
+	// ConfirmedMsg: y on a plan that can be written; the Model writes the change.
+	ConfirmedMsg struct{ Change *Change }
+	// ConfirmEditMsg: e; back to the change's form, nothing written.
+	ConfirmEditMsg struct{ Change *Change }
+	// ConfirmClosedMsg: cancelled; Say is for the status line.
+	ConfirmClosedMsg struct{ Say string }
+	// ConfirmConflictMsg: the dry run found the target changed since it was read; with a
 	// form, the form reopens with the draft; either way the new version is read.
-	confirmConflictMsg struct {
-		ch     *change
-		object string
-		reopen bool
+	ConfirmConflictMsg struct {
+		Change *Change
+		Object string
+		Reopen bool
 	}
 )
 
-// Update takes the change's dry run (planMsg) or a key.
-func (c *Confirm) Update(com common, msg tea.Msg) (tea.Cmd, tea.Msg) {
+// Update takes the change's dry run (PlanMsg) or a key.
+func (c *Confirm) Update(com common.Common, msg tea.Msg) (tea.Cmd, tea.Msg) {
 	switch msg := msg.(type) {
-	case planMsg:
+	case PlanMsg:
 		return nil, c.onPlan(msg)
 	case tea.KeyPressMsg:
 		return nil, c.key(com, msg)
@@ -127,97 +88,68 @@ func (c *Confirm) Update(com common, msg tea.Msg) (tea.Cmd, tea.Msg) {
 }
 
 // onPlan takes the dry run of the change shown.
-func (c *Confirm) onPlan(msg planMsg) tea.Msg {
-	if c.ch != msg.ch {
+func (c *Confirm) onPlan(msg PlanMsg) tea.Msg {
+	if c.ch != msg.Change {
 		return nil
 	}
-	c.checking, c.plan, c.effects = false, msg.plan, msg.effects
+	c.checking, c.plan, c.effects = false, msg.Plan, msg.Effects
 	var ce *store.ConflictError
-	if errors.As(msg.err, &ce) && msg.ch.form != nil {
+	if errors.As(msg.Err, &ce) && msg.Change.Form != nil {
 		// The target changed since the form opened: back to the form, draft kept.
-		return confirmConflictMsg{ch: msg.ch, object: ce.Object, reopen: true}
+		return ConfirmConflictMsg{Change: msg.Change, Object: ce.Object, Reopen: true}
 	}
-	if msg.err != nil {
-		c.problem = reason(msg.err)
+	if msg.Err != nil {
+		c.problem = Reason(msg.Err)
 	}
 	if ce != nil {
 		// No form to go back to (C): the new version is read, and C again checks it.
 		c.problem += "; the new version is being read: esc, read it, then start again"
-		return confirmConflictMsg{ch: msg.ch, object: ce.Object}
+		return ConfirmConflictMsg{Change: msg.Change, Object: ce.Object}
 	}
 	return nil
 }
 
 // key handles a key while the confirmation is open.
-func (c *Confirm) key(com common, msg tea.KeyPressMsg) tea.Msg {
+func (c *Confirm) key(com common.Common, msg tea.KeyPressMsg) tea.Msg {
 	switch {
 	case key.Matches(msg, c.keys.Yes):
 		if c.checking {
-			return statusMsg{text: "still checking the change: y is offered once every check has passed", ok: true}
+			return common.StatusMsg{Text: "still checking the change: y is offered once every check has passed", OK: true}
 		}
 		if c.problem != "" {
-			return statusMsg{text: "this change cannot be written: " + c.problem}
+			return common.StatusMsg{Text: "this change cannot be written: " + c.problem}
 		}
-		return confirmedMsg{ch: c.ch}
-	case key.Matches(msg, c.keys.Edit) && c.ch.form != nil:
-		return confirmEditMsg{ch: c.ch}
-	case key.Matches(msg, c.keys.Down):
-		c.offset++
-	case key.Matches(msg, c.keys.Up):
-		c.offset--
-	case key.Matches(msg, c.keys.PageDown):
-		c.offset += max(com.height-4, 1)
-	case key.Matches(msg, c.keys.PageUp):
-		c.offset -= max(com.height-4, 1)
+		return ConfirmedMsg{Change: c.ch}
+	case key.Matches(msg, c.keys.Edit) && c.ch.Form != nil:
+		return ConfirmEditMsg{Change: c.ch}
 	case key.Matches(msg, c.keys.Cancel):
-		return confirmClosedMsg{say: "cancelled: nothing was written"}
-	}
-	return nil
-}
-
-// onConfirm does what the confirmation answered.
-func (m *Model) onConfirm(msg tea.Msg) tea.Cmd {
-	switch msg := msg.(type) {
-	case confirmedMsg:
-		m.confirm = nil
-		return m.writes.Apply(msg.ch)
-	case confirmEditMsg:
-		m.confirm = nil
-		m.flashInfo("back to the form: nothing was written")
-		return m.openForm(msg.ch.form)
-	case confirmClosedMsg:
-		m.confirm = nil
-		m.flashInfo(msg.say)
-	case confirmConflictMsg:
-		if !msg.reopen {
-			return m.reloadAll()
-		}
-		m.confirm = nil
-		return tea.Batch(m.reopenAfterConflict(msg.ch, msg.object), m.reloadAll())
+		return ConfirmClosedMsg{Say: "cancelled: nothing was written"}
+	default:
+		c.offset = scroll(msg, c.offset, max(c.height-4, 1))
 	}
 	return nil
 }
 
 // Title is the dialog's title.
 func (c *Confirm) Title() string {
-	if c.ch.redo {
-		return "confirm · redo: take back " + c.ch.undo.Change
+	if c.ch.Redo {
+		return "confirm · redo: take back " + c.ch.Undo.Change
 	}
-	if c.ch.undo != nil {
-		return "confirm · undo " + c.ch.undo.Change
+	if c.ch.Undo != nil {
+		return "confirm · undo " + c.ch.Undo.Change
 	}
-	if c.ch.rewind != nil {
-		return "confirm · rewind to " + c.ch.rewind.To
+	if c.ch.Rewind != nil {
+		return "confirm · rewind to " + c.ch.Rewind.To
 	}
-	return "confirm · " + c.ch.skill.Name
+	return "confirm · " + c.ch.Skill.Name
 }
 
 // View renders the body: a window of the plan and a fixed footer with the keys.
-func (c *Confirm) View(com common) []string {
-	st := com.st
-	body := c.body(st, com.actor, com.width)
+func (c *Confirm) View(com common.Common) []string {
+	st := com.Styles
+	body := c.body(st, com.Actor, c.width)
 	foot := c.footer(st)
-	win := max(com.height-len(foot)-1, 1)
+	win := max(c.height-len(foot)-1, 1)
 	c.offset = min(max(c.offset, 0), max(len(body)-win, 0))
 	end := min(c.offset+win, len(body))
 	out := append([]string{}, body[c.offset:end]...)
@@ -234,7 +166,7 @@ func (c *Confirm) View(com common) []string {
 
 func (c *Confirm) footer(st *themes.Styles) []string {
 	edit := ""
-	if c.ch.form != nil {
+	if c.ch.Form != nil {
 		edit = st.Muted.Render(" · e edit")
 	}
 	switch {
@@ -255,23 +187,23 @@ func (c *Confirm) body(st *themes.Styles, actor string, w int) []string {
 			lines = append(lines, indent+style(l))
 		}
 	}
-	if ch.redo {
+	if ch.Redo {
 		lines = append(lines, st.Bold.Render("Redo what the last undo of this session took back?"))
-		add(st.Muted.Render, "  ", fmt.Sprintf("take back %s (the undo by %s), which writes back what it reverted", ch.undo.Change, ch.undo.Actor))
-	} else if ch.undo != nil {
+		add(st.Muted.Render, "  ", fmt.Sprintf("take back %s (the undo by %s), which writes back what it reverted", ch.Undo.Change, ch.Undo.Actor))
+	} else if ch.Undo != nil {
 		lines = append(lines, st.Bold.Render("Undo the last change of this session?"))
-		add(st.Muted.Render, "  ", fmt.Sprintf("revert %s (%s by %s)", ch.undo.Change, ch.undo.Skill, ch.undo.Actor))
-		for _, id := range ch.undo.Created {
-			add(st.Muted.Render, "  ", fmt.Sprintf("remove %s (created by %s; backed up first)", id, ch.undo.Change))
+		add(st.Muted.Render, "  ", fmt.Sprintf("revert %s (%s by %s)", ch.Undo.Change, ch.Undo.Skill, ch.Undo.Actor))
+		for _, id := range ch.Undo.Created {
+			add(st.Muted.Render, "  ", fmt.Sprintf("remove %s (created by %s; backed up first)", id, ch.Undo.Change))
 		}
-	} else if ch.rewind != nil {
-		lines = append(lines, st.Bold.Render("Set the folder back to right after "+ch.rewind.To+"?"))
+	} else if ch.Rewind != nil {
+		lines = append(lines, st.Bold.Render("Set the folder back to right after "+ch.Rewind.To+"?"))
 	} else {
-		v := ch.version
+		v := ch.Version
 		if v == "" {
 			v = "?"
 		}
-		lines = append(lines, st.Bold.Render(fmt.Sprintf("%s on %s", ch.skill.Name, ch.target))+
+		lines = append(lines, st.Bold.Render(fmt.Sprintf("%s on %s", ch.Skill.Name, ch.Target))+
 			st.Muted.Render(fmt.Sprintf("  (the version you saw: %s) as %s", v, actor)))
 	}
 	lines = append(lines, "")
@@ -283,8 +215,8 @@ func (c *Confirm) body(st *themes.Styles, actor string, w int) []string {
 		add(st.Error.Render, "  ", c.problem)
 	default:
 		lines = append(lines, st.Muted.Render("will write:"))
-		if ch.rewind != nil {
-			for _, l := range ch.preview {
+		if ch.Rewind != nil {
+			for _, l := range ch.Preview {
 				add(st.Base.Render, "  ", l)
 			}
 		} else {
@@ -396,4 +328,31 @@ func bySentence(text string) string {
 		out = append(out, model.NormalizeSpace(s.Text))
 	}
 	return strings.Join(out, "\n")
+}
+
+// NewConfirm is the confirmation of a change, checking until its dry run (PlanMsg)
+// arrives; a rewind's plan and consequences were worked out before it opens.
+func NewConfirm(ch *Change) *Confirm {
+	c := &Confirm{ch: ch, checking: true, keys: DefaultConfirmKeyMap()}
+	if ch.Rewind != nil {
+		c.checking, c.effects = false, ch.Rewind.Consequences
+	}
+	return c
+}
+
+// Change is the change confirmed.
+func (c *Confirm) Change() *Change { return c.ch }
+
+// Checking says the dry run is running.
+func (c *Confirm) Checking() bool { return c.checking }
+
+// Problem is why the change cannot be written ("" when it can, or still checking).
+func (c *Confirm) Problem() string { return c.problem }
+
+// KeyMap is the confirmation's keys as help lists them: its own and how it scrolls (the
+// navigation keys).
+func (c *Confirm) KeyMap() []key.Binding {
+	k := DefaultConfirmKeyMap()
+	return []key.Binding{k.Yes, k.Edit, common.NavHelp(nav.Down, "j/↓", "scroll down"), common.NavHelp(nav.Up, "k/↑", "scroll up"),
+		common.NavHelp(nav.PageDown, "pgdn/space", "page down", "pgdown", "space", "ctrl+d"), common.NavHelp(nav.PageUp, "pgup", "page up"), k.Cancel}
 }

@@ -1,8 +1,7 @@
-package tui
+package dialog
 
 import (
 	"fmt"
-	"slices"
 	"strings"
 
 	"charm.land/bubbles/v2/key"
@@ -12,6 +11,7 @@ import (
 	"referee/mathtext"
 	"referee/model"
 	"referee/skill"
+	"referee/tui/common"
 	"referee/views"
 )
 
@@ -25,61 +25,18 @@ import (
 // settled and its note says how, so the same proposal cannot be decided twice: H on it
 // says who decided it, when.
 
-// needDecision is H's disabled reason: no proposal here, or one already decided (by
-// whom, when).
-func needDecision(m *Model) string {
-	if why := m.travel.ReadOnly(); why != "" {
-		return why
-	}
-	st := m.selectedStatement()
-	if st == nil {
-		return "nothing to decide here: select a statement with a proposed modification (~ modify)"
-	}
-	if _, ok := model.ProposalOf(st); !ok {
-		return "nothing to decide here: " + st.ID + " has no proposed modification (a MODIFICATION note)"
-	}
-	if !model.ProposalOpen(st) {
-		return m.decidedBy(st)
-	}
-	return ""
-}
-
-// decidedBy says who settled a statement's proposal, when, and how: the last change
-// of the log that wrote the statement, and its last note.
-func (m *Model) decidedBy(st *model.Statement) string {
-	out := "already decided"
-	if snap := m.present().snap; snap != nil {
-		for i := len(snap.Log) - 1; i >= 0; i-- {
-			e := snap.Log[i]
-			if slices.Contains(e.Modification, st.ID) {
-				out += fmt.Sprintf(" by %s at %s (%s %s)", model.SanitizeLine(e.By), e.At, e.ID, e.Skill)
-				break
-			}
-		}
-	}
-	out += ": " + st.ID + " is " + model.StatementPhase(m.snap, st).String()
-	if n := len(st.Progresses); n > 0 {
-		out += " · " + model.SanitizeLine(st.Progresses[n-1])
-	}
-	return out
-}
-
 // DecideKeyMap is the decision's keys: one letter per outcome, none shared.
 type DecideKeyMap struct {
-	Accept, False, Abandon, Down, Up, PageDown, PageUp, Close key.Binding
+	Accept, False, Abandon, Close key.Binding
 }
 
 // DefaultDecideKeyMap returns the decision's keys.
 func DefaultDecideKeyMap() DecideKeyMap {
 	return DecideKeyMap{
-		Accept:   key.NewBinding(key.WithKeys("a"), key.WithHelp("a", "accept")),
-		False:    key.NewBinding(key.WithKeys("f"), key.WithHelp("f", "reject: false as stated")),
-		Abandon:  key.NewBinding(key.WithKeys("x"), key.WithHelp("x", "reject: no longer needed")),
-		Down:     key.NewBinding(key.WithKeys("j", "down"), key.WithHelp("j/↓", "scroll down")),
-		Up:       key.NewBinding(key.WithKeys("k", "up"), key.WithHelp("k/↑", "scroll up")),
-		PageDown: key.NewBinding(key.WithKeys("pgdown", "space", "ctrl+d"), key.WithHelp("pgdn", "page down")),
-		PageUp:   key.NewBinding(key.WithKeys("pgup", "ctrl+u"), key.WithHelp("pgup", "page up")),
-		Close:    key.NewBinding(key.WithKeys("esc", "q", "n"), key.WithHelp("esc", "close: nothing is decided")),
+		Accept:  key.NewBinding(key.WithKeys("a"), key.WithHelp("a", "accept")),
+		False:   key.NewBinding(key.WithKeys("f"), key.WithHelp("f", "reject: false as stated")),
+		Abandon: key.NewBinding(key.WithKeys("x"), key.WithHelp("x", "reject: no longer needed")),
+		Close:   key.NewBinding(key.WithKeys("esc", "q", "n"), key.WithHelp("esc", "close: nothing is decided")),
 	}
 }
 
@@ -92,32 +49,29 @@ type Decide struct {
 	math   mathtext.Mode
 	offset int
 	keys   DecideKeyMap
+	size
 }
 
-// decideMsg is the outcome chosen; the Model starts the change.
-type decideMsg struct {
-	d        *Decide
-	decision string
+// DecidedMsg is the outcome chosen, with the proposal; the workbench starts the change.
+type DecidedMsg struct {
+	Old      *model.Statement
+	Proposal model.Proposal
+	Parent   string // where the old statement stands, or ""
+	Decision string
 }
 
-// decideClosedMsg says the dialog was closed without a decision.
-type decideClosedMsg struct{}
-
-// openDecision shows the selected statement's proposal and its outcomes.
-func (m *Model) openDecision() tea.Cmd {
-	st := m.selectedStatement()
-	p, _ := model.ProposalOf(st)
-	r, _ := m.tree.Selected()
-	parent := ""
-	up := m.idPath(r.Path)
-	for i := len(up) - 2; i >= 0 && parent == ""; i-- {
-		if !strings.HasPrefix(up[i], "#") { // a group (premises) is no parent
-			parent = up[i]
-		}
-	}
-	m.decide = &Decide{old: st, p: p, parent: parent, math: m.math, keys: DefaultDecideKeyMap()}
-	return nil
+// NewDecide is the dialog of old's proposal p; parent is where old stands ("" when
+// unattached), math how its math shows.
+func NewDecide(old *model.Statement, p model.Proposal, parent string, math mathtext.Mode) *Decide {
+	return &Decide{old: old, p: p, parent: parent, math: math, keys: DefaultDecideKeyMap()}
 }
+
+func (d *Decide) decided(decision string) DecidedMsg {
+	return DecidedMsg{Old: d.old, Proposal: d.p, Parent: d.parent, Decision: decision}
+}
+
+// DecideClosedMsg says the dialog was closed without a decision.
+type DecideClosedMsg struct{}
 
 // Title is the dialog's title.
 func (d *Decide) Title() string {
@@ -125,7 +79,7 @@ func (d *Decide) Title() string {
 }
 
 // Update takes a key.
-func (d *Decide) Update(com common, msg tea.Msg) (tea.Cmd, tea.Msg) {
+func (d *Decide) Update(com common.Common, msg tea.Msg) (tea.Cmd, tea.Msg) {
 	km, ok := msg.(tea.KeyPressMsg)
 	if !ok {
 		return nil, nil
@@ -133,23 +87,17 @@ func (d *Decide) Update(com common, msg tea.Msg) (tea.Cmd, tea.Msg) {
 	switch {
 	case key.Matches(km, d.keys.Accept):
 		if d.p.Claim == "" {
-			return nil, statusMsg{text: "the proposal gives no new wording: accept it by hand (W or S with the claim you want), or reject it"}
+			return nil, common.StatusMsg{Text: "the proposal gives no new wording: accept it by hand (W or S with the claim you want), or reject it"}
 		}
-		return nil, decideMsg{d: d, decision: skill.DecisionAccept}
+		return nil, d.decided(skill.DecisionAccept)
 	case key.Matches(km, d.keys.False):
-		return nil, decideMsg{d: d, decision: skill.DecisionFalse}
+		return nil, d.decided(skill.DecisionFalse)
 	case key.Matches(km, d.keys.Abandon):
-		return nil, decideMsg{d: d, decision: skill.DecisionAbandon}
-	case key.Matches(km, d.keys.Down):
-		d.offset++
-	case key.Matches(km, d.keys.Up):
-		d.offset--
-	case key.Matches(km, d.keys.PageDown):
-		d.offset += max(com.height-4, 1)
-	case key.Matches(km, d.keys.PageUp):
-		d.offset -= max(com.height-4, 1)
+		return nil, d.decided(skill.DecisionAbandon)
 	case key.Matches(km, d.keys.Close):
-		return nil, decideClosedMsg{}
+		return nil, DecideClosedMsg{}
+	default:
+		d.offset = scroll(km, d.offset, max(d.height-4, 1))
 	}
 	return nil, nil
 }
@@ -165,8 +113,8 @@ func (d *Decide) text(s string, w int) []string {
 }
 
 // View renders the proposal whole and the outcomes, scrolling, with the keys below.
-func (d *Decide) View(com common) []string {
-	st, w := com.st, com.width
+func (d *Decide) View(com common.Common) []string {
+	st, w := com.Styles, d.width
 	var body []string
 	section := func(title string) { body = append(body, "", st.Muted.Render(title)) }
 	item := func(indent, text string) {
@@ -230,7 +178,7 @@ func (d *Decide) View(com common) []string {
 
 	foot := st.Danger.Render("a") + st.Muted.Render(" accept · ") + st.Danger.Render("f") + st.Muted.Render(" false · ") +
 		st.Danger.Render("x") + st.Muted.Render(" abandon · j/k scroll · esc closes")
-	win := max(com.height-2, 1)
+	win := max(d.height-2, 1)
 	d.offset = min(max(d.offset, 0), max(len(body)-win, 0))
 	end := min(d.offset+win, len(body))
 	out := append([]string{}, body[d.offset:end]...)
@@ -244,30 +192,8 @@ func (d *Decide) View(com common) []string {
 	return append(out, st.Accent.Render(strings.Join(more, " · ")), foot)
 }
 
-// onDecide starts the change the decision asked for (its form, then the confirmation).
-func (m *Model) onDecide(msg tea.Msg) tea.Cmd {
-	m.decide = nil
-	dm, ok := msg.(decideMsg)
-	if !ok {
-		m.flashInfo("closed: nothing was decided")
-		return nil
-	}
-	d := dm.d
-	sk, _ := skill.Lookup("decide-modification")
-	values := map[string]string{"decision": dm.decision}
-	about := ""
-	switch dm.decision {
-	case skill.DecisionAccept:
-		values["claim"] = d.p.Claim
-		values["premises"] = strings.Join(d.p.Premises, "\n")
-		values["parent_id"] = d.parent
-		about = "Accept " + d.old.ID + "'s proposed modification: the claim below becomes a new statement, and " + d.old.ID + " is settled as replaced. Edit the claim if you want; ctrl+s shows what it will do."
-	case skill.DecisionFalse:
-		values["reason"] = d.p.Rationale
-		about = "Reject " + d.old.ID + "'s proposed modification: the claim is false as stated. The reason is the counterexample."
-	case skill.DecisionAbandon:
-		values["reason"] = d.p.Rationale
-		about = "Reject " + d.old.ID + "'s proposed modification: " + d.old.ID + " is no longer needed, and is abandoned."
-	}
-	return m.startSkillOn(sk, d.old.ID, values, about)
+// KeyMap is the decision's keys: its own and how it scrolls (the navigation keys).
+func (d *Decide) KeyMap() []key.Binding {
+	k := DefaultDecideKeyMap()
+	return append([]key.Binding{k.Accept, k.False, k.Abandon, k.Close}, nav.Bindings()...)
 }

@@ -1,4 +1,4 @@
-package tui
+package dialog
 
 import (
 	"fmt"
@@ -16,6 +16,7 @@ import (
 	"referee/model"
 	"referee/skill"
 	"referee/themes"
+	"referee/tui/common"
 )
 
 type fieldKind uint8
@@ -95,27 +96,30 @@ type Form struct {
 	fields []field
 	focus  int
 	err    string
-	warn   string // a field disagrees with another (the R form's number and quote)
+	// Warn says a field disagrees with another (the R form's number and quote).
+	Warn   string
 	width  int
 	height int // lines the body may take; the form scrolls to keep the focused field in view
 	offset int
 	keys   FormKeyMap
 	dark   bool
-	submit func(vals map[string]any) tea.Cmd
-	// changed runs after a field's value changed by a key (keeps fields in step).
-	changed func(f *Form, name string)
-	// change is the change the form fills in; note is shown above the fields (why it
+	// Submit takes the values of a form that checks out: the change's confirmation.
+	Submit func(vals map[string]any) tea.Cmd
+	// Changed runs after a field's value changed by a key (keeps fields in step).
+	Changed func(f *Form, name string)
+	// Change is the change the form fills in; Note is shown above the fields (why it
 	// was reopened: a conflict, and the new version).
-	change *change
-	note   []string
-	editor string // the $EDITOR override (Options.Editor)
-	typed  bool   // a field was changed by a key: worth keeping as a draft
+	Change *Change
+	Note   []string
+	Editor string // the $EDITOR override (Options.Editor)
+	Typed  bool   // a field was changed by a key: worth keeping as a draft
 
-	// noEditor is why ctrl+e runs no editor (over SSH it would run on the server).
-	noEditor string
+	// NoEditor is why ctrl+e runs no editor (over SSH it would run on the server).
+	NoEditor string
 }
 
-func newForm(title, about string) *Form {
+// NewForm is an empty form; FieldFor adds its fields.
+func NewForm(title, about string) *Form {
 	return &Form{title: title, about: about, keys: DefaultFormKeyMap(), dark: true}
 }
 
@@ -133,7 +137,7 @@ func (f *Form) add(fl field) *Form {
 		ta.SetStyles(areaStyles(f.dark))
 		fl.area = ta
 	default:
-		in := newInput(f.dark)
+		in := NewInput(f.dark)
 		in.Prompt = ""
 		in.CharLimit = 0
 		fl.input = in
@@ -142,10 +146,10 @@ func (f *Form) add(fl field) *Form {
 	return f
 }
 
-// fieldFor adds the field of a skill parameter: its kind from the parameter's (a list
+// FieldFor adds the field of a skill parameter: its kind from the parameter's (a list
 // one item a line; a long text several lines; an enum a choice), its label from the
 // parameter's help.
-func (f *Form) fieldFor(p skill.Param, value string) *Form {
+func (f *Form) FieldFor(p skill.Param, value string) *Form {
 	fl := field{name: p.Name, label: labelOf(p), required: p.Required}
 	switch {
 	case len(p.Enum) > 0:
@@ -173,8 +177,8 @@ func labelOf(p skill.Param) string {
 	return strings.ToUpper(h[:1]) + h[1:]
 }
 
-// setDark restyles the inputs for the background.
-func (f *Form) setDark(dark bool) {
+// SetDark restyles the inputs for the background.
+func (f *Form) SetDark(dark bool) {
 	f.dark = dark
 	for i := range f.fields {
 		switch f.fields[i].kind {
@@ -182,20 +186,21 @@ func (f *Form) setDark(dark bool) {
 		case fieldList, fieldLong:
 			f.fields[i].area.SetStyles(areaStyles(dark))
 		default:
-			f.fields[i].input.SetStyles(inputStyles(dark))
+			f.fields[i].input.SetStyles(InputStyles(dark))
 		}
 	}
 }
 
-// newInput is a text input with a steady (non-blinking) cursor: no timer runs while
+// NewInput is a text input with a steady (non-blinking) cursor: no timer runs while
 // the reviewer reads, and what is on screen does not depend on when it was drawn.
-func newInput(dark bool) textinput.Model {
+func NewInput(dark bool) textinput.Model {
 	in := textinput.New()
-	in.SetStyles(inputStyles(dark))
+	in.SetStyles(InputStyles(dark))
 	return in
 }
 
-func inputStyles(dark bool) textinput.Styles {
+// InputStyles are a text input's styles for the background, with a steady cursor.
+func InputStyles(dark bool) textinput.Styles {
 	st := textinput.DefaultStyles(dark)
 	st.Cursor.Blink = false
 	return st
@@ -328,12 +333,13 @@ func (f *Form) values() (map[string]any, string) {
 	return out, ""
 }
 
-// formEditedMsg brings a field's text back from $EDITOR.
-type formEditedMsg struct {
-	form  *Form
-	field string
-	text  string
-	err   error
+// FormEditedMsg brings a field's text back from $EDITOR; the workbench puts it in with
+// Edited.
+type FormEditedMsg struct {
+	Form  *Form
+	Field string
+	Text  string
+	Err   error
 }
 
 // editField opens $EDITOR on the focused text field: the temporary file is written in
@@ -343,15 +349,15 @@ func (f *Form) editField() tea.Cmd {
 	if fl.kind == fieldChoice || fl.kind == fieldNumber {
 		return nil
 	}
-	text, name, argv := fl.value(), fl.name, editorArgv(f.editor)
-	if f.noEditor != "" {
-		f.err = f.noEditor
+	text, name, argv := fl.value(), fl.name, EditorArgv(f.Editor)
+	if f.NoEditor != "" {
+		f.err = f.NoEditor
 		return nil
 	}
 	return func() tea.Msg {
 		tmp, err := os.CreateTemp("", "referee-field-*.md")
 		if err != nil {
-			return formEditedMsg{form: f, field: name, err: err}
+			return FormEditedMsg{Form: f, Field: name, Err: err}
 		}
 		_, werr := tmp.WriteString(text)
 		if cerr := tmp.Close(); werr == nil {
@@ -359,7 +365,7 @@ func (f *Form) editField() tea.Cmd {
 		}
 		if werr != nil {
 			_ = os.Remove(tmp.Name())
-			return formEditedMsg{form: f, field: name, err: werr}
+			return FormEditedMsg{Form: f, Field: name, Err: werr}
 		}
 		path := tmp.Name()
 		return tea.ExecProcess(exec.Command(argv[0], append(argv[1:], path)...), func(err error) tea.Msg {
@@ -368,23 +374,23 @@ func (f *Form) editField() tea.Cmd {
 			if err == nil {
 				err = rerr
 			}
-			return formEditedMsg{form: f, field: name, text: strings.TrimRight(string(data), "\n"), err: err}
+			return FormEditedMsg{Form: f, Field: name, Text: strings.TrimRight(string(data), "\n"), Err: err}
 		})()
 	}
 }
 
-// formDoneMsg says the form closed: submitted, or cancelled (its draft is then kept).
-type formDoneMsg struct{ cancelled bool }
+// FormDoneMsg says the form closed: submitted, or cancelled (its draft is then kept).
+type FormDoneMsg struct{ Cancelled bool }
 
 // Update takes a key, or what the focused field's editor wants (the cursor's blink);
-// it answers formDoneMsg when the form closes.
-func (f *Form) Update(_ common, msg tea.Msg) (tea.Cmd, tea.Msg) {
+// it answers FormDoneMsg when the form closes.
+func (f *Form) Update(_ common.Common, msg tea.Msg) (tea.Cmd, tea.Msg) {
 	cmd, done := f.handle(msg)
 	if !done {
 		return cmd, nil
 	}
 	km, _ := msg.(tea.KeyPressMsg)
-	return cmd, formDoneMsg{cancelled: key.Matches(km, f.keys.Cancel)}
+	return cmd, FormDoneMsg{Cancelled: key.Matches(km, f.keys.Cancel)}
 }
 
 // handle is Update; done reports that the form closed (cancelled or submitted).
@@ -434,9 +440,9 @@ func (f *Form) handle(msg tea.Msg) (cmd tea.Cmd, done bool) {
 		cur.input, cmd = cur.input.Update(msg)
 	}
 	if cur.value() != before {
-		f.typed = true
-		if f.changed != nil {
-			f.changed(f, cur.name)
+		f.Typed = true
+		if f.Changed != nil {
+			f.Changed(f, cur.name)
 		}
 	}
 	return cmd, false
@@ -449,7 +455,27 @@ func (f *Form) trySubmit() (tea.Cmd, bool) {
 		return nil, false
 	}
 	f.err = ""
-	return f.submit(vals), true
+	return f.Submit(vals), true
+}
+
+// Title is the form's title.
+func (f *Form) Title() string { return f.title }
+
+// Err is what the last submit found wrong ("" when nothing).
+func (f *Form) Err() string { return f.err }
+
+// Edited puts a field's text from $EDITOR in, keeping the fields in step.
+func (f *Form) Edited(name, text string) {
+	f.SetValue(name, text)
+	if f.Changed != nil {
+		f.Changed(f, name)
+	}
+}
+
+// SetSize sets the form's inner width and how many lines its body may take.
+func (f *Form) SetSize(w, h int) {
+	f.SetWidth(w)
+	f.SetHeight(h)
 }
 
 // SetHeight sets how many lines the body may take.
@@ -457,8 +483,8 @@ func (f *Form) SetHeight(h int) { f.height = max(h, 4) }
 
 // View renders the form's body (the dialog frame is drawn by the caller): a window
 // that keeps the focused field in view, saying what is above and below.
-func (f *Form) View(com common) []string {
-	st := com.st
+func (f *Form) View(com common.Common) []string {
+	st := com.Styles
 	lines, from, to := f.lines(st)
 	foot := lines[len(lines)-1]
 	lines = lines[:len(lines)-1]
@@ -488,14 +514,14 @@ func (f *Form) View(com common) []string {
 // lines are every line of the form, the first and last line of the focused field, and
 // the key hint last.
 func (f *Form) lines(st *themes.Styles) (lines []string, from, to int) {
-	for _, n := range f.note {
-		lines = append(lines, wrapLines(st.Warn, model.SanitizeLine(n), f.width)...)
+	for _, n := range f.Note {
+		lines = append(lines, WrapLines(st.Warn, model.SanitizeLine(n), f.width)...)
 	}
-	if len(f.note) > 0 {
+	if len(f.Note) > 0 {
 		lines = append(lines, "")
 	}
 	if f.about != "" {
-		lines = append(lines, wrapLines(st.Muted, f.about, f.width)...)
+		lines = append(lines, WrapLines(st.Muted, f.about, f.width)...)
 		lines = append(lines, "")
 	}
 	for i, fl := range f.fields {
@@ -527,7 +553,7 @@ func (f *Form) lines(st *themes.Styles) (lines []string, from, to int) {
 					opts = append(opts, st.Muted.Render(" "+c+" "))
 				}
 			}
-			lines = append(lines, wrapJoin(opts, f.width-4, "    ")...)
+			lines = append(lines, WrapJoin(opts, f.width-4, "    ")...)
 		case fl.multiline():
 			for l := range strings.SplitSeq(fl.area.View(), "\n") {
 				lines = append(lines, "    "+l)
@@ -540,31 +566,40 @@ func (f *Form) lines(st *themes.Styles) (lines []string, from, to int) {
 		}
 	}
 	lines = append(lines, "")
-	if f.warn != "" {
-		lines = append(lines, wrapLines(st.Warn, "⚠ "+f.warn, f.width)...)
+	if f.Warn != "" {
+		lines = append(lines, WrapLines(st.Warn, "⚠ "+f.Warn, f.width)...)
 	}
 	if f.err != "" {
 		lines = append(lines, st.Error.Render("⚠ "+f.err))
 	}
-	if f.warn != "" || f.err != "" {
+	if f.Warn != "" || f.err != "" {
 		to = len(lines) - 1 // a warning is read with the field
 	}
 	lines = append(lines, st.Faint.Render("enter next · ctrl+s review · esc cancel · ←/→ choose · ctrl+e $EDITOR"))
 	return lines, from, to
 }
 
-// onFormEdited puts the text $EDITOR returned into its field, if the form is still open.
-func (m *Model) onFormEdited(msg formEditedMsg) tea.Cmd {
-	if msg.err != nil {
-		m.showError("the editor failed; the field is unchanged", msg.err.Error())
-		return nil
+// SetErr sets what the form says is wrong ("" clears it).
+func (f *Form) SetErr(s string) { f.err = s }
+
+// FocusField focuses the i-th field.
+func (f *Form) FocusField(i int) tea.Cmd {
+	f.focus = min(max(i, 0), len(f.fields)-1)
+	return f.focusCmd()
+}
+
+// FieldKind is the kind of the field of a parameter ("text", "number", "choice",
+// "list", "long") and its label; ok is false when the form has no such field.
+func (f *Form) FieldKind(name string) (kind, label string, ok bool) {
+	fl := f.field(name)
+	if fl == nil {
+		return "", "", false
 	}
-	if m.form != msg.form {
-		return nil
-	}
-	m.form.SetValue(msg.field, msg.text)
-	if m.form.changed != nil {
-		m.form.changed(m.form, msg.field)
-	}
-	return nil
+	return [...]string{fieldText: "text", fieldNumber: "number", fieldChoice: "choice", fieldList: "list", fieldLong: "long"}[fl.kind], fl.label, true
+}
+
+// KeyMap is the form's keys, as help lists them.
+func (f *Form) KeyMap() []key.Binding {
+	k := f.keys
+	return []key.Binding{k.Next, k.Prev, k.Left, k.Right, k.NewLine, k.Editor, k.Submit, k.Cancel}
 }
