@@ -12,6 +12,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"referee/model"
+	"referee/model/similar"
 	"referee/store"
 )
 
@@ -431,24 +432,24 @@ func (s *server) similar(ctx context.Context, id string, top int) (any, error) {
 	if snap.Statements.Get(id) == nil {
 		return nil, fmt.Errorf("%s does not exist in %s", id, s.dir)
 	}
-	var matches []model.Match
-	var retreads []model.Retread
-	read := func(ix *model.SimilarityIndex) { matches, retreads = ix.Similar(id, top), ix.RetreadsOf(id) }
+	var matches []similar.Match
+	var retreads []similar.Retread
+	read := func(ix *similar.SimilarityIndex) { matches, retreads = ix.Similar(id, top), ix.RetreadsOf(id) }
 	if s.eng != nil {
 		s.eng.similarity(snap, read)
 	} else {
-		read(model.NewSimilarityIndex(snap))
+		read(similar.NewSimilarityIndex(snap))
 	}
 	if matches == nil {
-		matches = []model.Match{}
+		matches = []similar.Match{}
 	}
 	if retreads == nil {
-		retreads = []model.Retread{}
+		retreads = []similar.Retread{}
 	}
 	return struct {
-		ID       string          `json:"id"`
-		Similar  []model.Match   `json:"similar"`
-		Retreads []model.Retread `json:"retreads"`
+		ID       string            `json:"id"`
+		Similar  []similar.Match   `json:"similar"`
+		Retreads []similar.Retread `json:"retreads"`
 	}{id, matches, retreads}, nil
 }
 

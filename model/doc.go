@@ -13,7 +13,7 @@
 //     proved and stale marks) and Graph.Update brings it to a newer snapshot by what
 //     changed. Objects, the maps both hold per object, copy only what a change touched.
 //   - Reading aids over a snapshot: blocking scores and the review order, the graveyard,
-//     similar statements and re-treads (SimilarityIndex), object diffs, the stall alarm.
+//     object diffs, the stall alarm. Similar statements and re-treads are in model/similar.
 //
 // It imports nothing of referee's: store reads and writes files into it, and the views
 // and the workbench draw from it.

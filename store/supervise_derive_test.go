@@ -12,6 +12,7 @@ import (
 
 	"referee/internal/testshared"
 	"referee/model"
+	"referee/model/similar"
 )
 
 func loadDerived(t *testing.T, dir string) (*model.Snapshot, *model.Graph) {
@@ -93,7 +94,7 @@ func TestRetreadThreshold(t *testing.T) {
 	}
 	for dir, want := range closest {
 		snap, _ := loadDerived(t, dir)
-		ix := model.NewSimilarityIndex(snap)
+		ix := similar.NewSimilarityIndex(snap)
 		ids := slices.SortedFunc(snap.Statements.Keys(), model.CompareIDs)
 		best, bestScore := "", -1.0
 		for i, a := range ids {
@@ -103,8 +104,8 @@ func TestRetreadThreshold(t *testing.T) {
 				}
 			}
 		}
-		if best != want || bestScore > model.RetreadThreshold-0.1 {
-			t.Errorf("%s: closest distinct pair %s, want %s (threshold %v)", dir, best, want, model.RetreadThreshold)
+		if best != want || bestScore > similar.RetreadThreshold-0.1 {
+			t.Errorf("%s: closest distinct pair %s, want %s (threshold %v)", dir, best, want, similar.RetreadThreshold)
 		}
 		if r := ix.Retreads(); len(r) != 0 {
 			t.Errorf("%s: re-treads %+v", dir, r)
@@ -129,8 +130,8 @@ func TestRetreadsCaught(t *testing.T) {
 			t.Fatal(err)
 		}
 		snap, _ := loadDerived(t, dir)
-		got := model.Retreads(snap)
-		if len(got) != 1 || got[0].ID != c.id || got[0].Of != c.of || got[0].OfStatus != c.status || got[0].Score < model.RetreadThreshold {
+		got := similar.Retreads(snap)
+		if len(got) != 1 || got[0].ID != c.id || got[0].Of != c.of || got[0].OfStatus != c.status || got[0].Score < similar.RetreadThreshold {
 			t.Errorf("%q: re-treads %+v, want one of %s", c.claim, got, c.of)
 			continue
 		}

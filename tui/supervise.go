@@ -7,6 +7,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"referee/model"
+	"referee/model/similar"
 	"referee/views"
 )
 
@@ -52,8 +53,8 @@ type supervision struct {
 type extras struct {
 	snap     *model.Snapshot
 	sim      *similarity
-	claims   uint64                     // sim's count of claim changes when made: similar statements hold while it stays
-	retreads map[string][]model.Retread // by the statement that repeats an older one
+	claims   uint64                       // sim's count of claim changes when made: similar statements hold while it stays
+	retreads map[string][]similar.Retread // by the statement that repeats an older one
 	graves   []model.Grave
 	review   []string
 }
@@ -71,8 +72,8 @@ const similarK = 5
 // alone.
 type similarity struct {
 	mu       sync.Mutex
-	ix       *model.SimilarityIndex
-	retreads map[string][]model.Retread
+	ix       *similar.SimilarityIndex
+	retreads map[string][]similar.Retread
 	claims   uint64
 
 	graves model.Graves
@@ -87,7 +88,7 @@ type similarity struct {
 func (s *similarity) extras(snap *model.Snapshot, g *model.Graph) *extras {
 	s.mu.Lock()
 	if s.ix == nil {
-		s.ix = model.NewSimilarityIndex(snap)
+		s.ix = similar.NewSimilarityIndex(snap)
 		s.retreads, s.claims = s.ix.RetreadsByID(), s.claims+1
 	} else {
 		changed, claims, rebuilt := s.ix.Update(snap)
@@ -113,7 +114,7 @@ func (s *similarity) extras(snap *model.Snapshot, g *model.Graph) *extras {
 
 // similar is the top similarK statements like id, and the count of claim changes they
 // hold for (off the UI goroutine: a pass over every claim).
-func (s *similarity) similar(id string) ([]model.Match, uint64) {
+func (s *similarity) similar(id string) ([]similar.Match, uint64) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.ix.Similar(id, similarK), s.claims

@@ -1,8 +1,10 @@
-package model
+package similar
 
 import (
 	"reflect"
 	"testing"
+
+	"referee/model"
 )
 
 func TestNormalizeClaim(t *testing.T) {
@@ -20,10 +22,10 @@ func TestNormalizeClaim(t *testing.T) {
 	}
 }
 
-func claims(pairs ...string) *Snapshot {
-	s := &Snapshot{Statements: ObjectsOf(map[string]*Statement{})}
+func claims(pairs ...string) *model.Snapshot {
+	s := &model.Snapshot{Statements: model.ObjectsOf(map[string]*model.Statement{})}
 	for i := 0; i+2 < len(pairs)+1; i += 3 {
-		s.Statements.Set(pairs[i], &Statement{ID: pairs[i], Status: pairs[i+1], Conclusion: []string{pairs[i+2]}})
+		s.Statements.Set(pairs[i], &model.Statement{ID: pairs[i], Status: pairs[i+1], Conclusion: []string{pairs[i+2]}})
 	}
 	return s
 }

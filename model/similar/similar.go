@@ -1,11 +1,19 @@
-package model
+// Package similar finds statements whose claims say the same thing: the similarity index
+// (SimilarityIndex) over a snapshot's claims, its scores, and the re-treads it finds — a
+// claim proposed again after an older one was decided. It reads model's snapshots and
+// keeps no state of its own beyond the index.
+package similar
 
 import (
 	"cmp"
 	"math"
+	"regexp"
 	"slices"
 	"strings"
+	"sync"
 	"unicode"
+
+	"referee/model"
 )
 
 // Re-treads: agents often propose again a claim that already failed or already holds.
@@ -55,13 +63,19 @@ type Retread struct {
 }
 
 var (
-	mathSpan   = lazyRegexp(`(?s)\$\$(.+?)\$\$|\$(.+?)\$|\\\((.+?)\\\)|\\\[(.+?)\\\]`)
-	mathToken  = lazyRegexp(`\\[a-z]+|[a-z]|[0-9]+|[^\s{}]`)
-	proseToken = lazyRegexp(`\\[a-z]+|[\pL]+|[0-9]+`)
-	numberRun  = lazyRegexp(`[0-9]+`)
+	mathSpan   = lazy(`(?s)\$\$(.+?)\$\$|\$(.+?)\$|\\\((.+?)\\\)|\\\[(.+?)\\\]`)
+	mathToken  = lazy(`\\[a-z]+|[a-z]|[0-9]+|[^\s{}]`)
+	proseToken = lazy(`\\[a-z]+|[\pL]+|[0-9]+`)
+	numberRun  = lazy(`[0-9]+`)
 	// Layout-only commands: they change how a formula looks, not what it says.
-	mathNoise = lazyRegexp(`\\(?:left|right|bigl|bigr|biggl|biggr|big|bigg|Big|Bigg|displaystyle|textstyle|quad|qquad|mathrm|mathit|mathbf|operatorname|text)\b|\\[,;:! ]`)
+	mathNoise = lazy(`\\(?:left|right|bigl|bigr|biggl|biggr|big|bigg|Big|Bigg|displaystyle|textstyle|quad|qquad|mathrm|mathit|mathbf|operatorname|text)\b|\\[,;:! ]`)
 )
+
+// lazy compiles expr on first use, as model's patterns do: most processes never compare
+// claims.
+func lazy(expr string) func() *regexp.Regexp {
+	return sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(expr) })
+}
 
 // One spelling for symbols written several ways, inside math and out.
 var mathSynonyms = strings.NewReplacer(
@@ -226,7 +240,7 @@ func (a vector) dot(b vector) float64 {
 // and ask it many times; it is read-only, and safe to share, until Update brings it to a
 // newer snapshot (Update needs the index to itself).
 type SimilarityIndex struct {
-	snap *Snapshot
+	snap *model.Snapshot
 	docs map[string]*claimDoc
 	// ids is position → ID, in ID order. A statement removed by Update keeps its position
 	// (docs has no entry for it), to be taken again if the statement comes back.
@@ -304,9 +318,9 @@ func (t *terms) weigh(tf map[int32]float64, docs int) vector {
 }
 
 // NewSimilarityIndex indexes every statement's claim (its conclusion).
-func NewSimilarityIndex(s *Snapshot) *SimilarityIndex {
+func NewSimilarityIndex(s *model.Snapshot) *SimilarityIndex {
 	ix := &SimilarityIndex{snap: s, docs: make(map[string]*claimDoc, s.Statements.Len()),
-		ids: sortedIDs(s.Statements), gone: map[string]int32{},
+		ids: model.SortedIDs(s.Statements), gone: map[string]int32{},
 		grams: &terms{num: map[string]int32{}}, words: &terms{num: map[string]int32{}}}
 	ix.live = len(ix.ids)
 	gramTF := make([]map[int32]float64, len(ix.ids))
@@ -427,7 +441,7 @@ func (ix *SimilarityIndex) unpost(d *claimDoc) {
 // a pointer comparison per statement and a parse per changed claim. A changed claim is
 // weighed with the document frequencies of the moment and the others keep theirs: once
 // a quarter of the claims were weighed so, the index is built again.
-func (ix *SimilarityIndex) Update(s *Snapshot) (changed []string, claims, rebuilt bool) {
+func (ix *SimilarityIndex) Update(s *model.Snapshot) (changed []string, claims, rebuilt bool) {
 	if s == ix.snap {
 		return nil, false, false
 	}
@@ -453,13 +467,13 @@ func (ix *SimilarityIndex) Update(s *Snapshot) (changed []string, claims, rebuil
 			}
 		}
 	}
-	slices.SortFunc(added, CompareIDs)
+	slices.SortFunc(added, model.CompareIDs)
 	last := ""
 	if len(ix.ids) > 0 {
 		last = ix.ids[len(ix.ids)-1]
 	}
 	for _, id := range added {
-		if _, back := ix.gone[id]; !back && last != "" && CompareIDs(id, last) <= 0 {
+		if _, back := ix.gone[id]; !back && last != "" && model.CompareIDs(id, last) <= 0 {
 			return ix.rebuild(s)
 		}
 	}
@@ -495,7 +509,7 @@ func (ix *SimilarityIndex) Update(s *Snapshot) (changed []string, claims, rebuil
 	}
 	ix.snap = s
 	changed = slices.Concat(changed, added, removed, recounted)
-	slices.SortFunc(changed, CompareIDs)
+	slices.SortFunc(changed, model.CompareIDs)
 	return changed, len(added)+len(removed)+len(recounted) > 0, false
 }
 
@@ -507,7 +521,7 @@ func (ix *SimilarityIndex) index(id, claim string, pos int) {
 	ix.post(d, pos)
 }
 
-func (ix *SimilarityIndex) rebuild(s *Snapshot) (changed []string, claims, rebuilt bool) {
+func (ix *SimilarityIndex) rebuild(s *model.Snapshot) (changed []string, claims, rebuilt bool) {
 	fresh := NewSimilarityIndex(s)
 	ix.snap, ix.docs, ix.ids, ix.gone = fresh.snap, fresh.docs, fresh.ids, fresh.gone
 	ix.grams, ix.words, ix.live, ix.drift, ix.buckets = fresh.grams, fresh.words, fresh.live, 0, fresh.buckets
@@ -518,7 +532,7 @@ func (ix *SimilarityIndex) rebuild(s *Snapshot) (changed []string, claims, rebui
 // from: the same statements with the same claims, statuses and types, which is all that
 // similarity and re-treads read. Reload shares unchanged statements, so this is mostly
 // pointer comparisons.
-func (ix *SimilarityIndex) Serves(s *Snapshot) bool {
+func (ix *SimilarityIndex) Serves(s *model.Snapshot) bool {
 	if s.Statements.Len() != ix.live {
 		return false
 	}
@@ -606,7 +620,7 @@ func (ix *SimilarityIndex) Similar(id string, k int) []Match {
 		if c := cmp.Compare(b.Score, a.Score); c != 0 {
 			return c
 		}
-		return CompareIDs(a.ID, b.ID)
+		return model.CompareIDs(a.ID, b.ID)
 	})
 	if k >= 0 && len(out) > k {
 		out = out[:k]
@@ -635,8 +649,8 @@ func (ix *SimilarityIndex) RetreadsByID() map[string][]Retread {
 }
 
 // decided says whether a statement is true, false or abandoned.
-func decided(st *Statement) bool {
-	ph, _, _ := StatusInfo(st.Status)
+func decided(st *model.Statement) bool {
+	ph, _, _ := model.StatusInfo(st.Status)
 	return ph.Decided()
 }
 
@@ -730,7 +744,7 @@ func (ix *SimilarityIndex) UpdateRetreads(prev map[string][]Retread, changed []s
 	}
 	for id := range touched {
 		rs := out[id]
-		slices.SortFunc(rs, func(a, b Retread) int { return CompareIDs(a.Of, b.Of) })
+		slices.SortFunc(rs, func(a, b Retread) int { return model.CompareIDs(a.Of, b.Of) })
 		sortRetreads(rs)
 	}
 	return out
@@ -796,7 +810,9 @@ func (ix *SimilarityIndex) candidates(d *claimDoc, older bool) []int32 {
 }
 
 // Similar is NewSimilarityIndex(s).Similar(id, k); the UI keeps the index instead.
-func Similar(s *Snapshot, id string, k int) []Match { return NewSimilarityIndex(s).Similar(id, k) }
+func Similar(s *model.Snapshot, id string, k int) []Match {
+	return NewSimilarityIndex(s).Similar(id, k)
+}
 
 // Retreads is NewSimilarityIndex(s).Retreads().
-func Retreads(s *Snapshot) []Retread { return NewSimilarityIndex(s).Retreads() }
+func Retreads(s *model.Snapshot) []Retread { return NewSimilarityIndex(s).Retreads() }

@@ -1,17 +1,19 @@
-package model
+package similar
 
 import (
 	"fmt"
 	"math/rand/v2"
 	"reflect"
 	"testing"
+
+	"referee/model"
 )
 
 // nextSnapshot is s with a few statements changed the way agents change them: statuses,
 // claims, new statements and (rarely) one removed. Unchanged statements are shared.
-func nextSnapshot(r *rand.Rand, s *Snapshot, next *int) *Snapshot {
-	out := &Snapshot{Statements: s.Statements.Fork()}
-	ids := sortedIDs(s.Statements)
+func nextSnapshot(r *rand.Rand, s *model.Snapshot, next *int) *model.Snapshot {
+	out := &model.Snapshot{Statements: s.Statements.Fork()}
+	ids := model.SortedIDs(s.Statements)
 	statuses := []string{"true", "false", "abandoned", "pending", "validating"}
 	for range 1 + r.IntN(4) {
 		id := ids[r.IntN(len(ids))]
@@ -31,7 +33,7 @@ func nextSnapshot(r *rand.Rand, s *Snapshot, next *int) *Snapshot {
 		*next++
 		id := fmt.Sprintf("s-%03d", *next)
 		from := s.Statements.Get(ids[r.IntN(len(ids))])
-		out.Statements.Set(id, &Statement{ID: id, Status: statuses[r.IntN(len(statuses))], Conclusion: from.Conclusion})
+		out.Statements.Set(id, &model.Statement{ID: id, Status: statuses[r.IntN(len(statuses))], Conclusion: from.Conclusion})
 	}
 	return out
 }
@@ -63,7 +65,7 @@ func TestSimilarityUpdate(t *testing.T) {
 	}
 	// Statuses alone: the same weights as a new index, so the same re-treads.
 	for range 50 {
-		out := &Snapshot{Statements: snap.Statements.Fork()}
+		out := &model.Snapshot{Statements: snap.Statements.Fork()}
 		for id, st := range snap.Statements.All() {
 			if r.IntN(20) == 0 {
 				c := *st
@@ -92,7 +94,7 @@ func TestSimilarityUpdate(t *testing.T) {
 func TestSimilarityUpdateChanged(t *testing.T) {
 	snap := benchClaims(50)
 	ix := NewSimilarityIndex(snap)
-	out := &Snapshot{Statements: snap.Statements.Fork()}
+	out := &model.Snapshot{Statements: snap.Statements.Fork()}
 	a := *out.Statements.Get("s-007")
 	a.Status = "abandoned"
 	out.Statements.Set("s-007", &a)
@@ -100,7 +102,7 @@ func TestSimilarityUpdateChanged(t *testing.T) {
 	// a copy with the same claim, status and type: a write that changed something else
 	out.Statements.Set("s-009", &b)
 	out.Statements.Delete("s-012")
-	out.Statements.Set("s-051", &Statement{ID: "s-051", Status: "pending", Conclusion: []string{"$x_{1} \\to 2$"}})
+	out.Statements.Set("s-051", &model.Statement{ID: "s-051", Status: "pending", Conclusion: []string{"$x_{1} \\to 2$"}})
 	changed, claims, full := ix.Update(out)
 	if want := []string{"s-007", "s-012", "s-051"}; !reflect.DeepEqual(changed, want) || !claims || full {
 		t.Fatalf("Update = %v, %v, %v; want %v, true, false", changed, claims, full, want)
