@@ -8,17 +8,17 @@ import (
 	"strings"
 	"testing"
 
-	"referee/internal/testshared"
+	"referee/internal/testutil"
 )
 
-// fixture is the real run's folder in ../shared (see internal/testshared).
-var fixture = testshared.Path("fixtures/mra-knights/contents")
+// fixture is the real run's folder in the shared fixtures (see internal/testutil).
+var fixture = testutil.Path("fixtures/mra-knights/contents")
 
-// needShared skips a test that reads the real run's fixture in a checkout without
-// ../shared, saying so.
+// needShared skips a test that reads the real run's fixture in a checkout without the
+// shared fixtures beside it, saying so.
 func needShared(t testing.TB) {
 	t.Helper()
-	testshared.Dir(t, "fixtures/mra-knights/contents")
+	testutil.Dir(t, "fixtures/mra-knights/contents")
 }
 
 // Every object file of the agents' real run must come back byte for byte.

@@ -7,6 +7,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"referee/internal/testutil"
 )
 
 // fileOf is a File whose Read gives data, as the store's gives the bytes on disk.
@@ -70,7 +72,7 @@ func checkLean(t *testing.T, data []byte) {
 func TestStatementLeanReadsWhatParseReads(t *testing.T) {
 	needShared(t)
 	files, _ := filepath.Glob(filepath.Join(fixture, "statement", "*.json"))
-	demo, _ := filepath.Glob("../contents/statement/*.json")
+	demo, _ := filepath.Glob(filepath.Join(testutil.DemoDir(), "statement/*.json"))
 	files = append(files, demo...)
 	if len(files) < 20 {
 		t.Fatalf("only %d statement files found", len(files))

@@ -7,6 +7,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"referee/internal/testutil"
 )
 
 // oldParseLogLine is ParseLogLine as it was before the scanner: parseLogLine is that
@@ -41,7 +43,7 @@ func sameAsOld(t testing.TB, where string, line string) (scanned bool) {
 // line the same as before, and read by the scanner, not by the fallback.
 func TestParseLogLineMatchesOldOnLogs(t *testing.T) {
 	needShared(t)
-	logs := []string{"../contents/history/log.jsonl", fixture + "/history/log.jsonl"}
+	logs := []string{filepath.Join(testutil.DemoDir(), "history/log.jsonl"), fixture + "/history/log.jsonl"}
 	for _, n := range []int{1_000, 10_000} { // package bench's folders, seed 1 (100k takes seconds)
 		path := filepath.Join(os.TempDir(), fmt.Sprintf("referee-bench-%d-1/contents/history/log.jsonl", n))
 		if _, err := os.Stat(path); err != nil {
@@ -172,7 +174,7 @@ func FuzzParseLogLine(f *testing.F) {
 func BenchmarkParseLogLine(b *testing.B) {
 	data, err := os.ReadFile(filepath.Join(os.TempDir(), "referee-bench-10000-1/contents/history/log.jsonl"))
 	if err != nil {
-		data, err = os.ReadFile("../contents/history/log.jsonl")
+		data, err = os.ReadFile(filepath.Join(testutil.DemoDir(), "history/log.jsonl"))
 	}
 	if err != nil {
 		b.Fatal(err)

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"referee/internal/testutil"
 	"referee/model"
 )
 
@@ -344,7 +345,7 @@ func slicesClone(s []string) []string { return append([]string(nil), s...) }
 
 func TestTestdataIsGenerated(t *testing.T) {
 	dir := t.TempDir()
-	written := writeRun(t, dir, "../contents", demoProject)
+	written := writeRun(t, dir, testutil.DemoDir(), demoProject)
 	for _, rel := range written {
 		got, _ := os.ReadFile(filepath.Join(dir, rel))
 		path := filepath.Join("testdata", "claude", rel)

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"referee/internal/testutil"
 	"referee/model"
 )
 
@@ -55,7 +56,7 @@ func TestReadsTheProjectsSessionsByCWD(t *testing.T) {
 	if len(demo.Subagents) != 36 {
 		t.Fatalf("subagents: %d", len(demo.Subagents))
 	}
-	entries := demoEntries(t, "../contents")
+	entries := demoEntries(t, testutil.DemoDir())
 	byAgent := map[string]View{}
 	for _, s := range demo.Subagents {
 		byAgent[s.AgentID] = s
@@ -131,7 +132,7 @@ func hex6(n int) string {
 
 func TestEveryChangeAttributedToItsAgent(t *testing.T) {
 	r := readTestdata(t, time.Date(2026, 11, 20, 12, 0, 0, 0, time.UTC))
-	checkAttribution(t, demoEntries(t, "../contents"), r)
+	checkAttribution(t, demoEntries(t, testutil.DemoDir()), r)
 }
 
 func checkAttribution(t *testing.T, entries []model.LogEntry, r Report) {
@@ -182,7 +183,7 @@ func checkAttribution(t *testing.T, entries []model.LogEntry, r Report) {
 func TestWrittenTogether(t *testing.T) {
 	root := t.TempDir()
 	project := filepath.Join(root, "knights")
-	if err := os.CopyFS(filepath.Join(project, "contents"), os.DirFS("../contents")); err != nil {
+	if err := os.CopyFS(filepath.Join(project, "contents"), os.DirFS(testutil.DemoDir())); err != nil {
 		t.Fatal(err)
 	}
 	claude := filepath.Join(root, "claude")
@@ -359,7 +360,7 @@ func TestLiveRunAttributedAsItHappens(t *testing.T) {
 	root := t.TempDir()
 	project := filepath.Join(root, "knights")
 	contents := filepath.Join(project, "contents")
-	if err := os.CopyFS(contents, os.DirFS("../contents")); err != nil {
+	if err := os.CopyFS(contents, os.DirFS(testutil.DemoDir())); err != nil {
 		t.Fatal(err)
 	}
 	entries := demoEntries(t, contents)

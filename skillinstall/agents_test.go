@@ -10,7 +10,7 @@ import (
 	"strings"
 	"testing"
 
-	"referee/internal/testshared"
+	"referee/internal/testutil"
 	"referee/store"
 )
 
@@ -161,7 +161,7 @@ func keptInOrder(lines []string, text string) (kept, lost []string) {
 }
 
 func TestInstallIntoTheAgentsRepository(t *testing.T) {
-	root := testshared.AgentsRepo(t)
+	root := testutil.AgentsRepo(t)
 	o := opts(root)
 	before := snapshot(t, root)
 	originals := map[string]string{}
@@ -293,7 +293,7 @@ func TestInstallIntoTheAgentsRepository(t *testing.T) {
 // Their newer SKILL.md over an installed one: their new text kept, the mechanism mapped
 // again, and uninstall gives back their newer file.
 func TestInstallOverTheirNewerVersion(t *testing.T) {
-	root := testshared.AgentsRepo(t)
+	root := testutil.AgentsRepo(t)
 	o := opts(root)
 	path := filepath.Join(o.SkillsDir, "fix-patch-proof", "SKILL.md")
 	orig, err := os.ReadFile(path)
@@ -337,7 +337,7 @@ func TestInstallOverTheirNewerVersion(t *testing.T) {
 // A SKILL.md calling a script referee has no skill for is left as it is and named; the
 // others are installed; uninstall leaves it too.
 func TestInstallLeavesWhatItCannotMap(t *testing.T) {
-	root := testshared.AgentsRepo(t)
+	root := testutil.AgentsRepo(t)
 	o := opts(root)
 	path := filepath.Join(o.SkillsDir, "check-reject-proof", "SKILL.md")
 	orig, _ := os.ReadFile(path)
@@ -364,7 +364,7 @@ func TestInstallLeavesWhatItCannotMap(t *testing.T) {
 
 // A dry run prints the diff of every file and writes nothing.
 func TestDryRun(t *testing.T) {
-	root := testshared.AgentsRepo(t)
+	root := testutil.AgentsRepo(t)
 	o := opts(root)
 	before := snapshot(t, root)
 	p, err := PlanInstall(o)

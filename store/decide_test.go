@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"referee/internal/testutil"
 	"referee/model"
 )
 
@@ -13,7 +14,7 @@ import (
 // as replaced, the decision on the log line. The same decision again is refused, saying
 // how it was decided.
 func TestDecideModificationAcceptOnce(t *testing.T) {
-	dir := copyDir(t, "../contents")
+	dir := testutil.Copy(t, testutil.DemoDir())
 	res := mustRun(t, dir, "decide-modification", Args{"statement_id": "s-016", "decision": DecisionAccept, "parent_id": "p-002"})
 	if strings.Join(res.Created, ",") != "s-018" || strings.Join(res.Modified, ",") != "s-016,p-002" {
 		t.Fatalf("created %v, modified %v", res.Created, res.Modified)
@@ -59,7 +60,7 @@ func TestReplacePreliminaryKeepsThePlace(t *testing.T) {
 // A gap quoting a sentence the proof does not hold is refused, with what the numbered
 // sentence reads; a shortened quote ("…") is taken.
 func TestRejectRefusesAQuoteNotInTheProof(t *testing.T) {
-	dir := copyDir(t, "../contents")
+	dir := testutil.Copy(t, testutil.DemoDir())
 	a := Args{"statement_id": "s-014", "sentence_number": 1, "sentence_text": "Not a sentence of it.", "error_type": "gap",
 		"explanation": "e", "suggested_fix": "f"}
 	err := runErr(t, dir, "check-reject-proof", a)
@@ -73,7 +74,7 @@ func TestRejectRefusesAQuoteNotInTheProof(t *testing.T) {
 
 // A refusal of a P014 "validating" statement says the phase the badge shows.
 func TestRefusalSaysThePhase(t *testing.T) {
-	dir := copyDir(t, "../contents")
+	dir := testutil.Copy(t, testutil.DemoDir())
 	err := runErr(t, dir, "check-confirm-proof", Args{"statement_id": "s-015"})
 	if err == nil || err.Error() != `check-confirm-proof: s-015 has a gap (status "validating"); it needs a submitted proof awaiting verification` {
 		t.Fatalf("refusal %v", err)

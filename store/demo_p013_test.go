@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"referee/internal/testutil"
 	"referee/model"
 )
 
@@ -57,7 +58,7 @@ func TestDeriveDemoP013(t *testing.T) {
 // seed-era vocabulary and notes, even on objects (pending, unresolved) whose own status
 // cannot tell.
 func TestWritesIntoDemoP013KeepP013(t *testing.T) {
-	dir := copyDir(t, demoP013Dir)
+	dir := testutil.Copy(t, demoP013Dir)
 	status := func(id string) string {
 		t.Helper()
 		return statement(t, dir, id).Status

@@ -13,12 +13,13 @@ import (
 	"testing"
 	"time"
 
+	"referee/internal/testutil"
 	"referee/model"
 )
 
-const (
-	replayContents = "../contents"
-	replayCalls    = "../tools/demo/calls.jsonl"
+var (
+	replayContents = testutil.DemoDir()
+	replayCalls    = filepath.Join(testutil.Root(), "tools/demo/calls.jsonl")
 )
 
 // replayCall is one line of tools/demo/calls.jsonl, written by tools/demo/mkdemo.py.

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"referee/internal/testshared"
+	"referee/internal/testutil"
 	"referee/model"
 )
 
@@ -36,7 +36,7 @@ func at(t *testing.T, h *History, change string) *model.Snapshot {
 // A backup history/l-N/x.json is x as it was BEFORE l-N, so x right after l-4 is the
 // backup l-005 made.
 func TestAtFixture(t *testing.T) {
-	testshared.Need(t, fixtureDir)
+	testutil.Need(t, fixtureDir)
 	h := historyOf(t, fixtureDir)
 	if n := len(h.Changes()); n != 6 {
 		t.Fatalf("%d changes, want 6", n)
@@ -207,7 +207,7 @@ func TestAtDemo(t *testing.T) {
 
 // A missing backup is reported and the next version stands in; nothing fails.
 func TestAtMissingBackup(t *testing.T) {
-	dir := copyDir(t, fixtureDir)
+	dir := testutil.Copy(t, fixtureDir)
 	if err := os.Remove(filepath.Join(dir, "history/l-005/s-007.json")); err != nil {
 		t.Fatal(err)
 	}
@@ -229,7 +229,7 @@ func TestAtMissingBackup(t *testing.T) {
 
 // Undo writes a "deleted" list; the deleted object lives on in the undo's backup.
 func TestHistoryThroughUndo(t *testing.T) {
-	dir := copyDir(t, fixtureDir)
+	dir := testutil.Copy(t, fixtureDir)
 	if _, err := Undo(dir, "l-006", Options{Actor: "human", Now: pinned}); err != nil { // l-007: p-001 open again
 		t.Fatal(err)
 	}
@@ -300,7 +300,7 @@ func BenchmarkActivityDemo(b *testing.B) {
 // A History for a newer snapshot shares the backups already read; a linked backup is
 // not followed.
 func TestHistoryWithAndLinks(t *testing.T) {
-	dir := copyDir(t, fixtureDir)
+	dir := testutil.Copy(t, fixtureDir)
 	h := historyOf(t, dir)
 	at(t, h, "l-003") // reads history/l-006/p-001.json and history/l-004/s-007.json
 	backup := filepath.Join(dir, "history/l-004/s-007.json")

@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"referee/internal/testutil"
 	"referee/model"
 )
 
@@ -85,7 +86,7 @@ func randomBytes(seed uint64, n int) string {
 // hostileFolder is the fixture with every hostile file, a directory, a symlink, a FIFO
 // and an oversized file named like objects.
 func hostileFolder(t *testing.T) string {
-	dir := copyDir(t, fixtureDir)
+	dir := testutil.Copy(t, fixtureDir)
 	for _, f := range hostileFiles {
 		write(t, dir, f.path, f.data)
 	}
@@ -236,7 +237,7 @@ func TestWrongTypeForEveryField(t *testing.T) {
 					v, _ = v.Get(k)
 				}
 				v.Set(f.path[len(f.path)-1], w.v)
-				dir := copyDir(t, fixtureDir)
+				dir := testutil.Copy(t, fixtureDir)
 				write(t, dir, rel, string(model.EncodeIndent(doc)))
 				snap, err := Load(dir)
 				if err != nil || !snap.Exists(id) || len(snap.Broken) > 0 {
@@ -261,7 +262,7 @@ func TestWrongTypeForEveryField(t *testing.T) {
 		}
 	}
 	// A list with an item that is not a string.
-	dir := copyDir(t, fixtureDir)
+	dir := testutil.Copy(t, fixtureDir)
 	doc := model.NewStatement("s-008", "normal", []string{"c"}, nil, "pending")
 	doc.Set("conclusion", model.Value{Kind: model.Array, Arr: []model.Value{model.Str("c"), model.Int(1)}})
 	write(t, dir, "statement/s-008.json", string(model.EncodeIndent(doc)))
@@ -346,11 +347,11 @@ func wtf8(r rune) string {
 // Links out of the folder are never followed, for reading or writing: an object folder,
 // history/, config.json, the log or the lock as a link.
 func TestLinkedFoldersAreRefused(t *testing.T) {
-	outside := copyDir(t, fixtureDir)
+	outside := testutil.Copy(t, fixtureDir)
 	outsideState := folderState(t, outside)
 	for _, link := range []string{"statement", "history", "config.json", "history/log.jsonl", "history/.referee.lock"} {
 		t.Run(link, func(t *testing.T) {
-			dir := copyDir(t, fixtureDir)
+			dir := testutil.Copy(t, fixtureDir)
 			target := filepath.Join(outside, filepath.FromSlash(link))
 			if link == LockFile {
 				target = filepath.Join(outside, "lock-target") // a file the lock would create

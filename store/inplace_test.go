@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"referee/internal/testutil"
 	"referee/model"
 )
 
@@ -55,7 +56,7 @@ func writeInPlace(path string, data []byte, chunks int, pause time.Duration) err
 // loop never loses the node (the last good version is kept while the file is
 // half-written), and once a write is complete the next batch shows exactly it.
 func TestInPlaceWritesWhileWatching(t *testing.T) {
-	dir := copyDir(t, fixtureDir)
+	dir := testutil.Copy(t, fixtureDir)
 	path := filepath.Join(dir, "statement", "s-007.json")
 	// Short batches, so that many land while a write is under way.
 	w, err := Watch(dir, WatchOptions{Debounce: 2 * time.Millisecond, MaxDelay: 5 * time.Millisecond})
@@ -163,7 +164,7 @@ func applyBatch(dir string, snap *model.Snapshot, b Batch) *model.Snapshot {
 // half read: its backup is a complete version (the one before the writer's or the
 // writer's), and the object it writes is that version plus the skill's change.
 func TestSkillWhileWrittenInPlace(t *testing.T) {
-	dir := copyDir(t, fixtureDir)
+	dir := testutil.Copy(t, fixtureDir)
 	path := filepath.Join(dir, "statement", "s-007.json")
 	propose, _ := Lookup("state-propose-modification")
 	rng := rand.New(rand.NewPCG(7, 7))

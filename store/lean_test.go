@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"referee/internal/testutil"
 	"referee/model"
 )
 
@@ -17,7 +18,7 @@ import (
 // then, by `referee check`, and by a change to the statement, which reads it whole.
 
 func TestLoadLeavesLongProofsInTheirFiles(t *testing.T) {
-	dir := copyDir(t, fixtureDir)
+	dir := testutil.Copy(t, fixtureDir)
 	path := filepath.Join(dir, "statement", "s-007.json")
 	data, err := os.ReadFile(path)
 	if err != nil {
@@ -74,7 +75,7 @@ func TestLoadLeavesLongProofsInTheirFiles(t *testing.T) {
 }
 
 func TestAFaultInALongProofIsReportedWhenRead(t *testing.T) {
-	dir := copyDir(t, fixtureDir)
+	dir := testutil.Copy(t, fixtureDir)
 	path := filepath.Join(dir, "statement", "s-007.json")
 	data, _ := os.ReadFile(path)
 	data = bytes.Replace(data, []byte(`"status": "true"`), []byte(`"status": "pending"`), 1)
@@ -129,7 +130,7 @@ func mustParseDoc(t *testing.T, data []byte) model.Value {
 // agent rewrote meanwhile is marked provisional (and named once, without its path twice),
 // and the listing of the newer snapshot has the change right.
 func TestActivityOfAFileChangedSinceTheLoadIsProvisional(t *testing.T) {
-	dir := copyDir(t, demoDir)
+	dir := testutil.Copy(t, demoDir)
 	snap, err := Load(dir)
 	if err != nil {
 		t.Fatal(err)

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"referee/internal/testutil"
 	"referee/model"
 )
 
@@ -99,7 +100,7 @@ func TestHugeObjectRefusedInBoundedMemory(t *testing.T) {
 // undo reads the log backwards from its end: a 16 MB last line is copied a few times,
 // not once per 64 KB read (its length squared over two: gigabytes).
 func TestUndoReadsALongLastLineOnce(t *testing.T) {
-	dir := copyDir(t, fixtureDir)
+	dir := testutil.Copy(t, fixtureDir)
 	f, err := os.OpenFile(filepath.Join(dir, LogFile), os.O_APPEND|os.O_WRONLY, 0)
 	if err != nil {
 		t.Fatal(err)

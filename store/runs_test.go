@@ -7,6 +7,8 @@ import (
 	"reflect"
 	"testing"
 	"time"
+
+	"referee/internal/testutil"
 )
 
 // A state file as seeds/002's agent writes it (Python json.dump), with a field of its own.
@@ -41,7 +43,7 @@ func writeState(t *testing.T, base, rel, data string, mtime time.Time) {
 func TestFindRuns(t *testing.T) {
 	base := t.TempDir()
 	contents := filepath.Join(base, "contents")
-	copyTree(t, fixtureDir, contents)
+	testutil.CopyTree(t, fixtureDir, contents)
 	t0 := time.Date(2026, 11, 21, 8, 0, 0, 0, time.UTC)
 	writeState(t, base, ".claude/hol_agent_state.json", stateFile, t0)
 	writeState(t, base, ".claude/settings.json", `{"permissions": {"allow": []}}`, t0)               // not a state file
@@ -124,13 +126,5 @@ func TestHandoff(t *testing.T) {
 		if got := Handoff(a, c.b); got != c.want {
 			t.Errorf("Handoff(%+v, %+v) = %v", a, c.b, got)
 		}
-	}
-}
-
-func copyTree(t *testing.T, src, dst string) {
-	t.Helper()
-	tmp := copyDir(t, src)
-	if err := os.Rename(tmp, dst); err != nil {
-		t.Fatal(err)
 	}
 }

@@ -12,42 +12,17 @@ import (
 	"testing"
 	"time"
 
-	"referee/internal/testshared"
+	"referee/internal/testutil"
 	"referee/model"
 )
 
-var fixtureDir = testshared.Path("fixtures/mra-knights/contents")
+var fixtureDir = testutil.Path("fixtures/mra-knights/contents")
 
 var pinned = func() time.Time { return time.Date(2026, 11, 21, 8, 0, 0, 0, time.UTC) }
 
-// copyDir copies a contents folder into a fresh temp dir (the fixture is read-only).
-func copyDir(t testing.TB, src string) string {
-	t.Helper()
-	testshared.Need(t, src)
-	dst := t.TempDir()
-	err := filepath.WalkDir(src, func(path string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(src, path)
-		if d.IsDir() {
-			return os.MkdirAll(filepath.Join(dst, rel), 0o755)
-		}
-		data, err := os.ReadFile(path)
-		if err != nil {
-			return err
-		}
-		return os.WriteFile(filepath.Join(dst, rel), data, 0o644)
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return dst
-}
-
 func read(t testing.TB, dir, rel string) string {
 	t.Helper()
-	testshared.Need(t, dir)
+	testutil.Need(t, dir)
 	data, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(rel)))
 	if err != nil {
 		t.Fatal(err)
@@ -60,22 +35,6 @@ func write(t testing.TB, dir, rel, data string) {
 	if err := os.WriteFile(filepath.Join(dir, filepath.FromSlash(rel)), []byte(data), 0o644); err != nil {
 		t.Fatal(err)
 	}
-}
-
-// tree returns every file of a folder with its bytes, to prove nothing was written.
-func tree(t testing.TB, dir string) map[string]string {
-	t.Helper()
-	testshared.Need(t, dir)
-	out := map[string]string{}
-	filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
-		if err == nil && !d.IsDir() && filepath.Base(path) != ".referee.lock" {
-			rel, _ := filepath.Rel(dir, path)
-			data, _ := os.ReadFile(path)
-			out[filepath.ToSlash(rel)] = string(data)
-		}
-		return nil
-	})
-	return out
 }
 
 func run(t testing.TB, dir, skill string, a Args) (*Result, error) {
@@ -100,8 +59,8 @@ func lastLogLine(t testing.TB, dir string) string {
 // The agents' own run, replayed: from each backup, our skill must write exactly the
 // bytes their tools wrote next.
 func TestSkillsReproduceTheAgentsRun(t *testing.T) {
-	dir := copyDir(t, fixtureDir)
-	final := tree(t, fixtureDir)
+	dir := testutil.Copy(t, fixtureDir)
+	final := testutil.Files(t, fixtureDir)
 	// s-007 as it was before l-004 (pending), p-001 as before l-006 (unresolved).
 	write(t, dir, "statement/s-007.json", final["history/l-004/s-007.json"])
 	write(t, dir, "problem/p-001.json", final["history/l-006/p-001.json"])
@@ -162,7 +121,7 @@ func TestSkillsReproduceTheAgentsRun(t *testing.T) {
 
 // A statement in the P013 vocabulary taken through a whole review cycle.
 func TestReviewCycleP013(t *testing.T) {
-	dir := copyDir(t, fixtureDir)
+	dir := testutil.Copy(t, fixtureDir)
 	// The folder as it was after l-001, set up by `init --vocabulary P013`: its objects
 	// (pending, true, unresolved) cannot tell the vocabulary, init's log line does.
 	if err := os.RemoveAll(filepath.Join(dir, "history")); err != nil {
@@ -294,9 +253,9 @@ func mustRun(t testing.TB, dir, skill string, a Args) *Result {
 // runErr runs a skill that must fail, and proves it wrote nothing.
 func runErr(t testing.TB, dir, skill string, a Args) error {
 	t.Helper()
-	before := tree(t, dir)
+	before := testutil.Files(t, dir)
 	_, err := run(t, dir, skill, a)
-	after := tree(t, dir)
+	after := testutil.Files(t, dir)
 	if len(before) != len(after) {
 		t.Errorf("%s failed but the folder changed: %d files before, %d after", skill, len(before), len(after))
 	}
@@ -319,7 +278,7 @@ func statement(t testing.TB, dir, id string) *model.Statement {
 
 // Every precondition is refused with an error naming the object, its status and the need.
 func TestPreconditionsRefused(t *testing.T) {
-	dir := copyDir(t, fixtureDir)
+	dir := testutil.Copy(t, fixtureDir)
 	cases := []struct {
 		skill string
 		args  Args
@@ -352,7 +311,7 @@ func TestPreconditionsRefused(t *testing.T) {
 }
 
 func TestPreconditionErrorTypes(t *testing.T) {
-	dir := copyDir(t, fixtureDir)
+	dir := testutil.Copy(t, fixtureDir)
 	_, err := run(t, dir, "check-confirm-proof", Args{"statement_id": "s-007"})
 	var pe *PreconditionError
 	if !errors.As(err, &pe) || pe.Object != "s-007" || pe.Status != "true" {
@@ -367,13 +326,13 @@ func TestPreconditionErrorTypes(t *testing.T) {
 
 // The version a reviewer saw must still be the file's, or nothing is written.
 func TestExpectVersionConflict(t *testing.T) {
-	dir := copyDir(t, fixtureDir)
+	dir := testutil.Copy(t, fixtureDir)
 	write(t, dir, "statement/s-007.json", read(t, fixtureDir, "history/l-005/s-007.json"))
 	seen := model.Version([]byte(read(t, dir, "statement/s-007.json")))
 	// An agent changes the statement after the reviewer read it.
 	mustRun(t, dir, "check-reject-proof", Args{"statement_id": "s-007", "sentence_number": 2, "sentence_text": "Step 1: We first verify the proposed solution is consistent.",
 		"error_type": "gap", "explanation": "e", "suggested_fix": "f"})
-	before := tree(t, dir)
+	before := testutil.Files(t, dir)
 	s, _ := Lookup("fix-patch-proof")
 	_, err := Run(dir, s, Args{"statement_id": "s-007", "issue_number": 1, "updated_proof": "p", "change_description": "c"},
 		Options{Actor: "human", ExpectVersion: seen, Now: pinned})
@@ -381,7 +340,7 @@ func TestExpectVersionConflict(t *testing.T) {
 	if !errors.As(err, &ce) || ce.Object != "s-007" || ce.Expected != seen || ce.Actual != model.Version([]byte(read(t, dir, "statement/s-007.json"))) {
 		t.Fatalf("want a conflict, got %v", err)
 	}
-	if len(tree(t, dir)) != len(before) {
+	if len(testutil.Files(t, dir)) != len(before) {
 		t.Error("a conflicting change wrote files")
 	}
 	// With the current version it goes through.
@@ -394,7 +353,7 @@ func TestExpectVersionConflict(t *testing.T) {
 
 // A new ID whose file exists is skipped, never written over.
 func TestNewIDSkipsExistingFiles(t *testing.T) {
-	dir := copyDir(t, fixtureDir)
+	dir := testutil.Copy(t, fixtureDir)
 	write(t, dir, "problem/p-001.json", read(t, fixtureDir, "history/l-003/p-001.json"))
 	squatter := strings.Replace(read(t, dir, "statement/s-001.json"), "s-001", "s-008", 1)
 	write(t, dir, "statement/s-008.json", squatter)
@@ -416,7 +375,7 @@ func TestNewIDSkipsExistingFiles(t *testing.T) {
 // them, even with a file past a counter (the agents' rewind.py can leave one): only l
 // moves (issue 21).
 func TestCountersStayWithoutCreation(t *testing.T) {
-	dir := copyDir(t, fixtureDir)
+	dir := testutil.Copy(t, fixtureDir)
 	write(t, dir, "problem/p-001.json", read(t, fixtureDir, "history/l-003/p-001.json"))
 	write(t, dir, "statement/s-008.json", strings.Replace(read(t, dir, "statement/s-001.json"), "s-001", "s-008", 1))
 	write(t, dir, "problem/p-002.json", strings.Replace(read(t, dir, "problem/p-001.json"), "p-001", "p-002", 1))
@@ -440,7 +399,7 @@ func TestCountersStayWithoutCreation(t *testing.T) {
 }
 
 func TestSetupSubgoalAndSubstatements(t *testing.T) {
-	dir := copyDir(t, fixtureDir)
+	dir := testutil.Copy(t, fixtureDir)
 	write(t, dir, "problem/p-001.json", read(t, fixtureDir, "history/l-003/p-001.json"))
 	res := mustRun(t, dir, "prob-setup-subgoal", Args{"parent_problem_id": "p-001",
 		"subproblem_objective":  []string{"Determine Alice's role"},
@@ -497,7 +456,7 @@ func TestSetupSubgoalAndSubstatements(t *testing.T) {
 // state.py once per sub, so a later sub's premise does find an earlier sub (bytes from
 // the agents' scripts at d8d7638 on the same calls).
 func TestPremisesNamingStatementsOfTheSameCall(t *testing.T) {
-	dir := copyDir(t, fixtureDir)
+	dir := testutil.Copy(t, fixtureDir)
 	write(t, dir, "problem/p-001.json", read(t, fixtureDir, "history/l-003/p-001.json"))
 	mustRun(t, dir, "prob-setup-subgoal", Args{"parent_problem_id": "p-001", "subproblem_objective": []string{"O"},
 		"subproblem_hypothesis": []string{"new one", "(s-008)", "(s-008) again", "(s-009) x"}, "rationale": "r"})
@@ -529,7 +488,7 @@ func TestPremisesNamingStatementsOfTheSameCall(t *testing.T) {
 // state-complete-proof without proof_cot/proof_ref and prob-finish-up without cot leave
 // what is there, as the agents' commands (which pass those flags only when given) do.
 func TestProofAndSolutionKeepCotAndRefNotGiven(t *testing.T) {
-	dir := copyDir(t, fixtureDir)
+	dir := testutil.Copy(t, fixtureDir)
 	s7 := read(t, dir, "statement/s-007.json")
 	doc, err := model.Parse([]byte(s7))
 	if err != nil {
@@ -583,7 +542,7 @@ func TestProofNoteCountsStepsWithAnyDigits(t *testing.T) {
 		"Step 1\t: a\n Step\t2 :b\n\u2003Step 3: c": "PROOF: Direct proof with 2 steps",
 		"Step\u00a01: a\nStep one: b":               "PROOF: Direct proof",
 	} {
-		dir := copyDir(t, fixtureDir)
+		dir := testutil.Copy(t, fixtureDir)
 		doc, err := model.Parse([]byte(read(t, dir, "statement/s-007.json")))
 		if err != nil {
 			t.Fatal(err)
@@ -599,7 +558,7 @@ func TestProofNoteCountsStepsWithAnyDigits(t *testing.T) {
 }
 
 func TestMarkFalseProposeModificationAbandon(t *testing.T) {
-	dir := copyDir(t, fixtureDir)
+	dir := testutil.Copy(t, fixtureDir)
 	write(t, dir, "statement/s-007.json", read(t, fixtureDir, "history/l-005/s-007.json"))
 	mustRun(t, dir, "check-reject-proof", Args{"statement_id": "s-007", "sentence_number": 2, "sentence_text": "x", "error_type": "wrong_target", "explanation": "e", "suggested_fix": "f"})
 	mustRun(t, dir, "state-propose-modification", Args{"statement_id": "s-007", "modification_type": "weaken_conclusion",
@@ -624,7 +583,7 @@ func TestMarkFalseProposeModificationAbandon(t *testing.T) {
 }
 
 func TestMarkFalseAnswersIssue(t *testing.T) {
-	dir := copyDir(t, fixtureDir)
+	dir := testutil.Copy(t, fixtureDir)
 	write(t, dir, "statement/s-007.json", read(t, fixtureDir, "history/l-005/s-007.json"))
 	mustRun(t, dir, "check-reject-proof", Args{"statement_id": "s-007", "sentence_number": 2, "sentence_text": "x", "error_type": "circular", "explanation": "e", "suggested_fix": "f"})
 	if err := runErr(t, dir, "state-mark-false", Args{"statement_id": "s-007", "counterexample": "c", "source": "fix", "issue_number": 2}); err == nil ||
@@ -638,9 +597,9 @@ func TestMarkFalseAnswersIssue(t *testing.T) {
 }
 
 func TestUndo(t *testing.T) {
-	dir := copyDir(t, fixtureDir)
+	dir := testutil.Copy(t, fixtureDir)
 	write(t, dir, "problem/p-001.json", read(t, fixtureDir, "history/l-003/p-001.json"))
-	before := tree(t, dir)
+	before := testutil.Files(t, dir)
 	res := mustRun(t, dir, "prob-wrapup-statement", Args{"problem_id": "p-001", "claim": []string{"c"}})
 	undo, err := Undo(dir, res.Change, Options{Actor: "human", Now: pinned})
 	if err != nil {
@@ -670,16 +629,16 @@ func TestUndo(t *testing.T) {
 
 // Plan says exactly what Run will write, and writes nothing.
 func TestPlanMatchesRun(t *testing.T) {
-	dir := copyDir(t, fixtureDir)
+	dir := testutil.Copy(t, fixtureDir)
 	write(t, dir, "statement/s-007.json", read(t, fixtureDir, "history/l-005/s-007.json"))
 	s, _ := Lookup("check-confirm-proof")
 	args := Args{"statement_id": "s-007", "verification_summary": "ok"}
-	before := tree(t, dir)
+	before := testutil.Files(t, dir)
 	plan, err := Plan(dir, s, args, Options{Actor: "human", Now: pinned})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if after := tree(t, dir); len(after) != len(before) {
+	if after := testutil.Files(t, dir); len(after) != len(before) {
 		t.Fatalf("Plan wrote files: %d before, %d after", len(before), len(after))
 	}
 	if plan.Change != "l-007" || len(plan.Objects) != 1 || plan.Objects[0].ID != "s-007" || plan.Objects[0].New {
@@ -708,7 +667,7 @@ func TestPlanMatchesRun(t *testing.T) {
 // sub-statements are true the orchestrator's counts say "check", and the prover may then
 // submit the proof that uses them (referee used to refuse both skills there).
 func TestProofOfADecomposedStatementP014(t *testing.T) {
-	dir := copyDir(t, fixtureDir)
+	dir := testutil.Copy(t, fixtureDir)
 	write(t, dir, "statement/s-007.json", read(t, fixtureDir, "history/l-004/s-007.json")) // pending
 	mustRun(t, dir, "state-setup-substatement", Args{"parent_statement_id": "s-007", "rationale": "split",
 		"sub_statements": []SubStatement{{Claim: "Alice is not a Knight"}}})
@@ -732,7 +691,7 @@ func TestProofOfADecomposedStatementP014(t *testing.T) {
 // confirm it, and the prover's new proof is taken (issue 21). A proof whose opening
 // does not say its direction is refused without --direction.
 func TestProposedModificationIsNotStranded(t *testing.T) {
-	dir := copyDir(t, fixtureDir)
+	dir := testutil.Copy(t, fixtureDir)
 	write(t, dir, "problem/p-001.json", read(t, fixtureDir, "history/l-003/p-001.json"))
 	mustRun(t, dir, "prob-wrapup-statement", Args{"problem_id": "p-001", "claim": []string{"c"}})
 	mustRun(t, dir, "state-propose-modification", Args{"statement_id": "s-008", "modification_type": "add_condition",
@@ -762,13 +721,13 @@ func TestProposedModificationIsNotStranded(t *testing.T) {
 	}
 	mustRun(t, dir, "state-complete-proof", Args{"statement_id": "s-008", "strategy": "direct",
 		"proof_text": "PROOF: This statement is wrong. We disprove as follows.\n\nStep 1: x."})
-	before := tree(t, dir)
+	before := testutil.Files(t, dir)
 	_, err = run(t, dir, "check-confirm-proof", Args{"statement_id": "s-008"})
 	var ie *InputError
 	if !errors.As(err, &ie) || !strings.Contains(err.Error(), "headed PROOF") || !strings.Contains(err.Error(), "give --direction") {
 		t.Errorf("confirm without a direction on an ambiguous opening: %v", err)
 	}
-	if !maps.Equal(tree(t, dir), before) {
+	if !maps.Equal(testutil.Files(t, dir), before) {
 		t.Error("a refused confirmation wrote")
 	}
 	mustRun(t, dir, "check-confirm-proof", Args{"statement_id": "s-008", "direction": "disproof"})

@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"referee/internal/testshared"
+	"referee/internal/testutil"
 	"referee/model"
 	"referee/model/similar"
 )
@@ -26,7 +26,7 @@ func loadDerived(t *testing.T, dir string) (*model.Snapshot, *model.Graph) {
 
 // What each open item of the demo holds up, and the orders built on it.
 func TestBlocksDemo(t *testing.T) {
-	testshared.Need(t, fixtureDir)
+	testutil.Need(t, fixtureDir)
 	snap, g := loadDerived(t, demoDir)
 	want := map[string]model.Blocking{
 		// s-014 fills s-012's gap; s-012 is s-011's induction step; s-015's proof cites s-011.
@@ -61,7 +61,7 @@ func TestBlocksDemo(t *testing.T) {
 }
 
 func TestGraveyardDemo(t *testing.T) {
-	testshared.Need(t, fixtureDir)
+	testutil.Need(t, fixtureDir)
 	snap, g := loadDerived(t, demoDir)
 	want := []model.Grave{
 		{ID: "s-004", Status: "false", Claim: `For every prime $p$ with $p \equiv 3 \pmod{4}$, the number $4p - 1$ is also prime.`,
@@ -85,7 +85,7 @@ func TestGraveyardDemo(t *testing.T) {
 // demo and the fixture scores under it, the closest related-but-different pairs by a
 // margin; rewordings of their claims score over it.
 func TestRetreadThreshold(t *testing.T) {
-	testshared.Need(t, fixtureDir)
+	testutil.Need(t, fixtureDir)
 	closest := map[string]string{
 		// Σk = n(n+1)/2 against Σk³ = (n(n+1)/2)²: the same symbols, another claim.
 		demoDir: "s-009 s-011 0.638",
@@ -124,7 +124,7 @@ func TestRetreadsCaught(t *testing.T) {
 		{demoDir, "s-018", `For every integer $n \geq 1$, $\sum_{k=1}^n k^3 = \left(\sum_{k=1}^n k\right)^{2}$`, "s-013", "abandoned"},
 		{fixtureDir, "s-008", "The unique solution of the puzzle: Olivia is a Knave, Alice is the Spy, and Ivy is a Knave", "s-007", "true"},
 	} {
-		dir := copyDir(t, c.dir)
+		dir := testutil.Copy(t, c.dir)
 		doc := model.NewStatement(c.id, "normal", []string{c.claim}, nil, "pending")
 		if err := os.WriteFile(filepath.Join(dir, "statement", c.id+".json"), model.EncodeIndent(doc), 0o644); err != nil {
 			t.Fatal(err)
@@ -155,7 +155,7 @@ func TestRetreadsCaught(t *testing.T) {
 }
 
 func TestStallDemo(t *testing.T) {
-	testshared.Need(t, fixtureDir)
+	testutil.Need(t, fixtureDir)
 	_, g := loadDerived(t, demoDir)
 	last := time.Date(2026, 11, 20, 11, 34, 0, 0, time.UTC) // l-038
 	st := model.CheckStall(g, last, LogFile, last.Add(time.Hour), 0)

@@ -11,6 +11,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
+	"referee/internal/testutil"
 	"referee/live"
 	"referee/model"
 	"referee/store"
@@ -537,7 +538,7 @@ func TestPauseCountsAndAppliesOnResume(t *testing.T) {
 }
 
 func TestSanitisedText(t *testing.T) {
-	dir := copyDir(t, "testdata/demo")
+	dir := testutil.Demo(t)
 	p := filepath.Join(dir, "statement/s-014.json")
 	evil := strings.Replace(readFile(t, p), `"For every integer`, `"\u001b]52;c;ZXZpbA==\u0007\u001b[2JFor every integer`, 1)
 	if err := os.WriteFile(p, []byte(evil), 0o644); err != nil {
@@ -555,7 +556,7 @@ func TestSanitisedText(t *testing.T) {
 }
 
 func TestBadDataDoesNotCrash(t *testing.T) {
-	dir := copyDir(t, "testdata/demo")
+	dir := testutil.Demo(t)
 	w := func(rel, s string) {
 		if err := os.WriteFile(filepath.Join(dir, rel), []byte(s), 0o644); err != nil {
 			t.Fatal(err)

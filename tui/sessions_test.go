@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"referee/internal/testutil"
 	"referee/sessions"
 )
 
@@ -16,7 +17,7 @@ func sessionsModel(t *testing.T) *Model {
 	if err != nil {
 		t.Fatal(err)
 	}
-	dir := copyDir(t, "../contents")
+	dir := testutil.Copy(t, testutil.DemoDir())
 	m := openModel(t, dir, Options{NoWatch: true, SyncLoad: true,
 		Sessions: &sessions.Options{ClaudeDir: claude, Project: "/work/mra-demo"}}, 160, 60)
 	runCmds(t, m, m.watchSessions(nil))

@@ -13,6 +13,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 	"github.com/charmbracelet/x/exp/teatest/v2"
 
+	"referee/internal/testutil"
 	"referee/model"
 )
 
@@ -36,7 +37,7 @@ var hostile = strings.Join([]string{
 // Every string from a file passes through the sanitiser: put the hostile text in every
 // field a reviewer sees, run the real program, and read what reached the terminal.
 func TestNoEscapeFromAFileReachesTheTerminal(t *testing.T) {
-	dir := copyDir(t, "testdata/demo")
+	dir := testutil.Demo(t)
 	p := filepath.Join(dir, "statement", "s-015.json")
 	doc, err := model.Parse([]byte(readFile(t, p)))
 	if err != nil {

@@ -9,6 +9,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"referee/cells"
+	"referee/internal/testutil"
 	"referee/model"
 )
 
@@ -30,7 +31,7 @@ var troublesome = []string{
 // each border character lands on is counted the way the renderer counts.
 func TestBordersStayPutWithTroublesomeText(t *testing.T) {
 	defer cells.SetMethod(cells.Method())
-	dir := copyDir(t, "testdata/demo")
+	dir := testutil.Demo(t)
 	for i, id := range []string{"s-014", "s-015", "s-016", "s-009", "s-011", "s-012"} {
 		p := filepath.Join(dir, "statement", id+".json")
 		doc, err := model.Parse([]byte(readFile(t, p)))

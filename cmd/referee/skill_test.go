@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"referee/internal/testutil"
 	"referee/skillinstall"
 	"referee/store"
 )
@@ -14,7 +15,7 @@ import (
 func TestSkillErrors(t *testing.T) {
 	root := copyFixture(t)
 	dir := filepath.Join(root, "contents")
-	before := files(t, dir)
+	before := testutil.Files(t, dir)
 	cases := []struct {
 		name   string
 		stdin  string
@@ -69,7 +70,7 @@ func TestSkillErrors(t *testing.T) {
 			referee(t, root, c.stdin, c.args...).want(t, c.code, "", c.stderr)
 		})
 	}
-	sameTree(t, files(t, dir), before)
+	sameTree(t, testutil.Files(t, dir), before)
 
 	// A time that is not RFC 3339 is bad usage.
 	cmd := exec.Command(binary, "skill", "abandon", "--statement-id", "s-007")
@@ -80,7 +81,7 @@ func TestSkillErrors(t *testing.T) {
 		string(out) != "referee: REFEREE_NOW: \"yesterday\" is not an RFC 3339 time (e.g. 2026-01-08T12:00:00Z)\n" {
 		t.Errorf("bad REFEREE_NOW: %v %q", err, out)
 	}
-	sameTree(t, files(t, dir), before)
+	sameTree(t, testutil.Files(t, dir), before)
 }
 
 func TestSkillOutputAndVersions(t *testing.T) {
@@ -271,7 +272,7 @@ func TestSkillsListAndInstall(t *testing.T) {
 	if o.code != 0 || withoutNotes(o.stdout) != wantOut.String() || o.stderr != "" {
 		t.Errorf("install: %d\n%s\n%s", o.code, o.stdout, o.stderr)
 	}
-	got := files(t, filepath.Join(root, ".claude/skills"))
+	got := testutil.Files(t, filepath.Join(root, ".claude/skills"))
 	if len(got) != len(store.Skills) {
 		t.Fatalf("install wrote %d files, want %d", len(got), len(store.Skills))
 	}

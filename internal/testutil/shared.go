@@ -1,8 +1,9 @@
-// Package testshared lets the tests that read ../shared (the real run and conformance
-// fixtures, the format's reference) find it from the module root, whatever the package's
-// folder, and skip, saying what they need, in a checkout that has no ../shared next to it:
-// `go test ./...` then passes on what the repository holds.
-package testshared
+package testutil
+
+// The tests that read ../shared (the real run and conformance fixtures, the format's
+// reference) find it from the module root, whatever the package's folder, and skip, saying
+// what they need, in a checkout that has no ../shared next to it: `go test ./...` then
+// passes on what the repository holds.
 
 import (
 	"os"

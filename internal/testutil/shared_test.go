@@ -1,4 +1,4 @@
-package testshared
+package testutil
 
 import (
 	"os"
