@@ -19,7 +19,7 @@ func sessionsFixture(t *testing.T) (root, claude string) {
 	if err := os.CopyFS(filepath.Join(root, "contents"), os.DirFS(testutil.DemoDir())); err != nil {
 		t.Fatal(err)
 	}
-	claude, err := filepath.Abs("../../sessions/testdata/claude")
+	claude, err := filepath.Abs(filepath.Join(testutil.Root(), "agents/testdata/claude"))
 	if err != nil {
 		t.Fatal(err)
 	}

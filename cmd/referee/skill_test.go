@@ -7,8 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"referee/install"
 	"referee/internal/testutil"
-	"referee/skillinstall"
 	"referee/store"
 )
 
@@ -282,7 +282,7 @@ func TestSkillsListAndInstall(t *testing.T) {
 		if !strings.HasPrefix(doc, "---\n") || !ok {
 			t.Fatalf("%s: no front matter", s.Name)
 		}
-		if "---\n"+front+"\n---\n"+strings.TrimPrefix(rest, skillinstall.GeneratedMarker+"\n") != store.SkillDoc(s) {
+		if "---\n"+front+"\n---\n"+strings.TrimPrefix(rest, install.GeneratedMarker+"\n") != store.SkillDoc(s) {
 			t.Errorf("%s/SKILL.md is not SkillDoc with the marker line", s.Name)
 		}
 		lines := strings.Split(front, "\n")

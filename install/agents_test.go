@@ -1,4 +1,4 @@
-package skillinstall
+package install
 
 import (
 	"bytes"

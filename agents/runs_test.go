@@ -1,4 +1,4 @@
-package store
+package agents
 
 import (
 	"encoding/json"
@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"referee/internal/testutil"
+	"referee/store"
 )
 
 // A state file as seeds/002's agent writes it (Python json.dump), with a field of its own.
@@ -43,7 +44,7 @@ func writeState(t *testing.T, base, rel, data string, mtime time.Time) {
 func TestFindRuns(t *testing.T) {
 	base := t.TempDir()
 	contents := filepath.Join(base, "contents")
-	testutil.CopyTree(t, fixtureDir, contents)
+	testutil.CopyTree(t, testutil.Path("fixtures/mra-knights/contents"), contents)
 	t0 := time.Date(2026, 11, 21, 8, 0, 0, 0, time.UTC)
 	writeState(t, base, ".claude/hol_agent_state.json", stateFile, t0)
 	writeState(t, base, ".claude/settings.json", `{"permissions": {"allow": []}}`, t0)               // not a state file
@@ -81,7 +82,7 @@ func TestFindRuns(t *testing.T) {
 	}
 
 	old := t0.Add(-time.Hour)
-	for _, f := range []string{LogFile, ConfigFile} {
+	for _, f := range []string{store.LogFile, store.ConfigFile} {
 		if err := os.Chtimes(filepath.Join(contents, f), old, old); err != nil {
 			t.Fatal(err)
 		}
@@ -90,10 +91,10 @@ func TestFindRuns(t *testing.T) {
 		t.Errorf("last activity %v %s", last, what)
 	}
 	newer := t0.Add(5 * time.Minute)
-	if err := os.Chtimes(filepath.Join(contents, LogFile), newer, newer); err != nil {
+	if err := os.Chtimes(filepath.Join(contents, store.LogFile), newer, newer); err != nil {
 		t.Fatal(err)
 	}
-	if last, what := LastActivity(contents, runs); !last.Equal(newer) || what != LogFile {
+	if last, what := LastActivity(contents, runs); !last.Equal(newer) || what != store.LogFile {
 		t.Errorf("last activity %v %s", last, what)
 	}
 
@@ -106,7 +107,7 @@ func TestFindRuns(t *testing.T) {
 		t.Error("a bad glob was accepted")
 	}
 	// No .claude at all: no runs, no error.
-	runs, err = FindRuns(fixtureDir, RunsOptions{Base: t.TempDir()})
+	runs, err = FindRuns(testutil.Path("fixtures/mra-knights/contents"), RunsOptions{Base: t.TempDir()})
 	if err != nil || len(runs) != 0 {
 		t.Errorf("no .claude: %v %v", err, runs)
 	}

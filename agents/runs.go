@@ -1,4 +1,4 @@
-package store
+package agents
 
 import (
 	"encoding/json"
@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"referee/model"
+	"referee/store"
 )
 
 // Long-running agents keep a JSON state file (seeds/002: .claude/hol_agent_state.json)
@@ -87,7 +88,7 @@ func FindRuns(contentsDir string, opts RunsOptions) ([]AgentRun, error) {
 		}
 		matches, err := filepath.Glob(pattern)
 		if err != nil {
-			return nil, inputf("--state-glob %q: %v", opts.Glob, err)
+			return nil, &store.InputError{Msg: fmt.Sprintf("--state-glob %q: %v", opts.Glob, err)}
 		}
 		paths = matches
 	} else {
@@ -135,7 +136,7 @@ func readRun(path string) (r AgentRun, isState bool) {
 	r.Other = map[string]json.RawMessage{}
 	info, err := os.Lstat(path)
 	if err != nil {
-		r.Err = unwrapPath(err).Error()
+		r.Err = runErr(err).Error()
 		return r, false
 	}
 	r.Modified = info.ModTime()
@@ -148,9 +149,9 @@ func readRun(path string) (r AgentRun, isState bool) {
 		return r, false
 	}
 	namedState := strings.Contains(strings.ToLower(filepath.Base(path)), "state")
-	data, err := readFileBounded(path, maxStateFile)
+	data, err := readStateFile(path)
 	if err != nil {
-		r.Err = unwrapPath(err).Error()
+		r.Err = runErr(err).Error()
 		return r, namedState
 	}
 	doc, err := model.Parse(data)
@@ -226,7 +227,7 @@ func Handoff(before, after AgentRun) bool {
 func LastActivity(contentsDir string, runs []AgentRun) (time.Time, string) {
 	var last time.Time
 	var what string
-	for _, rel := range []string{LogFile, ConfigFile} {
+	for _, rel := range []string{store.LogFile, store.ConfigFile} {
 		if info, err := os.Stat(filepath.Join(contentsDir, filepath.FromSlash(rel))); err == nil && info.ModTime().After(last) {
 			last, what = info.ModTime(), rel
 		}
@@ -237,4 +238,23 @@ func LastActivity(contentsDir string, runs []AgentRun) (time.Time, string) {
 		}
 	}
 	return last, what
+}
+
+// readStateFile reads a state file, refusing one that grew past maxStateFile meanwhile.
+func readStateFile(path string) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return store.ReadBounded(f, maxStateFile, path)
+}
+
+// runErr is err without the path, which the run shows already.
+func runErr(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
 }

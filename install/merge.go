@@ -1,9 +1,9 @@
-// Package skillinstall puts referee into the agents' repository and takes it out again. It
+// Package install puts referee into the agents' repository and takes it out again. It
 // merges their SKILL.md files — every line of their guidance kept, only the commands that
 // call their scripts replaced by the equivalent referee call — adds the skills they lack,
 // adds referee to .mcp.json, and keeps every original so that uninstall restores them
 // byte for byte.
-package skillinstall
+package install
 
 import (
 	"strconv"

@@ -1,6 +1,9 @@
-// Package sessions reads Claude Code's transcripts of the agents' sessions: it finds
-// the sessions whose working directory is the project that holds the contents folder,
-// follows them by reading only the bytes appended since the last look, and keeps per
+// Package agents observes what the agents do, read only: their Claude Code transcripts
+// and the state files the orchestrator's long-running agents keep under .claude (runs.go).
+//
+// From the transcripts it finds the sessions whose working directory is the project that
+// holds the contents folder, follows them by reading only the bytes appended since the
+// last look, and keeps per
 // session and subagent who it is (orchestrator, agent-check, …), what it works on, what
 // it is doing, what it cost, and the skill calls it made with the text written before
 // each — so a change in the log can be tied to the agent and the reasoning behind it.
@@ -14,7 +17,7 @@
 // not grow with a transcript's length: a line is bounded (MaxLine), and an agent keeps
 // counters, its last state, its recent responses and its skill calls (one per change
 // it made), not its lines.
-package sessions
+package agents
 
 import (
 	"bytes"
