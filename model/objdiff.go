@@ -6,11 +6,16 @@ import (
 	"github.com/aymanbagabas/go-udiff/lcs"
 )
 
-// FieldDiff is one field of an object as a reader compares two versions of it (time
-// travel, the activity list). Exactly one shape is filled, by the field's kind:
-// Added/Removed for a list of strings (notes, issues, responses, references), Lines for
-// a text that spans lines (a proof), From/To for anything else (as text; a value that is
-// not a string as its JSON).
+// FieldDiff is one field that differs between two versions of an object: the one model
+// of an object diff, which the change preview, time travel, `referee diff`, the activity
+// list and consequences all read.
+//
+// Old, New and Appended are the change as values: a list that only grew has Appended (its
+// new items); anything else has Old and New (nil where the key is absent on that side).
+// DiffFields stops there. DiffObject adds the reader's view, exactly one shape by the
+// field's kind: Added/Removed for a list of strings (notes, issues, responses,
+// references), Lines for a text that spans lines (a proof), From/To for anything else (as
+// text; a value that is not a string as its JSON). Only the reader's view is JSON.
 type FieldDiff struct {
 	Field   string     `json:"field"` // dotted path, e.g. "proof.full", "validation.issues"
 	From    string     `json:"from,omitempty"`
@@ -18,6 +23,9 @@ type FieldDiff struct {
 	Added   []string   `json:"added,omitempty"`
 	Removed []string   `json:"removed,omitempty"`
 	Lines   []DiffLine `json:"lines,omitempty"`
+
+	Old, New *Value  `json:"-"`
+	Appended []Value `json:"-"`
 }
 
 // DiffLine is one line of a text diff: Op is "=" (kept), "-" (removed) or "+" (added).
@@ -37,7 +45,7 @@ func DiffObject(before, after Value) []FieldDiff {
 	}
 	var out []FieldDiff
 	for _, c := range DiffFields(before, after) {
-		d := FieldDiff{Field: c.Path}
+		d := c
 		var old, cur Value
 		if c.Old != nil {
 			old = *c.Old
@@ -49,7 +57,7 @@ func DiffObject(before, after Value) []FieldDiff {
 		case c.Old == nil && cur.Kind == Object, c.New == nil && old.Kind == Object:
 			// A whole object added or dropped: its fields one by one.
 			for _, sub := range DiffObject(old, cur) {
-				sub.Field = c.Path + "." + sub.Field
+				sub.Field = c.Field + "." + sub.Field
 				out = append(out, sub)
 			}
 			continue
@@ -142,4 +150,74 @@ func textLines(s string) []string {
 		return nil
 	}
 	return strings.Split(s, "\n")
+}
+
+// DiffFields lists what changed from before to after as values (Old, New, Appended), in
+// the after object's key order, descending into nested objects ("proof.full",
+// "validation.issues"); an object added or removed whole is one FieldDiff. A change's
+// preview shows these values (the workbench's confirm dialog).
+func DiffFields(before, after Value) []FieldDiff {
+	var out []FieldDiff
+	diffInto(&out, "", &before, &after)
+	return out
+}
+
+func diffInto(out *[]FieldDiff, path string, before, after *Value) {
+	join := func(key string) string {
+		if path == "" {
+			return key
+		}
+		return path + "." + key
+	}
+	if before.Kind == Object && after.Kind == Object {
+		for i := range after.Obj {
+			m := &after.Obj[i]
+			old, ok := before.Get(m.Key)
+			if !ok {
+				*out = append(*out, FieldDiff{Field: join(m.Key), New: &m.Value})
+				continue
+			}
+			diffInto(out, join(m.Key), old, &m.Value)
+		}
+		for i := range before.Obj {
+			if _, ok := after.Get(before.Obj[i].Key); !ok {
+				*out = append(*out, FieldDiff{Field: join(before.Obj[i].Key), Old: &before.Obj[i].Value})
+			}
+		}
+		return
+	}
+	if equalValues(before, after) {
+		return
+	}
+	if before.Kind == Array && after.Kind == Array && len(after.Arr) > len(before.Arr) {
+		prefix := true
+		for i := range before.Arr {
+			if !equalValues(&before.Arr[i], &after.Arr[i]) {
+				prefix = false
+				break
+			}
+		}
+		if prefix {
+			*out = append(*out, FieldDiff{Field: path, Appended: after.Arr[len(before.Arr):]})
+			return
+		}
+	}
+	*out = append(*out, FieldDiff{Field: path, Old: before, New: after})
+}
+
+func equalValues(a, b *Value) bool {
+	if a.Kind != b.Kind || a.Str != b.Str || len(a.Arr) != len(b.Arr) || len(a.Obj) != len(b.Obj) {
+		return false
+	}
+	for i := range a.Arr {
+		if !equalValues(&a.Arr[i], &b.Arr[i]) {
+			return false
+		}
+	}
+	for i := range a.Obj {
+		if a.Obj[i].Key != b.Obj[i].Key || !equalValues(&a.Obj[i].Value, &b.Obj[i].Value) {
+			return false
+		}
+	}
+	return true
 }

@@ -646,7 +646,7 @@ func TestPlanMatchesRun(t *testing.T) {
 	}
 	var fields []string
 	for _, c := range model.DiffFields(plan.Objects[0].Before, plan.Objects[0].After) {
-		fields = append(fields, c.Path)
+		fields = append(fields, c.Field)
 	}
 	if strings.Join(fields, ",") != "status,reliability,progresses" {
 		t.Errorf("planned fields %v", fields)

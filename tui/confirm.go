@@ -341,7 +341,7 @@ func planLines(st *themes.Styles, plan *store.Planned, w int) []string {
 		}
 		q := func(v *model.Value) string { return string(model.EncodeLine(*v)) }
 		for _, c := range model.DiffFields(o.Before, o.After) {
-			head := o.ID + " " + c.Path
+			head := o.ID + " " + c.Field
 			switch {
 			case c.Appended != nil:
 				for i := range c.Appended {
