@@ -28,7 +28,7 @@ func inertJSONFrom(b []byte, i int) []byte {
 	for i < len(b) {
 		r, size := utf8.DecodeRune(b[i:])
 		if inertEscape(r) {
-			out = appendU(out, r)
+			out = AppendEscape(out, r)
 		} else {
 			out = append(out, b[i:i+size]...)
 		}

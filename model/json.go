@@ -197,7 +197,7 @@ func (p *parser) parse() (Value, error) {
 		return Value{}, p.fail("extra data after the document")
 	}
 	if p.lean {
-		p.arena = string(p.text) // the nodes are read as they are: see reader
+		p.arena = string(p.text) // the nodes are read as they are (Node)
 		p.root = t
 		return Value{}, nil
 	}
@@ -237,12 +237,12 @@ type parser struct {
 	arena string
 	slabV []Value
 	slabM []Member
-	// A lean parse (StatementLean) leaves a statement's long proof text in data (body
-	// says where, n < 0: nowhere) and builds no document: the statement is typed from
-	// the nodes, from root, which nothing keeps.
+	// A tree parse (ParseTree) leaves the lazy string in data (body says where, n < 0:
+	// nowhere) and builds no document: the reader reads the nodes, from root.
 	lean    bool
+	lazy    Lazy
 	root    node
-	inProof bool // parsing the root's "proof" object
+	inProof bool // parsing the root's lazy.Outer object
 	body    span
 }
 
@@ -282,7 +282,7 @@ type member struct {
 
 func (p *parser) release() {
 	p.data, p.arena, p.slabV, p.slabM = nil, "", nil, nil
-	p.lean, p.inProof, p.body, p.root = false, false, span{n: -1}, node{}
+	p.lean, p.lazy, p.inProof, p.body, p.root = false, Lazy{}, false, span{n: -1}, node{}
 	p.vals, p.mems, p.items, p.members, p.text = p.vals[:0], p.mems[:0], p.items[:0], p.members[:0], p.text[:0]
 	parsers.Put(p)
 }
@@ -825,7 +825,7 @@ func appendValue(b []byte, v *Value, level int, indent bool) []byte {
 	case Bool:
 		return append(b, v.Str...)
 	case Number:
-		return append(b, pyNumber(v.Str)...)
+		return append(b, PyNumber(v.Str)...)
 	case String:
 		return AppendPyString(b, v.Str)
 	case Array:
@@ -906,7 +906,7 @@ func AppendPyString(b []byte, s string) []byte {
 			case '\f':
 				b = append(b, '\\', 'f')
 			default:
-				b = appendU(b, rune(c))
+				b = AppendEscape(b, rune(c))
 			}
 			i++
 			continue
@@ -915,33 +915,34 @@ func AppendPyString(b []byte, s string) []byte {
 		if r == utf8.RuneError && size <= 1 {
 			// A WTF-8 lone surrogate from the parser: ED A0..BF xx.
 			if c == 0xed && i+2 < len(s) && s[i+1] >= 0xa0 && s[i+1] <= 0xbf && s[i+2]&0xc0 == 0x80 {
-				b = appendU(b, rune(c&0x0f)<<12|rune(s[i+1]&0x3f)<<6|rune(s[i+2]&0x3f))
+				b = AppendEscape(b, rune(c&0x0f)<<12|rune(s[i+1]&0x3f)<<6|rune(s[i+2]&0x3f))
 				i += 3
 				continue
 			}
-			b = appendU(b, utf8.RuneError)
+			b = AppendEscape(b, utf8.RuneError)
 			i++
 			continue
 		}
 		if r > 0xffff {
 			r1, r2 := utf16.EncodeRune(r)
-			b = appendU(b, r1)
-			b = appendU(b, r2)
+			b = AppendEscape(b, r1)
+			b = AppendEscape(b, r2)
 		} else {
-			b = appendU(b, r)
+			b = AppendEscape(b, r)
 		}
 		i += size
 	}
 	return append(b, '"')
 }
 
-func appendU(b []byte, r rune) []byte {
+// AppendEscape appends r as the JSON escape \uXXXX (r in the Basic Multilingual Plane).
+func AppendEscape(b []byte, r rune) []byte {
 	return append(b, '\\', 'u', hexDigits[r>>12&0xf], hexDigits[r>>8&0xf], hexDigits[r>>4&0xf], hexDigits[r&0xf])
 }
 
-// pyNumber prints a number literal the way Python would after json.load: integers as
+// PyNumber prints a number literal the way Python would after json.load: integers as
 // written (arbitrary size), floats as repr(float).
-func pyNumber(lit string) string {
+func PyNumber(lit string) string {
 	switch lit {
 	case "NaN", "Infinity", "-Infinity":
 		return lit

@@ -94,7 +94,7 @@ func pyStrNumber(lit string) string {
 	if !strings.ContainsAny(lit, ".eEIN") && len(strings.TrimPrefix(lit, "-")) > 4300 {
 		return ""
 	}
-	switch s := pyNumber(lit); s {
+	switch s := PyNumber(lit); s {
 	case "NaN":
 		return "nan"
 	case "Infinity":

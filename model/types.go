@@ -113,51 +113,37 @@ func (k Kind) described() string {
 // statement without building its document, which it does not keep (StatementLean).
 type reader struct {
 	doc      *Value
-	p        *parser
-	root     node
+	root     Node // a lean read's root, when doc is nil
 	problems []FieldProblem
 }
 
-// found is a value a reader found: v, or in a lean read the node n of p.
+// found is a value a reader found: v, or in a lean read (v nil) the node n.
 type found struct {
 	v *Value
-	p *parser
-	n node
+	n Node
 }
 
 func (f found) Kind() Kind {
-	if f.p != nil {
-		return f.n.kind
+	if f.v == nil {
+		return f.n.Kind()
 	}
 	return f.v.Kind
 }
 
 // Str is the text of a string, number or literal, as Value.Str.
 func (f found) Str() string {
-	if f.p != nil {
-		return f.p.finish(f.n).Str
+	if f.v == nil {
+		return f.n.Str()
 	}
 	return f.v.Str
 }
 
 // StringList is Value.StringList.
 func (f found) StringList() ([]string, bool) {
-	if f.p == nil {
-		return f.v.StringList()
+	if f.v == nil {
+		return f.n.StringList()
 	}
-	if f.n.kind != Array {
-		return nil, false
-	}
-	ok := true
-	out := make([]string, 0, f.n.n)
-	for _, it := range f.p.items[f.n.off : f.n.off+f.n.n] {
-		if it.kind != String {
-			ok = false
-			continue
-		}
-		out = append(out, f.p.arena[it.off:it.off+it.n]) // a string node is never static
-	}
-	return out, ok
+	return f.v.StringList()
 }
 
 func (r *reader) note(field, format string, args ...any) {
@@ -165,17 +151,17 @@ func (r *reader) note(field, format string, args ...any) {
 }
 
 // top is the object read.
-func (r *reader) top() found { return found{v: r.doc, p: r.p, n: r.root} }
+func (r *reader) top() found { return found{v: r.doc, n: r.root} }
 
 func (r *reader) lookup(path []string) (found, bool) {
-	if r.p != nil {
+	if r.doc == nil {
 		n, ok := r.root, true
 		for _, k := range path {
-			if n, ok = r.p.member(n, k); !ok {
+			if n, ok = n.Member(k); !ok {
 				return found{}, false
 			}
 		}
-		return found{p: r.p, n: n}, true
+		return found{n: n}, true
 	}
 	v := r.doc
 	for _, k := range path {
