@@ -12,7 +12,7 @@ import (
 	"strings"
 	"time"
 
-	"referee/model"
+	"referee/model/pyjson"
 	"referee/store"
 )
 
@@ -154,12 +154,12 @@ func readRun(path string) (r AgentRun, isState bool) {
 		r.Err = runErr(err).Error()
 		return r, namedState
 	}
-	doc, err := model.Parse(data)
+	doc, err := pyjson.Parse(data)
 	if err != nil {
 		r.Err = "not valid JSON (perhaps caught half-written): " + err.Error()
 		return r, namedState
 	}
-	if doc.Kind != model.Object {
+	if doc.Kind != pyjson.Object {
 		r.Err = "expected a JSON object, found a " + doc.Kind.String()
 		return r, false
 	}
@@ -177,31 +177,31 @@ func readRun(path string) (r AgentRun, isState bool) {
 		} else if p, ok := ints[m.Key]; ok {
 			*p = r.int(m.Key, v)
 		} else if m.Key == "total_cost_usd" {
-			if f, err := strconv.ParseFloat(v.Str, 64); v.Kind == model.Number && err == nil {
+			if f, err := strconv.ParseFloat(v.Str, 64); v.Kind == pyjson.Number && err == nil {
 				r.TotalCostUSD = f
-			} else if v.Kind != model.Null {
+			} else if v.Kind != pyjson.Null {
 				r.Problems = append(r.Problems, fmt.Sprintf("total_cost_usd: expected a number, found a %s", v.Kind))
 			}
 		} else {
-			r.Other[m.Key] = json.RawMessage(model.EncodeLine(v))
+			r.Other[m.Key] = json.RawMessage(pyjson.EncodeLine(v))
 		}
 	}
 	return r, isState
 }
 
-func (r *AgentRun) str(key string, v model.Value) string {
+func (r *AgentRun) str(key string, v pyjson.Value) string {
 	switch v.Kind {
-	case model.String:
+	case pyjson.String:
 		return v.Str
-	case model.Null:
+	case pyjson.Null:
 		return "" // the agent clears its session at a handoff
 	}
 	r.Problems = append(r.Problems, fmt.Sprintf("%s: expected a string, found a %s", key, v.Kind))
 	return ""
 }
 
-func (r *AgentRun) int(key string, v model.Value) int64 {
-	if v.Kind == model.Number {
+func (r *AgentRun) int(key string, v pyjson.Value) int64 {
+	if v.Kind == pyjson.Number {
 		if n, err := strconv.ParseInt(v.Str, 10, 64); err == nil {
 			return n
 		}
@@ -209,8 +209,8 @@ func (r *AgentRun) int(key string, v model.Value) int64 {
 			return int64(f)
 		}
 	}
-	if v.Kind != model.Null {
-		r.Problems = append(r.Problems, fmt.Sprintf("%s: expected a whole number, found %s", key, model.EncodeLine(v)))
+	if v.Kind != pyjson.Null {
+		r.Problems = append(r.Problems, fmt.Sprintf("%s: expected a whole number, found %s", key, pyjson.EncodeLine(v)))
 	}
 	return 0
 }

@@ -16,7 +16,7 @@ import (
 
 	"github.com/aymanbagabas/go-udiff"
 
-	"referee/model"
+	"referee/model/pyjson"
 	"referee/store"
 )
 
@@ -466,7 +466,7 @@ func PlanUninstall(o Options) (*Plan, error) {
 			c.new, c.newOK = cur, ok
 		case e.Kind == "mcp":
 			// Changed since install (another server added): take referee's entry out only.
-			var before *model.Value
+			var before *pyjson.Value
 			if orig != nil {
 				before = refereeEntry(orig)
 			}

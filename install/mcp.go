@@ -3,7 +3,7 @@ package install
 import (
 	"fmt"
 
-	"referee/model"
+	"referee/model/pyjson"
 	"referee/store"
 )
 
@@ -22,16 +22,16 @@ func withReferee(path string, data []byte, exists bool, command, contents string
 	if err != nil {
 		return nil, err
 	}
-	servers.Set(ServerName, model.Obj(
-		model.M("command", model.Str(command)),
-		model.M("args", model.Strs([]string{"mcp", "--contents", contents})),
+	servers.Set(ServerName, pyjson.Obj(
+		pyjson.M("command", pyjson.Str(command)),
+		pyjson.M("args", pyjson.Strs([]string{"mcp", "--contents", contents})),
 	))
 	doc.Set("mcpServers", servers)
-	return append(model.EncodeIndent(doc), '\n'), nil
+	return append(pyjson.EncodeIndent(doc), '\n'), nil
 }
 
 // withoutReferee is the configuration with referee's entry as it was in before (nil: none).
-func withoutReferee(path string, data []byte, before *model.Value) ([]byte, error) {
+func withoutReferee(path string, data []byte, before *pyjson.Value) ([]byte, error) {
 	doc, servers, err := readMCP(path, data, true)
 	if err != nil {
 		return nil, err
@@ -48,12 +48,12 @@ func withoutReferee(path string, data []byte, before *model.Value) ([]byte, erro
 		servers.Obj = kept
 	}
 	doc.Set("mcpServers", servers)
-	return append(model.EncodeIndent(doc), '\n'), nil
+	return append(pyjson.EncodeIndent(doc), '\n'), nil
 }
 
 // refereeEntry is referee's entry in a configuration, nil when it has none or does not parse.
-func refereeEntry(data []byte) *model.Value {
-	doc, err := model.Parse(data)
+func refereeEntry(data []byte) *pyjson.Value {
+	doc, err := pyjson.Parse(data)
 	if err != nil {
 		return nil
 	}
@@ -68,20 +68,20 @@ func refereeEntry(data []byte) *model.Value {
 	return v
 }
 
-func readMCP(path string, data []byte, exists bool) (model.Value, model.Value, error) {
-	doc := model.Obj()
+func readMCP(path string, data []byte, exists bool) (pyjson.Value, pyjson.Value, error) {
+	doc := pyjson.Obj()
 	if exists {
 		var err error
-		if doc, err = model.Parse(data); err != nil {
+		if doc, err = pyjson.Parse(data); err != nil {
 			return doc, doc, &store.InputError{Msg: fmt.Sprintf("%s: not valid JSON (%v); fix it or remove it, then install again", path, err)}
 		}
-		if doc.Kind != model.Object {
+		if doc.Kind != pyjson.Object {
 			return doc, doc, &store.InputError{Msg: fmt.Sprintf("%s: expected a JSON object, found a %s", path, doc.Kind)}
 		}
 	}
-	servers := model.Obj()
+	servers := pyjson.Obj()
 	if v, ok := doc.Get("mcpServers"); ok {
-		if v.Kind != model.Object {
+		if v.Kind != pyjson.Object {
 			return doc, doc, &store.InputError{Msg: fmt.Sprintf(`%s: "mcpServers" must be an object, found a %s`, path, v.Kind)}
 		}
 		servers = *v

@@ -9,7 +9,7 @@ import (
 	"strconv"
 	"strings"
 
-	"referee/model"
+	"referee/model/pyjson"
 	"referee/store"
 )
 
@@ -304,7 +304,7 @@ func (m *merger) flagSpan(span string) (string, error) {
 		vals = vals[1:]
 	}
 	if m.tr.hyp == "sub_statements" {
-		return `{"claim": …, "premises": ` + string(model.EncodeLine(model.Strs(vals))) + `}`, nil
+		return `{"claim": …, "premises": ` + string(pyjson.EncodeLine(pyjson.Strs(vals))) + `}`, nil
 	}
 	p, _ := m.skill.Param(m.tr.hyp)
 	parts := []string{}
@@ -327,12 +327,12 @@ func (m *merger) cli(a store.Args) []string {
 		case []store.SubStatement:
 			heredoc = append(heredoc, `{"`+p.Name+`": [`)
 			for i, sub := range x {
-				item := model.Obj(model.M("claim", model.Str(sub.Claim)), model.M("premises", model.Strs(nonNil(sub.Premises))))
+				item := pyjson.Obj(pyjson.M("claim", pyjson.Str(sub.Claim)), pyjson.M("premises", pyjson.Strs(nonNil(sub.Premises))))
 				sep := ","
 				if i == len(x)-1 {
 					sep = ""
 				}
-				heredoc = append(heredoc, "  "+string(model.EncodeLine(item))+sep)
+				heredoc = append(heredoc, "  "+string(pyjson.EncodeLine(item))+sep)
 			}
 			heredoc = append(heredoc, "]}")
 		case []string:
@@ -376,7 +376,7 @@ func nonNil(s []string) []string {
 
 // mcpLine names the MCP tool of the call and its arguments.
 func (m *merger) mcpLine(a store.Args) string {
-	var members []model.Member
+	var members []pyjson.Member
 	for _, p := range m.skill.Params {
 		v, ok := a[p.Name]
 		if !ok {
@@ -384,21 +384,21 @@ func (m *merger) mcpLine(a store.Args) string {
 		}
 		switch x := v.(type) {
 		case []store.SubStatement:
-			arr := model.Value{Kind: model.Array}
+			arr := pyjson.Value{Kind: pyjson.Array}
 			for _, sub := range x {
-				arr.Arr = append(arr.Arr, model.Obj(model.M("claim", model.Str(sub.Claim)), model.M("premises", model.Strs(nonNil(sub.Premises)))))
+				arr.Arr = append(arr.Arr, pyjson.Obj(pyjson.M("claim", pyjson.Str(sub.Claim)), pyjson.M("premises", pyjson.Strs(nonNil(sub.Premises)))))
 			}
-			members = append(members, model.M(p.Name, arr))
+			members = append(members, pyjson.M(p.Name, arr))
 		case []string:
-			members = append(members, model.M(p.Name, model.Strs(x)))
+			members = append(members, pyjson.M(p.Name, pyjson.Strs(x)))
 		case int:
-			members = append(members, model.M(p.Name, model.Int(x)))
+			members = append(members, pyjson.M(p.Name, pyjson.Int(x)))
 		case string:
-			members = append(members, model.M(p.Name, model.Str(x)))
+			members = append(members, pyjson.M(p.Name, pyjson.Str(x)))
 		}
 	}
 	return "Through MCP (`referee mcp`, in .mcp.json) the same call is the tool `mcp__referee__" + m.name + "` with `" +
-		string(model.EncodeLine(model.Obj(members...))) + "`."
+		string(pyjson.EncodeLine(pyjson.Obj(members...))) + "`."
 }
 
 // outcome is the line referee prints for the call, with their placeholder IDs.

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"strings"
 	"sync/atomic"
+
+	"referee/model/pyjson"
 )
 
 // A folder of 10,000 statements holds some 50 MB of proof text, and a session looks at a
@@ -81,7 +83,7 @@ func (t *ProofText) Text() (string, error) {
 		case err != nil:
 			return "", err
 		default:
-			if r.text, err = DecodeString(data, t.off-1); err != nil {
+			if r.text, err = pyjson.DecodeString(data, t.off-1); err != nil {
 				r.err = &TextError{Path: t.file.Path, Err: err}
 			}
 		}
@@ -118,7 +120,7 @@ func (p Proof) Blank() bool {
 // fails, except for a fault inside the proof text left in the file: Proof.Text reports
 // that one. data is not kept; file reads it again.
 func StatementLean(data []byte, file *File) (*Statement, error) {
-	t, err := ParseTree(data, Lazy{Outer: "proof", Inner: "full", Min: leanProof})
+	t, err := pyjson.ParseTree(data, pyjson.Lazy{Outer: "proof", Inner: "full", Min: leanProof})
 	if err != nil {
 		return nil, err
 	}
@@ -126,24 +128,24 @@ func StatementLean(data []byte, file *File) (*Statement, error) {
 	s := &Statement{File: file}
 	s.read(&reader{root: t.Root()}) // its strings are parts of the tree's arena, which s keeps
 	if off, n, ok := t.Lazy(); ok {
-		s.Proof.Body = &ProofText{file: file, off: off, blank: BlankString(data[off : off+n])}
+		s.Proof.Body = &ProofText{file: file, off: off, blank: pyjson.BlankString(data[off : off+n])}
 	}
 	return s, nil
 }
 
 // Document is the statement's whole object as written: Doc, or for a lean statement its
 // file read and parsed again (a ChangedError if it is no longer the version read).
-func (s *Statement) Document() (Value, error) {
+func (s *Statement) Document() (pyjson.Value, error) {
 	if s.File == nil {
 		return s.Doc, nil
 	}
 	data, err := s.File.read()
 	if err != nil {
-		return Value{}, err
+		return pyjson.Value{}, err
 	}
-	doc, err := Parse(data)
+	doc, err := pyjson.Parse(data)
 	if err != nil {
-		return Value{}, fmt.Errorf("%s: not valid JSON: %w", s.File.Path, err)
+		return pyjson.Value{}, fmt.Errorf("%s: not valid JSON: %w", s.File.Path, err)
 	}
 	return doc, nil
 }

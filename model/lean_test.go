@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"referee/internal/testutil"
+	"referee/model/pyjson"
 )
 
 // fileOf is a File whose Read gives data, as the store's gives the bytes on disk.
@@ -29,7 +30,7 @@ func longProof(raw string) []byte {
 func checkLean(t *testing.T, data []byte) {
 	t.Helper()
 	lean, leanErr := StatementLean(data, fileOf(data))
-	doc, err := Parse(data)
+	doc, err := pyjson.Parse(data)
 	if err != nil {
 		if leanErr != nil {
 			return
@@ -56,7 +57,7 @@ func checkLean(t *testing.T, data []byte) {
 	if lean.Proof.Blank() != (strings.TrimSpace(eager.Proof.Full) == "") || lean.Proof.Empty() != (eager.Proof.Full == "") {
 		t.Fatalf("Blank %v Empty %v for %.80q", lean.Proof.Blank(), lean.Proof.Empty(), eager.Proof.Full)
 	}
-	if lean.Doc.Kind != Null || lean.Doc.Obj != nil || lean.File == nil {
+	if lean.Doc.Kind != pyjson.Null || lean.Doc.Obj != nil || lean.File == nil {
 		t.Fatalf("a lean statement keeps its document (%v) or has no file", lean.Doc.Kind)
 	}
 	got, err := lean.Document()

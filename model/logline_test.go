@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"referee/internal/testutil"
+	"referee/model/pyjson"
 )
 
 // oldParseLogLine is ParseLogLine as it was before the scanner: parseLogLine is that
@@ -21,7 +22,7 @@ func oldParseLogLine(n int, line string) LogEntry {
 	if v, ok := doc.Get("deleted"); ok {
 		e.Deleted, _ = v.StringList()
 	}
-	if v, ok := doc.Get("reverts"); ok && v.Kind == String {
+	if v, ok := doc.Get("reverts"); ok && v.Kind == pyjson.String {
 		e.Reverts = v.Str
 	}
 	return e
@@ -152,10 +153,10 @@ func TestParseLogLineListsAreCapped(t *testing.T) {
 func TestLogEntryDocument(t *testing.T) {
 	line := `{"l-001": {"creation": [], "modification": []}, "n": 2}`
 	doc := ParseLogLine(1, line).Document()
-	if string(EncodeLine(doc)) != line {
-		t.Errorf("Document: %s", EncodeLine(doc))
+	if string(pyjson.EncodeLine(doc)) != line {
+		t.Errorf("Document: %s", pyjson.EncodeLine(doc))
 	}
-	if doc := ParseLogLine(1, "{").Document(); doc.Kind != Null || doc.Obj != nil {
+	if doc := ParseLogLine(1, "{").Document(); doc.Kind != pyjson.Null || doc.Obj != nil {
 		t.Errorf("Document of a broken line: %#v", doc)
 	}
 }

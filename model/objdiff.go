@@ -4,6 +4,8 @@ import (
 	"strings"
 
 	"github.com/aymanbagabas/go-udiff/lcs"
+
+	"referee/model/pyjson"
 )
 
 // FieldDiff is one field that differs between two versions of an object: the one model
@@ -24,8 +26,8 @@ type FieldDiff struct {
 	Removed []string   `json:"removed,omitempty"`
 	Lines   []DiffLine `json:"lines,omitempty"`
 
-	Old, New *Value  `json:"-"`
-	Appended []Value `json:"-"`
+	Old, New *pyjson.Value  `json:"-"`
+	Appended []pyjson.Value `json:"-"`
 }
 
 // DiffLine is one line of a text diff: Op is "=" (kept), "-" (removed) or "+" (added).
@@ -36,17 +38,17 @@ type DiffLine struct {
 
 // DiffObject lists how after differs from before, field by field (DiffFields' order).
 // An absent version is the zero Value: every field of the other shows as added or removed.
-func DiffObject(before, after Value) []FieldDiff {
-	if before.Kind == Null {
-		before = Obj()
+func DiffObject(before, after pyjson.Value) []FieldDiff {
+	if before.Kind == pyjson.Null {
+		before = pyjson.Obj()
 	}
-	if after.Kind == Null {
-		after = Obj()
+	if after.Kind == pyjson.Null {
+		after = pyjson.Obj()
 	}
 	var out []FieldDiff
 	for _, c := range DiffFields(before, after) {
 		d := c
-		var old, cur Value
+		var old, cur pyjson.Value
 		if c.Old != nil {
 			old = *c.Old
 		}
@@ -54,7 +56,7 @@ func DiffObject(before, after Value) []FieldDiff {
 			cur = *c.New
 		}
 		switch {
-		case c.Old == nil && cur.Kind == Object, c.New == nil && old.Kind == Object:
+		case c.Old == nil && cur.Kind == pyjson.Object, c.New == nil && old.Kind == pyjson.Object:
 			// A whole object added or dropped: its fields one by one.
 			for _, sub := range DiffObject(old, cur) {
 				sub.Field = c.Field + "." + sub.Field
@@ -69,7 +71,7 @@ func DiffObject(before, after Value) []FieldDiff {
 			la, _ := old.StringList()
 			lb, _ := cur.StringList()
 			d.Added, d.Removed = listDiff(la, lb)
-		case (old.Kind == String || old.Kind == Null) && (cur.Kind == String || cur.Kind == Null) &&
+		case (old.Kind == pyjson.String || old.Kind == pyjson.Null) && (cur.Kind == pyjson.String || cur.Kind == pyjson.Null) &&
 			(strings.Contains(old.Str, "\n") || strings.Contains(cur.Str, "\n")):
 			d.Lines = DiffLines(old.Str, cur.Str)
 		default:
@@ -81,22 +83,22 @@ func DiffObject(before, after Value) []FieldDiff {
 }
 
 // isStringList is true for a list of strings and for an absent value (no list yet).
-func isStringList(v *Value) bool {
-	if v.Kind == Null {
+func isStringList(v *pyjson.Value) bool {
+	if v.Kind == pyjson.Null {
 		return true
 	}
 	_, ok := v.StringList()
 	return ok
 }
 
-func scalarText(v *Value) string {
+func scalarText(v *pyjson.Value) string {
 	switch v.Kind {
-	case Null:
+	case pyjson.Null:
 		return ""
-	case String:
+	case pyjson.String:
 		return v.Str
 	}
-	return string(EncodeLine(*v))
+	return string(pyjson.EncodeLine(*v))
 }
 
 // listDiff is what b adds to a and what it drops from a, as multisets, each in its own
@@ -156,20 +158,20 @@ func textLines(s string) []string {
 // the after object's key order, descending into nested objects ("proof.full",
 // "validation.issues"); an object added or removed whole is one FieldDiff. A change's
 // preview shows these values (the workbench's confirm dialog).
-func DiffFields(before, after Value) []FieldDiff {
+func DiffFields(before, after pyjson.Value) []FieldDiff {
 	var out []FieldDiff
 	diffInto(&out, "", &before, &after)
 	return out
 }
 
-func diffInto(out *[]FieldDiff, path string, before, after *Value) {
+func diffInto(out *[]FieldDiff, path string, before, after *pyjson.Value) {
 	join := func(key string) string {
 		if path == "" {
 			return key
 		}
 		return path + "." + key
 	}
-	if before.Kind == Object && after.Kind == Object {
+	if before.Kind == pyjson.Object && after.Kind == pyjson.Object {
 		for i := range after.Obj {
 			m := &after.Obj[i]
 			old, ok := before.Get(m.Key)
@@ -189,7 +191,7 @@ func diffInto(out *[]FieldDiff, path string, before, after *Value) {
 	if equalValues(before, after) {
 		return
 	}
-	if before.Kind == Array && after.Kind == Array && len(after.Arr) > len(before.Arr) {
+	if before.Kind == pyjson.Array && after.Kind == pyjson.Array && len(after.Arr) > len(before.Arr) {
 		prefix := true
 		for i := range before.Arr {
 			if !equalValues(&before.Arr[i], &after.Arr[i]) {
@@ -205,7 +207,7 @@ func diffInto(out *[]FieldDiff, path string, before, after *Value) {
 	*out = append(*out, FieldDiff{Field: path, Old: before, New: after})
 }
 
-func equalValues(a, b *Value) bool {
+func equalValues(a, b *pyjson.Value) bool {
 	if a.Kind != b.Kind || a.Str != b.Str || len(a.Arr) != len(b.Arr) || len(a.Obj) != len(b.Obj) {
 		return false
 	}

@@ -4,11 +4,13 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"referee/model/pyjson"
 )
 
-func mustParse(t *testing.T, s string) Value {
+func mustParse(t *testing.T, s string) pyjson.Value {
 	t.Helper()
-	v, err := Parse([]byte(s))
+	v, err := pyjson.Parse([]byte(s))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -37,7 +39,7 @@ func TestDiffObject(t *testing.T) {
 		t.Errorf("an object differs from itself: %+v", d)
 	}
 	// Created: every field is new; a number shows as its JSON text.
-	created := readerView(DiffObject(Value{}, mustParse(t, `{"id": "s-9", "reliability": 1.0, "proof": {"full": "one\ntwo"}}`)))
+	created := readerView(DiffObject(pyjson.Value{}, mustParse(t, `{"id": "s-9", "reliability": 1.0, "proof": {"full": "one\ntwo"}}`)))
 	wantCreated := []FieldDiff{{Field: "id", To: "s-9"}, {Field: "reliability", To: "1.0"},
 		{Field: "proof.full", Lines: []DiffLine{{"+", "one"}, {"+", "two"}}}}
 	if !reflect.DeepEqual(created, wantCreated) {
@@ -68,19 +70,19 @@ func TestDiffLines(t *testing.T) {
 }
 
 func TestDiffFields(t *testing.T) {
-	before, _ := Parse([]byte(`{"id": "s-1", "status": "awaiting_verification", "reliability": 0.0, "progresses": ["PROOF: x"], "proof": {"full": "a", "ref": ["s-2"]}, "gone": 1}`))
-	after, _ := Parse([]byte(`{"id": "s-1", "status": "true", "reliability": 1.0, "progresses": ["PROOF: x", "VERIFIED: y"], "proof": {"full": "b", "ref": []}, "extra": "e"}`))
+	before, _ := pyjson.Parse([]byte(`{"id": "s-1", "status": "awaiting_verification", "reliability": 0.0, "progresses": ["PROOF: x"], "proof": {"full": "a", "ref": ["s-2"]}, "gone": 1}`))
+	after, _ := pyjson.Parse([]byte(`{"id": "s-1", "status": "true", "reliability": 1.0, "progresses": ["PROOF: x", "VERIFIED: y"], "proof": {"full": "b", "ref": []}, "extra": "e"}`))
 	var got []string
 	for _, c := range DiffFields(before, after) {
 		switch {
 		case c.Appended != nil:
-			got = append(got, c.Field+" += "+string(EncodeLine(Value{Kind: Array, Arr: c.Appended})))
+			got = append(got, c.Field+" += "+string(pyjson.EncodeLine(pyjson.Value{Kind: pyjson.Array, Arr: c.Appended})))
 		case c.Old == nil:
-			got = append(got, c.Field+" new "+string(EncodeLine(*c.New)))
+			got = append(got, c.Field+" new "+string(pyjson.EncodeLine(*c.New)))
 		case c.New == nil:
 			got = append(got, c.Field+" removed")
 		default:
-			got = append(got, c.Field+": "+string(EncodeLine(*c.Old))+" -> "+string(EncodeLine(*c.New)))
+			got = append(got, c.Field+": "+string(pyjson.EncodeLine(*c.Old))+" -> "+string(pyjson.EncodeLine(*c.New)))
 		}
 	}
 	want := `status: "awaiting_verification" -> "true"

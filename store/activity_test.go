@@ -11,6 +11,7 @@ import (
 
 	"referee/internal/testutil"
 	"referee/model"
+	"referee/model/pyjson"
 )
 
 // summary is a change on one line, for exact comparisons.
@@ -77,14 +78,14 @@ func TestActivityGuessesTheDemo(t *testing.T) {
 	var lines []string
 	for _, e := range orig.Log {
 		doc := e.Document()
-		var keep []model.Member
+		var keep []pyjson.Member
 		for _, m := range doc.Obj {
 			if m.Key != "at" && m.Key != "by" && m.Key != "skill" {
 				keep = append(keep, m)
 			}
 		}
 		doc.Obj = keep
-		lines = append(lines, string(model.EncodeLine(doc)))
+		lines = append(lines, string(pyjson.EncodeLine(doc)))
 	}
 	if err := os.WriteFile(filepath.Join(dir, LogFile), []byte(strings.Join(lines, "\n")+"\n"), 0o644); err != nil {
 		t.Fatal(err)

@@ -7,6 +7,7 @@ import (
 
 	"referee/internal/testutil"
 	"referee/model"
+	"referee/model/pyjson"
 )
 
 // The demo's s-016 proposes a modification. Accepting it is one change: a new pending
@@ -19,13 +20,13 @@ func TestDecideModificationAcceptOnce(t *testing.T) {
 	if strings.Join(res.Created, ",") != "s-018" || strings.Join(res.Modified, ",") != "s-016,p-002" {
 		t.Fatalf("created %v, modified %v", res.Created, res.Modified)
 	}
-	doc, _ := model.Parse([]byte(read(t, dir, "statement/s-018.json")))
+	doc, _ := pyjson.Parse([]byte(read(t, dir, "statement/s-018.json")))
 	st := model.StatementFrom(doc)
 	if st.Status != "pending" || st.Claim() != "The sum $\\sum_{k=1}^n k^3$ is odd" ||
 		strings.Join(st.Hypothesis, " | ") != "$n \\ge 1$ is an integer | $n \\equiv 1 \\pmod{4}$ or $n \\equiv 2 \\pmod{4}$" {
 		t.Fatalf("s-018: %q %q %q", st.Status, st.Claim(), st.Hypothesis)
 	}
-	doc, _ = model.Parse([]byte(read(t, dir, "statement/s-016.json")))
+	doc, _ = pyjson.Parse([]byte(read(t, dir, "statement/s-016.json")))
 	old := model.StatementFrom(doc)
 	if old.Status != "abandoned" || old.Progresses[len(old.Progresses)-1] != "ABANDONED: Modification accepted (add_condition): replaced by s-018." {
 		t.Fatalf("s-016: %q %q", old.Status, old.Progresses[len(old.Progresses)-1])
@@ -46,7 +47,7 @@ func TestDecideModificationAcceptOnce(t *testing.T) {
 // Accepting under a parent statement puts the new statement in the old one's place among
 // its preliminaries, keeping an item's text.
 func TestReplacePreliminaryKeepsThePlace(t *testing.T) {
-	doc := model.Obj(model.M("preliminaries", model.Strs([]string{"s-001", "(s-002) a lemma", "s-003"})))
+	doc := pyjson.Obj(pyjson.M("preliminaries", pyjson.Strs([]string{"s-001", "(s-002) a lemma", "s-003"})))
 	replacePreliminary(&doc, "s-002", "s-009")
 	replacePreliminary(&doc, "s-003", "s-010")
 	replacePreliminary(&doc, "s-404", "s-011")

@@ -8,6 +8,7 @@ import (
 
 	"referee/internal/testutil"
 	"referee/model"
+	"referee/model/pyjson"
 )
 
 // demoP013Dir is the bundled demo as mkdemo.py wrote it before the agents' d8d7638
@@ -124,18 +125,18 @@ func TestReplayDemoP013(t *testing.T) {
 	got[LogFile] = log + "}\n" + strings.Join(strings.SplitAfter(got[LogFile], "\n")[1:], "")
 	for name, text := range want {
 		if name == "problem/p-003.json" || strings.HasSuffix(name, "/p-003.json") {
-			doc, err := model.Parse([]byte(text))
+			doc, err := pyjson.Parse([]byte(text))
 			if err != nil {
 				t.Fatal(err)
 			}
 			if s, _ := doc.Get("summary"); s == nil || !strings.HasPrefix(s.Str, "The number") {
 				t.Fatalf("%s: the seed-era summary is gone: %v", name, s)
 			}
-			doc.Set("summary", model.Str(""))
-			want[name] = string(model.EncodeIndent(doc))
+			doc.Set("summary", pyjson.Str(""))
+			want[name] = string(pyjson.EncodeIndent(doc))
 		}
 	}
-	s012, err := model.Parse([]byte(want["statement/s-012.json"]))
+	s012, err := pyjson.Parse([]byte(want["statement/s-012.json"]))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -150,6 +151,6 @@ func TestReplayDemoP013(t *testing.T) {
 		t.Fatalf("s-012 had no fixer's DECOMPOSED note: %v", progresses.Arr)
 	}
 	progresses.Arr = kept
-	want["statement/s-012.json"] = string(model.EncodeIndent(s012))
+	want["statement/s-012.json"] = string(pyjson.EncodeIndent(s012))
 	compareReplay(t, len(calls), want, got)
 }

@@ -7,6 +7,7 @@ import (
 
 	"referee/internal/testutil"
 	"referee/model"
+	"referee/model/pyjson"
 )
 
 // fuzzFolder writes a small contents folder: the fixture's config, log, problem and one
@@ -68,7 +69,7 @@ func FuzzLoad(f *testing.F) {
 		abandon, _ := Lookup("abandon")
 		if _, err := Run(dir, abandon, Args{"statement_id": "s-050", "reason": "fuzz"}, Options{Actor: "fuzz"}); err == nil {
 			written, _ := os.ReadFile(filepath.Join(dir, "statement", "s-050.json"))
-			if _, err := model.Parse(written); err != nil {
+			if _, err := pyjson.Parse(written); err != nil {
 				t.Fatalf("the skill wrote a file that does not parse: %v", err)
 			}
 		}

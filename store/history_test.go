@@ -11,6 +11,7 @@ import (
 
 	"referee/internal/testutil"
 	"referee/model"
+	"referee/model/pyjson"
 )
 
 func historyOf(t *testing.T, dir string) *History {
@@ -97,7 +98,7 @@ func TestAtFixture(t *testing.T) {
 
 // document is a statement's whole object, read again from its file when a lean load
 // left it out.
-func document(t *testing.T, st *model.Statement) model.Value {
+func document(t *testing.T, st *model.Statement) pyjson.Value {
 	t.Helper()
 	doc, err := st.Document()
 	if err != nil {
@@ -122,12 +123,12 @@ func sameSnapshot(t *testing.T, name string, got, want *model.Snapshot) {
 		t.Fatalf("%s: objects %v %v, want %v %v", name, checkSortedIDs(got.Problems), slices.SortedFunc(got.Statements.Keys(), model.CompareIDs), checkSortedIDs(want.Problems), slices.SortedFunc(want.Statements.Keys(), model.CompareIDs))
 	}
 	for id, st := range want.Statements.All() {
-		if string(model.EncodeIndent(document(t, got.Statements.Get(id)))) != string(model.EncodeIndent(document(t, st))) || got.Versions.Get(id) != want.Versions.Get(id) {
+		if string(pyjson.EncodeIndent(document(t, got.Statements.Get(id)))) != string(pyjson.EncodeIndent(document(t, st))) || got.Versions.Get(id) != want.Versions.Get(id) {
 			t.Errorf("%s: %s differs", name, id)
 		}
 	}
 	for id, p := range want.Problems {
-		if string(model.EncodeIndent(got.Problems[id].Doc)) != string(model.EncodeIndent(p.Doc)) || got.Versions.Get(id) != want.Versions.Get(id) {
+		if string(pyjson.EncodeIndent(got.Problems[id].Doc)) != string(pyjson.EncodeIndent(p.Doc)) || got.Versions.Get(id) != want.Versions.Get(id) {
 			t.Errorf("%s: %s differs", name, id)
 		}
 	}

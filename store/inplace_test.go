@@ -13,6 +13,7 @@ import (
 
 	"referee/internal/testutil"
 	"referee/model"
+	"referee/model/pyjson"
 )
 
 // The agents' tools rewrite files in place, without a lock: open with truncation, then
@@ -23,13 +24,13 @@ import (
 // open statement with a marker, long enough to take several chunks.
 func writerVersion(t *testing.T, k int) []byte {
 	t.Helper()
-	doc, err := model.Parse([]byte(read(t, fixtureDir, "statement/s-007.json")))
+	doc, err := pyjson.Parse([]byte(read(t, fixtureDir, "statement/s-007.json")))
 	if err != nil {
 		t.Fatal(err)
 	}
-	doc.Set("status", model.Str("pending"))
-	doc.Set("progresses", model.Strs([]string{fmt.Sprintf("writer version %04d", k)}))
-	return model.EncodeIndent(doc)
+	doc.Set("status", pyjson.Str("pending"))
+	doc.Set("progresses", pyjson.Strs([]string{fmt.Sprintf("writer version %04d", k)}))
+	return pyjson.EncodeIndent(doc)
 }
 
 // writeInPlace rewrites path as the agents' tools do: truncate, then write in chunks
@@ -206,8 +207,8 @@ func TestSkillWhileWrittenInPlace(t *testing.T) {
 			continue
 		}
 		// Otherwise the file is exactly the backup plus the skill's change.
-		doc, _ := model.Parse([]byte(backup))
-		got, err := model.Parse([]byte(final))
+		doc, _ := pyjson.Parse([]byte(backup))
+		got, err := pyjson.Parse([]byte(final))
 		if err != nil {
 			t.Fatalf("round %d: the file does not parse: %v", k, err)
 		}
@@ -221,7 +222,7 @@ func TestSkillWhileWrittenInPlace(t *testing.T) {
 		}
 		doc.Set("status", *status)
 		appendStr(&doc, "progresses", prefix+"Type=weaken_conclusion | No new wording given | Rationale: "+rationale)
-		if string(model.EncodeIndent(doc)) != final {
+		if string(pyjson.EncodeIndent(doc)) != final {
 			t.Fatalf("round %d: the file is not its backup plus the change:\n%s", k, final)
 		}
 		outcomes["the skill's write came last"]++

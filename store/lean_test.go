@@ -11,6 +11,7 @@ import (
 
 	"referee/internal/testutil"
 	"referee/model"
+	"referee/model/pyjson"
 )
 
 // A load leaves long proof texts in their files (model.StatementLean): they are read
@@ -36,7 +37,7 @@ func TestLoadLeavesLongProofsInTheirFiles(t *testing.T) {
 	if got := proofText(t, st); got != want {
 		t.Fatalf("Text = %.60q, want %.60q", got, want)
 	}
-	if doc := document(t, st); !bytes.Equal(model.EncodeIndent(doc), data) {
+	if doc := document(t, st); !bytes.Equal(pyjson.EncodeIndent(doc), data) {
 		t.Fatal("Document does not encode to the file's bytes")
 	}
 
@@ -117,9 +118,9 @@ func TestAFaultInALongProofIsReportedWhenRead(t *testing.T) {
 	}
 }
 
-func mustParseDoc(t *testing.T, data []byte) model.Value {
+func mustParseDoc(t *testing.T, data []byte) pyjson.Value {
 	t.Helper()
-	v, err := model.Parse(data)
+	v, err := pyjson.Parse(data)
 	if err != nil {
 		t.Fatal(err)
 	}

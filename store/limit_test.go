@@ -10,6 +10,7 @@ import (
 
 	"referee/internal/testutil"
 	"referee/model"
+	"referee/model/pyjson"
 )
 
 // What a reader refuses, no writer creates: a change that would make an object larger
@@ -142,7 +143,7 @@ func TestSkillsRefusePremisesCheckReports(t *testing.T) {
 	}
 	// check reports the same item, written by hand (as an agent's script may).
 	doc := model.NewStatement("s-007", "normal", []string{"x"}, []string{"(s-001/../../x) foo"}, "pending")
-	write(t, dir, "statement/s-007.json", string(model.EncodeIndent(doc)))
+	write(t, dir, "statement/s-007.json", string(pyjson.EncodeIndent(doc)))
 	findings, err := Check(dir)
 	if err != nil {
 		t.Fatal(err)

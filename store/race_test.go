@@ -14,6 +14,7 @@ import (
 
 	"referee/internal/testutil"
 	"referee/model"
+	"referee/model/pyjson"
 )
 
 // openFolder is the fixture with p-001 open again (as before l-003), ready for wrap-ups.
@@ -162,9 +163,9 @@ func TestCountersNeverMoveBack(t *testing.T) {
 // change stops with a conflict naming it, and nothing of it is written.
 func TestStaleObjectIsReappliedOrRefused(t *testing.T) {
 	agentVersion := func(t *testing.T, dir string, n int) string {
-		doc, _ := model.Parse([]byte(read(t, dir, "problem/p-001.json")))
+		doc, _ := pyjson.Parse([]byte(read(t, dir, "problem/p-001.json")))
 		appendStr(&doc, "progresses", "agent entry "+string(rune('0'+n)))
-		return string(model.EncodeIndent(doc))
+		return string(pyjson.EncodeIndent(doc))
 	}
 	t.Run("reapplied", func(t *testing.T) {
 		dir := openFolder(t)
@@ -225,7 +226,7 @@ func TestStaleObjectIsReappliedOrRefused(t *testing.T) {
 var versionsKey = regexp.MustCompile(`, "versions": \{[^{}]*\}`)
 
 func problemDoc(t testing.TB, dir string) *model.Problem {
-	doc, err := model.Parse([]byte(read(t, dir, "problem/p-001.json")))
+	doc, err := pyjson.Parse([]byte(read(t, dir, "problem/p-001.json")))
 	if err != nil {
 		t.Fatal(err)
 	}

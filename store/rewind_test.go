@@ -16,6 +16,7 @@ import (
 
 	"referee/internal/testutil"
 	"referee/model"
+	"referee/model/pyjson"
 )
 
 // tracked is every file a reader of the folder sees: objects and config.json, by path.
@@ -44,12 +45,12 @@ func tracked(t testing.TB, dir string) map[string][]byte {
 // counter a rewind and its undo move on.
 func withChangeCounter(t testing.TB, config []byte, lid string) []byte {
 	t.Helper()
-	doc, err := model.Parse(config)
+	doc, err := pyjson.Parse(config)
 	if err != nil {
 		t.Fatal(err)
 	}
-	doc.Set(model.KindChange, model.Str(lid))
-	return model.EncodeIndent(doc)
+	doc.Set(model.KindChange, pyjson.Str(lid))
+	return pyjson.EncodeIndent(doc)
 }
 
 func logIDs(t testing.TB, dir string) []string {
@@ -135,7 +136,7 @@ func TestRewindRoundTrips(t *testing.T) {
 			for id := range want.Versions.All() {
 				v, _ := h.Object(id, "")
 				w, _ := origHistory.Object(id, lid)
-				if !bytes.Equal(model.EncodeIndent(v.Doc), model.EncodeIndent(w.Doc)) {
+				if !bytes.Equal(pyjson.EncodeIndent(v.Doc), pyjson.EncodeIndent(w.Doc)) {
 					t.Errorf("%s: after rewind to %s, %s is not as it was", src, lid, id)
 				}
 			}

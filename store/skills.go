@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"referee/model"
+	"referee/model/pyjson"
 )
 
 // ParamKind is the shape of a skill parameter.
@@ -484,7 +485,7 @@ func issueOpen(skill, param string) func(o Objects, a Args) error {
 
 // modifyStatement is a statement as read before this change (for numbering its issues
 // and responses) and its tree, recorded as modified.
-func (t *tx) modifyStatement(id string) (*model.Statement, *model.Value, error) {
+func (t *tx) modifyStatement(id string) (*model.Statement, *pyjson.Value, error) {
 	st, err := t.Statement(id)
 	if err != nil {
 		return nil, nil, err
@@ -493,42 +494,42 @@ func (t *tx) modifyStatement(id string) (*model.Statement, *model.Value, error) 
 	return st, doc, err
 }
 
-func appendStr(doc *model.Value, key, s string) {
-	if v, ok := doc.Get(key); ok && v.Kind == model.Array {
-		v.Arr = append(v.Arr, model.Str(s))
+func appendStr(doc *pyjson.Value, key, s string) {
+	if v, ok := doc.Get(key); ok && v.Kind == pyjson.Array {
+		v.Arr = append(v.Arr, pyjson.Str(s))
 		return
 	}
-	doc.Set(key, model.Strs([]string{s}))
+	doc.Set(key, pyjson.Strs([]string{s}))
 }
 
-func setIn(doc *model.Value, outer, key string, v model.Value) {
+func setIn(doc *pyjson.Value, outer, key string, v pyjson.Value) {
 	o, ok := doc.Get(outer)
-	if !ok || o.Kind != model.Object {
-		doc.Set(outer, model.Obj())
+	if !ok || o.Kind != pyjson.Object {
+		doc.Set(outer, pyjson.Obj())
 		o, _ = doc.Get(outer)
 	}
 	o.Set(key, v)
 }
 
-func appendIn(doc *model.Value, outer, key, s string) {
+func appendIn(doc *pyjson.Value, outer, key, s string) {
 	o, ok := doc.Get(outer)
-	if !ok || o.Kind != model.Object {
-		doc.Set(outer, model.Obj())
+	if !ok || o.Kind != pyjson.Object {
+		doc.Set(outer, pyjson.Obj())
 		o, _ = doc.Get(outer)
 	}
 	appendStr(o, key, s)
 }
 
-func statusOf(doc *model.Value) string {
-	if v, ok := doc.Get("status"); ok && v.Kind == model.String {
+func statusOf(doc *pyjson.Value) string {
+	if v, ok := doc.Get("status"); ok && v.Kind == pyjson.String {
 		return v.Str
 	}
 	return ""
 }
 
 // setPhase writes the status word for a meaning in the object's vocabulary.
-func (t *tx) setPhase(doc *model.Value, p model.Phase) {
-	doc.Set("status", model.Str(model.StatusWord(p, t.vocabFor(statusOf(doc)))))
+func (t *tx) setPhase(doc *pyjson.Value, p model.Phase) {
+	doc.Set("status", pyjson.Str(model.StatusWord(p, t.vocabFor(statusOf(doc)))))
 }
 
 func nextNumber(items []string, parse func(string) int) int {
@@ -645,10 +646,10 @@ func decidedBy(st *model.Statement, p model.Proposal) string {
 
 // replacePreliminary puts nid where old stood in a statement's preliminaries (a
 // "(old) text" item keeps its text), or appends it when old is not there.
-func replacePreliminary(doc *model.Value, old, nid string) {
-	if v, ok := doc.Get("preliminaries"); ok && v.Kind == model.Array {
+func replacePreliminary(doc *pyjson.Value, old, nid string) {
+	if v, ok := doc.Get("preliminaries"); ok && v.Kind == pyjson.Array {
 		for i := range v.Arr {
-			if it := &v.Arr[i]; it.Kind == model.String {
+			if it := &v.Arr[i]; it.Kind == pyjson.String {
 				if ref, ok := model.RefID(it.Str); ok && ref == old {
 					if it.Str == old {
 						it.Str = nid
@@ -769,10 +770,10 @@ var Skills = []*Skill{
 			}
 			t.setPhase(doc, model.PhaseProblemSolved)
 			if a.Has("cot") { // as the agents' command: an earlier solution.cot stays unless cot is given
-				setIn(doc, "solution", "cot", model.Strs(a.List("cot")))
+				setIn(doc, "solution", "cot", pyjson.Strs(a.List("cot")))
 			}
-			setIn(doc, "solution", "full", model.Str(a.Str("resolution")))
-			setIn(doc, "solution", "ref", model.Strs(a.List("key_statement_id")))
+			setIn(doc, "solution", "full", pyjson.Str(a.Str("resolution")))
+			setIn(doc, "solution", "ref", pyjson.Strs(a.List("key_statement_id")))
 			return nil
 		},
 	},
@@ -819,11 +820,11 @@ var Skills = []*Skill{
 			proof := a.Str("proof_text")
 			// cot and ref only when given: the agents' command leaves an earlier proof's as they are.
 			if a.Has("proof_cot") {
-				setIn(doc, "proof", "cot", model.Strs(a.List("proof_cot")))
+				setIn(doc, "proof", "cot", pyjson.Strs(a.List("proof_cot")))
 			}
-			setIn(doc, "proof", "full", model.Str(proof))
+			setIn(doc, "proof", "full", pyjson.Str(proof))
 			if a.Has("proof_ref") {
-				setIn(doc, "proof", "ref", model.Strs(a.List("proof_ref")))
+				setIn(doc, "proof", "ref", pyjson.Strs(a.List("proof_ref")))
 			}
 			t.setPhase(doc, model.PhaseAwaitingCheck)
 			note := "PROOF: " + strategyWords[a.Str("strategy")] + " proof"
@@ -899,7 +900,7 @@ var Skills = []*Skill{
 				return err
 			}
 			ce := a.Str("counterexample")
-			doc.Set("status", model.Str("false"))
+			doc.Set("status", pyjson.Str("false"))
 			appendStr(doc, "progresses", "COUNTEREXAMPLE: "+ce)
 			if a.Has("issue_number") {
 				appendIn(doc, "validation", "responses", model.FormatFalseResponse(nextResponse(st), a.Int("issue_number"), ce))
@@ -971,8 +972,8 @@ var Skills = []*Skill{
 				how = "read from the proof's first sentence"
 			}
 			t.explain = append(t.explain, fmt.Sprintf("confirms a %s (%s): %s becomes %s", dir, how, st.ID, status))
-			doc.Set("status", model.Str(status))
-			doc.Set("reliability", model.Float(1))
+			doc.Set("status", pyjson.Str(status))
+			doc.Set("reliability", pyjson.Float(1))
 			if a.Has("verification_summary") {
 				summary = a.Str("verification_summary")
 			}
@@ -1043,7 +1044,7 @@ var Skills = []*Skill{
 			if err != nil {
 				return err
 			}
-			setIn(doc, "proof", "full", model.Str(a.Str("updated_proof")))
+			setIn(doc, "proof", "full", pyjson.Str(a.Str("updated_proof")))
 			appendIn(doc, "validation", "responses", model.FormatPatchResponse(nextResponse(st), a.Int("issue_number"), a.Str("change_description")))
 			t.setPhase(doc, model.PhaseAwaitingCheck)
 			return nil
@@ -1082,7 +1083,7 @@ var Skills = []*Skill{
 			if status == "awaiting_substatements" {
 				status = "awaiting_substatement" // the fixer's own word (FORMAT.md)
 			}
-			doc.Set("status", model.Str(status))
+			doc.Set("status", pyjson.Str(status))
 			return nil
 		},
 	},
@@ -1140,19 +1141,19 @@ var Skills = []*Skill{
 			}
 			p, _ := model.ProposalOf(st)
 			decision := a.Str("decision")
-			t.extra = append(t.extra, model.M("decision", model.Str(decision)))
+			t.extra = append(t.extra, pyjson.M("decision", pyjson.Str(decision)))
 			switch decision {
 			case DecisionFalse:
 				reason := a.Str("reason")
 				if reason == "" {
 					reason = p.Rationale
 				}
-				doc.Set("status", model.Str("false"))
+				doc.Set("status", pyjson.Str("false"))
 				appendStr(doc, "progresses", "COUNTEREXAMPLE: "+reason)
 				t.explain = append(t.explain, "rejects "+id+"'s proposed modification: the claim is false as stated")
 				return nil
 			case DecisionAbandon:
-				doc.Set("status", model.Str("abandoned"))
+				doc.Set("status", pyjson.Str("abandoned"))
 				appendStr(doc, "progresses", "ABANDONED: Proposed modification rejected: "+a.Str("reason"))
 				t.explain = append(t.explain, "rejects "+id+"'s proposed modification: "+id+" is no longer needed")
 				return nil
@@ -1170,7 +1171,7 @@ var Skills = []*Skill{
 			if err != nil {
 				return err
 			}
-			doc.Set("status", model.Str("abandoned"))
+			doc.Set("status", pyjson.Str("abandoned"))
 			typ := p.ModType
 			if typ == "" {
 				typ = "modification"
@@ -1221,7 +1222,7 @@ var Skills = []*Skill{
 			if err != nil {
 				return err
 			}
-			doc.Set("status", model.Str("abandoned"))
+			doc.Set("status", pyjson.Str("abandoned"))
 			if a.Has("reason") {
 				appendStr(doc, "progresses", "ABANDONED: "+a.Str("reason"))
 			}

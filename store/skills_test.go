@@ -14,6 +14,7 @@ import (
 
 	"referee/internal/testutil"
 	"referee/model"
+	"referee/model/pyjson"
 )
 
 var fixtureDir = testutil.Path("fixtures/mra-knights/contents")
@@ -65,7 +66,7 @@ func TestSkillsReproduceTheAgentsRun(t *testing.T) {
 	write(t, dir, "statement/s-007.json", final["history/l-004/s-007.json"])
 	write(t, dir, "problem/p-001.json", final["history/l-006/p-001.json"])
 
-	proof, _ := model.Parse([]byte(final["statement/s-007.json"]))
+	proof, _ := pyjson.Parse([]byte(final["statement/s-007.json"]))
 	full, _ := proof.Get("proof")
 	text, _ := full.Get("full")
 	res, err := run(t, dir, "state-complete-proof", Args{
@@ -269,7 +270,7 @@ func runErr(t testing.TB, dir, skill string, a Args) error {
 
 func statement(t testing.TB, dir, id string) *model.Statement {
 	t.Helper()
-	v, err := model.Parse([]byte(read(t, dir, "statement/"+id+".json")))
+	v, err := pyjson.Parse([]byte(read(t, dir, "statement/"+id+".json")))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -490,14 +491,14 @@ func TestPremisesNamingStatementsOfTheSameCall(t *testing.T) {
 func TestProofAndSolutionKeepCotAndRefNotGiven(t *testing.T) {
 	dir := testutil.Copy(t, fixtureDir)
 	s7 := read(t, dir, "statement/s-007.json")
-	doc, err := model.Parse([]byte(s7))
+	doc, err := pyjson.Parse([]byte(s7))
 	if err != nil {
 		t.Fatal(err)
 	}
-	doc.Set("status", model.Str("pending"))
-	doc.Set("proof", model.Obj(model.M("cot", model.Strs([]string{"old cot"})), model.M("full", model.Str("old")), model.M("ref", model.Strs([]string{"s-001"}))))
-	doc.Set("validation", model.Obj(model.M("issues", model.Strs(nil)), model.M("responses", model.Strs(nil))))
-	write(t, dir, "statement/s-007.json", string(model.EncodeIndent(doc)))
+	doc.Set("status", pyjson.Str("pending"))
+	doc.Set("proof", pyjson.Obj(pyjson.M("cot", pyjson.Strs([]string{"old cot"})), pyjson.M("full", pyjson.Str("old")), pyjson.M("ref", pyjson.Strs([]string{"s-001"}))))
+	doc.Set("validation", pyjson.Obj(pyjson.M("issues", pyjson.Strs(nil)), pyjson.M("responses", pyjson.Strs(nil))))
+	write(t, dir, "statement/s-007.json", string(pyjson.EncodeIndent(doc)))
 	proof := "We prove this statement as follows.\n\nStep 1: x. QED."
 	mustRun(t, dir, "state-complete-proof", Args{"statement_id": "s-007", "proof_text": proof, "strategy": "direct"})
 	if got := read(t, dir, "statement/s-007.json"); !strings.Contains(got, `"proof": {
@@ -513,12 +514,12 @@ func TestProofAndSolutionKeepCotAndRefNotGiven(t *testing.T) {
 	}
 
 	p := read(t, fixtureDir, "history/l-003/p-001.json")
-	pdoc, err := model.Parse([]byte(p))
+	pdoc, err := pyjson.Parse([]byte(p))
 	if err != nil {
 		t.Fatal(err)
 	}
-	pdoc.Set("solution", model.Obj(model.M("cot", model.Strs([]string{"old"})), model.M("full", model.Str("")), model.M("ref", model.Strs([]string{"s-009"}))))
-	write(t, dir, "problem/p-001.json", string(model.EncodeIndent(pdoc)))
+	pdoc.Set("solution", pyjson.Obj(pyjson.M("cot", pyjson.Strs([]string{"old"})), pyjson.M("full", pyjson.Str("")), pyjson.M("ref", pyjson.Strs([]string{"s-009"}))))
+	write(t, dir, "problem/p-001.json", string(pyjson.EncodeIndent(pdoc)))
 	mustRun(t, dir, "prob-finish-up", Args{"problem_id": "p-001", "resolution": "r", "key_statement_id": []string{"s-001"}})
 	if got := read(t, dir, "problem/p-001.json"); !strings.Contains(got, `"solution": {
         "cot": [
@@ -543,13 +544,13 @@ func TestProofNoteCountsStepsWithAnyDigits(t *testing.T) {
 		"Step\u00a01: a\nStep one: b":               "PROOF: Direct proof",
 	} {
 		dir := testutil.Copy(t, fixtureDir)
-		doc, err := model.Parse([]byte(read(t, dir, "statement/s-007.json")))
+		doc, err := pyjson.Parse([]byte(read(t, dir, "statement/s-007.json")))
 		if err != nil {
 			t.Fatal(err)
 		}
-		doc.Set("status", model.Str("pending"))
-		doc.Set("progresses", model.Strs(nil))
-		write(t, dir, "statement/s-007.json", string(model.EncodeIndent(doc)))
+		doc.Set("status", pyjson.Str("pending"))
+		doc.Set("progresses", pyjson.Strs(nil))
+		write(t, dir, "statement/s-007.json", string(pyjson.EncodeIndent(doc)))
 		mustRun(t, dir, "state-complete-proof", Args{"statement_id": "s-007", "proof_text": proof, "strategy": "direct"})
 		if got := statement(t, dir, "s-007").Progresses; len(got) != 1 || got[0] != want {
 			t.Errorf("proof %q: progresses %q, want [%q]", proof, got, want)
@@ -655,7 +656,7 @@ func TestPlanMatchesRun(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := read(t, dir, "statement/s-007.json"); got != string(model.EncodeIndent(plan.Objects[0].After)) || res.Change != plan.Change {
+	if got := read(t, dir, "statement/s-007.json"); got != string(pyjson.EncodeIndent(plan.Objects[0].After)) || res.Change != plan.Change {
 		t.Error("Run wrote something else than Plan said")
 	}
 	if _, err := Plan(dir, s, args, Options{}); err == nil || err.Error() != `check-confirm-proof: s-007 is "true"; it needs a submitted proof awaiting verification` {

@@ -12,6 +12,7 @@ import (
 
 	"referee/internal/testutil"
 	"referee/model"
+	"referee/model/pyjson"
 	"referee/model/similar"
 )
 
@@ -126,7 +127,7 @@ func TestRetreadsCaught(t *testing.T) {
 	} {
 		dir := testutil.Copy(t, c.dir)
 		doc := model.NewStatement(c.id, "normal", []string{c.claim}, nil, "pending")
-		if err := os.WriteFile(filepath.Join(dir, "statement", c.id+".json"), model.EncodeIndent(doc), 0o644); err != nil {
+		if err := os.WriteFile(filepath.Join(dir, "statement", c.id+".json"), pyjson.EncodeIndent(doc), 0o644); err != nil {
 			t.Fatal(err)
 		}
 		snap, _ := loadDerived(t, dir)

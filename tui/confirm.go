@@ -10,6 +10,7 @@ import (
 
 	"referee/cells"
 	"referee/model"
+	"referee/model/pyjson"
 	"referee/store"
 	"referee/store/consequence"
 	"referee/themes"
@@ -339,7 +340,7 @@ func planLines(st *themes.Styles, plan *store.Planned, w int) []string {
 			wrap(st.Base.Render, "  ", "new "+describeNew(o.ID, o.After))
 			continue
 		}
-		q := func(v *model.Value) string { return string(model.EncodeLine(*v)) }
+		q := func(v *pyjson.Value) string { return string(pyjson.EncodeLine(*v)) }
 		for _, c := range model.DiffFields(o.Before, o.After) {
 			head := o.ID + " " + c.Field
 			switch {
@@ -384,8 +385,8 @@ func planLines(st *themes.Styles, plan *store.Planned, w int) []string {
 }
 
 // longText is a text too long to read as "from → to" on a line.
-func longText(v *model.Value) bool {
-	return v != nil && v.Kind == model.String && (len(v.Str) > 72 || strings.Contains(v.Str, "\n"))
+func longText(v *pyjson.Value) bool {
+	return v != nil && v.Kind == pyjson.String && (len(v.Str) > 72 || strings.Contains(v.Str, "\n"))
 }
 
 // bySentence is a text one sentence a line: a proof reads and changes by sentence,

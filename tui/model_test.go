@@ -14,6 +14,7 @@ import (
 	"referee/internal/testutil"
 	"referee/live"
 	"referee/model"
+	"referee/model/pyjson"
 	"referee/store"
 )
 
@@ -261,7 +262,7 @@ func TestConfirmWithYWritesWhatAgentCheckWrites(t *testing.T) {
 	m, dir := newTestModel(t, 120, 40)
 	keys(t, m, "n", "C", "enter", "y")
 	data := readFile(t, filepath.Join(dir, "statement/s-014.json"))
-	doc, err := model.Parse([]byte(data))
+	doc, err := pyjson.Parse([]byte(data))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -302,9 +303,9 @@ func TestConfirmWithYWritesWhatAgentCheckWrites(t *testing.T) {
 	}
 }
 
-func mustParse(t testing.TB, s string) model.Value {
+func mustParse(t testing.TB, s string) pyjson.Value {
 	t.Helper()
-	v, err := model.Parse([]byte(s))
+	v, err := pyjson.Parse([]byte(s))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -10,7 +10,7 @@ import (
 
 	"referee/cells"
 	"referee/internal/testutil"
-	"referee/model"
+	"referee/model/pyjson"
 )
 
 // troublesome are the texts whose width the views and a renderer counted differently
@@ -34,16 +34,16 @@ func TestBordersStayPutWithTroublesomeText(t *testing.T) {
 	dir := testutil.Demo(t)
 	for i, id := range []string{"s-014", "s-015", "s-016", "s-009", "s-011", "s-012"} {
 		p := filepath.Join(dir, "statement", id+".json")
-		doc, err := model.Parse([]byte(readFile(t, p)))
+		doc, err := pyjson.Parse([]byte(readFile(t, p)))
 		if err != nil {
 			t.Fatal(err)
 		}
 		text := troublesome[i%len(troublesome)]
-		doc.Set("conclusion", model.Strs([]string{text + " " + strings.Join(troublesome, " ")}))
+		doc.Set("conclusion", pyjson.Strs([]string{text + " " + strings.Join(troublesome, " ")}))
 		if proof, ok := doc.Get("proof"); ok && id == "s-014" {
-			proof.Set("full", model.Str(strings.Join(troublesome, ". ")+". QED."))
+			proof.Set("full", pyjson.Str(strings.Join(troublesome, ". ")+". QED."))
 		}
-		if err := os.WriteFile(p, model.EncodeIndent(doc), 0o644); err != nil {
+		if err := os.WriteFile(p, pyjson.EncodeIndent(doc), 0o644); err != nil {
 			t.Fatal(err)
 		}
 	}

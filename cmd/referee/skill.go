@@ -9,7 +9,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
-	"referee/model"
+	"referee/model/pyjson"
 	"referee/store"
 )
 
@@ -217,7 +217,7 @@ func argsFromFlags(s *store.Skill, f *pflag.FlagSet, args store.Args) error {
 			args[p.Name] = n
 		case store.ParamSubStatements:
 			text, _ := f.GetString(p.Flag())
-			v, err := model.Parse([]byte(text))
+			v, err := pyjson.Parse([]byte(text))
 			if err != nil {
 				return usagef("--%s: not valid JSON: %v", p.Flag(), err)
 			}

@@ -17,6 +17,7 @@ import (
 
 	"referee/internal/testutil"
 	"referee/model"
+	"referee/model/pyjson"
 )
 
 var demo = testutil.DemoDir()
@@ -288,7 +289,7 @@ func TestCheckRetread(t *testing.T) {
 	root := t.TempDir()
 	testutil.CopyTree(t, demo, filepath.Join(root, "contents"))
 	s018 := model.NewStatement("s-018", "normal", []string{`For each prime $p \equiv 3 \pmod 4$, $4p-1$ is prime as well.`}, nil, "pending")
-	writeFile(t, filepath.Join(root, "contents/statement/s-018.json"), string(model.EncodeIndent(s018)))
+	writeFile(t, filepath.Join(root, "contents/statement/s-018.json"), string(pyjson.EncodeIndent(s018)))
 	out := referee(t, root, "", "check")
 	if !strings.Contains(out.stdout, "warning: statement/s-018.json: s-018: re-tread: its claim repeats s-004, which already failed (false) (similarity 0.88)\n") {
 		t.Errorf("check:\n%s", out.stdout)

@@ -1,4 +1,4 @@
-package model
+package pyjson
 
 // A tree parse is Parse without the document: the parser's nodes are read in place (Node),
 // and one long string can be left in the data, only found (Lazy). A reader that types a

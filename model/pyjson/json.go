@@ -1,4 +1,8 @@
-package model
+// Package pyjson is a JSON codec that reads what Python's json.load reads and writes byte
+// for byte what json.dumps writes (indent=4, or one line), keeping key order and keys it
+// does not know, so that referee rewrites the agents' files as their own Python would.
+// It knows nothing of referee's objects: model types them.
+package pyjson
 
 // The agents write every object with Python's json.dumps(obj, indent=4). referee must
 // rewrite objects byte for byte the same way, keeping key order and keys it does not

@@ -1,4 +1,4 @@
-package model
+package pyjson
 
 // The parser as it was before it was rewritten for speed: the reference the fast one is
 // checked against (FuzzParseMatchesReference). Kept verbatim but for the names; a change

@@ -1,4 +1,4 @@
-package model
+package pyjson
 
 import (
 	"bytes"
@@ -7,19 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-
-	"referee/internal/testutil"
 )
-
-// fixture is the real run's folder in the shared fixtures (see internal/testutil).
-var fixture = testutil.Path("fixtures/mra-knights/contents")
-
-// needShared skips a test that reads the real run's fixture in a checkout without the
-// shared fixtures beside it, saying so.
-func needShared(t testing.TB) {
-	t.Helper()
-	testutil.Dir(t, "fixtures/mra-knights/contents")
-}
 
 // Every object file of the agents' real run must come back byte for byte.
 func TestRoundTripFixture(t *testing.T) {
