@@ -19,7 +19,8 @@ type Lazy struct {
 }
 
 // Tree is a document parsed by ParseTree, as the parser's nodes. Its strings are parts of
-// one arena, which the strings taken from it keep; Release gives the parser back.
+// one arena, which the strings taken from it keep; Release gives the parser back. It is a
+// value, so a parse allocates nothing for it.
 type Tree struct{ p *parser }
 
 // Node is one value of a Tree.
@@ -30,25 +31,25 @@ type Node struct {
 
 // ParseTree parses data as Parse does (it fails where Parse fails, except inside the lazy
 // string, which DecodeString checks when it is read) and keeps the nodes.
-func ParseTree(data []byte, lazy Lazy) (*Tree, error) {
+func ParseTree(data []byte, lazy Lazy) (Tree, error) {
 	p := parsers.Get().(*parser)
 	p.data, p.pos, p.lean, p.lazy = data, 0, true, lazy
 	if _, err := p.parse(); err != nil {
 		p.release()
-		return nil, err
+		return Tree{}, err
 	}
-	return &Tree{p: p}, nil
+	return Tree{p: p}, nil
 }
 
 // Release gives the parser back; the tree and its nodes are not to be read after.
-func (t *Tree) Release() { t.p.release() }
+func (t Tree) Release() { t.p.release() }
 
 // Root is the document's value.
-func (t *Tree) Root() Node { return Node{p: t.p, n: t.p.root} }
+func (t Tree) Root() Node { return Node{p: t.p, n: t.p.root} }
 
 // Lazy is where the lazy string's text is in the data (the off..off+n bytes, between its
 // quotes), when it was left there.
-func (t *Tree) Lazy() (off, n int, ok bool) {
+func (t Tree) Lazy() (off, n int, ok bool) {
 	b := t.p.body
 	return b.off, b.n, b.n >= 0
 }
