@@ -74,7 +74,7 @@ func TestDifferentialWithTheAgentsScripts(t *testing.T) {
 }
 
 // agentsScripts is a folder holding the agents' src/*.py ($REFEREE_MRA, a checkout, or
-// their repository at d8d7638 as testshared finds it), or the test is skipped.
+// their repository at d8d7638 as testutil finds it), or the test is skipped.
 func agentsScripts(t *testing.T) string {
 	t.Helper()
 	if c := os.Getenv("REFEREE_MRA"); c != "" {

@@ -10,7 +10,7 @@ import (
 	"referee/internal/testutil"
 )
 
-// The demo run with the transcripts the sessions package wrote for it.
+// The demo run with the transcripts the agents package wrote for it.
 func sessionsModel(t *testing.T) *Model {
 	t.Helper()
 	claude, err := filepath.Abs(filepath.Join(testutil.Root(), "agents/testdata/claude"))

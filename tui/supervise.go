@@ -64,7 +64,7 @@ const similarK = 5
 
 // similarity is one similarity index and its re-treads, the graveyard and the review
 // queue, kept across the snapshots of a run and brought up to date by what changed
-// (model.SimilarityIndex.Update, model.Graves, model.ReviewQueue): a status change
+// (similar.SimilarityIndex.Update, model.Graves, model.ReviewQueue): a status change
 // re-checks the re-treads of that statement and of those that repeat it, a new claim is
 // parsed once, a grave is made again when what it was made from changed; each is built
 // whole once, in the background. It is used only from commands; the mutex lets one at

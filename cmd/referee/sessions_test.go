@@ -12,7 +12,7 @@ import (
 	"referee/internal/testutil"
 )
 
-// The transcripts of the sessions package's demo run, with the demo contents.
+// The transcripts of the agents package's demo run, with the demo contents.
 func sessionsFixture(t *testing.T) (root, claude string) {
 	t.Helper()
 	root = t.TempDir()
