@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"referee/model"
+	"referee/model/pyjson"
 	"referee/store"
 )
 
@@ -111,7 +112,7 @@ func TestSkillLoopsMakeTheSameUpdate(t *testing.T) {
 			t.Errorf("the agents' script wrote %s, referee did not", path)
 		}
 	}
-	doc, _ := model.Parse(a[st])
+	doc, _ := pyjson.Parse(a[st])
 	got := model.StatementFrom(doc)
 	if len(got.Issues) != ours.c.issues+2 || len(got.Responses) != ours.c.responses+2 || got.Status != "awaiting_verification" {
 		t.Errorf("after the loop: %d issues, %d responses, status %s", len(got.Issues), len(got.Responses), got.Status)

@@ -20,6 +20,7 @@ import (
 	"time"
 
 	"referee/model"
+	"referee/model/pyjson"
 )
 
 const seed = 1
@@ -214,7 +215,7 @@ func BenchmarkParse10k(b *testing.B) {
 	defer reportCPU(b)()
 	for b.Loop() {
 		for _, data := range files {
-			doc, err := model.Parse(data)
+			doc, err := pyjson.Parse(data)
 			if err != nil {
 				b.Fatal(err)
 			}

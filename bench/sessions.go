@@ -5,8 +5,8 @@ import (
 	"slices"
 	"time"
 
+	"referee/agents"
 	"referee/bench/tuimeasure"
-	"referee/sessions"
 )
 
 // sessionRows measure following the agents' Claude Code transcripts (issue 14): a new
@@ -29,7 +29,7 @@ func sessionRows(env *Env) []Row {
 		Work: fmt.Sprintf("following a %d MB transcript: CPU", mb),
 		Cells: uiCells(Cell{Runs: 1, Value: func() (string, error) {
 			var err error
-			_, share, err = sessions.MeasureFollow(mb, 5*time.Second)
+			_, share, err = agents.MeasureFollow(mb, 5*time.Second)
 			return fmt.Sprintf("%.1f%% CPU", 100*share), err
 		}}),
 		Goal: func([numCols]time.Duration) string { return "≤5% of one core " + mark(share <= 0.05) },

@@ -31,6 +31,7 @@ import (
 
 	"referee/gen"
 	"referee/model"
+	"referee/model/pyjson"
 	"referee/skill"
 	"referee/store"
 )
@@ -403,10 +404,10 @@ func NewReloadCase(cached string) (*ReloadCase, error) {
 		cleanup()
 		return nil, err
 	}
-	doc, _ := model.Parse(r.bytes[0])
+	doc, _ := pyjson.Parse(r.bytes[0])
 	note, _ := doc.Get("progresses")
-	note.Arr = append(note.Arr, model.Str("PROOF: resubmitted unchanged"))
-	r.bytes[1] = model.EncodeIndent(doc)
+	note.Arr = append(note.Arr, pyjson.Str("PROOF: resubmitted unchanged"))
+	r.bytes[1] = pyjson.EncodeIndent(doc)
 	return r, nil
 }
 

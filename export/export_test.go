@@ -9,20 +9,20 @@ import (
 	"strings"
 	"testing"
 
-	"referee/internal/testshared"
+	"referee/internal/testutil"
 	"referee/model"
 	"referee/store"
 )
 
-const demoDir = "../contents"
+var demoDir = testutil.DemoDir()
 
-var fixtureDir = testshared.Path("fixtures/mra-knights/contents")
+var fixtureDir = testutil.Path("fixtures/mra-knights/contents")
 
 var update = flag.Bool("update", false, "rewrite the golden files under testdata/")
 
 func load(t *testing.T, dir string) *model.Snapshot {
 	t.Helper()
-	testshared.Need(t, dir)
+	testutil.Need(t, dir)
 	snap, err := store.Load(dir)
 	if err != nil {
 		t.Fatal(err)

@@ -27,6 +27,7 @@ import (
 	"sync"
 
 	"referee/model"
+	"referee/model/pyjson"
 )
 
 // Config says what to generate.
@@ -424,12 +425,12 @@ func (st *statement) objectID() string { return st.id }
 
 func (st *statement) encode() []byte {
 	doc := model.NewStatement(st.id, st.typ, st.conclusion, st.hypothesis, st.status)
-	doc.Set("preliminaries", model.Strs(st.prelim))
-	doc.Set("reliability", model.Float(st.reliability))
-	doc.Set("progresses", model.Strs(st.progresses))
-	doc.Set("proof", model.Obj(model.M("cot", model.Strs(st.cot)), model.M("full", model.Str(st.proof)), model.M("ref", model.Strs(st.ref))))
-	doc.Set("validation", model.Obj(model.M("issues", model.Strs(st.issues)), model.M("responses", model.Strs(st.responses))))
-	return model.EncodeIndent(doc)
+	doc.Set("preliminaries", pyjson.Strs(st.prelim))
+	doc.Set("reliability", pyjson.Float(st.reliability))
+	doc.Set("progresses", pyjson.Strs(st.progresses))
+	doc.Set("proof", pyjson.Obj(pyjson.M("cot", pyjson.Strs(st.cot)), pyjson.M("full", pyjson.Str(st.proof)), pyjson.M("ref", pyjson.Strs(st.ref))))
+	doc.Set("validation", pyjson.Obj(pyjson.M("issues", pyjson.Strs(st.issues)), pyjson.M("responses", pyjson.Strs(st.responses))))
+	return pyjson.EncodeIndent(doc)
 }
 
 type problem struct {
@@ -446,10 +447,10 @@ func (p *problem) objectID() string { return p.id }
 
 func (p *problem) encode() []byte {
 	doc := model.NewProblem(p.id, p.hypothesis, p.objectives, p.status, p.priority, p.summary)
-	doc.Set("progresses", model.Strs(p.progresses))
-	doc.Set("preliminaries", model.Strs(p.prelim))
-	doc.Set("solution", model.Obj(model.M("cot", model.Strs(p.solutionCot)), model.M("full", model.Str(p.solutionFull)), model.M("ref", model.Strs(p.solutionRef))))
-	return model.EncodeIndent(doc)
+	doc.Set("progresses", pyjson.Strs(p.progresses))
+	doc.Set("preliminaries", pyjson.Strs(p.prelim))
+	doc.Set("solution", pyjson.Obj(pyjson.M("cot", pyjson.Strs(p.solutionCot)), pyjson.M("full", pyjson.Str(p.solutionFull)), pyjson.M("ref", pyjson.Strs(p.solutionRef))))
+	return pyjson.EncodeIndent(doc)
 }
 
 type object interface {
@@ -487,11 +488,11 @@ func (b *batch) commit() {
 	for i, id := range b.modified {
 		s.w.write(filepath.Join("history", lid, id+".json"), b.backups[i], i == 0)
 	}
-	line := model.Obj(
-		model.M(lid, model.Obj(model.M("creation", model.Strs(b.created)), model.M("modification", model.Strs(b.modified)))),
-		model.M("current", model.Strs([]string{s.last["p"], s.last["s"], s.last["e"]})),
+	line := pyjson.Obj(
+		pyjson.M(lid, pyjson.Obj(pyjson.M("creation", pyjson.Strs(b.created)), pyjson.M("modification", pyjson.Strs(b.modified)))),
+		pyjson.M("current", pyjson.Strs([]string{s.last["p"], s.last["s"], s.last["e"]})),
 	)
-	s.w.logLine(model.EncodeLine(line))
+	s.w.logLine(pyjson.EncodeLine(line))
 }
 
 func (s *sim) word(p model.Phase) string { return model.StatusWord(p, s.cfg.Vocabulary) }
@@ -755,9 +756,9 @@ func (s *sim) propose(st *statement, issue int) {
 }
 
 func (s *sim) config() []byte {
-	return model.EncodeIndent(model.Obj(
-		model.M("p", model.Str(s.last["p"])), model.M("s", model.Str(s.last["s"])),
-		model.M("e", model.Str(s.last["e"])), model.M("l", model.Str(s.last["l"])),
+	return pyjson.EncodeIndent(pyjson.Obj(
+		pyjson.M("p", pyjson.Str(s.last["p"])), pyjson.M("s", pyjson.Str(s.last["s"])),
+		pyjson.M("e", pyjson.Str(s.last["e"])), pyjson.M("l", pyjson.Str(s.last["l"])),
 	))
 }
 

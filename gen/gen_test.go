@@ -12,6 +12,7 @@ import (
 
 	"referee/gen"
 	"referee/model"
+	"referee/model/pyjson"
 	"referee/store"
 )
 
@@ -146,14 +147,14 @@ func TestGeneratedFolderIsValid(t *testing.T) {
 					if err != nil {
 						t.Fatal(err)
 					}
-					doc, err := model.Parse(data)
+					doc, err := pyjson.Parse(data)
 					if err != nil {
 						t.Fatalf("backup %s/%s: %v", e.ID, id, err)
 					}
 					if got, _ := doc.Get("id"); got.Str != id {
 						t.Fatalf("backup %s/%s holds %q", e.ID, id, got.Str)
 					}
-					if !bytes.Equal(model.EncodeIndent(doc), data) {
+					if !bytes.Equal(pyjson.EncodeIndent(doc), data) {
 						t.Fatalf("backup %s/%s is not json.dumps(indent=4) output", e.ID, id)
 					}
 					backups++

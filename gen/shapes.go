@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"referee/model"
+	"referee/model/pyjson"
 )
 
 // Shapes users make that once went quadratic or unbounded (issue 12): a deep chain of
@@ -99,15 +100,15 @@ func WriteShape(dir string, shape Shape, n int) error {
 	}
 	for i, s := range sts {
 		doc := model.NewStatement(ids[i], "normal", []string{s.claim}, nil, s.status)
-		doc.Set("preliminaries", model.Strs(s.prelim))
-		doc.Set("proof", model.Obj(model.M("cot", model.Strs(nil)), model.M("full", model.Str(s.proof)), model.M("ref", model.Strs(s.refs))))
-		if err := os.WriteFile(filepath.Join(dir, "statement", ids[i]+".json"), model.EncodeIndent(doc), 0o644); err != nil {
+		doc.Set("preliminaries", pyjson.Strs(s.prelim))
+		doc.Set("proof", pyjson.Obj(pyjson.M("cot", pyjson.Strs(nil)), pyjson.M("full", pyjson.Str(s.proof)), pyjson.M("ref", pyjson.Strs(s.refs))))
+		if err := os.WriteFile(filepath.Join(dir, "statement", ids[i]+".json"), pyjson.EncodeIndent(doc), 0o644); err != nil {
 			return err
 		}
 	}
 	p := model.NewProblem("p-001", nil, []string{"Show the " + string(shape) + "."}, "unresolved", "", "")
-	p.Set("preliminaries", model.Strs(ids[:1]))
-	if err := os.WriteFile(filepath.Join(dir, "problem", "p-001.json"), model.EncodeIndent(p), 0o644); err != nil {
+	p.Set("preliminaries", pyjson.Strs(ids[:1]))
+	if err := os.WriteFile(filepath.Join(dir, "problem", "p-001.json"), pyjson.EncodeIndent(p), 0o644); err != nil {
 		return err
 	}
 	lastLog, err := writeShapeLog(filepath.Join(dir, "history", "log.jsonl"), shape, n, ids, last)
@@ -127,9 +128,9 @@ func writeShapeLog(path string, shape Shape, n int, ids []string, lastS string) 
 	}
 	w := bufio.NewWriterSize(f, 1<<20)
 	line := func(lid string, created, modified []string) int {
-		b := model.EncodeLine(model.Obj(
-			model.M(lid, model.Obj(model.M("creation", model.Strs(created)), model.M("modification", model.Strs(modified)))),
-			model.M("current", model.Strs([]string{"p-001", lastS, "e-000"}))))
+		b := pyjson.EncodeLine(pyjson.Obj(
+			pyjson.M(lid, pyjson.Obj(pyjson.M("creation", pyjson.Strs(created)), pyjson.M("modification", pyjson.Strs(modified)))),
+			pyjson.M("current", pyjson.Strs([]string{"p-001", lastS, "e-000"}))))
 		w.Write(b)
 		w.WriteByte('\n')
 		return len(b) + 1

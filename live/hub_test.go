@@ -5,7 +5,7 @@ import (
 	"testing"
 	"time"
 
-	"referee/internal/benchfolder"
+	"referee/internal/testutil"
 	"referee/store"
 )
 
@@ -26,7 +26,7 @@ func subNext(t *testing.T, s *Sub) Frame {
 // one that took nothing meanwhile gets the writes merged into one frame; Close gives a
 // closed frame to the others.
 func TestHubFansOneDerivationOut(t *testing.T) {
-	dir := benchfolder.Copy(t, demo)
+	dir := testutil.Demo(t)
 	h, err := NewHub(dir, store.WatchOptions{})
 	if err != nil {
 		t.Fatal(err)

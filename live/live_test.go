@@ -8,17 +8,14 @@ import (
 	"testing"
 	"time"
 
-	"referee/internal/benchfolder"
+	"referee/internal/testutil"
 	"referee/store"
 )
-
-// demo is the tui tests' demo folder: 17 statements.
-const demo = "../tui/testdata/demo"
 
 // openFeed copies the demo, watches it and loads it: the feed and the head frame's tree.
 func openFeed(t *testing.T) (string, *Feed, *Forest) {
 	t.Helper()
-	dir := benchfolder.Copy(t, demo)
+	dir := testutil.Demo(t)
 	feed, err := Watch(dir, store.WatchOptions{})
 	if err != nil {
 		t.Fatal(err)
@@ -101,7 +98,7 @@ func TestNextWithoutSnapshotAndClosed(t *testing.T) {
 
 // Reload is what Next makes of a batch, without a watcher.
 func TestReloadIsNextWithoutTheWatcher(t *testing.T) {
-	dir := benchfolder.Copy(t, demo)
+	dir := testutil.Demo(t)
 	head := ReloadAll(dir).Forest
 	edit(t, dir, "statement/s-004.json", `"preliminaries": []`, `"preliminaries": ["s-017"]`)
 	fr := Reload(dir, head, []string{"statement/s-004.json", "statement/s-004.json.tmp"})

@@ -6,6 +6,7 @@ import (
 
 	"referee/live"
 	"referee/model"
+	"referee/model/similar"
 	"referee/store"
 )
 
@@ -30,7 +31,7 @@ type engine struct {
 	history   *store.History
 
 	simMu   sync.Mutex // the similarity index is updated in place: held while it is read
-	similar *model.SimilarityIndex
+	similar *similar.SimilarityIndex
 }
 
 // startEngine reads dir in the background and follows it until ctx is done.
@@ -132,11 +133,11 @@ func (e *engine) statusOf(f *live.Forest) *store.Status {
 
 // similarity runs read on the similarity index brought up to date with snap (it follows
 // the claims that changed, as the workbench's does; built on first use).
-func (e *engine) similarity(snap *model.Snapshot, read func(*model.SimilarityIndex)) {
+func (e *engine) similarity(snap *model.Snapshot, read func(*similar.SimilarityIndex)) {
 	e.simMu.Lock()
 	defer e.simMu.Unlock()
 	if e.similar == nil {
-		e.similar = model.NewSimilarityIndex(snap)
+		e.similar = similar.NewSimilarityIndex(snap)
 	} else {
 		e.similar.Update(snap)
 	}

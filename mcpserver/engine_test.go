@@ -11,16 +11,10 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"referee/internal/benchfolder"
+	"referee/internal/testutil"
 	"referee/skill"
 	"referee/store"
 )
-
-// demoFolder copies the bundled demo (in the repository: no ../shared needed).
-func demoFolder(t *testing.T) string {
-	t.Helper()
-	return benchfolder.Copy(t, filepath.Join("..", "contents"))
-}
 
 func callText(t *testing.T, cs *mcp.ClientSession, name string, args map[string]any) string {
 	t.Helper()
@@ -59,7 +53,7 @@ var readCalls = []struct {
 // after changes made by another writer (store.Run: the CLI's path, another process's
 // change as far as this server knows), read at once from the log.
 func TestEngineAnswersAsAFreshRead(t *testing.T) {
-	dir := demoFolder(t)
+	dir := testutil.Demo(t)
 	live := connectWith(t, dir, "reader", true)
 	fresh := connectWith(t, dir, "reader", false)
 	compare := func(when string) {
@@ -103,7 +97,7 @@ func firstSentence(t *testing.T, dir, id string) string {
 // An edit that writes no log line (a person's editor) reaches the engine through its
 // watcher.
 func TestEngineFollowsAnEditWithoutALogLine(t *testing.T) {
-	dir := demoFolder(t)
+	dir := testutil.Demo(t)
 	cs := connectWith(t, dir, "reader", true)
 	before := callText(t, cs, "show", map[string]any{"id": "s-017"})
 	path := filepath.Join(dir, "statement", "s-017.json")
@@ -132,7 +126,7 @@ func TestEngineFollowsAnEditWithoutALogLine(t *testing.T) {
 
 // status lists the first `limit` pieces of work and says how many it left out.
 func TestStatusLimit(t *testing.T) {
-	dir := demoFolder(t)
+	dir := testutil.Demo(t)
 	for _, engine := range []bool{true, false} {
 		cs := connectWith(t, dir, "reader", engine)
 		all := callText(t, cs, "status", nil)

@@ -7,10 +7,10 @@ import (
 	"testing"
 	"time"
 
-	"referee/internal/testshared"
+	"referee/internal/testutil"
 )
 
-var freshStart = testshared.Path("fixtures/mra-conformance/fresh/start")
+var freshStart = testutil.Path("fixtures/mra-conformance/fresh/start")
 
 // testNow pins the time of the changes the tests make.
 var testNow = func() time.Time { return time.Date(2026, 1, 8, 12, 0, 0, 0, time.UTC) }
@@ -19,7 +19,7 @@ var testNow = func() time.Time { return time.Date(2026, 1, 8, 12, 0, 0, 0, time.
 // problem) to a temporary folder.
 func freshFolder(t testing.TB) string {
 	t.Helper()
-	testshared.Need(t, freshStart)
+	testutil.Need(t, freshStart)
 	dst := filepath.Join(t.TempDir(), "contents")
 	err := filepath.WalkDir(freshStart, func(path string, d fs.DirEntry, err error) error {
 		if err != nil {
@@ -39,30 +39,6 @@ func freshFolder(t testing.TB) string {
 		t.Fatal(err)
 	}
 	return dst
-}
-
-// tree is every file of a folder (but the lock) with its bytes.
-func tree(t testing.TB, dir string) map[string]string {
-	t.Helper()
-	out := map[string]string{}
-	err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		if !d.IsDir() && d.Name() != ".referee.lock" {
-			rel, _ := filepath.Rel(dir, path)
-			data, err := os.ReadFile(path)
-			if err != nil {
-				return err
-			}
-			out[filepath.ToSlash(rel)] = string(data)
-		}
-		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return out
 }
 
 func sameFiles(a, b map[string]string) bool {

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"referee/internal/testutil"
 	"referee/store"
 )
 
@@ -95,7 +96,7 @@ func (c *conn) statusAnswers(id int) {
 
 func TestRawConversation(t *testing.T) {
 	dir := freshFolder(t)
-	before := tree(t, dir)
+	before := testutil.Files(t, dir)
 	c := serve(t, dir)
 	for i, tc := range []struct{ name, send, want string }{
 		{"not JSON", `{"jsonrpc":"2.0","id":1,"method":`,
@@ -135,7 +136,7 @@ func TestRawConversation(t *testing.T) {
 		}
 		c.statusAnswers(100 + i)
 	}
-	if !sameFiles(tree(t, dir), before) {
+	if !sameFiles(testutil.Files(t, dir), before) {
 		t.Error("a refused message changed the folder")
 	}
 }
@@ -147,7 +148,7 @@ func TestHundredMegabyteArgument(t *testing.T) {
 		t.Skip("writes 100 MB through a pipe")
 	}
 	dir := freshFolder(t)
-	before := tree(t, dir)
+	before := testutil.Files(t, dir)
 	c := serve(t, dir)
 	var m0, m1 runtime.MemStats
 	runtime.GC()
@@ -172,7 +173,7 @@ func TestHundredMegabyteArgument(t *testing.T) {
 		t.Errorf("reading a 100 MB line allocated %d MB", grew>>20)
 	}
 	c.statusAnswers(1)
-	if !sameFiles(tree(t, dir), before) {
+	if !sameFiles(testutil.Files(t, dir), before) {
 		t.Error("the refused message changed the folder")
 	}
 }
@@ -213,7 +214,7 @@ func TestClientDisconnectsMidCall(t *testing.T) {
 				t.Errorf("round %d: %s", round, f)
 			}
 		}
-		files := tree(t, dir)
+		files := testutil.Files(t, dir)
 		made := strings.Count(files["history/log.jsonl"], "\n") == 2
 		if _, created := files["statement/s-007.json"]; created != made || strings.Contains(files["config.json"], `"s-007"`) != made {
 			t.Errorf("round %d: half a change: log %q, s-007 created %v", round, files["history/log.jsonl"], created)

@@ -12,6 +12,8 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"referee/model"
+	"referee/model/pyjson"
+	"referee/model/similar"
 	"referee/skill"
 	"referee/store"
 )
@@ -188,7 +190,7 @@ func (rt readTool) args(raw json.RawMessage) (readArgs, error) {
 		if i < 0 {
 			return a, inputf("arguments: %s has no parameter %q", rt.name, m.Key)
 		}
-		if m.Value.Kind == model.Null {
+		if m.Value.Kind == pyjson.Null {
 			continue
 		}
 		switch rt.params[i].kind {
@@ -202,7 +204,7 @@ func (rt readTool) args(raw json.RawMessage) (readArgs, error) {
 			}
 			a.ints[m.Key] = n
 		default:
-			if m.Value.Kind != model.String {
+			if m.Value.Kind != pyjson.String {
 				return a, inputf("arguments: %q must be a string, found a %s", m.Key, m.Value.Kind)
 			}
 			a.strs[m.Key] = strings.TrimSpace(m.Value.Str)
@@ -336,7 +338,7 @@ func (s *server) showIn(snap *model.Snapshot, graph func() *model.Graph, id stri
 		h := s.eng.historyOf(snap)
 		if i, err := h.Index(id); err == nil {
 			e := h.Changes()[i]
-			return &shown{ID: id, Line: e.Line, Object: model.EncodeLine(e.Document())}, nil
+			return &shown{ID: id, Line: e.Line, Object: pyjson.EncodeLine(e.Document())}, nil
 		}
 		if h.Head().Lines == 0 {
 			return nil, fmt.Errorf("%s is not in %s", id, store.LogFile)
@@ -355,7 +357,7 @@ func showIn(snap *model.Snapshot, graph func() *model.Graph, dir, id string) (*s
 	if model.KindOf(id) == model.KindChange {
 		for _, e := range snap.Log {
 			if e.ID == id {
-				return &shown{ID: id, Line: e.Line, Object: model.EncodeLine(e.Document())}, nil
+				return &shown{ID: id, Line: e.Line, Object: pyjson.EncodeLine(e.Document())}, nil
 			}
 		}
 		return nil, fmt.Errorf("%s is not in %s", id, store.LogFile)
@@ -367,7 +369,7 @@ func showIn(snap *model.Snapshot, graph func() *model.Graph, dir, id string) (*s
 	if !found {
 		return nil, fmt.Errorf("%s does not exist in %s", id, dir)
 	}
-	out := &shown{ID: id, Version: snap.Versions.Get(id), Object: model.EncodeLine(doc)}
+	out := &shown{ID: id, Version: snap.Versions.Get(id), Object: pyjson.EncodeLine(doc)}
 	if model.KindOf(id) != model.KindExperience {
 		out.Phase = graph().Phase.Get(id).String()
 	}
@@ -432,24 +434,24 @@ func (s *server) similar(ctx context.Context, id string, top int) (any, error) {
 	if snap.Statements.Get(id) == nil {
 		return nil, fmt.Errorf("%s does not exist in %s", id, s.dir)
 	}
-	var matches []model.Match
-	var retreads []model.Retread
-	read := func(ix *model.SimilarityIndex) { matches, retreads = ix.Similar(id, top), ix.RetreadsOf(id) }
+	var matches []similar.Match
+	var retreads []similar.Retread
+	read := func(ix *similar.SimilarityIndex) { matches, retreads = ix.Similar(id, top), ix.RetreadsOf(id) }
 	if s.eng != nil {
 		s.eng.similarity(snap, read)
 	} else {
-		read(model.NewSimilarityIndex(snap))
+		read(similar.NewSimilarityIndex(snap))
 	}
 	if matches == nil {
-		matches = []model.Match{}
+		matches = []similar.Match{}
 	}
 	if retreads == nil {
-		retreads = []model.Retread{}
+		retreads = []similar.Retread{}
 	}
 	return struct {
-		ID       string          `json:"id"`
-		Similar  []model.Match   `json:"similar"`
-		Retreads []model.Retread `json:"retreads"`
+		ID       string            `json:"id"`
+		Similar  []similar.Match   `json:"similar"`
+		Retreads []similar.Retread `json:"retreads"`
 	}{id, matches, retreads}, nil
 }
 

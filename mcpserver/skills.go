@@ -9,7 +9,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"referee/model"
+	"referee/model/pyjson"
 	"referee/skill"
 	"referee/store"
 )
@@ -137,8 +137,8 @@ func skillArgs(sk *skill.Skill, raw json.RawMessage) (skill.Args, string, error)
 			continue
 		}
 		switch m.Value.Kind {
-		case model.Null:
-		case model.String:
+		case pyjson.Null:
+		case pyjson.String:
 			expect = strings.TrimSpace(m.Value.Str)
 		default:
 			return nil, "", &skill.InputError{Msg: fmt.Sprintf("arguments: %q must be a string, found a %s", ExpectVersion, m.Value.Kind)}
@@ -153,18 +153,18 @@ func skillArgs(sk *skill.Skill, raw json.RawMessage) (skill.Args, string, error)
 }
 
 // arguments parses a call's arguments, which must be an object (absent is empty).
-func arguments(raw json.RawMessage) (model.Value, error) {
+func arguments(raw json.RawMessage) (pyjson.Value, error) {
 	if len(strings.TrimSpace(string(raw))) == 0 {
-		return model.Obj(), nil
+		return pyjson.Obj(), nil
 	}
-	doc, err := model.Parse(raw)
+	doc, err := pyjson.Parse(raw)
 	if err != nil {
 		return doc, &skill.InputError{Msg: "arguments: not valid JSON: " + err.Error()}
 	}
-	if doc.Kind == model.Null {
-		return model.Obj(), nil
+	if doc.Kind == pyjson.Null {
+		return pyjson.Obj(), nil
 	}
-	if doc.Kind != model.Object {
+	if doc.Kind != pyjson.Object {
 		return doc, &skill.InputError{Msg: fmt.Sprintf("arguments: expected a JSON object keyed by parameter names, found a %s", doc.Kind)}
 	}
 	return doc, nil

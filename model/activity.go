@@ -1,6 +1,10 @@
 package model
 
-import "slices"
+import (
+	"slices"
+
+	"referee/model/pyjson"
+)
 
 // What a change did to one object.
 const (
@@ -29,8 +33,8 @@ type ObjectChange struct {
 	// "before l-042" or "since" (the file now).
 	Outside string `json:"outside,omitempty"`
 
-	Before, After Value       `json:"-"`
-	Diff          []FieldDiff `json:"-"`
+	Before, After pyjson.Value `json:"-"`
+	Diff          []FieldDiff  `json:"-"`
 }
 
 // OutsideText says that the object changed outside the log after the change, and where
@@ -46,7 +50,7 @@ func (oc ObjectChange) OutsideText() string {
 }
 
 // CompareVersions describes one object's change from its two versions.
-func CompareVersions(id, action string, before, after Value) ObjectChange {
+func CompareVersions(id, action string, before, after pyjson.Value) ObjectChange {
 	oc := ObjectChange{ID: id, Action: action, Before: before, After: after,
 		From: statusOf(before), To: statusOf(after)}
 	oc.Diff = DiffObject(before, after)
@@ -61,8 +65,8 @@ func CompareVersions(id, action string, before, after Value) ObjectChange {
 	return oc
 }
 
-func statusOf(v Value) string {
-	if s, ok := v.Get("status"); ok && s.Kind == String {
+func statusOf(v pyjson.Value) string {
+	if s, ok := v.Get("status"); ok && s.Kind == pyjson.String {
 		return s.Str
 	}
 	return ""

@@ -2,6 +2,8 @@ package model
 
 import (
 	"testing"
+
+	"referee/model/pyjson"
 )
 
 func TestGuessSkill(t *testing.T) {
@@ -27,13 +29,13 @@ func TestGuessSkill(t *testing.T) {
 			t.Errorf("%s: guessed %q, want %q", c.name, got, c.want)
 		}
 	}
-	problem := func(status, prelims, progresses string) Value {
+	problem := func(status, prelims, progresses string) pyjson.Value {
 		return mustParse(t, `{"id": "p-1", "status": "`+status+`", "preliminaries": [`+prelims+`], "progresses": [`+progresses+`]}`)
 	}
 	for _, c := range []struct {
 		name   string
-		before Value
-		after  Value
+		before pyjson.Value
+		after  pyjson.Value
 		want   string
 	}{
 		{"finish", problem("unresolved", "", ""), problem("resolved", "", ""), "prob-finish-up"},
@@ -45,12 +47,12 @@ func TestGuessSkill(t *testing.T) {
 			t.Errorf("%s: guessed %q, want %q", c.name, got, c.want)
 		}
 	}
-	deleted := CompareVersions("s-1", Deleted, mustParse(t, stmt("pending", "")), Value{})
+	deleted := CompareVersions("s-1", Deleted, mustParse(t, stmt("pending", "")), pyjson.Value{})
 	if got := GuessSkill([]ObjectChange{deleted}, nil); got != "undo" {
 		t.Errorf("deleted: %q", got)
 	}
 	// A statement created on its own: what it hangs under now tells.
-	created := CompareVersions("s-2", Created, Value{}, mustParse(t, stmt("pending", "")))
+	created := CompareVersions("s-2", Created, pyjson.Value{}, mustParse(t, stmt("pending", "")))
 	g := &Graph{In: map[string][]Edge{"s-2": {{From: "s-1", To: "s-2", Kind: EdgeSub}}}}
 	if got := GuessSkill([]ObjectChange{created}, g); got != "state-setup-substatement" || GuessSkill([]ObjectChange{created}, &Graph{}) != "" {
 		t.Errorf("created alone: %q", got)

@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"referee/internal/testutil"
 )
 
 // CorpusProof is one proof of the real-world corpus in testdata/corpus (see SOURCE
@@ -62,7 +64,7 @@ func TestCorpusSentences(t *testing.T) {
 	for _, p := range corpus {
 		texts = append(texts, p.Proof)
 	}
-	demo, _ := filepath.Glob("../contents/statement/*.json")
+	demo, _ := filepath.Glob(filepath.Join(testutil.DemoDir(), "statement/*.json"))
 	for _, name := range demo {
 		data, err := os.ReadFile(name)
 		if err != nil {

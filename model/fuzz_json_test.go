@@ -5,6 +5,8 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"referee/model/pyjson"
 )
 
 // FuzzParse: the parser never panics, and what it accepts re-encodes to a fixed point
@@ -21,19 +23,19 @@ func FuzzParse(f *testing.F) {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		v, err := Parse(data)
+		v, err := pyjson.Parse(data)
 		if err != nil {
 			return
 		}
-		once := EncodeIndent(v)
-		v2, err := Parse(once)
+		once := pyjson.EncodeIndent(v)
+		v2, err := pyjson.Parse(once)
 		if err != nil {
 			t.Fatalf("our own output does not parse: %v\n%s", err, once)
 		}
-		if twice := EncodeIndent(v2); !bytes.Equal(once, twice) {
+		if twice := pyjson.EncodeIndent(v2); !bytes.Equal(once, twice) {
 			t.Fatalf("not a fixed point:\n%s\n%s", once, twice)
 		}
-		line := EncodeLine(v)
+		line := pyjson.EncodeLine(v)
 		if bytes.ContainsAny(line, "\n") {
 			t.Fatalf("one-line encoding has a newline: %s", line)
 		}

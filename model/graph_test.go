@@ -7,6 +7,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"referee/model/pyjson"
 )
 
 func loadFixture(t *testing.T) *Snapshot {
@@ -19,7 +21,7 @@ func loadFixture(t *testing.T) *Snapshot {
 		if err != nil {
 			t.Fatal(err)
 		}
-		v, err := Parse(data)
+		v, err := pyjson.Parse(data)
 		if err != nil {
 			t.Fatal(err)
 		}

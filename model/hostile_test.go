@@ -3,6 +3,8 @@ package model
 import (
 	"slices"
 	"testing"
+
+	"referee/model/pyjson"
 )
 
 // A byte that starts no UTF-8 character is named as a byte; a character as itself.
@@ -12,7 +14,7 @@ func TestParseNamesWhatItFound(t *testing.T) {
 		"é":           "line 1 (byte 0): unexpected character 'é'",
 		"\n  \x1b[2J": "line 2 (byte 3): unexpected character '\\x1b'",
 	} {
-		if _, err := Parse([]byte(in)); err == nil || err.Error() != want {
+		if _, err := pyjson.Parse([]byte(in)); err == nil || err.Error() != want {
 			t.Errorf("%q: %v, want %q", in, err, want)
 		}
 	}
@@ -21,7 +23,7 @@ func TestParseNamesWhatItFound(t *testing.T) {
 // Containers of the wrong kind are named as such, not as their fields missing; null is
 // a wrong kind too.
 func TestWrongShapes(t *testing.T) {
-	doc, _ := Parse([]byte(`{"id": null, "type": "normal", "conclusion": null, "hypothesis": [], "preliminaries": [],
+	doc, _ := pyjson.Parse([]byte(`{"id": null, "type": "normal", "conclusion": null, "hypothesis": [], "preliminaries": [],
 		"status": "pending", "stats": [], "progresses": [], "proof": {"cot": [], "full": null, "ref": []}, "validation": "none"}`))
 	var got []string
 	for _, p := range StatementFrom(doc).Problems {
@@ -33,7 +35,7 @@ func TestWrongShapes(t *testing.T) {
 	if !slices.Equal(got, want) {
 		t.Errorf("problems\n%q\nwant\n%q", got, want)
 	}
-	if _, err := ConfigFrom(Obj(M("s", Obj()))); err == nil || err.Error() != `"s": expected an ID string, found an object` {
+	if _, err := ConfigFrom(pyjson.Obj(pyjson.M("s", pyjson.Obj()))); err == nil || err.Error() != `"s": expected an ID string, found an object` {
 		t.Errorf("config: %v", err)
 	}
 }

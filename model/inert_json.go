@@ -2,6 +2,8 @@ package model
 
 import (
 	"unicode/utf8"
+
+	"referee/model/pyjson"
 )
 
 // InertJSON makes JSON text safe to print on a terminal without changing the data it
@@ -28,7 +30,7 @@ func inertJSONFrom(b []byte, i int) []byte {
 	for i < len(b) {
 		r, size := utf8.DecodeRune(b[i:])
 		if inertEscape(r) {
-			out = appendU(out, r)
+			out = pyjson.AppendEscape(out, r)
 		} else {
 			out = append(out, b[i:i+size]...)
 		}

@@ -1,13 +1,12 @@
 package model
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"strings"
 	"sync/atomic"
-	"unicode"
-	"unicode/utf8"
+
+	"referee/model/pyjson"
 )
 
 // A folder of 10,000 statements holds some 50 MB of proof text, and a session looks at a
@@ -84,7 +83,7 @@ func (t *ProofText) Text() (string, error) {
 		case err != nil:
 			return "", err
 		default:
-			if r.text, err = decodeString(data, t.off-1); err != nil {
+			if r.text, err = pyjson.DecodeString(data, t.off-1); err != nil {
 				r.err = &TextError{Path: t.file.Path, Err: err}
 			}
 		}
@@ -121,143 +120,32 @@ func (p Proof) Blank() bool {
 // fails, except for a fault inside the proof text left in the file: Proof.Text reports
 // that one. data is not kept; file reads it again.
 func StatementLean(data []byte, file *File) (*Statement, error) {
-	p := parsers.Get().(*parser)
-	p.data, p.pos, p.lean = data, 0, true
-	defer p.release()
-	if _, err := p.parse(); err != nil {
+	t, err := pyjson.ParseTree(data, pyjson.Lazy{Outer: "proof", Inner: "full", Min: leanProof})
+	if err != nil {
 		return nil, err
 	}
+	defer t.Release()
 	s := &Statement{File: file}
-	s.read(&reader{p: p, root: p.root}) // its strings are parts of p.arena, which s keeps
-	if b := p.body; b.n >= 0 {
-		s.Proof.Body = &ProofText{file: file, off: b.off, blank: blankJSON(data[b.off : b.off+b.n])}
+	s.read(&reader{root: t.Root()}) // its strings are parts of the tree's arena, which s keeps
+	if off, n, ok := t.Lazy(); ok {
+		s.Proof.Body = &ProofText{file: file, off: off, blank: pyjson.BlankString(data[off : off+n])}
 	}
 	return s, nil
 }
 
 // Document is the statement's whole object as written: Doc, or for a lean statement its
 // file read and parsed again (a ChangedError if it is no longer the version read).
-func (s *Statement) Document() (Value, error) {
+func (s *Statement) Document() (pyjson.Value, error) {
 	if s.File == nil {
 		return s.Doc, nil
 	}
 	data, err := s.File.read()
 	if err != nil {
-		return Value{}, err
+		return pyjson.Value{}, err
 	}
-	doc, err := Parse(data)
+	doc, err := pyjson.Parse(data)
 	if err != nil {
-		return Value{}, fmt.Errorf("%s: not valid JSON: %w", s.File.Path, err)
+		return pyjson.Value{}, fmt.Errorf("%s: not valid JSON: %w", s.File.Path, err)
 	}
 	return doc, nil
-}
-
-// leanMember parses the value of member key of an object at depth 0 or 1 of a lean
-// parse: in the root's "proof" object, a long "full" string is only found, not decoded.
-func (p *parser) leanMember(depth int, key string) (node, error) {
-	if depth == 0 {
-		if key != "proof" {
-			return p.value(1)
-		}
-		if err := p.dropBody(); err != nil { // of a repeated key, the last value is kept
-			return node{}, err
-		}
-		p.inProof = true
-		t, err := p.value(1)
-		p.inProof = false
-		return t, err
-	}
-	if !p.inProof || key != "full" {
-		return p.value(2)
-	}
-	if err := p.dropBody(); err != nil { // a repeated "full" replaces it, whatever it holds
-		return node{}, err
-	}
-	if p.pos >= len(p.data) || p.data[p.pos] != '"' {
-		return p.value(2)
-	}
-	end, err := p.stringEnd()
-	if err != nil {
-		return node{}, err
-	}
-	if end-p.pos-1 <= leanProof {
-		return p.value(2) // short: decoded now, like any string
-	}
-	p.body = span{off: p.pos + 1, n: end - p.pos - 1}
-	p.pos = end + 1
-	return node{kind: String, off: len(p.text)}, nil // "" in the document, which is not kept
-}
-
-// dropBody forgets the text found so far, which a repeated key replaces. Nothing will
-// read it later, so it is checked now: Parse refuses the file if it is not valid.
-func (p *parser) dropBody() error {
-	if p.body.n >= 0 {
-		if _, err := decodeString(p.data, p.body.off-1); err != nil {
-			return err
-		}
-	}
-	p.body = span{n: -1}
-	return nil
-}
-
-// stringEnd finds the closing quote of the string at p.pos without decoding or checking
-// the bytes before it: a quote ends the string unless an odd number of backslashes
-// precede it. For a string Parse accepts, that is the quote Parse ends it at.
-func (p *parser) stringEnd() (int, error) {
-	data := p.data
-	for i := p.pos + 1; ; {
-		k := bytes.IndexByte(data[i:], '"')
-		if k < 0 {
-			p.pos = len(data)
-			return 0, p.fail("unterminated string (truncated?)")
-		}
-		q := i + k
-		b := q
-		for b > p.pos+1 && data[b-1] == '\\' {
-			b--
-		}
-		if (q-b)%2 == 0 {
-			return q, nil
-		}
-		i = q + 1
-	}
-}
-
-// decodeString decodes and checks the JSON string whose opening quote is data[at].
-func decodeString(data []byte, at int) (string, error) {
-	p := parsers.Get().(*parser)
-	p.data, p.pos = data, at
-	defer p.release()
-	if cap(p.text) < len(data) {
-		p.text = make([]byte, 0, len(data))
-	}
-	off, n, err := p.str()
-	if err != nil {
-		return "", err
-	}
-	return string(p.text[off : off+n]), nil
-}
-
-// blankJSON reports whether the raw bytes of a JSON string decode to white space only,
-// as strings.TrimSpace sees it. It stops at the first character that is not: for a
-// proof, the first.
-func blankJSON(raw []byte) bool {
-	for i := 0; i < len(raw); {
-		r, size := rune(raw[i]), 1
-		switch {
-		case raw[i] == '\\' && i+1 < len(raw):
-			if d := unescape[raw[i+1]]; d != 0 {
-				r, size = rune(d), 2
-			} else if u, ok := hex4(raw, i+2); ok && raw[i+1] == 'u' {
-				r, size = u, 6
-			}
-		case raw[i] >= utf8.RuneSelf:
-			r, size = utf8.DecodeRune(raw[i:])
-		}
-		if r == utf8.RuneError || r < 0x20 && size == 1 || !unicode.IsSpace(r) {
-			return false
-		}
-		i += size
-	}
-	return true
 }

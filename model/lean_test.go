@@ -7,6 +7,9 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"referee/internal/testutil"
+	"referee/model/pyjson"
 )
 
 // fileOf is a File whose Read gives data, as the store's gives the bytes on disk.
@@ -27,7 +30,7 @@ func longProof(raw string) []byte {
 func checkLean(t *testing.T, data []byte) {
 	t.Helper()
 	lean, leanErr := StatementLean(data, fileOf(data))
-	doc, err := Parse(data)
+	doc, err := pyjson.Parse(data)
 	if err != nil {
 		if leanErr != nil {
 			return
@@ -54,7 +57,7 @@ func checkLean(t *testing.T, data []byte) {
 	if lean.Proof.Blank() != (strings.TrimSpace(eager.Proof.Full) == "") || lean.Proof.Empty() != (eager.Proof.Full == "") {
 		t.Fatalf("Blank %v Empty %v for %.80q", lean.Proof.Blank(), lean.Proof.Empty(), eager.Proof.Full)
 	}
-	if lean.Doc.Kind != Null || lean.Doc.Obj != nil || lean.File == nil {
+	if lean.Doc.Kind != pyjson.Null || lean.Doc.Obj != nil || lean.File == nil {
 		t.Fatalf("a lean statement keeps its document (%v) or has no file", lean.Doc.Kind)
 	}
 	got, err := lean.Document()
@@ -70,7 +73,7 @@ func checkLean(t *testing.T, data []byte) {
 func TestStatementLeanReadsWhatParseReads(t *testing.T) {
 	needShared(t)
 	files, _ := filepath.Glob(filepath.Join(fixture, "statement", "*.json"))
-	demo, _ := filepath.Glob("../contents/statement/*.json")
+	demo, _ := filepath.Glob(filepath.Join(testutil.DemoDir(), "statement/*.json"))
 	files = append(files, demo...)
 	if len(files) < 20 {
 		t.Fatalf("only %d statement files found", len(files))

@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strings"
 	"unicode/utf8"
+
+	"referee/model/pyjson"
 )
 
 // LogEntry is one line of history/log.jsonl: one change batch.
@@ -27,8 +29,8 @@ type LogEntry struct {
 // Document is the line's whole JSON value, for a reader that wants every key (the zero
 // Value when it does not parse). Entries keep only the fields above: a 100k log is
 // 230k lines, and their trees were a fifth of the heap.
-func (e LogEntry) Document() Value {
-	v, _ := Parse([]byte(e.Raw))
+func (e LogEntry) Document() pyjson.Value {
+	v, _ := pyjson.Parse([]byte(e.Raw))
 	return v
 }
 
@@ -46,12 +48,12 @@ func ParseLogLine(n int, line string) LogEntry {
 // parseLogLine is ParseLogLine for any line: Parse, then the fields.
 func parseLogLine(n int, line string) LogEntry {
 	e := LogEntry{Line: n, Raw: line}
-	doc, err := Parse([]byte(line))
+	doc, err := pyjson.Parse([]byte(line))
 	if err != nil {
 		e.Err = err.Error()
 		return e
 	}
-	if doc.Kind != Object {
+	if doc.Kind != pyjson.Object {
 		e.Err = "expected an object"
 		return e
 	}
@@ -63,7 +65,7 @@ func parseLogLine(n int, line string) LogEntry {
 				e.Err = fmt.Sprintf("%q is not a change ID", m.Key)
 			}
 			r := reader{doc: &m.Value}
-			if m.Value.Kind != Object {
+			if m.Value.Kind != pyjson.Object {
 				e.Err = fmt.Sprintf("%s: expected {creation, modification}", m.Key)
 				continue
 			}
@@ -76,13 +78,13 @@ func parseLogLine(n int, line string) LogEntry {
 			e.Current, _ = m.Value.StringList()
 		case m.Key == "deleted":
 			e.Deleted, _ = m.Value.StringList()
-		case m.Key == "reverts" && m.Value.Kind == String:
+		case m.Key == "reverts" && m.Value.Kind == pyjson.String:
 			e.Reverts = m.Value.Str
-		case m.Key == "at" && m.Value.Kind == String:
+		case m.Key == "at" && m.Value.Kind == pyjson.String:
 			e.At = m.Value.Str
-		case m.Key == "by" && m.Value.Kind == String:
+		case m.Key == "by" && m.Value.Kind == pyjson.String:
 			e.By = m.Value.Str
-		case m.Key == "skill" && m.Value.Kind == String:
+		case m.Key == "skill" && m.Value.Kind == pyjson.String:
 			e.Skill = m.Value.Str
 		}
 	}
@@ -317,17 +319,17 @@ func LogVersions(raw string) map[string]string {
 			return out
 		}
 	}
-	doc, err := Parse([]byte(raw))
+	doc, err := pyjson.Parse([]byte(raw))
 	if err != nil {
 		return nil
 	}
 	v, ok := doc.Get("versions")
-	if !ok || v.Kind != Object {
+	if !ok || v.Kind != pyjson.Object {
 		return nil
 	}
 	out := make(map[string]string, len(v.Obj))
 	for _, m := range v.Obj {
-		if m.Value.Kind == String {
+		if m.Value.Kind == pyjson.String {
 			out[m.Key] = m.Value.Str
 		}
 	}

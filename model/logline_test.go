@@ -7,6 +7,9 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"referee/internal/testutil"
+	"referee/model/pyjson"
 )
 
 // oldParseLogLine is ParseLogLine as it was before the scanner: parseLogLine is that
@@ -19,7 +22,7 @@ func oldParseLogLine(n int, line string) LogEntry {
 	if v, ok := doc.Get("deleted"); ok {
 		e.Deleted, _ = v.StringList()
 	}
-	if v, ok := doc.Get("reverts"); ok && v.Kind == String {
+	if v, ok := doc.Get("reverts"); ok && v.Kind == pyjson.String {
 		e.Reverts = v.Str
 	}
 	return e
@@ -41,7 +44,7 @@ func sameAsOld(t testing.TB, where string, line string) (scanned bool) {
 // line the same as before, and read by the scanner, not by the fallback.
 func TestParseLogLineMatchesOldOnLogs(t *testing.T) {
 	needShared(t)
-	logs := []string{"../contents/history/log.jsonl", fixture + "/history/log.jsonl"}
+	logs := []string{filepath.Join(testutil.DemoDir(), "history/log.jsonl"), fixture + "/history/log.jsonl"}
 	for _, n := range []int{1_000, 10_000} { // package bench's folders, seed 1 (100k takes seconds)
 		path := filepath.Join(os.TempDir(), fmt.Sprintf("referee-bench-%d-1/contents/history/log.jsonl", n))
 		if _, err := os.Stat(path); err != nil {
@@ -150,10 +153,10 @@ func TestParseLogLineListsAreCapped(t *testing.T) {
 func TestLogEntryDocument(t *testing.T) {
 	line := `{"l-001": {"creation": [], "modification": []}, "n": 2}`
 	doc := ParseLogLine(1, line).Document()
-	if string(EncodeLine(doc)) != line {
-		t.Errorf("Document: %s", EncodeLine(doc))
+	if string(pyjson.EncodeLine(doc)) != line {
+		t.Errorf("Document: %s", pyjson.EncodeLine(doc))
 	}
-	if doc := ParseLogLine(1, "{").Document(); doc.Kind != Null || doc.Obj != nil {
+	if doc := ParseLogLine(1, "{").Document(); doc.Kind != pyjson.Null || doc.Obj != nil {
 		t.Errorf("Document of a broken line: %#v", doc)
 	}
 }
@@ -172,7 +175,7 @@ func FuzzParseLogLine(f *testing.F) {
 func BenchmarkParseLogLine(b *testing.B) {
 	data, err := os.ReadFile(filepath.Join(os.TempDir(), "referee-bench-10000-1/contents/history/log.jsonl"))
 	if err != nil {
-		data, err = os.ReadFile("../contents/history/log.jsonl")
+		data, err = os.ReadFile(filepath.Join(testutil.DemoDir(), "history/log.jsonl"))
 	}
 	if err != nil {
 		b.Fatal(err)

@@ -4,13 +4,20 @@ import (
 	"strings"
 
 	"github.com/aymanbagabas/go-udiff/lcs"
+
+	"referee/model/pyjson"
 )
 
-// FieldDiff is one field of an object as a reader compares two versions of it (time
-// travel, the activity list). Exactly one shape is filled, by the field's kind:
-// Added/Removed for a list of strings (notes, issues, responses, references), Lines for
-// a text that spans lines (a proof), From/To for anything else (as text; a value that is
-// not a string as its JSON).
+// FieldDiff is one field that differs between two versions of an object: the one model
+// of an object diff, which the change preview, time travel, `referee diff`, the activity
+// list and consequences all read.
+//
+// Old, New and Appended are the change as values: a list that only grew has Appended (its
+// new items); anything else has Old and New (nil where the key is absent on that side).
+// DiffFields stops there. DiffObject adds the reader's view, exactly one shape by the
+// field's kind: Added/Removed for a list of strings (notes, issues, responses,
+// references), Lines for a text that spans lines (a proof), From/To for anything else (as
+// text; a value that is not a string as its JSON). Only the reader's view is JSON.
 type FieldDiff struct {
 	Field   string     `json:"field"` // dotted path, e.g. "proof.full", "validation.issues"
 	From    string     `json:"from,omitempty"`
@@ -18,6 +25,9 @@ type FieldDiff struct {
 	Added   []string   `json:"added,omitempty"`
 	Removed []string   `json:"removed,omitempty"`
 	Lines   []DiffLine `json:"lines,omitempty"`
+
+	Old, New *pyjson.Value  `json:"-"`
+	Appended []pyjson.Value `json:"-"`
 }
 
 // DiffLine is one line of a text diff: Op is "=" (kept), "-" (removed) or "+" (added).
@@ -28,17 +38,17 @@ type DiffLine struct {
 
 // DiffObject lists how after differs from before, field by field (DiffFields' order).
 // An absent version is the zero Value: every field of the other shows as added or removed.
-func DiffObject(before, after Value) []FieldDiff {
-	if before.Kind == Null {
-		before = Obj()
+func DiffObject(before, after pyjson.Value) []FieldDiff {
+	if before.Kind == pyjson.Null {
+		before = pyjson.Obj()
 	}
-	if after.Kind == Null {
-		after = Obj()
+	if after.Kind == pyjson.Null {
+		after = pyjson.Obj()
 	}
 	var out []FieldDiff
 	for _, c := range DiffFields(before, after) {
-		d := FieldDiff{Field: c.Path}
-		var old, cur Value
+		d := c
+		var old, cur pyjson.Value
 		if c.Old != nil {
 			old = *c.Old
 		}
@@ -46,10 +56,10 @@ func DiffObject(before, after Value) []FieldDiff {
 			cur = *c.New
 		}
 		switch {
-		case c.Old == nil && cur.Kind == Object, c.New == nil && old.Kind == Object:
+		case c.Old == nil && cur.Kind == pyjson.Object, c.New == nil && old.Kind == pyjson.Object:
 			// A whole object added or dropped: its fields one by one.
 			for _, sub := range DiffObject(old, cur) {
-				sub.Field = c.Path + "." + sub.Field
+				sub.Field = c.Field + "." + sub.Field
 				out = append(out, sub)
 			}
 			continue
@@ -61,7 +71,7 @@ func DiffObject(before, after Value) []FieldDiff {
 			la, _ := old.StringList()
 			lb, _ := cur.StringList()
 			d.Added, d.Removed = listDiff(la, lb)
-		case (old.Kind == String || old.Kind == Null) && (cur.Kind == String || cur.Kind == Null) &&
+		case (old.Kind == pyjson.String || old.Kind == pyjson.Null) && (cur.Kind == pyjson.String || cur.Kind == pyjson.Null) &&
 			(strings.Contains(old.Str, "\n") || strings.Contains(cur.Str, "\n")):
 			d.Lines = DiffLines(old.Str, cur.Str)
 		default:
@@ -73,22 +83,22 @@ func DiffObject(before, after Value) []FieldDiff {
 }
 
 // isStringList is true for a list of strings and for an absent value (no list yet).
-func isStringList(v *Value) bool {
-	if v.Kind == Null {
+func isStringList(v *pyjson.Value) bool {
+	if v.Kind == pyjson.Null {
 		return true
 	}
 	_, ok := v.StringList()
 	return ok
 }
 
-func scalarText(v *Value) string {
+func scalarText(v *pyjson.Value) string {
 	switch v.Kind {
-	case Null:
+	case pyjson.Null:
 		return ""
-	case String:
+	case pyjson.String:
 		return v.Str
 	}
-	return string(EncodeLine(*v))
+	return string(pyjson.EncodeLine(*v))
 }
 
 // listDiff is what b adds to a and what it drops from a, as multisets, each in its own
@@ -142,4 +152,74 @@ func textLines(s string) []string {
 		return nil
 	}
 	return strings.Split(s, "\n")
+}
+
+// DiffFields lists what changed from before to after as values (Old, New, Appended), in
+// the after object's key order, descending into nested objects ("proof.full",
+// "validation.issues"); an object added or removed whole is one FieldDiff. A change's
+// preview shows these values (the workbench's confirm dialog).
+func DiffFields(before, after pyjson.Value) []FieldDiff {
+	var out []FieldDiff
+	diffInto(&out, "", &before, &after)
+	return out
+}
+
+func diffInto(out *[]FieldDiff, path string, before, after *pyjson.Value) {
+	join := func(key string) string {
+		if path == "" {
+			return key
+		}
+		return path + "." + key
+	}
+	if before.Kind == pyjson.Object && after.Kind == pyjson.Object {
+		for i := range after.Obj {
+			m := &after.Obj[i]
+			old, ok := before.Get(m.Key)
+			if !ok {
+				*out = append(*out, FieldDiff{Field: join(m.Key), New: &m.Value})
+				continue
+			}
+			diffInto(out, join(m.Key), old, &m.Value)
+		}
+		for i := range before.Obj {
+			if _, ok := after.Get(before.Obj[i].Key); !ok {
+				*out = append(*out, FieldDiff{Field: join(before.Obj[i].Key), Old: &before.Obj[i].Value})
+			}
+		}
+		return
+	}
+	if equalValues(before, after) {
+		return
+	}
+	if before.Kind == pyjson.Array && after.Kind == pyjson.Array && len(after.Arr) > len(before.Arr) {
+		prefix := true
+		for i := range before.Arr {
+			if !equalValues(&before.Arr[i], &after.Arr[i]) {
+				prefix = false
+				break
+			}
+		}
+		if prefix {
+			*out = append(*out, FieldDiff{Field: path, Appended: after.Arr[len(before.Arr):]})
+			return
+		}
+	}
+	*out = append(*out, FieldDiff{Field: path, Old: before, New: after})
+}
+
+func equalValues(a, b *pyjson.Value) bool {
+	if a.Kind != b.Kind || a.Str != b.Str || len(a.Arr) != len(b.Arr) || len(a.Obj) != len(b.Obj) {
+		return false
+	}
+	for i := range a.Arr {
+		if !equalValues(&a.Arr[i], &b.Arr[i]) {
+			return false
+		}
+	}
+	for i := range a.Obj {
+		if a.Obj[i].Key != b.Obj[i].Key || !equalValues(&a.Obj[i].Value, &b.Obj[i].Value) {
+			return false
+		}
+	}
+	return true
 }

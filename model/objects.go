@@ -167,3 +167,6 @@ func (o *Objects[V]) settle() {
 	}
 	o.base, o.over, o.forked = base, nil, false
 }
+
+// SortedIDs is o's ids in CompareIDs order.
+func SortedIDs[V any](o Objects[V]) []string { return sortedIDs(o) }

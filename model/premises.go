@@ -4,6 +4,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"referee/model/pyjson"
 )
 
 // The agents' scripts (state.py, prob.py at d8d7638) normalise the premises of a statement
@@ -54,32 +56,32 @@ type Conclusions func(id string) (text string, ok bool)
 // ConclusionText is load_statement_conclusion on a parsed statement: a list is joined
 // with spaces, a text, number, true/false or null written as Python's str() would; ""
 // counts as nothing. An object (Python would print its dict repr) counts as nothing too.
-func ConclusionText(doc Value) (string, bool) {
+func ConclusionText(doc pyjson.Value) (string, bool) {
 	c, found := doc.Get("conclusion")
 	if !found {
 		return "", false
 	}
 	var text string
 	switch c.Kind {
-	case Array:
+	case pyjson.Array:
 		parts := make([]string, 0, len(c.Arr))
 		for _, v := range c.Arr {
-			if v.Kind != String {
+			if v.Kind != pyjson.String {
 				return "", false // ' '.join raises on a non-string; the script says None
 			}
 			parts = append(parts, v.Str)
 		}
 		text = strings.Join(parts, " ")
-	case String:
+	case pyjson.String:
 		text = c.Str
-	case Null:
+	case pyjson.Null:
 		text = "None"
-	case Bool:
+	case pyjson.Bool:
 		text = "False"
 		if c.Str == "true" {
 			text = "True"
 		}
-	case Number:
+	case pyjson.Number:
 		text = pyStrNumber(c.Str)
 	default: // an object: Python's dict repr, which referee does not mimic
 		return "", false
@@ -94,7 +96,7 @@ func pyStrNumber(lit string) string {
 	if !strings.ContainsAny(lit, ".eEIN") && len(strings.TrimPrefix(lit, "-")) > 4300 {
 		return ""
 	}
-	switch s := pyNumber(lit); s {
+	switch s := pyjson.PyNumber(lit); s {
 	case "NaN":
 		return "nan"
 	case "Infinity":

@@ -3,6 +3,8 @@ package model
 import (
 	"strings"
 	"testing"
+
+	"referee/model/pyjson"
 )
 
 // ConclusionText against what the agents' load_statement_conclusion returns (Python's
@@ -39,7 +41,7 @@ func TestConclusionTextAsTheAgentsRead(t *testing.T) {
 		{`{}`, "", false},                      // Python says "{}"; referee does not mimic dict reprs
 	}
 	for _, c := range cases {
-		doc, err := Parse([]byte(`{"conclusion": ` + c.json + `}`))
+		doc, err := pyjson.Parse([]byte(`{"conclusion": ` + c.json + `}`))
 		if err != nil {
 			t.Fatalf("%s: %v", c.json, err)
 		}

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"referee/model/pyjson"
 )
 
 // FieldProblem is a field of an object that does not have the shape FORMAT.md gives it.
@@ -41,7 +43,7 @@ type Statement struct {
 	Issues        []string
 	Responses     []string
 
-	Doc      Value
+	Doc      pyjson.Value
 	File     *File
 	Problems []FieldProblem
 	// Older is set for a statement in the agents' format before v0.0.4 (dependencies,
@@ -65,7 +67,7 @@ type Problem struct {
 	Preliminaries []string
 	Solution      Proof
 
-	Doc      Value
+	Doc      pyjson.Value
 	Problems []FieldProblem
 	// Older is set for a problem in the agents' format before v0.0.3 (motivation, no
 	// priority, summary, progresses or preliminaries): those keys are read as optional.
@@ -79,7 +81,7 @@ func (p *Problem) Title() string { return joinItems(p.Objectives) }
 type Experience struct {
 	ID       string
 	Content  string
-	Doc      Value
+	Doc      pyjson.Value
 	Problems []FieldProblem
 }
 
@@ -98,11 +100,11 @@ func joinItems(items []string) string {
 }
 
 // described names a kind with its article, for messages: "a list", "an object", "null".
-func (k Kind) described() string {
+func described(k pyjson.Kind) string {
 	switch k {
-	case Null:
+	case pyjson.Null:
 		return "null"
-	case Object:
+	case pyjson.Object:
 		return "an object"
 	}
 	return "a " + k.String()
@@ -112,52 +114,38 @@ func (k Kind) described() string {
 // doc, or in a lean read (p set) the parser's nodes from root: a lean read types a
 // statement without building its document, which it does not keep (StatementLean).
 type reader struct {
-	doc      *Value
-	p        *parser
-	root     node
+	doc      *pyjson.Value
+	root     pyjson.Node // a lean read's root, when doc is nil
 	problems []FieldProblem
 }
 
-// found is a value a reader found: v, or in a lean read the node n of p.
+// found is a value a reader found: v, or in a lean read (v nil) the node n.
 type found struct {
-	v *Value
-	p *parser
-	n node
+	v *pyjson.Value
+	n pyjson.Node
 }
 
-func (f found) Kind() Kind {
-	if f.p != nil {
-		return f.n.kind
+func (f found) Kind() pyjson.Kind {
+	if f.v == nil {
+		return f.n.Kind()
 	}
 	return f.v.Kind
 }
 
 // Str is the text of a string, number or literal, as Value.Str.
 func (f found) Str() string {
-	if f.p != nil {
-		return f.p.finish(f.n).Str
+	if f.v == nil {
+		return f.n.Str()
 	}
 	return f.v.Str
 }
 
 // StringList is Value.StringList.
 func (f found) StringList() ([]string, bool) {
-	if f.p == nil {
-		return f.v.StringList()
+	if f.v == nil {
+		return f.n.StringList()
 	}
-	if f.n.kind != Array {
-		return nil, false
-	}
-	ok := true
-	out := make([]string, 0, f.n.n)
-	for _, it := range f.p.items[f.n.off : f.n.off+f.n.n] {
-		if it.kind != String {
-			ok = false
-			continue
-		}
-		out = append(out, f.p.arena[it.off:it.off+it.n]) // a string node is never static
-	}
-	return out, ok
+	return f.v.StringList()
 }
 
 func (r *reader) note(field, format string, args ...any) {
@@ -165,17 +153,17 @@ func (r *reader) note(field, format string, args ...any) {
 }
 
 // top is the object read.
-func (r *reader) top() found { return found{v: r.doc, p: r.p, n: r.root} }
+func (r *reader) top() found { return found{v: r.doc, n: r.root} }
 
 func (r *reader) lookup(path []string) (found, bool) {
-	if r.p != nil {
+	if r.doc == nil {
 		n, ok := r.root, true
 		for _, k := range path {
-			if n, ok = r.p.member(n, k); !ok {
+			if n, ok = n.Member(k); !ok {
 				return found{}, false
 			}
 		}
-		return found{p: r.p, n: n}, true
+		return found{n: n}, true
 	}
 	v := r.doc
 	for _, k := range path {
@@ -203,16 +191,16 @@ func (r *reader) str(path ...string) string {
 		return ""
 	}
 	switch v.Kind() {
-	case String:
+	case pyjson.String:
 		return v.Str()
-	case Null:
+	case pyjson.Null:
 		r.note(dotted(path), "expected a string, found null")
 		return ""
-	case Number, Bool:
-		r.note(dotted(path), "expected a string, found %s", v.Kind().described())
+	case pyjson.Number, pyjson.Bool:
+		r.note(dotted(path), "expected a string, found %s", described(v.Kind()))
 		return v.Str()
 	}
-	r.note(dotted(path), "expected a string, found %s", v.Kind().described())
+	r.note(dotted(path), "expected a string, found %s", described(v.Kind()))
 	return ""
 }
 
@@ -223,20 +211,20 @@ func (r *reader) list(path ...string) []string {
 		return nil
 	}
 	switch v.Kind() {
-	case Array:
+	case pyjson.Array:
 		out, ok := v.StringList()
 		if !ok {
 			r.note(dotted(path), "expected a list of strings, some items are not strings")
 		}
 		return out
-	case String: // a lone string where a list belongs: show it as one item
+	case pyjson.String: // a lone string where a list belongs: show it as one item
 		r.note(dotted(path), "expected a list of strings, found a string")
 		return []string{v.Str()}
-	case Null:
+	case pyjson.Null:
 		r.note(dotted(path), "expected a list of strings, found null")
 		return nil
 	}
-	r.note(dotted(path), "expected a list of strings, found %s", v.Kind().described())
+	r.note(dotted(path), "expected a list of strings, found %s", described(v.Kind()))
 	return nil
 }
 
@@ -246,8 +234,8 @@ func (r *reader) number(path ...string) (float64, bool) {
 		r.note(dotted(path), "missing (expected a number)")
 		return 0, false
 	}
-	if v.Kind() != Number {
-		r.note(dotted(path), "expected a number, found %s", v.Kind().described())
+	if v.Kind() != pyjson.Number {
+		r.note(dotted(path), "expected a number, found %s", described(v.Kind()))
 		return 0, false
 	}
 	f, err := strconv.ParseFloat(v.Str(), 64)
@@ -289,15 +277,15 @@ func (r *reader) id(wantKind string) string {
 
 // StatementFrom reads a statement from its JSON tree. It never fails: what has the wrong
 // shape is listed in Problems and read as empty.
-func StatementFrom(doc Value) *Statement {
+func StatementFrom(doc pyjson.Value) *Statement {
 	s := &Statement{Doc: doc}
 	s.read(&reader{doc: &s.Doc})
 	return s
 }
 
 func (s *Statement) read(r *reader) {
-	if k := r.top().Kind(); k != Object {
-		s.Problems = []FieldProblem{{Field: "(file)", Msg: fmt.Sprintf("expected an object, found %s", k.described())}}
+	if k := r.top().Kind(); k != pyjson.Object {
+		s.Problems = []FieldProblem{{Field: "(file)", Msg: fmt.Sprintf("expected an object, found %s", described(k))}}
 		return
 	}
 	s.ID = r.id(KindStatement)
@@ -314,8 +302,8 @@ func (s *Statement) read(r *reader) {
 	if r.has("reliability") {
 		s.Reliability, _ = r.number("reliability")
 	}
-	if stats, ok := r.lookup([]string{"stats"}); ok && stats.Kind() != Object {
-		r.note("stats", "expected {count_usage}, found %s", stats.Kind().described())
+	if stats, ok := r.lookup([]string{"stats"}); ok && stats.Kind() != pyjson.Object {
+		r.note("stats", "expected {count_usage}, found %s", described(stats.Kind()))
 	} else if r.has("stats", "count_usage") {
 		f, _ := r.number("stats", "count_usage")
 		s.CountUsage = int(f)
@@ -326,8 +314,8 @@ func (s *Statement) read(r *reader) {
 		s.Progresses = r.list("progresses")
 	}
 	s.Proof = r.proof("proof", s.Older)
-	if v, ok := r.lookup([]string{"validation"}); ok && v.Kind() != Object {
-		r.note("validation", "expected {issues, responses}, found %s", v.Kind().described())
+	if v, ok := r.lookup([]string{"validation"}); ok && v.Kind() != pyjson.Object {
+		r.note("validation", "expected {issues, responses}, found %s", described(v.Kind()))
 	} else if ok {
 		s.Issues = r.list("validation", "issues")
 		s.Responses = r.list("validation", "responses")
@@ -344,12 +332,12 @@ func (r *reader) proof(key string, older bool) Proof {
 		r.note(key, "missing (expected {cot, full, ref})")
 		return Proof{}
 	}
-	if v.Kind() != Object {
-		if v.Kind() == String { // an early tool wrote the proof as a bare string
+	if v.Kind() != pyjson.Object {
+		if v.Kind() == pyjson.String { // an early tool wrote the proof as a bare string
 			r.note(key, "expected {cot, full, ref}, found a string")
 			return Proof{Full: v.Str()}
 		}
-		r.note(key, "expected {cot, full, ref}, found %s", v.Kind().described())
+		r.note(key, "expected {cot, full, ref}, found %s", described(v.Kind()))
 		return Proof{}
 	}
 	if older {
@@ -359,10 +347,10 @@ func (r *reader) proof(key string, older bool) Proof {
 }
 
 // ProblemFrom reads a problem from its JSON tree; like StatementFrom it never fails.
-func ProblemFrom(doc Value) *Problem {
+func ProblemFrom(doc pyjson.Value) *Problem {
 	p := &Problem{Doc: doc}
-	if doc.Kind != Object {
-		p.Problems = []FieldProblem{{Field: "(file)", Msg: fmt.Sprintf("expected an object, found %s", doc.Kind.described())}}
+	if doc.Kind != pyjson.Object {
+		p.Problems = []FieldProblem{{Field: "(file)", Msg: fmt.Sprintf("expected an object, found %s", described(doc.Kind))}}
 		return p
 	}
 	r := reader{doc: &p.Doc}
@@ -388,10 +376,10 @@ func ProblemFrom(doc Value) *Problem {
 }
 
 // ExperienceFrom reads an experience object.
-func ExperienceFrom(doc Value) *Experience {
+func ExperienceFrom(doc pyjson.Value) *Experience {
 	e := &Experience{Doc: doc}
-	if doc.Kind != Object {
-		e.Problems = []FieldProblem{{Field: "(file)", Msg: fmt.Sprintf("expected an object, found %s", doc.Kind.described())}}
+	if doc.Kind != pyjson.Object {
+		e.Problems = []FieldProblem{{Field: "(file)", Msg: fmt.Sprintf("expected an object, found %s", described(doc.Kind))}}
 		return e
 	}
 	r := reader{doc: &e.Doc}
@@ -404,52 +392,52 @@ func ExperienceFrom(doc Value) *Experience {
 }
 
 // NewStatement is a fresh statement with exactly the keys the agents' tools write, in order.
-func NewStatement(id, typ string, conclusion, hypothesis []string, status string) Value {
-	return Obj(
-		M("id", Str(id)),
-		M("type", Str(typ)),
-		M("conclusion", Strs(conclusion)),
-		M("hypothesis", Strs(hypothesis)),
-		M("preliminaries", Strs(nil)),
-		M("status", Str(status)),
-		M("reliability", Float(0)),
-		M("stats", Obj(M("count_usage", Int(0)))),
-		M("progresses", Strs(nil)),
-		M("proof", Obj(M("cot", Strs(nil)), M("full", Str("")), M("ref", Strs(nil)))),
-		M("validation", Obj(M("issues", Strs(nil)), M("responses", Strs(nil)))),
+func NewStatement(id, typ string, conclusion, hypothesis []string, status string) pyjson.Value {
+	return pyjson.Obj(
+		pyjson.M("id", pyjson.Str(id)),
+		pyjson.M("type", pyjson.Str(typ)),
+		pyjson.M("conclusion", pyjson.Strs(conclusion)),
+		pyjson.M("hypothesis", pyjson.Strs(hypothesis)),
+		pyjson.M("preliminaries", pyjson.Strs(nil)),
+		pyjson.M("status", pyjson.Str(status)),
+		pyjson.M("reliability", pyjson.Float(0)),
+		pyjson.M("stats", pyjson.Obj(pyjson.M("count_usage", pyjson.Int(0)))),
+		pyjson.M("progresses", pyjson.Strs(nil)),
+		pyjson.M("proof", pyjson.Obj(pyjson.M("cot", pyjson.Strs(nil)), pyjson.M("full", pyjson.Str("")), pyjson.M("ref", pyjson.Strs(nil)))),
+		pyjson.M("validation", pyjson.Obj(pyjson.M("issues", pyjson.Strs(nil)), pyjson.M("responses", pyjson.Strs(nil)))),
 	)
 }
 
 // NewProblem is a fresh problem with exactly the keys the agents' tools write, in order.
-func NewProblem(id string, hypothesis, objectives []string, status, priority, summary string) Value {
-	return Obj(
-		M("id", Str(id)),
-		M("hypothesis", Strs(hypothesis)),
-		M("objectives", Strs(objectives)),
-		M("status", Str(status)),
-		M("priority", Str(priority)),
-		M("summary", Str(summary)),
-		M("progresses", Strs(nil)),
-		M("preliminaries", Strs(nil)),
-		M("solution", Obj(M("cot", Strs(nil)), M("full", Str("")), M("ref", Strs(nil)))),
+func NewProblem(id string, hypothesis, objectives []string, status, priority, summary string) pyjson.Value {
+	return pyjson.Obj(
+		pyjson.M("id", pyjson.Str(id)),
+		pyjson.M("hypothesis", pyjson.Strs(hypothesis)),
+		pyjson.M("objectives", pyjson.Strs(objectives)),
+		pyjson.M("status", pyjson.Str(status)),
+		pyjson.M("priority", pyjson.Str(priority)),
+		pyjson.M("summary", pyjson.Str(summary)),
+		pyjson.M("progresses", pyjson.Strs(nil)),
+		pyjson.M("preliminaries", pyjson.Strs(nil)),
+		pyjson.M("solution", pyjson.Obj(pyjson.M("cot", pyjson.Strs(nil)), pyjson.M("full", pyjson.Str("")), pyjson.M("ref", pyjson.Strs(nil)))),
 	)
 }
 
 // Config is config.json: the last ID issued per kind.
 type Config struct {
 	Last map[string]string // kind letter → last ID ("s" → "s-007")
-	Doc  Value
+	Doc  pyjson.Value
 }
 
 // ConfigFrom reads config.json's tree.
-func ConfigFrom(doc Value) (*Config, error) {
-	if doc.Kind != Object {
-		return nil, fmt.Errorf("expected an object, found %s", doc.Kind.described())
+func ConfigFrom(doc pyjson.Value) (*Config, error) {
+	if doc.Kind != pyjson.Object {
+		return nil, fmt.Errorf("expected an object, found %s", described(doc.Kind))
 	}
 	c := &Config{Last: map[string]string{}, Doc: doc}
 	for _, m := range doc.Obj {
-		if m.Value.Kind != String {
-			return nil, fmt.Errorf("%q: expected an ID string, found %s", m.Key, m.Value.Kind.described())
+		if m.Value.Kind != pyjson.String {
+			return nil, fmt.Errorf("%q: expected an ID string, found %s", m.Key, described(m.Value.Kind))
 		}
 		if strings.HasPrefix(m.Key, "count_") {
 			// The agents' config before v0.0.2 ({"count_problems": "p-002", …}).

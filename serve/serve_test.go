@@ -15,7 +15,7 @@ import (
 
 	gossh "golang.org/x/crypto/ssh"
 
-	"referee/internal/benchfolder"
+	"referee/internal/testutil"
 )
 
 // lockedBuffer is the server's log in a test.
@@ -141,7 +141,7 @@ func startServer(t *testing.T) (addr string, srv *Server, log *lockedBuffer, key
 
 func startServerWith(t *testing.T, set func(*Config)) (addr string, srv *Server, log *lockedBuffer, keys map[string]gossh.Signer) {
 	t.Helper()
-	dir := benchfolder.Copy(t, "../tui/testdata/demo")
+	dir := testutil.Demo(t)
 	tmp := t.TempDir()
 	keys = map[string]gossh.Signer{}
 	var lines [2]string

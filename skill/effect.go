@@ -5,39 +5,40 @@ import (
 	"strings"
 
 	"referee/model"
+	"referee/model/pyjson"
 )
 
 // The helpers the skills' effects share: edits of an object's document, numbering, and
 // the texts of notes.
 
-func appendStr(doc *model.Value, key, s string) {
-	if v, ok := doc.Get(key); ok && v.Kind == model.Array {
-		v.Arr = append(v.Arr, model.Str(s))
+func appendStr(doc *pyjson.Value, key, s string) {
+	if v, ok := doc.Get(key); ok && v.Kind == pyjson.Array {
+		v.Arr = append(v.Arr, pyjson.Str(s))
 		return
 	}
-	doc.Set(key, model.Strs([]string{s}))
+	doc.Set(key, pyjson.Strs([]string{s}))
 }
 
-func setIn(doc *model.Value, outer, key string, v model.Value) {
+func setIn(doc *pyjson.Value, outer, key string, v pyjson.Value) {
 	o, ok := doc.Get(outer)
-	if !ok || o.Kind != model.Object {
-		doc.Set(outer, model.Obj())
+	if !ok || o.Kind != pyjson.Object {
+		doc.Set(outer, pyjson.Obj())
 		o, _ = doc.Get(outer)
 	}
 	o.Set(key, v)
 }
 
-func appendIn(doc *model.Value, outer, key, s string) {
+func appendIn(doc *pyjson.Value, outer, key, s string) {
 	o, ok := doc.Get(outer)
-	if !ok || o.Kind != model.Object {
-		doc.Set(outer, model.Obj())
+	if !ok || o.Kind != pyjson.Object {
+		doc.Set(outer, pyjson.Obj())
 		o, _ = doc.Get(outer)
 	}
 	appendStr(o, key, s)
 }
 
-func statusOf(doc *model.Value) string {
-	if v, ok := doc.Get("status"); ok && v.Kind == model.String {
+func statusOf(doc *pyjson.Value) string {
+	if v, ok := doc.Get("status"); ok && v.Kind == pyjson.String {
 		return v.Str
 	}
 	return ""
@@ -115,10 +116,10 @@ func decidedBy(st *model.Statement, p model.Proposal) string {
 
 // replacePreliminary puts nid where old stood in a statement's preliminaries (a
 // "(old) text" item keeps its text), or appends it when old is not there.
-func replacePreliminary(doc *model.Value, old, nid string) {
-	if v, ok := doc.Get("preliminaries"); ok && v.Kind == model.Array {
+func replacePreliminary(doc *pyjson.Value, old, nid string) {
+	if v, ok := doc.Get("preliminaries"); ok && v.Kind == pyjson.Array {
 		for i := range v.Arr {
-			if it := &v.Arr[i]; it.Kind == model.String {
+			if it := &v.Arr[i]; it.Kind == pyjson.String {
 				if ref, ok := model.RefID(it.Str); ok && ref == old {
 					if it.Str == old {
 						it.Str = nid

@@ -5,14 +5,14 @@ import (
 	"strconv"
 	"strings"
 
-	"referee/model"
+	"referee/model/pyjson"
 )
 
 // ArgsFromJSON reads a skill call's parameters from a JSON object keyed by their
 // snake_case names: what the CLI's --params and the MCP tools take. A null value counts
 // as absent. Errors are InputErrors; the caller says where the object came from.
 func ArgsFromJSON(s *Skill, data []byte) (Args, error) {
-	doc, err := model.Parse(data)
+	doc, err := pyjson.Parse(data)
 	if err != nil {
 		return nil, inputf("not valid JSON: %v", err)
 	}
@@ -20,8 +20,8 @@ func ArgsFromJSON(s *Skill, data []byte) (Args, error) {
 }
 
 // ArgsFromValue is ArgsFromJSON on a parsed document.
-func ArgsFromValue(s *Skill, doc model.Value) (Args, error) {
-	if doc.Kind != model.Object {
+func ArgsFromValue(s *Skill, doc pyjson.Value) (Args, error) {
+	if doc.Kind != pyjson.Object {
 		return nil, inputf("expected a JSON object keyed by parameter names, found a %s", doc.Kind)
 	}
 	args := Args{}
@@ -31,7 +31,7 @@ func ArgsFromValue(s *Skill, doc model.Value) (Args, error) {
 			return nil, inputf("%s has no parameter %q (referee skill %s --help lists them)", s.Name, m.Key, s.Name)
 		}
 		v := m.Value
-		if v.Kind == model.Null {
+		if v.Kind == pyjson.Null {
 			continue
 		}
 		bad := func(want string) error {
@@ -39,15 +39,15 @@ func ArgsFromValue(s *Skill, doc model.Value) (Args, error) {
 		}
 		switch p.Kind {
 		case ParamString, ParamID:
-			if v.Kind != model.String {
+			if v.Kind != pyjson.String {
 				return nil, bad("a string")
 			}
 			args[p.Name] = v.Str
 		case ParamStrings, ParamIDs:
 			switch v.Kind {
-			case model.String:
+			case pyjson.String:
 				args[p.Name] = []string{v.Str}
-			case model.Array:
+			case pyjson.Array:
 				list, ok := v.StringList()
 				if !ok {
 					return nil, inputf("%q must be a list of strings, and some items are not strings", m.Key)
@@ -74,14 +74,14 @@ func ArgsFromValue(s *Skill, doc model.Value) (Args, error) {
 }
 
 // WholeNumber reads a number parameter: a JSON number or a string holding a whole number.
-func WholeNumber(v model.Value) (int, error) {
+func WholeNumber(v pyjson.Value) (int, error) {
 	switch v.Kind {
-	case model.Number, model.String:
+	case pyjson.Number, pyjson.String:
 		text := strings.TrimSpace(v.Str)
 		if n, err := strconv.Atoi(text); err == nil {
 			return n, nil
 		}
-		if f, err := strconv.ParseFloat(text, 64); err == nil && v.Kind == model.Number && f == float64(int(f)) {
+		if f, err := strconv.ParseFloat(text, 64); err == nil && v.Kind == pyjson.Number && f == float64(int(f)) {
 			return int(f), nil
 		}
 		return 0, fmt.Errorf("%q is not a whole number", v.Str)
@@ -90,29 +90,29 @@ func WholeNumber(v model.Value) (int, error) {
 }
 
 // SubStatements reads a list of {"claim": str, "premises": [str]}.
-func SubStatements(v model.Value) ([]SubStatement, error) {
-	if v.Kind != model.Array {
+func SubStatements(v pyjson.Value) ([]SubStatement, error) {
+	if v.Kind != pyjson.Array {
 		return nil, fmt.Errorf(`expected a list of {"claim": text, "premises": [text]}, found a %s`, v.Kind)
 	}
 	subs := make([]SubStatement, 0, len(v.Arr))
 	for i, item := range v.Arr {
-		if item.Kind != model.Object {
+		if item.Kind != pyjson.Object {
 			return nil, fmt.Errorf("item %d: expected an object, found a %s", i+1, item.Kind)
 		}
 		var sub SubStatement
 		for _, m := range item.Obj {
 			switch m.Key {
 			case "claim":
-				if m.Value.Kind != model.String {
+				if m.Value.Kind != pyjson.String {
 					return nil, fmt.Errorf(`item %d: "claim" must be a string, found a %s`, i+1, m.Value.Kind)
 				}
 				sub.Claim = m.Value.Str
 			case "premises":
 				switch m.Value.Kind {
-				case model.Null:
-				case model.String:
+				case pyjson.Null:
+				case pyjson.String:
 					sub.Premises = []string{m.Value.Str}
-				case model.Array:
+				case pyjson.Array:
 					list, ok := m.Value.StringList()
 					if !ok {
 						return nil, fmt.Errorf(`item %d: "premises" must be a list of strings`, i+1)

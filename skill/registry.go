@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"referee/model"
+	"referee/model/pyjson"
 )
 
 // Skills is the registry: the eleven skills, abandon, and the decision of a proposed
@@ -113,10 +114,10 @@ var Skills = []*Skill{
 			}
 			t.setPhase(doc, model.PhaseProblemSolved)
 			if a.Has("cot") { // as the agents' command: an earlier solution.cot stays unless cot is given
-				setIn(doc, "solution", "cot", model.Strs(a.List("cot")))
+				setIn(doc, "solution", "cot", pyjson.Strs(a.List("cot")))
 			}
-			setIn(doc, "solution", "full", model.Str(a.Str("resolution")))
-			setIn(doc, "solution", "ref", model.Strs(a.List("key_statement_id")))
+			setIn(doc, "solution", "full", pyjson.Str(a.Str("resolution")))
+			setIn(doc, "solution", "ref", pyjson.Strs(a.List("key_statement_id")))
 			return nil
 		},
 	},
@@ -163,11 +164,11 @@ var Skills = []*Skill{
 			proof := a.Str("proof_text")
 			// cot and ref only when given: the agents' command leaves an earlier proof's as they are.
 			if a.Has("proof_cot") {
-				setIn(doc, "proof", "cot", model.Strs(a.List("proof_cot")))
+				setIn(doc, "proof", "cot", pyjson.Strs(a.List("proof_cot")))
 			}
-			setIn(doc, "proof", "full", model.Str(proof))
+			setIn(doc, "proof", "full", pyjson.Str(proof))
 			if a.Has("proof_ref") {
-				setIn(doc, "proof", "ref", model.Strs(a.List("proof_ref")))
+				setIn(doc, "proof", "ref", pyjson.Strs(a.List("proof_ref")))
 			}
 			t.setPhase(doc, model.PhaseAwaitingCheck)
 			note := "PROOF: " + strategyWords[a.Str("strategy")] + " proof"
@@ -243,7 +244,7 @@ var Skills = []*Skill{
 				return err
 			}
 			ce := a.Str("counterexample")
-			doc.Set("status", model.Str("false"))
+			doc.Set("status", pyjson.Str("false"))
 			appendStr(doc, "progresses", "COUNTEREXAMPLE: "+ce)
 			if a.Has("issue_number") {
 				appendIn(doc, "validation", "responses", model.FormatFalseResponse(nextResponse(st), a.Int("issue_number"), ce))
@@ -315,8 +316,8 @@ var Skills = []*Skill{
 				how = "read from the proof's first sentence"
 			}
 			t.Explain(fmt.Sprintf("confirms a %s (%s): %s becomes %s", dir, how, st.ID, status))
-			doc.Set("status", model.Str(status))
-			doc.Set("reliability", model.Float(1))
+			doc.Set("status", pyjson.Str(status))
+			doc.Set("reliability", pyjson.Float(1))
 			if a.Has("verification_summary") {
 				summary = a.Str("verification_summary")
 			}
@@ -387,7 +388,7 @@ var Skills = []*Skill{
 			if err != nil {
 				return err
 			}
-			setIn(doc, "proof", "full", model.Str(a.Str("updated_proof")))
+			setIn(doc, "proof", "full", pyjson.Str(a.Str("updated_proof")))
 			appendIn(doc, "validation", "responses", model.FormatPatchResponse(nextResponse(st), a.Int("issue_number"), a.Str("change_description")))
 			t.setPhase(doc, model.PhaseAwaitingCheck)
 			return nil
@@ -426,7 +427,7 @@ var Skills = []*Skill{
 			if status == "awaiting_substatements" {
 				status = "awaiting_substatement" // the fixer's own word (FORMAT.md)
 			}
-			doc.Set("status", model.Str(status))
+			doc.Set("status", pyjson.Str(status))
 			return nil
 		},
 	},
@@ -484,19 +485,19 @@ var Skills = []*Skill{
 			}
 			p, _ := model.ProposalOf(st)
 			decision := a.Str("decision")
-			t.Log("decision", model.Str(decision))
+			t.Log("decision", pyjson.Str(decision))
 			switch decision {
 			case DecisionFalse:
 				reason := a.Str("reason")
 				if reason == "" {
 					reason = p.Rationale
 				}
-				doc.Set("status", model.Str("false"))
+				doc.Set("status", pyjson.Str("false"))
 				appendStr(doc, "progresses", "COUNTEREXAMPLE: "+reason)
 				t.Explain("rejects " + id + "'s proposed modification: the claim is false as stated")
 				return nil
 			case DecisionAbandon:
-				doc.Set("status", model.Str("abandoned"))
+				doc.Set("status", pyjson.Str("abandoned"))
 				appendStr(doc, "progresses", "ABANDONED: Proposed modification rejected: "+a.Str("reason"))
 				t.Explain("rejects " + id + "'s proposed modification: " + id + " is no longer needed")
 				return nil
@@ -514,7 +515,7 @@ var Skills = []*Skill{
 			if err != nil {
 				return err
 			}
-			doc.Set("status", model.Str("abandoned"))
+			doc.Set("status", pyjson.Str("abandoned"))
 			typ := p.ModType
 			if typ == "" {
 				typ = "modification"
@@ -565,7 +566,7 @@ var Skills = []*Skill{
 			if err != nil {
 				return err
 			}
-			doc.Set("status", model.Str("abandoned"))
+			doc.Set("status", pyjson.Str("abandoned"))
 			if a.Has("reason") {
 				appendStr(doc, "progresses", "ABANDONED: "+a.Str("reason"))
 			}

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"referee/model"
+	"referee/model/pyjson"
 )
 
 // The agents learn the skills from .claude/skills/<name>/SKILL.md. Those files, the CLI's
@@ -331,12 +332,12 @@ func SampleCommand(s *Skill) string {
 		if p.Kind == ParamSubStatements {
 			heredoc = append(heredoc, `{"`+p.Name+`": [`)
 			for i, sub := range sampleSubs {
-				item := model.Obj(model.M("claim", model.Str(sub.Claim)), model.M("premises", model.Strs(sub.Premises)))
+				item := pyjson.Obj(pyjson.M("claim", pyjson.Str(sub.Claim)), pyjson.M("premises", pyjson.Strs(sub.Premises)))
 				sep := ","
 				if i == len(sampleSubs)-1 {
 					sep = ""
 				}
-				heredoc = append(heredoc, "  "+string(model.EncodeLine(item))+sep)
+				heredoc = append(heredoc, "  "+string(pyjson.EncodeLine(item))+sep)
 			}
 			heredoc = append(heredoc, "]}")
 			continue

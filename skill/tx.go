@@ -1,6 +1,9 @@
 package skill
 
-import "referee/model"
+import (
+	"referee/model"
+	"referee/model/pyjson"
+)
 
 // Tx is one change in the making, as a skill's body sees it. The store implements it with
 // its journaled batch: reads come from disk under the folder lock (or from what this
@@ -9,9 +12,9 @@ type Tx interface {
 	// Objects reads a statement or problem as this change has it so far.
 	Objects
 	// Modify returns an object's document for editing and records it as modified.
-	Modify(id string) (*model.Value, error)
+	Modify(id string) (*pyjson.Value, error)
 	// Create adds a new object under an ID from NewID.
-	Create(id string, doc model.Value)
+	Create(id string, doc pyjson.Value)
 	// NewID issues the next ID of a kind (the counters in config.json).
 	NewID(kind string) (string, error)
 	// Vocab is the status vocabulary for a write to an object with this status: the
@@ -23,7 +26,7 @@ type Tx interface {
 	// Explain adds a line to what the plan shows before the reviewer says y.
 	Explain(line string)
 	// Log adds a key to the change's log line.
-	Log(key string, v model.Value)
+	Log(key string, v pyjson.Value)
 }
 
 // change is what a skill's body works with: its Tx and the helpers the bodies share.
@@ -33,7 +36,7 @@ type change struct {
 	made  map[string]bool // created by this change: not on disk yet
 }
 
-func (t *change) create(id string, doc model.Value) {
+func (t *change) create(id string, doc pyjson.Value) {
 	if t.made == nil {
 		t.made = map[string]bool{}
 	}
@@ -43,7 +46,7 @@ func (t *change) create(id string, doc model.Value) {
 
 // modifyStatement is a statement as read before this change (for numbering its issues
 // and responses) and its tree, recorded as modified.
-func (t *change) modifyStatement(id string) (*model.Statement, *model.Value, error) {
+func (t *change) modifyStatement(id string) (*model.Statement, *pyjson.Value, error) {
 	st, err := t.Statement(id)
 	if err != nil {
 		return nil, nil, err
@@ -53,8 +56,8 @@ func (t *change) modifyStatement(id string) (*model.Statement, *model.Value, err
 }
 
 // setPhase writes the status word for a meaning in the object's vocabulary.
-func (t *change) setPhase(doc *model.Value, p model.Phase) {
-	doc.Set("status", model.Str(model.StatusWord(p, t.Vocab(statusOf(doc)))))
+func (t *change) setPhase(doc *pyjson.Value, p model.Phase) {
+	doc.Set("status", pyjson.Str(model.StatusWord(p, t.Vocab(statusOf(doc)))))
 }
 
 // newStatement creates a pending normal statement and returns its ID. Its premises are

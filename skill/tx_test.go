@@ -7,20 +7,21 @@ import (
 	"testing"
 
 	"referee/model"
+	"referee/model/pyjson"
 )
 
 // memTx is a change in memory: the registry needs nothing else to run a skill, which is
 // what keeps it apart from the folder on disk.
 type memTx struct {
-	docs              map[string]*model.Value
+	docs              map[string]*pyjson.Value
 	created, modified []string
 	last              map[string]string
 	explain           []string
-	log               []model.Member
+	log               []pyjson.Member
 }
 
-func newMemTx(docs ...model.Value) *memTx {
-	t := &memTx{docs: map[string]*model.Value{}, last: map[string]string{}}
+func newMemTx(docs ...pyjson.Value) *memTx {
+	t := &memTx{docs: map[string]*pyjson.Value{}, last: map[string]string{}}
 	for _, d := range docs {
 		id, _ := d.Get("id")
 		t.docs[id.Str] = &d
@@ -46,7 +47,7 @@ func (t *memTx) Problem(id string) (*model.Problem, error) {
 	return nil, nil
 }
 
-func (t *memTx) Modify(id string) (*model.Value, error) {
+func (t *memTx) Modify(id string) (*pyjson.Value, error) {
 	d := t.docs[id]
 	if d == nil {
 		return nil, inputf("%s does not exist", id)
@@ -57,7 +58,7 @@ func (t *memTx) Modify(id string) (*model.Value, error) {
 	return d, nil
 }
 
-func (t *memTx) Create(id string, doc model.Value) {
+func (t *memTx) Create(id string, doc pyjson.Value) {
 	t.docs[id] = &doc
 	t.created = append(t.created, id)
 }
@@ -86,8 +87,8 @@ func (t *memTx) Conclusion(id string) (string, bool) {
 	return "", false
 }
 
-func (t *memTx) Explain(line string)           { t.explain = append(t.explain, line) }
-func (t *memTx) Log(key string, v model.Value) { t.log = append(t.log, model.M(key, v)) }
+func (t *memTx) Explain(line string)            { t.explain = append(t.explain, line) }
+func (t *memTx) Log(key string, v pyjson.Value) { t.log = append(t.log, pyjson.M(key, v)) }
 
 func apply(t *testing.T, tx *memTx, name string, a Args) error {
 	t.Helper()
@@ -101,11 +102,11 @@ func apply(t *testing.T, tx *memTx, name string, a Args) error {
 	return s.Apply(tx, a)
 }
 
-func openProblem() model.Value {
+func openProblem() pyjson.Value {
 	return model.NewProblem("p-001", []string{"(s-001) Each player is a Knight or a Knave"}, []string{"Find Alice's role"}, "unresolved", "", "")
 }
 
-func assumption() model.Value {
+func assumption() pyjson.Value {
 	return model.NewStatement("s-001", "assumption", []string{"Each player is a Knight or a Knave"}, nil, "true")
 }
 
@@ -157,7 +158,7 @@ func TestApplyRefusesOrExplains(t *testing.T) {
 		t.Fatalf("abandon of a missing statement: %v (modified %v)", err, tx.modified)
 	}
 	st := model.NewStatement("s-002", "normal", []string{"Alice is a Knave"}, nil, "validating")
-	st.Set("progresses", model.Strs([]string{"MODIFICATION: Type=add_condition | Claim: Alice is a Spy | Rationale: r"}))
+	st.Set("progresses", pyjson.Strs([]string{"MODIFICATION: Type=add_condition | Claim: Alice is a Spy | Rationale: r"}))
 	tx = newMemTx(openProblem(), assumption(), st)
 	if err := apply(t, tx, "decide-modification", Args{"statement_id": "s-002", "decision": DecisionFalse, "reason": "Alice is a Knight"}); err != nil {
 		t.Fatal(err)

@@ -9,8 +9,9 @@ import (
 	"strings"
 	"testing"
 
-	"referee/internal/testshared"
+	"referee/internal/testutil"
 	"referee/model"
+	"referee/model/pyjson"
 	"referee/skill"
 )
 
@@ -35,7 +36,7 @@ func summary(c Change) string {
 // The fixture's lines are the agents' own: no time, actor or skill. The transitions come
 // from the backups and the skills are guessed from them.
 func TestActivityFixture(t *testing.T) {
-	testshared.Need(t, fixtureDir)
+	testutil.Need(t, fixtureDir)
 	snap, err := Load(fixtureDir)
 	if err != nil {
 		t.Fatal(err)
@@ -70,7 +71,7 @@ func TestActivityFixture(t *testing.T) {
 // Strip referee's keys from the demo's log and guess every skill back: the guesses must
 // match what the lines said, except where the change itself cannot tell.
 func TestActivityGuessesTheDemo(t *testing.T) {
-	dir := copyDir(t, demoDir)
+	dir := testutil.Copy(t, demoDir)
 	orig, err := Load(dir)
 	if err != nil {
 		t.Fatal(err)
@@ -78,14 +79,14 @@ func TestActivityGuessesTheDemo(t *testing.T) {
 	var lines []string
 	for _, e := range orig.Log {
 		doc := e.Document()
-		var keep []model.Member
+		var keep []pyjson.Member
 		for _, m := range doc.Obj {
 			if m.Key != "at" && m.Key != "by" && m.Key != "skill" {
 				keep = append(keep, m)
 			}
 		}
 		doc.Obj = keep
-		lines = append(lines, string(model.EncodeLine(doc)))
+		lines = append(lines, string(pyjson.EncodeLine(doc)))
 	}
 	if err := os.WriteFile(filepath.Join(dir, LogFile), []byte(strings.Join(lines, "\n")+"\n"), 0o644); err != nil {
 		t.Fatal(err)
@@ -159,7 +160,7 @@ func TestActivityDemo(t *testing.T) {
 // activity says the object changed outside the log, since (the file now) or before the
 // next change that backed it up — instead of crediting the edit to the change.
 func TestActivitySaysWhatChangedOutsideTheLog(t *testing.T) {
-	dir := copyDir(t, fixtureDir)
+	dir := testutil.Copy(t, fixtureDir)
 	write(t, dir, "statement/s-007.json", read(t, fixtureDir, "history/l-005/s-007.json"))
 	first := mustRun(t, dir, "check-reject-proof", skill.Args{"statement_id": "s-007", "sentence_number": 2, "sentence_text": "x",
 		"error_type": "gap", "explanation": "e", "suggested_fix": "f"})

@@ -50,6 +50,7 @@ import (
 	"sync/atomic"
 
 	"referee/model"
+	"referee/model/pyjson"
 )
 
 // journalPrefix names a change's journal: history/.pending-<l-id>.json.
@@ -91,11 +92,11 @@ func (o batchObject) backupRel(change string) string {
 
 // versions is each created and modified object's version (model.Version) after the
 // change, for its log line: undo checks the objects still hold them.
-func (b *batch) versions() model.Value {
-	v := model.Obj()
+func (b *batch) versions() pyjson.Value {
+	v := pyjson.Obj()
 	for _, o := range b.objects {
 		if !o.deleted {
-			v.Set(o.id, model.Str(model.Version(o.after)))
+			v.Set(o.id, pyjson.Str(model.Version(o.after)))
 		}
 	}
 	return v
@@ -109,30 +110,30 @@ func contentHash(data []byte) string {
 
 // journal is what a change records before it publishes anything.
 func (b *batch) journal() []byte {
-	hash := func(data []byte, absent bool) model.Value {
+	hash := func(data []byte, absent bool) pyjson.Value {
 		if absent {
-			return model.Value{Kind: model.Null}
+			return pyjson.Value{Kind: pyjson.Null}
 		}
-		return model.Str(contentHash(data))
+		return pyjson.Str(contentHash(data))
 	}
-	var objs []model.Value
+	var objs []pyjson.Value
 	for _, o := range b.objects {
-		objs = append(objs, model.Obj(
-			model.M("id", model.Str(o.id)),
-			model.M("before", hash(o.before, o.created)),
-			model.M("after", hash(o.after, o.deleted)),
+		objs = append(objs, pyjson.Obj(
+			pyjson.M("id", pyjson.Str(o.id)),
+			pyjson.M("before", hash(o.before, o.created)),
+			pyjson.M("after", hash(o.after, o.deleted)),
 		))
 	}
-	before := model.Value{Kind: model.Null}
+	before := pyjson.Value{Kind: pyjson.Null}
 	if b.configBefore != nil {
-		before = model.Str(string(b.configBefore))
+		before = pyjson.Str(string(b.configBefore))
 	}
-	return model.EncodeIndent(model.Obj(
-		model.M("change", model.Str(b.change)),
-		model.M("line", model.Str(string(b.line))),
-		model.M("config_before", before),
-		model.M("config_after", model.Str(string(b.config))),
-		model.M("objects", model.Value{Kind: model.Array, Arr: append([]model.Value{}, objs...)}),
+	return pyjson.EncodeIndent(pyjson.Obj(
+		pyjson.M("change", pyjson.Str(b.change)),
+		pyjson.M("line", pyjson.Str(string(b.line))),
+		pyjson.M("config_before", before),
+		pyjson.M("config_after", pyjson.Str(string(b.config))),
+		pyjson.M("objects", pyjson.Value{Kind: pyjson.Array, Arr: append([]pyjson.Value{}, objs...)}),
 	))
 }
 

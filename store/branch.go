@@ -32,6 +32,7 @@ import (
 	"time"
 
 	"referee/model"
+	"referee/model/pyjson"
 )
 
 // BranchDir holds the saved branches.
@@ -73,21 +74,21 @@ func (m *manifest) encode() []byte {
 		ids = append(ids, id)
 	}
 	slices.SortFunc(ids, model.CompareIDs)
-	objs := make([]model.Member, len(ids))
-	stats := make([]model.Member, 0, len(ids))
+	objs := make([]pyjson.Member, len(ids))
+	stats := make([]pyjson.Member, 0, len(ids))
 	for i, id := range ids {
-		objs[i] = model.M(id, model.Str(m.Objects[id]))
+		objs[i] = pyjson.M(id, pyjson.Str(m.Objects[id]))
 		if st, ok := m.Stats[id]; ok {
-			stats = append(stats, model.M(id, model.Str(st)))
+			stats = append(stats, pyjson.M(id, pyjson.Str(st)))
 		}
 	}
-	return model.EncodeIndent(model.Obj(
-		model.M("branch", model.Str(m.Name)),
-		model.M("saved", model.Str(m.Saved)),
-		model.M("change", model.Str(m.Change)),
-		model.M("counters", model.Strs(m.Counters)),
-		model.M("objects", model.Obj(objs...)),
-		model.M("stats", model.Obj(stats...)),
+	return pyjson.EncodeIndent(pyjson.Obj(
+		pyjson.M("branch", pyjson.Str(m.Name)),
+		pyjson.M("saved", pyjson.Str(m.Saved)),
+		pyjson.M("change", pyjson.Str(m.Change)),
+		pyjson.M("counters", pyjson.Strs(m.Counters)),
+		pyjson.M("objects", pyjson.Obj(objs...)),
+		pyjson.M("stats", pyjson.Obj(stats...)),
 	))
 }
 
@@ -105,7 +106,7 @@ func readManifest(dir, name string) (*manifest, error) {
 	if err != nil {
 		return nil, inputf("branch: %s: %v", rel, unwrapPath(err))
 	}
-	doc, err := model.Parse(data)
+	doc, err := pyjson.Parse(data)
 	if err != nil {
 		return nil, inputf("branch: %s is not valid JSON: %v", rel, err)
 	}
@@ -122,14 +123,14 @@ func readManifest(dir, name string) (*manifest, error) {
 	}
 	objs, _ := doc.Get("objects")
 	for _, mem := range objs.Obj {
-		if !model.ValidID(mem.Key, "") || objectFile(mem.Key) == "" || mem.Value.Kind != model.String || !validHash(mem.Value.Str) {
+		if !model.ValidID(mem.Key, "") || objectFile(mem.Key) == "" || mem.Value.Kind != pyjson.String || !validHash(mem.Value.Str) {
 			return nil, inputf("branch: %s: %q → %q is not an object ID and a SHA-256", rel, mem.Key, mem.Value.Str)
 		}
 		m.Objects[mem.Key] = mem.Value.Str
 	}
 	stats, _ := doc.Get("stats")
 	for _, mem := range stats.Obj {
-		if mem.Value.Kind == model.String {
+		if mem.Value.Kind == pyjson.String {
 			m.Stats[mem.Key] = mem.Value.Str
 		}
 	}
@@ -158,7 +159,7 @@ func branchOf(entries []model.LogEntry) string {
 			continue
 		}
 		doc := e.Document()
-		if v, ok := doc.Get(keyBranch); ok && v.Kind == model.String && branchName.MatchString(v.Str) {
+		if v, ok := doc.Get(keyBranch); ok && v.Kind == pyjson.String && branchName.MatchString(v.Str) {
 			return v.Str
 		}
 	}
@@ -415,7 +416,7 @@ func BranchSave(dir, name string, opts Options) (*Restore, error) {
 		}
 	}
 	r := &Restore{Skill: SkillBranchSave, Branch: name, From: cur}
-	extra := []model.Member{model.M(keyBranch, model.Str(name)), model.M(keyBranchBefore, model.Str(cur))}
+	extra := []pyjson.Member{pyjson.M(keyBranch, pyjson.Str(name)), pyjson.M(keyBranchBefore, pyjson.Str(cur))}
 	return r, t.writeRestore(r, nil, t.counters(), extra, false, opts)
 }
 
@@ -493,7 +494,7 @@ func BranchSwitch(dir, name string, dryRun bool, opts Options) (*Restore, error)
 		plan = append(plan, restoreObj{id: id, before: now, after: want})
 	}
 	r := &Restore{Skill: SkillBranchSwitch, Branch: name, From: cur}
-	extra := []model.Member{model.M(keyBranch, model.Str(name)), model.M(keyBranchBefore, model.Str(cur))}
+	extra := []pyjson.Member{pyjson.M(keyBranch, pyjson.Str(name)), pyjson.M(keyBranchBefore, pyjson.Str(cur))}
 	return r, t.writeRestore(r, plan, target.Counters, extra, dryRun, opts)
 }
 
@@ -676,7 +677,7 @@ func BranchDiff(dir, a, b string) ([]BranchDifference, error) {
 		if _, ok := hashes[id]; !ok {
 			return "absent"
 		}
-		doc, err := model.Parse(read(id))
+		doc, err := pyjson.Parse(read(id))
 		if err != nil {
 			return "(unreadable)"
 		}

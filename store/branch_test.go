@@ -11,6 +11,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"referee/internal/testutil"
 )
 
 func objectsOnly(files map[string][]byte) map[string][]byte {
@@ -44,7 +46,7 @@ func currentBranchOf(t testing.TB, dir string) string {
 // store holds each file once, that diff names what differs, and that undo takes a
 // switch back, line included.
 func TestBranchesRoundTrip(t *testing.T) {
-	dir := copyDir(t, fixtureDir)
+	dir := testutil.Copy(t, fixtureDir)
 	base := tracked(t, dir)
 	if got := currentBranchOf(t, dir); got != DefaultBranch {
 		t.Fatalf("a fresh folder is on %q", got)
@@ -113,7 +115,7 @@ func TestBranchesRoundTrip(t *testing.T) {
 }
 
 func TestBranchRefusals(t *testing.T) {
-	dir := copyDir(t, fixtureDir)
+	dir := testutil.Copy(t, fixtureDir)
 	for _, name := range []string{"", "../x", "objects", "a/b", ".hidden", "x.json"} {
 		var ie *skill.InputError
 		if _, err := BranchSave(dir, name, Options{}); !errors.As(err, &ie) {
@@ -141,7 +143,7 @@ func TestBranchRefusals(t *testing.T) {
 		t.Errorf("save through a link: %v", err)
 	}
 	// A link planted in the store (objects/ab/) is neither written nor read through.
-	dir = copyDir(t, fixtureDir)
+	dir = testutil.Copy(t, fixtureDir)
 	outside := t.TempDir()
 	h := contentHash([]byte(read(t, dir, "problem/p-001.json")))
 	os.MkdirAll(filepath.Join(dir, BranchDir, "objects"), 0o755)
@@ -155,7 +157,7 @@ func TestBranchRefusals(t *testing.T) {
 		t.Errorf("the save wrote outside the folder: %v", entries)
 	}
 	// A damaged stored object is refused, not written into the folder.
-	dir = copyDir(t, fixtureDir)
+	dir = testutil.Copy(t, fixtureDir)
 	if _, err := BranchSave(dir, "b", Options{}); err != nil {
 		t.Fatal(err)
 	}

@@ -14,6 +14,7 @@ import (
 	"github.com/gofrs/flock"
 
 	"referee/model"
+	"referee/model/pyjson"
 	"referee/skill"
 	"referee/store/consequence"
 )
@@ -98,7 +99,7 @@ func (e *NothingToDoError) Unwrap() error { return &e.InputError }
 type tx struct {
 	dir     string
 	lock    *flock.Flock
-	cfg     model.Value
+	cfg     pyjson.Value
 	cfgOrig []byte // config.json as read under the lock; nil when there is none (init)
 	last    map[string]string
 	objs    map[string]*txObject
@@ -109,13 +110,13 @@ type tx struct {
 	explain []string // what the plan shows before y, beside notes (e.g. a confirmation's direction)
 	vocab   model.Vocab
 	skill   string
-	extra   []model.Member // more keys for the log line (e.g. which change an undo reverts)
+	extra   []pyjson.Member // more keys for the log line (e.g. which change an undo reverts)
 }
 
 type txObject struct {
 	id    string
 	orig  []byte // file bytes as read under the lock: what the backup holds
-	doc   model.Value
+	doc   pyjson.Value
 	isNew bool
 }
 
@@ -152,7 +153,7 @@ func open(dir, skill string, lock bool) (*tx, error) {
 		}
 		return nil, inputf("config.json: %v", err)
 	}
-	doc, _ := model.Parse(data)
+	doc, _ := pyjson.Parse(data)
 	cfg, err := model.ConfigFrom(doc)
 	if err != nil {
 		t.end()
@@ -180,7 +181,7 @@ func readStable(path string) ([]byte, error) {
 		if err != nil {
 			return nil, unwrapPath(err)
 		}
-		if _, err := model.Parse(data); err != nil {
+		if _, err := pyjson.Parse(data); err != nil {
 			lastErr = err
 		} else if again, err := readNoFollow(path); err == nil && bytes.Equal(again, data) {
 			return data, nil
@@ -223,7 +224,7 @@ func (t *tx) object(id string) (*txObject, error) {
 		}
 		return nil, inputf("%s: %v", filepath.ToSlash(objectFile(id)), err)
 	}
-	doc, _ := model.Parse(data)
+	doc, _ := pyjson.Parse(data)
 	o := &txObject{id: id, orig: data, doc: doc}
 	t.objs[id] = o
 	return o, nil
@@ -248,7 +249,7 @@ func (t *tx) Problem(id string) (*model.Problem, error) {
 }
 
 // doc returns the tree of an object for modification and records the modification.
-func (t *tx) modify(id string) (*model.Value, error) {
+func (t *tx) modify(id string) (*pyjson.Value, error) {
 	o, err := t.object(id)
 	if err != nil {
 		return nil, err
@@ -299,7 +300,7 @@ func (t *tx) newID(kind string) (string, error) {
 }
 
 // create adds a new object to the batch.
-func (t *tx) create(id string, doc model.Value) {
+func (t *tx) create(id string, doc pyjson.Value) {
 	t.objs[id] = &txObject{id: id, doc: doc, isNew: true}
 	t.created = append(t.created, id)
 }
@@ -348,8 +349,8 @@ func folderVocab(dir string) model.Vocab {
 	seen := map[string]bool{} // objects whose current file was read
 	status := func(p string) {
 		if b, err := readNoFollow(p); err == nil {
-			if v, err := model.Parse(b); err == nil {
-				if st, ok := v.Get("status"); ok && st.Kind == model.String {
+			if v, err := pyjson.Parse(b); err == nil {
+				if st, ok := v.Get("status"); ok && st.Kind == pyjson.String {
 					count.Add(st.Str)
 				}
 			}
@@ -399,8 +400,8 @@ func folderVocab(dir string) model.Vocab {
 	first := make([]byte, 4096)
 	n, _ := f.ReadAt(first, 0)
 	line, _, _ := strings.Cut(string(first[:n]), "\n")
-	if doc, err := model.Parse([]byte(line)); err == nil {
-		if v, ok := doc.Get(vocabularyKey); ok && v.Kind == model.String && v.Str == model.P013.String() {
+	if doc, err := pyjson.Parse([]byte(line)); err == nil {
+		if v, ok := doc.Get(vocabularyKey); ok && v.Kind == pyjson.String && v.Str == model.P013.String() {
 			return model.P013
 		}
 	}
@@ -440,10 +441,10 @@ func (t *tx) commit(opts Options) (*Result, error) {
 	}
 	b.config = t.configFor(nil)
 	for _, id := range t.created {
-		b.objects = append(b.objects, batchObject{id: id, after: model.EncodeIndent(t.objs[id].doc), created: true})
+		b.objects = append(b.objects, batchObject{id: id, after: pyjson.EncodeIndent(t.objs[id].doc), created: true})
 	}
 	for _, id := range t.changed {
-		b.objects = append(b.objects, batchObject{id: id, before: t.objs[id].orig, after: model.EncodeIndent(t.objs[id].doc)})
+		b.objects = append(b.objects, batchObject{id: id, before: t.objs[id].orig, after: pyjson.EncodeIndent(t.objs[id].doc)})
 	}
 	for _, id := range t.deleted {
 		b.objects = append(b.objects, batchObject{id: id, before: t.objs[id].orig, deleted: true})
@@ -453,24 +454,24 @@ func (t *tx) commit(opts Options) (*Result, error) {
 			return nil, err
 		}
 	}
-	line := model.Obj(
-		model.M(lid, model.Obj(model.M("creation", model.Strs(t.created)), model.M("modification", model.Strs(append(slices.Clone(t.changed), t.deleted...))))), // deleted too: the agents' rewind restores them
-		model.M("current", model.Strs(t.current())),
-		model.M("at", model.Str(res.At)),
-		model.M("by", model.Str(opts.Actor)),
-		model.M("skill", model.Str(t.skill)),
+	line := pyjson.Obj(
+		pyjson.M(lid, pyjson.Obj(pyjson.M("creation", pyjson.Strs(t.created)), pyjson.M("modification", pyjson.Strs(append(slices.Clone(t.changed), t.deleted...))))), // deleted too: the agents' rewind restores them
+		pyjson.M("current", pyjson.Strs(t.current())),
+		pyjson.M("at", pyjson.Str(res.At)),
+		pyjson.M("by", pyjson.Str(opts.Actor)),
+		pyjson.M("skill", pyjson.Str(t.skill)),
 	)
 	if len(t.deleted) > 0 {
-		line.Set("deleted", model.Strs(t.deleted))
+		line.Set("deleted", pyjson.Strs(t.deleted))
 	}
 	if len(t.notes) > 0 {
-		line.Set("notes", model.Strs(t.notes))
+		line.Set("notes", pyjson.Strs(t.notes))
 	}
 	for _, m := range t.extra {
 		line.Set(m.Key, m.Value)
 	}
 	line.Set("versions", b.versions()) // what undo checks the objects against
-	b.line = model.EncodeLine(line)
+	b.line = pyjson.EncodeLine(line)
 	if err := b.write(); err != nil {
 		return nil, err
 	}
@@ -507,7 +508,7 @@ func (p *Planned) Writes() []consequence.Write {
 type PlannedObject struct {
 	ID            string
 	New           bool
-	Before, After model.Value
+	Before, After pyjson.Value
 }
 
 func (t *tx) plan(opts Options) (*Planned, error) {
@@ -526,7 +527,7 @@ func (t *tx) plan(opts Options) (*Planned, error) {
 		p.Objects = append(p.Objects, PlannedObject{ID: id, New: true, After: t.objs[id].doc})
 	}
 	for _, id := range t.changed {
-		before, _ := model.Parse(t.objs[id].orig)
+		before, _ := pyjson.Parse(t.objs[id].orig)
 		p.Objects = append(p.Objects, PlannedObject{ID: id, Before: before, After: t.objs[id].doc})
 	}
 	return p, nil

@@ -1,11 +1,11 @@
 package store
 
-import "referee/model"
+import "referee/model/similar"
 
 // retreads warns about claims that repeat an older statement that already failed or
-// already holds (model.Retreads), naming both.
+// already holds (similar.Retreads), naming both.
 func (c *checker) retreads() {
-	for _, r := range model.Retreads(c.snap) {
+	for _, r := range similar.Retreads(c.snap) {
 		what := "is " + r.OfStatus
 		switch r.OfStatus {
 		case "true":

@@ -8,12 +8,12 @@ import (
 	"strings"
 	"testing"
 
-	"referee/internal/testshared"
+	"referee/internal/testutil"
 	"referee/skill"
 )
 
 func TestCheckFixtureIsClean(t *testing.T) {
-	findings, err := Check(testshared.Dir(t, "fixtures/mra-knights/contents"))
+	findings, err := Check(testutil.Dir(t, "fixtures/mra-knights/contents"))
 	if err != nil || findings == nil || len(findings) != 0 {
 		t.Errorf("Check(fixture) = %v, %v; want an empty list", findings, err)
 	}

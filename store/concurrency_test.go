@@ -10,6 +10,7 @@ import (
 	"sync"
 	"testing"
 
+	"referee/internal/testutil"
 	"referee/model"
 	"referee/skill"
 )
@@ -47,7 +48,7 @@ func TestConcurrentProcesses(t *testing.T) {
 	if testing.Short() {
 		t.Skip("spawns processes")
 	}
-	dir := copyDir(t, fixtureDir)
+	dir := testutil.Copy(t, fixtureDir)
 	write(t, dir, "problem/p-001.json", read(t, fixtureDir, "history/l-003/p-001.json"))
 	const procs, each = 4, 15
 	var wg sync.WaitGroup

@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"referee/internal/testutil"
 	"referee/model"
 	"referee/skill"
 )
@@ -89,7 +90,7 @@ type crashVersion struct {
 }
 
 func newCrashReference(t *testing.T, start string) *crashReference {
-	r := &crashReference{t: t, dir: copyDir(t, start), versions: map[string][]crashVersion{}}
+	r := &crashReference{t: t, dir: testutil.Copy(t, start), versions: map[string][]crashVersion{}}
 	for path, data := range folderState(t, r.dir) {
 		r.versions[path] = []crashVersion{{step: 0, data: data}}
 	}

@@ -5,7 +5,9 @@ import (
 	"strings"
 	"testing"
 
+	"referee/internal/testutil"
 	"referee/model"
+	"referee/model/pyjson"
 	"referee/skill"
 )
 
@@ -14,18 +16,18 @@ import (
 // as replaced, the decision on the log line. The same decision again is refused, saying
 // how it was decided.
 func TestDecideModificationAcceptOnce(t *testing.T) {
-	dir := copyDir(t, "../contents")
+	dir := testutil.Copy(t, testutil.DemoDir())
 	res := mustRun(t, dir, "decide-modification", skill.Args{"statement_id": "s-016", "decision": skill.DecisionAccept, "parent_id": "p-002"})
 	if strings.Join(res.Created, ",") != "s-018" || strings.Join(res.Modified, ",") != "s-016,p-002" {
 		t.Fatalf("created %v, modified %v", res.Created, res.Modified)
 	}
-	doc, _ := model.Parse([]byte(read(t, dir, "statement/s-018.json")))
+	doc, _ := pyjson.Parse([]byte(read(t, dir, "statement/s-018.json")))
 	st := model.StatementFrom(doc)
 	if st.Status != "pending" || st.Claim() != "The sum $\\sum_{k=1}^n k^3$ is odd" ||
 		strings.Join(st.Hypothesis, " | ") != "$n \\ge 1$ is an integer | $n \\equiv 1 \\pmod{4}$ or $n \\equiv 2 \\pmod{4}$" {
 		t.Fatalf("s-018: %q %q %q", st.Status, st.Claim(), st.Hypothesis)
 	}
-	doc, _ = model.Parse([]byte(read(t, dir, "statement/s-016.json")))
+	doc, _ = pyjson.Parse([]byte(read(t, dir, "statement/s-016.json")))
 	old := model.StatementFrom(doc)
 	if old.Status != "abandoned" || old.Progresses[len(old.Progresses)-1] != "ABANDONED: Modification accepted (add_condition): replaced by s-018." {
 		t.Fatalf("s-016: %q %q", old.Status, old.Progresses[len(old.Progresses)-1])
@@ -46,7 +48,7 @@ func TestDecideModificationAcceptOnce(t *testing.T) {
 // A gap quoting a sentence the proof does not hold is refused, with what the numbered
 // sentence reads; a shortened quote ("…") is taken.
 func TestRejectRefusesAQuoteNotInTheProof(t *testing.T) {
-	dir := copyDir(t, "../contents")
+	dir := testutil.Copy(t, testutil.DemoDir())
 	a := skill.Args{"statement_id": "s-014", "sentence_number": 1, "sentence_text": "Not a sentence of it.", "error_type": "gap",
 		"explanation": "e", "suggested_fix": "f"}
 	err := runErr(t, dir, "check-reject-proof", a)
@@ -60,7 +62,7 @@ func TestRejectRefusesAQuoteNotInTheProof(t *testing.T) {
 
 // A refusal of a P014 "validating" statement says the phase the badge shows.
 func TestRefusalSaysThePhase(t *testing.T) {
-	dir := copyDir(t, "../contents")
+	dir := testutil.Copy(t, testutil.DemoDir())
 	err := runErr(t, dir, "check-confirm-proof", skill.Args{"statement_id": "s-015"})
 	if err == nil || err.Error() != `check-confirm-proof: s-015 has a gap (status "validating"); it needs a submitted proof awaiting verification` {
 		t.Fatalf("refusal %v", err)

@@ -4,10 +4,11 @@ import (
 	"reflect"
 	"testing"
 
+	"referee/internal/testutil"
 	"referee/model"
 )
 
-const demoDir = "../contents"
+var demoDir = testutil.DemoDir()
 
 // The bundled demo exercises every derivation; these are its exact values.
 func TestDeriveDemo(t *testing.T) {

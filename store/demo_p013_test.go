@@ -6,7 +6,9 @@ import (
 	"strings"
 	"testing"
 
+	"referee/internal/testutil"
 	"referee/model"
+	"referee/model/pyjson"
 	"referee/skill"
 )
 
@@ -58,7 +60,7 @@ func TestDeriveDemoP013(t *testing.T) {
 // seed-era vocabulary and notes, even on objects (pending, unresolved) whose own status
 // cannot tell.
 func TestWritesIntoDemoP013KeepP013(t *testing.T) {
-	dir := copyDir(t, demoP013Dir)
+	dir := testutil.Copy(t, demoP013Dir)
 	status := func(id string) string {
 		t.Helper()
 		return statement(t, dir, id).Status
@@ -124,18 +126,18 @@ func TestReplayDemoP013(t *testing.T) {
 	got[LogFile] = log + "}\n" + strings.Join(strings.SplitAfter(got[LogFile], "\n")[1:], "")
 	for name, text := range want {
 		if name == "problem/p-003.json" || strings.HasSuffix(name, "/p-003.json") {
-			doc, err := model.Parse([]byte(text))
+			doc, err := pyjson.Parse([]byte(text))
 			if err != nil {
 				t.Fatal(err)
 			}
 			if s, _ := doc.Get("summary"); s == nil || !strings.HasPrefix(s.Str, "The number") {
 				t.Fatalf("%s: the seed-era summary is gone: %v", name, s)
 			}
-			doc.Set("summary", model.Str(""))
-			want[name] = string(model.EncodeIndent(doc))
+			doc.Set("summary", pyjson.Str(""))
+			want[name] = string(pyjson.EncodeIndent(doc))
 		}
 	}
-	s012, err := model.Parse([]byte(want["statement/s-012.json"]))
+	s012, err := pyjson.Parse([]byte(want["statement/s-012.json"]))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -150,6 +152,6 @@ func TestReplayDemoP013(t *testing.T) {
 		t.Fatalf("s-012 had no fixer's DECOMPOSED note: %v", progresses.Arr)
 	}
 	progresses.Arr = kept
-	want["statement/s-012.json"] = string(model.EncodeIndent(s012))
+	want["statement/s-012.json"] = string(pyjson.EncodeIndent(s012))
 	compareReplay(t, len(calls), want, got)
 }

@@ -13,13 +13,15 @@ import (
 	"testing"
 	"time"
 
+	"referee/internal/testutil"
 	"referee/model"
+	"referee/model/pyjson"
 	"referee/skill"
 )
 
-const (
-	replayContents = "../contents"
-	replayCalls    = "../tools/demo/calls.jsonl"
+var (
+	replayContents = testutil.DemoDir()
+	replayCalls    = filepath.Join(testutil.Root(), "tools/demo/calls.jsonl")
 )
 
 // replayCall is one line of tools/demo/calls.jsonl, written by tools/demo/mkdemo.py.
@@ -154,22 +156,22 @@ func replayVerbatim(t *testing.T, src, dst, lid string) {
 		}
 	}
 	// config.json after this batch: the IDs its log line says were current.
-	cfg := model.Obj(
-		model.M(model.KindProblem, model.Str("p-000")),
-		model.M(model.KindStatement, model.Str("s-000")),
-		model.M(model.KindExperience, model.Str("e-000")),
-		model.M(model.KindChange, model.Str("l-000")),
+	cfg := pyjson.Obj(
+		pyjson.M(model.KindProblem, pyjson.Str("p-000")),
+		pyjson.M(model.KindStatement, pyjson.Str("s-000")),
+		pyjson.M(model.KindExperience, pyjson.Str("e-000")),
+		pyjson.M(model.KindChange, pyjson.Str("l-000")),
 	)
 	if b, err := os.ReadFile(filepath.Join(dst, ConfigFile)); err == nil {
-		if cfg, err = model.Parse(b); err != nil {
+		if cfg, err = pyjson.Parse(b); err != nil {
 			t.Fatal(err)
 		}
 	}
 	for i, kind := range []string{model.KindProblem, model.KindStatement, model.KindExperience} {
-		cfg.Set(kind, model.Str(e.Current[i]))
+		cfg.Set(kind, pyjson.Str(e.Current[i]))
 	}
-	cfg.Set(model.KindChange, model.Str(lid))
-	if err := os.WriteFile(filepath.Join(dst, ConfigFile), model.EncodeIndent(cfg), 0o644); err != nil {
+	cfg.Set(model.KindChange, pyjson.Str(lid))
+	if err := os.WriteFile(filepath.Join(dst, ConfigFile), pyjson.EncodeIndent(cfg), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	for _, id := range e.Modification {

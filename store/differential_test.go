@@ -15,7 +15,7 @@ import (
 	"strings"
 	"testing"
 
-	"referee/internal/testshared"
+	"referee/internal/testutil"
 	"referee/model"
 	"referee/skill"
 )
@@ -39,7 +39,7 @@ import (
 // the seed (a failure names the seed and sequence that reproduce it); REFEREE_DIFF_TMP
 // puts the folders elsewhere (a tmpfs: referee's fsyncs are most of the time). It needs python3
 // and the agents' scripts: REFEREE_MRA (a checkout with src/), or
-// ../shared/fixtures/mra-knights/Ranch0o0+MRA-v1, or the bare mirror
+// fixtures/mra-knights/Ranch0o0+MRA-v1 in the shared folder, or the bare mirror
 // /work/.mirror/Ranch0o0+MRA-v1/repo (REFEREE_MRA_MIRROR); without them it is skipped.
 
 func envInt(name string, def int) int {
@@ -75,7 +75,7 @@ func TestDifferentialWithTheAgentsScripts(t *testing.T) {
 }
 
 // agentsScripts is a folder holding the agents' src/*.py ($REFEREE_MRA, a checkout, or
-// their repository at d8d7638 as testshared finds it), or the test is skipped.
+// their repository at d8d7638 as testutil finds it), or the test is skipped.
 func agentsScripts(t *testing.T) string {
 	t.Helper()
 	if c := os.Getenv("REFEREE_MRA"); c != "" {
@@ -83,7 +83,7 @@ func agentsScripts(t *testing.T) string {
 			return filepath.Join(c, "src")
 		}
 	}
-	return filepath.Join(testshared.AgentsRepo(t), "src")
+	return filepath.Join(testutil.AgentsRepo(t), "src")
 }
 
 // walk is one random sequence on two copies of a folder.

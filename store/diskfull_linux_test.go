@@ -12,7 +12,7 @@ import (
 	"syscall"
 	"testing"
 
-	"referee/internal/testshared"
+	"referee/internal/testutil"
 )
 
 // A change that cannot be written (a full disk, a file-size limit, a read-only folder)
@@ -50,7 +50,7 @@ func TestFileSizeLimitSweep(t *testing.T) {
 		t.Skip("spawns processes")
 	}
 	outcomes := map[string]int{}
-	ran := 0 // scenarios that did not skip (they need ../shared)
+	ran := 0 // scenarios that did not skip (they need the shared fixtures)
 	for i, sc := range crashScenarios[:2] {
 		t.Run(sc.name, func(t *testing.T) {
 			pre := folderState(t, sc.setup(t))
@@ -97,7 +97,7 @@ func TestFileSizeLimitSweep(t *testing.T) {
 		})
 	}
 	if ran == 0 {
-		t.Skip(testshared.Missing)
+		t.Skip(testutil.Missing)
 	}
 	t.Logf("outcomes: %v", outcomes)
 	// The sweep must reach both kinds of failure, or it tested less than it says.
@@ -211,7 +211,7 @@ func readOnlyCopy(t *testing.T, src string) string {
 		}
 		return mnt
 	}
-	dir := copyDir(t, src)
+	dir := testutil.Copy(t, src)
 	filepath.Walk(dir, func(path string, info os.FileInfo, err error) error {
 		if err == nil {
 			os.Chmod(path, info.Mode().Perm()&^0o222)

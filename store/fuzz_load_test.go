@@ -5,15 +5,16 @@ import (
 	"path/filepath"
 	"testing"
 
-	"referee/internal/testshared"
+	"referee/internal/testutil"
 	"referee/model"
+	"referee/model/pyjson"
 	"referee/skill"
 )
 
 // fuzzFolder writes a small contents folder: the fixture's config, log, problem and one
 // assumption, and the given files over them.
 func fuzzFolder(t *testing.T, files map[string][]byte) string {
-	testshared.Need(t, fixtureDir)
+	testutil.Need(t, fixtureDir)
 	dir := t.TempDir()
 	for _, sub := range []string{"problem", "statement", "history"} {
 		os.Mkdir(filepath.Join(dir, sub), 0o755)
@@ -40,7 +41,7 @@ func fuzzFolder(t *testing.T, files map[string][]byte) string {
 // FuzzLoad: any bytes as a statement file: loading, deriving, checking and a skill on it
 // never panic; what the skill writes parses.
 func FuzzLoad(f *testing.F) {
-	testshared.Need(f, fixtureDir)
+	testutil.Need(f, fixtureDir)
 	files, _ := filepath.Glob(filepath.Join(fixtureDir, "statement", "*.json"))
 	for _, file := range files {
 		if data, err := os.ReadFile(file); err == nil {
@@ -69,7 +70,7 @@ func FuzzLoad(f *testing.F) {
 		abandon, _ := skill.Lookup("abandon")
 		if _, err := Run(dir, abandon, skill.Args{"statement_id": "s-050", "reason": "fuzz"}, Options{Actor: "fuzz"}); err == nil {
 			written, _ := os.ReadFile(filepath.Join(dir, "statement", "s-050.json"))
-			if _, err := model.Parse(written); err != nil {
+			if _, err := pyjson.Parse(written); err != nil {
 				t.Fatalf("the skill wrote a file that does not parse: %v", err)
 			}
 		}
@@ -79,7 +80,7 @@ func FuzzLoad(f *testing.F) {
 // FuzzCheck: any config.json, log, problem and change journal: check and repair never
 // panic, and a second repair has nothing left to do that the first did.
 func FuzzCheck(f *testing.F) {
-	testshared.Need(f, fixtureDir)
+	testutil.Need(f, fixtureDir)
 	read := func(rel string) []byte {
 		data, _ := os.ReadFile(filepath.Join(fixtureDir, filepath.FromSlash(rel)))
 		return data

@@ -1,12 +1,12 @@
 package store
 
-import "referee/model"
+import "referee/model/pyjson"
 
 // appendStr appends s to doc's list under key, as the agents' scripts append a note.
-func appendStr(doc *model.Value, key, s string) {
-	if v, ok := doc.Get(key); ok && v.Kind == model.Array {
-		v.Arr = append(v.Arr, model.Str(s))
+func appendStr(doc *pyjson.Value, key, s string) {
+	if v, ok := doc.Get(key); ok && v.Kind == pyjson.Array {
+		v.Arr = append(v.Arr, pyjson.Str(s))
 		return
 	}
-	doc.Set(key, model.Strs([]string{s}))
+	doc.Set(key, pyjson.Strs([]string{s}))
 }

@@ -13,6 +13,7 @@ import (
 	"sync"
 
 	"referee/model"
+	"referee/model/pyjson"
 	"referee/skill"
 )
 
@@ -57,7 +58,7 @@ type backupCache struct {
 }
 
 type backup struct {
-	doc     model.Value
+	doc     pyjson.Value
 	version string
 	err     string // why it cannot be used ("" when it can)
 }
@@ -316,7 +317,7 @@ func (h *History) Index(changeID string) (int, error) {
 
 // Version is one object as it was at some point.
 type Version struct {
-	Doc     model.Value // the zero Value when the object did not exist
+	Doc     pyjson.Value // the zero Value when the object did not exist
 	Exists  bool
 	Version string // model.Version of the file it came from
 	// Source is the file it was read from: a backup "history/l-005/s-007.json", or the
@@ -384,7 +385,7 @@ func (h *History) afterChange(id string, i int, read bool) Version {
 
 // current is the object in the snapshot (the folder now). A lean statement's document
 // is read from its file again.
-func (h *History) current(id string) (model.Value, bool, error) {
+func (h *History) current(id string) (pyjson.Value, bool, error) {
 	switch model.KindOf(id) {
 	case model.KindProblem:
 		if p := h.snap.Problems[id]; p != nil {
@@ -400,7 +401,7 @@ func (h *History) current(id string) (model.Value, bool, error) {
 			return e.Doc, true, nil
 		}
 	}
-	return model.Value{}, false, nil
+	return pyjson.Value{}, false, nil
 }
 
 // Where an object's version right after a change is kept (History.source).
@@ -514,7 +515,7 @@ func (h *History) backup(path string) backup {
 	case err != nil:
 		b.err = unwrapPath(err).Error()
 	default:
-		if doc, perr := model.Parse(data); perr != nil {
+		if doc, perr := pyjson.Parse(data); perr != nil {
 			b.err = "the backup is not valid JSON: " + perr.Error()
 		} else {
 			b.doc, b.version = doc, model.Version(data)
@@ -628,13 +629,13 @@ func (h *History) At(changeID string) (*model.Snapshot, error) {
 
 // configAfter is config.json as a change left it: its "current" IDs and itself.
 func configAfter(e model.LogEntry) *model.Config {
-	doc := model.Obj()
+	doc := pyjson.Obj()
 	for _, id := range e.Current {
 		if k := model.KindOf(id); k != "" && model.ValidID(id, k) {
-			doc.Set(k, model.Str(id))
+			doc.Set(k, pyjson.Str(id))
 		}
 	}
-	doc.Set(model.KindChange, model.Str(e.ID))
+	doc.Set(model.KindChange, pyjson.Str(e.ID))
 	cfg, err := model.ConfigFrom(doc)
 	if err != nil {
 		return nil

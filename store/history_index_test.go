@@ -4,13 +4,15 @@ import (
 	"referee/skill"
 	"reflect"
 	"testing"
+
+	"referee/internal/testutil"
 )
 
 // While the log only grows, the History of a newer snapshot indexes only the lines
 // appended, on the index it shares with the older one, and lists exactly what a History
 // made from scratch lists; the older History still sees only its own changes.
 func TestHistoryWithIndexesOnlyTheLinesAppended(t *testing.T) {
-	dir := copyDir(t, demoDir)
+	dir := testutil.Copy(t, demoDir)
 	snap, err := LoadTail(dir, nil)
 	if err != nil {
 		t.Fatal(err)

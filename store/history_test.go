@@ -9,8 +9,9 @@ import (
 	"strings"
 	"testing"
 
-	"referee/internal/testshared"
+	"referee/internal/testutil"
 	"referee/model"
+	"referee/model/pyjson"
 	"referee/skill"
 )
 
@@ -37,7 +38,7 @@ func at(t *testing.T, h *History, change string) *model.Snapshot {
 // A backup history/l-N/x.json is x as it was BEFORE l-N, so x right after l-4 is the
 // backup l-005 made.
 func TestAtFixture(t *testing.T) {
-	testshared.Need(t, fixtureDir)
+	testutil.Need(t, fixtureDir)
 	h := historyOf(t, fixtureDir)
 	if n := len(h.Changes()); n != 6 {
 		t.Fatalf("%d changes, want 6", n)
@@ -98,7 +99,7 @@ func TestAtFixture(t *testing.T) {
 
 // document is a statement's whole object, read again from its file when a lean load
 // left it out.
-func document(t *testing.T, st *model.Statement) model.Value {
+func document(t *testing.T, st *model.Statement) pyjson.Value {
 	t.Helper()
 	doc, err := st.Document()
 	if err != nil {
@@ -123,12 +124,12 @@ func sameSnapshot(t *testing.T, name string, got, want *model.Snapshot) {
 		t.Fatalf("%s: objects %v %v, want %v %v", name, checkSortedIDs(got.Problems), slices.SortedFunc(got.Statements.Keys(), model.CompareIDs), checkSortedIDs(want.Problems), slices.SortedFunc(want.Statements.Keys(), model.CompareIDs))
 	}
 	for id, st := range want.Statements.All() {
-		if string(model.EncodeIndent(document(t, got.Statements.Get(id)))) != string(model.EncodeIndent(document(t, st))) || got.Versions.Get(id) != want.Versions.Get(id) {
+		if string(pyjson.EncodeIndent(document(t, got.Statements.Get(id)))) != string(pyjson.EncodeIndent(document(t, st))) || got.Versions.Get(id) != want.Versions.Get(id) {
 			t.Errorf("%s: %s differs", name, id)
 		}
 	}
 	for id, p := range want.Problems {
-		if string(model.EncodeIndent(got.Problems[id].Doc)) != string(model.EncodeIndent(p.Doc)) || got.Versions.Get(id) != want.Versions.Get(id) {
+		if string(pyjson.EncodeIndent(got.Problems[id].Doc)) != string(pyjson.EncodeIndent(p.Doc)) || got.Versions.Get(id) != want.Versions.Get(id) {
 			t.Errorf("%s: %s differs", name, id)
 		}
 	}
@@ -208,7 +209,7 @@ func TestAtDemo(t *testing.T) {
 
 // A missing backup is reported and the next version stands in; nothing fails.
 func TestAtMissingBackup(t *testing.T) {
-	dir := copyDir(t, fixtureDir)
+	dir := testutil.Copy(t, fixtureDir)
 	if err := os.Remove(filepath.Join(dir, "history/l-005/s-007.json")); err != nil {
 		t.Fatal(err)
 	}
@@ -230,7 +231,7 @@ func TestAtMissingBackup(t *testing.T) {
 
 // Undo writes a "deleted" list; the deleted object lives on in the undo's backup.
 func TestHistoryThroughUndo(t *testing.T) {
-	dir := copyDir(t, fixtureDir)
+	dir := testutil.Copy(t, fixtureDir)
 	if _, err := Undo(dir, "l-006", Options{Actor: "human", Now: pinned}); err != nil { // l-007: p-001 open again
 		t.Fatal(err)
 	}
@@ -301,7 +302,7 @@ func BenchmarkActivityDemo(b *testing.B) {
 // A History for a newer snapshot shares the backups already read; a linked backup is
 // not followed.
 func TestHistoryWithAndLinks(t *testing.T) {
-	dir := copyDir(t, fixtureDir)
+	dir := testutil.Copy(t, fixtureDir)
 	h := historyOf(t, dir)
 	at(t, h, "l-003") // reads history/l-006/p-001.json and history/l-004/s-007.json
 	backup := filepath.Join(dir, "history/l-004/s-007.json")

@@ -13,7 +13,9 @@ import (
 	"testing"
 	"time"
 
+	"referee/internal/testutil"
 	"referee/model"
+	"referee/model/pyjson"
 	"referee/skill"
 )
 
@@ -70,8 +72,8 @@ var hostileFiles = []struct {
 // hostileStatement is a well-formed statement with the given id, status and preliminaries.
 func hostileStatement(id, status string, prelims []string) string {
 	doc := model.NewStatement(id, "normal", []string{"claim of " + id}, nil, status)
-	doc.Set("preliminaries", model.Strs(prelims))
-	return string(model.EncodeIndent(doc))
+	doc.Set("preliminaries", pyjson.Strs(prelims))
+	return string(pyjson.EncodeIndent(doc))
 }
 
 func randomBytes(seed uint64, n int) string {
@@ -86,7 +88,7 @@ func randomBytes(seed uint64, n int) string {
 // hostileFolder is the fixture with every hostile file, a directory, a symlink, a FIFO
 // and an oversized file named like objects.
 func hostileFolder(t *testing.T) string {
-	dir := copyDir(t, fixtureDir)
+	dir := testutil.Copy(t, fixtureDir)
 	for _, f := range hostileFiles {
 		write(t, dir, f.path, f.data)
 	}
@@ -191,14 +193,14 @@ func TestHostileFilesCheck(t *testing.T) {
 func TestWrongTypeForEveryField(t *testing.T) {
 	wrong := []struct {
 		name string
-		v    model.Value
+		v    pyjson.Value
 	}{
-		{"null", model.Value{Kind: model.Null}},
-		{"a boolean", model.Value{Kind: model.Bool, Str: "true"}},
-		{"a number", model.Int(7)},
-		{"a string", model.Str("x")},
-		{"a list", model.Value{Kind: model.Array, Arr: []model.Value{model.Int(1)}}},
-		{"an object", model.Obj(model.M("k", model.Str("v")))},
+		{"null", pyjson.Value{Kind: pyjson.Null}},
+		{"a boolean", pyjson.Value{Kind: pyjson.Bool, Str: "true"}},
+		{"a number", pyjson.Int(7)},
+		{"a string", pyjson.Str("x")},
+		{"a list", pyjson.Value{Kind: pyjson.Array, Arr: []pyjson.Value{pyjson.Int(1)}}},
+		{"an object", pyjson.Obj(pyjson.M("k", pyjson.Str("v")))},
 	}
 	// What each field expects, and the kinds it accepts.
 	type field struct {
@@ -237,8 +239,8 @@ func TestWrongTypeForEveryField(t *testing.T) {
 					v, _ = v.Get(k)
 				}
 				v.Set(f.path[len(f.path)-1], w.v)
-				dir := copyDir(t, fixtureDir)
-				write(t, dir, rel, string(model.EncodeIndent(doc)))
+				dir := testutil.Copy(t, fixtureDir)
+				write(t, dir, rel, string(pyjson.EncodeIndent(doc)))
 				snap, err := Load(dir)
 				if err != nil || !snap.Exists(id) || len(snap.Broken) > 0 {
 					t.Errorf("%s.%s = %s: the object did not load (%v %v)", id, strings.Join(f.path, "."), w.name, err, snap.Broken)
@@ -262,10 +264,10 @@ func TestWrongTypeForEveryField(t *testing.T) {
 		}
 	}
 	// A list with an item that is not a string.
-	dir := copyDir(t, fixtureDir)
+	dir := testutil.Copy(t, fixtureDir)
 	doc := model.NewStatement("s-008", "normal", []string{"c"}, nil, "pending")
-	doc.Set("conclusion", model.Value{Kind: model.Array, Arr: []model.Value{model.Str("c"), model.Int(1)}})
-	write(t, dir, "statement/s-008.json", string(model.EncodeIndent(doc)))
+	doc.Set("conclusion", pyjson.Value{Kind: pyjson.Array, Arr: []pyjson.Value{pyjson.Str("c"), pyjson.Int(1)}})
+	write(t, dir, "statement/s-008.json", string(pyjson.EncodeIndent(doc)))
 	findings, _ := Check(dir)
 	if !slices.ContainsFunc(findings, func(f Finding) bool {
 		return f.String() == "statement/s-008.json: s-008: conclusion: expected a list of strings, some items are not strings"
@@ -295,7 +297,7 @@ func TestSkillsOnHostileObjects(t *testing.T) {
 		if got := read(t, dir, "history/"+res.Change+"/"+id+".json"); got != f.data {
 			t.Errorf("%s: the backup is not the file as it was", id)
 		}
-		if _, err := model.Parse([]byte(read(t, dir, f.path))); err != nil {
+		if _, err := pyjson.Parse([]byte(read(t, dir, f.path))); err != nil {
 			t.Errorf("%s: the rewritten file does not parse: %v", id, err)
 		}
 	}
@@ -308,9 +310,9 @@ func TestHostileTextRoundTrips(t *testing.T) {
 	const sentence = "Step 1: Suppose $x$ is odd. Then $x^2$ is odd. "
 	proof := strings.Repeat(sentence, 5<<20/len(sentence)+1) + "QED."
 	doc := model.NewStatement("s-008", "normal", nil, nil, "pending")
-	doc.Set("conclusion", model.Strs([]string{"lone " + wtf8(0xd800) + " and " + wtf8(0xdfff) + ", NUL \x00, bidi \u202eevil\u202c"}))
-	doc.Set("proof", model.Obj(model.M("cot", model.Strs(nil)), model.M("full", model.Str(proof)), model.M("ref", model.Strs(nil))))
-	written := model.EncodeIndent(doc)
+	doc.Set("conclusion", pyjson.Strs([]string{"lone " + wtf8(0xd800) + " and " + wtf8(0xdfff) + ", NUL \x00, bidi \u202eevil\u202c"}))
+	doc.Set("proof", pyjson.Obj(pyjson.M("cot", pyjson.Strs(nil)), pyjson.M("full", pyjson.Str(proof)), pyjson.M("ref", pyjson.Strs(nil))))
+	written := pyjson.EncodeIndent(doc)
 	if !strings.Contains(string(written), `"lone \ud800 and \udfff, NUL \u0000, bidi \u202eevil\u202c"`) {
 		t.Fatalf("encoded as %s", written[:200])
 	}
@@ -347,11 +349,11 @@ func wtf8(r rune) string {
 // Links out of the folder are never followed, for reading or writing: an object folder,
 // history/, config.json, the log or the lock as a link.
 func TestLinkedFoldersAreRefused(t *testing.T) {
-	outside := copyDir(t, fixtureDir)
+	outside := testutil.Copy(t, fixtureDir)
 	outsideState := folderState(t, outside)
 	for _, link := range []string{"statement", "history", "config.json", "history/log.jsonl", "history/.referee.lock"} {
 		t.Run(link, func(t *testing.T) {
-			dir := copyDir(t, fixtureDir)
+			dir := testutil.Copy(t, fixtureDir)
 			target := filepath.Join(outside, filepath.FromSlash(link))
 			if link == LockFile {
 				target = filepath.Join(outside, "lock-target") // a file the lock would create

@@ -11,6 +11,7 @@ import (
 	"github.com/gofrs/flock"
 
 	"referee/model"
+	"referee/model/pyjson"
 	"referee/skill"
 )
 
@@ -63,11 +64,11 @@ func Init(dir string, objectives, hypotheses []string, opts Options) (*Result, e
 	t := &tx{
 		dir:  dir,
 		lock: lock,
-		cfg: model.Obj(
-			model.M(model.KindProblem, model.Str("p-000")),
-			model.M(model.KindStatement, model.Str("s-000")),
-			model.M(model.KindExperience, model.Str("e-000")),
-			model.M(model.KindChange, model.Str("l-000")),
+		cfg: pyjson.Obj(
+			pyjson.M(model.KindProblem, pyjson.Str("p-000")),
+			pyjson.M(model.KindStatement, pyjson.Str("s-000")),
+			pyjson.M(model.KindExperience, pyjson.Str("e-000")),
+			pyjson.M(model.KindChange, pyjson.Str("l-000")),
 		),
 		last:  map[string]string{"p": "p-000", "s": "s-000", "e": "e-000", "l": "l-000"},
 		objs:  map[string]*txObject{},
@@ -83,7 +84,7 @@ func Init(dir string, objectives, hypotheses []string, opts Options) (*Result, e
 		return nil, err
 	}
 	if opts.Vocabulary == model.P013 {
-		t.extra = append(t.extra, model.M(vocabularyKey, model.Str(model.P013.String())))
+		t.extra = append(t.extra, pyjson.M(vocabularyKey, pyjson.Str(model.P013.String())))
 	}
 	return t.commit(opts)
 }

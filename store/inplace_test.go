@@ -11,7 +11,9 @@ import (
 	"testing"
 	"time"
 
+	"referee/internal/testutil"
 	"referee/model"
+	"referee/model/pyjson"
 	"referee/skill"
 )
 
@@ -23,13 +25,13 @@ import (
 // open statement with a marker, long enough to take several chunks.
 func writerVersion(t *testing.T, k int) []byte {
 	t.Helper()
-	doc, err := model.Parse([]byte(read(t, fixtureDir, "statement/s-007.json")))
+	doc, err := pyjson.Parse([]byte(read(t, fixtureDir, "statement/s-007.json")))
 	if err != nil {
 		t.Fatal(err)
 	}
-	doc.Set("status", model.Str("pending"))
-	doc.Set("progresses", model.Strs([]string{fmt.Sprintf("writer version %04d", k)}))
-	return model.EncodeIndent(doc)
+	doc.Set("status", pyjson.Str("pending"))
+	doc.Set("progresses", pyjson.Strs([]string{fmt.Sprintf("writer version %04d", k)}))
+	return pyjson.EncodeIndent(doc)
 }
 
 // writeInPlace rewrites path as the agents' tools do: truncate, then write in chunks
@@ -56,7 +58,7 @@ func writeInPlace(path string, data []byte, chunks int, pause time.Duration) err
 // loop never loses the node (the last good version is kept while the file is
 // half-written), and once a write is complete the next batch shows exactly it.
 func TestInPlaceWritesWhileWatching(t *testing.T) {
-	dir := copyDir(t, fixtureDir)
+	dir := testutil.Copy(t, fixtureDir)
 	path := filepath.Join(dir, "statement", "s-007.json")
 	// Short batches, so that many land while a write is under way.
 	w, err := Watch(dir, WatchOptions{Debounce: 2 * time.Millisecond, MaxDelay: 5 * time.Millisecond})
@@ -164,7 +166,7 @@ func applyBatch(dir string, snap *model.Snapshot, b Batch) *model.Snapshot {
 // half read: its backup is a complete version (the one before the writer's or the
 // writer's), and the object it writes is that version plus the skill's change.
 func TestSkillWhileWrittenInPlace(t *testing.T) {
-	dir := copyDir(t, fixtureDir)
+	dir := testutil.Copy(t, fixtureDir)
 	path := filepath.Join(dir, "statement", "s-007.json")
 	propose, _ := skill.Lookup("state-propose-modification")
 	rng := rand.New(rand.NewPCG(7, 7))
@@ -206,8 +208,8 @@ func TestSkillWhileWrittenInPlace(t *testing.T) {
 			continue
 		}
 		// Otherwise the file is exactly the backup plus the skill's change.
-		doc, _ := model.Parse([]byte(backup))
-		got, err := model.Parse([]byte(final))
+		doc, _ := pyjson.Parse([]byte(backup))
+		got, err := pyjson.Parse([]byte(final))
 		if err != nil {
 			t.Fatalf("round %d: the file does not parse: %v", k, err)
 		}
@@ -221,7 +223,7 @@ func TestSkillWhileWrittenInPlace(t *testing.T) {
 		}
 		doc.Set("status", *status)
 		appendStr(&doc, "progresses", prefix+"Type=weaken_conclusion | No new wording given | Rationale: "+rationale)
-		if string(model.EncodeIndent(doc)) != final {
+		if string(pyjson.EncodeIndent(doc)) != final {
 			t.Fatalf("round %d: the file is not its backup plus the change:\n%s", k, final)
 		}
 		outcomes["the skill's write came last"]++

@@ -9,7 +9,9 @@ import (
 	"strings"
 	"testing"
 
+	"referee/internal/testutil"
 	"referee/model"
+	"referee/model/pyjson"
 	"referee/skill"
 )
 
@@ -18,7 +20,7 @@ import (
 // then, by `referee check`, and by a change to the statement, which reads it whole.
 
 func TestLoadLeavesLongProofsInTheirFiles(t *testing.T) {
-	dir := copyDir(t, fixtureDir)
+	dir := testutil.Copy(t, fixtureDir)
 	path := filepath.Join(dir, "statement", "s-007.json")
 	data, err := os.ReadFile(path)
 	if err != nil {
@@ -36,7 +38,7 @@ func TestLoadLeavesLongProofsInTheirFiles(t *testing.T) {
 	if got := proofText(t, st); got != want {
 		t.Fatalf("Text = %.60q, want %.60q", got, want)
 	}
-	if doc := document(t, st); !bytes.Equal(model.EncodeIndent(doc), data) {
+	if doc := document(t, st); !bytes.Equal(pyjson.EncodeIndent(doc), data) {
 		t.Fatal("Document does not encode to the file's bytes")
 	}
 
@@ -75,7 +77,7 @@ func TestLoadLeavesLongProofsInTheirFiles(t *testing.T) {
 }
 
 func TestAFaultInALongProofIsReportedWhenRead(t *testing.T) {
-	dir := copyDir(t, fixtureDir)
+	dir := testutil.Copy(t, fixtureDir)
 	path := filepath.Join(dir, "statement", "s-007.json")
 	data, _ := os.ReadFile(path)
 	data = bytes.Replace(data, []byte(`"status": "true"`), []byte(`"status": "pending"`), 1)
@@ -117,9 +119,9 @@ func TestAFaultInALongProofIsReportedWhenRead(t *testing.T) {
 	}
 }
 
-func mustParseDoc(t *testing.T, data []byte) model.Value {
+func mustParseDoc(t *testing.T, data []byte) pyjson.Value {
 	t.Helper()
-	v, err := model.Parse(data)
+	v, err := pyjson.Parse(data)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -130,7 +132,7 @@ func mustParseDoc(t *testing.T, data []byte) model.Value {
 // agent rewrote meanwhile is marked provisional (and named once, without its path twice),
 // and the listing of the newer snapshot has the change right.
 func TestActivityOfAFileChangedSinceTheLoadIsProvisional(t *testing.T) {
-	dir := copyDir(t, demoDir)
+	dir := testutil.Copy(t, demoDir)
 	snap, err := Load(dir)
 	if err != nil {
 		t.Fatal(err)

@@ -3,7 +3,7 @@ package store
 import (
 	"fmt"
 
-	"referee/model"
+	"referee/model/pyjson"
 )
 
 // One limit on every path: what the readers refuse (an object file over MaxObjectSize),
@@ -11,7 +11,7 @@ import (
 
 // checkObjectSize refuses an object that would be written over MaxObjectSize, naming the
 // field that holds most of it.
-func checkObjectSize(skill, id string, doc model.Value, data []byte) error {
+func checkObjectSize(skill, id string, doc pyjson.Value, data []byte) error {
 	if len(data) <= writeLimit {
 		return nil
 	}
@@ -34,11 +34,11 @@ type fieldSize struct {
 
 // largestField is the path (a.b[3]) of the biggest leaf or list inside v, the way a
 // user would look for it: down the biggest member at each level.
-func largestField(v model.Value) fieldSize {
+func largestField(v pyjson.Value) fieldSize {
 	path := ""
 	for {
 		switch v.Kind {
-		case model.Object:
+		case pyjson.Object:
 			if len(v.Obj) == 0 {
 				return fieldSize{path, valueSize(v)}
 			}
@@ -53,7 +53,7 @@ func largestField(v model.Value) fieldSize {
 			}
 			path += v.Obj[best].Key
 			v = v.Obj[best].Value
-		case model.Array:
+		case pyjson.Array:
 			if len(v.Arr) == 0 {
 				return fieldSize{path, valueSize(v)}
 			}
@@ -77,7 +77,7 @@ func largestField(v model.Value) fieldSize {
 
 // valueSize is about how many bytes v takes in a file (its strings, and a little for
 // the rest): enough to compare fields.
-func valueSize(v model.Value) int {
+func valueSize(v pyjson.Value) int {
 	n := len(v.Str) + 2
 	for _, a := range v.Arr {
 		n += valueSize(a) + 1

@@ -8,7 +8,9 @@ import (
 	"strings"
 	"testing"
 
+	"referee/internal/testutil"
 	"referee/model"
+	"referee/model/pyjson"
 	"referee/skill"
 )
 
@@ -100,7 +102,7 @@ func TestHugeObjectRefusedInBoundedMemory(t *testing.T) {
 // undo reads the log backwards from its end: a 16 MB last line is copied a few times,
 // not once per 64 KB read (its length squared over two: gigabytes).
 func TestUndoReadsALongLastLineOnce(t *testing.T) {
-	dir := copyDir(t, fixtureDir)
+	dir := testutil.Copy(t, fixtureDir)
 	f, err := os.OpenFile(filepath.Join(dir, LogFile), os.O_APPEND|os.O_WRONLY, 0)
 	if err != nil {
 		t.Fatal(err)
@@ -142,7 +144,7 @@ func TestSkillsRefusePremisesCheckReports(t *testing.T) {
 	}
 	// check reports the same item, written by hand (as an agent's script may).
 	doc := model.NewStatement("s-007", "normal", []string{"x"}, []string{"(s-001/../../x) foo"}, "pending")
-	write(t, dir, "statement/s-007.json", string(model.EncodeIndent(doc)))
+	write(t, dir, "statement/s-007.json", string(pyjson.EncodeIndent(doc)))
 	findings, err := Check(dir)
 	if err != nil {
 		t.Fatal(err)

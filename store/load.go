@@ -21,6 +21,7 @@ import (
 	"golang.org/x/sys/unix"
 
 	"referee/model"
+	"referee/model/pyjson"
 )
 
 // Folder names inside a contents folder.
@@ -365,7 +366,7 @@ func readObject(dir, rel string, listedRegular, whole bool, linked map[string]bo
 		}
 		return r, buf
 	}
-	doc, err := model.Parse(data)
+	doc, err := pyjson.Parse(data)
 	if err != nil {
 		r.err = "not valid JSON: " + err.Error()
 		return r, buf
@@ -527,7 +528,7 @@ func readMeta(dir string, withLog int) meta {
 		if !errors.Is(err, fs.ErrNotExist) {
 			m.broken = append(m.broken, model.BrokenFile{Path: ConfigFile, Reason: unwrapPath(err).Error()})
 		}
-	} else if doc, err := model.Parse(data); err != nil {
+	} else if doc, err := pyjson.Parse(data); err != nil {
 		m.broken = append(m.broken, model.BrokenFile{Path: ConfigFile, Reason: "not valid JSON: " + err.Error()})
 	} else if cfg, err := model.ConfigFrom(doc); err != nil {
 		m.broken = append(m.broken, model.BrokenFile{Path: ConfigFile, Reason: err.Error()})

@@ -10,12 +10,12 @@ import (
 	"sync"
 	"testing"
 
-	"referee/internal/testshared"
+	"referee/internal/testutil"
 	"referee/model"
 )
 
 func TestLoadFixture(t *testing.T) {
-	testshared.Need(t, fixtureDir)
+	testutil.Need(t, fixtureDir)
 	snap, err := Load(fixtureDir)
 	if err != nil {
 		t.Fatal(err)
@@ -37,7 +37,7 @@ func TestLoadFixture(t *testing.T) {
 
 // Broken files never fail a load: each is listed with its reason, the rest loads.
 func TestLoadBrokenFiles(t *testing.T) {
-	dir := copyDir(t, fixtureDir)
+	dir := testutil.Copy(t, fixtureDir)
 	write(t, dir, "statement/s-002.json", "")                      // empty (an agent mid-write)
 	write(t, dir, "statement/s-003.json", `{"id": "s-003", "stat`) // truncated
 	write(t, dir, "statement/s-004.json", "\x00\xff\xfe garbage")  // random bytes
@@ -90,7 +90,7 @@ func TestLoadBrokenFiles(t *testing.T) {
 // A half-written file keeps its last good version; a good write replaces it; a removed
 // file disappears.
 func TestReloadKeepsLastGoodVersion(t *testing.T) {
-	dir := copyDir(t, fixtureDir)
+	dir := testutil.Copy(t, fixtureDir)
 	snap, err := Load(dir)
 	if err != nil {
 		t.Fatal(err)
@@ -128,7 +128,7 @@ func TestLoadMissingFolder(t *testing.T) {
 
 // The watcher reports backups too; they are history, not objects, and never broken.
 func TestReloadIgnoresBackups(t *testing.T) {
-	dir := copyDir(t, fixtureDir)
+	dir := testutil.Copy(t, fixtureDir)
 	snap, _ := Load(dir)
 	next := Reload(dir, snap, []string{"history/l-004/s-007.json", "history/log.jsonl", "config.json"})
 	if len(next.Broken) != 0 || len(next.Log) != 6 || next.Statements.Get("s-007") != snap.Statements.Get("s-007") {
@@ -178,7 +178,7 @@ func TestOverlappingLoadsRestoreTheCollector(t *testing.T) {
 
 // LoadNoLog, for status, is Load without the log: the same objects, config and versions.
 func TestLoadNoLogLeavesOnlyTheLog(t *testing.T) {
-	testshared.Need(t, fixtureDir)
+	testutil.Need(t, fixtureDir)
 	full, err := Load(fixtureDir)
 	if err != nil {
 		t.Fatal(err)

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"referee/internal/testutil"
 	"referee/model"
 )
 
@@ -207,7 +208,7 @@ func TestLoadTailRandom(t *testing.T) {
 // A History of a tail says of each change it holds what the whole log's says; Back
 // reads the older changes in, up to the whole log; With keeps them while the log grows.
 func TestHistoryOfATail(t *testing.T) {
-	dir := copyDir(t, demoDir)
+	dir := testutil.Copy(t, demoDir)
 	whole, err := Load(dir)
 	if err != nil {
 		t.Fatal(err)

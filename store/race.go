@@ -26,6 +26,7 @@ import (
 	"path/filepath"
 
 	"referee/model"
+	"referee/model/pyjson"
 )
 
 // raceHook, when set (by tests, before any change runs), is told of each read a change
@@ -141,7 +142,7 @@ func diskCounters(dir string) map[string]string {
 
 func configCounters(data []byte) map[string]string {
 	out := map[string]string{}
-	doc, err := model.Parse(data)
+	doc, err := pyjson.Parse(data)
 	if err != nil {
 		return out
 	}
@@ -230,8 +231,8 @@ func (t *tx) configFor(disk []byte) []byte {
 	last = inUse(t.dir, last, t.createdKinds())
 	for _, kind := range []string{model.KindProblem, model.KindStatement, model.KindExperience, model.KindChange} {
 		if v, ok := last[kind]; ok {
-			t.cfg.Set(kind, model.Str(v))
+			t.cfg.Set(kind, pyjson.Str(v))
 		}
 	}
-	return model.EncodeIndent(t.cfg)
+	return pyjson.EncodeIndent(t.cfg)
 }

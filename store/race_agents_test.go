@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"referee/model"
+	"referee/model/pyjson"
 	"referee/skill"
 )
 
@@ -76,12 +77,12 @@ func (a *agentWriter) write(rel string, data []byte) error {
 	return f.Close()
 }
 
-func (a *agentWriter) read(rel string) (model.Value, error) {
+func (a *agentWriter) read(rel string) (pyjson.Value, error) {
 	data, err := os.ReadFile(filepath.Join(a.dir, filepath.FromSlash(rel)))
 	if err != nil {
-		return model.Value{}, err
+		return pyjson.Value{}, err
 	}
-	return model.Parse(data) // json.load: a torn file would stop the agent
+	return pyjson.Parse(data) // json.load: a torn file would stop the agent
 }
 
 // call is one skill call of an agent, in the order utils.py writes.
@@ -101,8 +102,8 @@ func (a *agentWriter) call(k int) error {
 			return "", err
 		}
 		ids[kind] = next
-		data := model.EncodeIndent(model.Obj(model.M("p", model.Str(ids["p"])), model.M("s", model.Str(ids["s"])),
-			model.M("e", model.Str(ids["e"])), model.M("l", model.Str(ids["l"]))))
+		data := pyjson.EncodeIndent(pyjson.Obj(pyjson.M("p", pyjson.Str(ids["p"])), pyjson.M("s", pyjson.Str(ids["s"])),
+			pyjson.M("e", pyjson.Str(ids["e"])), pyjson.M("l", pyjson.Str(ids["l"]))))
 		if err := a.write(ConfigFile, data); err != nil {
 			return "", err
 		}
@@ -113,7 +114,7 @@ func (a *agentWriter) call(k int) error {
 		claim := fmt.Sprintf("agent claim %d", k)
 		rel := filepath.ToSlash(objectFile(sid))
 		_, err := os.Lstat(filepath.Join(a.dir, rel))
-		if err := a.write(rel, model.EncodeIndent(model.NewStatement(sid, "normal", []string{claim}, nil, "pending"))); err != nil {
+		if err := a.write(rel, pyjson.EncodeIndent(model.NewStatement(sid, "normal", []string{claim}, nil, "pending"))); err != nil {
 			return err
 		}
 		a.ev.add(raceEvent{who: "agent", event: "create", rel: sid, data: []byte(claim), overwrites: err == nil})
@@ -129,22 +130,22 @@ func (a *agentWriter) call(k int) error {
 		if err != nil {
 			return fmt.Errorf("p-001: %v", err)
 		}
-		if err := a.write(HistoryDir+"/"+lid+"/p-001.json", model.EncodeIndent(doc)); err != nil {
+		if err := a.write(HistoryDir+"/"+lid+"/p-001.json", pyjson.EncodeIndent(doc)); err != nil {
 			return err
 		}
 		entry := fmt.Sprintf("agent entry %d", k)
 		appendStr(&doc, "progresses", entry)
 		a.ev.add(raceEvent{who: "agent", event: "open", rel: entry})
-		if err := a.write("problem/p-001.json", model.EncodeIndent(doc)); err != nil {
+		if err := a.write("problem/p-001.json", pyjson.EncodeIndent(doc)); err != nil {
 			return err
 		}
 		a.ev.add(raceEvent{who: "agent", event: "update", rel: entry})
 		return nil
 	}
 	logLine := func(lid string, created, modified []string) error {
-		line := model.EncodeLine(model.Obj(
-			model.M(lid, model.Obj(model.M("creation", model.Strs(nonNil(created))), model.M("modification", model.Strs(nonNil(modified))))),
-			model.M("current", model.Strs([]string{ids["p"], ids["s"], ids["e"]}))))
+		line := pyjson.EncodeLine(pyjson.Obj(
+			pyjson.M(lid, pyjson.Obj(pyjson.M("creation", pyjson.Strs(nonNil(created))), pyjson.M("modification", pyjson.Strs(nonNil(modified))))),
+			pyjson.M("current", pyjson.Strs([]string{ids["p"], ids["s"], ids["e"]}))))
 		f, err := os.OpenFile(filepath.Join(a.dir, filepath.FromSlash(LogFile)), os.O_WRONLY|os.O_APPEND, 0)
 		if err != nil {
 			return err
@@ -330,7 +331,7 @@ func countRace(t *testing.T, dir string, events []raceEvent, fig *raceFigures, a
 		if err != nil {
 			return ""
 		}
-		doc, _ := model.Parse(data)
+		doc, _ := pyjson.Parse(data)
 		if st := model.StatementFrom(doc); len(st.Conclusion) > 0 {
 			return st.Conclusion[0]
 		}
@@ -421,7 +422,7 @@ func countRace(t *testing.T, dir string, events []raceEvent, fig *raceFigures, a
 			// Every agent entry whose write completed before referee's last re-check
 			// read must be in what it wrote, unless a rename of referee's replaced the
 			// file while the agent was writing it (its write went to the old file).
-			doc, _ := model.Parse(e.data)
+			doc, _ := pyjson.Parse(e.data)
 			has := map[string]bool{}
 			for _, p := range model.ProblemFrom(doc).Progresses {
 				has[p] = true

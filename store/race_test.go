@@ -12,13 +12,15 @@ import (
 	"strings"
 	"testing"
 
+	"referee/internal/testutil"
 	"referee/model"
+	"referee/model/pyjson"
 	"referee/skill"
 )
 
 // openFolder is the fixture with p-001 open again (as before l-003), ready for wrap-ups.
 func openFolder(t testing.TB) string {
-	dir := copyDir(t, fixtureDir)
+	dir := testutil.Copy(t, fixtureDir)
 	write(t, dir, "problem/p-001.json", read(t, fixtureDir, "history/l-003/p-001.json"))
 	return dir
 }
@@ -162,9 +164,9 @@ func TestCountersNeverMoveBack(t *testing.T) {
 // change stops with a conflict naming it, and nothing of it is written.
 func TestStaleObjectIsReappliedOrRefused(t *testing.T) {
 	agentVersion := func(t *testing.T, dir string, n int) string {
-		doc, _ := model.Parse([]byte(read(t, dir, "problem/p-001.json")))
+		doc, _ := pyjson.Parse([]byte(read(t, dir, "problem/p-001.json")))
 		appendStr(&doc, "progresses", "agent entry "+string(rune('0'+n)))
-		return string(model.EncodeIndent(doc))
+		return string(pyjson.EncodeIndent(doc))
 	}
 	t.Run("reapplied", func(t *testing.T) {
 		dir := openFolder(t)
@@ -196,7 +198,7 @@ func TestStaleObjectIsReappliedOrRefused(t *testing.T) {
 			}
 		}
 		defer func() { crashPoint, raceHook = func() {}, nil }()
-		before := tree(t, dir)
+		before := testutil.Files(t, dir)
 		_, err := run(t, dir, "prob-wrapup-statement", skill.Args{"problem_id": "p-001", "claim": []string{"c"}})
 		var ce *ConflictError
 		if !errors.As(err, &ce) || ce.Object != "p-001" {
@@ -206,7 +208,7 @@ func TestStaleObjectIsReappliedOrRefused(t *testing.T) {
 		if err.Error() != want {
 			t.Errorf("error\n%s\nwant\n%s", err, want)
 		}
-		after := tree(t, dir)
+		after := testutil.Files(t, dir)
 		for path, data := range before {
 			if path != "problem/p-001.json" && after[path] != data {
 				t.Errorf("%s changed", path)
@@ -225,7 +227,7 @@ func TestStaleObjectIsReappliedOrRefused(t *testing.T) {
 var versionsKey = regexp.MustCompile(`, "versions": \{[^{}]*\}`)
 
 func problemDoc(t testing.TB, dir string) *model.Problem {
-	doc, err := model.Parse([]byte(read(t, dir, "problem/p-001.json")))
+	doc, err := pyjson.Parse([]byte(read(t, dir, "problem/p-001.json")))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -278,7 +280,7 @@ func agentsRewind(t *testing.T, dir, target string) {
 // objectsOf is a folder's problem, statement and experience files.
 func objectsOf(t testing.TB, dir string) map[string]string {
 	out := map[string]string{}
-	for path, data := range tree(t, dir) {
+	for path, data := range testutil.Files(t, dir) {
 		if !strings.HasPrefix(path, HistoryDir+"/") && path != ConfigFile {
 			out[path] = data
 		}
@@ -344,7 +346,7 @@ func TestUndoAndTheAgentsRewind(t *testing.T) {
 		}
 	}
 	for _, target := range []string{"l-008", "l-007", "l-006"} {
-		rewound := copyDir(t, dir)
+		rewound := testutil.Copy(t, dir)
 		agentsRewind(t, rewound, target)
 		got := objectsOf(t, rewound)
 		if target == "l-006" {
@@ -362,7 +364,7 @@ func TestUndoAndTheAgentsRewind(t *testing.T) {
 	// An agent's later write in place, not in the log: undo refuses, in the plan too.
 	s008 := read(t, dir, "statement/s-008.json")
 	write(t, dir, "statement/s-008.json", strings.Replace(s008, `"progresses": []`, `"progresses": ["PROOF: by an agent"]`, 1))
-	before := tree(t, dir)
+	before := testutil.Files(t, dir)
 	for _, do := range []func() error{
 		func() error { _, err := PlanUndo(dir, "l-009", Options{}); return err },
 		func() error { _, err := Undo(dir, "l-009", Options{}); return err },
@@ -374,7 +376,7 @@ func TestUndoAndTheAgentsRewind(t *testing.T) {
 			t.Errorf("undo of an object changed since: %v", err)
 		}
 	}
-	if !maps.Equal(tree(t, dir), before) {
+	if !maps.Equal(testutil.Files(t, dir), before) {
 		t.Error("a refused undo wrote")
 	}
 	// A line without versions (the agents', an older referee's): the plan says the

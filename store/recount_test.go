@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"referee/model"
+	"referee/model/pyjson"
 )
 
 // A reload updates the vocabulary count from the files it read again: the same count
@@ -15,7 +16,7 @@ func TestReloadRecountsTheVocabulary(t *testing.T) {
 	os.MkdirAll(filepath.Join(dir, StatementDir), 0o755)
 	write := func(id, status string) string {
 		rel := StatementDir + "/" + id + ".json"
-		doc := model.EncodeIndent(model.NewStatement(id, "normal", []string{"c"}, nil, status))
+		doc := pyjson.EncodeIndent(model.NewStatement(id, "normal", []string{"c"}, nil, status))
 		if err := os.WriteFile(filepath.Join(dir, rel), doc, 0o644); err != nil {
 			t.Fatal(err)
 		}

@@ -22,6 +22,7 @@ import (
 	"github.com/gofrs/flock"
 
 	"referee/model"
+	"referee/model/pyjson"
 )
 
 // RepairStep is one thing repair did (or, in a dry run, would do), or refused to do.
@@ -287,25 +288,25 @@ type journalObject struct {
 func (o journalObject) rel() string { return filepath.ToSlash(objectFile(o.id)) }
 
 func parseJournal(change string, data []byte) (*journal, error) {
-	doc, err := model.Parse(data)
+	doc, err := pyjson.Parse(data)
 	if err != nil {
 		return nil, err
 	}
 	j := &journal{path: journalFile(change)}
 	str := func(key string) (string, bool) {
 		v, ok := doc.Get(key)
-		if !ok || v.Kind != model.String {
+		if !ok || v.Kind != pyjson.String {
 			return "", false
 		}
 		return v.Str, true
 	}
-	hash := func(v *model.Value, ok bool) (*string, bool) {
+	hash := func(v *pyjson.Value, ok bool) (*string, bool) {
 		switch {
 		case !ok:
 			return nil, false
-		case v.Kind == model.Null:
+		case v.Kind == pyjson.Null:
 			return nil, true
-		case v.Kind == model.String && len(v.Str) == 64:
+		case v.Kind == pyjson.String && len(v.Str) == 64:
 			s := v.Str
 			return &s, true
 		}
@@ -324,23 +325,23 @@ func parseJournal(change string, data []byte) (*journal, error) {
 	if j.configAfter, ok = str("config_after"); !ok {
 		return nil, errors.New(`no "config_after"`)
 	}
-	if v, ok := doc.Get("config_before"); ok && v.Kind == model.String {
+	if v, ok := doc.Get("config_before"); ok && v.Kind == pyjson.String {
 		s := v.Str
 		j.configBefore = &s
-	} else if !ok || v.Kind != model.Null {
+	} else if !ok || v.Kind != pyjson.Null {
 		return nil, errors.New(`no "config_before"`)
 	}
 	objs, ok := doc.Get("objects")
 	// An empty list is a change that writes no object (branch save, its undo, a switch to
 	// an identical line): its journal stands for the config and the log line alone.
-	if !ok || objs.Kind != model.Array {
+	if !ok || objs.Kind != pyjson.Array {
 		return nil, errors.New(`no "objects"`)
 	}
 	for i := range objs.Arr {
 		o := &objs.Arr[i]
 		idv, _ := o.Get("id")
 		var jo journalObject
-		if idv == nil || idv.Kind != model.String || !model.ValidID(idv.Str, "") || objectFile(idv.Str) == "" {
+		if idv == nil || idv.Kind != pyjson.String || !model.ValidID(idv.Str, "") || objectFile(idv.Str) == "" {
 			return nil, fmt.Errorf("object %d has no object ID", i+1)
 		}
 		jo.id = idv.Str
@@ -643,7 +644,7 @@ func (pl *repairPlan) counters() {
 			return
 		}
 	}
-	doc, err := model.Parse(cfgBytes)
+	doc, err := pyjson.Parse(cfgBytes)
 	if err != nil {
 		return
 	}
@@ -715,14 +716,14 @@ func (pl *repairPlan) counters() {
 			if err != nil {
 				return err
 			}
-			doc, err := model.Parse(data)
+			doc, err := pyjson.Parse(data)
 			if err != nil {
 				return err
 			}
 			for k, v := range set {
-				doc.Set(k, model.Str(v))
+				doc.Set(k, pyjson.Str(v))
 			}
-			return writeAtomic(pl.abs(ConfigFile), model.EncodeIndent(doc))
+			return writeAtomic(pl.abs(ConfigFile), pyjson.EncodeIndent(doc))
 		}})
 }
 

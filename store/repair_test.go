@@ -11,6 +11,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"referee/internal/testutil"
 )
 
 // A change stopped after each of its file operations in turn (as a crash would stop it)
@@ -26,7 +28,7 @@ type crashScenario struct {
 }
 
 func openProblemFolder(t *testing.T) string {
-	dir := copyDir(t, fixtureDir)
+	dir := testutil.Copy(t, fixtureDir)
 	write(t, dir, "problem/p-001.json", read(t, fixtureDir, "history/l-003/p-001.json"))
 	return dir
 }

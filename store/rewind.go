@@ -31,6 +31,7 @@ import (
 	"github.com/gofrs/flock"
 
 	"referee/model"
+	"referee/model/pyjson"
 	"referee/skill"
 	"referee/store/consequence"
 )
@@ -81,7 +82,7 @@ func (r *Restore) Writes() []consequence.Write {
 	for _, o := range r.writes {
 		w := consequence.Write{ID: o.id}
 		if o.after != nil {
-			doc, err := model.Parse(o.after)
+			doc, err := pyjson.Parse(o.after)
 			if err != nil {
 				continue
 			}
@@ -227,7 +228,7 @@ func Rewind(dir, changeID string, dryRun bool, opts Options) (*Restore, error) {
 		return nil, &NothingToDoError{skill.InputError{Msg: fmt.Sprintf("rewind: the folder is as it was right after %s; nothing to do", changeID)}}
 	}
 	r := &Restore{Skill: SkillRewind, To: changeID, Discarded: discarded}
-	return r, t.writeRestore(r, objs, counters, []model.Member{model.M("rewind_to", model.Str(changeID))}, dryRun, opts)
+	return r, t.writeRestore(r, objs, counters, []pyjson.Member{pyjson.M("rewind_to", pyjson.Str(changeID))}, dryRun, opts)
 }
 
 // beforeFirst names the folder before its first change, as the agents' rewind.py does:
@@ -359,7 +360,7 @@ func (t *tx) planRewindObjects(changeID string) (_ []restoreObj, _ []string, ent
 		if it.backup != "" {
 			want, err = readBackup(t.abs(it.backup))
 			if err == nil {
-				_, err = model.Parse(want)
+				_, err = pyjson.Parse(want)
 			}
 			if err != nil {
 				it.err = inputf("rewind: %s, which holds %s as it was after %s, is unusable: %v", it.backup, it.id, changeID, unwrapPath(err))
@@ -452,7 +453,7 @@ func countersOf(list []string) ([]string, error) {
 
 // writeRestore fills r and, unless dryRun, writes objs and counters as one change batch
 // whose log line carries extra.
-func (t *tx) writeRestore(r *Restore, objs []restoreObj, counters []string, extra []model.Member, dryRun bool, opts Options) error {
+func (t *tx) writeRestore(r *Restore, objs []restoreObj, counters []string, extra []pyjson.Member, dryRun bool, opts Options) error {
 	if opts.Actor == "" {
 		opts.Actor = "agent"
 	}
@@ -491,26 +492,26 @@ func (t *tx) writeRestore(r *Restore, objs []restoreObj, counters []string, extr
 	cfg := t.cfg
 	cfg.Obj = slices.Clone(cfg.Obj)
 	for i, k := range counterKinds {
-		cfg.Set(k, model.Str(counters[i]))
+		cfg.Set(k, pyjson.Str(counters[i]))
 	}
-	cfg.Set(model.KindChange, model.Str(lid))
-	b.config = model.EncodeIndent(cfg)
-	line := model.Obj(
-		model.M(lid, model.Obj(model.M("creation", model.Strs(r.Created)),
-			model.M("modification", model.Strs(append(slices.Clone(r.Modified), r.Removed...))))),
-		model.M("current", model.Strs(counters)),
-		model.M("at", model.Str(r.At)),
-		model.M("by", model.Str(opts.Actor)),
-		model.M("skill", model.Str(r.Skill)),
+	cfg.Set(model.KindChange, pyjson.Str(lid))
+	b.config = pyjson.EncodeIndent(cfg)
+	line := pyjson.Obj(
+		pyjson.M(lid, pyjson.Obj(pyjson.M("creation", pyjson.Strs(r.Created)),
+			pyjson.M("modification", pyjson.Strs(append(slices.Clone(r.Modified), r.Removed...))))),
+		pyjson.M("current", pyjson.Strs(counters)),
+		pyjson.M("at", pyjson.Str(r.At)),
+		pyjson.M("by", pyjson.Str(opts.Actor)),
+		pyjson.M("skill", pyjson.Str(r.Skill)),
 	)
 	if len(r.Removed) > 0 {
-		line.Set("deleted", model.Strs(r.Removed))
+		line.Set("deleted", pyjson.Strs(r.Removed))
 	}
 	for _, m := range extra {
 		line.Set(m.Key, m.Value)
 	}
-	line.Set(keyCountersBefore, model.Strs(before))
-	b.line = model.EncodeLine(line)
+	line.Set(keyCountersBefore, pyjson.Strs(before))
+	b.line = pyjson.EncodeLine(line)
 	return b.write()
 }
 
@@ -533,7 +534,7 @@ func restoreLine(e model.LogEntry) (counters []string, branchBefore string, ok b
 	if err != nil {
 		return nil, "", false
 	}
-	if b, found := doc.Get(keyBranchBefore); found && b.Kind == model.String {
+	if b, found := doc.Get(keyBranchBefore); found && b.Kind == pyjson.String {
 		branchBefore = b.Str
 	}
 	return counters, branchBefore, true
@@ -617,13 +618,13 @@ func (t *tx) restoreUndo(target model.LogEntry, counters []string, branchBefore 
 			objs = append(objs, it.obj)
 		}
 	}
-	extra := []model.Member{model.M("reverts", model.Str(target.ID))}
+	extra := []pyjson.Member{pyjson.M("reverts", pyjson.Str(target.ID))}
 	if branchBefore != "" {
 		cur, err := t.currentBranch()
 		if err != nil {
 			return nil, err
 		}
-		extra = append(extra, model.M(keyBranch, model.Str(branchBefore)), model.M(keyBranchBefore, model.Str(cur)))
+		extra = append(extra, pyjson.M(keyBranch, pyjson.Str(branchBefore)), pyjson.M(keyBranchBefore, pyjson.Str(cur)))
 	} else if len(objs) == 0 && slices.Equal(counters, t.counters()) {
 		return nil, inputf("undo: the folder is as it was before %s; nothing to do", target.ID)
 	}

@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"referee/internal/testutil"
 )
 
 // The agents' own scripts (Ranch0o0/MRA-v1 at d8d7638, read from the local mirror, never
@@ -43,7 +45,7 @@ func TestAgentsScriptsReadARewind(t *testing.T) {
 		agentsScript(t, root, name)
 	}
 	dir := filepath.Join(root, "contents")
-	if err := os.Rename(copyDir(t, fixtureDir), dir); err != nil {
+	if err := os.Rename(testutil.Copy(t, fixtureDir), dir); err != nil {
 		t.Fatal(err)
 	}
 	before := tracked(t, dir)

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"referee/gen"
+	"referee/internal/testutil"
 )
 
 // The rewind and branch benchmarks run on a generated run of 10,000 statements and about
@@ -38,7 +39,7 @@ func benchRun(b *testing.B) string {
 	if benchRunErr != nil {
 		b.Fatal(benchRunErr)
 	}
-	return copyDir(b, benchRunDir)
+	return testutil.Copy(b, benchRunDir)
 }
 
 // benchRewind times a rewind to the change at the given fraction of the log (0: the

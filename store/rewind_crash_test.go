@@ -13,6 +13,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"referee/internal/testutil"
 )
 
 // Crash safety of rewinds and branch switches: a worker process rewinds the fixture to
@@ -106,7 +108,7 @@ func killRestores(t *testing.T, mode string) {
 		kills, _ = strconv.Atoi(s)
 		kills = max(1, kills/3)
 	}
-	dir := copyDir(t, fixtureDir)
+	dir := testutil.Copy(t, fixtureDir)
 	// The two states: A is the folder now, B the other one the worker goes to.
 	if mode == "switch" {
 		if _, err := BranchSave(dir, "fix", Options{}); err != nil {

@@ -14,7 +14,9 @@ import (
 
 	"github.com/gofrs/flock"
 
+	"referee/internal/testutil"
 	"referee/model"
+	"referee/model/pyjson"
 	"referee/skill"
 )
 
@@ -44,12 +46,12 @@ func tracked(t testing.TB, dir string) map[string][]byte {
 // counter a rewind and its undo move on.
 func withChangeCounter(t testing.TB, config []byte, lid string) []byte {
 	t.Helper()
-	doc, err := model.Parse(config)
+	doc, err := pyjson.Parse(config)
 	if err != nil {
 		t.Fatal(err)
 	}
-	doc.Set(model.KindChange, model.Str(lid))
-	return model.EncodeIndent(doc)
+	doc.Set(model.KindChange, pyjson.Str(lid))
+	return pyjson.EncodeIndent(doc)
 }
 
 func logIDs(t testing.TB, dir string) []string {
@@ -102,12 +104,12 @@ print(n)
 // every object file is byte for byte as before and config.json differs only in its change
 // counter.
 func TestRewindRoundTrips(t *testing.T) {
-	for _, src := range []string{fixtureDir, "../contents"} {
-		orig := copyDir(t, src)
+	for _, src := range []string{fixtureDir, testutil.DemoDir()} {
+		orig := testutil.Copy(t, src)
 		changes := logIDs(t, orig)
 		origHistory := NewHistory(orig, mustLoad(t, orig))
 		for k, lid := range changes {
-			dir := copyDir(t, orig)
+			dir := testutil.Copy(t, orig)
 			before := tracked(t, dir)
 			want, err := At(dir, lid)
 			if err != nil {
@@ -135,7 +137,7 @@ func TestRewindRoundTrips(t *testing.T) {
 			for id := range want.Versions.All() {
 				v, _ := h.Object(id, "")
 				w, _ := origHistory.Object(id, lid)
-				if !bytes.Equal(model.EncodeIndent(v.Doc), model.EncodeIndent(w.Doc)) {
+				if !bytes.Equal(pyjson.EncodeIndent(v.Doc), pyjson.EncodeIndent(w.Doc)) {
 					t.Errorf("%s: after rewind to %s, %s is not as it was", src, lid, id)
 				}
 			}
@@ -203,7 +205,7 @@ func countErrors(fs []Finding, _ string) int {
 // TestRewindRewind rewinds, rewinds past the rewind, and undoes both; time travel shows
 // every step, and an object created again after a rewind removed it is read right.
 func TestRewindTwiceAndRecreate(t *testing.T) {
-	dir := copyDir(t, fixtureDir)
+	dir := testutil.Copy(t, fixtureDir)
 	before := tracked(t, dir)
 	r1, err := Rewind(dir, "l-001", false, Options{Now: pinned})
 	if err != nil {
@@ -253,7 +255,7 @@ func TestRewindTwiceAndRecreate(t *testing.T) {
 // l-000 is refused with the reason, nothing written: a rewind is a change of its own, so
 // the agents' current.py would read the emptied folder as solved (issue 21).
 func TestRewindBeforeTheFirstChangeIsRefused(t *testing.T) {
-	dir := copyDir(t, fixtureDir)
+	dir := testutil.Copy(t, fixtureDir)
 	before := tracked(t, dir)
 	for _, dry := range []bool{false, true} {
 		_, err := Rewind(dir, "l-000", dry, Options{Now: pinned})
@@ -268,7 +270,7 @@ func TestRewindBeforeTheFirstChangeIsRefused(t *testing.T) {
 }
 
 func TestRewindDryRunWritesNothing(t *testing.T) {
-	dir := copyDir(t, fixtureDir)
+	dir := testutil.Copy(t, fixtureDir)
 	before := tracked(t, dir)
 	logBefore := read(t, dir, LogFile)
 	r, err := Rewind(dir, "l-002", true, Options{Now: pinned})
@@ -287,7 +289,7 @@ func TestRewindDryRunWritesNothing(t *testing.T) {
 }
 
 func TestRewindRefusesWhileLocked(t *testing.T) {
-	dir := copyDir(t, fixtureDir)
+	dir := testutil.Copy(t, fixtureDir)
 	l := flock.New(filepath.Join(dir, filepath.FromSlash(LockFile)))
 	if err := l.Lock(); err != nil {
 		t.Fatal(err)
@@ -317,7 +319,7 @@ func TestRewindRefusesWhileLocked(t *testing.T) {
 }
 
 func TestRewindRefusesLinks(t *testing.T) {
-	dir := copyDir(t, fixtureDir)
+	dir := testutil.Copy(t, fixtureDir)
 	outside := t.TempDir()
 	if err := os.WriteFile(filepath.Join(outside, "x.json"), []byte(`{"id":"s-007"}`), 0o644); err != nil {
 		t.Fatal(err)
@@ -338,7 +340,7 @@ func TestRewindRefusesLinks(t *testing.T) {
 // A rewind reads the log's tail when its target is in it: the plan is the one a whole
 // read gives, for every change of the demo, whatever part of the log the tail holds.
 func TestRewindPlanFromTheTail(t *testing.T) {
-	dir := copyDir(t, "../contents")
+	dir := testutil.Copy(t, testutil.DemoDir())
 	changes := logIDs(t, dir)
 	plans := map[string]string{}
 	plan := func(lid string) string {

@@ -12,43 +12,19 @@ import (
 	"testing"
 	"time"
 
-	"referee/internal/testshared"
+	"referee/internal/testutil"
 	"referee/model"
+	"referee/model/pyjson"
 	"referee/skill"
 )
 
-var fixtureDir = testshared.Path("fixtures/mra-knights/contents")
+var fixtureDir = testutil.Path("fixtures/mra-knights/contents")
 
 var pinned = func() time.Time { return time.Date(2026, 11, 21, 8, 0, 0, 0, time.UTC) }
 
-// copyDir copies a contents folder into a fresh temp dir (the fixture is read-only).
-func copyDir(t testing.TB, src string) string {
-	t.Helper()
-	testshared.Need(t, src)
-	dst := t.TempDir()
-	err := filepath.WalkDir(src, func(path string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(src, path)
-		if d.IsDir() {
-			return os.MkdirAll(filepath.Join(dst, rel), 0o755)
-		}
-		data, err := os.ReadFile(path)
-		if err != nil {
-			return err
-		}
-		return os.WriteFile(filepath.Join(dst, rel), data, 0o644)
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return dst
-}
-
 func read(t testing.TB, dir, rel string) string {
 	t.Helper()
-	testshared.Need(t, dir)
+	testutil.Need(t, dir)
 	data, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(rel)))
 	if err != nil {
 		t.Fatal(err)
@@ -63,27 +39,11 @@ func write(t testing.TB, dir, rel, data string) {
 	}
 }
 
-// tree returns every file of a folder with its bytes, to prove nothing was written.
-func tree(t testing.TB, dir string) map[string]string {
-	t.Helper()
-	testshared.Need(t, dir)
-	out := map[string]string{}
-	filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
-		if err == nil && !d.IsDir() && filepath.Base(path) != ".referee.lock" {
-			rel, _ := filepath.Rel(dir, path)
-			data, _ := os.ReadFile(path)
-			out[filepath.ToSlash(rel)] = string(data)
-		}
-		return nil
-	})
-	return out
-}
-
 func run(t testing.TB, dir, name string, a skill.Args) (*Result, error) {
 	t.Helper()
 	s, ok := skill.Lookup(name)
 	if !ok {
-		t.Fatalf("no name %s", name)
+		t.Fatalf("no skill %s", name)
 	}
 	return Run(dir, s, a, Options{Actor: "human", Now: pinned})
 }
@@ -101,13 +61,13 @@ func lastLogLine(t testing.TB, dir string) string {
 // The agents' own run, replayed: from each backup, our skill must write exactly the
 // bytes their tools wrote next.
 func TestSkillsReproduceTheAgentsRun(t *testing.T) {
-	dir := copyDir(t, fixtureDir)
-	final := tree(t, fixtureDir)
+	dir := testutil.Copy(t, fixtureDir)
+	final := testutil.Files(t, fixtureDir)
 	// s-007 as it was before l-004 (pending), p-001 as before l-006 (unresolved).
 	write(t, dir, "statement/s-007.json", final["history/l-004/s-007.json"])
 	write(t, dir, "problem/p-001.json", final["history/l-006/p-001.json"])
 
-	proof, _ := model.Parse([]byte(final["statement/s-007.json"]))
+	proof, _ := pyjson.Parse([]byte(final["statement/s-007.json"]))
 	full, _ := proof.Get("proof")
 	text, _ := full.Get("full")
 	res, err := run(t, dir, "state-complete-proof", skill.Args{
@@ -163,7 +123,7 @@ func TestSkillsReproduceTheAgentsRun(t *testing.T) {
 
 // A statement in the P013 vocabulary taken through a whole review cycle.
 func TestReviewCycleP013(t *testing.T) {
-	dir := copyDir(t, fixtureDir)
+	dir := testutil.Copy(t, fixtureDir)
 	// The folder as it was after l-001, set up by `init --vocabulary P013`: its objects
 	// (pending, true, unresolved) cannot tell the vocabulary, init's log line does.
 	if err := os.RemoveAll(filepath.Join(dir, "history")); err != nil {
@@ -295,9 +255,9 @@ func mustRun(t testing.TB, dir, skill string, a skill.Args) *Result {
 // runErr runs a skill that must fail, and proves it wrote nothing.
 func runErr(t testing.TB, dir, skill string, a skill.Args) error {
 	t.Helper()
-	before := tree(t, dir)
+	before := testutil.Files(t, dir)
 	_, err := run(t, dir, skill, a)
-	after := tree(t, dir)
+	after := testutil.Files(t, dir)
 	if len(before) != len(after) {
 		t.Errorf("%s failed but the folder changed: %d files before, %d after", skill, len(before), len(after))
 	}
@@ -311,7 +271,7 @@ func runErr(t testing.TB, dir, skill string, a skill.Args) error {
 
 func statement(t testing.TB, dir, id string) *model.Statement {
 	t.Helper()
-	v, err := model.Parse([]byte(read(t, dir, "statement/"+id+".json")))
+	v, err := pyjson.Parse([]byte(read(t, dir, "statement/"+id+".json")))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -320,7 +280,7 @@ func statement(t testing.TB, dir, id string) *model.Statement {
 
 // Every precondition is refused with an error naming the object, its status and the need.
 func TestPreconditionsRefused(t *testing.T) {
-	dir := copyDir(t, fixtureDir)
+	dir := testutil.Copy(t, fixtureDir)
 	cases := []struct {
 		skill string
 		args  skill.Args
@@ -353,28 +313,28 @@ func TestPreconditionsRefused(t *testing.T) {
 }
 
 func TestPreconditionErrorTypes(t *testing.T) {
-	dir := copyDir(t, fixtureDir)
+	dir := testutil.Copy(t, fixtureDir)
 	_, err := run(t, dir, "check-confirm-proof", skill.Args{"statement_id": "s-007"})
 	var pe *skill.PreconditionError
 	if !errors.As(err, &pe) || pe.Object != "s-007" || pe.Status != "true" {
-		t.Errorf("want a PreconditionError on s-007, got %#v", err)
+		t.Errorf("want a skill.PreconditionError on s-007, got %#v", err)
 	}
 	_, err = run(t, dir, "check-confirm-proof", skill.Args{"statement_id": "x"})
 	var ie *skill.InputError
 	if !errors.As(err, &ie) {
-		t.Errorf("want an InputError, got %#v", err)
+		t.Errorf("want an skill.InputError, got %#v", err)
 	}
 }
 
 // The version a reviewer saw must still be the file's, or nothing is written.
 func TestExpectVersionConflict(t *testing.T) {
-	dir := copyDir(t, fixtureDir)
+	dir := testutil.Copy(t, fixtureDir)
 	write(t, dir, "statement/s-007.json", read(t, fixtureDir, "history/l-005/s-007.json"))
 	seen := model.Version([]byte(read(t, dir, "statement/s-007.json")))
 	// An agent changes the statement after the reviewer read it.
 	mustRun(t, dir, "check-reject-proof", skill.Args{"statement_id": "s-007", "sentence_number": 2, "sentence_text": "Step 1: We first verify the proposed solution is consistent.",
 		"error_type": "gap", "explanation": "e", "suggested_fix": "f"})
-	before := tree(t, dir)
+	before := testutil.Files(t, dir)
 	s, _ := skill.Lookup("fix-patch-proof")
 	_, err := Run(dir, s, skill.Args{"statement_id": "s-007", "issue_number": 1, "updated_proof": "p", "change_description": "c"},
 		Options{Actor: "human", ExpectVersion: seen, Now: pinned})
@@ -382,7 +342,7 @@ func TestExpectVersionConflict(t *testing.T) {
 	if !errors.As(err, &ce) || ce.Object != "s-007" || ce.Expected != seen || ce.Actual != model.Version([]byte(read(t, dir, "statement/s-007.json"))) {
 		t.Fatalf("want a conflict, got %v", err)
 	}
-	if len(tree(t, dir)) != len(before) {
+	if len(testutil.Files(t, dir)) != len(before) {
 		t.Error("a conflicting change wrote files")
 	}
 	// With the current version it goes through.
@@ -395,7 +355,7 @@ func TestExpectVersionConflict(t *testing.T) {
 
 // A new ID whose file exists is skipped, never written over.
 func TestNewIDSkipsExistingFiles(t *testing.T) {
-	dir := copyDir(t, fixtureDir)
+	dir := testutil.Copy(t, fixtureDir)
 	write(t, dir, "problem/p-001.json", read(t, fixtureDir, "history/l-003/p-001.json"))
 	squatter := strings.Replace(read(t, dir, "statement/s-001.json"), "s-001", "s-008", 1)
 	write(t, dir, "statement/s-008.json", squatter)
@@ -417,7 +377,7 @@ func TestNewIDSkipsExistingFiles(t *testing.T) {
 // them, even with a file past a counter (the agents' rewind.py can leave one): only l
 // moves (issue 21).
 func TestCountersStayWithoutCreation(t *testing.T) {
-	dir := copyDir(t, fixtureDir)
+	dir := testutil.Copy(t, fixtureDir)
 	write(t, dir, "problem/p-001.json", read(t, fixtureDir, "history/l-003/p-001.json"))
 	write(t, dir, "statement/s-008.json", strings.Replace(read(t, dir, "statement/s-001.json"), "s-001", "s-008", 1))
 	write(t, dir, "problem/p-002.json", strings.Replace(read(t, dir, "problem/p-001.json"), "p-001", "p-002", 1))
@@ -441,7 +401,7 @@ func TestCountersStayWithoutCreation(t *testing.T) {
 }
 
 func TestSetupSubgoalAndSubstatements(t *testing.T) {
-	dir := copyDir(t, fixtureDir)
+	dir := testutil.Copy(t, fixtureDir)
 	write(t, dir, "problem/p-001.json", read(t, fixtureDir, "history/l-003/p-001.json"))
 	res := mustRun(t, dir, "prob-setup-subgoal", skill.Args{"parent_problem_id": "p-001",
 		"subproblem_objective":  []string{"Determine Alice's role"},
@@ -498,7 +458,7 @@ func TestSetupSubgoalAndSubstatements(t *testing.T) {
 // state.py once per sub, so a later sub's premise does find an earlier sub (bytes from
 // the agents' scripts at d8d7638 on the same calls).
 func TestPremisesNamingStatementsOfTheSameCall(t *testing.T) {
-	dir := copyDir(t, fixtureDir)
+	dir := testutil.Copy(t, fixtureDir)
 	write(t, dir, "problem/p-001.json", read(t, fixtureDir, "history/l-003/p-001.json"))
 	mustRun(t, dir, "prob-setup-subgoal", skill.Args{"parent_problem_id": "p-001", "subproblem_objective": []string{"O"},
 		"subproblem_hypothesis": []string{"new one", "(s-008)", "(s-008) again", "(s-009) x"}, "rationale": "r"})
@@ -530,16 +490,16 @@ func TestPremisesNamingStatementsOfTheSameCall(t *testing.T) {
 // state-complete-proof without proof_cot/proof_ref and prob-finish-up without cot leave
 // what is there, as the agents' commands (which pass those flags only when given) do.
 func TestProofAndSolutionKeepCotAndRefNotGiven(t *testing.T) {
-	dir := copyDir(t, fixtureDir)
+	dir := testutil.Copy(t, fixtureDir)
 	s7 := read(t, dir, "statement/s-007.json")
-	doc, err := model.Parse([]byte(s7))
+	doc, err := pyjson.Parse([]byte(s7))
 	if err != nil {
 		t.Fatal(err)
 	}
-	doc.Set("status", model.Str("pending"))
-	doc.Set("proof", model.Obj(model.M("cot", model.Strs([]string{"old cot"})), model.M("full", model.Str("old")), model.M("ref", model.Strs([]string{"s-001"}))))
-	doc.Set("validation", model.Obj(model.M("issues", model.Strs(nil)), model.M("responses", model.Strs(nil))))
-	write(t, dir, "statement/s-007.json", string(model.EncodeIndent(doc)))
+	doc.Set("status", pyjson.Str("pending"))
+	doc.Set("proof", pyjson.Obj(pyjson.M("cot", pyjson.Strs([]string{"old cot"})), pyjson.M("full", pyjson.Str("old")), pyjson.M("ref", pyjson.Strs([]string{"s-001"}))))
+	doc.Set("validation", pyjson.Obj(pyjson.M("issues", pyjson.Strs(nil)), pyjson.M("responses", pyjson.Strs(nil))))
+	write(t, dir, "statement/s-007.json", string(pyjson.EncodeIndent(doc)))
 	proof := "We prove this statement as follows.\n\nStep 1: x. QED."
 	mustRun(t, dir, "state-complete-proof", skill.Args{"statement_id": "s-007", "proof_text": proof, "strategy": "direct"})
 	if got := read(t, dir, "statement/s-007.json"); !strings.Contains(got, `"proof": {
@@ -555,12 +515,12 @@ func TestProofAndSolutionKeepCotAndRefNotGiven(t *testing.T) {
 	}
 
 	p := read(t, fixtureDir, "history/l-003/p-001.json")
-	pdoc, err := model.Parse([]byte(p))
+	pdoc, err := pyjson.Parse([]byte(p))
 	if err != nil {
 		t.Fatal(err)
 	}
-	pdoc.Set("solution", model.Obj(model.M("cot", model.Strs([]string{"old"})), model.M("full", model.Str("")), model.M("ref", model.Strs([]string{"s-009"}))))
-	write(t, dir, "problem/p-001.json", string(model.EncodeIndent(pdoc)))
+	pdoc.Set("solution", pyjson.Obj(pyjson.M("cot", pyjson.Strs([]string{"old"})), pyjson.M("full", pyjson.Str("")), pyjson.M("ref", pyjson.Strs([]string{"s-009"}))))
+	write(t, dir, "problem/p-001.json", string(pyjson.EncodeIndent(pdoc)))
 	mustRun(t, dir, "prob-finish-up", skill.Args{"problem_id": "p-001", "resolution": "r", "key_statement_id": []string{"s-001"}})
 	if got := read(t, dir, "problem/p-001.json"); !strings.Contains(got, `"solution": {
         "cot": [
@@ -584,14 +544,14 @@ func TestProofNoteCountsStepsWithAnyDigits(t *testing.T) {
 		"Step 1\t: a\n Step\t2 :b\n\u2003Step 3: c": "PROOF: Direct proof with 2 steps",
 		"Step\u00a01: a\nStep one: b":               "PROOF: Direct proof",
 	} {
-		dir := copyDir(t, fixtureDir)
-		doc, err := model.Parse([]byte(read(t, dir, "statement/s-007.json")))
+		dir := testutil.Copy(t, fixtureDir)
+		doc, err := pyjson.Parse([]byte(read(t, dir, "statement/s-007.json")))
 		if err != nil {
 			t.Fatal(err)
 		}
-		doc.Set("status", model.Str("pending"))
-		doc.Set("progresses", model.Strs(nil))
-		write(t, dir, "statement/s-007.json", string(model.EncodeIndent(doc)))
+		doc.Set("status", pyjson.Str("pending"))
+		doc.Set("progresses", pyjson.Strs(nil))
+		write(t, dir, "statement/s-007.json", string(pyjson.EncodeIndent(doc)))
 		mustRun(t, dir, "state-complete-proof", skill.Args{"statement_id": "s-007", "proof_text": proof, "strategy": "direct"})
 		if got := statement(t, dir, "s-007").Progresses; len(got) != 1 || got[0] != want {
 			t.Errorf("proof %q: progresses %q, want [%q]", proof, got, want)
@@ -600,7 +560,7 @@ func TestProofNoteCountsStepsWithAnyDigits(t *testing.T) {
 }
 
 func TestMarkFalseProposeModificationAbandon(t *testing.T) {
-	dir := copyDir(t, fixtureDir)
+	dir := testutil.Copy(t, fixtureDir)
 	write(t, dir, "statement/s-007.json", read(t, fixtureDir, "history/l-005/s-007.json"))
 	mustRun(t, dir, "check-reject-proof", skill.Args{"statement_id": "s-007", "sentence_number": 2, "sentence_text": "x", "error_type": "wrong_target", "explanation": "e", "suggested_fix": "f"})
 	mustRun(t, dir, "state-propose-modification", skill.Args{"statement_id": "s-007", "modification_type": "weaken_conclusion",
@@ -625,7 +585,7 @@ func TestMarkFalseProposeModificationAbandon(t *testing.T) {
 }
 
 func TestMarkFalseAnswersIssue(t *testing.T) {
-	dir := copyDir(t, fixtureDir)
+	dir := testutil.Copy(t, fixtureDir)
 	write(t, dir, "statement/s-007.json", read(t, fixtureDir, "history/l-005/s-007.json"))
 	mustRun(t, dir, "check-reject-proof", skill.Args{"statement_id": "s-007", "sentence_number": 2, "sentence_text": "x", "error_type": "circular", "explanation": "e", "suggested_fix": "f"})
 	if err := runErr(t, dir, "state-mark-false", skill.Args{"statement_id": "s-007", "counterexample": "c", "source": "fix", "issue_number": 2}); err == nil ||
@@ -639,9 +599,9 @@ func TestMarkFalseAnswersIssue(t *testing.T) {
 }
 
 func TestUndo(t *testing.T) {
-	dir := copyDir(t, fixtureDir)
+	dir := testutil.Copy(t, fixtureDir)
 	write(t, dir, "problem/p-001.json", read(t, fixtureDir, "history/l-003/p-001.json"))
-	before := tree(t, dir)
+	before := testutil.Files(t, dir)
 	res := mustRun(t, dir, "prob-wrapup-statement", skill.Args{"problem_id": "p-001", "claim": []string{"c"}})
 	undo, err := Undo(dir, res.Change, Options{Actor: "human", Now: pinned})
 	if err != nil {
@@ -671,16 +631,16 @@ func TestUndo(t *testing.T) {
 
 // Plan says exactly what Run will write, and writes nothing.
 func TestPlanMatchesRun(t *testing.T) {
-	dir := copyDir(t, fixtureDir)
+	dir := testutil.Copy(t, fixtureDir)
 	write(t, dir, "statement/s-007.json", read(t, fixtureDir, "history/l-005/s-007.json"))
 	s, _ := skill.Lookup("check-confirm-proof")
 	args := skill.Args{"statement_id": "s-007", "verification_summary": "ok"}
-	before := tree(t, dir)
+	before := testutil.Files(t, dir)
 	plan, err := Plan(dir, s, args, Options{Actor: "human", Now: pinned})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if after := tree(t, dir); len(after) != len(before) {
+	if after := testutil.Files(t, dir); len(after) != len(before) {
 		t.Fatalf("Plan wrote files: %d before, %d after", len(before), len(after))
 	}
 	if plan.Change != "l-007" || len(plan.Objects) != 1 || plan.Objects[0].ID != "s-007" || plan.Objects[0].New {
@@ -688,7 +648,7 @@ func TestPlanMatchesRun(t *testing.T) {
 	}
 	var fields []string
 	for _, c := range model.DiffFields(plan.Objects[0].Before, plan.Objects[0].After) {
-		fields = append(fields, c.Path)
+		fields = append(fields, c.Field)
 	}
 	if strings.Join(fields, ",") != "status,reliability,progresses" {
 		t.Errorf("planned fields %v", fields)
@@ -697,7 +657,7 @@ func TestPlanMatchesRun(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := read(t, dir, "statement/s-007.json"); got != string(model.EncodeIndent(plan.Objects[0].After)) || res.Change != plan.Change {
+	if got := read(t, dir, "statement/s-007.json"); got != string(pyjson.EncodeIndent(plan.Objects[0].After)) || res.Change != plan.Change {
 		t.Error("Run wrote something else than Plan said")
 	}
 	if _, err := Plan(dir, s, args, Options{}); err == nil || err.Error() != `check-confirm-proof: s-007 is "true"; it needs a submitted proof awaiting verification` {
@@ -709,7 +669,7 @@ func TestPlanMatchesRun(t *testing.T) {
 // sub-statements are true the orchestrator's counts say "check", and the prover may then
 // submit the proof that uses them (referee used to refuse both skills there).
 func TestProofOfADecomposedStatementP014(t *testing.T) {
-	dir := copyDir(t, fixtureDir)
+	dir := testutil.Copy(t, fixtureDir)
 	write(t, dir, "statement/s-007.json", read(t, fixtureDir, "history/l-004/s-007.json")) // pending
 	mustRun(t, dir, "state-setup-substatement", skill.Args{"parent_statement_id": "s-007", "rationale": "split",
 		"sub_statements": []skill.SubStatement{{Claim: "Alice is not a Knight"}}})
@@ -733,7 +693,7 @@ func TestProofOfADecomposedStatementP014(t *testing.T) {
 // confirm it, and the prover's new proof is taken (issue 21). A proof whose opening
 // does not say its direction is refused without --direction.
 func TestProposedModificationIsNotStranded(t *testing.T) {
-	dir := copyDir(t, fixtureDir)
+	dir := testutil.Copy(t, fixtureDir)
 	write(t, dir, "problem/p-001.json", read(t, fixtureDir, "history/l-003/p-001.json"))
 	mustRun(t, dir, "prob-wrapup-statement", skill.Args{"problem_id": "p-001", "claim": []string{"c"}})
 	mustRun(t, dir, "state-propose-modification", skill.Args{"statement_id": "s-008", "modification_type": "add_condition",
@@ -763,13 +723,13 @@ func TestProposedModificationIsNotStranded(t *testing.T) {
 	}
 	mustRun(t, dir, "state-complete-proof", skill.Args{"statement_id": "s-008", "strategy": "direct",
 		"proof_text": "PROOF: This statement is wrong. We disprove as follows.\n\nStep 1: x."})
-	before := tree(t, dir)
+	before := testutil.Files(t, dir)
 	_, err = run(t, dir, "check-confirm-proof", skill.Args{"statement_id": "s-008"})
 	var ie *skill.InputError
 	if !errors.As(err, &ie) || !strings.Contains(err.Error(), "headed PROOF") || !strings.Contains(err.Error(), "give --direction") {
 		t.Errorf("confirm without a direction on an ambiguous opening: %v", err)
 	}
-	if !maps.Equal(tree(t, dir), before) {
+	if !maps.Equal(testutil.Files(t, dir), before) {
 		t.Error("a refused confirmation wrote")
 	}
 	mustRun(t, dir, "check-confirm-proof", skill.Args{"statement_id": "s-008", "direction": "disproof"})

@@ -2,6 +2,7 @@ package store
 
 import (
 	"referee/model"
+	"referee/model/pyjson"
 	"referee/skill"
 )
 
@@ -65,10 +66,10 @@ func (t *tx) run(s *skill.Skill, a skill.Args, expect string) error {
 var _ skill.Tx = (*tx)(nil)
 
 // Modify implements skill.Tx.
-func (t *tx) Modify(id string) (*model.Value, error) { return t.modify(id) }
+func (t *tx) Modify(id string) (*pyjson.Value, error) { return t.modify(id) }
 
 // Create implements skill.Tx.
-func (t *tx) Create(id string, doc model.Value) { t.create(id, doc) }
+func (t *tx) Create(id string, doc pyjson.Value) { t.create(id, doc) }
 
 // NewID implements skill.Tx.
 func (t *tx) NewID(kind string) (string, error) { return t.newID(kind) }
@@ -83,7 +84,7 @@ func (t *tx) Conclusion(id string) (string, bool) { return t.conclusion(id) }
 func (t *tx) Explain(line string) { t.explain = append(t.explain, line) }
 
 // Log implements skill.Tx.
-func (t *tx) Log(key string, v model.Value) { t.extra = append(t.extra, model.M(key, v)) }
+func (t *tx) Log(key string, v pyjson.Value) { t.extra = append(t.extra, pyjson.M(key, v)) }
 
 // conclusion is the agents' load_statement_conclusion: the conclusion of
 // statement/<id>.json as it is now (or as this batch made it), for premise normalisation.

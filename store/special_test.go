@@ -5,12 +5,14 @@ import (
 	"slices"
 	"syscall"
 	"testing"
+
+	"referee/internal/testutil"
 )
 
 // FIFOs in the folders referee lists are noted and skipped: no read blocks on one, and
 // a FIFO named like a backup folder is not taken for one.
 func TestSpecialFilesSkippedWithANote(t *testing.T) {
-	dir := copyDir(t, fixtureDir)
+	dir := testutil.Copy(t, fixtureDir)
 	for _, rel := range []string{"statement/fifo", "history/l-099", "history/l-003/s-001.json"} {
 		if err := syscall.Mkfifo(filepath.Join(dir, filepath.FromSlash(rel)), 0o644); err != nil {
 			t.Fatal(err)

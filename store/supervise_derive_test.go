@@ -10,8 +10,10 @@ import (
 	"testing"
 	"time"
 
-	"referee/internal/testshared"
+	"referee/internal/testutil"
 	"referee/model"
+	"referee/model/pyjson"
+	"referee/model/similar"
 )
 
 func loadDerived(t *testing.T, dir string) (*model.Snapshot, *model.Graph) {
@@ -25,7 +27,7 @@ func loadDerived(t *testing.T, dir string) (*model.Snapshot, *model.Graph) {
 
 // What each open item of the demo holds up, and the orders built on it.
 func TestBlocksDemo(t *testing.T) {
-	testshared.Need(t, fixtureDir)
+	testutil.Need(t, fixtureDir)
 	snap, g := loadDerived(t, demoDir)
 	want := map[string]model.Blocking{
 		// s-014 fills s-012's gap; s-012 is s-011's induction step; s-015's proof cites s-011.
@@ -60,7 +62,7 @@ func TestBlocksDemo(t *testing.T) {
 }
 
 func TestGraveyardDemo(t *testing.T) {
-	testshared.Need(t, fixtureDir)
+	testutil.Need(t, fixtureDir)
 	snap, g := loadDerived(t, demoDir)
 	want := []model.Grave{
 		{ID: "s-004", Status: "false", Claim: `For every prime $p$ with $p \equiv 3 \pmod{4}$, the number $4p - 1$ is also prime.`,
@@ -84,7 +86,7 @@ func TestGraveyardDemo(t *testing.T) {
 // demo and the fixture scores under it, the closest related-but-different pairs by a
 // margin; rewordings of their claims score over it.
 func TestRetreadThreshold(t *testing.T) {
-	testshared.Need(t, fixtureDir)
+	testutil.Need(t, fixtureDir)
 	closest := map[string]string{
 		// Σk = n(n+1)/2 against Σk³ = (n(n+1)/2)²: the same symbols, another claim.
 		demoDir: "s-009 s-011 0.638",
@@ -93,7 +95,7 @@ func TestRetreadThreshold(t *testing.T) {
 	}
 	for dir, want := range closest {
 		snap, _ := loadDerived(t, dir)
-		ix := model.NewSimilarityIndex(snap)
+		ix := similar.NewSimilarityIndex(snap)
 		ids := slices.SortedFunc(snap.Statements.Keys(), model.CompareIDs)
 		best, bestScore := "", -1.0
 		for i, a := range ids {
@@ -103,8 +105,8 @@ func TestRetreadThreshold(t *testing.T) {
 				}
 			}
 		}
-		if best != want || bestScore > model.RetreadThreshold-0.1 {
-			t.Errorf("%s: closest distinct pair %s, want %s (threshold %v)", dir, best, want, model.RetreadThreshold)
+		if best != want || bestScore > similar.RetreadThreshold-0.1 {
+			t.Errorf("%s: closest distinct pair %s, want %s (threshold %v)", dir, best, want, similar.RetreadThreshold)
 		}
 		if r := ix.Retreads(); len(r) != 0 {
 			t.Errorf("%s: re-treads %+v", dir, r)
@@ -123,14 +125,14 @@ func TestRetreadsCaught(t *testing.T) {
 		{demoDir, "s-018", `For every integer $n \geq 1$, $\sum_{k=1}^n k^3 = \left(\sum_{k=1}^n k\right)^{2}$`, "s-013", "abandoned"},
 		{fixtureDir, "s-008", "The unique solution of the puzzle: Olivia is a Knave, Alice is the Spy, and Ivy is a Knave", "s-007", "true"},
 	} {
-		dir := copyDir(t, c.dir)
+		dir := testutil.Copy(t, c.dir)
 		doc := model.NewStatement(c.id, "normal", []string{c.claim}, nil, "pending")
-		if err := os.WriteFile(filepath.Join(dir, "statement", c.id+".json"), model.EncodeIndent(doc), 0o644); err != nil {
+		if err := os.WriteFile(filepath.Join(dir, "statement", c.id+".json"), pyjson.EncodeIndent(doc), 0o644); err != nil {
 			t.Fatal(err)
 		}
 		snap, _ := loadDerived(t, dir)
-		got := model.Retreads(snap)
-		if len(got) != 1 || got[0].ID != c.id || got[0].Of != c.of || got[0].OfStatus != c.status || got[0].Score < model.RetreadThreshold {
+		got := similar.Retreads(snap)
+		if len(got) != 1 || got[0].ID != c.id || got[0].Of != c.of || got[0].OfStatus != c.status || got[0].Score < similar.RetreadThreshold {
 			t.Errorf("%q: re-treads %+v, want one of %s", c.claim, got, c.of)
 			continue
 		}
@@ -154,7 +156,7 @@ func TestRetreadsCaught(t *testing.T) {
 }
 
 func TestStallDemo(t *testing.T) {
-	testshared.Need(t, fixtureDir)
+	testutil.Need(t, fixtureDir)
 	_, g := loadDerived(t, demoDir)
 	last := time.Date(2026, 11, 20, 11, 34, 0, 0, time.UTC) // l-038
 	st := model.CheckStall(g, last, LogFile, last.Add(time.Hour), 0)

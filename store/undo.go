@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"referee/model"
+	"referee/model/pyjson"
 	"referee/skill"
 )
 
@@ -168,7 +169,7 @@ func (t *tx) undo(changeID string) error {
 		if err != nil {
 			return inputf("undo: the backup of %s in %s/%s is unusable: %v", id, HistoryDir, changeID, err)
 		}
-		doc, _ := model.Parse(backup)
+		doc, _ := pyjson.Parse(backup)
 		if slices.Contains(target.Deleted, id) {
 			// An object an undo removed: undoing that undo brings it back.
 			o, err := t.object(id)
@@ -196,7 +197,7 @@ func (t *tx) undo(changeID string) error {
 			t.deleted = append(t.deleted, id)
 		}
 	}
-	t.extra = append(t.extra, model.M("reverts", model.Str(changeID)))
+	t.extra = append(t.extra, pyjson.M("reverts", pyjson.Str(changeID)))
 	return nil
 }
 
@@ -214,8 +215,8 @@ func (t *tx) unchangedSince(target model.LogEntry) error {
 			continue
 		}
 		var want string
-		if versions != nil && versions.Kind == model.Object {
-			if v, ok := versions.Get(id); ok && v.Kind == model.String {
+		if versions != nil && versions.Kind == pyjson.Object {
+			if v, ok := versions.Get(id); ok && v.Kind == pyjson.String {
 				want = v.Str
 			}
 		}

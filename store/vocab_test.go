@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"referee/model"
+	"referee/model/pyjson"
 	"referee/skill"
 )
 
@@ -26,18 +27,18 @@ func p013Folder(t testing.TB, n, pad int, files bool) string {
 		write(t, dir, rel, data)
 	}
 	stmt := func(id, status string) string {
-		return string(model.EncodeIndent(model.NewStatement(id, "normal", []string{"c " + id}, []string{}, status)))
+		return string(pyjson.EncodeIndent(model.NewStatement(id, "normal", []string{"c " + id}, []string{}, status)))
 	}
 	put("statement/s-001.json", stmt("s-001", "awaiting_verification"))
 	prob := model.NewProblem("p-001", []string{}, []string{"o"}, "unresolved", "", "")
-	put("problem/p-001.json", string(model.EncodeIndent(prob)))
+	put("problem/p-001.json", string(pyjson.EncodeIndent(prob)))
 	var log strings.Builder
 	fmt.Fprintf(&log, `{"l-001": {"creation": ["s-001", "p-001"], "modification": []}, "current": ["p-001", "s-001", "e-000"]}`+"\n")
 	for i := 2; i <= n+1; i++ {
 		sid, lid := fmt.Sprintf("s-%03d", i), fmt.Sprintf("l-%03d", i)
 		if files {
 			put("statement/"+sid+".json", stmt(sid, "pending"))
-			put("history/"+lid+"/p-001.json", string(model.EncodeIndent(prob)))
+			put("history/"+lid+"/p-001.json", string(pyjson.EncodeIndent(prob)))
 		}
 		fmt.Fprintf(&log, `{"%s": {"creation": ["%s"], "modification": ["p-001"]}, "current": ["p-001", "%s", "e-000"], "note": "%s"}`+"\n",
 			lid, sid, sid, strings.Repeat("x", pad))
@@ -65,7 +66,7 @@ func TestFolderVocabLooksBeyondTheLast50Changes(t *testing.T) {
 // The newest batch of changes that tells decides, however the older ones would vote.
 func TestFolderVocabNewestBatchDecides(t *testing.T) {
 	dir := p013Folder(t, 100, 0, true)
-	write(t, dir, "statement/s-101.json", string(model.EncodeIndent(model.NewStatement("s-101", "normal", []string{"c"}, []string{}, "validating"))))
+	write(t, dir, "statement/s-101.json", string(pyjson.EncodeIndent(model.NewStatement("s-101", "normal", []string{"c"}, []string{}, "validating"))))
 	if v := folderVocab(dir); v != model.P014 {
 		t.Errorf("folderVocab = %v, want P014 (s-101 is validating)", v)
 	}

@@ -7,6 +7,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"referee/agents"
 	"referee/model"
 	"referee/skill"
 	"referee/store"
@@ -110,18 +111,18 @@ func (p fakePresent) presentGraph() *model.Graph       { return p.g }
 func (p fakePresent) transcripts() (time.Time, string) { return p.line, "agent-check" }
 
 func TestRunsComponent(t *testing.T) {
-	r := newRuns(t.TempDir(), "contents", store.RunsOptions{}, time.Minute, fakePresent{})
+	r := newRuns(t.TempDir(), "contents", agents.RunsOptions{}, time.Minute, fakePresent{})
 	if r.after != time.Minute || r.where != ".claude/ next to contents/" {
 		t.Fatalf("after %v, where %q", r.after, r.where)
 	}
-	run := store.AgentRun{Path: "a.json", SessionID: "one", SessionMessageCount: 5}
-	cmd, out := r.Update(testCommon(), runsMsg{runs: []store.AgentRun{run}, tick: true})
+	run := agents.AgentRun{Path: "a.json", SessionID: "one", SessionMessageCount: 5}
+	cmd, out := r.Update(testCommon(), runsMsg{runs: []agents.AgentRun{run}, tick: true})
 	if cmd == nil || out != (paneChangedMsg{side: sideRuns}) || !r.read || !r.armed || len(r.list) != 1 {
 		t.Fatalf("first reading: cmd %v, out %#v, read %v armed %v", cmd != nil, out, r.read, r.armed)
 	}
 	// Not part of the polling loop: no tick; a new session in the same file is a handoff.
 	run.SessionID = "two"
-	cmd, _ = r.Update(testCommon(), runsMsg{runs: []store.AgentRun{run}})
+	cmd, _ = r.Update(testCommon(), runsMsg{runs: []agents.AgentRun{run}})
 	if cmd != nil || !r.handoff["a.json"] {
 		t.Fatalf("second reading: cmd %v, handoff %v", cmd != nil, r.handoff)
 	}
@@ -129,7 +130,7 @@ func TestRunsComponent(t *testing.T) {
 	if r.Stalled() || r.Status(testCommon()) != nil {
 		t.Fatalf("stalled without a graph: %+v", r.stall)
 	}
-	if off := newRuns(t.TempDir(), "c", store.RunsOptions{}, -1, fakePresent{}); off.Stalled() || off.after >= 0 {
+	if off := newRuns(t.TempDir(), "c", agents.RunsOptions{}, -1, fakePresent{}); off.Stalled() || off.after >= 0 {
 		t.Fatal("a negative StallAfter does not turn the alarm off")
 	}
 }

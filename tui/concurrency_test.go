@@ -15,6 +15,7 @@ import (
 	"github.com/charmbracelet/colorprofile"
 	"github.com/charmbracelet/x/exp/teatest/v2"
 
+	"referee/internal/testutil"
 	"referee/store"
 	"referee/views/vtcells"
 )
@@ -29,7 +30,7 @@ func TestWorkbenchAndCLIProcessesTogether(t *testing.T) {
 	if out, err := exec.Command("go", "build", "-o", bin, "referee/cmd/referee").CombinedOutput(); err != nil {
 		t.Fatalf("go build: %v\n%s", err, out)
 	}
-	dir := copyDir(t, "testdata/demo")
+	dir := testutil.Demo(t)
 	before, err := store.Load(dir)
 	if err != nil {
 		t.Fatal(err)

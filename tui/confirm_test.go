@@ -7,6 +7,8 @@ import (
 	"testing"
 
 	tea "charm.land/bubbletea/v2"
+
+	"referee/internal/testutil"
 )
 
 // TestConflictKeepsTheDraft: R's form is filled in, the agent writes s-014 before y;
@@ -120,7 +122,7 @@ func quits(cmd tea.Cmd) bool {
 // the window title (nor the status line) raw.
 func TestWindowTitleIsSanitised(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "x\x1b]52;c;ZXZpbA==\x07y")
-	if err := os.Rename(copyDir(t, "testdata/demo"), dir); err != nil {
+	if err := os.Rename(testutil.Demo(t), dir); err != nil {
 		t.Fatal(err)
 	}
 	m := openTestModel(t, dir, 120, 40)

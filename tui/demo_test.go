@@ -5,18 +5,20 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"referee/internal/testutil"
 )
 
 // TestDemoOpensAScratchCopy: the bundled demo is recognised by its marker and worked on
 // in a scratch copy, said on screen; a change there leaves the checkout as it is.
 func TestDemoOpensAScratchCopy(t *testing.T) {
-	if !IsDemo("../contents") {
+	if !IsDemo(testutil.DemoDir()) {
 		t.Fatalf("../contents lacks %s: the bundled demo would be opened in place", DemoMarker)
 	}
-	if IsDemo("testdata/demo") {
+	if IsDemo(testutil.Demo(t)) {
 		t.Fatal("a folder without the marker counts as the demo")
 	}
-	demo := copyDir(t, "../contents") // stands for the checkout
+	demo := testutil.Copy(t, testutil.DemoDir()) // stands for the checkout
 	scratch, err := ScratchCopy(demo)
 	if err != nil {
 		t.Fatal(err)

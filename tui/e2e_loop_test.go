@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"referee/internal/testutil"
 	"referee/model"
 )
 
@@ -27,7 +28,7 @@ func TestEndToEndReviewLoop(t *testing.T) {
 	if out, err := exec.Command("go", "build", "-o", bin, "referee/cmd/referee").CombinedOutput(); err != nil {
 		t.Fatalf("go build: %v\n%s", err, out)
 	}
-	dir := copyDir(t, "testdata/demo")
+	dir := testutil.Demo(t)
 	cmd := exec.Command(bin, "--contents", dir, "--theme", "dark")
 	cmd.Env = append(os.Environ(), "TERM=xterm-256color", "REFEREE_ACTOR=", "NO_COLOR=")
 	vt := startVT(t, cmd, 120, 40)
@@ -107,7 +108,7 @@ func TestEndToEndDemoIsAScratchCopy(t *testing.T) {
 	if out, err := exec.Command("go", "build", "-o", bin, "referee/cmd/referee").CombinedOutput(); err != nil {
 		t.Fatalf("go build: %v\n%s", err, out)
 	}
-	demo := copyDir(t, "../contents")
+	demo := testutil.Copy(t, testutil.DemoDir())
 	before := readFile(t, filepath.Join(demo, "statement/s-014.json"))
 	cmd := exec.Command(bin, "--contents", demo, "--theme", "dark")
 	cmd.Env = append(os.Environ(), "TERM=xterm-256color", "REFEREE_ACTOR=", "NO_COLOR=")

@@ -13,6 +13,7 @@ import (
 	"github.com/creack/pty"
 	"github.com/hinshun/vt10x"
 
+	"referee/internal/testutil"
 	"referee/model"
 )
 
@@ -107,7 +108,7 @@ func TestEndToEnd(t *testing.T) {
 	if out, err := build.CombinedOutput(); err != nil {
 		t.Fatalf("go build: %v\n%s", err, out)
 	}
-	dir := copyDir(t, "testdata/demo")
+	dir := testutil.Demo(t)
 	cmd := exec.Command(bin, "--contents", dir, "--theme", "dark")
 	cmd.Env = append(os.Environ(), "TERM=xterm-256color", "REFEREE_ACTOR=", "NO_COLOR=")
 	vt := startVT(t, cmd, 120, 40)

@@ -10,17 +10,9 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
-	"referee/internal/benchfolder"
-	"referee/internal/testshared"
+	"referee/internal/testutil"
 	"referee/themes"
 )
-
-// copyDir copies a folder tree (the fixtures are read-only: tests change a copy).
-func copyDir(t testing.TB, src string) string {
-	t.Helper()
-	testshared.Need(t, src)
-	return benchfolder.Copy(t, src)
-}
 
 var fixedNow = time.Date(2026, 11, 21, 9, 0, 0, 0, time.UTC)
 
@@ -28,7 +20,7 @@ var fixedNow = time.Date(2026, 11, 21, 9, 0, 0, 0, time.UTC)
 // fixed clock and synchronous markdown rendering.
 func newTestModel(t testing.TB, w, h int) (*Model, string) {
 	t.Helper()
-	dir := copyDir(t, "testdata/demo")
+	dir := testutil.Demo(t)
 	return openTestModel(t, dir, w, h), dir
 }
 
@@ -213,7 +205,7 @@ func selectedID(m *Model) string {
 
 func readFile(t testing.TB, p string) string {
 	t.Helper()
-	testshared.Need(t, p)
+	testutil.Need(t, p)
 	data, err := os.ReadFile(p)
 	if err != nil {
 		t.Fatal(err)

@@ -10,12 +10,14 @@ import (
 	"testing"
 
 	"github.com/charmbracelet/x/ansi"
+
+	"referee/internal/testutil"
 )
 
 // A long proof is read from its file when its statement is first shown; a fault in it is
 // shown in the detail pane, in place of the proof, and nothing else breaks.
 func TestAProofThatCannotBeReadIsSaidSo(t *testing.T) {
-	dir := copyDir(t, "testdata/demo")
+	dir := testutil.Demo(t)
 	path := filepath.Join(dir, "statement", "s-015.json")
 	data, err := os.ReadFile(path)
 	if err != nil {
@@ -46,7 +48,7 @@ func TestAProofThatCannotBeReadIsSaidSo(t *testing.T) {
 // Paused, the view keeps the snapshot it had: a proof whose file changed since is not
 // mixed in, and the pane says how to see it.
 func TestAProofChangedWhilePausedIsNotMixedIn(t *testing.T) {
-	dir := copyDir(t, "testdata/demo")
+	dir := testutil.Demo(t)
 	m := openTestModel(t, dir, 160, 40)
 	keys(t, m, "p")
 	path := filepath.Join(dir, "statement", "s-016.json")

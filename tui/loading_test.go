@@ -9,6 +9,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
+	"referee/internal/testutil"
 	"referee/store"
 )
 
@@ -28,7 +29,7 @@ func screenLine(t *testing.T, m *Model, contains string) string {
 // New returns before reading the objects; the frame says the folder is loading and
 // which keys work; the loaded frame is the very one a synchronous load shows.
 func TestStreamedLoadShowsProgressThenTheSameTree(t *testing.T) {
-	dir := copyDir(t, "testdata/demo")
+	dir := testutil.Demo(t)
 	m := openModel(t, dir, Options{NoWatch: true}, 200, 40)
 	if m.shown.snap != nil || m.shown.forest != nil {
 		t.Fatal("New read the folder")
@@ -64,7 +65,7 @@ func TestStreamedLoadShowsProgressThenTheSameTree(t *testing.T) {
 	if m.feed.loading != nil || m.shown.snap == nil {
 		t.Fatal("the snapshot was not taken")
 	}
-	want := openTestModel(t, copyDir(t, "testdata/demo"), 200, 40)
+	want := openTestModel(t, testutil.Demo(t), 200, 40)
 	if got, exp := ansi.Strip(m.Render()), ansi.Strip(want.Render()); got != exp {
 		t.Fatalf("streamed load shows\n%s\nsynchronous load shows\n%s", got, exp)
 	}
@@ -75,7 +76,7 @@ func TestStreamedLoadShowsProgressThenTheSameTree(t *testing.T) {
 
 // While loading, q quits and ? opens help; the keys that need the tree say so.
 func TestKeysWhileLoading(t *testing.T) {
-	m := openModel(t, copyDir(t, "testdata/demo"), Options{NoWatch: true}, 120, 40)
+	m := openModel(t, testutil.Demo(t), Options{NoWatch: true}, 120, 40)
 	for _, k := range []string{"j", "C", ":", "tab", "/"} {
 		send(t, m, keyMsg(k))
 		if want := "still loading contents/: " + k + " waits for the tree (q quits, ? help)"; m.status.message != want {
@@ -135,7 +136,7 @@ func TestNewFailsOnAnUnusableFolder(t *testing.T) {
 // A folder that goes away between New and the load: the frame says why it cannot be
 // read; a change in the folder (it is back) reads it again.
 func TestLoadErrorIsShownAndRetried(t *testing.T) {
-	t.Chdir(filepath.Dir(copyDir(t, "testdata/demo")))
+	t.Chdir(filepath.Dir(testutil.Demo(t)))
 	dir := "contents" // relative: the error fits the pane
 	m := openModel(t, dir, Options{NoWatch: true}, 120, 40)
 	moved := dir + ".away"
@@ -170,7 +171,7 @@ func TestLoadErrorIsShownAndRetried(t *testing.T) {
 // before the snapshot reached the UI is applied to it (the listen chain starts from the
 // loaded snapshot).
 func TestChangeDuringTheLoadIsApplied(t *testing.T) {
-	dir := copyDir(t, "testdata/demo")
+	dir := testutil.Demo(t)
 	m := openModel(t, dir, Options{}, 120, 40)
 	msg := m.loader().loadCmd()().(loadedMsg)
 	if msg.feed == nil {

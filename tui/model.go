@@ -29,11 +29,11 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
+	"referee/agents"
 	"referee/cells"
 	"referee/live"
 	"referee/mathtext"
 	"referee/model"
-	"referee/sessions"
 	"referee/store"
 	"referee/themes"
 	"referee/tui/common"
@@ -62,10 +62,10 @@ type Options struct {
 	StallAfter time.Duration
 	// Runs says where the agents' state files are; default: every JSON state file
 	// under .claude/ next to the contents folder.
-	Runs store.RunsOptions
+	Runs agents.RunsOptions
 	// Sessions, when set, follows the agents' Claude Code sessions (runs pane, activity,
 	// the text behind issues; the stall alarm hears them too).
-	Sessions *sessions.Options
+	Sessions *agents.Options
 	// DemoOf is the bundled demo folder that dir is a scratch copy of (Run makes it):
 	// the status line says so, and that the checkout is untouched.
 	DemoOf string

@@ -11,8 +11,10 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
+	"referee/internal/testutil"
 	"referee/live"
 	"referee/model"
+	"referee/model/pyjson"
 	"referee/skill"
 	"referee/store"
 	"referee/tui/common"
@@ -262,7 +264,7 @@ func TestConfirmWithYWritesWhatAgentCheckWrites(t *testing.T) {
 	m, dir := newTestModel(t, 120, 40)
 	keys(t, m, "n", "C", "enter", "y")
 	data := readFile(t, filepath.Join(dir, "statement/s-014.json"))
-	doc, err := model.Parse([]byte(data))
+	doc, err := pyjson.Parse([]byte(data))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -303,9 +305,9 @@ func TestConfirmWithYWritesWhatAgentCheckWrites(t *testing.T) {
 	}
 }
 
-func mustParse(t testing.TB, s string) model.Value {
+func mustParse(t testing.TB, s string) pyjson.Value {
 	t.Helper()
-	v, err := model.Parse([]byte(s))
+	v, err := pyjson.Parse([]byte(s))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -539,7 +541,7 @@ func TestPauseCountsAndAppliesOnResume(t *testing.T) {
 }
 
 func TestSanitisedText(t *testing.T) {
-	dir := copyDir(t, "testdata/demo")
+	dir := testutil.Demo(t)
 	p := filepath.Join(dir, "statement/s-014.json")
 	evil := strings.Replace(readFile(t, p), `"For every integer`, `"\u001b]52;c;ZXZpbA==\u0007\u001b[2JFor every integer`, 1)
 	if err := os.WriteFile(p, []byte(evil), 0o644); err != nil {
@@ -557,7 +559,7 @@ func TestSanitisedText(t *testing.T) {
 }
 
 func TestBadDataDoesNotCrash(t *testing.T) {
-	dir := copyDir(t, "testdata/demo")
+	dir := testutil.Demo(t)
 	w := func(rel, s string) {
 		if err := os.WriteFile(filepath.Join(dir, rel), []byte(s), 0o644); err != nil {
 			t.Fatal(err)

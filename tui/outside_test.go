@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"referee/internal/testutil"
 	"referee/skill"
 	"referee/store"
 )
@@ -14,7 +15,7 @@ import (
 // the version it wrote) is shown as what it is in time travel: the status line of that
 // change says the object changed outside the log, instead of crediting the edit to it.
 func TestTravelSaysWhatChangedOutsideTheLog(t *testing.T) {
-	dir := copyDir(t, "testdata/demo")
+	dir := testutil.Demo(t)
 	sk, _ := skill.Lookup("abandon")
 	res, err := store.Run(dir, sk, skill.Args{"statement_id": "s-017", "reason": "out of scope"}, store.Options{Actor: "human"})
 	if err != nil {

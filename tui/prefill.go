@@ -10,7 +10,7 @@ import (
 	"referee/tui/dialog"
 )
 
-// A skill's form is made from the registry (store.Skill.Params, Form.fieldFor); what
+// A skill's form is made from the registry (skill.Skill.Params, Form.fieldFor); what
 // the workbench knows beyond the registry sits here, beside the skill: what the form
 // says first, the values it starts with (the sentence under the cursor, the first open
 // issue, the claim as it is), the parameters the workbench fills itself, and the hook

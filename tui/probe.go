@@ -5,10 +5,10 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"referee/agents"
 	"referee/live"
 	"referee/mathtext"
 	"referee/model"
-	"referee/sessions"
 	"referee/views"
 )
 
@@ -30,7 +30,7 @@ type ProbeOptions struct {
 	// program draws.
 	Extras bool
 	// Sessions follows the agents' Claude Code sessions (Options.Sessions).
-	Sessions *sessions.Options
+	Sessions *agents.Options
 	// SyncRender renders proof markdown in Update (what a measurement must notice).
 	SyncRender bool
 }

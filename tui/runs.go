@@ -6,8 +6,8 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"referee/agents"
 	"referee/model"
-	"referee/store"
 	"referee/tui/common"
 	"referee/views"
 )
@@ -24,11 +24,11 @@ const runsEvery = 2 * time.Second
 type Runs struct {
 	dir     string
 	where   string // where the state files are looked for, in the pane's words
-	opts    store.RunsOptions
+	opts    agents.RunsOptions
 	after   time.Duration // the alarm's threshold; negative: off
 	present presentSource
 
-	list    []store.AgentRun
+	list    []agents.AgentRun
 	handoff map[string]bool
 	err     string
 	read    bool
@@ -48,7 +48,7 @@ type presentSource interface {
 }
 
 type runsMsg struct {
-	runs []store.AgentRun
+	runs []agents.AgentRun
 	err  error
 	last time.Time
 	what string
@@ -63,16 +63,16 @@ type stallCheckMsg struct{ run bool }
 
 // newRuns follows the runs of the contents folder dir (named name); after is
 // Options.StallAfter (0: model.DefaultStallAfter, negative: no alarm).
-func newRuns(dir, name string, opts store.RunsOptions, after time.Duration, present presentSource) *Runs {
+func newRuns(dir, name string, opts agents.RunsOptions, after time.Duration, present presentSource) *Runs {
 	if after == 0 {
 		after = model.DefaultStallAfter
 	}
-	where := filepath.ToSlash(store.RunsDir) + "/ next to " + name + "/"
+	where := filepath.ToSlash(agents.RunsDir) + "/ next to " + name + "/"
 	switch {
 	case opts.Glob != "":
 		where = opts.Glob
 	case opts.Base != "":
-		where = filepath.Join(opts.Base, store.RunsDir)
+		where = filepath.Join(opts.Base, agents.RunsDir)
 	}
 	return &Runs{dir: dir, where: where, opts: opts, after: after, present: present}
 }
@@ -82,8 +82,8 @@ func newRuns(dir, name string, opts store.RunsOptions, after time.Duration, pres
 func (r *Runs) Poll(tick bool) tea.Cmd {
 	dir, opts := r.dir, r.opts
 	return func() tea.Msg {
-		runs, err := store.FindRuns(dir, opts)
-		last, what := store.LastActivity(dir, runs)
+		runs, err := agents.FindRuns(dir, opts)
+		last, what := agents.LastActivity(dir, runs)
 		return runsMsg{runs: runs, err: err, last: last, what: what, tick: tick}
 	}
 }
@@ -100,13 +100,13 @@ func (r *Runs) Update(com common.Common, msg tea.Msg) (tea.Cmd, tea.Msg) {
 		r.check(com.Now())
 		return nil, nil
 	case runsMsg:
-		prev := map[string]store.AgentRun{}
+		prev := map[string]agents.AgentRun{}
 		for _, run := range r.list {
 			prev[run.Path] = run
 		}
 		r.handoff = map[string]bool{}
 		for _, run := range msg.runs {
-			if p, ok := prev[run.Path]; ok && store.Handoff(p, run) {
+			if p, ok := prev[run.Path]; ok && agents.Handoff(p, run) {
 				r.handoff[run.Path] = true
 			}
 		}

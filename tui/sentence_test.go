@@ -14,6 +14,7 @@ import (
 	"github.com/charmbracelet/colorprofile"
 	"github.com/charmbracelet/x/exp/teatest/v2"
 
+	"referee/internal/testutil"
 	"referee/mathtext"
 	"referee/model"
 	"referee/views"
@@ -67,7 +68,7 @@ func TestSentenceMarksReachTheTerminal(t *testing.T) {
 	}{{"dark", colorprofile.ANSI}, {"none", colorprofile.Ascii}} {
 		t.Run(c.theme, func(t *testing.T) {
 			const w, h = 120, 40
-			m, err := New(copyDir(t, "testdata/demo"), Options{Theme: c.theme, NoWatch: true, SyncLoad: true})
+			m, err := New(testutil.Demo(t), Options{Theme: c.theme, NoWatch: true, SyncLoad: true})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -115,7 +116,7 @@ func TestSentenceMarksReachTheTerminal(t *testing.T) {
 
 func readStatementProof(t *testing.T, id string) string {
 	t.Helper()
-	st := model.StatementFrom(mustParse(t, readFile(t, filepath.Join("testdata/demo/statement", id+".json"))))
+	st := model.StatementFrom(mustParse(t, readFile(t, filepath.Join(testutil.DemoDir(), "statement", id+".json"))))
 	return st.Proof.Full
 }
 
@@ -160,7 +161,7 @@ func TestSentenceCursorDoesNotRenderAgain(t *testing.T) {
 // pane is too narrow for one line.
 func TestThreadSaysWhenFoundByNumber(t *testing.T) {
 	for _, w := range []int{120, 80} {
-		dir := copyDir(t, "testdata/demo")
+		dir := testutil.Demo(t)
 		p := filepath.Join(dir, "statement/s-015.json")
 		data := readFile(t, p)
 		quote := `'Hence $\\sum_{k=1}^n k^3 = m^2$ is a perfect square.'`

@@ -7,8 +7,8 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"referee/agents"
 	"referee/model"
-	"referee/sessions"
 	"referee/tui/common"
 	"referee/views"
 )
@@ -30,30 +30,30 @@ const sessionsQuiet = 5 * time.Second
 // behind each statement's issues, responses and verdicts. It reads the log of the
 // snapshot shown through the shownSource it is given.
 type Sessions struct {
-	opts  *sessions.Options // nil: not followed
+	opts  *agents.Options // nil: not followed
 	shown shownSource
 
-	w       *sessions.Watcher // only ever used inside the watching command
-	rep     sessions.Report
+	w       *agents.Watcher // only ever used inside the watching command
+	rep     agents.Report
 	read    bool
-	atts    map[string]sessions.Attribution // by change ID
-	why     map[string]views.WhyNotes       // by statement ID
-	attOf   [2]int                          // calls and log length the attribution is of
+	atts    map[string]agents.Attribution // by change ID
+	why     map[string]views.WhyNotes     // by statement ID
+	attOf   [2]int                        // calls and log length the attribution is of
 	attBusy bool
 	whyOpen bool // the detail shows the agents' text unfolded
 }
 
-func newSessions(opts *sessions.Options, shown shownSource) *Sessions {
+func newSessions(opts *agents.Options, shown shownSource) *Sessions {
 	return &Sessions{opts: opts, shown: shown}
 }
 
 type sessionsMsg struct {
-	w   *sessions.Watcher
-	rep sessions.Report
+	w   *agents.Watcher
+	rep agents.Report
 }
 
 type attributionMsg struct {
-	atts  map[string]sessions.Attribution
+	atts  map[string]agents.Attribution
 	why   map[string]views.WhyNotes
 	attOf [2]int
 }
@@ -67,7 +67,7 @@ type attributedMsg struct{}
 
 // Watch polls the transcripts until something new arrives (or sessionsQuiet passes)
 // and returns the report. w is nil the first time.
-func (s *Sessions) Watch(w *sessions.Watcher) tea.Cmd {
+func (s *Sessions) Watch(w *agents.Watcher) tea.Cmd {
 	if s.opts == nil {
 		return nil
 	}
@@ -75,7 +75,7 @@ func (s *Sessions) Watch(w *sessions.Watcher) tea.Cmd {
 	return func() tea.Msg {
 		first := w == nil
 		if first {
-			w = sessions.New(opts)
+			w = agents.New(opts)
 		}
 		start := time.Now()
 		for {
@@ -115,8 +115,8 @@ func (s *Sessions) attribute() tea.Cmd {
 	}
 	s.attBusy = true
 	return func() tea.Msg {
-		by := map[string]sessions.Attribution{}
-		for _, a := range sessions.Attribute(log, calls, 0) {
+		by := map[string]agents.Attribution{}
+		for _, a := range agents.Attribute(log, calls, 0) {
 			if a.Call != nil {
 				by[a.Change] = a
 			}
@@ -135,7 +135,7 @@ func (s *Sessions) Agents() map[string]string {
 }
 
 // watchSessions is the sessions' Watch (measurements call it).
-func (m supervisor) watchSessions(w *sessions.Watcher) tea.Cmd { return m.bg.sess.Watch(w) }
+func (m supervisor) watchSessions(w *agents.Watcher) tea.Cmd { return m.bg.sess.Watch(w) }
 
 // onSessionsRead lets the stall alarm and the runs pane hear a report of the
 // transcripts.
@@ -156,7 +156,7 @@ func (m supervisor) onAttributed() tea.Cmd {
 	return m.reader().rebuildDetail()
 }
 
-func agentLabel(c *sessions.CallView) string {
+func agentLabel(c *agents.CallView) string {
 	if c.AgentID != "" {
 		return c.Role + " " + c.AgentID
 	}
@@ -177,7 +177,7 @@ func (s *Sessions) Why(id string) views.WhyNotes { return s.why[id] }
 // whyIndex finds, for every statement, the texts behind its issues, responses and
 // verdicts: the n-th rejection of the statement wrote its issue #n, the n-th answering
 // change its response #n.
-func whyIndex(log []model.LogEntry, atts map[string]sessions.Attribution) map[string]views.WhyNotes {
+func whyIndex(log []model.LogEntry, atts map[string]agents.Attribution) map[string]views.WhyNotes {
 	out := map[string]views.WhyNotes{}
 	type count struct{ issues, responses int }
 	counts := map[string]*count{}
@@ -199,7 +199,7 @@ func whyIndex(log []model.LogEntry, atts map[string]sessions.Attribution) map[st
 }
 
 // whyStep counts one change of a statement and notes its text when it has one.
-func whyStep(e model.LogEntry, atts map[string]sessions.Attribution, issues, responses *int, n *views.WhyNotes) {
+func whyStep(e model.LogEntry, atts map[string]agents.Attribution, issues, responses *int, n *views.WhyNotes) {
 	a, ok := atts[e.ID]
 	skill := e.Skill
 	if ok && skill == "" {
@@ -238,8 +238,8 @@ func whyStep(e model.LogEntry, atts map[string]sessions.Attribution, issues, res
 // Rows are the runs pane's rows of the session agents.
 func (s *Sessions) Rows() []views.AgentRow {
 	var rows []views.AgentRow
-	var add func(v sessions.View, depth int)
-	add = func(v sessions.View, depth int) {
+	var add func(v agents.View, depth int)
+	add = func(v agents.View, depth int) {
 		id := v.AgentID
 		if id == "" {
 			id = shortSession(v.SessionID)
@@ -266,8 +266,8 @@ func (s *Sessions) Rows() []views.AgentRow {
 		// they cost, not agents of the run.
 		for _, h := range []struct {
 			role string
-			sp   *sessions.Spend
-		}{{sessions.RoleCompaction, v.Compaction}, {"background", v.Background}} {
+			sp   *agents.Spend
+		}{{agents.RoleCompaction, v.Compaction}, {"background", v.Background}} {
 			if h.sp == nil {
 				continue
 			}

@@ -6,19 +6,20 @@ import (
 	"strings"
 	"testing"
 
-	"referee/sessions"
+	"referee/agents"
+	"referee/internal/testutil"
 )
 
-// The demo run with the transcripts the sessions package wrote for it.
+// The demo run with the transcripts the agents package wrote for it.
 func sessionsModel(t *testing.T) *Model {
 	t.Helper()
-	claude, err := filepath.Abs("../sessions/testdata/claude")
+	claude, err := filepath.Abs(filepath.Join(testutil.Root(), "agents/testdata/claude"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	dir := copyDir(t, "../contents")
+	dir := testutil.Copy(t, testutil.DemoDir())
 	m := openModel(t, dir, Options{NoWatch: true, SyncLoad: true,
-		Sessions: &sessions.Options{ClaudeDir: claude, Project: "/work/mra-demo"}}, 160, 60)
+		Sessions: &agents.Options{ClaudeDir: claude, Project: "/work/mra-demo"}}, 160, 60)
 	runCmds(t, m, m.supervisor().watchSessions(nil))
 	if !m.bg.sess.read || len(m.bg.sess.atts) != 35 {
 		t.Fatalf("read %v, %d changes attributed", m.bg.sess.read, len(m.bg.sess.atts))

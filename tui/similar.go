@@ -6,6 +6,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"referee/model"
+	"referee/model/similar"
 	"referee/tui/common"
 )
 
@@ -18,7 +19,7 @@ type Similar struct {
 	shown shownSource
 	// found is the similar statements of each statement, for the claims of of at
 	// claims; busy, those being found.
-	found  map[string][]model.Match
+	found  map[string][]similar.Match
 	of     *similarity
 	claims uint64
 	busy   map[string]bool
@@ -34,7 +35,7 @@ type similarMsg struct {
 	sim     *similarity
 	claims  uint64
 	id      string
-	matches []model.Match
+	matches []similar.Match
 }
 
 // similarFoundMsg says the similar statements of id were found.
@@ -44,12 +45,12 @@ func newSimilar(shown shownSource) *Similar { return &Similar{shown: shown} }
 
 // To is the similar statements of id when known for the extras ex; otherwise it starts
 // finding them (similarFoundMsg says when they are found).
-func (s *Similar) To(ex *extras, id string) ([]model.Match, tea.Cmd) {
+func (s *Similar) To(ex *extras, id string) ([]similar.Match, tea.Cmd) {
 	if ex == nil || ex.snap.Statements.Get(id) == nil {
 		return nil, nil
 	}
 	if s.of != ex.sim || s.claims != ex.claims {
-		s.of, s.claims, s.found = ex.sim, ex.claims, map[string][]model.Match{}
+		s.of, s.claims, s.found = ex.sim, ex.claims, map[string][]similar.Match{}
 		s.busy = map[string]bool{}
 	}
 	if found, ok := s.found[id]; ok {
@@ -78,7 +79,7 @@ func (s *Similar) Update(_ common.Common, msg tea.Msg) (tea.Cmd, tea.Msg) {
 	}
 	// A statement the shown snapshot lacks (newer than it) is left out.
 	snap := s.shown.shownSnapshot()
-	matches := slices.DeleteFunc(found.matches, func(x model.Match) bool { return snap.Statements.Get(x.ID) == nil })
+	matches := slices.DeleteFunc(found.matches, func(x similar.Match) bool { return snap.Statements.Get(x.ID) == nil })
 	s.found[found.id] = matches
 	delete(s.busy, found.id)
 	return nil, similarFoundMsg{id: found.id}

@@ -7,6 +7,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"referee/model"
+	"referee/model/similar"
 	"referee/tui/common"
 	"referee/views"
 )
@@ -33,8 +34,8 @@ const (
 type extras struct {
 	snap     *model.Snapshot
 	sim      *similarity
-	claims   uint64                     // sim's count of claim changes when made: similar statements hold while it stays
-	retreads map[string][]model.Retread // by the statement that repeats an older one
+	claims   uint64                       // sim's count of claim changes when made: similar statements hold while it stays
+	retreads map[string][]similar.Retread // by the statement that repeats an older one
 	graves   []model.Grave
 	review   []string
 }
@@ -44,7 +45,7 @@ const similarK = 5
 
 // similarity is one similarity index and its re-treads, the graveyard and the review
 // queue, kept across the snapshots of a run and brought up to date by what changed
-// (model.SimilarityIndex.Update, model.Graves, model.ReviewQueue): a status change
+// (similar.SimilarityIndex.Update, model.Graves, model.ReviewQueue): a status change
 // re-checks the re-treads of that statement and of those that repeat it, a new claim is
 // parsed once, a grave is made again when what it was made from changed; each is built
 // whole once, in the background. It is used only from commands; the mutex lets one at
@@ -52,8 +53,8 @@ const similarK = 5
 // alone.
 type similarity struct {
 	mu       sync.Mutex
-	ix       *model.SimilarityIndex
-	retreads map[string][]model.Retread
+	ix       *similar.SimilarityIndex
+	retreads map[string][]similar.Retread
 	claims   uint64
 
 	graves model.Graves
@@ -68,7 +69,7 @@ type similarity struct {
 func (s *similarity) extras(snap *model.Snapshot, g *model.Graph) *extras {
 	s.mu.Lock()
 	if s.ix == nil {
-		s.ix = model.NewSimilarityIndex(snap)
+		s.ix = similar.NewSimilarityIndex(snap)
 		s.retreads, s.claims = s.ix.RetreadsByID(), s.claims+1
 	} else {
 		changed, claims, rebuilt := s.ix.Update(snap)
@@ -94,7 +95,7 @@ func (s *similarity) extras(snap *model.Snapshot, g *model.Graph) *extras {
 
 // similar is the top similarK statements like id, and the count of claim changes they
 // hold for (off the UI goroutine: a pass over every claim).
-func (s *similarity) similar(id string) ([]model.Match, uint64) {
+func (s *similarity) similar(id string) ([]similar.Match, uint64) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.ix.Similar(id, similarK), s.claims

@@ -14,6 +14,7 @@ import (
 	"github.com/charmbracelet/x/exp/teatest/v2"
 	"github.com/hinshun/vt10x"
 
+	"referee/internal/testutil"
 	"referee/skill"
 	"referee/store"
 )
@@ -34,7 +35,7 @@ func TestGoldenSupervising(t *testing.T) {
 		{"travel-activity", knightsAt, []string{"j", "t", ",", ",", ",", "a"}},
 		{"diff", knightsAt, []string{"j", "t", ",", ",", "d"}},
 		{"retread", func(t *testing.T, w, h int) *Model {
-			dir := copyDir(t, "testdata/demo")
+			dir := testutil.Demo(t)
 			addRetread(t, dir)
 			return openTestModel(t, dir, w, h)
 		}, []string{"/", "s", "-", "0", "1", "8", "enter"}},
@@ -103,7 +104,7 @@ func (v *vtWatch) wait(text string) {
 // TestFlowTimeTravelOnTheFixture: enter time travel on the real run, scrub back to
 // l-003 and see s-007 as it was then (pending, no proof); the present is untouched.
 func TestFlowTimeTravelOnTheFixture(t *testing.T) {
-	tm, vt := startFlow(t, copyDir(t, knights))
+	tm, vt := startFlow(t, testutil.Copy(t, knights))
 	vt.wait("✓ true      s-007")
 	tm.Type("j")
 	vt.wait("s-007 · statement")
@@ -129,7 +130,7 @@ func TestFlowTimeTravelOnTheFixture(t *testing.T) {
 // TestFlowActivityShowsAnOutsideChange: with the activity pane open, a change an
 // agent makes appears at its top.
 func TestFlowActivityShowsAnOutsideChange(t *testing.T) {
-	dir := copyDir(t, "testdata/demo")
+	dir := testutil.Demo(t)
 	tm, vt := startFlow(t, dir)
 	vt.wait("p-001 · problem")
 	tm.Type("a")

@@ -12,7 +12,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
-	"referee/internal/testshared"
+	"referee/internal/testutil"
 	"referee/live"
 	"referee/model"
 	"referee/skill"
@@ -21,11 +21,11 @@ import (
 )
 
 // knights is the real run of the issue (six changes; read-only: tests change a copy).
-var knights = testshared.Path("fixtures/mra-knights/contents")
+var knights = testutil.Path("fixtures/mra-knights/contents")
 
 func openKnights(t *testing.T, w, h int) (*Model, string) {
 	t.Helper()
-	dir := copyDir(t, knights)
+	dir := testutil.Copy(t, knights)
 	return openTestModel(t, dir, w, h), dir
 }
 
@@ -352,7 +352,7 @@ func addRetread(t *testing.T, dir string) {
 }
 
 func TestRetreadsAndSimilarStatements(t *testing.T) {
-	dir := copyDir(t, "testdata/demo")
+	dir := testutil.Demo(t)
 	addRetread(t, dir)
 	m := openTestModel(t, dir, 120, 40)
 	r := m.bg.extras.shown.retreads["s-018"]
@@ -406,7 +406,7 @@ func TestRetreadsAndSimilarStatements(t *testing.T) {
 // TestReviewQueueByWhatItHoldsUp: n goes first to what holds up the most of the root,
 // not to the first in tree order.
 func TestReviewQueueByWhatItHoldsUp(t *testing.T) {
-	dir := copyDir(t, "testdata/demo")
+	dir := testutil.Demo(t)
 	// s-004 (first in tree order, under the solved p-001) waits for a check again: it
 	// holds up nothing, so the queue puts it last.
 	p := filepath.Join(dir, "statement/s-004.json")
@@ -464,7 +464,7 @@ const demoState = `{"session_id": "sess-7f3a\u001b]0;pwned\u0007", "message_coun
 
 func openStalled(t *testing.T, w, h int, after time.Duration) *Model {
 	t.Helper()
-	dir := copyDir(t, "testdata/demo")
+	dir := testutil.Demo(t)
 	stateFile(t, dir, demoState, fixedNow.Add(-70*time.Minute))
 	age(t, dir, fixedNow.Add(-time.Hour))
 	m, err := New(dir, Options{NoWatch: true, Theme: "dark", Actor: "human", Now: func() time.Time { return fixedNow }, StallAfter: after, SyncLoad: true})
@@ -514,7 +514,7 @@ func TestStallAlarmOffAndUnarmed(t *testing.T) {
 		t.Fatalf("an hour idle alarms with StallAfter 2h: %+v", m.runs.stall)
 	}
 	// No state file and nothing changed while open: not armed, whatever the age.
-	dir := copyDir(t, "testdata/demo")
+	dir := testutil.Demo(t)
 	age(t, dir, fixedNow.Add(-time.Hour))
 	m := openTestModel(t, dir, 120, 40)
 	keys(t, m, "r")
@@ -554,7 +554,7 @@ func contains(t *testing.T, where, got string, wants ...string) {
 
 // TestTimeTravelOverAMissingBackup: the next version stands in, and says so.
 func TestTimeTravelOverAMissingBackup(t *testing.T) {
-	dir := copyDir(t, knights)
+	dir := testutil.Copy(t, knights)
 	if err := os.Remove(filepath.Join(dir, "history/l-004/s-007.json")); err != nil {
 		t.Fatal(err)
 	}

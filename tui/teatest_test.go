@@ -10,13 +10,14 @@ import (
 	"github.com/charmbracelet/colorprofile"
 	"github.com/charmbracelet/x/exp/teatest/v2"
 
+	"referee/internal/testutil"
 	"referee/model"
 )
 
 // TestFlowOpenMoveSearchConfirm drives the whole program (with its live watcher)
 // through teatest: open, move, search, C then y on a statement awaiting verification.
 func TestFlowOpenMoveSearchConfirm(t *testing.T) {
-	dir := copyDir(t, "testdata/demo")
+	dir := testutil.Demo(t)
 	m, err := New(dir, Options{Theme: "dark"})
 	if err != nil {
 		t.Fatal(err)

@@ -13,7 +13,9 @@ import (
 	"github.com/charmbracelet/x/ansi"
 	"github.com/charmbracelet/x/exp/teatest/v2"
 
+	"referee/internal/testutil"
 	"referee/model"
+	"referee/model/pyjson"
 )
 
 // hostile holds every kind of sequence an agent's text could carry to take over a
@@ -36,22 +38,22 @@ var hostile = strings.Join([]string{
 // Every string from a file passes through the sanitiser: put the hostile text in every
 // field a reviewer sees, run the real program, and read what reached the terminal.
 func TestNoEscapeFromAFileReachesTheTerminal(t *testing.T) {
-	dir := copyDir(t, "testdata/demo")
+	dir := testutil.Demo(t)
 	p := filepath.Join(dir, "statement", "s-015.json")
-	doc, err := model.Parse([]byte(readFile(t, p)))
+	doc, err := pyjson.Parse([]byte(readFile(t, p)))
 	if err != nil {
 		t.Fatal(err)
 	}
-	evil := model.Str("Claim " + hostile)
-	doc.Set("conclusion", model.Value{Kind: model.Array, Arr: []model.Value{evil}})
-	doc.Set("hypothesis", model.Strs([]string{"(s-005) " + hostile}))
-	doc.Set("progresses", model.Strs([]string{"PROOF: " + hostile}))
+	evil := pyjson.Str("Claim " + hostile)
+	doc.Set("conclusion", pyjson.Value{Kind: pyjson.Array, Arr: []pyjson.Value{evil}})
+	doc.Set("hypothesis", pyjson.Strs([]string{"(s-005) " + hostile}))
+	doc.Set("progresses", pyjson.Strs([]string{"PROOF: " + hostile}))
 	proof, _ := doc.Get("proof")
-	proof.Set("full", model.Str("We start. "+hostile+"\n\nStep 1: Then "+hostile+". QED."))
+	proof.Set("full", pyjson.Str("We start. "+hostile+"\n\nStep 1: Then "+hostile+". QED."))
 	validation, _ := doc.Get("validation")
-	validation.Set("issues", model.Strs([]string{model.FormatIssue(1, 2, hostile, "gap", hostile, hostile)}))
-	validation.Set("responses", model.Strs([]string{model.FormatPatchResponse(1, 1, hostile)}))
-	if err := os.WriteFile(p, model.EncodeIndent(doc), 0o644); err != nil {
+	validation.Set("issues", pyjson.Strs([]string{model.FormatIssue(1, 2, hostile, "gap", hostile, hostile)}))
+	validation.Set("responses", pyjson.Strs([]string{model.FormatPatchResponse(1, 1, hostile)}))
+	if err := os.WriteFile(p, pyjson.EncodeIndent(doc), 0o644); err != nil {
 		t.Fatal(err)
 	}
 

@@ -9,6 +9,7 @@ import (
 
 	"referee/live"
 	"referee/model"
+	"referee/model/pyjson"
 	"referee/store"
 	"referee/tui/common"
 	"referee/views"
@@ -493,8 +494,8 @@ func (t *Travel) DiffView(r live.TreeRow, ok bool) (views.DiffView, tea.Cmd) {
 	}
 }
 
-func docStatus(v model.Value) string {
-	if s, ok := v.Get("status"); ok && s.Kind == model.String {
+func docStatus(v pyjson.Value) string {
+	if s, ok := v.Get("status"); ok && s.Kind == pyjson.String {
 		return s.Str
 	}
 	return ""

@@ -10,7 +10,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"referee/live"
-	"referee/model"
+	"referee/model/similar"
 	"referee/themes"
 	"referee/views"
 )
@@ -46,7 +46,7 @@ type Tree struct {
 	// math is how rows show their claims' math (the m toggle).
 	math mathtext.Mode
 	// retreads marks the statements whose claims repeat an older decided one (≈).
-	retreads map[string][]model.Retread
+	retreads map[string][]similar.Retread
 	// marks are the others' markers by statement (serve: presence.go), and flash the
 	// statements just changed; both set before View.
 	marks map[string]string
@@ -179,7 +179,7 @@ func (t *Tree) Selected() (live.TreeRow, bool) {
 }
 
 // SetRetreads sets the statements marked as re-treads.
-func (t *Tree) SetRetreads(r map[string][]model.Retread) { t.retreads = r }
+func (t *Tree) SetRetreads(r map[string][]similar.Retread) { t.retreads = r }
 
 // Cursor is the selected node's path.
 func (t *Tree) Cursor() string { return t.cursor }

@@ -9,7 +9,8 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"referee/cells"
-	"referee/model"
+	"referee/internal/testutil"
+	"referee/model/pyjson"
 )
 
 // troublesome are the texts whose width the views and a renderer counted differently
@@ -30,19 +31,19 @@ var troublesome = []string{
 // each border character lands on is counted the way the renderer counts.
 func TestBordersStayPutWithTroublesomeText(t *testing.T) {
 	defer cells.SetMethod(cells.Method())
-	dir := copyDir(t, "testdata/demo")
+	dir := testutil.Demo(t)
 	for i, id := range []string{"s-014", "s-015", "s-016", "s-009", "s-011", "s-012"} {
 		p := filepath.Join(dir, "statement", id+".json")
-		doc, err := model.Parse([]byte(readFile(t, p)))
+		doc, err := pyjson.Parse([]byte(readFile(t, p)))
 		if err != nil {
 			t.Fatal(err)
 		}
 		text := troublesome[i%len(troublesome)]
-		doc.Set("conclusion", model.Strs([]string{text + " " + strings.Join(troublesome, " ")}))
+		doc.Set("conclusion", pyjson.Strs([]string{text + " " + strings.Join(troublesome, " ")}))
 		if proof, ok := doc.Get("proof"); ok && id == "s-014" {
-			proof.Set("full", model.Str(strings.Join(troublesome, ". ")+". QED."))
+			proof.Set("full", pyjson.Str(strings.Join(troublesome, ". ")+". QED."))
 		}
-		if err := os.WriteFile(p, model.EncodeIndent(doc), 0o644); err != nil {
+		if err := os.WriteFile(p, pyjson.EncodeIndent(doc), 0o644); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -9,6 +9,7 @@ import (
 	"referee/cells"
 	"referee/mathtext"
 	"referee/model"
+	"referee/model/similar"
 	"referee/themes"
 )
 
@@ -60,8 +61,8 @@ type DetailState struct {
 	// Similar is the statements whose claims are most like this one's, best first;
 	// Retreads the older decided ones it repeats. Both from the snapshot's similarity
 	// index, built off the UI goroutine (nil until it is).
-	Similar  []model.Match
-	Retreads []model.Retread
+	Similar  []similar.Match
+	Retreads []similar.Retread
 	// Why is the text the agents wrote before the skill calls behind this statement's
 	// issues, responses and verdicts, from their session transcripts (sanitised);
 	// folded to a line each unless WhyOpen.
@@ -402,7 +403,7 @@ func StatementDetail(st *themes.Styles, snap *model.Snapshot, g *model.Graph, id
 const detailTextBytes = 64 << 10
 
 // similar writes one similar statement: a followable link with its score and badge.
-func (b *docBuilder) similar(snap *model.Snapshot, g *model.Graph, m model.Match) {
+func (b *docBuilder) similar(snap *model.Snapshot, g *model.Graph, m similar.Match) {
 	info := InfoFor(snap, g, m.ID, nil, b.state.Math)
 	arrow := "→ "
 	if len(b.doc.Links) == b.state.Link {

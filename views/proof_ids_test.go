@@ -12,6 +12,7 @@ import (
 
 	"github.com/charmbracelet/x/ansi"
 
+	"referee/internal/testutil"
 	"referee/mathtext"
 )
 
@@ -66,7 +67,7 @@ func TestIDsNeverSplitOverLines(t *testing.T) {
 	checkIDsWhole(t, "dense", dense, mathtext.Unicode, nil)
 	checkIDsWhole(t, "dense", dense, mathtext.Raw, nil)
 
-	files, err := filepath.Glob("../contents/statement/*.json")
+	files, err := filepath.Glob(filepath.Join(testutil.DemoDir(), "statement/*.json"))
 	if err != nil || len(files) == 0 {
 		t.Fatalf("no demo statements: %v", err)
 	}

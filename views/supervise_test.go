@@ -8,6 +8,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"referee/model"
+	"referee/model/pyjson"
 	"referee/themes"
 )
 
@@ -44,9 +45,9 @@ func TestDiffDocFoldsUnchangedLines(t *testing.T) {
 	}
 	b = append(b, a...)
 	b[6] = "line CHANGED"
-	doc := func(status string, lines []string) model.Value {
-		return model.Obj(model.Member{Key: "status", Value: model.Str(status)},
-			model.Member{Key: "proof", Value: model.Obj(model.Member{Key: "full", Value: model.Str(strings.Join(lines, "\n"))})})
+	doc := func(status string, lines []string) pyjson.Value {
+		return pyjson.Obj(pyjson.Member{Key: "status", Value: pyjson.Str(status)},
+			pyjson.Member{Key: "proof", Value: pyjson.Obj(pyjson.Member{Key: "full", Value: pyjson.Str(strings.Join(lines, "\n"))})})
 	}
 	d := DiffDoc(st, DiffView{ID: "s-007", From: "after l-002", To: "now", FromExists: true, ToExists: true,
 		FromStatus: "pending", ToStatus: "true", Fields: model.DiffObject(doc("pending", a), doc("true", b))}, 60)

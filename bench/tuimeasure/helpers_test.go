@@ -10,11 +10,6 @@ import (
 	"referee/tui"
 )
 
-// demo is the tui tests' demo folder: 17 statements.
-const demo = "../../tui/testdata/demo"
-
-var copyDir = benchfolder.Copy
-
 var benchFolder = benchfolder.Get
 
 var benchProbes sync.Map // dir → *tui.Probe: a 100k folder takes seconds to load

@@ -6,13 +6,14 @@ import (
 	"path/filepath"
 	"testing"
 
+	"referee/internal/testutil"
 	"referee/tui"
 )
 
 // KeypressCase moves the tree cursor one row per key and, when a key does not move it
 // (the bottom), back to the top.
 func TestKeypressCaseMovesDownAndWraps(t *testing.T) {
-	c, err := NewKeypressCase(copyDir(t, demo), 120, 40)
+	c, err := NewKeypressCase(testutil.Demo(t), 120, 40)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -42,7 +43,7 @@ func TestKeypressCaseMovesDownAndWraps(t *testing.T) {
 // temporary file left, the original bytes back every second write), and the workbench
 // shows each: the snapshot has the new version and the statement flashes.
 func TestWriteCaseShowsEachVersion(t *testing.T) {
-	dir := copyDir(t, demo)
+	dir := testutil.Demo(t)
 	c, err := NewWriteCase(dir, 120, 40)
 	if err != nil {
 		t.Fatal(err)

@@ -4,13 +4,15 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"referee/internal/testutil"
 )
 
 // WatchedWriteCase replaces the middle statement's file each time and waits for the
 // watcher: the workbench shows each version (the snapshot has it and it flashes), the
 // listen chain goes on from the snapshot shown, and no temporary file is left.
 func TestWatchedWriteCaseShowsEachVersion(t *testing.T) {
-	dir := copyDir(t, demo)
+	dir := testutil.Demo(t)
 	c, err := NewWatchedWriteCase(dir, 120, 40, 0)
 	if err != nil {
 		t.Fatal(err)

@@ -3,6 +3,8 @@ package tuimeasure
 import (
 	"testing"
 	"time"
+
+	"referee/internal/testutil"
 )
 
 // BenchmarkKeypress100k is one key (j: next row) and the frame it produces, in a
@@ -24,7 +26,7 @@ func BenchmarkKeypress100k(b *testing.B) {
 // the watcher's batch and the next frame (WriteCase, as `referee-bench` measures it).
 // Goal ≤ 50 ms p99.
 func BenchmarkWriteToFrame10k(b *testing.B) {
-	dir := copyDir(b, benchFolder(b, 10_000))
+	dir := testutil.Copy(b, benchFolder(b, 10_000))
 	c, err := newWriteCase(benchProbe(b, dir, 160, 50), dir)
 	if err != nil {
 		b.Fatal(err)

@@ -11,7 +11,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
-	"referee/sessions"
+	"referee/agents"
 	"referee/tui"
 )
 
@@ -45,7 +45,7 @@ func MeasureSessionLine(dir string, mb, n int) (p50, worst time.Duration, err er
 			return 0, 0, err
 		}
 	}
-	p, err := tui.OpenProbe(dir, 160, 50, tui.ProbeOptions{Sessions: &sessions.Options{ClaudeDir: claude, Project: project}})
+	p, err := tui.OpenProbe(dir, 160, 50, tui.ProbeOptions{Sessions: &agents.Options{ClaudeDir: claude, Project: project}})
 	if err != nil {
 		return 0, 0, err
 	}

@@ -2,13 +2,15 @@ package tuimeasure
 
 import (
 	"testing"
+
+	"referee/internal/testutil"
 )
 
 // BenchmarkSessionLineOnScreen times an agent's new transcript line until the runs
 // pane shows it (MeasureSessionLine), on a transcript of 50 MB; p50 and max of b.N
 // lines are reported.
 func BenchmarkSessionLineOnScreen(b *testing.B) {
-	dir := copyDir(b, "../../contents")
+	dir := testutil.Copy(b, testutil.DemoDir())
 	p50, worst, err := MeasureSessionLine(dir, 50, b.N)
 	if err != nil {
 		b.Fatal(err)

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"referee/model"
+	"referee/model/pyjson"
 	"referee/store"
 )
 
@@ -21,14 +22,14 @@ func TestCheckFixture(t *testing.T) {
 }
 
 // editJSON rewrites an object file through the model codec.
-func editJSON(t *testing.T, path string, edit func(doc *model.Value)) {
+func editJSON(t *testing.T, path string, edit func(doc *pyjson.Value)) {
 	t.Helper()
-	doc, err := model.Parse([]byte(readFile(t, path)))
+	doc, err := pyjson.Parse([]byte(readFile(t, path)))
 	if err != nil {
 		t.Fatal(err)
 	}
 	edit(&doc)
-	writeFile(t, path, string(model.EncodeIndent(doc)))
+	writeFile(t, path, string(pyjson.EncodeIndent(doc)))
 }
 
 func TestCheckBrokenFolder(t *testing.T) {
@@ -39,26 +40,26 @@ func TestCheckBrokenFolder(t *testing.T) {
 	// 1. A truncated file (an agent caught mid-write).
 	writeFile(t, p("statement/s-002.json"), readFile(t, p("statement/s-002.json"))[:100])
 	// 2. A file whose id is not its name.
-	editJSON(t, p("statement/s-004.json"), func(d *model.Value) { d.Set("id", model.Str("s-040")) })
+	editJSON(t, p("statement/s-004.json"), func(d *pyjson.Value) { d.Set("id", pyjson.Str("s-040")) })
 	// 3. A field of the wrong shape.
-	editJSON(t, p("statement/s-005.json"), func(d *model.Value) { d.Set("conclusion", model.Str("a lone string")) })
+	editJSON(t, p("statement/s-005.json"), func(d *pyjson.Value) { d.Set("conclusion", pyjson.Str("a lone string")) })
 	// 4. A dangling reference; 5. issue and response numbering; status true with an open issue.
-	editJSON(t, p("statement/s-007.json"), func(d *model.Value) {
+	editJSON(t, p("statement/s-007.json"), func(d *pyjson.Value) {
 		proof, _ := d.Get("proof")
 		ref, _ := proof.Get("ref")
-		ref.Arr = append(ref.Arr, model.Str("s-099"))
+		ref.Arr = append(ref.Arr, pyjson.Str("s-099"))
 		v, _ := d.Get("validation")
-		v.Set("issues", model.Strs([]string{"[Issue #2] Sentence 3: 'x' | Type: gap | Explanation: e | Fix: f"}))
-		v.Set("responses", model.Strs([]string{"[Response #1] Fixes Issue #5 | Type: patch | Change: c"}))
+		v.Set("issues", pyjson.Strs([]string{"[Issue #2] Sentence 3: 'x' | Type: gap | Explanation: e | Fix: f"}))
+		v.Set("responses", pyjson.Strs([]string{"[Response #1] Fixes Issue #5 | Type: patch | Change: c"}))
 	})
 	// 6. A cycle, and a status that does not fit the counts (has_gap, no issue open).
-	editJSON(t, p("statement/s-001.json"), func(d *model.Value) { d.Set("preliminaries", model.Strs([]string{"s-006"})) })
-	editJSON(t, p("statement/s-006.json"), func(d *model.Value) {
-		d.Set("preliminaries", model.Strs([]string{"s-001"}))
-		d.Set("status", model.Str("has_gap"))
+	editJSON(t, p("statement/s-001.json"), func(d *pyjson.Value) { d.Set("preliminaries", pyjson.Strs([]string{"s-006"})) })
+	editJSON(t, p("statement/s-006.json"), func(d *pyjson.Value) {
+		d.Set("preliminaries", pyjson.Strs([]string{"s-001"}))
+		d.Set("status", pyjson.Str("has_gap"))
 	})
 	// 7. An unknown status.
-	editJSON(t, p("statement/s-003.json"), func(d *model.Value) { d.Set("status", model.Str("done")) })
+	editJSON(t, p("statement/s-003.json"), func(d *pyjson.Value) { d.Set("status", pyjson.Str("done")) })
 	// 8. Counters behind the disk: a problem beyond "p", a change folder beyond "l".
 	writeFile(t, p("problem/p-002.json"), strings.Replace(readFile(t, p("problem/p-001.json")), `"id": "p-001"`, `"id": "p-002"`, 1))
 	writeFile(t, p("config.json"), strings.Replace(readFile(t, p("config.json")), `"l-006"`, `"l-005"`, 1))
@@ -77,7 +78,7 @@ func TestCheckBrokenFolder(t *testing.T) {
 	writeFile(t, p("statement/notes.json"), "{}")
 	writeFile(t, p("statement/README"), "hello")
 	// 11. An orphan: a statement nothing references (the counter is set for it).
-	writeFile(t, p("statement/s-008.json"), string(model.EncodeIndent(model.NewStatement("s-008", "normal", []string{"lost"}, nil, "pending"))))
+	writeFile(t, p("statement/s-008.json"), string(pyjson.EncodeIndent(model.NewStatement("s-008", "normal", []string{"lost"}, nil, "pending"))))
 
 	want := `error: config.json: e-001: the "e" counter is e-000 but experience/e-001.json exists: new experience IDs would collide with it (set the counter to e-001)
 error: config.json: l-006: the "l" counter is l-005 but history/l-006/ exists: new change IDs would collide with it (set the counter to l-006)
@@ -138,15 +139,15 @@ func TestCheckMissingConfigAndCounts(t *testing.T) {
 	if err := os.Remove(filepath.Join(dir, "config.json")); err != nil {
 		t.Fatal(err)
 	}
-	editJSON(t, filepath.Join(dir, "statement/s-007.json"), func(d *model.Value) {
-		d.Set("status", model.Str("awaiting_verification"))
+	editJSON(t, filepath.Join(dir, "statement/s-007.json"), func(d *pyjson.Value) {
+		d.Set("status", pyjson.Str("awaiting_verification"))
 		v, _ := d.Get("validation")
-		v.Set("issues", model.Strs([]string{
+		v.Set("issues", pyjson.Strs([]string{
 			"[Issue #1] Sentence 3: 'x' | Type: gap | Explanation: e | Fix: f",
 			"[Issue #1] Sentence 4: 'y' | Type: gap | Explanation: e | Fix: f",
 			"[Issue #3] Sentence 5: 'z' | Type: gap | Explanation: e | Fix: f",
 		}))
-		v.Set("responses", model.Strs([]string{"[Response #2] Fixes Issue #1 | Type: patch | Change: c", "no response at all"}))
+		v.Set("responses", pyjson.Strs([]string{"[Response #2] Fixes Issue #1 | Type: patch | Change: c", "no response at all"}))
 	})
 	referee(t, root, "", "check").want(t, 1, `error: config.json: missing: no new ID can be issued (referee init sets up a folder)
 error: statement/s-007.json: s-007: two issues are numbered #1
@@ -184,17 +185,17 @@ next: nothing to run
 `, "")
 	// Reopen the problem, withdraw s-007's proof, add an orphan and trouble.
 	dir := filepath.Join(root, "contents")
-	editJSON(t, filepath.Join(dir, "problem/p-001.json"), func(d *model.Value) { d.Set("status", model.Str("unresolved")) })
-	editJSON(t, filepath.Join(dir, "statement/s-007.json"), func(d *model.Value) {
-		d.Set("status", model.Str("validating"))
-		d.Set("preliminaries", model.Strs([]string{"s-008"}))
+	editJSON(t, filepath.Join(dir, "problem/p-001.json"), func(d *pyjson.Value) { d.Set("status", pyjson.Str("unresolved")) })
+	editJSON(t, filepath.Join(dir, "statement/s-007.json"), func(d *pyjson.Value) {
+		d.Set("status", pyjson.Str("validating"))
+		d.Set("preliminaries", pyjson.Strs([]string{"s-008"}))
 	})
-	writeFile(t, filepath.Join(dir, "statement/s-008.json"), string(model.EncodeIndent(model.NewStatement("s-008", "normal", []string{"Alice is not a Knave"}, nil, "pending"))))
-	writeFile(t, filepath.Join(dir, "statement/s-009.json"), string(model.EncodeIndent(model.NewStatement("s-009", "normal", []string{"Lost\x1b[31m red"}, []string{"(s-099) gone"}, "pending"))))
-	writeFile(t, filepath.Join(dir, "statement/s-011.json"), string(model.EncodeIndent(model.NewStatement("s-011", "normal", []string{"Refuted"}, nil, "false"))))
-	editJSON(t, filepath.Join(dir, "statement/s-005.json"), func(d *model.Value) { d.Set("preliminaries", model.Strs([]string{"s-011"})) })
+	writeFile(t, filepath.Join(dir, "statement/s-008.json"), string(pyjson.EncodeIndent(model.NewStatement("s-008", "normal", []string{"Alice is not a Knave"}, nil, "pending"))))
+	writeFile(t, filepath.Join(dir, "statement/s-009.json"), string(pyjson.EncodeIndent(model.NewStatement("s-009", "normal", []string{"Lost\x1b[31m red"}, []string{"(s-099) gone"}, "pending"))))
+	writeFile(t, filepath.Join(dir, "statement/s-011.json"), string(pyjson.EncodeIndent(model.NewStatement("s-011", "normal", []string{"Refuted"}, nil, "false"))))
+	editJSON(t, filepath.Join(dir, "statement/s-005.json"), func(d *pyjson.Value) { d.Set("preliminaries", pyjson.Strs([]string{"s-011"})) })
 	writeFile(t, filepath.Join(dir, "statement/s-010.json"), "{")
-	editJSON(t, filepath.Join(dir, "statement/s-006.json"), func(d *model.Value) { d.Set("status", model.Str("done")) })
+	editJSON(t, filepath.Join(dir, "statement/s-006.json"), func(d *pyjson.Value) { d.Set("status", pyjson.Str("done")) })
 	referee(t, root, "", "status", "--output", "json").want(t, 0, `{
   "vocabulary": "P014",
   "next": [

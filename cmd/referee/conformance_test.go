@@ -7,17 +7,17 @@ import (
 	"path/filepath"
 	"testing"
 
-	"referee/internal/testshared"
+	"referee/internal/testutil"
 )
 
-// The conformance replay (../shared/fixtures/mra-conformance): skill calls, and after each
+// The conformance replay (fixtures/mra-conformance in the shared folder): skill calls, and after each
 // the problem and statement files exactly as the agents' own scripts at d8d7638 left them.
 // Every call goes through `referee skill NAME --params -`, as an agent would call it, and
 // after each the folder's problem/ and statement/ files and config.json's p, s and e
 // counters must be byte for byte what the scripts wrote. The log and the backups differ by
 // design: the scripts write one to three changes per skill, referee one.
 
-var conformance = testshared.Path("fixtures/mra-conformance")
+var conformance = testutil.Path("fixtures/mra-conformance")
 
 type conformanceCall struct {
 	Skill  string          `json:"skill"`
@@ -26,15 +26,17 @@ type conformanceCall struct {
 }
 
 func TestConformanceReplay(t *testing.T) {
+	subtests := testutil.NewSubtests(t)
+	defer subtests.Done()
 	for _, seq := range []string{"fresh", "knights-final"} {
-		t.Run(seq, func(t *testing.T) {
+		subtests.Run(seq, func(t *testing.T) {
 			base := filepath.Join(conformance, seq)
 			if _, err := os.Stat(base); err != nil {
-				t.Skipf("no conformance data at %s (../shared is not beside the project): %v", base, err)
+				t.Skipf("no conformance data at %s (the shared folder is not beside the project): %v", base, err)
 			}
 			root := t.TempDir()
 			dir := filepath.Join(root, "contents")
-			copyTree(t, filepath.Join(base, "start"), dir)
+			testutil.CopyTree(t, filepath.Join(base, "start"), dir)
 			f, err := os.Open(filepath.Join(base, "calls.jsonl"))
 			if err != nil {
 				t.Fatal(err)
@@ -67,8 +69,8 @@ func TestConformanceReplay(t *testing.T) {
 func compareAfter(t *testing.T, step, got, want string) {
 	t.Helper()
 	for _, sub := range []string{"problem", "statement"} {
-		g := files(t, filepath.Join(got, sub))
-		w := files(t, filepath.Join(want, sub))
+		g := testutil.Files(t, filepath.Join(got, sub))
+		w := testutil.Files(t, filepath.Join(want, sub))
 		for name, wb := range w {
 			gb, ok := g[name]
 			switch {

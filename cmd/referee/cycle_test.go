@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"referee/internal/testutil"
 )
 
 // The whole agent cycle from the shell: a problem is set up, the solver states the
@@ -105,7 +107,7 @@ func golden(t *testing.T, name string, got map[string]string, keep func(path str
 		}
 		return
 	}
-	sameTree(t, sel, files(t, dir))
+	sameTree(t, sel, testutil.Files(t, dir))
 }
 
 // On a fresh folder, in the vocabulary a fresh folder uses: the agents' own today (P014).
@@ -116,7 +118,7 @@ func TestAgentCycleFreshFolder(t *testing.T) {
 	runSteps(t, root, cycleSteps("p-001", "s-007", "l-007",
 		[]string{"l-002", "l-003", "l-004", "l-005", "l-006"}, ""))
 	dir := filepath.Join(root, "contents")
-	got := files(t, dir)
+	got := testutil.Files(t, dir)
 	golden(t, "cycle-fresh", got, nil)
 
 	// Spot checks on the golden bytes, so that an -update cannot hide a regression.
@@ -195,8 +197,8 @@ func TestAgentCycleOnTheFixture(t *testing.T) {
 		"l-007 init by human: created s-008, p-002\n", "")
 	runSteps(t, root, cycleSteps("p-002", "s-009", "l-013",
 		[]string{"l-008", "l-009", "l-010", "l-011", "l-012"}, ""))
-	got := files(t, filepath.Join(root, "contents"))
-	fixtureFiles := files(t, fixture)
+	got := testutil.Files(t, filepath.Join(root, "contents"))
+	fixtureFiles := testutil.Files(t, fixture)
 	golden(t, "cycle-fixture", got, func(p string) bool {
 		orig, ok := fixtureFiles[p]
 		return !ok || orig != got[p]
@@ -232,7 +234,7 @@ func TestAgentCycleFreshFolderP013(t *testing.T) {
 		"l-001 init by agent: created s-001, s-002, s-003, s-004, s-005, s-006, p-001\n", "")
 	runSteps(t, root, cycleSteps("p-001", "s-007", "l-007",
 		[]string{"l-002", "l-003", "l-004", "l-005", "l-006"}, ""))
-	got := files(t, filepath.Join(root, "contents"))
+	got := testutil.Files(t, filepath.Join(root, "contents"))
 	if !strings.HasPrefix(withoutVersions(got["history/log.jsonl"]), `{"l-001": {"creation": ["s-001", "s-002", "s-003", "s-004", "s-005", "s-006", "p-001"], "modification": []}, "current": ["p-001", "s-006", "e-000"], "at": "2026-01-08T12:00:00Z", "by": "agent", "skill": "init", "vocabulary": "P013"}`+"\n") {
 		t.Errorf("init's log line does not record P013:\n%s", got["history/log.jsonl"])
 	}

@@ -9,6 +9,8 @@ import (
 	"strconv"
 	"syscall"
 	"testing"
+
+	"referee/internal/testutil"
 )
 
 // A change the disk cannot take: a clear error on one line naming the file, exit 1 or
@@ -33,7 +35,7 @@ func init() {
 
 func TestFileSizeLimitCLI(t *testing.T) {
 	root := openProblem(t)
-	before := files(t, root)
+	before := testutil.Files(t, root)
 	cmd := exec.Command(os.Args[0], wrapUp...)
 	cmd.Dir = root
 	cmd.Env = append(os.Environ(), fsizeExecEnv+"="+binary, "REFEREE_TEST_FSIZE=600")
@@ -42,7 +44,7 @@ func TestFileSizeLimitCLI(t *testing.T) {
 	if !ok || ee.ExitCode() != 1 || string(out) != "referee: cannot write history/l-007/p-001.json: file too large; nothing was changed\n" {
 		t.Errorf("%v: %q", err, out)
 	}
-	sameTree(t, files(t, root), before)
+	sameTree(t, testutil.Files(t, root), before)
 }
 
 func TestDiskFullCLI(t *testing.T) {
@@ -54,8 +56,8 @@ func TestDiskFullCLI(t *testing.T) {
 		t.Skipf("cannot mount a tmpfs: %v", err)
 	}
 	defer syscall.Unmount(mnt, syscall.MNT_DETACH)
-	copyTree(t, openProblem(t), mnt)
-	before := files(t, mnt)
+	testutil.CopyTree(t, openProblem(t), mnt)
+	before := testutil.Files(t, mnt)
 	filler, _ := os.Create(filepath.Join(mnt, "filler"))
 	for err := error(nil); err == nil; _, err = filler.Write(make([]byte, 4096)) {
 	}
@@ -66,7 +68,7 @@ func TestDiskFullCLI(t *testing.T) {
 	if o.code != 1 || !oneLine.MatchString(o.stderr) || o.stdout != "" {
 		t.Errorf("exit %d, stderr %q, stdout %q", o.code, o.stderr, o.stdout)
 	}
-	sameTree(t, files(t, mnt), before)
+	sameTree(t, testutil.Files(t, mnt), before)
 }
 
 func TestReadOnlyFolderCLI(t *testing.T) {
@@ -97,9 +99,9 @@ func TestReadOnlyFolderCLI(t *testing.T) {
 			return nil
 		})
 	}
-	before := files(t, root)
+	before := testutil.Files(t, root)
 	referee(t, root, "", wrapUp...).want(t, 2, "", want)
-	sameTree(t, files(t, root), before)
+	sameTree(t, testutil.Files(t, root), before)
 	// Reading still works.
 	if o := referee(t, root, "", "status"); o.code != 0 {
 		t.Errorf("status on a read-only folder: %d %q", o.code, o.stderr)

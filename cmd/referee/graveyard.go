@@ -7,6 +7,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"referee/model"
+	"referee/model/similar"
 )
 
 func (a *app) graveyardCommand() *cobra.Command {
@@ -98,20 +99,20 @@ func (a *app) similarCommand() *cobra.Command {
 		if snap.Statements.Get(id) == nil {
 			return fmt.Errorf("%s does not exist in %s", id, *contents)
 		}
-		ix := model.NewSimilarityIndex(snap)
+		ix := similar.NewSimilarityIndex(snap)
 		matches := ix.Similar(id, *k)
 		if matches == nil {
-			matches = []model.Match{}
+			matches = []similar.Match{}
 		}
 		if *output == "json" {
 			retreads := ix.RetreadsOf(id)
 			if retreads == nil {
-				retreads = []model.Retread{}
+				retreads = []similar.Retread{}
 			}
 			return a.writeJSON(struct {
-				ID       string          `json:"id"`
-				Similar  []model.Match   `json:"similar"`
-				Retreads []model.Retread `json:"retreads"`
+				ID       string            `json:"id"`
+				Similar  []similar.Match   `json:"similar"`
+				Retreads []similar.Retread `json:"retreads"`
 			}{id, matches, retreads})
 		}
 		w := func(format string, args ...any) { fmt.Fprintf(a.stdout, format+"\n", args...) }

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"referee/model"
+	"referee/model/pyjson"
 )
 
 // hostileContents is the fixture with broken and malicious files next to its objects.
@@ -16,8 +17,8 @@ func hostileContents(t *testing.T) string {
 	c := filepath.Join(root, "contents")
 	st := func(id, status string, prelims []string) string {
 		doc := model.NewStatement(id, "normal", []string{"claim \u202eevil\u202c of " + id}, nil, status)
-		doc.Set("preliminaries", model.Strs(prelims))
-		return string(model.EncodeIndent(doc))
+		doc.Set("preliminaries", pyjson.Strs(prelims))
+		return string(pyjson.EncodeIndent(doc))
 	}
 	for rel, data := range map[string]string{
 		"statement/s-020.json":                 "",

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"flag"
 	"fmt"
-	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -13,12 +12,12 @@ import (
 	"strings"
 	"testing"
 
-	"referee/internal/testshared"
+	"referee/internal/testutil"
 )
 
 // The tests run the built binary, as the agents and the shell do.
 
-var fixture = testshared.Path("fixtures/mra-knights/contents")
+var fixture = testutil.Path("fixtures/mra-knights/contents")
 
 // now pins the time of every change the tests make (REFEREE_NOW).
 const now = "2026-01-08T12:00:00Z"
@@ -89,59 +88,13 @@ func (o outcome) want(t *testing.T, code int, stdout, stderr string) {
 func copyFixture(t *testing.T) string {
 	t.Helper()
 	root := t.TempDir()
-	copyTree(t, fixture, filepath.Join(root, "contents"))
+	testutil.CopyTree(t, fixture, filepath.Join(root, "contents"))
 	return root
-}
-
-func copyTree(t *testing.T, src, dst string) {
-	t.Helper()
-	testshared.Need(t, src)
-	err := filepath.WalkDir(src, func(path string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(src, path)
-		if d.IsDir() {
-			return os.MkdirAll(filepath.Join(dst, rel), 0o755)
-		}
-		data, err := os.ReadFile(path)
-		if err != nil {
-			return err
-		}
-		return os.WriteFile(filepath.Join(dst, rel), data, 0o644)
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-}
-
-// files returns every file under dir (but the lock file) with its bytes.
-func files(t *testing.T, dir string) map[string]string {
-	t.Helper()
-	out := map[string]string{}
-	err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		if !d.IsDir() && d.Name() != ".referee.lock" {
-			rel, _ := filepath.Rel(dir, path)
-			data, err := os.ReadFile(path)
-			if err != nil {
-				return err
-			}
-			out[filepath.ToSlash(rel)] = string(data)
-		}
-		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return out
 }
 
 func readFile(t *testing.T, path string) string {
 	t.Helper()
-	testshared.Need(t, path)
+	testutil.Need(t, path)
 	data, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
@@ -201,7 +154,7 @@ func TestInitReproducesTheFixture(t *testing.T) {
 	referee(t, root, "", append([]string{"init"}, knights...)...).want(t, 0,
 		"l-001 init by agent: created s-001, s-002, s-003, s-004, s-005, s-006, p-001\n", "")
 	dir := filepath.Join(root, "contents")
-	got := files(t, dir)
+	got := testutil.Files(t, dir)
 	for i := 1; i <= 6; i++ {
 		name := fmt.Sprintf("statement/s-%03d.json", i)
 		if got[name] != readFile(t, filepath.Join(fixture, name)) {
@@ -233,10 +186,10 @@ func TestInitReproducesTheFixture(t *testing.T) {
 	}
 
 	// A second init on the same folder is refused and writes nothing.
-	before := files(t, dir)
+	before := testutil.Files(t, dir)
 	referee(t, root, "", append([]string{"init"}, knights...)...).want(t, 1, "",
 		"referee: ./contents already has config.json; init only sets up a new folder (pass another --contents, or --add to add a problem to it)\n")
-	sameTree(t, files(t, dir), before)
+	sameTree(t, testutil.Files(t, dir), before)
 	// So is a folder that holds objects but no config.
 	other := t.TempDir()
 	writeFile(t, filepath.Join(other, "statement/s-001.json"), "{}")

@@ -15,7 +15,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"referee/internal/testshared"
+	"referee/internal/testutil"
 	"referee/skill"
 )
 
@@ -23,7 +23,7 @@ import (
 // Claude Code drives it. The same agent cycle run through `referee skill` on a copy of
 // the same folder must leave the same bytes.
 
-var freshStart = testshared.Path("fixtures/mra-conformance/fresh/start")
+var freshStart = testutil.Path("fixtures/mra-conformance/fresh/start")
 
 // mcpSession starts `referee mcp` on dir as the client named actor.
 func mcpSession(t *testing.T, dir, actor string) *mcp.ClientSession {
@@ -93,8 +93,8 @@ func resultText(t *testing.T, res *mcp.CallToolResult) string {
 
 func TestMCPAgentCycleMatchesCLI(t *testing.T) {
 	cliRoot, mcpRoot := t.TempDir(), t.TempDir()
-	copyTree(t, freshStart, filepath.Join(cliRoot, "contents"))
-	copyTree(t, freshStart, filepath.Join(mcpRoot, "contents"))
+	testutil.CopyTree(t, freshStart, filepath.Join(cliRoot, "contents"))
+	testutil.CopyTree(t, freshStart, filepath.Join(mcpRoot, "contents"))
 	mcpDir := filepath.Join(mcpRoot, "contents")
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
@@ -148,7 +148,7 @@ func TestMCPAgentCycleMatchesCLI(t *testing.T) {
 			t.Fatalf("%s: %q (error %v), want %q", name, resultText(t, res), res.IsError, s.stdout)
 		}
 	}
-	sameTree(t, files(t, mcpDir), files(t, filepath.Join(cliRoot, "contents")))
+	sameTree(t, testutil.Files(t, mcpDir), testutil.Files(t, filepath.Join(cliRoot, "contents")))
 
 	// Refusals in the CLI's words, nothing written: a precondition, a conflict, bad input.
 	cs := mcpSession(t, mcpDir, "agent-check")
@@ -173,7 +173,7 @@ func TestMCPAgentCycleMatchesCLI(t *testing.T) {
 			t.Errorf("%s: %q (error %v), want %q", c.kind, got, res.IsError, wantText)
 		}
 	}
-	sameTree(t, files(t, mcpDir), files(t, filepath.Join(cliRoot, "contents")))
+	sameTree(t, testutil.Files(t, mcpDir), testutil.Files(t, filepath.Join(cliRoot, "contents")))
 
 	// The read tools see what the cycle did.
 	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "show", Arguments: map[string]any{"id": "s-007"}})
@@ -297,7 +297,7 @@ func TestSkillsInstallWritesMCPConfig(t *testing.T) {
 	if o.code != 2 || !strings.HasPrefix(o.stderr, "referee: .mcp.json: not valid JSON (") {
 		t.Errorf("broken .mcp.json: %d %q", o.code, o.stderr)
 	}
-	if got := files(t, broken); len(got) != 1 || got[".mcp.json"] != `{"mcpServers": ` {
+	if got := testutil.Files(t, broken); len(got) != 1 || got[".mcp.json"] != `{"mcpServers": ` {
 		t.Errorf("a broken .mcp.json: the install wrote %d files", len(got))
 	}
 
@@ -364,7 +364,7 @@ func TestBuildWithoutMCP(t *testing.T) {
 func TestMCPOverHTTP(t *testing.T) {
 	root := t.TempDir()
 	dir := filepath.Join(root, "contents")
-	copyTree(t, freshStart, dir)
+	testutil.CopyTree(t, freshStart, dir)
 	referee(t, root, "", "mcp", "--http", "0.0.0.0:0").want(t, 2, "",
 		"referee: --http: 0.0.0.0 is not a loopback address; referee mcp serves only this machine unless --allow-remote is given\n")
 	referee(t, root, "", "mcp", "--http", ":0", "--token", "x").want(t, 2, "",

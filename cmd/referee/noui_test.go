@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"referee/internal/testutil"
 	"referee/skill"
 )
 
@@ -29,11 +30,11 @@ func TestBuildWithoutUI(t *testing.T) {
 			t.Errorf("the noui build still links %s", dep)
 		}
 	}
-	out, err := exec.Command(bin, "--contents", "../../contents").Output()
+	out, err := exec.Command(bin, "--contents", testutil.DemoDir()).Output()
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.HasPrefix(string(out), "contents: ../../contents (P014 vocabulary)\n") ||
+	if !strings.HasPrefix(string(out), "contents: "+testutil.DemoDir()+" (P014 vocabulary)\n") ||
 		!strings.HasSuffix(string(out), "\n(This referee was built without the terminal UI (-tags noui); this is `referee status`.)\n") {
 		t.Errorf("bare referee without the UI printed:\n%s", out)
 	}

@@ -8,6 +8,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"referee/internal/testutil"
 )
 
 // `referee status`'s next list must be the agents' orchestrator's: the set src/current.py
@@ -137,12 +139,12 @@ func sameNext(t *testing.T, name, root, dir string) {
 func TestStatusNextIsTheOrchestratorsOnConformanceStates(t *testing.T) {
 	afters, _ := filepath.Glob(filepath.Join(conformance, "*", "after", "*"))
 	if len(afters) == 0 {
-		t.Skipf("no conformance data under %s (../shared is not beside the project)", conformance)
+		t.Skipf("no conformance data under %s (the shared folder is not beside the project)", conformance)
 	}
 	for _, after := range afters {
 		root := t.TempDir()
 		dir := filepath.Join(root, "contents")
-		copyTree(t, after, dir)
+		testutil.CopyTree(t, after, dir)
 		sameNext(t, after, root, dir)
 	}
 }

@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"referee/internal/testutil"
 )
 
 var wrapUp = []string{"skill", "prob-wrapup-statement", "--problem-id", "p-001", "--claim", "Ivy is a Knave"}
@@ -38,10 +40,10 @@ func TestRepairCLI(t *testing.T) {
 	referee(t, root, "", "check").want(t, 0, "warning: "+counter+" (referee repair would set it back to l-007)\n"+
 		"warning: history/l-008/: l-008: change l-008 left a backup but no log line, and did not write its object (p-001 still equals its backup) (referee repair would remove the folder)\n"+
 		"warning: "+temp+" (referee repair would remove it)\n"+orphan+"0 errors, 4 warnings\n", "")
-	before := files(t, root)
+	before := testutil.Files(t, root)
 	referee(t, root, "", "repair", "--dry-run").want(t, 0,
 		temp+": would remove it\n"+folder+": would remove the folder\n"+counter+": would set it back to l-007\n3 to repair, 0 refused\n", "")
-	sameTree(t, files(t, root), before)
+	sameTree(t, testutil.Files(t, root), before)
 	referee(t, root, "", "repair").want(t, 0,
 		temp+": removed it\n"+folder+": removed the folder\n"+counter+": set it back to l-007\n3 repaired, 0 refused\n", "")
 	referee(t, root, "", "check").want(t, 0, orphan+"0 errors, 1 warning\n", "")
@@ -57,10 +59,10 @@ func TestRepairRefusesCLI(t *testing.T) {
 	referee(t, root, "", wrapUp...)
 	os.Mkdir(filepath.Join(c, "history", "l-008"), 0o755)
 	writeFile(t, filepath.Join(c, "history", "l-008", "p-001.json"), readFile(t, filepath.Join(fixture, "problem", "p-001.json")))
-	before := files(t, root)
+	before := testutil.Files(t, root)
 	const why = "history/l-008/: l-008: change l-008 left backups but no log line, and problem/p-001.json differs from its backup history/l-008/p-001.json: referee repair will not guess whether l-008 wrote it; compare the two, keep the right one, then delete history/l-008/"
 	referee(t, root, "", "repair").want(t, 1, "refused: "+why+"\n0 repaired, 1 refused\n", "")
-	sameTree(t, files(t, root), before)
+	sameTree(t, testutil.Files(t, root), before)
 	out := referee(t, root, "", "repair", "--output", "json")
 	var rep struct {
 		DryRun  bool `json:"dry_run"`

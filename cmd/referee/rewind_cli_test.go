@@ -6,6 +6,8 @@ import (
 	"testing"
 
 	"github.com/gofrs/flock"
+
+	"referee/internal/testutil"
 )
 
 // rewind, then undo: the objects are byte for byte as before; config.json differs only
@@ -13,7 +15,7 @@ import (
 func TestRewindUndoCLI(t *testing.T) {
 	root := copyFixture(t)
 	c := filepath.Join(root, "contents")
-	before := files(t, root)
+	before := testutil.Files(t, root)
 	plan := "rewind to l-001 would be change l-007 (dry run: nothing was written)\n" +
 		"  removes 1: s-007\n  sets back 1: p-001\n  counters p-001 s-007 e-000 -> p-001 s-006 e-000\n" +
 		// What it does to the run: every status it changes, the changes it discards (the
@@ -35,7 +37,7 @@ func TestRewindUndoCLI(t *testing.T) {
 		"and so: no other object changes phase or next agent\n" +
 		"next: the orchestrator would run agent-solve on p-001 (now nothing to run)\n"
 	referee(t, root, "", "undo", "--dry-run").want(t, 0, undoPlan, "")
-	sameTree(t, files(t, root), before)
+	sameTree(t, testutil.Files(t, root), before)
 	referee(t, root, "", "rewind", "l-001", "--actor", "human").want(t, 0, "rewind to l-001: change l-007\n"+
 		"  removes 1: s-007\n  sets back 1: p-001\n  counters p-001 s-007 e-000 -> p-001 s-006 e-000\n"+
 		"take it back with: referee undo l-007\n", "")
@@ -43,7 +45,7 @@ func TestRewindUndoCLI(t *testing.T) {
 		t.Errorf("the rewind's log line:\n%s", readFile(t, filepath.Join(c, "history", "log.jsonl")))
 	}
 	referee(t, root, "", "undo").want(t, 0, "undo of l-007: change l-008: created s-007; modified p-001\n", "")
-	after := files(t, root)
+	after := testutil.Files(t, root)
 	for path, data := range before {
 		if strings.HasPrefix(path, "contents/problem/") || strings.HasPrefix(path, "contents/statement/") {
 			if after[path] != data {
@@ -62,7 +64,7 @@ func TestRewindUndoCLI(t *testing.T) {
 	if err := l.Lock(); err != nil {
 		t.Fatal(err)
 	}
-	held := files(t, root)
+	held := testutil.Files(t, root)
 	busy := "is held); nothing was changed: try again when it is done\n"
 	for _, args := range [][]string{{"rewind", "l-002"}, {"undo"}, {"branch", "save", "x"}, {"branch", "switch", "x"}} {
 		o := referee(t, root, "", args...)
@@ -71,7 +73,7 @@ func TestRewindUndoCLI(t *testing.T) {
 		}
 	}
 	l.Unlock()
-	sameTree(t, files(t, root), held)
+	sameTree(t, testutil.Files(t, root), held)
 }
 
 func TestBranchCLI(t *testing.T) {

@@ -9,9 +9,8 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"referee/agents"
 	"referee/model"
-	"referee/sessions"
-	"referee/store"
 )
 
 func (a *app) runsCommand() *cobra.Command {
@@ -48,11 +47,11 @@ func (a *app) runsCommand() *cobra.Command {
 		if err != nil {
 			return err
 		}
-		runs, err := store.FindRuns(*contents, store.RunsOptions{Glob: *glob})
+		runs, err := agents.FindRuns(*contents, agents.RunsOptions{Glob: *glob})
 		if err != nil {
 			return err
 		}
-		last, lastWhat := store.LastActivity(*contents, runs)
+		last, lastWhat := agents.LastActivity(*contents, runs)
 		rep, err := sf.read(*contents, now)
 		if err != nil {
 			return err
@@ -62,16 +61,16 @@ func (a *app) runsCommand() *cobra.Command {
 		if *output == "json" {
 			// The state files stay under "runs"; the Claude Code sessions beside them.
 			if err := a.writeJSON(struct {
-				Runs     []store.AgentRun `json:"runs"`
-				Last     *time.Time       `json:"last_change"`
-				What     string           `json:"last_change_file"`
-				Sessions []sessions.View  `json:"sessions"`
-				Claude   string           `json:"claude_dir"`
-				Project  string           `json:"project"`
-				Prices   string           `json:"prices"`
-				Notes    []string         `json:"session_notes,omitempty"`
-				Stalled  bool             `json:"stalled"`
-				Stall    model.Stall      `json:"stall"`
+				Runs     []agents.AgentRun `json:"runs"`
+				Last     *time.Time        `json:"last_change"`
+				What     string            `json:"last_change_file"`
+				Sessions []agents.View     `json:"sessions"`
+				Claude   string            `json:"claude_dir"`
+				Project  string            `json:"project"`
+				Prices   string            `json:"prices"`
+				Notes    []string          `json:"session_notes,omitempty"`
+				Stalled  bool              `json:"stalled"`
+				Stall    model.Stall       `json:"stall"`
 			}{runs, timeOrNil(last), lastWhat, rep.Sessions, rep.ClaudeDir, rep.Project, rep.Prices, rep.Notes, stall.Stalled, stall}); err != nil {
 				return err
 			}
@@ -109,13 +108,13 @@ func nowTime() (time.Time, error) {
 	return time.Now(), nil
 }
 
-func (a *app) printRuns(dir string, runs []store.AgentRun, now time.Time) {
+func (a *app) printRuns(dir string, runs []agents.AgentRun, now time.Time) {
 	w := func(format string, args ...any) { fmt.Fprintf(a.stdout, format, args...) }
 	if len(runs) == 0 {
-		w("runs: no state files under %s\n", oneLine(store.RunsBase(dir)+"/"+store.RunsDir))
+		w("runs: no state files under %s\n", oneLine(agents.RunsBase(dir)+"/"+agents.RunsDir))
 		return
 	}
-	w("runs: %d state file(s) in %s\n", len(runs), oneLine(store.RunsBase(dir)))
+	w("runs: %d state file(s) in %s\n", len(runs), oneLine(agents.RunsBase(dir)))
 	for _, r := range runs {
 		w("  %s\n", oneLine(r.Path))
 		if r.Err != "" {

@@ -23,7 +23,7 @@ import (
 	"github.com/hinshun/vt10x"
 	gossh "golang.org/x/crypto/ssh"
 
-	"referee/internal/benchfolder"
+	"referee/internal/testutil"
 	"referee/serve"
 )
 
@@ -48,7 +48,7 @@ type served struct {
 // serveDemo serves a copy of the demo folder: alice and bob reviewers, carol a viewer.
 func serveDemo(t *testing.T) *served {
 	t.Helper()
-	s := &served{dir: benchfolder.Copy(t, "../../tui/testdata/demo"), tmp: t.TempDir(), log: &syncBuf{},
+	s := &served{dir: testutil.Demo(t), tmp: t.TempDir(), log: &syncBuf{},
 		keys: map[string]gossh.Signer{}, keyFiles: map[string]string{}}
 	var reviewers, viewers strings.Builder
 	for _, name := range []string{"alice", "bob", "carol"} {

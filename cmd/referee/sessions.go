@@ -7,8 +7,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"referee/sessions"
-	"referee/store"
+	"referee/agents"
 )
 
 // sessionFlags are where the agents' Claude Code transcripts are looked for.
@@ -26,23 +25,23 @@ func addSessionFlags(cmd *cobra.Command) sessionFlags {
 }
 
 // read reads every session of the project once.
-func (sf sessionFlags) read(contents string, now time.Time) (sessions.Report, error) {
-	prices, err := sessions.LoadPrices(*sf.prices)
+func (sf sessionFlags) read(contents string, now time.Time) (agents.Report, error) {
+	prices, err := agents.LoadPrices(*sf.prices)
 	if err != nil {
-		return sessions.Report{}, usagef("--prices: %v", err)
+		return agents.Report{}, usagef("--prices: %v", err)
 	}
 	project := *sf.project
 	if project == "" {
-		project = store.RunsBase(contents)
+		project = agents.RunsBase(contents)
 	}
-	_, r := sessions.Read(sessions.Options{ClaudeDir: *sf.claudeDir, Project: project, Prices: prices,
+	_, r := agents.Read(agents.Options{ClaudeDir: *sf.claudeDir, Project: project, Prices: prices,
 		Now: func() time.Time { return now }})
 	return r, nil
 }
 
 func (sf sessionFlags) explicit() bool { return *sf.claudeDir != "" || *sf.project != "" }
 
-func (a *app) printSessions(r sessions.Report) {
+func (a *app) printSessions(r agents.Report) {
 	w := func(format string, args ...any) { fmt.Fprintf(a.stdout, format, args...) }
 	if len(r.Sessions) == 0 {
 		w("sessions: none in %s/projects ran in %s\n", oneLine(r.ClaudeDir), oneLine(r.Project))
@@ -83,7 +82,7 @@ func cost(usd float64, unknown []string) string {
 
 // printAgent writes one agent in two lines; its strings are sanitised by sessions
 // and again by oneLine.
-func (a *app) printAgent(v sessions.View, indent string) {
+func (a *app) printAgent(v agents.View, indent string) {
 	id := v.SessionID
 	if v.AgentID != "" {
 		id = v.AgentID
@@ -151,7 +150,7 @@ func (a *app) whyCommand() *cobra.Command {
 		if err != nil {
 			return err
 		}
-		att := sessions.Attribute(snap.Log, r.Calls, 0)[found]
+		att := agents.Attribute(snap.Log, r.Calls, 0)[found]
 		if *output == "json" {
 			if err := a.writeJSON(att); err != nil {
 				return err
@@ -167,7 +166,7 @@ func (a *app) whyCommand() *cobra.Command {
 	return cmd
 }
 
-func (a *app) printWhy(att sessions.Attribution, r sessions.Report) {
+func (a *app) printWhy(att agents.Attribution, r agents.Report) {
 	w := func(format string, args ...any) { fmt.Fprintf(a.stdout, format, args...) }
 	w("%s %s by %s at %s: %s\n", att.Change, oneLine(att.Skill), oneLine(att.By), oneLine(att.At), oneLine(strings.Join(att.Objects, ", ")))
 	c := att.Call

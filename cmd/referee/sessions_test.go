@@ -8,16 +8,18 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"referee/internal/testutil"
 )
 
-// The transcripts of the sessions package's demo run, with the demo contents.
+// The transcripts of the agents package's demo run, with the demo contents.
 func sessionsFixture(t *testing.T) (root, claude string) {
 	t.Helper()
 	root = t.TempDir()
-	if err := os.CopyFS(filepath.Join(root, "contents"), os.DirFS("../../contents")); err != nil {
+	if err := os.CopyFS(filepath.Join(root, "contents"), os.DirFS(testutil.DemoDir())); err != nil {
 		t.Fatal(err)
 	}
-	claude, err := filepath.Abs("../../sessions/testdata/claude")
+	claude, err := filepath.Abs(filepath.Join(testutil.Root(), "agents/testdata/claude"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -9,6 +9,7 @@ import (
 
 	"referee/mathtext"
 	"referee/model"
+	"referee/model/pyjson"
 	"referee/store"
 )
 
@@ -123,12 +124,12 @@ func (a *app) showSentences(dir, id, output, at string, math mathtext.Mode) erro
 		return mathtext.Text(s.Text, 0)
 	}
 	if output == "json" {
-		list := model.Value{Kind: model.Array, Arr: make([]model.Value, len(sents))}
+		list := pyjson.Value{Kind: pyjson.Array, Arr: make([]pyjson.Value, len(sents))}
 		for i, s := range sents {
-			list.Arr[i] = model.Obj(model.M("number", model.Int(s.N)), model.M("text", model.Str(shown(s))), model.M("raw", model.Str(s.Text)))
+			list.Arr[i] = pyjson.Obj(pyjson.M("number", pyjson.Int(s.N)), pyjson.M("text", pyjson.Str(shown(s))), pyjson.M("raw", pyjson.Str(s.Text)))
 		}
-		out := model.Obj(model.M("id", model.Str(id)), model.M("sentences", list))
-		_, err := a.stdout.Write(append(model.EncodeIndent(out), '\n'))
+		out := pyjson.Obj(pyjson.M("id", pyjson.Str(id)), pyjson.M("sentences", list))
+		_, err := a.stdout.Write(append(pyjson.EncodeIndent(out), '\n'))
 		return err
 	}
 	var b strings.Builder
@@ -170,16 +171,16 @@ func (a *app) show(dir, id, output, at string) error {
 		phase = ""
 	}
 	if output == "json" {
-		out := model.Obj(
-			model.M("id", model.Str(id)),
-			model.M("version", model.Str(snap.Versions.Get(id))),
-			model.M("phase", model.Str(phase)),
-			model.M("object", doc),
+		out := pyjson.Obj(
+			pyjson.M("id", pyjson.Str(id)),
+			pyjson.M("version", pyjson.Str(snap.Versions.Get(id))),
+			pyjson.M("phase", pyjson.Str(phase)),
+			pyjson.M("object", doc),
 		)
 		if at != "" {
-			out.Set("at", model.Str(at))
+			out.Set("at", pyjson.Str(at))
 		}
-		_, err := a.stdout.Write(append(model.EncodeIndent(out), '\n'))
+		_, err := a.stdout.Write(append(pyjson.EncodeIndent(out), '\n'))
 		return err
 	}
 	v := &viewer{out: &strings.Builder{}, version: snap.Versions.Get(id)}
@@ -198,7 +199,7 @@ func (a *app) show(dir, id, output, at string) error {
 	default:
 		v.line("%s  experience", id)
 		v.line("version: %s (for --expect-version)", v.version)
-		v.block("", string(model.EncodeIndent(doc)))
+		v.block("", string(pyjson.EncodeIndent(doc)))
 	}
 	_, err = fmt.Fprint(a.stdout, v.out.String())
 	return err
@@ -245,8 +246,8 @@ func (a *app) showChange(snap *model.Snapshot, id, output string) error {
 			continue
 		}
 		if output == "json" {
-			out := model.Obj(model.M("id", model.Str(id)), model.M("line", model.Int(e.Line)), model.M("object", e.Document()))
-			_, err := a.stdout.Write(append(model.EncodeIndent(out), '\n'))
+			out := pyjson.Obj(pyjson.M("id", pyjson.Str(id)), pyjson.M("line", pyjson.Int(e.Line)), pyjson.M("object", e.Document()))
+			_, err := a.stdout.Write(append(pyjson.EncodeIndent(out), '\n'))
 			return err
 		}
 		v := &viewer{out: &strings.Builder{}}
@@ -327,13 +328,13 @@ var problemKeys = []string{"id", "hypothesis", "objectives", "status", "priority
 
 // statement shows st, whose document (st.Doc, unless a lean load left it out) and proof
 // text the caller has read.
-func (v *viewer) statement(g *model.Graph, st *model.Statement, doc model.Value, proof string) {
+func (v *viewer) statement(g *model.Graph, st *model.Statement, doc pyjson.Value, proof string) {
 	v.header(st.ID, "statement ("+orDash(st.Type)+")", st.Status, g)
 	v.items("claim", st.Conclusion)
 	v.items("premises", st.Hypothesis)
 	v.items("sub-statements", st.Preliminaries)
 	if r, ok := doc.Get("reliability"); ok {
-		v.line("reliability: %s", oneLine(string(model.EncodeLine(*r))))
+		v.line("reliability: %s", oneLine(string(pyjson.EncodeLine(*r))))
 	}
 	v.items("progresses", st.Progresses)
 	if proof == "" {
@@ -431,11 +432,11 @@ func (v *viewer) problem(g *model.Graph, p *model.Problem) {
 }
 
 // otherKeys shows the keys referee does not know, as the file holds them.
-func (v *viewer) otherKeys(doc model.Value, known []string) {
+func (v *viewer) otherKeys(doc pyjson.Value, known []string) {
 	for _, m := range doc.Obj {
 		if slices.Contains(known, m.Key) {
 			continue
 		}
-		v.line("%s: %s", oneLine(m.Key), oneLine(string(model.EncodeLine(m.Value))))
+		v.line("%s: %s", oneLine(m.Key), oneLine(string(pyjson.EncodeLine(m.Value))))
 	}
 }

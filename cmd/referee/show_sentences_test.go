@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"referee/internal/testutil"
 )
 
 // displayProof is a proof as mathematicians write it: a display block with blank lines
@@ -16,7 +18,7 @@ const displayProof = "We use the relation\n\n$$\n\n|x \\pm y|^2=(x \\pm y) \\cdo
 func demoWithProof(t *testing.T, proof string) string {
 	t.Helper()
 	root := t.TempDir()
-	copyTree(t, "../../tui/testdata/demo", filepath.Join(root, "contents"))
+	testutil.CopyTree(t, testutil.DemoDir(), filepath.Join(root, "contents"))
 	path := filepath.Join(root, "contents", "statement", "s-015.json")
 	var doc map[string]any
 	if err := json.Unmarshal([]byte(readFile(t, path)), &doc); err != nil {

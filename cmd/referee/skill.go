@@ -9,7 +9,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
-	"referee/model"
+	"referee/model/pyjson"
 	"referee/skill"
 	"referee/store"
 )
@@ -218,7 +218,7 @@ func argsFromFlags(s *skill.Skill, f *pflag.FlagSet, args skill.Args) error {
 			args[p.Name] = n
 		case skill.ParamSubStatements:
 			text, _ := f.GetString(p.Flag())
-			v, err := model.Parse([]byte(text))
+			v, err := pyjson.Parse([]byte(text))
 			if err != nil {
 				return usagef("--%s: not valid JSON: %v", p.Flag(), err)
 			}

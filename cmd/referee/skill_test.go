@@ -7,15 +7,16 @@ import (
 	"strings"
 	"testing"
 
+	"referee/install"
+	"referee/internal/testutil"
 	"referee/skill"
-	"referee/skillinstall"
 	"referee/store"
 )
 
 func TestSkillErrors(t *testing.T) {
 	root := copyFixture(t)
 	dir := filepath.Join(root, "contents")
-	before := files(t, dir)
+	before := testutil.Files(t, dir)
 	cases := []struct {
 		name   string
 		stdin  string
@@ -70,7 +71,7 @@ func TestSkillErrors(t *testing.T) {
 			referee(t, root, c.stdin, c.args...).want(t, c.code, "", c.stderr)
 		})
 	}
-	sameTree(t, files(t, dir), before)
+	sameTree(t, testutil.Files(t, dir), before)
 
 	// A time that is not RFC 3339 is bad usage.
 	cmd := exec.Command(binary, "skill", "abandon", "--statement-id", "s-007")
@@ -81,7 +82,7 @@ func TestSkillErrors(t *testing.T) {
 		string(out) != "referee: REFEREE_NOW: \"yesterday\" is not an RFC 3339 time (e.g. 2026-01-08T12:00:00Z)\n" {
 		t.Errorf("bad REFEREE_NOW: %v %q", err, out)
 	}
-	sameTree(t, files(t, dir), before)
+	sameTree(t, testutil.Files(t, dir), before)
 }
 
 func TestSkillOutputAndVersions(t *testing.T) {
@@ -272,7 +273,7 @@ func TestSkillsListAndInstall(t *testing.T) {
 	if o.code != 0 || withoutNotes(o.stdout) != wantOut.String() || o.stderr != "" {
 		t.Errorf("install: %d\n%s\n%s", o.code, o.stdout, o.stderr)
 	}
-	got := files(t, filepath.Join(root, ".claude/skills"))
+	got := testutil.Files(t, filepath.Join(root, ".claude/skills"))
 	if len(got) != len(skill.Skills) {
 		t.Fatalf("install wrote %d files, want %d", len(got), len(skill.Skills))
 	}
@@ -282,7 +283,7 @@ func TestSkillsListAndInstall(t *testing.T) {
 		if !strings.HasPrefix(doc, "---\n") || !ok {
 			t.Fatalf("%s: no front matter", s.Name)
 		}
-		if "---\n"+front+"\n---\n"+strings.TrimPrefix(rest, skillinstall.GeneratedMarker+"\n") != skill.SkillDoc(s) {
+		if "---\n"+front+"\n---\n"+strings.TrimPrefix(rest, install.GeneratedMarker+"\n") != skill.SkillDoc(s) {
 			t.Errorf("%s/SKILL.md is not SkillDoc with the marker line", s.Name)
 		}
 		lines := strings.Split(front, "\n")

@@ -11,7 +11,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"referee/skillinstall"
+	"referee/install"
 )
 
 const defaultBackupDir = ".referee/skills-backup"
@@ -48,8 +48,8 @@ func (a *app) skillsInstallCommand() *cobra.Command {
 			}
 			command = defaultAgentCommand()
 		}
-		opts := skillinstall.Options{SkillsDir: *dir, MCPConfig: *mcpConfig, Contents: *contents, BackupDir: *backup, Command: command}
-		plan, err := skillinstall.PlanInstall(opts)
+		opts := install.Options{SkillsDir: *dir, MCPConfig: *mcpConfig, Contents: *contents, BackupDir: *backup, Command: command}
+		plan, err := install.PlanInstall(opts)
 		if err != nil {
 			return err
 		}
@@ -77,7 +77,7 @@ func (a *app) skillsUninstallCommand() *cobra.Command {
 		if err := checkOutput(*output); err != nil {
 			return err
 		}
-		plan, err := skillinstall.PlanUninstall(skillinstall.Options{BackupDir: *backup, Force: *force})
+		plan, err := install.PlanUninstall(install.Options{BackupDir: *backup, Force: *force})
 		if err != nil {
 			return err
 		}
@@ -87,13 +87,13 @@ func (a *app) skillsUninstallCommand() *cobra.Command {
 }
 
 type installReport struct {
-	DryRun   bool                   `json:"dry_run"`
-	Changes  []*skillinstall.Change `json:"changes"`
-	Warnings []string               `json:"warnings"`
-	Note     string                 `json:"agent_binary_note,omitempty"`
+	DryRun   bool              `json:"dry_run"`
+	Changes  []*install.Change `json:"changes"`
+	Warnings []string          `json:"warnings"`
+	Note     string            `json:"agent_binary_note,omitempty"`
 }
 
-func (a *app) finish(plan *skillinstall.Plan, dry bool, output, backup string, uninstall bool, agent string) error {
+func (a *app) finish(plan *install.Plan, dry bool, output, backup string, uninstall bool, agent string) error {
 	note := ""
 	if !uninstall {
 		note = agentBinaryNote(agent)
@@ -118,7 +118,7 @@ func (a *app) finish(plan *skillinstall.Plan, dry bool, output, backup string, u
 		if dry {
 			line = "would be " + line
 		}
-		if c.Note != "" && c.Action != skillinstall.Unchanged {
+		if c.Note != "" && c.Action != install.Unchanged {
 			line += ": " + c.Note
 		}
 		fmt.Fprintln(a.stdout, line)

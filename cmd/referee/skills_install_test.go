@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"referee/internal/testshared"
+	"referee/internal/testutil"
 )
 
 // In the agents' own repository: a dry run prints the diffs and writes nothing; install
@@ -15,8 +15,8 @@ import (
 // SKILL.md files is one the CLI takes (run on the knights run, it is done or refused by a
 // precondition, never a bad command).
 func TestSkillsInstallInTheAgentsRepository(t *testing.T) {
-	repo := testshared.AgentsRepo(t)
-	before := files(t, repo)
+	repo := testutil.AgentsRepo(t)
+	before := testutil.Files(t, repo)
 
 	o := referee(t, repo, "", "skills", "install", "--dry-run", "--agent-command", "referee")
 	if o.code != 0 || !strings.Contains(o.stdout, "\n+referee skill prob-core-statement \\\n") ||
@@ -24,7 +24,7 @@ func TestSkillsInstallInTheAgentsRepository(t *testing.T) {
 		!strings.Contains(o.stdout, "\n(dry run: nothing written)\n") {
 		t.Errorf("dry run: %d\n%s\n%s", o.code, o.stdout, o.stderr)
 	}
-	sameTree(t, files(t, repo), before)
+	sameTree(t, testutil.Files(t, repo), before)
 
 	o = referee(t, repo, "", "skills", "install", "--agent-command", "referee")
 	if o.code != 0 || strings.Contains(o.stdout, "warning:") {
@@ -55,7 +55,7 @@ func TestSkillsInstallInTheAgentsRepository(t *testing.T) {
 	if o.code != 0 || strings.Contains(o.stdout, "kept") {
 		t.Errorf("uninstall: %d\n%s\n%s", o.code, o.stdout, o.stderr)
 	}
-	sameTree(t, files(t, repo), before)
+	sameTree(t, testutil.Files(t, repo), before)
 	if _, err := os.Stat(filepath.Join(repo, ".referee")); err == nil {
 		t.Errorf("uninstall left .referee")
 	}

@@ -15,10 +15,12 @@ import (
 	"testing"
 	"time"
 
+	"referee/internal/testutil"
 	"referee/model"
+	"referee/model/pyjson"
 )
 
-const demo = "../../contents"
+var demo = testutil.DemoDir()
 
 // The fixture's log lines are the agents' own: no time or actor; the skills are guessed
 // (marked ~) from the transitions the backups show.
@@ -145,7 +147,7 @@ func TestLogFollow(t *testing.T) {
 
 func TestRuns(t *testing.T) {
 	root := t.TempDir()
-	copyTree(t, demo, filepath.Join(root, "contents"))
+	testutil.CopyTree(t, demo, filepath.Join(root, "contents"))
 	writeFile(t, filepath.Join(root, ".claude/hol_agent_state.json"), `{"session_id": "9f1c2b7e", "message_count": 342, "session_message_count": 42, "hol_session": "main", "holmake_env": {}, "input_tokens": 1234567, "output_tokens": 89012, "cache_creation_tokens": 3456, "cache_read_tokens": 7890123, "total_cost_usd": 12.5}`)
 	writeFile(t, filepath.Join(root, ".claude/settings.json"), `{"model": "x"}`)
 	at := func(rel, when string) {
@@ -285,9 +287,9 @@ s-013  abandoned  For every integer $n \ge 1$, $\sum_{k=1}^n k^3 = \left(\sum_{k
 // A statement that repeats a refuted one: check warns naming both, similar says so.
 func TestCheckRetread(t *testing.T) {
 	root := t.TempDir()
-	copyTree(t, demo, filepath.Join(root, "contents"))
+	testutil.CopyTree(t, demo, filepath.Join(root, "contents"))
 	s018 := model.NewStatement("s-018", "normal", []string{`For each prime $p \equiv 3 \pmod 4$, $4p-1$ is prime as well.`}, nil, "pending")
-	writeFile(t, filepath.Join(root, "contents/statement/s-018.json"), string(model.EncodeIndent(s018)))
+	writeFile(t, filepath.Join(root, "contents/statement/s-018.json"), string(pyjson.EncodeIndent(s018)))
 	out := referee(t, root, "", "check")
 	if !strings.Contains(out.stdout, "warning: statement/s-018.json: s-018: re-tread: its claim repeats s-004, which already failed (false) (similarity 0.88)\n") {
 		t.Errorf("check:\n%s", out.stdout)

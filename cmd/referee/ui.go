@@ -3,8 +3,7 @@
 package main
 
 import (
-	"referee/sessions"
-	"referee/store"
+	"referee/agents"
 	"referee/tui"
 )
 
@@ -14,9 +13,9 @@ func init() {
 		// (--claude-dir, else $CLAUDE_CONFIG_DIR, else ~/.claude).
 		claude := o.claudeDir
 		if claude == "" {
-			claude = sessions.DefaultClaudeDir()
+			claude = agents.DefaultClaudeDir()
 		}
-		sess := &sessions.Options{ClaudeDir: claude, Project: store.RunsBase(dir)}
+		sess := &agents.Options{ClaudeDir: claude, Project: agents.RunsBase(dir)}
 		return tui.Run(dir, tui.Options{Theme: o.theme, StallAfter: o.stallAfter, Sessions: sess})
 	}
 }

@@ -67,29 +67,3 @@ func Get(tb testing.TB, n int) string {
 	}
 	return f.dir
 }
-
-// Copy copies a folder into a temporary one the test removes, and returns the copy's
-// path (…/contents): for benchmarks and tests that write.
-func Copy(tb testing.TB, src string) string {
-	tb.Helper()
-	dst := filepath.Join(tb.TempDir(), "contents")
-	err := filepath.WalkDir(src, func(p string, d os.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(src, p)
-		target := filepath.Join(dst, rel)
-		if d.IsDir() {
-			return os.MkdirAll(target, 0o755)
-		}
-		data, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		return os.WriteFile(target, data, 0o644)
-	})
-	if err != nil {
-		tb.Fatal(err)
-	}
-	return dst
-}

@@ -14,6 +14,7 @@ import (
 	"strings"
 
 	"referee/model"
+	"referee/model/pyjson"
 )
 
 // State is an object's status as written, the phase it means for review, and the agent
@@ -78,7 +79,7 @@ type Report struct {
 // Write is one object a change writes: its new document, or Doc nil for a removal.
 type Write struct {
 	ID  string
-	Doc *model.Value
+	Doc *pyjson.Value
 }
 
 // After is before with the writes applied: the snapshot the change would leave. It

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"referee/model"
+	"referee/model/pyjson"
 )
 
 // run is a small P014 run: p-001 open, resolved by s-001, which waits for its
@@ -15,23 +16,23 @@ func run(t *testing.T) *model.Snapshot {
 	s := &model.Snapshot{Problems: map[string]*model.Problem{}, Statements: model.NewObjects[*model.Statement](2)}
 	p := model.NewProblem("p-001", nil, []string{"Prove it"}, "unresolved", "", "")
 	prog, _ := p.Get("progresses")
-	*prog = model.Strs([]string{"(s-001) The claim"})
+	*prog = pyjson.Strs([]string{"(s-001) The claim"})
 	s.Problems["p-001"] = model.ProblemFrom(p)
 	s1 := model.NewStatement("s-001", "normal", []string{"The claim"}, nil, "validating")
 	pre, _ := s1.Get("preliminaries")
-	*pre = model.Strs([]string{"s-002"})
+	*pre = pyjson.Strs([]string{"s-002"})
 	s.Statements.Set("s-001", model.StatementFrom(s1))
 	s.Statements.Set("s-002", model.StatementFrom(withProof(model.NewStatement("s-002", "normal", []string{"A lemma"}, nil, "validating"))))
 	return s
 }
 
-func withProof(doc model.Value) model.Value {
+func withProof(doc pyjson.Value) pyjson.Value {
 	proof, _ := doc.Get("proof")
-	proof.Set("full", model.Str("We prove it. QED."))
+	proof.Set("full", pyjson.Str("We prove it. QED."))
 	return doc
 }
 
-func write(doc model.Value) *model.Value { return &doc }
+func write(doc pyjson.Value) *pyjson.Value { return &doc }
 
 // Confirming the sub-statement: its status changes, and its parent, which the change
 // does not write, goes from waiting for it to the checker; the next agent moves up.

@@ -10,6 +10,7 @@ import (
 
 	"referee/cells"
 	"referee/model"
+	"referee/model/pyjson"
 	"referee/store"
 	"referee/store/consequence"
 	"referee/themes"
@@ -271,9 +272,9 @@ func planLines(st *themes.Styles, plan *store.Planned, w int) []string {
 			wrap(st.Base.Render, "  ", "new "+describeNew(o.ID, o.After))
 			continue
 		}
-		q := func(v *model.Value) string { return string(model.EncodeLine(*v)) }
+		q := func(v *pyjson.Value) string { return string(pyjson.EncodeLine(*v)) }
 		for _, c := range model.DiffFields(o.Before, o.After) {
-			head := o.ID + " " + c.Path
+			head := o.ID + " " + c.Field
 			switch {
 			case c.Appended != nil:
 				for i := range c.Appended {
@@ -316,8 +317,8 @@ func planLines(st *themes.Styles, plan *store.Planned, w int) []string {
 }
 
 // longText is a text too long to read as "from → to" on a line.
-func longText(v *model.Value) bool {
-	return v != nil && v.Kind == model.String && (len(v.Str) > 72 || strings.Contains(v.Str, "\n"))
+func longText(v *pyjson.Value) bool {
+	return v != nil && v.Kind == pyjson.String && (len(v.Str) > 72 || strings.Contains(v.Str, "\n"))
 }
 
 // bySentence is a text one sentence a line: a proof reads and changes by sentence,

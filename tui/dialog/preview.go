@@ -7,11 +7,12 @@ import (
 	"strings"
 
 	"referee/model"
+	"referee/model/pyjson"
 	"referee/skill"
 )
 
 // describeNew is one line for an object a change creates.
-func describeNew(id string, doc model.Value) string {
+func describeNew(id string, doc pyjson.Value) string {
 	if model.KindOf(id) == model.KindProblem {
 		p := model.ProblemFrom(doc)
 		return fmt.Sprintf("problem %s (%s): %s", id, p.Status, strconv.Quote(model.SanitizeLine(p.Title())))
