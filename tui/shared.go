@@ -44,6 +44,7 @@ func (m *Model) openShared(sh *Shared) {
 	sub := sh.hub.Subscribe()
 	m.feed = sub
 	m.extras.shared = sh
+	m.runs.shared = sh.hub.Runs(m.runs.opts, runsEvery) // i30s: one poll of the run-state files for every screen
 	if fr := sub.Current(); fr.Snap != nil {
 		m.setHead(fr.Forest)
 		m.setSnapshot(fr.Snap, fr.Graph, fr.Forest, nil)
