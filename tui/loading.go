@@ -1,6 +1,8 @@
 package tui
 
 import (
+	"os"
+	"runtime/debug"
 	"strconv"
 	"strings"
 	"sync"
@@ -145,6 +147,12 @@ func (m *Model) onLoaded(msg loadedMsg) tea.Cmd {
 	show := m.setSnapshot(msg.Snap, msg.Graph, msg.Forest, nil)
 	// What the first frame does not draw starts now, the extras once it is drawn.
 	m.extras.afterFrame = true
+	// i30s: the collector's lower percentage from the load on, not only after the first
+	// extras build, whose garbage made the workbench's peak (memlimit.go). (A soft limit
+	// over that build cut the peak further but doubled the CPU to rest at 100k.)
+	if m.extras.limit && os.Getenv("GOGC") == "" {
+		debug.SetGCPercent(gcPercent)
+	}
 	return tea.Batch(show, m.listen(), m.runs.Poll(true), m.watchSessions(nil)) // the chain goes on from the loaded frame
 }
 
