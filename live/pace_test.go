@@ -3,6 +3,7 @@ package live
 import (
 	"os"
 	"path/filepath"
+	"reflect"
 	"testing"
 	"time"
 
@@ -103,4 +104,28 @@ func TestRunsPollerSharesReadings(t *testing.T) {
 		t.Fatal("Close left a Next waiting")
 	}
 	p.Close() // twice is fine
+}
+
+// Flatten gives the rows a shape was flattened into under the same folds (every session
+// of referee serve asks for them after a change of links), the rows of the folds asked
+// for otherwise, and the same rows as flattening anew.
+func TestFlattenKeepsRowsBySameFolds(t *testing.T) {
+	snap, err := store.Load(demo)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, f := Derive(snap)
+	a := f.Flatten(nil)
+	if b := f.Flatten(map[string]bool{}); len(a) == 0 || &a[0] != &b[0] {
+		t.Fatal("the same (default) folds flattened again")
+	}
+	folds := map[string]bool{a[0].Path: false}
+	c := f.Flatten(folds)
+	if len(c) >= len(a) || !reflect.DeepEqual(c, f.flatten(folds)) || !reflect.DeepEqual(a, f.flatten(nil)) {
+		t.Fatalf("rows under folds: %d (default %d), or not as flattened anew", len(c), len(a))
+	}
+	folds[a[0].Path] = true // the caller's map changes: the rows kept are not its
+	if d := f.Flatten(folds); !reflect.DeepEqual(d, a) {
+		t.Fatal("the rows of the changed folds are not the default rows")
+	}
 }
