@@ -5,7 +5,7 @@
 // what a write touched) and its tree (Forest), and hands the tui the result; nothing in
 // it draws, and nothing it hands out is changed after.
 //
-// It imports model and store only: it owns the tree's row types (TreeRow, which the
+// It imports model, store and agents (the run-state files, polled once for every screen) only: it owns the tree's row types (TreeRow, which the
 // views draw), so the data path never depends on the renderer, and the MCP server's
 // engine and the SSH server's hub (Hub: one watcher and derivation for every session)
 // link no rendering package. It never imports the tui.

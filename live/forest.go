@@ -1,9 +1,11 @@
 package live
 
 import (
+	"maps"
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"referee/model"
 )
@@ -50,7 +52,26 @@ type shape struct {
 	order         []string
 	unattached    []string
 	brokenOrphans []model.BrokenFile // broken files with no last good object
+
+	flat flatCache // the rows flattened lately, by folds
 }
+
+// flatCache keeps the rows of the last few Flatten calls on a shape, with the folds they
+// were made under: every session of referee serve flattens the same shape under the
+// same (default) folds after each change of links, and a 10k tree's rows cost
+// milliseconds each time. The rows are read only, as Flatten's always were.
+type flatCache struct {
+	mu      sync.Mutex
+	entries []flatEntry // newest last
+}
+
+type flatEntry struct {
+	folds map[string]bool
+	rows  []TreeRow
+}
+
+// flatKept is how many fold sets a shape keeps rows for (a 100k tree's rows are ~10 MB).
+const flatKept = 2
 
 // brokenOf splits a snapshot's broken files: the objects that keep a last good version,
 // and the files that have none.
@@ -446,6 +467,28 @@ func (f *Forest) onPath(path, id string) bool {
 // holds its parent's path; a row at its object's canonical position takes that path
 // string, the others make their own.
 func (f *Forest) Flatten(folds map[string]bool) []TreeRow {
+	c := &f.shape.flat
+	c.mu.Lock()
+	for i, e := range c.entries {
+		if maps.Equal(e.folds, folds) {
+			c.entries = append(append(c.entries[:i:i], c.entries[i+1:]...), e)
+			c.mu.Unlock()
+			return e.rows
+		}
+	}
+	c.mu.Unlock()
+	rows := f.flatten(folds)
+	c.mu.Lock()
+	if len(c.entries) >= flatKept {
+		c.entries = slices.Delete(slices.Clone(c.entries), 0, len(c.entries)-flatKept+1)
+	}
+	c.entries = append(c.entries, flatEntry{folds: maps.Clone(folds), rows: rows})
+	c.mu.Unlock()
+	return rows
+}
+
+// flatten is Flatten without the cache.
+func (f *Forest) flatten(folds map[string]bool) []TreeRow {
 	// Opened as by default: each object once, and the premises groups' rows (folded).
 	rows := make([]TreeRow, 0, len(f.top)+len(f.order)+len(f.premises))
 	type frame struct {

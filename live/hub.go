@@ -3,7 +3,9 @@ package live
 import (
 	"slices"
 	"sync"
+	"time"
 
+	"referee/agents"
 	"referee/store"
 )
 
@@ -14,11 +16,15 @@ import (
 // the paths), so what it holds is bounded by one frame.
 type Hub struct {
 	feed *Feed
+	dir  string
 
-	mu   sync.Mutex
-	cur  Frame // the newest frame with a snapshot
-	subs map[*Sub]struct{}
-	done chan struct{}
+	mu    sync.Mutex
+	cur   Frame // the newest frame with a snapshot
+	subs  map[*Sub]struct{}
+	done  chan struct{}
+	pace  time.Duration
+	runs  map[agents.RunsOptions]*RunsPoller
+	close sync.Once
 }
 
 // NewHub watches dir, loads it and starts the reload chain; it fails when the folder
@@ -33,7 +39,8 @@ func NewHub(dir string, opts store.WatchOptions) (*Hub, error) {
 		_ = feed.Close()
 		return nil, first.LoadErr
 	}
-	h := &Hub{feed: feed, cur: first, subs: map[*Sub]struct{}{}, done: make(chan struct{})}
+	h := &Hub{feed: feed, dir: dir, cur: first, subs: map[*Sub]struct{}{}, done: make(chan struct{}),
+		runs: map[agents.RunsOptions]*RunsPoller{}}
 	go h.run(first.Forest)
 	return h, nil
 }
@@ -77,12 +84,40 @@ func (h *Hub) Subscribers() int {
 	return len(h.subs)
 }
 
+// SetPace makes the subscriptions opened from now on hand out at most one frame per
+// interval: the frames that come sooner wait, merged into one (the newest snapshot).
+// A screen then takes, reads and draws one frame per interval however fast the run
+// writes, and a frame after a quiet spell still comes at once. 0: every frame.
+func (h *Hub) SetPace(every time.Duration) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.pace = every
+}
+
+// Runs is the hub's one poll of the agents' run-state files with these options (made on
+// first use, read every interval; stopped by Close): every screen takes its readings.
+func (h *Hub) Runs(opts agents.RunsOptions, every time.Duration) *RunsPoller {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	p := h.runs[opts]
+	if p == nil {
+		p = NewRunsPoller(h.dir, opts, every)
+		select {
+		case <-h.done:
+			p.Close() // the hub stopped: readings end at once
+		default:
+			h.runs[opts] = p
+		}
+	}
+	return p
+}
+
 // Subscribe opens a subscription: its Current is the newest frame now, and Next gives
 // every frame made after it (merged when not taken in time).
 func (h *Hub) Subscribe() *Sub {
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	s := &Sub{hub: h, first: h.cur, ready: make(chan struct{}, 1)}
+	s := &Sub{hub: h, first: h.cur, ready: make(chan struct{}, 1), pace: h.pace}
 	select {
 	case <-h.done:
 		s.closed = true
@@ -92,10 +127,20 @@ func (h *Hub) Subscribe() *Sub {
 	return s
 }
 
-// Close stops the watcher; every subscription gets a closed frame.
+// Close stops the watcher and the polls; every subscription gets a closed frame. It may
+// be called more than once.
 func (h *Hub) Close() error {
 	err := h.feed.Close()
 	<-h.done
+	h.close.Do(func() {
+		h.mu.Lock()
+		runs := h.runs
+		h.runs = map[agents.RunsOptions]*RunsPoller{}
+		h.mu.Unlock()
+		for _, p := range runs {
+			p.Close()
+		}
+	})
 	return err
 }
 
@@ -104,10 +149,12 @@ type Sub struct {
 	hub   *Hub
 	first Frame
 	ready chan struct{}
+	pace  time.Duration // at most one frame per pace (Hub.SetPace)
 
 	mu      sync.Mutex
 	pending *Frame
 	closed  bool
+	given   time.Time // when Next last handed out a frame
 }
 
 // Current is the hub's newest frame when the subscription opened: the first to show.
@@ -151,13 +198,26 @@ func merge(a, b Frame) *Frame {
 	return &out
 }
 
-// Next waits for the next frame (head is ignored: the hub owns the chain). After Close,
-// or when the hub stopped, it returns a closed frame.
+// Next waits for the next frame (head is ignored: the hub owns the chain), no sooner
+// than the pace after the one before. After Close, or when the hub stopped, it returns
+// a closed frame.
 func (s *Sub) Next(*Forest) Frame {
 	for {
 		s.mu.Lock()
 		if p := s.pending; p != nil {
+			if wait := s.pace - time.Since(s.given); wait > 0 && !s.closed {
+				// Too soon after the last: later frames merge into this one meanwhile.
+				s.mu.Unlock()
+				t := time.NewTimer(wait)
+				select {
+				case <-t.C:
+				case <-s.ready: // a newer frame or Close: look again
+					t.Stop()
+				}
+				continue
+			}
 			s.pending = nil
+			s.given = time.Now()
 			s.mu.Unlock()
 			return *p
 		}

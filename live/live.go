@@ -1,6 +1,8 @@
 package live
 
 import (
+	"math"
+	"runtime/debug"
 	"slices"
 
 	"referee/model"
@@ -144,6 +146,13 @@ func apply(dir string, head *Forest, b store.Batch) Frame {
 // first frame. deriving, when set, is called between the read and the derivation (the
 // tui's frame of progress says which it is doing).
 func Load(dir string, progress *store.Progress, deriving func()) Frame {
+	// The collector stays off over the derivation too (the load turns it off over the
+	// read): what is built is kept, so collecting in between only marks it again. A
+	// soft limit bounds the garbage meanwhile instead (a large folder's read makes more
+	// than it keeps: at 100k statements the heap passed a gigabyte before the first
+	// collection).
+	defer loadLimit()()
+	defer store.PauseGC()()
 	snap, err := store.LoadTail(dir, progress)
 	if err != nil {
 		return Frame{LoadErr: err}
@@ -153,4 +162,17 @@ func Load(dir string, progress *store.Progress, deriving func()) Frame {
 	}
 	g, f := Derive(snap)
 	return Frame{Snap: snap, Graph: g, Forest: f}
+}
+
+// loadMemoryLimit is the soft memory limit while the first load runs, when none is set.
+const loadMemoryLimit = 512 << 20
+
+// loadLimit sets loadMemoryLimit unless a limit is set (GOMEMLIMIT, or by the program),
+// and returns what puts the setting back.
+func loadLimit() (restore func()) {
+	if debug.SetMemoryLimit(-1) != math.MaxInt64 {
+		return func() {}
+	}
+	debug.SetMemoryLimit(loadMemoryLimit)
+	return func() { debug.SetMemoryLimit(math.MaxInt64) }
 }

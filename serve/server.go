@@ -61,6 +61,15 @@ type Config struct {
 // DefaultListen is where serve listens unless told: this machine only.
 const DefaultListen = "127.0.0.1:23234"
 
+// drawEvery is how often a session's screen is drawn at most for what the run brings
+// (paced), and framePace how often it takes a frame from the hub at most: under a run's
+// bursts a session draws a few screens a second, not one per message, and a write still
+// shows within the watcher's quiet time, a frame pace and a drawing.
+const (
+	drawEvery = 50 * time.Millisecond
+	framePace = 50 * time.Millisecond
+)
+
 // handshakeTimeout bounds the SSH handshake, authentication included.
 const handshakeTimeout = 20 * time.Second
 
@@ -144,6 +153,7 @@ func New(cfg Config) (*Server, error) {
 	if err != nil {
 		return nil, fmt.Errorf("contents folder %s: %w", cfg.Dir, err)
 	}
+	s.hub.SetPace(framePace)
 	s.shared = tui.NewShared(s.hub)
 	if s.stopWatch, err = keys.watch(s.logf); err != nil {
 		_ = s.hub.Close()
@@ -377,7 +387,7 @@ func (s *Server) workbench(sess ssh.Session, p Person, who string) string {
 	}
 	mw := wishtea.MiddlewareWithProgramHandler(func(sess ssh.Session) *tea.Program {
 		opts := append(wishtea.MakeOptions(sess), tea.WithInput(in), tea.WithOutput(out), tea.WithFPS(60))
-		pr := tea.NewProgram(m, opts...)
+		pr := tea.NewProgram(&paced{m: m, every: drawEvery}, opts...)
 		// Widths by grapheme cluster, as in a local run (tui.Run): the renderer takes it
 		// from this report, the views from cells, set once for every session (New).
 		go pr.Send(tui.GraphemeWidths)

@@ -1,6 +1,8 @@
 package tui
 
 import (
+	"os"
+	"runtime/debug"
 	"strconv"
 	"strings"
 	"sync"
@@ -146,6 +148,12 @@ func (m loader) onLoaded(msg loadedMsg) tea.Cmd {
 	show := m.loader().setSnapshot(msg.Snap, msg.Graph, msg.Forest, nil)
 	// What the first frame does not draw starts now, the extras once it is drawn.
 	m.bg.extras.afterFrame = true
+	// i30s: the collector's lower percentage from the load on, not only after the first
+	// extras build, whose garbage made the workbench's peak (memlimit.go). (A soft limit
+	// over that build cut the peak further but doubled the CPU to rest at 100k.)
+	if m.bg.extras.limit && os.Getenv("GOGC") == "" {
+		debug.SetGCPercent(gcPercent)
+	}
 	return tea.Batch(show, m.feed.listen(), m.runs.Poll(true), m.supervisor().watchSessions(nil)) // the chain goes on from the loaded frame
 }
 

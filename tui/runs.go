@@ -7,6 +7,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"referee/agents"
+	"referee/live"
 	"referee/model"
 	"referee/tui/common"
 	"referee/views"
@@ -37,6 +38,10 @@ type Runs struct {
 	first   time.Time // last activity at the first reading
 	armed   bool      // a run was seen: a state file, or a change since the first reading
 	stall   model.Stall
+
+	// referee serve: the hub's one poll for every screen (nil: this workbench reads).
+	shared *live.RunsPoller
+	seq    uint64 // the shared reading last taken
 }
 
 // presentSource is what the stall alarm reads of the present.
@@ -53,6 +58,8 @@ type runsMsg struct {
 	last time.Time
 	what string
 	tick bool // part of the polling loop: schedule the next reading
+	seq  uint64
+	done bool // the shared poll stopped: no reading follows
 }
 
 type runsTickMsg struct{}
@@ -80,6 +87,16 @@ func newRuns(dir, name string, opts agents.RunsOptions, after time.Duration, pre
 // Poll reads the state files and the last activity in a command; with tick, the
 // reading after it is scheduled when it arrives.
 func (r *Runs) Poll(tick bool) tea.Cmd {
+	if p := r.shared; p != nil { // shared poll (referee serve): wait for the hub's next reading
+		after := r.seq
+		if !tick {
+			after = 0 // asked for now: the newest reading
+		}
+		return func() tea.Msg {
+			rd, ok := p.Next(after)
+			return runsMsg{runs: rd.Runs, err: rd.Err, last: rd.Last, what: rd.What, tick: tick, seq: rd.Seq, done: !ok}
+		}
+	}
 	dir, opts := r.dir, r.opts
 	return func() tea.Msg {
 		runs, err := agents.FindRuns(dir, opts)
@@ -124,7 +141,13 @@ func (r *Runs) Update(com common.Common, msg tea.Msg) (tea.Cmd, tea.Msg) {
 		}
 		r.check(com.Now())
 		var cmd tea.Cmd
-		if msg.tick {
+		switch {
+		case r.shared != nil: // the hub's poll keeps its own time
+			r.seq = max(r.seq, msg.seq)
+			if msg.tick && !msg.done {
+				cmd = r.Poll(true)
+			}
+		case msg.tick:
 			cmd = tea.Tick(runsEvery, func(time.Time) tea.Msg { return runsTickMsg{} })
 		}
 		return cmd, paneChangedMsg{side: sideRuns}

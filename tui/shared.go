@@ -44,6 +44,7 @@ func (m loader) openShared(sh *Shared) {
 	sub := sh.hub.Subscribe()
 	m.feed.src = sub
 	m.bg.extras.shared = sh
+	m.runs.shared = sh.hub.Runs(m.runs.opts, runsEvery) // i30s: one poll of the run-state files for every screen
 	if fr := sub.Current(); fr.Snap != nil {
 		m.feed.setHead(fr.Forest)
 		m.loader().setSnapshot(fr.Snap, fr.Graph, fr.Forest, nil)

@@ -69,6 +69,7 @@ func command(stdout, stderr io.Writer) *cobra.Command {
 		Example: "  go build -o /tmp/referee ./cmd/referee\n" +
 			"  go run ./cmd/referee-bench --binary /tmp/referee\n" +
 			"  go run ./cmd/referee-bench --binary /tmp/referee --table=false --live 30s\n" +
+			"  go run ./cmd/referee-bench --binary /tmp/referee --table=false --serve 15s --sessions 20\n" +
 			"  go run ./cmd/referee-bench --binary /tmp/referee --table=false --shapes --shape chain,biglog",
 		Args: cobra.NoArgs,
 	}
@@ -84,6 +85,8 @@ func command(stdout, stderr io.Writer) *cobra.Command {
 	liveSize := f.Int("live-size", 10000, "statements in the live rows' folder")
 	calls := f.Int("calls", 40, "skill calls per second in the live rows")
 	rewrites := f.Int("rewrites", 20, "in-place rewrites of statement files per second in the live rows")
+	serveFor := f.Duration("serve", 0, "also run the SSH rows, each phase this long: referee serve as a process with --sessions workbenches over SSH under --calls skill calls/s, then with a client that stops reading, then one local workbench beside it (0 leaves them out)")
+	sessions := f.Int("sessions", 20, "workbenches over SSH in the SSH rows")
 	shapes := f.Bool("shapes", false, "also open the pathological shapes (chain of 50k, citation chain of 8k, 20k children, a 5 MB claim, a 100,000-sentence proof, a 500 MB log) in the binary")
 	only := f.StringSlice("shape", nil, "with --shapes, open only these shapes (comma-separated names)")
 	cmd.RunE = func(*cobra.Command, []string) error {
@@ -117,6 +120,15 @@ func command(stdout, stderr io.Writer) *cobra.Command {
 			if err := runLive(stdout, stderr, bin, *seed, *liveSize, *live, *calls, *rewrites); err != nil {
 				return err
 			}
+		}
+		if *serveFor > 0 {
+			o := bench.ServeOptions{Binary: bin, Size: *liveSize, Seed: *seed, Sessions: *sessions, Duration: *serveFor, Calls: *calls}
+			fmt.Fprintf(stderr, "referee-bench: SSH rows, %d sessions on %d statements\n", o.Sessions, o.Size)
+			r, err := bench.RunServe(o)
+			if err != nil {
+				return fmt.Errorf("SSH rows: %w", err)
+			}
+			bench.WriteServe(stdout, o.Size, o, r)
 		}
 		if *shapes {
 			sizes := map[gen.Shape]int{gen.ShapeChain: 50000, gen.ShapeCitations: 8000, gen.ShapeFanout: 20000,

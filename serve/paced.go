@@ -1,0 +1,59 @@
+package serve
+
+import (
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+)
+
+// paced draws a workbench at most once per interval for what the run brings (frames,
+// commands' results, ticks): Bubble Tea asks for the whole screen after every message,
+// and each session's renderer then lays out and compares the whole screen again, so a
+// run's bursts of messages cost every session a screen each. A key, the mouse, a paste
+// or a resize is drawn at once; a message that comes sooner than the interval after the
+// last drawing is drawn with the next one, at most an interval later, so the screen
+// ends as it would have (only the states in between are skipped, as a renderer that
+// draws at a frame rate skips them anyway).
+type paced struct {
+	m     tea.Model
+	every time.Duration
+
+	last    time.Time // when the screen was last drawn
+	view    tea.View  // what it drew
+	drawn   bool      // view holds a drawing
+	stale   bool      // an update came after view was drawn
+	waiting bool      // a redrawMsg is on its way
+	due     bool      // the redrawMsg came: draw now
+}
+
+// redrawMsg draws what paced held back.
+type redrawMsg struct{}
+
+func (p *paced) Init() tea.Cmd { return p.m.Init() }
+
+func (p *paced) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	if _, ok := msg.(redrawMsg); ok {
+		p.waiting, p.due = false, true
+		return p, nil
+	}
+	var cmd tea.Cmd
+	p.m, cmd = p.m.Update(msg)
+	p.stale = true
+	switch msg.(type) {
+	case tea.KeyPressMsg, tea.KeyReleaseMsg, tea.MouseMsg, tea.PasteMsg, tea.WindowSizeMsg:
+		p.last = time.Time{} // a person's input is drawn at once
+	}
+	if wait := p.every - time.Since(p.last); wait > 0 && p.drawn && !p.waiting {
+		p.waiting = true
+		cmd = tea.Batch(cmd, tea.Tick(wait, func(time.Time) tea.Msg { return redrawMsg{} }))
+	}
+	return p, cmd
+}
+
+func (p *paced) View() tea.View {
+	if p.drawn && (!p.stale || !p.due && time.Since(p.last) < p.every) {
+		return p.view
+	}
+	p.view, p.drawn, p.stale, p.due, p.last = p.m.View(), true, false, false, time.Now()
+	return p.view
+}

@@ -1,0 +1,55 @@
+package serve
+
+import (
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+)
+
+// countModel counts its drawings; its screen is the number of messages it took.
+type countModel struct{ updates, views int }
+
+func (c *countModel) Init() tea.Cmd { return nil }
+func (c *countModel) Update(tea.Msg) (tea.Model, tea.Cmd) {
+	c.updates++
+	return c, nil
+}
+func (c *countModel) View() tea.View {
+	c.views++
+	return tea.NewView(string(rune('a' + c.updates)))
+}
+
+type runMsg struct{}
+
+// A paced workbench draws a person's input at once, holds what the run brings back
+// until the interval has passed, and then draws the newest state.
+func TestPacedDrawsInputAtOnceAndTheRunAtItsPace(t *testing.T) {
+	c := &countModel{}
+	p := &paced{m: c, every: time.Hour}
+	p.Update(runMsg{})
+	if v := p.View(); v.Content != "b" || c.views != 1 {
+		t.Fatalf("first drawing %q after %d views", v.Content, c.views)
+	}
+	_, cmd := p.Update(runMsg{})
+	if v := p.View(); v.Content != "b" || c.views != 1 {
+		t.Fatalf("a message within the interval was drawn: %q, %d views", v.Content, c.views)
+	}
+	if cmd == nil {
+		t.Fatal("no redraw scheduled for the message held back")
+	}
+	if _, cmd2 := p.Update(runMsg{}); cmd2 != nil {
+		t.Fatal("a second redraw scheduled while one is on its way")
+	}
+	p.Update(redrawMsg{})
+	if v := p.View(); v.Content != "d" || c.views != 2 {
+		t.Fatalf("after the redraw: %q, %d views", v.Content, c.views)
+	}
+	p.Update(tea.KeyPressMsg{Code: 'j', Text: "j"})
+	if v := p.View(); v.Content != "e" || c.views != 3 {
+		t.Fatalf("a key was not drawn at once: %q, %d views", v.Content, c.views)
+	}
+	if v := p.View(); v.Content != "e" || c.views != 3 {
+		t.Fatalf("drawn again with nothing new: %q, %d views", v.Content, c.views)
+	}
+}
