@@ -419,3 +419,54 @@ func eachLogEntry(f io.ReaderAt, size int64, fn func(model.LogEntry)) error {
 		line, total = line[:0], 0
 	}
 }
+
+// eachLineBack calls fn with each line of the first size bytes of f, the last first (a
+// last line without its newline too, blank lines too), until fn returns true. It reads
+// back 64 KiB at a time, so what a caller looking for a recent line costs is the lines
+// after it, not the log; fn may keep line.
+func eachLineBack(f io.ReaderAt, size int64, fn func(line []byte) bool) error {
+	const chunk = 64 << 10
+	// The oldest line read so far, maybe not all of it, as the chunks it spans, newest
+	// first: each byte is scanned for a newline once and copied once into its line
+	// (joining the chunks at each step made a long line cost its length squared).
+	var partial [][]byte
+	line := func(head []byte) []byte {
+		n := len(head)
+		for _, p := range partial {
+			n += len(p)
+		}
+		out := make([]byte, 0, n)
+		out = append(out, head...)
+		for i := len(partial) - 1; i >= 0; i-- {
+			out = append(out, partial[i]...)
+		}
+		partial = partial[:0]
+		return out
+	}
+	end := true // nothing but newlines read yet: the file's last newline ends no line after it
+	for pos := size; pos > 0; {
+		n := min(chunk, pos)
+		pos -= n
+		data := make([]byte, n)
+		if _, err := f.ReadAt(data, pos); err != nil && !errors.Is(err, io.EOF) {
+			return err
+		}
+		for {
+			i := bytes.LastIndexByte(data, '\n')
+			if i < 0 {
+				break
+			}
+			l := line(data[i+1:])
+			if (len(l) > 0 || !end) && fn(l) {
+				return nil
+			}
+			end, data = false, data[:i]
+		}
+		partial = append(partial, data)
+		if pos == 0 {
+			fn(line(nil))
+		}
+		end = end && len(data) == 0
+	}
+	return nil
+}
