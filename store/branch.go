@@ -166,23 +166,24 @@ func (t *tx) logEnd() (branch, last string, err error) {
 	if err != nil {
 		return "", "", inputf("%s: cannot read %s: %v", t.skill, LogFile, unwrapPath(err))
 	}
-	key := []byte(`"` + keyBranch + `"`)
+	// The last change: the last line that is not blank.
 	err = eachLineBack(f, info.Size(), func(line []byte) bool {
-		if len(line) > MaxLogLine || len(bytes.TrimSpace(line)) == 0 {
-			return false // parsed as a bad line: no change, no branch
+		if len(bytes.TrimSpace(line)) == 0 {
+			return false
 		}
-		hasKey := branch == "" && bytes.Contains(line, key)
-		if last == "" || hasKey {
-			e := model.ParseLogLine(0, string(line))
-			if last == "" {
-				last = e.ID
-			}
-			if hasKey {
-				branch, _ = namedBranch(e)
-			}
+		if len(line) <= MaxLogLine { // a longer one is a bad line: no change
+			last = model.ParseLogLine(0, string(line)).ID
 		}
-		return branch != "" && last != ""
+		return last != ""
 	})
+	if err == nil { // the branch: only the lines holding "branch" are parsed
+		err = eachLineHoldingBack(f, info.Size(), []byte(`"`+keyBranch+`"`), func(line []byte) bool {
+			if len(line) <= MaxLogLine {
+				branch, _ = namedBranch(model.ParseLogLine(0, string(line)))
+			}
+			return branch != ""
+		})
+	}
 	if err != nil {
 		return "", "", inputf("%s: cannot read %s: %v", t.skill, LogFile, unwrapPath(err))
 	}

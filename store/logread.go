@@ -225,7 +225,7 @@ func readTail(f *os.File, size int64, mark *logMark, known model.LogHead) ([]byt
 
 // lineStart is where the line holding byte pos of the log starts: after the last
 // newline before pos, read back a megabyte at a time.
-func lineStart(f *os.File, pos int64) (int64, error) {
+func lineStart(f io.ReaderAt, pos int64) (int64, error) {
 	buf := make([]byte, min(pos, 1<<20))
 	for pos > 0 {
 		b := buf[:min(int64(len(buf)), pos)]
@@ -469,4 +469,54 @@ func eachLineBack(f io.ReaderAt, size int64, fn func(line []byte) bool) error {
 		end = end && len(data) == 0
 	}
 	return nil
+}
+
+// eachLineHoldingBack is eachLineBack for the lines that hold key only: it looks for
+// key back from the end a megabyte at a time and reads only the lines it is found in.
+func eachLineHoldingBack(f io.ReaderAt, size int64, key []byte, fn func(line []byte) bool) error {
+	const chunk = 1 << 20
+	buf := make([]byte, chunk+len(key))
+	for end := size; end > 0; { // key is looked for in the bytes before end
+		from := max(end-chunk, 0)
+		b := buf[:min(end-from+int64(len(key))-1, size-from)]
+		if _, err := f.ReadAt(b, from); err != nil && !errors.Is(err, io.EOF) {
+			return err
+		}
+		i := bytes.LastIndex(b, key)
+		if i < 0 || from+int64(i) >= end {
+			end = from
+			continue
+		}
+		start, err := lineStart(f, from+int64(i))
+		if err != nil {
+			return err
+		}
+		line, err := lineFrom(f, start, size)
+		if err != nil {
+			return err
+		}
+		if fn(line) {
+			return nil
+		}
+		end = start
+	}
+	return nil
+}
+
+// lineFrom is the line of the log's first size bytes that starts at start, without its
+// newline.
+func lineFrom(f io.ReaderAt, start, size int64) ([]byte, error) {
+	var line []byte
+	buf := make([]byte, 64<<10)
+	for off := start; off < size; {
+		b := buf[:min(int64(len(buf)), size-off)]
+		if _, err := f.ReadAt(b, off); err != nil && !errors.Is(err, io.EOF) {
+			return nil, err
+		}
+		if i := bytes.IndexByte(b, '\n'); i >= 0 {
+			return append(line, b[:i]...), nil
+		}
+		line, off = append(line, b...), off+int64(len(b))
+	}
+	return line, nil
 }
