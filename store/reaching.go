@@ -201,7 +201,7 @@ func eachHeadLine(f io.ReaderAt, end int64, keys [][]byte, fn func(n int, off in
 			continue
 		}
 		whole := data[:last+1]
-		from := 0 // whole[:from] is counted into n
+		from := 0              // whole[:from] is counted into n
 		each := func(at int) { // the line holding byte at
 			ls := bytes.LastIndexByte(whole[:at], '\n') + 1
 			if ls < from {
