@@ -154,17 +154,27 @@ func (t *tx) currentBranch() (string, error) {
 // change. Only the lines after those are parsed (a line without "branch" in it is not),
 // so a save or a list on a log of millions of lines costs its last lines, not the log.
 func (t *tx) logEnd() (branch, last string, err error) {
-	f, err := openNoFollow(filepath.Join(t.dir, filepath.FromSlash(LogFile)))
+	branch, last, err = readLogEnd(t.dir, true)
+	if err != nil {
+		return "", "", inputf("%s: cannot read %s: %v", t.skill, LogFile, unwrapPath(err))
+	}
+	return branch, last, nil
+}
+
+// readLogEnd is logEnd's reading (the branch only withBranch; DefaultBranch when
+// there is no log).
+func readLogEnd(dir string, withBranch bool) (branch, last string, err error) {
+	f, err := openNoFollow(filepath.Join(dir, filepath.FromSlash(LogFile)))
 	if errors.Is(err, fs.ErrNotExist) {
 		return DefaultBranch, "", nil
 	}
 	if err != nil {
-		return "", "", inputf("%s: cannot read %s: %v", t.skill, LogFile, unwrapPath(err))
+		return "", "", err
 	}
 	defer f.Close()
 	info, err := f.Stat()
 	if err != nil {
-		return "", "", inputf("%s: cannot read %s: %v", t.skill, LogFile, unwrapPath(err))
+		return "", "", err
 	}
 	// The last change: the last line that is not blank.
 	err = eachLineBack(f, info.Size(), func(line []byte) bool {
@@ -176,7 +186,7 @@ func (t *tx) logEnd() (branch, last string, err error) {
 		}
 		return last != ""
 	})
-	if err == nil { // the branch: only the lines holding "branch" are parsed
+	if err == nil && withBranch { // the branch: only the lines holding "branch" are parsed
 		err = eachLineHoldingBack(f, info.Size(), []byte(`"`+keyBranch+`"`), func(line []byte) bool {
 			if len(line) <= MaxLogLine {
 				branch, _ = namedBranch(model.ParseLogLine(0, string(line)))
@@ -185,7 +195,7 @@ func (t *tx) logEnd() (branch, last string, err error) {
 		})
 	}
 	if err != nil {
-		return "", "", inputf("%s: cannot read %s: %v", t.skill, LogFile, unwrapPath(err))
+		return "", "", err
 	}
 	if branch == "" {
 		branch = DefaultBranch

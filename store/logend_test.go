@@ -64,6 +64,9 @@ func TestLogEndAsWholeRead(t *testing.T) {
 			if want := lastChange(entries); gotLast != want {
 				t.Errorf("last change %q, the whole log says %q", gotLast, want)
 			}
+			if got, err := LastChange(dir); err != nil || got != lastChange(entries) {
+				t.Errorf("LastChange %q (%v), the whole log says %q", got, err, lastChange(entries))
+			}
 		})
 	}
 	t.Run("no log", func(t *testing.T) {
