@@ -482,7 +482,7 @@ func eachLineHoldingBack(f io.ReaderAt, size int64, key []byte, fn func(line []b
 		if _, err := f.ReadAt(b, from); err != nil && !errors.Is(err, io.EOF) {
 			return err
 		}
-		i := bytes.LastIndex(b, key)
+		i := lastIndex(b, key)
 		if i < 0 || from+int64(i) >= end {
 			end = from
 			continue
@@ -519,4 +519,17 @@ func lineFrom(f io.ReaderAt, start, size int64) ([]byte, error) {
 		line, off = append(line, b...), off+int64(len(b))
 	}
 	return line, nil
+}
+
+// lastIndex is bytes.LastIndex, looking forwards (bytes.Index is vectorised, LastIndex
+// is not: a 500 MB log without the key is searched in a tenth of the time).
+func lastIndex(b, key []byte) int {
+	last := -1
+	for at := 0; ; {
+		i := bytes.Index(b[at:], key)
+		if i < 0 {
+			return last
+		}
+		last, at = at+i, at+i+1
+	}
 }
