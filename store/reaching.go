@@ -5,6 +5,7 @@ import (
 	"cmp"
 	"errors"
 	"io"
+	"maps"
 	"os"
 	"slices"
 
@@ -248,4 +249,56 @@ func eachHeadLine(f io.ReaderAt, end int64, keys [][]byte, fn func(n int, off in
 		carry = append([]byte(nil), data[last+1:]...)
 	}
 	return nil
+}
+
+// ObjectActivity lists the changes that created, modified or deleted object id, oldest
+// first, as Activity lists them, from h (a History of the log's tail): the tail's, and
+// before it those of the lines that name id, read once to find them and once more for
+// what their other objects were then (Reaching). What it holds is those changes, not
+// the log.
+func (h *History) ObjectActivity(id string) ([]Change, error) {
+	if h.head.Offset > 0 {
+		f, err := h.openSame()
+		if err != nil {
+			return nil, err
+		}
+		objects, changes := map[string]bool{id: true}, []string{}
+		err = eachHeadLine(f, h.head.Offset, [][]byte{[]byte(`"` + id + `"`)}, func(n int, off int64, line []byte) {
+			if len(line) > MaxLogLine {
+				return
+			}
+			e := model.ParseLogLine(n, string(line))
+			if e.ID == "" || !names(e, id) {
+				return
+			}
+			changes = append(changes, e.ID)
+			for _, list := range [][]string{e.Creation, e.Modification, e.Deleted} {
+				for _, o := range list {
+					objects[o] = true
+				}
+			}
+		})
+		f.Close()
+		if err != nil {
+			return nil, err
+		}
+		if len(changes) > 0 {
+			if h, err = h.Reaching(slices.Collect(maps.Keys(objects)), changes); err != nil {
+				return nil, err
+			}
+		}
+	}
+	g := h.graph()
+	out := []Change{}
+	for i, e := range h.log {
+		if names(e, id) {
+			out = append(out, h.change(i, e, g))
+		}
+	}
+	return out, nil
+}
+
+// names says whether a log line created, modified or deleted id.
+func names(e model.LogEntry, id string) bool {
+	return slices.Contains(e.Creation, id) || slices.Contains(e.Modification, id) || slices.Contains(e.Deleted, id)
 }

@@ -101,6 +101,23 @@ func TestReachingAnswersAsTheWholeLog(t *testing.T) {
 			t.Errorf("%s: config %+v broken %v; want %+v %v", c.ID, got.Config, got.Broken, want.Config, want.Broken)
 		}
 	}
+	// One object's changes (log --object), through the tail and the lines naming it.
+	activity := full.Activity()
+	for id := range ids {
+		var want []Change
+		for i, c := range activity {
+			if names(changes[i], id) {
+				want = append(want, c)
+			}
+		}
+		got, err := tail.ObjectActivity(id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(got) != len(want) || len(want) > 0 && !reflect.DeepEqual(got, want) {
+			t.Errorf("%s's changes:\n%+v\nwant %+v", id, got, want)
+		}
+	}
 	if h, err := tail.Reaching([]string{"s-001"}, []string{"l-899"}); err != nil {
 		t.Fatal(err)
 	} else if _, err := h.Object("s-001", "l-899"); err == nil {

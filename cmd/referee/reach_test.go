@@ -10,7 +10,7 @@ import (
 )
 
 // The commands that show the past (diff, show --at, show l-NNN, export --at, graveyard
-// --at) and branch list print the same bytes when the changes they name have gone
+// --at), log --object and branch list print the same bytes when the changes they name have gone
 // before the log's window (64k lines, read from the tail, the rest only where it names
 // what is asked) as when the whole log was in it: 70,000 changes that touch nothing
 // are appended, then a torn line.
@@ -33,6 +33,10 @@ func TestPastThroughTheLogsHead(t *testing.T) {
 		{"export", "--format", "dot"},
 		{"graveyard", "--at", "l-004"},
 		{"branch", "list"},
+		{"log", "--object", "s-007"},
+		{"log", "--object", "p-001", "-o", "json"},
+		{"log", "--object", "s-007", "--actor", "agent-prove"},
+		{"log", "--object", "s-999"},
 	}
 	before := map[int]outcome{}
 	for i, args := range commands {
