@@ -19,6 +19,7 @@ package store
 // l-000, which empties history/) leave it alone.
 
 import (
+	"bytes"
 	"encoding/hex"
 	"errors"
 	"fmt"
@@ -145,25 +146,93 @@ func validHash(h string) bool {
 // currentBranch is the line the folder is on: the "branch" of the last log line that
 // names one, else DefaultBranch.
 func (t *tx) currentBranch() (string, error) {
-	entries, err := t.readLog()
-	if err != nil {
-		return "", err
-	}
-	return branchOf(entries), nil
+	branch, _, err := t.logEnd()
+	return branch, err
 }
 
+// logEnd reads what a branch command needs of the log, backwards from its end: the
+// branch of the last line that names one (DefaultBranch when none does) and the last
+// change. Only the lines after those are parsed (a line without "branch" in it is not),
+// so a save or a list on a log of millions of lines costs its last lines, not the log.
+func (t *tx) logEnd() (branch, last string, err error) {
+	branch, last, err = readLogEnd(t.dir, true)
+	if err != nil {
+		return "", "", inputf("%s: cannot read %s: %v", t.skill, LogFile, unwrapPath(err))
+	}
+	return branch, last, nil
+}
+
+// readLogEnd is logEnd's reading (the branch only withBranch; DefaultBranch when
+// there is no log).
+func readLogEnd(dir string, withBranch bool) (branch, last string, err error) {
+	f, err := openNoFollow(filepath.Join(dir, filepath.FromSlash(LogFile)))
+	if errors.Is(err, fs.ErrNotExist) {
+		return DefaultBranch, "", nil
+	}
+	if err != nil {
+		return "", "", err
+	}
+	defer f.Close()
+	info, err := f.Stat()
+	if err != nil {
+		return "", "", err
+	}
+	// The last change: the last line that is not blank.
+	err = eachLineBack(f, info.Size(), func(line []byte) bool {
+		if len(bytes.TrimSpace(line)) == 0 {
+			return false
+		}
+		if len(line) <= MaxLogLine { // a longer one is a bad line: no change
+			last = model.ParseLogLine(0, string(line)).ID
+		}
+		return last != ""
+	})
+	if err == nil && withBranch { // the branch: only the lines holding "branch" are parsed
+		err = eachLineHoldingBack(f, info.Size(), []byte(`"`+keyBranch+`"`), func(line []byte) bool {
+			if len(line) <= MaxLogLine {
+				branch, _ = namedBranch(model.ParseLogLine(0, string(line)))
+			}
+			return branch != ""
+		})
+	}
+	if err != nil {
+		return "", "", err
+	}
+	if branch == "" {
+		branch = DefaultBranch
+	}
+	return branch, last, nil
+}
+
+// branchOf is the branch of the last of entries that names one, else DefaultBranch.
 func branchOf(entries []model.LogEntry) string {
 	for i := len(entries) - 1; i >= 0; i-- {
-		e := entries[i]
-		if !strings.Contains(e.Raw, `"`+keyBranch+`"`) {
-			continue
-		}
-		doc := e.Document()
-		if v, ok := doc.Get(keyBranch); ok && v.Kind == pyjson.String && branchName.MatchString(v.Str) {
-			return v.Str
+		if name, ok := namedBranch(entries[i]); ok {
+			return name
 		}
 	}
 	return DefaultBranch
+}
+
+// namedBranch is the branch a log line names, if it names a valid one.
+func namedBranch(e model.LogEntry) (string, bool) {
+	if !strings.Contains(e.Raw, `"`+keyBranch+`"`) {
+		return "", false
+	}
+	doc := e.Document()
+	if v, ok := doc.Get(keyBranch); ok && v.Kind == pyjson.String && branchName.MatchString(v.Str) {
+		return v.Str, true
+	}
+	return "", false
+}
+
+func lastChange(entries []model.LogEntry) string {
+	for i := len(entries) - 1; i >= 0; i-- {
+		if entries[i].ID != "" {
+			return entries[i].ID
+		}
+	}
+	return ""
 }
 
 // folderFile is one object file of the folder now.
@@ -328,22 +397,22 @@ func (t *tx) removeBranchTemps() {
 	}
 }
 
-// branchStart checks the folder and takes the lock for a branch command that writes.
-func branchStart(dir, skill string) (*tx, []model.LogEntry, error) {
-	t, err := beginNow(dir, skill)
+// branchStart checks the folder and takes the lock for a branch command that writes; it
+// returns the line the folder is on and the last change (tx.logEnd).
+func branchStart(dir, skill string) (t *tx, branch, last string, err error) {
+	t, err = beginNow(dir, skill)
 	if err != nil {
-		return nil, nil, err
+		return nil, "", "", err
 	}
 	if err := refuseBranchLinks(dir); err != nil {
 		t.end()
-		return nil, nil, err
+		return nil, "", "", err
 	}
-	entries, err := t.readLog()
-	if err != nil {
+	if branch, last, err = t.logEnd(); err != nil {
 		t.end()
-		return nil, nil, err
+		return nil, "", "", err
 	}
-	return t, entries, nil
+	return t, branch, last, nil
 }
 
 // refuseBranchLinks refuses a history/branches (or its objects folder) that is a link:
@@ -364,15 +433,6 @@ func refuseBranchLinks(dir string) error {
 	return nil
 }
 
-func lastChange(entries []model.LogEntry) string {
-	for i := len(entries) - 1; i >= 0; i-- {
-		if entries[i].ID != "" {
-			return entries[i].ID
-		}
-	}
-	return ""
-}
-
 // BranchSave saves the folder as branch name and puts the folder on that line (one log
 // line, changing no object, records where the line began); the line it was on is saved
 // at this point too. Saving the line the folder is on again updates it; a name another
@@ -381,12 +441,11 @@ func BranchSave(dir, name string, opts Options) (*Restore, error) {
 	if err := checkBranchName(name); err != nil {
 		return nil, err
 	}
-	t, entries, err := branchStart(dir, SkillBranchSave)
+	t, cur, last, err := branchStart(dir, SkillBranchSave)
 	if err != nil {
 		return nil, err
 	}
 	defer t.end()
-	cur := branchOf(entries)
 	if m, err := readManifest(dir, name); err != nil {
 		return nil, err
 	} else if m != nil && name != cur {
@@ -411,7 +470,7 @@ func BranchSave(dir, name string, opts Options) (*Restore, error) {
 		names = append(names, cur)
 	}
 	for _, n := range names {
-		if _, err := t.saveLine(n, objs, lastChange(entries), now()); err != nil {
+		if _, err := t.saveLine(n, objs, last, now()); err != nil {
 			return nil, err
 		}
 	}
@@ -427,12 +486,11 @@ func BranchSwitch(dir, name string, dryRun bool, opts Options) (*Restore, error)
 	if err := checkBranchName(name); err != nil {
 		return nil, err
 	}
-	t, entries, err := branchStart(dir, SkillBranchSwitch)
+	t, cur, last, err := branchStart(dir, SkillBranchSwitch)
 	if err != nil {
 		return nil, err
 	}
 	defer t.end()
-	cur := branchOf(entries)
 	if cur == name {
 		return nil, inputf("branch switch: the folder is on %q already", name)
 	}
@@ -456,7 +514,7 @@ func BranchSwitch(dir, name string, dryRun bool, opts Options) (*Restore, error)
 		now = opts.Now
 	}
 	if !dryRun {
-		if _, err := t.saveLine(cur, objs, lastChange(entries), now()); err != nil {
+		if _, err := t.saveLine(cur, objs, last, now()); err != nil {
 			return nil, err
 		}
 	}

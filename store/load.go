@@ -78,6 +78,13 @@ func LoadNoLog(dir string) (*model.Snapshot, error) { return load(dir, nil, read
 // statement whose proof text is not valid JSON is a broken file, as any other fault.
 func LoadWhole(dir string) (*model.Snapshot, error) { return load(dir, nil, readWholeLog, true) }
 
+// LoadWholeNoLog is LoadWhole without the change log, and LoadWholeTail LoadWhole with
+// only its tail (as LoadTail), for `export`, which shows no log line.
+func LoadWholeNoLog(dir string) (*model.Snapshot, error) { return load(dir, nil, readNoLog, true) }
+
+// LoadWholeTail: see LoadWholeNoLog.
+func LoadWholeTail(dir string) (*model.Snapshot, error) { return load(dir, nil, readLogTail, true) }
+
 func load(dir string, p *Progress, withLog int, whole bool) (*model.Snapshot, error) {
 	defer pauseGC()()
 	if err := CheckFolder(dir); err != nil {

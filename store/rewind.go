@@ -640,12 +640,10 @@ func LastChange(dir string) (string, error) {
 	if err := refuseUnsafe(dir); err != nil {
 		return "", err
 	}
-	data, err := readLogNoFollow(filepath.Join(dir, filepath.FromSlash(LogFile)))
-	if errors.Is(err, fs.ErrNotExist) {
-		return "", nil
-	}
+	// Backwards from the end: the last lines, not the log, are read.
+	_, last, err := readLogEnd(dir, false)
 	if err != nil {
 		return "", inputf("cannot read %s: %v", LogFile, unwrapPath(err))
 	}
-	return lastChange(ParseLog(string(data))), nil
+	return last, nil
 }

@@ -259,55 +259,17 @@ func logFrom(path, changeID string) ([]model.LogEntry, error) {
 	}
 	key := []byte(`"` + changeID + `"`)
 	var newestFirst []string
-	found := func(line []byte) bool {
+	done := false
+	err = eachLineBack(f, info.Size(), func(line []byte) bool {
 		if len(bytes.TrimSpace(line)) == 0 {
 			return false
 		}
 		newestFirst = append(newestFirst, string(line))
-		return bytes.Contains(line, key) && model.ParseLogLine(0, string(line)).ID == changeID
-	}
-	const chunk = 64 << 10
-	// The oldest line read so far, maybe not all of it, as the chunks it spans, newest
-	// first: each byte is scanned for a newline once and copied once into its line
-	// (joining the chunks at each step made a long line cost its length squared).
-	var partial [][]byte
-	line := func(head []byte) []byte {
-		n := len(head)
-		for _, p := range partial {
-			n += len(p)
-		}
-		out := make([]byte, 0, n)
-		out = append(out, head...)
-		for i := len(partial) - 1; i >= 0; i-- {
-			out = append(out, partial[i]...)
-		}
-		partial = partial[:0]
-		return out
-	}
-	done := false
-	for pos := info.Size(); pos > 0 && !done; {
-		n := min(chunk, pos)
-		pos -= n
-		data := make([]byte, n)
-		if _, err := f.ReadAt(data, pos); err != nil {
-			return nil, err
-		}
-		for {
-			i := bytes.LastIndexByte(data, '\n')
-			if i < 0 {
-				break
-			}
-			if done = found(line(data[i+1:])); done {
-				break
-			}
-			data = data[:i]
-		}
-		if !done {
-			partial = append(partial, data)
-			if pos == 0 {
-				done = found(line(nil))
-			}
-		}
+		done = bytes.Contains(line, key) && model.ParseLogLine(0, string(line)).ID == changeID
+		return done
+	})
+	if err != nil {
+		return nil, err
 	}
 	if !done {
 		return nil, nil

@@ -89,6 +89,7 @@ func command(stdout, stderr io.Writer) *cobra.Command {
 	sessions := f.Int("sessions", 20, "workbenches over SSH in the SSH rows")
 	shapes := f.Bool("shapes", false, "also open the pathological shapes (chain of 50k, citation chain of 8k, 20k children, a 5 MB claim, a 100,000-sentence proof, a 500 MB log) in the binary")
 	only := f.StringSlice("shape", nil, "with --shapes, open only these shapes (comma-separated names)")
+	longLog := f.Bool("long-log", false, "also time the commands that read a run's past (show, rewind --dry-run, diff, log --last, …) as processes on a 500 MB log of about 5 million lines (made once, cached in the temporary folder)")
 	cmd.RunE = func(*cobra.Command, []string) error {
 		for _, sh := range *only {
 			if !slices.Contains(gen.Shapes, gen.Shape(sh)) {
@@ -143,9 +144,29 @@ func command(stdout, stderr io.Writer) *cobra.Command {
 			}
 			bench.WriteShapes(stdout, rs)
 		}
+		if *longLog {
+			if err := runLongLog(stdout, stderr, bin); err != nil {
+				return err
+			}
+		}
 		return nil
 	}
 	return cmd
+}
+
+// runLongLog times the long-log rows (bench.RunLongLog) on a 500 MB biglog.
+func runLongLog(stdout, stderr io.Writer, bin string) error {
+	fmt.Fprintf(stderr, "referee-bench: preparing a 500 MB log (cached in %s)…\n", os.TempDir())
+	dir, tail, err := bench.LongLogFolder(os.TempDir(), 500<<20)
+	if err != nil {
+		return err
+	}
+	lines, err := bench.LogLines(dir)
+	if err != nil {
+		return err
+	}
+	bench.WriteLongLog(stdout, lines, bench.RunLongLog(bin, dir, tail, 3))
+	return nil
 }
 
 // findReferee is the referee binary to time: the one named, else `referee` beside this

@@ -15,27 +15,42 @@ func addAtFlag(cmd *cobra.Command) *string {
 	return cmd.Flags().String("at", "", "the folder as it was right after this change (e.g. l-004), rebuilt from history/")
 }
 
-// loadAt loads the folder now, or as it was right after change at.
-func loadAt(dir, at string) (*model.Snapshot, error) { return loadAtWith(dir, at, store.Load) }
+// loadAt loads the folder now, without its log (nothing shown from "now" reads it), or
+// as it was right after change at: from the log's tail, and of the lines before it only
+// those the objects' versions then need (store.History.Reaching). The snapshot's Log
+// holds what was read up to at, and then the first line of each of also.
+func loadAt(dir, at string, also ...string) (*model.Snapshot, error) {
+	return loadAtWith(dir, at, false, also)
+}
 
 // loadWholeAt is loadAt with every statement read whole (store.LoadWhole), for export,
 // which shows every proof.
-func loadWholeAt(dir, at string) (*model.Snapshot, error) {
-	return loadAtWith(dir, at, store.LoadWhole)
+func loadWholeAt(dir, at string) (*model.Snapshot, error) { return loadAtWith(dir, at, true, nil) }
+
+func loadAtWith(dir, at string, whole bool, also []string) (*model.Snapshot, error) {
+	now, tail := store.LoadNoLog, loadTail
+	if whole {
+		now, tail = store.LoadWholeNoLog, store.LoadWholeTail
+	}
+	if at == "" {
+		return loadWith(now, dir)
+	}
+	if err := model.CheckID(at, model.KindChange); err != nil {
+		return nil, usagef("--at: %v", err)
+	}
+	snap, err := loadWith(tail, dir)
+	if err != nil {
+		return nil, err
+	}
+	h, err := store.NewHistory(dir, snap).Reaching(nil, append([]string{at}, also...))
+	if err != nil {
+		return nil, err
+	}
+	return h.At(at)
 }
 
-func loadAtWith(dir, at string, load func(string) (*model.Snapshot, error)) (*model.Snapshot, error) {
-	if at != "" {
-		if err := model.CheckID(at, model.KindChange); err != nil {
-			return nil, usagef("--at: %v", err)
-		}
-	}
-	snap, err := loadWith(load, dir)
-	if err != nil || at == "" {
-		return snap, err
-	}
-	return store.NewHistory(dir, snap).At(at)
-}
+// loadTail loads the folder with the log's tail (store.LoadTail).
+func loadTail(dir string) (*model.Snapshot, error) { return store.LoadTail(dir, nil) }
 
 func atSuffix(at string) string {
 	if at == "" {
@@ -76,11 +91,15 @@ func (a *app) diffCommand() *cobra.Command {
 				return usagef("diff: %v", err)
 			}
 		}
-		snap, err := loadFolder(*contents)
+		// The log's tail, and of the lines before it only those naming id or the changes.
+		snap, err := loadWith(loadTail, *contents)
 		if err != nil {
 			return err
 		}
-		h := store.NewHistory(*contents, snap)
+		h, err := store.NewHistory(*contents, snap).Reaching([]string{id}, []string{from, to})
+		if err != nil {
+			return err
+		}
 		a1, err := h.Object(id, from)
 		if err != nil {
 			return err

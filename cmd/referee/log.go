@@ -76,7 +76,7 @@ func (f logFilter) keep(c store.Change) bool {
 }
 
 func (a *app) printLog(dir string, f logFilter, output string, last int) error {
-	listed, err := logActivity(dir, last)
+	listed, err := logActivity(dir, last, f.object)
 	if err != nil {
 		return err
 	}
@@ -99,8 +99,16 @@ func (a *app) printLog(dir string, f logFilter, output string, last int) error {
 }
 
 // logActivity lists the log's changes, or (last > 0) only its last ones: from the
-// tail the workbench holds, read further back until it holds them.
-func logActivity(dir string, last int) ([]store.Change, error) {
+// tail the workbench holds, read further back until it holds them; or (object, without
+// last) the changes of one object: the tail's, and before it the lines naming it.
+func logActivity(dir string, last int, object string) ([]store.Change, error) {
+	if last == 0 && object != "" {
+		snap, err := loadWith(loadTail, dir)
+		if err != nil {
+			return nil, err
+		}
+		return store.NewHistory(dir, snap).ObjectActivity(object)
+	}
 	if last == 0 {
 		snap, err := loadFolder(dir)
 		if err != nil {

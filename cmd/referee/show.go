@@ -151,7 +151,7 @@ func (a *app) show(dir, id, output, at string) error {
 	if model.KindOf(id) == model.KindChange && at == "" {
 		return a.showChangeOf(dir, id, output)
 	}
-	snap, err := loadShown(dir, at)
+	snap, err := loadShown(dir, id, at)
 	if err != nil {
 		return err
 	}
@@ -207,35 +207,28 @@ func (a *app) show(dir, id, output, at string) error {
 
 // loadShown reads what showing an object needs: the objects without the log (a log of
 // millions of lines says nothing about an object now), or with --at the log's tail and
-// its index (the whole log only for a change older than the tail).
-func loadShown(dir, at string) (*model.Snapshot, error) {
-	if at == "" {
-		return loadWith(store.LoadNoLog, dir)
-	}
-	if err := model.CheckID(at, model.KindChange); err != nil {
-		return nil, usagef("--at: %v", err)
-	}
-	snap, err := loadWith(func(d string) (*model.Snapshot, error) { return store.LoadTail(d, nil) }, dir)
-	if err != nil {
-		return nil, err
-	}
-	if h := store.NewHistory(dir, snap); h.Holds(at) || h.Head().Lines == 0 {
-		return h.At(at)
+// of the lines before it only those the versions then need (loadAt); showing a change
+// at a point needs its line too.
+func loadShown(dir, id, at string) (*model.Snapshot, error) {
+	if model.KindOf(id) == model.KindChange {
+		return loadAt(dir, at, id)
 	}
 	return loadAt(dir, at)
 }
 
-// showChangeOf shows a change from the log's tail, reading the whole log only for a
-// change older than it.
+// showChangeOf shows a change from the log's tail, reading before it only for a change
+// older than it, and parsing there only the lines that name it.
 func (a *app) showChangeOf(dir, id, output string) error {
-	snap, err := loadWith(func(d string) (*model.Snapshot, error) { return store.LoadTail(d, nil) }, dir)
+	snap, err := loadWith(loadTail, dir)
 	if err != nil {
 		return err
 	}
-	if h := store.NewHistory(dir, snap); !h.Holds(id) && h.Head().Lines > 0 {
-		if snap, err = loadFolder(dir); err != nil {
-			return err
-		}
+	h, err := store.NewHistory(dir, snap).Reaching([]string{}, []string{id})
+	if err != nil {
+		return err
+	}
+	if i, err := h.Index(id); err == nil {
+		snap = &model.Snapshot{Log: h.Changes()[i : i+1]}
 	}
 	return a.showChange(snap, id, output)
 }

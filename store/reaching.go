@@ -1,0 +1,304 @@
+package store
+
+import (
+	"bytes"
+	"cmp"
+	"errors"
+	"io"
+	"maps"
+	"os"
+	"slices"
+
+	"referee/model"
+)
+
+// Reaching is a History that can answer for changes older than h's window: h itself
+// when it holds every one of changes (or the whole log), else h with the lines of the
+// log's head that those answers need, read from the file once, a megabyte at a time, and
+// parsed only where they may matter:
+//
+//   - each change of changes (the first line naming it);
+//   - for each object asked of (objects; nil for every object), the first line that
+//     created it, the last lines that created and deleted it before each change asked
+//     for, and the first maxUnusable+1 lines after each that name it (source stops at the
+//     first usable backup, or after maxUnusable unusable ones, or at a creation).
+//
+// With objects named, only the lines that hold one of the quoted IDs are parsed; what
+// the result holds is bounded by those lines, not by the log. The answers (Object, At,
+// before, after) about those objects at those changes are the whole log's; its Changes
+// are not the log's (lines that matter to no answer are left out), so it is for answers,
+// not for listings. A change ID logged twice (check reports it) is the first line naming
+// it among the lines read.
+func (h *History) Reaching(objects, changes []string) (*History, error) {
+	if h.head.Offset == 0 || !slices.ContainsFunc(changes, func(c string) bool { return c != "" && !h.Holds(c) }) {
+		return h, nil
+	}
+	f, err := h.openSame()
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	r := newReach(objects, changes)
+	err = eachHeadLine(f, h.head.Offset, r.keys, func(n int, off int64, line []byte) {
+		if len(line) > MaxLogLine || len(bytes.TrimSpace(line)) == 0 {
+			return // a bad line names no change
+		}
+		e := model.ParseLogLine(n, string(line))
+		e.Off = off
+		r.add(e)
+	})
+	if err != nil {
+		return nil, err
+	}
+	kept := r.lines()
+	entries := make([]model.LogEntry, 0, len(kept)+len(h.entries))
+	entries = append(append(entries, kept...), h.entries...)
+	return newHistory(h.dir, h.snap, entries, model.LogHead{}, h.cache), nil
+}
+
+// reach is what Reaching keeps of the head, line by line in file order.
+type reach struct {
+	all     bool // every object is asked of
+	objects map[string]bool
+	changes map[string]bool // the changes asked for, not yet met
+	keys    [][]byte        // the quoted IDs a line must hold to be parsed (nil: every line)
+	met     int             // how many of them were met so far
+	kept    map[int64]model.LogEntry
+	created map[string]bool // objects whose first creation was kept
+	// lastMade and lastGone are the last lines that created (deleted) an object since
+	// the last change asked for, kept when the next one is met.
+	lastMade, lastGone map[string]model.LogEntry
+	// after counts the lines naming an object kept after the last change asked for
+	// (at: which one, by met).
+	after map[string]struct{ at, n int }
+}
+
+func newReach(objects, changes []string) *reach {
+	r := &reach{all: objects == nil, objects: map[string]bool{}, changes: map[string]bool{},
+		kept: map[int64]model.LogEntry{}, created: map[string]bool{},
+		lastMade: map[string]model.LogEntry{}, lastGone: map[string]model.LogEntry{},
+		after: map[string]struct{ at, n int }{}}
+	for _, id := range objects {
+		r.objects[id] = true
+	}
+	for _, c := range changes {
+		if c != "" {
+			r.changes[c] = true
+		}
+	}
+	if !r.all {
+		for id := range r.objects {
+			r.keys = append(r.keys, []byte(`"`+id+`"`))
+		}
+		for c := range r.changes {
+			r.keys = append(r.keys, []byte(`"`+c+`"`))
+		}
+	}
+	return r
+}
+
+// add looks at e, the next line of the head.
+func (r *reach) add(e model.LogEntry) {
+	if e.ID == "" || !model.ValidID(e.ID, model.KindChange) {
+		return
+	}
+	if r.changes[e.ID] {
+		delete(r.changes, e.ID)
+		r.met++
+		r.kept[e.Off] = e
+		for _, m := range []map[string]model.LogEntry{r.lastMade, r.lastGone} {
+			for _, l := range m {
+				r.kept[l.Off] = l
+			}
+			clear(m)
+		}
+		return
+	}
+	name := func(id string) {
+		if !r.all && !r.objects[id] || r.met == 0 {
+			return
+		}
+		a := r.after[id]
+		if a.at != r.met {
+			a = struct{ at, n int }{r.met, 0}
+		}
+		if a.n <= maxUnusable {
+			a.n++
+			r.kept[e.Off] = e
+		}
+		r.after[id] = a
+	}
+	for _, id := range e.Creation {
+		if r.all || r.objects[id] {
+			if !r.created[id] {
+				r.created[id] = true
+				r.kept[e.Off] = e
+			}
+			r.lastMade[id] = e
+		}
+		name(id)
+	}
+	for _, id := range e.Modification {
+		name(id)
+	}
+	for _, id := range e.Deleted {
+		if r.all || r.objects[id] {
+			r.lastGone[id] = e
+		}
+		name(id)
+	}
+}
+
+// lines is what was kept, in file order.
+func (r *reach) lines() []model.LogEntry {
+	out := make([]model.LogEntry, 0, len(r.kept))
+	for _, e := range r.kept {
+		out = append(out, e)
+	}
+	slices.SortFunc(out, func(a, b model.LogEntry) int { return cmp.Compare(a.Off, b.Off) })
+	return out
+}
+
+// openSame opens the log h's snapshot read, failing when it is no longer that file
+// (rewritten, replaced or cut short): the snapshot's log must be read again then.
+func (h *History) openSame() (*os.File, error) {
+	m, _ := h.snap.LogMark.(*logMark)
+	if m == nil || m.used == nil {
+		return nil, inputf("%s: this snapshot did not read the log, so cannot read back in it", LogFile)
+	}
+	f, st, err := openLogFile(h.dir)
+	if err != nil {
+		return nil, inputf("cannot read %s: %v", LogFile, unwrapPath(err))
+	}
+	if uint64(st.Dev) != m.dev || st.Ino != m.ino || st.Size < m.off || !sameTail(f, m) {
+		f.Close()
+		return nil, inputf("%s has been rewritten since it was read: nothing older can be read until it is read again", LogFile)
+	}
+	return f, nil
+}
+
+// eachHeadLine calls fn with the number, offset and bytes of each line of the log's
+// first end bytes (whole lines) that holds one of keys (every line when keys is nil),
+// in file order, reading a megabyte at a time: the lines between are counted, not
+// looked at.
+func eachHeadLine(f io.ReaderAt, end int64, keys [][]byte, fn func(n int, off int64, line []byte)) error {
+	buf := make([]byte, 1<<20)
+	var carry []byte // the start of a line the last read cut
+	n := 1           // the number of the line data starts with
+	for pos := int64(0); pos < end; {
+		k := min(int64(len(buf)), end-pos)
+		if _, err := f.ReadAt(buf[:k], pos); err != nil && !errors.Is(err, io.EOF) {
+			return err
+		}
+		data := append(carry, buf[:k]...)
+		start := pos - int64(len(carry)) // the offset of data
+		pos += k
+		last := bytes.LastIndexByte(data, '\n')
+		if pos >= end {
+			last = len(data) - 1 // the head ends on a line's end
+		}
+		if last < 0 {
+			carry = data
+			continue
+		}
+		whole := data[:last+1]
+		from := 0              // whole[:from] is counted into n
+		each := func(at int) { // the line holding byte at
+			ls := bytes.LastIndexByte(whole[:at], '\n') + 1
+			if ls < from {
+				return // that line was given already
+			}
+			le := ls + bytes.IndexByte(whole[ls:], '\n')
+			if le < ls {
+				le = len(whole)
+			}
+			n += bytes.Count(whole[from:ls], []byte{'\n'})
+			fn(n, start+int64(ls), whole[ls:le])
+			from = le
+		}
+		if keys == nil {
+			for at := 0; at < len(whole); {
+				each(at)
+				at = from + 1
+			}
+		} else {
+			next := make([]int, len(keys)) // where each key is next found, from at on (-1: nowhere)
+			for i, key := range keys {
+				next[i] = bytes.Index(whole, key)
+			}
+			for at := 0; ; {
+				first := -1
+				for i, key := range keys {
+					if next[i] >= 0 && next[i] < at {
+						if next[i] = bytes.Index(whole[at:], key); next[i] >= 0 {
+							next[i] += at
+						}
+					}
+					if next[i] >= 0 && (first < 0 || next[i] < first) {
+						first = next[i]
+					}
+				}
+				if first < 0 {
+					break
+				}
+				each(first)
+				at = from + 1
+			}
+		}
+		n += bytes.Count(whole[from:], []byte{'\n'})
+		carry = append([]byte(nil), data[last+1:]...)
+	}
+	return nil
+}
+
+// ObjectActivity lists the changes that created, modified or deleted object id, oldest
+// first, as Activity lists them, from h (a History of the log's tail): the tail's, and
+// before it those of the lines that name id, read once to find them and once more for
+// what their other objects were then (Reaching). What it holds is those changes, not
+// the log.
+func (h *History) ObjectActivity(id string) ([]Change, error) {
+	if h.head.Offset > 0 {
+		f, err := h.openSame()
+		if err != nil {
+			return nil, err
+		}
+		objects, changes := map[string]bool{id: true}, []string{}
+		err = eachHeadLine(f, h.head.Offset, [][]byte{[]byte(`"` + id + `"`)}, func(n int, off int64, line []byte) {
+			if len(line) > MaxLogLine {
+				return
+			}
+			e := model.ParseLogLine(n, string(line))
+			if e.ID == "" || !names(e, id) {
+				return
+			}
+			changes = append(changes, e.ID)
+			for _, list := range [][]string{e.Creation, e.Modification, e.Deleted} {
+				for _, o := range list {
+					objects[o] = true
+				}
+			}
+		})
+		f.Close()
+		if err != nil {
+			return nil, err
+		}
+		if len(changes) > 0 {
+			if h, err = h.Reaching(slices.Collect(maps.Keys(objects)), changes); err != nil {
+				return nil, err
+			}
+		}
+	}
+	g := h.graph()
+	out := []Change{}
+	for i, e := range h.log {
+		if names(e, id) {
+			out = append(out, h.change(i, e, g))
+		}
+	}
+	return out, nil
+}
+
+// names says whether a log line created, modified or deleted id.
+func names(e model.LogEntry, id string) bool {
+	return slices.Contains(e.Creation, id) || slices.Contains(e.Modification, id) || slices.Contains(e.Deleted, id)
+}
