@@ -39,7 +39,7 @@ func (h *History) Reaching(objects, changes []string) (*History, error) {
 	}
 	defer f.Close()
 	r := newReach(objects, changes)
-	err = eachHeadLine(f, h.head.Offset, r.keys, func(n int, off int64, line []byte) {
+	err = eachHeadLine(f, h.head.Offset, &r.keys, func(n int, off int64, line []byte) {
 		if len(line) > MaxLogLine || len(bytes.TrimSpace(line)) == 0 {
 			return // a bad line names no change
 		}
@@ -61,8 +61,11 @@ type reach struct {
 	all     bool // every object is asked of
 	objects map[string]bool
 	changes map[string]bool // the changes asked for, not yet met
-	keys    [][]byte        // the quoted IDs a line must hold to be parsed (nil: every line)
-	met     int             // how many of them were met so far
+	// keys are the quoted IDs a line must hold to be parsed (nil: every line); a key
+	// goes once no later line can change an answer: its change met, or its object's
+	// first creation and lines after the last change asked for kept.
+	keys    [][]byte
+	met     int // how many of them were met so far
 	kept    map[int64]model.LogEntry
 	created map[string]bool // objects whose first creation was kept
 	// lastMade and lastGone are the last lines that created (deleted) an object since
@@ -104,6 +107,7 @@ func (r *reach) add(e model.LogEntry) {
 	}
 	if r.changes[e.ID] {
 		delete(r.changes, e.ID)
+		r.drop(e.ID)
 		r.met++
 		r.kept[e.Off] = e
 		for _, m := range []map[string]model.LogEntry{r.lastMade, r.lastGone} {
@@ -111,6 +115,11 @@ func (r *reach) add(e model.LogEntry) {
 				r.kept[l.Off] = l
 			}
 			clear(m)
+		}
+		for _, id := range e.Creation { // kept: its first creation if none came before
+			if r.all || r.objects[id] {
+				r.created[id] = true
+			}
 		}
 		return
 	}
@@ -127,6 +136,9 @@ func (r *reach) add(e model.LogEntry) {
 			r.kept[e.Off] = e
 		}
 		r.after[id] = a
+		if a.n > maxUnusable && len(r.changes) == 0 && r.created[id] {
+			r.drop(id)
+		}
 	}
 	for _, id := range e.Creation {
 		if r.all || r.objects[id] {
@@ -147,6 +159,15 @@ func (r *reach) add(e model.LogEntry) {
 		}
 		name(id)
 	}
+}
+
+// drop stops looking for the lines that hold id.
+func (r *reach) drop(id string) {
+	if r.all {
+		return
+	}
+	key := `"` + id + `"`
+	r.keys = slices.DeleteFunc(r.keys, func(k []byte) bool { return string(k) == key })
 }
 
 // lines is what was kept, in file order.
@@ -178,10 +199,12 @@ func (h *History) openSame() (*os.File, error) {
 }
 
 // eachHeadLine calls fn with the number, offset and bytes of each line of the log's
-// first end bytes (whole lines) that holds one of keys (every line when keys is nil),
+// first end bytes (whole lines) that holds one of *keyp (every line when it is nil; fn
+// may take keys out of it, never put one in),
 // in file order, reading a megabyte at a time: the lines between are counted, not
 // looked at.
-func eachHeadLine(f io.ReaderAt, end int64, keys [][]byte, fn func(n int, off int64, line []byte)) error {
+func eachHeadLine(f io.ReaderAt, end int64, keyp *[][]byte, fn func(n int, off int64, line []byte)) error {
+	all := *keyp == nil
 	buf := make([]byte, 1<<20)
 	var carry []byte // the start of a line the last read cut
 	n := 1           // the number of the line data starts with
@@ -216,17 +239,23 @@ func eachHeadLine(f io.ReaderAt, end int64, keys [][]byte, fn func(n int, off in
 			fn(n, start+int64(ls), whole[ls:le])
 			from = le
 		}
-		if keys == nil {
+		if all {
 			for at := 0; at < len(whole); {
 				each(at)
 				at = from + 1
 			}
 		} else {
-			next := make([]int, len(keys)) // where each key is next found, from at on (-1: nowhere)
-			for i, key := range keys {
-				next[i] = bytes.Index(whole, key)
-			}
+			var keys [][]byte
+			var next []int // where each key is next found, from at on (-1: nowhere)
 			for at := 0; ; {
+				if len(keys) != len(*keyp) { // fn let one go
+					keys, next = *keyp, make([]int, len(*keyp))
+					for i, key := range keys {
+						if next[i] = bytes.Index(whole[at:], key); next[i] >= 0 {
+							next[i] += at
+						}
+					}
+				}
 				first := -1
 				for i, key := range keys {
 					if next[i] >= 0 && next[i] < at {
@@ -263,7 +292,8 @@ func (h *History) ObjectActivity(id string) ([]Change, error) {
 			return nil, err
 		}
 		objects, changes := map[string]bool{id: true}, []string{}
-		err = eachHeadLine(f, h.head.Offset, [][]byte{[]byte(`"` + id + `"`)}, func(n int, off int64, line []byte) {
+		keys := [][]byte{[]byte(`"` + id + `"`)}
+		err = eachHeadLine(f, h.head.Offset, &keys, func(n int, off int64, line []byte) {
 			if len(line) > MaxLogLine {
 				return
 			}
