@@ -1,6 +1,7 @@
 package serve
 
 import (
+	"sync/atomic"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
@@ -25,6 +26,9 @@ type paced struct {
 	waiting bool      // a redrawMsg is on its way
 	due     bool      // the redrawMsg came: draw now
 }
+
+// drawings counts the screens every session drew (BenchmarkServeSessions reports them).
+var drawings atomic.Int64
 
 // redrawMsg draws what paced held back.
 type redrawMsg struct{}
@@ -54,6 +58,7 @@ func (p *paced) View() tea.View {
 	if p.drawn && (!p.stale || !p.due && time.Since(p.last) < p.every()) {
 		return p.view
 	}
+	drawings.Add(1)
 	p.view, p.drawn, p.stale, p.due, p.last = p.m.View(), true, false, false, time.Now()
 	return p.view
 }
