@@ -43,8 +43,9 @@ type keptValues struct {
 	n atomic.Int32
 }
 
-// keptMax bounds the values a Forest keeps (a screen shows a few dozen rows of it).
-const keptMax = 4096
+// keptMax bounds the values a Forest keeps: a screen shows a few dozen rows of it, and a
+// row's text is clipped to a few KB.
+const keptMax = 2048
 
 // Kept is the value draw derives from this tree (its snapshot, graph and broken files)
 // alone under key, made once for every screen that shows the tree: referee serve's
