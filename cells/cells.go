@@ -24,12 +24,54 @@ func Method() ansi.Method { return ansi.Method(method.Load()) }
 
 // Width is the cells s takes (escape sequences take none).
 func Width(s string) int {
-	for i := 0; i < len(s); i++ {
-		if c := s[i]; c < 0x20 || c >= 0x7f {
+	// A styled line is mostly printable ASCII between CSI sequences (colours): those
+	// runs are a cell a byte, and a grapheme cluster never spans an escape sequence, so
+	// only the runs with other bytes are measured the slow way. Anything else than a
+	// CSI sequence (a control, OSC, another escape) measures the whole string.
+	w, run, ascii := 0, 0, true
+	for i := 0; i < len(s); {
+		c := s[i]
+		switch {
+		case c >= 0x20 && c < 0x7f:
+			i++
+		case c >= 0x80:
+			ascii = false
+			i++
+		case c == 0x1b && i+1 < len(s) && s[i+1] == '[':
+			end := csiEnd(s, i+2)
+			if end < 0 {
+				return Method().StringWidth(s)
+			}
+			w += runWidth(s[run:i], ascii)
+			i, run, ascii = end, end, true
+		default:
 			return Method().StringWidth(s)
 		}
 	}
-	return len(s) // printable ASCII: a cell a byte
+	return w + runWidth(s[run:], ascii)
+}
+
+// runWidth is the width of text without escape sequences or controls.
+func runWidth(s string, ascii bool) int {
+	if ascii {
+		return len(s) // printable ASCII: a cell a byte
+	}
+	return Method().StringWidth(s)
+}
+
+// csiEnd is the index after the CSI sequence whose parameters start at i (ECMA-48:
+// parameter bytes, intermediate bytes, a final byte), or -1 if none ends well.
+func csiEnd(s string, i int) int {
+	for i < len(s) && s[i] >= 0x30 && s[i] <= 0x3f {
+		i++
+	}
+	for i < len(s) && s[i] >= 0x20 && s[i] <= 0x2f {
+		i++
+	}
+	if i < len(s) && s[i] >= 0x40 && s[i] <= 0x7e {
+		return i + 1
+	}
+	return -1
 }
 
 // Truncate cuts s to at most w cells, ending with tail when it cut. (ansi's grapheme

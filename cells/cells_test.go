@@ -48,3 +48,27 @@ func TestTruncateNeverOverflows(t *testing.T) {
 		}
 	}
 }
+
+// Width's fast path (printable ASCII runs between CSI sequences) counts as the ansi
+// package does, under both methods, for styled lines and for the shapes around it.
+func TestWidthAgreesWithAnsi(t *testing.T) {
+	defer SetMethod(Method())
+	pieces := []string{
+		"abc", "s-001", " ", "│", "─", "●", "é", "e\u0301", "\u0301", "👨‍👩‍👧‍👦", "1️⃣", "✔︎", "नि", "ไทย", "漢字",
+		"\x1b[1m", "\x1b[m", "\x1b[38;2;130;170;255m", "\x1b[0;1;48;5;236m", "\x1b[ q", "\x1b[?25l",
+		"\x1b]8;;https://example.com\x1b\\", "\x1b]8;;\x07", "\t", "\x1b", "\x1b[", "\x1b[12", "\x1b(B", "\x7f", "\x1b[1\x01m",
+	}
+	for _, m := range []ansi.Method{ansi.WcWidth, ansi.GraphemeWidth} {
+		SetMethod(m)
+		for _, a := range pieces {
+			for _, b := range pieces {
+				for _, c := range pieces {
+					s := a + b + c
+					if got, want := Width(s), m.StringWidth(s); got != want {
+						t.Errorf("method %d: Width(%q) = %d, want %d", m, s, got, want)
+					}
+				}
+			}
+		}
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"referee/model"
 )
@@ -33,6 +34,37 @@ type Forest struct {
 	g      *model.Graph
 	broken map[string]bool // objects shown in their last good version: the file does not parse
 	*shape
+	kept *keptValues // what screens derive from this tree alone (Kept)
+}
+
+// keptValues are the values Kept made for one Forest.
+type keptValues struct {
+	m sync.Map
+	n atomic.Int32
+}
+
+// keptMax bounds the values a Forest keeps: a screen shows a few dozen rows of it, and a
+// row's text is clipped to a few KB.
+const keptMax = 2048
+
+// Kept is the value draw derives from this tree (its snapshot, graph and broken files)
+// alone under key, made once for every screen that shows the tree: referee serve's
+// sessions each draw the rows of the same frame. The value is shared: never change it.
+func (f *Forest) Kept(key any, draw func() any) any {
+	if f.kept == nil {
+		return draw()
+	}
+	if v, ok := f.kept.m.Load(key); ok {
+		return v
+	}
+	v := draw()
+	if f.kept.n.Load() < keptMax {
+		if old, loaded := f.kept.m.LoadOrStore(key, v); loaded {
+			return old
+		}
+		f.kept.n.Add(1)
+	}
+	return v
 }
 
 // shape is the part of a Forest that rests on the links alone (and on the files that do
@@ -94,7 +126,7 @@ func (f *Forest) with(snap *model.Snapshot, g *model.Graph) *Forest {
 	if !slices.Equal(orphans, f.brokenOrphans) {
 		return newForest(snap, g)
 	}
-	return &Forest{snap: snap, g: g, broken: broken, shape: f.shape}
+	return &Forest{snap: snap, g: g, broken: broken, shape: f.shape, kept: &keptValues{}}
 }
 
 // newForest builds the tree of a snapshot. It runs on every load and on every write that
@@ -103,7 +135,7 @@ func (f *Forest) with(snap *model.Snapshot, g *model.Graph) *Forest {
 // (the walks and flatten compare the others in place, and reuse the placed ones).
 func newForest(snap *model.Snapshot, g *model.Graph) *Forest {
 	n := len(snap.Problems) + snap.Statements.Len()
-	f := &Forest{snap: snap, g: g, shape: &shape{kids: make(map[string][]child, n), premises: map[string][]child{},
+	f := &Forest{snap: snap, g: g, kept: &keptValues{}, shape: &shape{kids: make(map[string][]child, n), premises: map[string][]child{},
 		shared: map[string]bool{}, canon: make(map[string]string, n), canonDir: make(map[string]string, n),
 		order: make([]string, 0, n)}}
 	// A node is shared when a second, different parent leads to it. Only the first parent

@@ -66,3 +66,23 @@ func TestForestChainPathsStayShort(t *testing.T) {
 		t.Fatal("onPath does not follow the chain up")
 	}
 }
+
+// Kept makes a value once per key for a tree, and a tree with the next snapshot (with)
+// starts again: the values derive from the snapshot.
+func TestForestKeptOncePerTree(t *testing.T) {
+	snap, _ := chainSnapshot(3)
+	f := newForest(snap, model.Derive(snap))
+	made := 0
+	draw := func() any { made++; return made }
+	if a, b, c := f.Kept("x", draw), f.Kept("x", draw), f.Kept("y", draw); a != 1 || b != 1 || c != 2 {
+		t.Fatalf("Kept = %v, %v, %v, want 1, 1, 2", a, b, c)
+	}
+	next := f.with(snap, f.g)
+	if v := next.Kept("x", draw); v != 3 {
+		t.Fatalf("the next tree's Kept = %v, want 3 (made again)", v)
+	}
+	none := &Forest{shape: &shape{}}
+	if v, w := none.Kept("x", draw), none.Kept("x", draw); v != 4 || w != 5 {
+		t.Fatalf("a tree without a store: Kept = %v, %v, want 4, 5 (made each time)", v, w)
+	}
+}

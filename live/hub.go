@@ -22,7 +22,7 @@ type Hub struct {
 	cur   Frame // the newest frame with a snapshot
 	subs  map[*Sub]struct{}
 	done  chan struct{}
-	pace  time.Duration
+	pace  func() time.Duration
 	runs  map[agents.RunsOptions]*RunsPoller
 	close sync.Once
 }
@@ -89,6 +89,12 @@ func (h *Hub) Subscribers() int {
 // A screen then takes, reads and draws one frame per interval however fast the run
 // writes, and a frame after a quiet spell still comes at once. 0: every frame.
 func (h *Hub) SetPace(every time.Duration) {
+	h.SetPaceFunc(func() time.Duration { return every })
+}
+
+// SetPaceFunc is SetPace with an interval asked again before each frame is handed out
+// (referee serve's grows with the sessions open).
+func (h *Hub) SetPaceFunc(every func() time.Duration) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	h.pace = every
@@ -149,7 +155,7 @@ type Sub struct {
 	hub   *Hub
 	first Frame
 	ready chan struct{}
-	pace  time.Duration // at most one frame per pace (Hub.SetPace)
+	pace  func() time.Duration // at most one frame per pace (Hub.SetPace); nil: every frame
 
 	mu      sync.Mutex
 	pending *Frame
@@ -205,7 +211,11 @@ func (s *Sub) Next(*Forest) Frame {
 	for {
 		s.mu.Lock()
 		if p := s.pending; p != nil {
-			if wait := s.pace - time.Since(s.given); wait > 0 && !s.closed {
+			var pace time.Duration
+			if s.pace != nil {
+				pace = s.pace()
+			}
+			if wait := pace - time.Since(s.given); wait > 0 && !s.closed {
 				// Too soon after the last: later frames merge into this one meanwhile.
 				s.mu.Unlock()
 				t := time.NewTimer(wait)

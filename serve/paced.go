@@ -1,6 +1,7 @@
 package serve
 
 import (
+	"sync/atomic"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
@@ -16,7 +17,7 @@ import (
 // draws at a frame rate skips them anyway).
 type paced struct {
 	m     tea.Model
-	every time.Duration
+	every func() time.Duration // the interval, asked at each message (it grows with the sessions)
 
 	last    time.Time // when the screen was last drawn
 	view    tea.View  // what it drew
@@ -25,6 +26,9 @@ type paced struct {
 	waiting bool      // a redrawMsg is on its way
 	due     bool      // the redrawMsg came: draw now
 }
+
+// drawings counts the screens every session drew (BenchmarkServeSessions reports them).
+var drawings atomic.Int64
 
 // redrawMsg draws what paced held back.
 type redrawMsg struct{}
@@ -43,7 +47,7 @@ func (p *paced) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case tea.KeyPressMsg, tea.KeyReleaseMsg, tea.MouseMsg, tea.PasteMsg, tea.WindowSizeMsg:
 		p.last = time.Time{} // a person's input is drawn at once
 	}
-	if wait := p.every - time.Since(p.last); wait > 0 && p.drawn && !p.waiting {
+	if wait := p.every() - time.Since(p.last); wait > 0 && p.drawn && !p.waiting {
 		p.waiting = true
 		cmd = tea.Batch(cmd, tea.Tick(wait, func(time.Time) tea.Msg { return redrawMsg{} }))
 	}
@@ -51,9 +55,10 @@ func (p *paced) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 }
 
 func (p *paced) View() tea.View {
-	if p.drawn && (!p.stale || !p.due && time.Since(p.last) < p.every) {
+	if p.drawn && (!p.stale || !p.due && time.Since(p.last) < p.every()) {
 		return p.view
 	}
+	drawings.Add(1)
 	p.view, p.drawn, p.stale, p.due, p.last = p.m.View(), true, false, false, time.Now()
 	return p.view
 }

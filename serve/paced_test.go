@@ -26,7 +26,7 @@ type runMsg struct{}
 // until the interval has passed, and then draws the newest state.
 func TestPacedDrawsInputAtOnceAndTheRunAtItsPace(t *testing.T) {
 	c := &countModel{}
-	p := &paced{m: c, every: time.Hour}
+	p := &paced{m: c, every: func() time.Duration { return time.Hour }}
 	p.Update(runMsg{})
 	if v := p.View(); v.Content != "b" || c.views != 1 {
 		t.Fatalf("first drawing %q after %d views", v.Content, c.views)
@@ -51,5 +51,24 @@ func TestPacedDrawsInputAtOnceAndTheRunAtItsPace(t *testing.T) {
 	}
 	if v := p.View(); v.Content != "e" || c.views != 3 {
 		t.Fatalf("drawn again with nothing new: %q, %d views", v.Content, c.views)
+	}
+}
+
+// The paces grow with the sessions open, from drawEvery to at most paceMax.
+func TestPaceGrowsWithTheSessions(t *testing.T) {
+	if got := pace(1); got != drawEvery {
+		t.Errorf("pace(1) = %s, want %s", got, drawEvery)
+	}
+	if got := pace(paceFrom); got != drawEvery {
+		t.Errorf("pace(%d) = %s, want %s", paceFrom, got, drawEvery)
+	}
+	if got := pace(paceFrom + 5); got != drawEvery+5*paceStep {
+		t.Errorf("pace(%d) = %s, want %s", paceFrom+5, got, drawEvery+5*paceStep)
+	}
+	if got := pace(20); got != paceMax {
+		t.Errorf("pace(20) = %s, want %s", got, paceMax)
+	}
+	if got := pace(1000); got != paceMax {
+		t.Errorf("pace(1000) = %s, want %s", got, paceMax)
 	}
 }

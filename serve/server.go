@@ -62,13 +62,27 @@ type Config struct {
 const DefaultListen = "127.0.0.1:23234"
 
 // drawEvery is how often a session's screen is drawn at most for what the run brings
-// (paced), and framePace how often it takes a frame from the hub at most: under a run's
-// bursts a session draws a few screens a second, not one per message, and a write still
-// shows within the watcher's quiet time, a frame pace and a drawing.
+// (paced), and how often it takes a frame from the hub at most, with up to paceFrom
+// sessions open: under a run's bursts a session draws a few screens a second, not one
+// per message, and a write still shows within the watcher's quiet time, a frame pace
+// and a drawing. Past paceFrom sessions the pace grows by paceStep a session, to at most
+// paceMax: each session's drawing costs the server a layout and a comparison of its
+// whole screen, so at many sessions fewer drawings each keep the server's CPU (and with
+// it every screen's wait) down, while a write still shows within the latency goal.
 const (
 	drawEvery = 50 * time.Millisecond
-	framePace = 50 * time.Millisecond
+	paceFrom  = 4
+	paceStep  = 2 * time.Millisecond
+	paceMax   = 80 * time.Millisecond
 )
+
+// pace is the frame and drawing pace with n sessions open (see drawEvery).
+func pace(n int) time.Duration {
+	return min(drawEvery+time.Duration(max(n-paceFrom, 0))*paceStep, paceMax)
+}
+
+// pace is the pace now.
+func (s *Server) pace() time.Duration { return pace(s.Sessions()) }
 
 // handshakeTimeout bounds the SSH handshake, authentication included.
 const handshakeTimeout = 20 * time.Second
@@ -153,7 +167,7 @@ func New(cfg Config) (*Server, error) {
 	if err != nil {
 		return nil, fmt.Errorf("contents folder %s: %w", cfg.Dir, err)
 	}
-	s.hub.SetPace(framePace)
+	s.hub.SetPaceFunc(s.pace)
 	s.shared = tui.NewShared(s.hub)
 	if s.stopWatch, err = keys.watch(s.logf); err != nil {
 		_ = s.hub.Close()
@@ -387,7 +401,7 @@ func (s *Server) workbench(sess ssh.Session, p Person, who string) string {
 	}
 	mw := wishtea.MiddlewareWithProgramHandler(func(sess ssh.Session) *tea.Program {
 		opts := append(wishtea.MakeOptions(sess), tea.WithInput(in), tea.WithOutput(out), tea.WithFPS(60))
-		pr := tea.NewProgram(&paced{m: m, every: drawEvery}, opts...)
+		pr := tea.NewProgram(&paced{m: m, every: s.pace}, opts...)
 		// Widths by grapheme cluster, as in a local run (tui.Run): the renderer takes it
 		// from this report, the views from cells, set once for every session (New).
 		go pr.Send(tui.GraphemeWidths)

@@ -9,6 +9,7 @@ import (
 	"os"
 	"slices"
 	"strings"
+	"sync"
 
 	"charm.land/lipgloss/v2"
 
@@ -191,11 +192,46 @@ type Styles struct {
 	Cursor, Gutter                                      lipgloss.Style
 	Mark                                                lipgloss.Style // fully proved / next / shared marks
 	statusStyles                                        map[model.Phase]lipgloss.Style
+	kept                                                *keptStrings
+}
+
+// keptStrings are the strings Kept made, for one Styles.
+type keptStrings struct {
+	mu sync.Mutex
+	m  map[string]string
+}
+
+// keptMax bounds Kept's strings: past it they are dropped and made again as drawn.
+const keptMax = 512
+
+// Kept is draw's string, made once per key with these styles (the key names what draw
+// draws and every input it reads but the styles): the strings a screen draws the same
+// way on every drawing (a box's borders, the footer's hints), which lipgloss would
+// measure and style again each time; a server's sessions draw many times a second.
+func (s *Styles) Kept(key string, draw func() string) string {
+	k := s.kept
+	if k == nil {
+		return draw()
+	}
+	k.mu.Lock()
+	out, ok := k.m[key]
+	k.mu.Unlock()
+	if ok {
+		return out
+	}
+	out = draw()
+	k.mu.Lock()
+	if len(k.m) >= keptMax {
+		clear(k.m)
+	}
+	k.m[key] = out
+	k.mu.Unlock()
+	return out
 }
 
 // New builds the styles of a palette.
 func New(p Palette) *Styles {
-	s := &Styles{Palette: p, statusStyles: map[model.Phase]lipgloss.Style{}}
+	s := &Styles{Palette: p, statusStyles: map[model.Phase]lipgloss.Style{}, kept: &keptStrings{m: map[string]string{}}}
 	fg := func(col color.Color) lipgloss.Style {
 		st := lipgloss.NewStyle()
 		if !p.NoColour && col != nil {

@@ -305,7 +305,9 @@ func mdCell(s string) string { return strings.ReplaceAll(s, "|", `\|`) }
 // when the line is short).
 func (m *Model) footer(width int) string {
 	st := m.look.st
-	render := func(k, d string) string { return st.StatusKey.Render(k) + " " + st.StatusBar.Render(d) }
+	render := func(k, d string) string {
+		return st.Kept("hint\x00"+k+"\x00"+d, func() string { return st.StatusKey.Render(k) + " " + st.StatusBar.Render(d) })
+	}
 	tail := render(bindingNamed("help").Help().Key, "help") + "  " + render(bindingNamed("quit").Help().Key, "quit")
 	avail := width - cells.Width(tail) - 2
 	var parts []string

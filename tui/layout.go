@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"strconv"
 	"strings"
 
 	"referee/cells"
@@ -18,20 +19,28 @@ func box(st *themes.Styles, title, body string, w, h int, focused bool) string {
 		bs = st.BorderFocus
 	}
 	inner := w - 2
-	topLine := bs.Render("╭" + strings.Repeat("─", inner) + "╮")
-	if title != "" && inner > 4 {
-		t := cells.Truncate(" "+title+" ", inner-2, "…")
-		rest := max(inner-1-cells.Width(t), 0)
-		ts := st.Muted
-		if focused {
-			ts = st.Title
-		}
-		topLine = bs.Render("╭─") + ts.Render(t) + bs.Render(strings.Repeat("─", rest)+"╮")
+	focus := "0"
+	if focused {
+		focus = "1"
 	}
+	size := strconv.Itoa(inner) + "/" + strconv.Itoa(int(cells.Method())) // the title is measured
+	// The borders are the same on every drawing: styled once (lipgloss measures them).
+	topLine := st.Kept("box-top\x00"+focus+size+"\x00"+title, func() string {
+		if title != "" && inner > 4 {
+			t := cells.Truncate(" "+title+" ", inner-2, "…")
+			rest := max(inner-1-cells.Width(t), 0)
+			ts := st.Muted
+			if focused {
+				ts = st.Title
+			}
+			return bs.Render("╭─") + ts.Render(t) + bs.Render(strings.Repeat("─", rest)+"╮")
+		}
+		return bs.Render("╭" + strings.Repeat("─", inner) + "╮")
+	})
 	lines := make([]string, 0, h)
 	lines = append(lines, topLine)
 	bodyLines := strings.Split(body, "\n")
-	side := bs.Render("│")
+	side := st.Kept("box-side\x00"+focus, func() string { return bs.Render("│") })
 	for i := 0; i < h-2; i++ {
 		l := ""
 		if i < len(bodyLines) {
@@ -39,7 +48,7 @@ func box(st *themes.Styles, title, body string, w, h int, focused bool) string {
 		}
 		lines = append(lines, side+fitWidth(l, inner)+side)
 	}
-	lines = append(lines, bs.Render("╰"+strings.Repeat("─", inner)+"╯"))
+	lines = append(lines, st.Kept("box-bottom\x00"+focus+size, func() string { return bs.Render("╰" + strings.Repeat("─", inner) + "╯") }))
 	return strings.Join(lines, "\n")
 }
 

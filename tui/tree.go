@@ -304,6 +304,12 @@ func (t *Tree) key(msg tea.KeyPressMsg) bool {
 }
 
 // View renders the visible window only: cost is the pane height, not the tree size.
+// rowInfoKey is a row's info kept by its tree (live.Forest.Kept).
+type rowInfoKey struct {
+	id   string
+	math mathtext.Mode
+}
+
 func (t *Tree) View(com common.Common) []string {
 	st, focused, flash := com.Styles, com.Focused, t.flash
 	if t.height <= 0 || t.width <= 0 {
@@ -323,7 +329,9 @@ func (t *Tree) View(com common.Common) []string {
 			r := t.rows[i]
 			var info views.RowInfo
 			if r.Kind == live.RowStatement || r.Kind == live.RowProblem {
-				info = views.InfoFor(t.f.Snapshot(), t.f.Graph(), r.ID, t.f.Broken(), t.math)
+				info = t.f.Kept(rowInfoKey{r.ID, t.math}, func() any {
+					return views.InfoFor(t.f.Snapshot(), t.f.Graph(), r.ID, t.f.Broken(), t.math)
+				}).(views.RowInfo) // the same for every session showing the frame
 				info.Flash = flash[r.ID]
 				info.Retread = len(t.retreads[r.ID]) > 0
 			}
