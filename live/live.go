@@ -153,15 +153,22 @@ func Load(dir string, progress *store.Progress, deriving func()) Frame {
 	// collection).
 	defer loadLimit()()
 	defer store.PauseGC()()
-	snap, err := store.LoadTail(dir, progress)
+	var g *model.Graph
+	var f *Forest
+	// The tree is derived while the config and the log's tail are read: the first frame
+	// waits for the longer of the two, not for both in turn.
+	snap, err := store.LoadTailThen(dir, progress, func(snap *model.Snapshot) {
+		if deriving != nil {
+			deriving()
+		}
+		g, f = Derive(snap)
+	})
 	if err != nil {
 		return Frame{LoadErr: err}
 	}
-	if deriving != nil {
-		deriving()
-	}
-	g, f := Derive(snap)
-	return Frame{Snap: snap, Graph: g, Forest: f}
+	// The derivation saw no broken config.json, log or history/ (read after it): they are
+	// rows of the tree's broken group.
+	return Frame{Snap: snap, Graph: g, Forest: f.with(snap, g)}
 }
 
 // loadMemoryLimit is the soft memory limit while the first load runs, when none is set.

@@ -108,3 +108,47 @@ func TestReloadIsNextWithoutTheWatcher(t *testing.T) {
 		t.Fatalf("a new sub-statement: paths %v, same shape %v", fr.Paths, fr.Forest.SameShape(head))
 	}
 }
+
+// Load derives the tree while config.json and the log's tail are read: its frame is
+// LoadTail's snapshot with Derive's tree, and a config.json found broken after the
+// derivation is still a row of the tree's broken group.
+func TestLoadDerivesBesideTheLogAndKeepsLateBrokenFiles(t *testing.T) {
+	dir := testutil.Demo(t)
+	rows := func(f *Forest) []string {
+		var out []string
+		for _, r := range f.Flatten(map[string]bool{}) {
+			out = append(out, r.Path+" "+r.Label)
+		}
+		return out
+	}
+	check := func(t *testing.T, wantBroken bool) {
+		fr := Load(dir, nil, nil)
+		if fr.LoadErr != nil || fr.Forest.Snapshot() != fr.Snap || fr.Forest.Graph() != fr.Graph {
+			t.Fatalf("Load: %+v", fr)
+		}
+		snap, err := store.LoadTail(dir, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(fr.Snap.Log, snap.Log) || fr.Snap.LogHead != snap.LogHead ||
+			!reflect.DeepEqual(fr.Snap.Config, snap.Config) || !reflect.DeepEqual(fr.Snap.Broken, snap.Broken) {
+			t.Fatalf("Load's snapshot differs from LoadTail's: log %d/%d lines, broken %v / %v",
+				len(fr.Snap.Log), len(snap.Log), fr.Snap.Broken, snap.Broken)
+		}
+		_, f := Derive(snap)
+		if got, want := rows(fr.Forest), rows(f); !reflect.DeepEqual(got, want) {
+			t.Fatalf("rows:\n%v\nwant\n%v", got, want)
+		}
+		if got := strings.Contains(strings.Join(rows(fr.Forest), "\n"), store.ConfigFile); got != wantBroken {
+			t.Fatalf("config.json among the rows: %v, want %v: %v", got, wantBroken, rows(fr.Forest))
+		}
+		if len(fr.Snap.Log) == 0 {
+			t.Fatal("Load read no log line")
+		}
+	}
+	t.Run("whole", func(t *testing.T) { check(t, false) })
+	if err := os.WriteFile(filepath.Join(dir, store.ConfigFile), []byte("{not json"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Run("broken config", func(t *testing.T) { check(t, true) })
+}

@@ -46,7 +46,7 @@ func Check(dir string) ([]Finding, error) {
 	defer readLock(dir)() // a change in progress is not a leftover
 	// Every proof text checked, each file read once; the log is read by log(), a line
 	// at a time (a 500 MB log parsed whole held 3.6 GB).
-	snap, err := load(dir, nil, readNoLog, true)
+	snap, err := load(dir, nil, readNoLog, true, nil)
 	if err != nil {
 		return nil, &skill.InputError{Msg: err.Error()}
 	}

@@ -49,7 +49,7 @@ type Progress struct{ Done, Total atomic.Int64 }
 
 // LoadWithProgress is Load, counting into p (which may be nil) as it goes.
 func LoadWithProgress(dir string, p *Progress) (*model.Snapshot, error) {
-	return load(dir, p, readWholeLog, false)
+	return load(dir, p, readWholeLog, false, nil)
 }
 
 // LoadTail is LoadWithProgress holding only the log's tail, as the workbench does: its
@@ -57,7 +57,16 @@ func LoadWithProgress(dir string, p *Progress) (*model.Snapshot, error) {
 // (Snapshot.LogHead), and reloads of the snapshot keep it so. History.Back reads
 // further back.
 func LoadTail(dir string, p *Progress) (*model.Snapshot, error) {
-	return load(dir, p, readLogTail, false)
+	return load(dir, p, readLogTail, false, nil)
+}
+
+// LoadTailThen is LoadTail that reads config.json and the log's tail once the object
+// files are read, while then runs on the caller's goroutine: the workbench derives its
+// tree meanwhile, on the core the read of the objects had and the derivation leaves
+// idle. then sees the snapshot's objects only: its Config, Log, LogMark and the broken
+// entries of config.json, the log and history/ are set after it returns.
+func LoadTailThen(dir string, p *Progress, then func(*model.Snapshot)) (*model.Snapshot, error) {
+	return load(dir, p, readLogTail, false, then)
 }
 
 // How much of the log a load reads.
@@ -70,28 +79,32 @@ const (
 // LoadNoLog is Load without the change log (Snapshot.Log stays empty), for a caller that
 // needs only the objects, as `referee status` does: a long run's log is megabytes of
 // lines to parse.
-func LoadNoLog(dir string) (*model.Snapshot, error) { return load(dir, nil, readNoLog, false) }
+func LoadNoLog(dir string) (*model.Snapshot, error) { return load(dir, nil, readNoLog, false, nil) }
 
 // LoadWhole is Load reading every statement whole, its document and proof text
 // included (Load leaves long proof texts in their files: model.StatementLean), for a
 // caller that needs them all, as `check` and `export` do: each file is read once, and a
 // statement whose proof text is not valid JSON is a broken file, as any other fault.
-func LoadWhole(dir string) (*model.Snapshot, error) { return load(dir, nil, readWholeLog, true) }
+func LoadWhole(dir string) (*model.Snapshot, error) { return load(dir, nil, readWholeLog, true, nil) }
 
 // LoadWholeNoLog is LoadWhole without the change log, and LoadWholeTail LoadWhole with
 // only its tail (as LoadTail), for `export`, which shows no log line.
-func LoadWholeNoLog(dir string) (*model.Snapshot, error) { return load(dir, nil, readNoLog, true) }
+func LoadWholeNoLog(dir string) (*model.Snapshot, error) { return load(dir, nil, readNoLog, true, nil) }
 
 // LoadWholeTail: see LoadWholeNoLog.
-func LoadWholeTail(dir string) (*model.Snapshot, error) { return load(dir, nil, readLogTail, true) }
+func LoadWholeTail(dir string) (*model.Snapshot, error) {
+	return load(dir, nil, readLogTail, true, nil)
+}
 
-func load(dir string, p *Progress, withLog int, whole bool) (*model.Snapshot, error) {
+func load(dir string, p *Progress, withLog int, whole bool, then func(*model.Snapshot)) (*model.Snapshot, error) {
 	defer pauseGC()()
 	if err := CheckFolder(dir); err != nil {
 		return nil, err
 	}
-	metaRead := make(chan meta, 1) // the log is parsed while the objects are
-	go func() { metaRead <- readMeta(dir, withLog) }()
+	metaRead := make(chan meta, 1) // the log is parsed while the objects are (with then: after)
+	if then == nil {
+		go func() { metaRead <- readMeta(dir, withLog) }()
+	}
 	snap := &model.Snapshot{}
 	var paths []string
 	var regular []bool // what the folder listing says, so most files need no stat before open
@@ -128,8 +141,12 @@ func load(dir string, p *Progress, withLog int, whole bool) (*model.Snapshot, er
 			apply(snap, r)
 		}
 	}
-	setMeta(snap, <-metaRead)
 	snap.Vocab = into.vocab.Vocab()
+	if then != nil {
+		go func() { metaRead <- readMeta(dir, withLog) }()
+		then(snap)
+	}
+	setMeta(snap, <-metaRead)
 	return snap, nil
 }
 

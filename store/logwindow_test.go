@@ -391,7 +391,7 @@ func TestCheckStreamsTheLog(t *testing.T) {
 		os.WriteFile(filepath.Join(dir, LogFile), []byte(b.String()), 0o644)
 		counter := "l-004"
 		os.WriteFile(filepath.Join(dir, ConfigFile), []byte(`{"p": "p-000", "s": "s-000", "e": "e-000", "l": "`+counter+`"}`), 0o644)
-		snap, err := load(dir, nil, readNoLog, true)
+		snap, err := load(dir, nil, readNoLog, true, nil)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -253,6 +253,10 @@ type SimilarityIndex struct {
 	// buckets holds the claims by their numbers: claims whose numbers differ are never
 	// repeats (RetreadKeyPenalty < RetreadThreshold), so only one bucket is searched.
 	buckets map[string]*bucket
+
+	// parse's scratch, kept from claim to claim (parse runs under Update's exclusive use).
+	wtf, gtf map[string]float64
+	starts   []int
 }
 
 // bucket is the claims that have the same numbers, and, once they are more than
@@ -271,22 +275,28 @@ var smallBucket = 16
 
 // terms numbers the terms of one kind and counts the claims that have each.
 type terms struct {
-	num map[string]int32
-	df  []int
+	num     map[string]int32
+	df      []int
+	scratch []float64 // weigh's, kept from claim to claim
 }
 
-func (t *terms) count(tf map[string]float64) map[int32]float64 {
-	out := make(map[int32]float64, len(tf))
+// count numbers a claim's terms (a new term gets the next number, a copy of its text:
+// the claim's own strings are not kept) and returns their counts as a vector sorted by
+// term, which weigh then turns into weights in place: a short slice per claim where a
+// map per claim stood until every claim was counted.
+func (t *terms) count(tf map[string]float64) vector {
+	out := make(vector, 0, len(tf))
 	for k, f := range tf {
 		n, ok := t.num[k]
 		if !ok {
 			n = int32(len(t.df))
-			t.num[k] = n
+			t.num[strings.Clone(k)] = n
 			t.df = append(t.df, 0)
 		}
 		t.df[n]++
-		out[n] = f
+		out = append(out, entry{term: n, w: float32(f)})
 	}
+	slices.SortFunc(out, func(a, b entry) int { return cmp.Compare(a.term, b.term) })
 	return out
 }
 
@@ -299,22 +309,20 @@ func (t *terms) uncount(v vector) {
 
 // weigh turns term counts into a unit TF-IDF vector; the IDF is smoothed, so a term
 // every claim has still counts a little.
-func (t *terms) weigh(tf map[int32]float64, docs int) vector {
-	v := make(vector, 0, len(tf))
-	ws := make([]float64, 0, len(tf))
+func (t *terms) weigh(tf vector, docs int) vector {
+	ws := t.scratch[:0]
 	var norm float64
-	for k, f := range tf {
-		w := (1 + math.Log(f)) * (math.Log((1+float64(docs))/(1+float64(t.df[k]))) + 1)
+	for _, e := range tf {
+		w := (1 + math.Log(float64(e.w))) * (math.Log((1+float64(docs))/(1+float64(t.df[e.term]))) + 1)
 		ws = append(ws, w)
-		v = append(v, entry{term: k})
 		norm += w * w
 	}
 	norm = math.Sqrt(norm)
-	for i := range v {
-		v[i].w = float32(ws[i] / norm)
+	for i := range tf {
+		tf[i].w = float32(ws[i] / norm)
 	}
-	slices.SortFunc(v, func(a, b entry) int { return cmp.Compare(a.term, b.term) })
-	return v
+	t.scratch = ws
+	return tf
 }
 
 // NewSimilarityIndex indexes every statement's claim (its conclusion).
@@ -323,8 +331,8 @@ func NewSimilarityIndex(s *model.Snapshot) *SimilarityIndex {
 		ids: model.SortedIDs(s.Statements), gone: map[string]int32{},
 		grams: &terms{num: map[string]int32{}}, words: &terms{num: map[string]int32{}}}
 	ix.live = len(ix.ids)
-	gramTF := make([]map[int32]float64, len(ix.ids))
-	wordTF := make([]map[int32]float64, len(ix.ids))
+	gramTF := make([]vector, len(ix.ids))
+	wordTF := make([]vector, len(ix.ids))
 	for i, id := range ix.ids {
 		ix.docs[id], gramTF[i], wordTF[i] = ix.parse(id, s.Statements.Get(id).Claim(), i)
 	}
@@ -340,18 +348,27 @@ func NewSimilarityIndex(s *model.Snapshot) *SimilarityIndex {
 }
 
 // parse reads one claim and counts its terms.
-func (ix *SimilarityIndex) parse(id, claim string, pos int) (d *claimDoc, gramTF, wordTF map[int32]float64) {
+func (ix *SimilarityIndex) parse(id, claim string, pos int) (d *claimDoc, gramTF, wordTF vector) {
 	toks := claimTokens(claim)
-	wtf, gtf := map[string]float64{}, map[string]float64{}
+	// The counts' maps are kept from claim to claim, and a trigram's key is a piece of
+	// the joined tokens, not a string of its own (count copies the new ones).
+	wtf, gtf := ix.scratchTF(&ix.wtf), ix.scratchTF(&ix.gtf)
 	for _, t := range toks {
 		wtf[t]++
 	}
-	text := []rune(" " + strings.Join(toks, " ") + " ")
-	for j := 0; j+3 <= len(text); j++ {
-		gtf[string(text[j:j+3])]++
+	joined := strings.Join(toks, " ")
+	text := " " + joined + " "
+	starts := ix.starts[:0] // where each rune of text starts, and its end
+	for i := range text {
+		starts = append(starts, i)
+	}
+	starts = append(starts, len(text))
+	ix.starts = starts
+	for j := 0; j+3 < len(starts); j++ {
+		gtf[text[starts[j]:starts[j+3]]]++
 	}
 	d = &claimDoc{id: id, empty: len(toks) == 0, pos: pos,
-		numbers: strings.Join(numberRun().FindAllString(strings.Join(toks, " "), -1), " ")}
+		numbers: strings.Join(numberRun().FindAllString(joined, -1), " ")}
 	d.names, d.words0 = claimNames(claim)
 	gramTF, wordTF = ix.grams.count(gtf), ix.words.count(wtf)
 	// The tokens as the words' term numbers (count numbered every one of them, and a
@@ -361,6 +378,15 @@ func (ix *SimilarityIndex) parse(id, claim string, pos int) (d *claimDoc, gramTF
 		d.tokens[i] = ix.words.num[t]
 	}
 	return d, gramTF, wordTF
+}
+
+// scratchTF is a kept count map, emptied.
+func (ix *SimilarityIndex) scratchTF(m *map[string]float64) map[string]float64 {
+	if *m == nil {
+		*m = map[string]float64{}
+	}
+	clear(*m)
+	return *m
 }
 
 // post adds a claim to its bucket (appended when pos is the last position).
