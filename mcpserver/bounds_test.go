@@ -231,7 +231,7 @@ func TestHTTPOrigin(t *testing.T) {
 
 // Sessions are capped, and one idle past the timeout is closed, which makes room.
 func TestHTTPSessionsCappedAndExpire(t *testing.T) {
-	url, _ := serveBounded(t, HTTPOptions{Token: testToken, MaxSessions: 2, SessionTimeout: 300 * time.Millisecond}, 0, 0)
+	url, _ := serveBounded(t, HTTPOptions{Token: testToken, MaxSessions: 2, SessionTimeout: time.Second}, 0, 0)
 	for i := range 2 {
 		cs, err := httpSession(t, url, testToken, fmt.Sprint("agent-", i))
 		if err != nil {

@@ -138,11 +138,19 @@ func HTTPHandler(srv *mcp.Server, o HTTPOptions) http.Handler {
 			}
 			opening++
 			mu.Unlock()
-			defer func() {
-				mu.Lock()
-				opening--
-				mu.Unlock()
-			}()
+			// The session counts as opening until its answer starts: by then the SDK
+			// lists it, and the client, which may ask for its next session as soon as it
+			// reads the answer, must not find it counted twice.
+			var once sync.Once
+			opened := func() {
+				once.Do(func() {
+					mu.Lock()
+					opening--
+					mu.Unlock()
+				})
+			}
+			defer opened()
+			w = &answerStart{ResponseWriter: w, start: opened}
 		}
 		h.ServeHTTP(w, r)
 	})
@@ -163,6 +171,32 @@ func sanitizeHeader(s string) string {
 	}
 	return b.String()
 }
+
+// answerStart calls start before the first byte of the answer is written.
+type answerStart struct {
+	http.ResponseWriter
+	start func()
+}
+
+func (w *answerStart) WriteHeader(code int) {
+	w.start()
+	w.ResponseWriter.WriteHeader(code)
+}
+
+func (w *answerStart) Write(b []byte) (int, error) {
+	w.start()
+	return w.ResponseWriter.Write(b)
+}
+
+func (w *answerStart) Flush() {
+	w.start()
+	if f, ok := w.ResponseWriter.(http.Flusher); ok {
+		f.Flush()
+	}
+}
+
+// Unwrap lets http.ResponseController reach the connection's deadlines.
+func (w *answerStart) Unwrap() http.ResponseWriter { return w.ResponseWriter }
 
 // onEOF calls f once when the body has been read to its end.
 type onEOF struct {
