@@ -268,13 +268,26 @@ func (m presence) roomStatus() []string {
 		out[0] += " " + st.Warn.Render("(read only)")
 	}
 	if len(m.others) > 0 {
-		names := make([]string, 0, len(m.others))
-		for _, p := range m.others {
-			names = append(names, model.SanitizeLine(p.Name))
-		}
-		out = append(out, st.Accent.Render("with "+strings.Join(names, ", ")))
+		out = append(out, st.Accent.Render(withOthers(m.others)))
 	}
 	return out
+}
+
+// roomNamesShown is how many of the others the status bar names: a longer list would
+// push the run's own state off the bar; @ lists everyone.
+const roomNamesShown = 3
+
+// withOthers is the status bar's list of the others: the first names, then how many more.
+func withOthers(others []Presence) string {
+	names := make([]string, 0, roomNamesShown)
+	for _, p := range others[:min(len(others), roomNamesShown)] {
+		names = append(names, model.SanitizeLine(p.Name))
+	}
+	s := "with " + strings.Join(names, ", ")
+	if more := len(others) - len(names); more > 0 {
+		s += fmt.Sprintf(" +%d (@)", more)
+	}
+	return s
 }
 
 // roomNote is what the others are writing, for the second status line ("" if nothing).

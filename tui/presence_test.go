@@ -54,3 +54,19 @@ func TestRoomPresence(t *testing.T) {
 		t.Fatalf("marks %v", marks)
 	}
 }
+
+// The status bar names at most three of the others, then says how many more there are
+// and that @ lists them: a long list would push the run's state off the bar.
+func TestWithOthersNamesThreeThenCounts(t *testing.T) {
+	people := []Presence{{Name: "alice"}, {Name: "bob"}, {Name: "carol"}, {Name: "dan"}, {Name: "eve\x1b[31m"}}
+	for n, want := range map[int]string{
+		1: "with alice",
+		3: "with alice, bob, carol",
+		4: "with alice, bob, carol +1 (@)",
+		5: "with alice, bob, carol +2 (@)",
+	} {
+		if got := withOthers(people[:n]); got != want {
+			t.Errorf("%d others: %q, want %q", n, got, want)
+		}
+	}
+}
