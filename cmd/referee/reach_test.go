@@ -1,12 +1,7 @@
 package main
 
 import (
-	"fmt"
-	"os"
-	"path/filepath"
 	"testing"
-
-	"referee/model"
 )
 
 // The commands that show the past (diff, show --at, show l-NNN, export --at, graveyard
@@ -42,20 +37,7 @@ func TestPastThroughTheLogsHead(t *testing.T) {
 	for i, args := range commands {
 		before[i] = referee(t, root, "", args...)
 	}
-	path := filepath.Join(root, "contents", "history", "log.jsonl")
-	f, err := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	lid := "l-006"
-	for range 70000 {
-		if lid, err = model.NextID(lid); err != nil {
-			t.Fatal(err)
-		}
-		fmt.Fprintf(f, `{"%s": {"creation": [], "modification": []}, "current": ["p-001", "s-007", "e-000"]}`+"\n", lid)
-	}
-	f.WriteString(`{"l-zzz": {"creation": ["s-0`)
-	f.Close()
+	pastTheWindow(t, root, `{"l-zzz": {"creation": ["s-0`)
 	for i, args := range commands {
 		if got := referee(t, root, "", args...); got != before[i] {
 			t.Errorf("%v with the change before the window:\n%+v\nwith it in the window:\n%+v", args, got, before[i])
