@@ -58,6 +58,14 @@ const journalPrefix = ".pending-"
 
 func journalFile(change string) string { return HistoryDir + "/" + journalPrefix + change + ".json" }
 
+// journalMark names the last change that wrote a journal (its ID and a newline). A
+// writer looks for an interrupted change's journal by that name (pendingJournal),
+// not by listing history/, which holds a folder per change: in a long run a listing
+// cost a skill call more than the rest of its work. The mark gets its name before
+// the journal does, and is durable first (round 1), so a journal that can be found
+// is always the one the mark names, unless a referee without marks wrote it.
+const journalMark = HistoryDir + "/.journal-mark"
+
 // batch is one change's writes, worked out in full before anything is written.
 type batch struct {
 	dir          string
@@ -154,6 +162,7 @@ type publishing struct {
 	cfgCopy     string            // temp file with config.json's old bytes
 	unsynced    []tempFile        // temp files written but not yet fsynced (still open)
 	journalTemp string            // the journal's temp file, until it is renamed into place
+	markTemp    string            // journalMark's temp file, until it is renamed into place
 	journal     bool              // the journal is on disk
 	// What publish did so far.
 	configDone    bool
@@ -266,6 +275,12 @@ func (p *publishing) prepare() error {
 	}
 	// The journal goes under its name only once it and every temp file are on disk
 	// (round 1): a journal that can be found describes files that can be read.
+	mark, err := writeTemp(b.abs(journalMark), []byte(b.change+"\n"))
+	if err != nil {
+		return fmt.Errorf("cannot write %s: %v", journalMark, unwrapPath(err))
+	}
+	p.markTemp = mark.Name()
+	p.unsynced = append(p.unsynced, tempFile{rel: journalMark, f: mark})
 	j := journalFile(b.change)
 	f, err := writeTemp(b.abs(j), b.journal())
 	if err != nil {
@@ -276,6 +291,12 @@ func (p *publishing) prepare() error {
 	if err := p.syncTemps(); err != nil {
 		return err
 	}
+	// The mark first: a crash between the two renames leaves a mark naming a change
+	// without a journal, which is as if the change never began.
+	if err := os.Rename(p.markTemp, b.abs(journalMark)); err != nil {
+		return fmt.Errorf("cannot write %s: %v", journalMark, unwrapPath(err))
+	}
+	p.markTemp = ""
 	if err := os.Rename(p.journalTemp, b.abs(j)); err != nil {
 		return fmt.Errorf("cannot write %s: %v", j, unwrapPath(err))
 	}
@@ -405,6 +426,9 @@ func (p *publishing) discard() {
 	p.unsynced = nil
 	if p.journalTemp != "" {
 		os.Remove(p.journalTemp)
+	}
+	if p.markTemp != "" {
+		os.Remove(p.markTemp)
 	}
 	for _, tmp := range p.temps {
 		os.Remove(tmp)

@@ -104,6 +104,9 @@ func TestCrashLoopEveryChange(t *testing.T) {
 			for k := 1; k <= n; k++ {
 				dir := sc.setup(t)
 				crashAt(t, dir, sc.change, k)
+				if j, listed := pendingJournal(dir), listedJournal(dir); j != listed {
+					t.Errorf("point %d: a writer looks for %q by name, a listing of history/ finds %q", k, j, listed)
+				}
 				if j := pendingJournal(dir); j != "" {
 					err := wrapUp(dir)
 					var be *BusyError

@@ -203,7 +203,8 @@ func replayVerbatim(t *testing.T, src, dst, lid string) {
 	}
 }
 
-// replayTree returns every file of a folder with its bytes (the lock file aside).
+// replayTree returns every file of a folder with its bytes (the lock file and the
+// journal mark aside).
 func replayTree(t *testing.T, dir string) map[string]string {
 	t.Helper()
 	out := map[string]string{}
@@ -211,9 +212,9 @@ func replayTree(t *testing.T, dir string) map[string]string {
 		if err != nil {
 			return err
 		}
-		// The lock, and the marker that tells the workbench this is the bundled demo
-		// (tui.DemoMarker), are not the agents' writing.
-		if d.IsDir() || filepath.Base(path) == filepath.Base(LockFile) || filepath.Base(path) == ".referee-demo" {
+		// The lock, the journal mark, and the marker that tells the workbench this is
+		// the bundled demo (tui.DemoMarker), are not the agents' writing.
+		if d.IsDir() || filepath.Base(path) == filepath.Base(LockFile) || filepath.Base(path) == filepath.Base(journalMark) || filepath.Base(path) == ".referee-demo" {
 			return nil
 		}
 		rel, _ := filepath.Rel(dir, path)

@@ -38,7 +38,7 @@ func TestDurableRounds(t *testing.T) {
 	want := []string{
 		// 1 the backup folder, 2–5 temp files (config, backup of p-001, s-008, p-001),
 		// 6 the config copy (only for undoing in this process: never fsynced).
-		"after 6: .config.json.tmp-* history/..pending-l-007.json.tmp-* history/l-007/.p-001.json.tmp-* problem/.p-001.json.tmp-* statement/.s-008.json.tmp-*",
+		"after 6: .config.json.tmp-* history/..journal-mark.tmp-* history/..pending-l-007.json.tmp-* history/l-007/.p-001.json.tmp-* problem/.p-001.json.tmp-* statement/.s-008.json.tmp-*",
 		// 7 the journal renamed into place.
 		"after 7: history",
 		// 8 config.json, 9 the backup renamed into place.

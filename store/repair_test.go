@@ -68,7 +68,8 @@ var crashScenarios = []crashScenario{
 	},
 }
 
-// folderState is every file and folder under dir (folders as "/"), the lock file aside.
+// folderState is every file and folder under dir (folders as "/"), the lock file and
+// the journal mark (referee's own bookkeeping) aside.
 func folderState(t testing.TB, dir string) map[string]string {
 	t.Helper()
 	out := map[string]string{}
@@ -79,7 +80,7 @@ func folderState(t testing.TB, dir string) map[string]string {
 		rel, _ := filepath.Rel(dir, path)
 		rel = filepath.ToSlash(rel)
 		switch {
-		case rel == "." || rel == LockFile:
+		case rel == "." || rel == LockFile || rel == journalMark:
 		case d.IsDir() && !strings.Contains(rel, "/"):
 			// problem/, statement/, history/…: made empty by whatever wrote first.
 		case d.IsDir():

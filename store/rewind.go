@@ -166,8 +166,38 @@ func beginNow(dir, skill string) (*tx, error) {
 	return t, nil
 }
 
-// pendingJournal names a journal left by an interrupted change, or "".
+// pendingJournal names a journal left by an interrupted change, or "". It looks by
+// name: the change journalMark names, and, for a journal a referee without marks left,
+// the change config.json says was the last and the one after it. A folder without a
+// mark (none written yet, or a referee without marks wrote last) or with one that is
+// not a change's ID has every name in history/ listed. A name that cannot be looked at
+// counts as a journal: the writer refuses rather than guess.
 func pendingJournal(dir string) string {
+	if data, err := readNoFollowLimit(filepath.Join(dir, filepath.FromSlash(journalMark)), 64); err == nil {
+		if id, ok := strings.CutSuffix(string(data), "\n"); ok && model.ValidID(id, model.KindChange) {
+			candidates := []string{id}
+			if cfg, err := configOf(dir); err == nil {
+				if last := cfg.Last[model.KindChange]; last != "" {
+					candidates = append(candidates, last)
+					if next, err := model.NextID(last); err == nil {
+						candidates = append(candidates, next)
+					}
+				}
+			}
+			for _, c := range candidates {
+				j := journalFile(c)
+				if _, err := os.Lstat(filepath.Join(dir, filepath.FromSlash(j))); !errors.Is(err, fs.ErrNotExist) {
+					return j
+				}
+			}
+			return ""
+		}
+	}
+	return listedJournal(dir)
+}
+
+// listedJournal names the first journal a listing of history/ finds, or "".
+func listedJournal(dir string) string {
 	entries, _ := os.ReadDir(filepath.Join(dir, HistoryDir))
 	for _, e := range entries {
 		if journalName.MatchString(e.Name()) {
@@ -175,6 +205,19 @@ func pendingJournal(dir string) string {
 		}
 	}
 	return ""
+}
+
+// configOf reads config.json.
+func configOf(dir string) (*model.Config, error) {
+	data, err := readNoFollow(filepath.Join(dir, ConfigFile))
+	if err != nil {
+		return nil, err
+	}
+	doc, err := pyjson.Parse(data)
+	if err != nil {
+		return nil, err
+	}
+	return model.ConfigFrom(doc)
 }
 
 // Busy says (as a BusyError) when a change is being written to dir or was interrupted;

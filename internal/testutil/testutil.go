@@ -15,6 +15,10 @@ import (
 // lock is not a change.
 const LockFile = ".referee.lock"
 
+// JournalMark is the store's journal mark (store's journalMark): the last change that
+// wrote a journal, which even a refused change leaves (bookkeeping, as the lock).
+const JournalMark = ".journal-mark"
+
 // DemoMarker is the file by which the workbench recognises the bundled demo (tui.DemoMarker).
 const DemoMarker = ".referee-demo"
 
@@ -71,8 +75,9 @@ func CopyTree(tb testing.TB, src, dst string) {
 	}
 }
 
-// Files is every file under dir but the lock file, by slash-separated path, with its
-// bytes: to show that a folder did not change, or how.
+// Files is every file under dir but referee's bookkeeping (the lock file and the
+// journal mark), by slash-separated path, with its bytes: to show that a folder did
+// not change, or how.
 func Files(tb testing.TB, dir string) map[string]string {
 	tb.Helper()
 	out := map[string]string{}
@@ -80,7 +85,7 @@ func Files(tb testing.TB, dir string) map[string]string {
 		if err != nil {
 			return err
 		}
-		if !d.IsDir() && d.Name() != LockFile {
+		if !d.IsDir() && d.Name() != LockFile && d.Name() != JournalMark {
 			rel, _ := filepath.Rel(dir, path)
 			data, err := os.ReadFile(path)
 			if err != nil {
