@@ -76,7 +76,7 @@ func (f logFilter) keep(c store.Change) bool {
 }
 
 func (a *app) printLog(dir string, f logFilter, output string, last int) error {
-	listed, err := logActivity(dir, last, f.object)
+	listed, err := logActivity(dir, last, f.object, output == "json")
 	if err != nil {
 		return err
 	}
@@ -101,7 +101,7 @@ func (a *app) printLog(dir string, f logFilter, output string, last int) error {
 // logActivity lists the log's changes, or (last > 0) only its last ones: from the
 // tail the workbench holds, read further back until it holds them; or (object, without
 // last) the changes of one object: the tail's, and before it the lines naming it.
-func logActivity(dir string, last int, object string) ([]store.Change, error) {
+func logActivity(dir string, last int, object string, lines bool) ([]store.Change, error) {
 	if last == 0 && object != "" {
 		snap, err := loadWith(loadTail, dir)
 		if err != nil {
@@ -116,11 +116,20 @@ func logActivity(dir string, last int, object string) ([]store.Change, error) {
 		}
 		return store.NewHistory(dir, snap).Activity(), nil
 	}
+	// The last changes read back from the log's end (their line numbers counted only for
+	// JSON, which shows them), else from the tail.
+	h, err := store.LastChanges(dir, last, lines, func() (*model.Snapshot, error) { return loadWith(store.LoadNoLog, dir) })
+	if err != nil {
+		return nil, err
+	}
+	if h != nil {
+		return h.ActivityFrom(max(len(h.Changes())-last, 0)), nil
+	}
 	snap, err := loadWith(func(dir string) (*model.Snapshot, error) { return store.LoadTail(dir, nil) }, dir)
 	if err != nil {
 		return nil, err
 	}
-	h := store.NewHistory(dir, snap)
+	h = store.NewHistory(dir, snap)
 	for len(h.Changes()) < last && h.Head().Offset > 0 {
 		if h, err = h.Back(max(last-len(h.Changes()), 1024)); err != nil {
 			return nil, err
