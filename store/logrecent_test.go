@@ -22,6 +22,36 @@ import (
 // and with one of a few lines. Where the back read cannot be sure it declines, and the
 // tail answers.
 func TestRecentAsTheTail(t *testing.T) {
+	for name, setup := range logSetups() {
+		t.Run(name, func(t *testing.T) {
+			dir := setup(t)
+			changes := logIDs(t, dir)
+			taken := 0
+			for _, window := range []int{64 << 10, 5} {
+				restore := SetLogWindow(window, 1<<20)
+				taken += compareRecent(t, dir, changes)
+				restore()
+			}
+			if taken == 0 {
+				t.Error("no change was read back from the log's end")
+			}
+			tx := &tx{dir: dir, skill: "branch list"}
+			if branch, _, err := tx.logEnd(); err != nil || branch != branchOf(ParseLog(read(t, dir, LogFile))) {
+				t.Errorf("the line the folder is on: %q (%v), the whole log says %q", branch, err, branchOf(ParseLog(read(t, dir, LogFile))))
+			}
+			if name == "a change logged twice" {
+				if h, _ := RecentHistory(dir, []string{"l-030"}, false, func() (*model.Snapshot, error) { return &model.Snapshot{}, nil }); h != nil {
+					t.Error("a change logged twice is read back from its last line")
+				}
+			}
+		})
+	}
+}
+
+// logSetups are the demo run and the shapes a run's log takes: torn, without a trailing
+// newline, after an undo, a branch save, a rewind and a switch, with an object deleted
+// and then written back by hand, with a change logged twice, and with backups missing.
+func logSetups() map[string]func(t *testing.T) string {
 	plain := func(t *testing.T) string { return testutil.Copy(t, demoDir) }
 	appendLog := func(t *testing.T, dir, s string) {
 		f, err := os.OpenFile(filepath.Join(dir, LogFile), os.O_APPEND|os.O_WRONLY, 0)
@@ -83,7 +113,17 @@ func TestRecentAsTheTail(t *testing.T) {
 			if err := os.WriteFile(filepath.Join(dir, "statement", "s-017.json"), data, 0o644); err != nil {
 				t.Fatal(err)
 			}
-			appendLog(t, dir, nothing("l-970", "l-971", "l-972"))
+			appendLog(t, dir, nothing("l-970", "l-971", "l-972")+
+				`{"l-973": {"creation": [], "modification": ["s-017"]}, "current": ["p-003", "s-017", "e-000"]}`+"\n"+nothing("l-974"))
+			return dir
+		},
+		"backups missing": func(t *testing.T) string {
+			dir := plain(t)
+			var b strings.Builder
+			for i := range 40 {
+				fmt.Fprintf(&b, `{"l-9%02d": {"creation": [], "modification": ["s-001"]}, "current": ["p-003", "s-017", "e-000"]}`+"\n", i)
+			}
+			appendLog(t, dir, b.String())
 			return dir
 		},
 		"a change logged twice": func(t *testing.T) string {
@@ -98,26 +138,50 @@ func TestRecentAsTheTail(t *testing.T) {
 			return dir
 		},
 	}
-	for name, setup := range setups {
+	return setups
+}
+
+// EachChange lists the log a window at a time as Activity lists the whole log, with
+// windows of one change up to the whole log; a log it cannot be sure of (a change logged
+// twice) it leaves to Activity, listing nothing.
+func TestEachChangeAsActivity(t *testing.T) {
+	for name, setup := range logSetups() {
 		t.Run(name, func(t *testing.T) {
 			dir := setup(t)
-			changes := logIDs(t, dir)
-			taken := 0
-			for _, window := range []int{64 << 10, 5} {
-				restore := SetLogWindow(window, 1<<20)
-				taken += compareRecent(t, dir, changes)
-				restore()
+			whole, err := Load(dir)
+			if err != nil {
+				t.Fatal(err)
 			}
-			if taken == 0 {
-				t.Error("no change was read back from the log's end")
+			want := NewHistory(dir, whole).Activity()
+			snap, err := LoadNoLog(dir)
+			if err != nil {
+				t.Fatal(err)
 			}
-			tx := &tx{dir: dir, skill: "branch list"}
-			if branch, _, err := tx.logEnd(); err != nil || branch != branchOf(ParseLog(read(t, dir, LogFile))) {
-				t.Errorf("the line the folder is on: %q (%v), the whole log says %q", branch, err, branchOf(ParseLog(read(t, dir, LogFile))))
-			}
-			if name == "a change logged twice" {
-				if h, _ := RecentHistory(dir, []string{"l-030"}, false, func() (*model.Snapshot, error) { return &model.Snapshot{}, nil }); h != nil {
-					t.Error("a change logged twice is read back from its last line")
+			for _, window := range []int{1, 2, 3, 7, 16 << 10} {
+				defer func(w int) { streamWindow = w }(streamWindow)
+				streamWindow = window
+				var got []Change
+				ok, err := EachChange(dir, snap, func(c Change) error { got = append(got, c); return nil })
+				if err != nil {
+					t.Fatal(err)
+				}
+				if name == "a change logged twice" {
+					if ok || got != nil {
+						t.Errorf("window %d: a change logged twice is listed in windows (%v, %d changes)", window, ok, len(got))
+					}
+					continue
+				}
+				if !ok {
+					t.Fatalf("window %d: not listed", window)
+				}
+				if !reflect.DeepEqual(got, want) {
+					for i := range min(len(got), len(want)) {
+						if !reflect.DeepEqual(got[i], want[i]) {
+							t.Errorf("window %d, change %d:\n%+v\nwant %+v", window, i, got[i], want[i])
+							break
+						}
+					}
+					t.Errorf("window %d: %d changes, want %d", window, len(got), len(want))
 				}
 			}
 		})
