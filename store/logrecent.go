@@ -81,14 +81,12 @@ func readRecent(dir string, count bool, stop func(line []byte) bool) (recentLog,
 	if err != nil || start < 0 {
 		return recentLog{}, false
 	}
-	from := max(low-1, 0) // the window's lines before start are within [from, start)
-	buf := make([]byte, size-from)
-	if _, err := f.ReadAt(buf, from); err != nil && !errors.Is(err, io.EOF) {
+	buf := make([]byte, size-start)
+	if _, err := f.ReadAt(buf, start); err != nil && !errors.Is(err, io.EOF) {
 		return recentLog{}, false
 	}
-	before, data := buf[:start-from], string(buf[start-from:])
 	r := recentLog{head: model.LogHead{Offset: start}, counted: count}
-	r.entries = parseLogLines(data, 1, start)
+	r.entries = parseLogLines(string(buf), 1, start)
 	keys := map[string]bool{}
 	for _, e := range r.entries {
 		if e.ID != "" {
@@ -98,8 +96,26 @@ func readRecent(dir string, count bool, stop func(line []byte) bool) (recentLog,
 			keys[id] = true
 		}
 	}
-	if !quietBefore(before, keys) {
-		return recentLog{}, false
+	// The window's lines before start are within [low-1, start): searched a megabyte
+	// at a time, each read overlapping the last by more than a quoted key.
+	overlap := int64(len(`"deleted"`))
+	for k := range keys {
+		overlap = max(overlap, int64(len(k)+2))
+	}
+	chunk := make([]byte, 0, 1<<20+overlap)
+	for at := max(low-1, 0); at < start; {
+		end := min(at+1<<20+overlap, start)
+		b := chunk[:end-at]
+		if _, err := f.ReadAt(b, at); err != nil {
+			return recentLog{}, false
+		}
+		if !quietBefore(b, keys) {
+			return recentLog{}, false
+		}
+		if end == start {
+			break
+		}
+		at = end - overlap
 	}
 	if count {
 		n, err := countNewlines(f, 0, start)

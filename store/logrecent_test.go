@@ -294,3 +294,45 @@ func compareRecent(t *testing.T, dir string, changes []string) (taken int) {
 	}
 	return taken
 }
+
+// The window's lines before a recent change are searched a megabyte at a time: a line
+// naming the change again (or deleting an object) makes the read decline wherever the
+// key falls, across the boundary between two reads too.
+func TestRecentLooksAcrossReads(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(dir, HistoryDir), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	filler := `{"l-001": {"creation": [], "modification": []}, "current": ["p-001", "s-001", "e-000"]}` + "\n"
+	var head strings.Builder
+	for head.Len() < 1<<20-4096 {
+		head.WriteString(filler)
+	}
+	target := `{"l-900": {"creation": [], "modification": []}, "current": ["p-001", "s-001", "e-000"]}` + "\n"
+	stop := func(line []byte) bool { return changeLine(line, "l-900") }
+	for _, key := range []string{`"l-900"`, `"deleted"`} {
+		for at := 1<<20 - 24; at <= 1<<20+24; at++ {
+			// A line whose key starts at byte at of the file.
+			prefix := `{"l-002": {"creation": [], "modification": []}, "note": ["`
+			pad := at - head.Len() - len(prefix) - len(`", `)
+			line := prefix + strings.Repeat("x", pad) + `", ` + key + `]}` + "\n"
+			log := head.String() + line + filler + target
+			if got := strings.Index(log, key); got != at {
+				t.Fatalf("the key is at %d, not %d", got, at)
+			}
+			if err := os.WriteFile(filepath.Join(dir, LogFile), []byte(log), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			if _, ok := readRecent(dir, false, stop); ok {
+				t.Errorf("%s at byte %d: read back", key, at)
+			}
+		}
+	}
+	// Without it, the change is read back.
+	if err := os.WriteFile(filepath.Join(dir, LogFile), []byte(head.String()+filler+target), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if r, ok := readRecent(dir, true, stop); !ok || len(r.entries) != 1 || r.entries[0].ID != "l-900" || r.entries[0].Line != strings.Count(head.String(), "\n")+2 {
+		t.Errorf("read back: %v %+v", ok, r.entries)
+	}
+}
