@@ -20,9 +20,11 @@ import (
 
 // Long-log rows: the commands that read a run's past, timed as processes on a folder
 // whose log is hundreds of megabytes (gen's biglog: a small tree and millions of changes
-// to s-001). Each reads what it shows: the log's tail, and before it only the lines that
-// name what is asked (or, for a whole folder at an old change, every line parsed and
-// little kept), so the rows show which commands cost the log's length and which do not.
+// to s-001). Each reads what it shows: a recent change's lines read back from the log's
+// end (the lines before counted only for a number shown), else the log's tail, and before
+// it only the lines that name what is asked (or, for a whole folder at an old change,
+// every line parsed and little kept), so the rows show which commands cost the log's
+// length and which do not.
 
 // LongLogReport is one command's figures on the long log.
 type LongLogReport struct {
@@ -111,6 +113,7 @@ func RunLongLog(binary, dir string, tail []string, runs int) []LongLogReport {
 		{args: []string{"show", last}},
 		{args: []string{"diff", "s-001", recent}},
 		{args: []string{"log", "--last", "10"}},
+		{args: []string{"log", "--last", "10", "-o", "json"}}, // line numbers shown: the lines before counted
 		{args: []string{"branch", "list"}},
 		{args: []string{"export"}},
 		{args: []string{"diff", "s-002", "l-002"}},         // an old change: the lines naming s-002 or l-002

@@ -425,6 +425,11 @@ func eachLogEntry(f io.ReaderAt, size int64, fn func(model.LogEntry)) error {
 // back 64 KiB at a time, so what a caller looking for a recent line costs is the lines
 // after it, not the log; fn may keep line.
 func eachLineBack(f io.ReaderAt, size int64, fn func(line []byte) bool) error {
+	return eachLineBackAt(f, size, func(_ int64, line []byte) bool { return fn(line) })
+}
+
+// eachLineBackAt is eachLineBack giving each line's offset too.
+func eachLineBackAt(f io.ReaderAt, size int64, fn func(off int64, line []byte) bool) error {
 	const chunk = 64 << 10
 	// The oldest line read so far, maybe not all of it, as the chunks it spans, newest
 	// first: each byte is scanned for a newline once and copied once into its line
@@ -457,14 +462,14 @@ func eachLineBack(f io.ReaderAt, size int64, fn func(line []byte) bool) error {
 				break
 			}
 			l := line(data[i+1:])
-			if (len(l) > 0 || !end) && fn(l) {
+			if (len(l) > 0 || !end) && fn(pos+int64(i)+1, l) {
 				return nil
 			}
 			end, data = false, data[:i]
 		}
 		partial = append(partial, data)
 		if pos == 0 {
-			fn(line(nil))
+			fn(0, line(nil))
 		}
 		end = end && len(data) == 0
 	}

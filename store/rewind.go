@@ -67,7 +67,8 @@ type Restore struct {
 	CountersBefore []string `json:"counters_before"`
 	CountersAfter  []string `json:"counters_after"`
 	DryRun         bool     `json:"dry_run,omitempty"`
-	// Discarded are the log lines of the changes a rewind takes back (a dry run's).
+	// Discarded are the log lines of the changes a rewind takes back (a dry run's). Read
+	// back from the log's end, their Line numbers say their order, not where they are.
 	Discarded []model.LogEntry `json:"-"`
 	// Consequences is what the batch does to the run, when the caller worked it out
 	// (store/consequence: the CLI's dry runs and the workbench's confirmation).
@@ -339,16 +340,25 @@ func (t *tx) planRewind(changeID string) ([]restoreObj, []string, []model.LogEnt
 }
 
 func (t *tx) planRewindObjects(changeID string) (_ []restoreObj, _ []string, entries []model.LogEntry, line int, _ error) {
-	// What a rewind undoes is in the lines after its target: a rewind a few changes back
-	// reads the log's tail (its lines before counted, not parsed), the whole log only
-	// when the target is older than the tail.
-	entries, head, err := t.readLogTail()
-	if err == nil && head.Lines > 0 && (changeID == beforeFirst || !slices.ContainsFunc(entries, func(e model.LogEntry) bool { return e.ID == changeID })) {
-		head = model.LogHead{}
-		entries, err = t.readLog()
-	}
-	if err != nil {
-		return nil, nil, nil, 0, err
+	// What a rewind undoes is in the lines after its target: a rewind of a recent change
+	// reads the log back from its end to the target (readRecent), else the log's tail
+	// (its lines before counted, not parsed), the whole log only when the target is older
+	// than the tail. A line after the target that does not parse is named by its number,
+	// so then the tail is read.
+	var head model.LogHead
+	var err error
+	if r, ok := readRecent(t.dir, false, func(line []byte) bool { return changeLine(line, changeID) }); ok &&
+		!slices.ContainsFunc(r.entries[1:], func(e model.LogEntry) bool { return e.Err != "" }) {
+		entries, head = r.entries, r.head
+	} else {
+		entries, head, err = t.readLogTail()
+		if err == nil && head.Lines > 0 && (changeID == beforeFirst || !slices.ContainsFunc(entries, func(e model.LogEntry) bool { return e.ID == changeID })) {
+			head = model.LogHead{}
+			entries, err = t.readLog()
+		}
+		if err != nil {
+			return nil, nil, nil, 0, err
+		}
 	}
 	h := NewHistory(t.dir, &model.Snapshot{Log: entries, LogHead: head})
 	i := -1

@@ -91,14 +91,22 @@ func (a *app) diffCommand() *cobra.Command {
 				return usagef("diff: %v", err)
 			}
 		}
-		// The log's tail, and of the lines before it only those naming id or the changes.
-		snap, err := loadWith(loadTail, *contents)
+		// Recent changes: the log read back from its end to them. Else the log's tail,
+		// and of the lines before it only those naming id or the changes.
+		h, err := store.RecentHistory(*contents, []string{from, to}, false, func() (*model.Snapshot, error) {
+			return loadWith(store.LoadNoLog, *contents)
+		})
 		if err != nil {
 			return err
 		}
-		h, err := store.NewHistory(*contents, snap).Reaching([]string{id}, []string{from, to})
-		if err != nil {
-			return err
+		if h == nil {
+			snap, err := loadWith(loadTail, *contents)
+			if err != nil {
+				return err
+			}
+			if h, err = store.NewHistory(*contents, snap).Reaching([]string{id}, []string{from, to}); err != nil {
+				return err
+			}
 		}
 		a1, err := h.Object(id, from)
 		if err != nil {

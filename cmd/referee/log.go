@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -76,7 +77,12 @@ func (f logFilter) keep(c store.Change) bool {
 }
 
 func (a *app) printLog(dir string, f logFilter, output string, last int) error {
-	listed, err := logActivity(dir, last, f.object)
+	if last == 0 && f.object == "" {
+		if ok, err := a.streamLog(dir, f, output); ok || err != nil {
+			return err
+		}
+	}
+	listed, err := logActivity(dir, last, f.object, output == "json")
 	if err != nil {
 		return err
 	}
@@ -98,10 +104,60 @@ func (a *app) printLog(dir string, f logFilter, output string, last int) error {
 	return nil
 }
 
+// streamLog prints the whole log as printLog does, a change at a time as it is listed
+// (store.EachChange), so that what it holds is not the log; ok is false when nothing was
+// printed because the log must be read whole.
+func (a *app) streamLog(dir string, f logFilter, output string) (ok bool, err error) {
+	snap, err := loadWith(store.LoadNoLog, dir)
+	if err != nil {
+		return false, err
+	}
+	n := 0
+	var buf bytes.Buffer
+	ok, err = store.EachChange(dir, snap, func(c store.Change) error {
+		if !f.keep(c) {
+			return nil
+		}
+		n++
+		if output != "json" {
+			_, err := fmt.Fprintln(a.stdout, changeLine(c))
+			return err
+		}
+		// The elements of the array writeJSON would write, indented as in it.
+		buf.Reset()
+		if n == 1 {
+			buf.WriteString("[\n  ")
+		} else {
+			buf.WriteString(",\n  ")
+		}
+		enc := json.NewEncoder(&buf)
+		enc.SetEscapeHTML(false)
+		enc.SetIndent("  ", "  ")
+		if err := enc.Encode(c); err != nil {
+			return err
+		}
+		buf.Truncate(buf.Len() - 1) // Encode's newline
+		_, err := a.stdout.Write(model.InertJSON(buf.Bytes()))
+		return err
+	})
+	if !ok || err != nil {
+		return ok, err
+	}
+	switch {
+	case output == "json" && n == 0:
+		_, err = fmt.Fprintln(a.stdout, "[]")
+	case output == "json":
+		_, err = fmt.Fprint(a.stdout, "\n]\n")
+	case n == 0:
+		_, err = fmt.Fprintln(a.stdout, "no changes")
+	}
+	return true, err
+}
+
 // logActivity lists the log's changes, or (last > 0) only its last ones: from the
 // tail the workbench holds, read further back until it holds them; or (object, without
 // last) the changes of one object: the tail's, and before it the lines naming it.
-func logActivity(dir string, last int, object string) ([]store.Change, error) {
+func logActivity(dir string, last int, object string, lines bool) ([]store.Change, error) {
 	if last == 0 && object != "" {
 		snap, err := loadWith(loadTail, dir)
 		if err != nil {
@@ -116,11 +172,20 @@ func logActivity(dir string, last int, object string) ([]store.Change, error) {
 		}
 		return store.NewHistory(dir, snap).Activity(), nil
 	}
+	// The last changes read back from the log's end (their line numbers counted only for
+	// JSON, which shows them), else from the tail.
+	h, err := store.LastChanges(dir, last, lines, func() (*model.Snapshot, error) { return loadWith(store.LoadNoLog, dir) })
+	if err != nil {
+		return nil, err
+	}
+	if h != nil {
+		return h.ActivityFrom(max(len(h.Changes())-last, 0)), nil
+	}
 	snap, err := loadWith(func(dir string) (*model.Snapshot, error) { return store.LoadTail(dir, nil) }, dir)
 	if err != nil {
 		return nil, err
 	}
-	h := store.NewHistory(dir, snap)
+	h = store.NewHistory(dir, snap)
 	for len(h.Changes()) < last && h.Head().Offset > 0 {
 		if h, err = h.Back(max(last-len(h.Changes()), 1024)); err != nil {
 			return nil, err

@@ -1,13 +1,16 @@
 package main
 
 import (
+	"bytes"
 	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"referee/internal/testutil"
 	"referee/model"
+	"referee/store"
 )
 
 // log --last N lists what the whole listing ends with, reading only the end of a log
@@ -50,5 +53,41 @@ func pastTheWindow(t *testing.T, root, tail string) {
 	f.WriteString(tail)
 	if err := f.Close(); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// referee log, listed a window of changes at a time, prints what listing the whole log
+// printed: the same JSON array and the same lines, on the fixture and on the demo after
+// an undo (a deletion) with a torn last line.
+func TestLogStreamedAsListedWhole(t *testing.T) {
+	demo := t.TempDir()
+	testutil.CopyTree(t, testutil.DemoDir(), filepath.Join(demo, "contents"))
+	referee(t, demo, "", "undo", "l-037").want(t, 0, "undo of l-037: change l-039: deleted s-017\n", "")
+	f, err := os.OpenFile(filepath.Join(demo, "contents", "history", "log.jsonl"), os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.WriteString(`{"l-900": {"creat`)
+	f.Close()
+	for _, root := range []string{copyFixture(t), demo} {
+		dir := filepath.Join(root, "contents")
+		snap, err := store.Load(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		changes := store.NewHistory(dir, snap).Activity()
+		var want bytes.Buffer
+		a := &app{stdout: &want}
+		if err := a.writeJSON(changes); err != nil {
+			t.Fatal(err)
+		}
+		referee(t, root, "", "log", "-o", "json").want(t, 0, want.String(), "")
+		var lines strings.Builder
+		for _, c := range changes {
+			lines.WriteString(changeLine(c) + "\n")
+		}
+		referee(t, root, "", "log").want(t, 0, lines.String(), "")
+		referee(t, root, "", "log", "--actor", "nobody").want(t, 0, "no changes\n", "")
+		referee(t, root, "", "log", "--actor", "nobody", "-o", "json").want(t, 0, "[]\n", "")
 	}
 }

@@ -10,6 +10,7 @@ import (
 	"referee/mathtext"
 	"referee/model"
 	"referee/model/pyjson"
+	"referee/skill"
 	"referee/store"
 )
 
@@ -219,6 +220,17 @@ func loadShown(dir, id, at string) (*model.Snapshot, error) {
 // showChangeOf shows a change from the log's tail, reading before it only for a change
 // older than it, and parsing there only the lines that name it.
 func (a *app) showChangeOf(dir, id, output string) error {
+	// A recent change: the log read back from its end to it, the lines before counted
+	// for its number, nothing else parsed (and no object read).
+	if err := store.RefuseLinks(dir); err != nil {
+		return &skill.InputError{Msg: err.Error()}
+	}
+	none := func() (*model.Snapshot, error) { return &model.Snapshot{}, nil }
+	if h, _ := store.RecentHistory(dir, []string{id}, true, none); h != nil {
+		if i, err := h.Index(id); err == nil {
+			return a.showChange(&model.Snapshot{Log: h.Changes()[i : i+1]}, id, output)
+		}
+	}
 	snap, err := loadWith(loadTail, dir)
 	if err != nil {
 		return err
