@@ -5,6 +5,7 @@ import (
 	"time"
 
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
 )
 
 // paced draws a workbench at most once per interval for what the run brings (frames,
@@ -18,6 +19,7 @@ import (
 type paced struct {
 	m     tea.Model
 	every func() time.Duration // the interval, asked at each message (it grows with the sessions)
+	scr   *screen              // where each drawing goes (the program has no renderer of its own); nil: nowhere
 
 	last    time.Time // when the screen was last drawn
 	view    tea.View  // what it drew
@@ -40,6 +42,18 @@ func (p *paced) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		p.waiting, p.due = false, true
 		return p, nil
 	}
+	if p.scr != nil {
+		switch msg := msg.(type) {
+		case tea.WindowSizeMsg:
+			p.scr.resize(msg.Width, msg.Height)
+		case tea.ColorProfileMsg:
+			p.scr.setProfile(msg.Profile)
+		case tea.ModeReportMsg:
+			if msg.Mode == ansi.ModeSynchronizedOutput && msg.Value == ansi.ModeReset {
+				p.scr.syncd = true // the terminal has it, off for now: drawings are wrapped in it
+			}
+		}
+	}
 	var cmd tea.Cmd
 	p.m, cmd = p.m.Update(msg)
 	p.stale = true
@@ -60,5 +74,8 @@ func (p *paced) View() tea.View {
 	}
 	drawings.Add(1)
 	p.view, p.drawn, p.stale, p.due, p.last = p.m.View(), true, false, false, time.Now()
+	if p.scr != nil {
+		p.scr.draw(p.view)
+	}
 	return p.view
 }
