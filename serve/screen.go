@@ -49,6 +49,9 @@ func newScreen(out io.Writer, env []string, profile colorprofile.Profile) *scree
 	s.scr = uv.NewTerminalRenderer(&s.pending, env)
 	s.scr.SetColorProfile(profile)
 	s.scr.SetTabStops(-1)
+	// The session's pseudo-terminal is emulated by the SSH server, which sends each
+	// "\n" as "\r\n": a line feed also returns the cursor to the line's start.
+	s.scr.SetMapNewline(true)
 	// No scrolling of whole lines: the panes stand side by side, so a line seldom
 	// moves whole, and finding the lines that did hashes every line at each drawing.
 	s.scr.SetScrollOptim(false)

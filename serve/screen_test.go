@@ -36,9 +36,12 @@ func (t *term) draw(content string) string {
 	v := tea.NewView(content)
 	v.AltScreen, v.MouseMode = true, tea.MouseModeCellMotion
 	t.s.draw(v)
-	_, _ = t.vt.Write(t.out.Bytes())
+	_, _ = t.vt.Write(onlcr(t.out.Bytes()))
 	return t.out.String()
 }
+
+// onlcr sends "\n" as "\r\n", as the SSH server's emulated pseudo-terminal does.
+func onlcr(b []byte) []byte { return bytes.ReplaceAll(b, []byte("\n"), []byte("\r\n")) }
 
 // cells is the emulator's screen: each cell's character, colours and attributes.
 func (t *term) cells() string {
@@ -83,6 +86,13 @@ func TestScreenSendsOnlyTheChangedLines(t *testing.T) {
 	}
 	if out := tm.draw(strings.Join([]string{bold.Render("Tree · 3 rows"), "alpha", "beta", "last: l-002"}, "\n")); out != "" {
 		t.Fatalf("the same screen again sent %q", out)
+	}
+	// Changes further right on the lines below (the cursor goes down by line feeds,
+	// which the SSH server's pseudo-terminal sends as "\r\n").
+	tm.draw(strings.Join([]string{bold.Render("Tree · 3 rows"), "aXpha", "beta      beta", "last: l-002  bench"}, "\n"))
+	want = "Tree · 3 rows                 |\naXpha                         |\nbeta      beta                |\nlast: l-002  bench            |\n"
+	if got := tm.text(); got != want {
+		t.Fatalf("the screen:\n%s\nwant:\n%s", got, want)
 	}
 }
 
