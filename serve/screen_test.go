@@ -3,9 +3,13 @@ package serve
 import (
 	"bytes"
 	"fmt"
+	"io"
 	"math/rand/v2"
 	"strings"
+	"sync"
 	"testing"
+	"time"
+	"unicode/utf8"
 
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
@@ -13,6 +17,7 @@ import (
 	uv "github.com/charmbracelet/ultraviolet"
 	"github.com/charmbracelet/x/ansi"
 	"github.com/hinshun/vt10x"
+	gossh "golang.org/x/crypto/ssh"
 )
 
 // term is a screen drawn into a terminal emulator, with the bytes of the last drawing.
@@ -206,4 +211,130 @@ func TestScreenResizeAndClose(t *testing.T) {
 	if out := tm.draw("four"); out != "" {
 		t.Fatalf("drawn after the end: %q", out)
 	}
+}
+
+// sshTerm is a workbench over SSH in a terminal emulator, with every byte it was sent.
+type sshTerm struct {
+	mu    sync.Mutex
+	vt    vt10x.Terminal
+	raw   bytes.Buffer
+	carry []byte
+}
+
+func (s *sshTerm) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.raw.Write(p)
+	s.carry = append(s.carry, p...)
+	cut := len(s.carry)
+	for cut > 0 && cut > len(s.carry)-4 && !utf8.Valid(s.carry[:cut]) {
+		cut--
+	}
+	_, _ = s.vt.Write(s.carry[:cut])
+	s.carry = append(s.carry[:0], s.carry[cut:]...)
+	return len(p), nil
+}
+
+// waitFor waits until ok holds for the emulator's screen.
+func (s *sshTerm) waitFor(t *testing.T, what string, ok func(vt vt10x.Terminal) bool) {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		s.mu.Lock()
+		done, text := ok(s.vt), s.vt.String()
+		s.mu.Unlock()
+		if done {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the screen never showed %s:\n%s", what, text)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// Over SSH the workbench is drawn by the session's screen: whole at first, again whole
+// at a new size (the right border where the new width ends, nothing left where the old
+// one did), and q gives the terminal back (the main screen, the cursor, no mouse).
+func TestWorkbenchOverSSHResizesAndQuits(t *testing.T) {
+	addr, _, _, keys := startServer(t)
+	c, err := gossh.Dial("tcp", addr, &gossh.ClientConfig{User: "alice", Auth: []gossh.AuthMethod{gossh.PublicKeys(keys["alice"])},
+		HostKeyCallback: gossh.InsecureIgnoreHostKey()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	sess, err := c.NewSession()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sess.Close()
+	term := &sshTerm{vt: vt10x.New(vt10x.WithSize(100, 30))}
+	if err := sess.RequestPty("xterm-256color", 30, 100, gossh.TerminalModes{}); err != nil {
+		t.Fatal(err)
+	}
+	in, err := sess.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	sess.Stdout = term
+	if err := sess.Shell(); err != nil {
+		t.Fatal(err)
+	}
+	corner := func(w int) func(vt10x.Terminal) bool {
+		return func(vt vt10x.Terminal) bool {
+			return vt.Cell(0, 0).Char == '╭' && vt.Cell(w-1, 0).Char == '╮' && strings.Contains(vt.String(), "● live")
+		}
+	}
+	term.waitFor(t, "the workbench at 100 columns", corner(100))
+
+	term.mu.Lock()
+	term.vt.Resize(130, 40)
+	term.mu.Unlock()
+	if err := sess.WindowChange(40, 130); err != nil {
+		t.Fatal(err)
+	}
+	term.waitFor(t, "the workbench at 130 columns", func(vt vt10x.Terminal) bool {
+		if !corner(130)(vt) || vt.Cell(99, 0).Char == '╮' {
+			return false
+		}
+		for y := 0; y < 40; y++ { // the status bar on the last lines, not where it was
+			if strings.Contains(line(vt, y), "● live") {
+				return y >= 37
+			}
+		}
+		return false
+	})
+
+	if _, err := io.WriteString(in, "q"); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- sess.Wait() }()
+	select {
+	case <-done:
+	case <-time.After(10 * time.Second):
+		t.Fatal("q did not end the session")
+	}
+	term.mu.Lock()
+	raw := term.raw.String()
+	term.mu.Unlock()
+	last := strings.LastIndex(raw, ansi.ResetModeAltScreenSaveCursor)
+	if last < 0 {
+		t.Fatalf("the main screen was never given back: %q", raw[max(len(raw)-300, 0):])
+	}
+	for _, want := range []string{ansi.SetModeTextCursorEnable, ansi.ResetModeMouseButtonEvent} {
+		if !strings.Contains(raw[last:], want) {
+			t.Errorf("the end %q has no %q", raw[last:], want)
+		}
+	}
+}
+
+func line(vt vt10x.Terminal, y int) string {
+	var b strings.Builder
+	w, _ := vt.Size()
+	for x := range w {
+		b.WriteRune(vt.Cell(x, y).Char)
+	}
+	return b.String()
 }
