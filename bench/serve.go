@@ -44,7 +44,12 @@ type ServeOptions struct {
 	Sessions int           // workbenches over SSH
 	Duration time.Duration // of each phase's load
 	Calls    int           // skill calls per second
+	Spread   bool          // session k moves spreadRows×k rows down the tree (false: all on the first row)
 }
+
+// spreadRows is how far apart the sessions sit in the tree with Spread: with 20
+// sessions they show 20 rows, some in the tree's first window, most further down.
+const spreadRows = 5
 
 // ServeReport is what the SSH rows measured.
 type ServeReport struct {
@@ -113,6 +118,11 @@ func RunServe(o ServeOptions) (ServeReport, error) {
 		screens = append(screens, s)
 		if err := s.waitShown(60 * time.Second); err != nil {
 			return r, fmt.Errorf("session %d: %w", i+1, err)
+		}
+		if o.Spread && i > 0 { // reviewers on different statements: each session's detail is its own
+			if _, err := io.WriteString(s.stdin, strings.Repeat("j", spreadRows*i)); err != nil {
+				return r, fmt.Errorf("session %d: %w", i+1, err)
+			}
 		}
 		if i == 0 {
 			if _, err := waitIdleProc(srv.cmd.Process.Pid, 60*time.Second); err != nil {
@@ -251,6 +261,7 @@ func (p *serveProc) close() {
 type sshScreen struct {
 	client *gossh.Client
 	sess   *gossh.Session
+	stdin  io.Writer     // keys
 	stall  chan struct{} // a stalled screen's output waits on it
 
 	mu    sync.Mutex
@@ -289,7 +300,7 @@ func openSSHScreen(addr string, signer gossh.Signer, w, h int, stalled bool) (*s
 	} else {
 		sess.Stdout = s
 	}
-	if _, err := sess.StdinPipe(); err != nil { // kept open: the workbench reads keys from it
+	if s.stdin, err = sess.StdinPipe(); err != nil { // kept open: the workbench reads keys from it
 		s.close()
 		return nil, err
 	}

@@ -2,11 +2,13 @@ package serve
 
 import (
 	"fmt"
+	"io"
 	"net"
 	"os"
 	"path/filepath"
 	"regexp"
 	"runtime"
+	"runtime/pprof"
 	"slices"
 	"strings"
 	"sync"
@@ -30,8 +32,9 @@ import (
 //	go test ./serve -run '^$' -bench ServeSessions -benchtime 200x
 func BenchmarkServeSessions(b *testing.B) {
 	for _, n := range []int{1, 20} {
-		b.Run(fmt.Sprintf("sessions=%d", n), func(b *testing.B) { benchSessions(b, n) })
+		b.Run(fmt.Sprintf("sessions=%d", n), func(b *testing.B) { benchSessions(b, n, false) })
 	}
+	b.Run("sessions=20/spread", func(b *testing.B) { benchSessions(b, 20, true) })
 }
 
 var (
@@ -93,7 +96,11 @@ func (s *benchScreen) Write(p []byte) (int, error) {
 	return len(p), nil
 }
 
-func benchSessions(b *testing.B, n int) {
+// benchSessions opens n workbenches; with spread, session k moves 5×k rows down the
+// tree (as referee-bench --spread). REFEREE_HEAPPROFILE names a file for a heap
+// profile taken once every session is open, REFEREE_LOADPROFILE one for a CPU profile
+// of the calls (without the sessions' opening).
+func benchSessions(b *testing.B, n int, spread bool) {
 	cached, err := bench.Folder(10000, 1)
 	if err != nil {
 		b.Fatal(err)
@@ -156,13 +163,31 @@ func benchSessions(b *testing.B, n int) {
 			time.Sleep(20 * time.Millisecond)
 		}
 		screens = append(screens, sc)
+		if spread && i > 0 {
+			_, _ = io.WriteString(in, strings.Repeat("j", 5*i))
+			time.Sleep(200 * time.Millisecond)
+		}
 		if i == 0 {
 			heap1 = heap()
+		}
+	}
+	if p := os.Getenv("REFEREE_HEAPPROFILE"); p != "" {
+		runtime.GC()
+		if f, err := os.Create(p); err == nil {
+			_ = pprof.WriteHeapProfile(f)
+			f.Close()
 		}
 	}
 	perSession := 0.0
 	if n > 1 {
 		perSession = float64(int64(heap())-int64(heap1)) / float64(n-1) / (1 << 20)
+	}
+	if p := os.Getenv("REFEREE_LOADPROFILE"); p != "" { // a CPU profile of the calls only
+		if f, err := os.Create(p); err == nil {
+			if pprof.StartCPUProfile(f) == nil {
+				defer func() { pprof.StopCPUProfile(); f.Close() }()
+			}
+		}
 	}
 	b.ResetTimer()
 	d0, t0 := drawings.Load(), time.Now()

@@ -5,6 +5,8 @@ import (
 	"time"
 
 	tea "charm.land/bubbletea/v2"
+
+	"referee/live"
 )
 
 // countModel counts its drawings; its screen is the number of messages it took.
@@ -51,6 +53,14 @@ func TestPacedDrawsInputAtOnceAndTheRunAtItsPace(t *testing.T) {
 	}
 	if v := p.View(); v.Content != "e" || c.views != 3 {
 		t.Fatalf("drawn again with nothing new: %q, %d views", v.Content, c.views)
+	}
+	p.Update(runMsg{}) // held: a key was drawn just now
+	if v := p.View(); v.Content != "e" || c.views != 3 {
+		t.Fatalf("a message within the interval was drawn: %q, %d views", v.Content, c.views)
+	}
+	p.Update(live.Frame{}) // a frame is not held, and brings what was
+	if v := p.View(); v.Content != "g" || c.views != 4 {
+		t.Fatalf("a frame was not drawn at once: %q, %d views", v.Content, c.views)
 	}
 }
 

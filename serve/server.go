@@ -25,6 +25,7 @@ import (
 	"charm.land/ssh"
 	"charm.land/wish/v2"
 	wishtea "charm.land/wish/v2/bubbletea"
+	"github.com/charmbracelet/colorprofile"
 	"github.com/charmbracelet/x/ansi"
 	gossh "golang.org/x/crypto/ssh"
 
@@ -399,11 +400,16 @@ func (s *Server) workbench(sess ssh.Session, p Person, who string) string {
 			}
 		}()
 	}
+	// The session's own renderer (screen), not Bubble Tea's: see screen.
+	pty, _, _ := sess.Pty()
+	env := append(sess.Environ(), "TERM="+pty.Term)
+	scr := newScreen(out, env, colorprofile.Env(env))
+	defer scr.close()
 	mw := wishtea.MiddlewareWithProgramHandler(func(sess ssh.Session) *tea.Program {
-		opts := append(wishtea.MakeOptions(sess), tea.WithInput(in), tea.WithOutput(out), tea.WithFPS(60))
-		pr := tea.NewProgram(&paced{m: m, every: s.pace}, opts...)
-		// Widths by grapheme cluster, as in a local run (tui.Run): the renderer takes it
-		// from this report, the views from cells, set once for every session (New).
+		opts := append(wishtea.MakeOptions(sess), tea.WithInput(in), tea.WithOutput(out), tea.WithFPS(60), tea.WithoutRenderer())
+		pr := tea.NewProgram(&paced{m: m, every: s.pace, scr: scr}, opts...)
+		// Widths by grapheme cluster, as in a local run (tui.Run): the screen counts so,
+		// the views by cells, set once for every session (New).
 		go pr.Send(tui.GraphemeWidths)
 		mu.Lock()
 		prog = pr

@@ -10,6 +10,7 @@ import (
 
 	"referee/cells"
 	"referee/model"
+	"referee/themes"
 	"referee/tui/dialog"
 )
 
@@ -324,11 +325,12 @@ func (m presence) roomMarks() map[string]string {
 }
 
 // markLine puts a marker at the end of a drawn tree row of width w.
-func markLine(line, mark string, w int, st func(...string) string) string {
+func markLine(line, mark string, w int, st *themes.Styles) string {
 	m := "◆" + mark
 	mw := cells.Width(m)
 	if mw+1 >= w {
 		return line
 	}
-	return cells.Truncate(line, w-mw, "") + st(m)
+	// serve (issue 30): the marker styled once per styles, not on every drawing.
+	return cells.Truncate(line, w-mw, "") + st.Kept("room-mark\x00"+m, func() string { return st.Accent.Render(m) })
 }

@@ -337,7 +337,7 @@ func (t *Tree) View(com common.Common) []string {
 			}
 			l := t.line(drawnRow{r, info, t.width, i == t.cur, focused, st})
 			if mark := t.marks[r.ID]; mark != "" && r.ID != "" {
-				l = markLine(l, mark, t.width, st.Accent.Render)
+				l = markLine(l, mark, t.width, st)
 			}
 			lines = append(lines, l)
 		}

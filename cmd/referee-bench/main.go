@@ -87,6 +87,7 @@ func command(stdout, stderr io.Writer) *cobra.Command {
 	rewrites := f.Int("rewrites", 20, "in-place rewrites of statement files per second in the live rows")
 	serveFor := f.Duration("serve", 0, "also run the SSH rows, each phase this long: referee serve as a process with --sessions workbenches over SSH under --calls skill calls/s, then with a client that stops reading, then one local workbench beside it (0 leaves them out)")
 	sessions := f.Int("sessions", 20, "workbenches over SSH in the SSH rows")
+	spread := f.Bool("spread", true, "in the SSH rows, session k moves 5×k rows down the tree, so the sessions show different statements (false: all stay on the first row)")
 	shapes := f.Bool("shapes", false, "also open the pathological shapes (chain of 50k, citation chain of 8k, 20k children, a 5 MB claim, a 100,000-sentence proof, a 500 MB log) in the binary")
 	only := f.StringSlice("shape", nil, "with --shapes, open only these shapes (comma-separated names)")
 	longLog := f.Bool("long-log", false, "also time the commands that read a run's past (show, rewind --dry-run, diff, log --last, …) as processes on a 500 MB log of about 5 million lines (made once, cached in the temporary folder)")
@@ -123,7 +124,7 @@ func command(stdout, stderr io.Writer) *cobra.Command {
 			}
 		}
 		if *serveFor > 0 {
-			o := bench.ServeOptions{Binary: bin, Size: *liveSize, Seed: *seed, Sessions: *sessions, Duration: *serveFor, Calls: *calls}
+			o := bench.ServeOptions{Binary: bin, Size: *liveSize, Seed: *seed, Sessions: *sessions, Duration: *serveFor, Calls: *calls, Spread: *spread}
 			fmt.Fprintf(stderr, "referee-bench: SSH rows, %d sessions on %d statements\n", o.Sessions, o.Size)
 			r, err := bench.RunServe(o)
 			if err != nil {

@@ -649,7 +649,9 @@ func (ix *SimilarityIndex) Similar(id string, k int) []Match {
 		return model.CompareIDs(a.ID, b.ID)
 	})
 	if k >= 0 && len(out) > k {
-		out = out[:k]
+		// A copy: the k kept must not hold every statement's score alive (a workbench
+		// keeps the matches of each statement it shows; a server has many workbenches).
+		out = slices.Clone(out[:k])
 	}
 	return out
 }

@@ -66,6 +66,9 @@ func TestSimilarAndRetreads(t *testing.T) {
 	if len(top) != 2 || top[0].ID != "s-003" || top[1].ID != "s-004" || top[0].Score < top[1].Score {
 		t.Errorf("top 2 of s-001: %+v", top)
 	}
+	if cap(top) != len(top) { // the k kept hold no more: workbenches keep them
+		t.Errorf("top 2 of s-001 holds room for %d", cap(top))
+	}
 	if got := ix.RetreadsOf("s-003"); len(got) != 1 || got[0].Of != "s-001" || ix.RetreadsOf("s-001") != nil || ix.RetreadsOf("s-099") != nil {
 		t.Errorf("RetreadsOf: %+v", got)
 	}
