@@ -591,3 +591,108 @@ func WriteShapes(w io.Writer, rs []ShapeReport) {
 			formatDuration(r.KeyP50), formatDuration(r.KeyMax), mark(ok))
 	}
 }
+
+// OpenReport is one binary opened again and again on the same folder: exec → first
+// frame, exec → the tree, and the CPU the process had used when the tree showed.
+type OpenReport struct {
+	Binary               string
+	First, Tree, TreeCPU []time.Duration
+	Err                  error
+}
+
+// RunOpens opens each binary n times on dir in a pseudo-terminal, in turn (A B A B …,
+// so a drift of the machine's speed falls on both), and times each opening until the
+// tree shows. The folder is only read.
+func RunOpens(binaries []string, dir string, n int) []OpenReport {
+	rs := make([]OpenReport, len(binaries))
+	for i, b := range binaries {
+		rs[i].Binary = b
+	}
+	for range n {
+		for i := range rs {
+			if rs[i].Err != nil {
+				continue
+			}
+			first, tree, cpu, err := openOnce(rs[i].Binary, dir)
+			if err != nil {
+				rs[i].Err = err
+				continue
+			}
+			rs[i].First = append(rs[i].First, first)
+			rs[i].Tree = append(rs[i].Tree, tree)
+			rs[i].TreeCPU = append(rs[i].TreeCPU, cpu)
+		}
+	}
+	return rs
+}
+
+func openOnce(binary, dir string) (first, tree, cpu time.Duration, err error) {
+	t, err := StartTerminal(binary, []string{"--contents", dir}, frameWidth, frameHeight)
+	if err != nil {
+		return 0, 0, 0, err
+	}
+	defer t.Close()
+	if first, err = t.WaitFor(anyText, 30*time.Second); err != nil {
+		return 0, 0, 0, err
+	}
+	if tree, err = t.WaitFor(treeShown, 60*time.Second); err != nil {
+		return 0, 0, 0, err
+	}
+	cpu, err = t.CPU()
+	return first, tree, cpu, err
+}
+
+// WriteOpens prints the openings' medians, and each binary's tree time over the
+// first's, pair by pair (median of the ratios).
+func WriteOpens(w io.Writer, n int, rs []OpenReport) {
+	fmt.Fprintf(w, "\n| opening (binary in a pseudo-terminal, %s statements, runs in turn) | exec → first frame | exec → tree | CPU at the tree | tree / first binary's |\n|---|---|---|---|---|\n", thousands(n))
+	for _, r := range rs {
+		if r.Err != nil {
+			fmt.Fprintf(w, "| %s | failed: %s | | | |\n", r.Binary, strings.ReplaceAll(strings.SplitN(r.Err.Error(), "\n", 2)[0], "|", "/"))
+			continue
+		}
+		var ratios []float64
+		for i := range min(len(r.Tree), len(rs[0].Tree)) {
+			ratios = append(ratios, float64(r.Tree[i])/float64(rs[0].Tree[i]))
+		}
+		slices.Sort(ratios)
+		ratio := ""
+		if len(ratios) > 0 {
+			ratio = fmt.Sprintf("%.2f×", ratios[len(ratios)/2])
+		}
+		fmt.Fprintf(w, "| %s (%d runs) | %s | %s (%s–%s) | %s | %s |\n", r.Binary, len(r.Tree), formatDuration(quantile(r.First, 0.5)),
+			formatDuration(quantile(r.Tree, 0.5)), formatDuration(quantile(r.Tree, 0)), formatDuration(quantile(r.Tree, 1)),
+			formatDuration(quantile(r.TreeCPU, 0.5)), ratio)
+	}
+}
+
+// LiveFolder is the live rows' folder of n statements, generated once under tmp as
+// referee-bench-live-<n>-<seed> and reused (a 100k folder is about 3 GB and a minute of
+// generating). The live rows change it: each run's skill calls add to its log.
+func LiveFolder(tmp string, n int, seed uint64) (string, error) {
+	cache := filepath.Join(tmp, fmt.Sprintf("referee-bench-live-%d-%d", n, seed))
+	dir := filepath.Join(cache, "contents")
+	if _, err := os.Stat(filepath.Join(cache, "done")); err == nil {
+		return dir, nil
+	}
+	if err := os.RemoveAll(cache); err != nil {
+		return "", err
+	}
+	// Generated beside the cache and renamed in place: an interrupted run never leaves a
+	// half folder taken for a whole one.
+	part, err := os.MkdirTemp(tmp, fmt.Sprintf("referee-bench-live-%d-%d-tmp-", n, seed))
+	if err != nil {
+		return "", err
+	}
+	defer os.RemoveAll(part)
+	if err := gen.Generate(filepath.Join(part, "contents"), gen.Config{Statements: n, Problems: ProblemsFor(n), Seed: seed, Vocabulary: model.P013}); err != nil {
+		return "", err
+	}
+	if err := os.WriteFile(filepath.Join(part, "done"), nil, 0o644); err != nil {
+		return "", err
+	}
+	if err := os.Rename(part, cache); err != nil {
+		return "", err
+	}
+	return dir, nil
+}
