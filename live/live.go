@@ -171,6 +171,31 @@ func Load(dir string, progress *store.Progress, deriving func()) Frame {
 	return Frame{Snap: snap, Graph: g, Forest: f.with(snap, g)}
 }
 
+// LoadFirst is Load for a first frame: its tree holds only its first rows (at most
+// rows; Forest.Partial) when it has more, so the first frame waits for the read and the
+// graph, not for every row of the tree; the Forest's Whole is the rest, to build next.
+func LoadFirst(dir string, progress *store.Progress, deriving func(), rows int) Frame {
+	defer loadLimit()()
+	defer store.PauseGC()()
+	var g *model.Graph
+	// The graph is derived while the config and the log's tail are read.
+	snap, err := store.LoadTailThen(dir, progress, func(snap *model.Snapshot) {
+		if deriving != nil {
+			deriving()
+		}
+		g = model.Derive(snap)
+	})
+	if err != nil {
+		return Frame{LoadErr: err}
+	}
+	// Laid out after the read of config.json and the log: a broken one is a row too.
+	f := firstForest(snap, g, rows)
+	if f == nil {
+		f = newForest(snap, g)
+	}
+	return Frame{Snap: snap, Graph: g, Forest: f}
+}
+
 // loadMemoryLimit is the soft memory limit while the first load runs, when none is set.
 const loadMemoryLimit = 512 << 20
 
