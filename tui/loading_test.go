@@ -1,14 +1,17 @@
 package tui
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
+	"referee/gen"
 	"referee/internal/testutil"
 	"referee/store"
 )
@@ -191,5 +194,46 @@ func TestChangeDuringTheLoadIsApplied(t *testing.T) {
 	}
 	if m.feed.src == nil {
 		t.Fatal("the watcher was not taken")
+	}
+}
+
+// A folder whose tree is longer than a first frame shows its first rows at once (no
+// row count yet), holds the keys pressed meanwhile, then shows the whole tree and gives
+// it those keys: the same tree as a synchronous load with the same keys.
+func TestFirstFrameShowsTheTreesStartThenTheWhole(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "contents")
+	if err := gen.Generate(dir, gen.Config{Statements: 400, Problems: 4, Seed: 2}); err != nil {
+		t.Fatal(err)
+	}
+	m := openModel(t, dir, Options{NoWatch: true}, 120, 40)
+	msg := m.loader().loadCmd()().(loadedMsg)
+	if !msg.Forest.Partial() || len(msg.Forest.Flatten(nil)) != firstRows {
+		t.Fatalf("the first frame's tree: partial %v", msg.Forest.Partial())
+	}
+	_, cmd := m.Update(msg)
+	first := ansi.Strip(m.Render())
+	if strings.Contains(first, "Tree · ") || !strings.Contains(first, "p-001") || m.tree.Cursor() != "@p-001" {
+		t.Fatalf("the first frame:\n%s", first)
+	}
+	for _, k := range []string{"j", "j", "l"} {
+		m.Update(keyMsg(k))
+	}
+	if m.tree.Cursor() != "@p-001" || len(m.feed.held) != 3 {
+		t.Fatalf("cursor %s, %d keys held", m.tree.Cursor(), len(m.feed.held))
+	}
+	runCmds(t, m, cmd)
+	if m.feed.head.Partial() || m.shown.forest.Partial() || len(m.feed.held) != 0 {
+		t.Fatal("the whole tree did not take the first's place")
+	}
+	// The tree pane as a synchronous load with the same keys shows it (the detail pane
+	// waits on commands of its own: proofs, similar statements).
+	want := openTestModel(t, dir, 120, 40)
+	keys(t, want, "j", "j", "l")
+	if !slices.Equal(m.tree.Rows(), want.tree.Rows()) || m.tree.Cursor() != want.tree.Cursor() || m.tree.Cursor() == "@p-001" {
+		t.Fatalf("cursor %s, want %s; %d rows, want %d", m.tree.Cursor(), want.tree.Cursor(), len(m.tree.Rows()), len(want.tree.Rows()))
+	}
+	title := fmt.Sprintf("Tree · %d rows", len(want.tree.Rows()))
+	if got := ansi.Strip(m.Render()); !strings.Contains(got, title) {
+		t.Fatalf("no %q on the screen:\n%s", title, got)
 	}
 }
