@@ -255,6 +255,7 @@ type LiveReport struct {
 	CallP50, CallP99      time.Duration // a skill call's own time (store.Run)
 	Shown                 int           // changes whose arrival on the status bar was timed
 	PeakRSS               uint64
+	RestRSS               uint64 // peak resident memory when the extras were built, before the writes
 }
 
 // liveCallers is how many skill callers the live rows run at once, each on its own
@@ -304,6 +305,7 @@ func RunLive(o LiveOptions) (LiveReport, error) {
 	if _, err := waitIdle(t, 120*time.Second); err != nil {
 		return r, err
 	}
+	r.RestRSS, _ = t.RSS()
 	var idleKeys []time.Duration
 	for i := range 40 {
 		d, err := t.Key([]string{"j", "k"}[i%2], 2*time.Second)
@@ -617,6 +619,7 @@ func WriteLive(w io.Writer, n int, o LiveOptions, r LiveReport) {
 	row(fmt.Sprintf("keypress → frame under load: p50, p99 (%d keys)", r.Keys),
 		formatDuration(r.KeyP50)+", "+formatDuration(r.KeyP99), "p99 ≤ 30 ms "+mark(r.KeyP99 <= 30*time.Millisecond))
 	row("busy after the writers stop", formatDuration(r.BusyAfter), "≤ 1 s "+mark(r.BusyAfter <= time.Second))
+	row("peak resident memory once the extras are built (before the writes)", mib(r.RestRSS), "≤ 600 MB "+mark(r.RestRSS <= 600e6))
 	row("peak resident memory", mib(r.PeakRSS), "")
 }
 
