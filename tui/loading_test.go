@@ -221,6 +221,9 @@ func TestFirstFrameShowsTheTreesStartThenTheWhole(t *testing.T) {
 	if m.tree.Cursor() != "@p-001" || len(m.feed.held) != 3 {
 		t.Fatalf("cursor %s, %d keys held", m.tree.Cursor(), len(m.feed.held))
 	}
+	if m.bg.extras.busy || m.bg.extras.wait || !m.bg.extras.afterFrame {
+		t.Fatal("the extras were started before the whole tree")
+	}
 	runCmds(t, m, cmd)
 	if m.feed.head.Partial() || m.shown.forest.Partial() || len(m.feed.held) != 0 {
 		t.Fatal("the whole tree did not take the first's place")
