@@ -161,17 +161,18 @@ func (m loader) onLoaded(msg loadedMsg) tea.Cmd {
 	if m.bg.extras.limit && os.Getenv("GOGC") == "" {
 		debug.SetGCPercent(gcPercent)
 	}
-	next := m.feed.listen() // the chain goes on from the loaded frame
 	if f := msg.Forest; f.Partial() {
 		// The rest of the tree is built now; the chain waits for it (its frames derive
-		// from the whole tree), and so do the keys (keyWhilePartial).
-		next = func() tea.Msg { return wholeMsg{first: f, whole: f.Whole()} }
+		// from the whole tree), and so do the keys (keyWhilePartial), the agents' runs
+		// and sessions (they took the cores from the first frame and the tree).
+		return tea.Batch(show, func() tea.Msg { return wholeMsg{first: f, whole: f.Whole()} })
 	}
-	return tea.Batch(show, next, m.runs.Poll(true), m.supervisor().watchSessions(nil))
+	return tea.Batch(show, m.feed.listen(), m.runs.Poll(true), m.supervisor().watchSessions(nil)) // the chain goes on from the loaded frame
 }
 
 // onWhole shows the whole tree in place of the first frame's, the cursor where it was,
-// starts the live chain from it, and gives the tree the keys pressed meanwhile.
+// starts the live chain from it and reads the agents' runs and sessions, and gives the
+// tree the keys pressed meanwhile.
 func (m loader) onWhole(msg wholeMsg) tea.Cmd {
 	if m.feed.head != msg.first {
 		return nil
@@ -181,7 +182,7 @@ func (m loader) onWhole(msg wholeMsg) tea.Cmd {
 	if m.shown.forest == msg.first {
 		cmds = append(cmds, m.loader().setSnapshot(m.shown.snap, m.shown.g, msg.whole, nil))
 	}
-	cmds = append(cmds, m.feed.listen())
+	cmds = append(cmds, m.feed.listen(), m.runs.Poll(true), m.supervisor().watchSessions(nil))
 	held := m.feed.held
 	m.feed.held = nil
 	for _, k := range held {
