@@ -2,6 +2,7 @@ package live
 
 import (
 	"path/filepath"
+	"runtime/debug"
 	"slices"
 	"testing"
 
@@ -140,16 +141,29 @@ func TestFirstForestMarksSharedAndMissing(t *testing.T) {
 }
 
 // LoadFirst gives a first frame's tree for a folder whose tree is longer than the rows
-// asked for, the whole tree otherwise; a frame derived from a first tree is whole.
+// asked for, the whole tree otherwise; a frame derived from a first tree is whole. The
+// collector stays off until resume, which puts back what was set before.
 func TestLoadFirst(t *testing.T) {
 	dir := testutil.Demo(t)
 	whole := Load(dir, nil, nil)
 	rows := whole.Forest.Flatten(map[string]bool{})
-	fr := LoadFirst(dir, nil, nil, 3)
+	before := debug.SetGCPercent(77)
+	defer debug.SetGCPercent(before)
+	fr, resume := LoadFirst(dir, nil, nil, 3)
 	if fr.LoadErr != nil || !fr.Forest.Partial() || !slices.Equal(fr.Forest.Flatten(nil), rows[:3]) {
 		t.Fatalf("first frame: %v, %+v", fr.LoadErr, fr.Forest.Flatten(nil))
 	}
-	if all := LoadFirst(dir, nil, nil, len(rows)+1); all.Forest.Partial() || !slices.Equal(all.Forest.Flatten(map[string]bool{}), rows) {
+	if got := debug.SetGCPercent(-1); got != -1 {
+		t.Fatalf("the collector at %d%% before resume", got)
+	}
+	resume()
+	resume()
+	if got := debug.SetGCPercent(77); got != 77 {
+		t.Fatalf("the collector at %d%% after resume, want 77", got)
+	}
+	all, resume := LoadFirst(dir, nil, nil, len(rows)+1)
+	resume()
+	if all.Forest.Partial() || !slices.Equal(all.Forest.Flatten(map[string]bool{}), rows) {
 		t.Fatal("a tree shorter than the rows asked for is not whole")
 	}
 	_, f := DeriveFrom(fr.Forest, whole.Snap, nil)

@@ -72,6 +72,7 @@ type loadedMsg struct {
 	live.Frame
 	feed     frameSource // started by this command (nil if it was running already)
 	watchErr error
+	resume   func() // turns the collector back on, off since the load (live.LoadFirst)
 }
 
 type loadTickMsg struct{}
@@ -110,7 +111,13 @@ func (m loader) loadCmd() tea.Cmd {
 			}
 		}
 		ls.step.Store(int32(stepRead))
-		msg.Frame = live.LoadFirst(dir, &ls.progress, func() { ls.step.Store(int32(stepDerive)) }, firstRows)
+		var resume func()
+		msg.Frame, resume = live.LoadFirst(dir, &ls.progress, func() { ls.step.Store(int32(stepDerive)) }, firstRows)
+		if msg.Forest.Partial() {
+			msg.resume = resume // once the whole tree is built (onLoaded)
+		} else {
+			resume()
+		}
 		return msg
 	}
 }
@@ -158,14 +165,28 @@ func (m loader) onLoaded(msg loadedMsg) tea.Cmd {
 	// i30s: the collector's lower percentage from the load on, not only after the first
 	// extras build, whose garbage made the workbench's peak (memlimit.go). (A soft limit
 	// over that build cut the peak further but doubled the CPU to rest at 100k.)
-	if m.bg.extras.limit && os.Getenv("GOGC") == "" {
-		debug.SetGCPercent(gcPercent)
-	}
+	lower := m.bg.extras.limit && os.Getenv("GOGC") == ""
 	if f := msg.Forest; f.Partial() {
-		// The rest of the tree is built now; the chain waits for it (its frames derive
-		// from the whole tree), and so do the keys (keyWhilePartial), the agents' runs
-		// and sessions (they took the cores from the first frame and the tree).
-		return tea.Batch(show, func() tea.Msg { return wholeMsg{first: f, whole: f.Whole()} })
+		// The rest of the tree is built now, the collector still off (live.LoadFirst);
+		// the chain waits for it (its frames derive from the whole tree), and so do the
+		// keys (keyWhilePartial), the agents' runs and sessions (they took the cores
+		// from the first frame and the tree).
+		resume := msg.resume
+		if resume == nil {
+			resume = func() {}
+		}
+		m.feed.resume = resume // Close turns the collector on if the program ends first
+		return tea.Batch(show, func() tea.Msg {
+			w := f.Whole()
+			resume()
+			if lower {
+				debug.SetGCPercent(gcPercent)
+			}
+			return wholeMsg{first: f, whole: w}
+		})
+	}
+	if lower {
+		debug.SetGCPercent(gcPercent)
 	}
 	return tea.Batch(show, m.feed.listen(), m.runs.Poll(true), m.supervisor().watchSessions(nil)) // the chain goes on from the loaded frame
 }
@@ -178,6 +199,7 @@ func (m loader) onWhole(msg wholeMsg) tea.Cmd {
 		return nil
 	}
 	m.feed.setHead(msg.whole)
+	m.feed.resume = nil
 	var cmds []tea.Cmd
 	if m.shown.forest == msg.first {
 		cmds = append(cmds, m.loader().setSnapshot(m.shown.snap, m.shown.g, msg.whole, nil))

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"slices"
 	"strings"
 	"testing"
@@ -205,8 +206,12 @@ func TestFirstFrameShowsTheTreesStartThenTheWhole(t *testing.T) {
 	if err := gen.Generate(dir, gen.Config{Statements: 400, Problems: 4, Seed: 2}); err != nil {
 		t.Fatal(err)
 	}
+	defer debug.SetGCPercent(debug.SetGCPercent(100))
 	m := openModel(t, dir, Options{NoWatch: true}, 120, 40)
 	msg := m.loader().loadCmd()().(loadedMsg)
+	if got := debug.SetGCPercent(-1); got != -1 {
+		t.Fatalf("the collector at %d%% after the load, before the whole tree", got)
+	}
 	if !msg.Forest.Partial() || len(msg.Forest.Flatten(nil)) != firstRows {
 		t.Fatalf("the first frame's tree: partial %v", msg.Forest.Partial())
 	}
@@ -225,6 +230,9 @@ func TestFirstFrameShowsTheTreesStartThenTheWhole(t *testing.T) {
 		t.Fatal("the extras were started before the whole tree")
 	}
 	runCmds(t, m, cmd)
+	if got := debug.SetGCPercent(100); got != 100 {
+		t.Fatalf("the collector at %d%% once the whole tree is in, want 100", got)
+	}
 	if m.feed.head.Partial() || m.shown.forest.Partial() || len(m.feed.held) != 0 {
 		t.Fatal("the whole tree did not take the first's place")
 	}
@@ -238,5 +246,20 @@ func TestFirstFrameShowsTheTreesStartThenTheWhole(t *testing.T) {
 	title := fmt.Sprintf("Tree · %d rows", len(want.tree.Rows()))
 	if got := ansi.Strip(m.Render()); !strings.Contains(got, title) {
 		t.Fatalf("no %q on the screen:\n%s", title, got)
+	}
+}
+
+// A workbench closed before its whole tree came turns the collector back on.
+func TestCloseBeforeTheWholeTreeResumesTheCollector(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "contents")
+	if err := gen.Generate(dir, gen.Config{Statements: 400, Problems: 4, Seed: 2}); err != nil {
+		t.Fatal(err)
+	}
+	defer debug.SetGCPercent(debug.SetGCPercent(100))
+	m := openModel(t, dir, Options{NoWatch: true}, 120, 40)
+	m.Update(m.loader().loadCmd()().(loadedMsg))
+	m.Close()
+	if got := debug.SetGCPercent(100); got != 100 {
+		t.Fatalf("the collector at %d%% after Close, want 100", got)
 	}
 }

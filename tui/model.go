@@ -166,6 +166,8 @@ type feed struct {
 	// held are the keys pressed while the first frame's tree held only its first rows
 	// (loading.go: keyWhilePartial), given to the whole tree when it comes.
 	held []tea.KeyPressMsg
+	// resume turns the collector back on after the load, until the whole tree is in.
+	resume func()
 }
 
 // layout is the window and how the panes share it.
@@ -292,6 +294,10 @@ func checkFolder(dir string) error {
 // Close stops the watcher.
 func (m *Model) Close() {
 	m.loader().closeLoading()
+	if m.feed.resume != nil {
+		m.feed.resume()
+		m.feed.resume = nil
+	}
 	if m.feed.src != nil {
 		_ = m.feed.src.Close()
 		m.feed.src = nil
