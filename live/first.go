@@ -15,86 +15,46 @@ func firstForest(snap *model.Snapshot, g *model.Graph, limit int) *Forest {
 	f := &Forest{snap: snap, g: g, kept: &keptValues{}, shape: &shape{kids: map[string][]child{},
 		premises: map[string][]child{}, shared: map[string]bool{}, canon: map[string]string{}, canonDir: map[string]string{}}}
 	f.broken, f.brokenOrphans = brokenOf(snap)
-	b := &kidsBuilder{snap: snap, g: g, sh: f.shape}
-	built := map[string]bool{}
 	for _, r := range g.Roots {
 		f.top = append(f.top, child{id: r, kind: RowProblem})
 	}
-	var dangling map[string][]string // a missing object's parents, made when a row needs it
-	rows := make([]TreeRow, 0, limit)
-	type frame struct {
-		c     child
-		dir   string
-		depth int
-	}
-	var stack []frame
-	for i := len(f.top) - 1; i >= 0; i-- {
-		stack = append(stack, frame{f.top[i], "", 0})
-	}
-	// The walk of flatten under no folds. An object's canonical position is its first in
-	// tree order outside premises groups; under the default folds no premises group is
-	// open, so within these rows it is where the object first comes.
-	for len(stack) > 0 && len(rows) < limit {
-		fr := stack[len(stack)-1]
-		stack = stack[:len(stack)-1]
-		c := fr.c
-		object := c.kind == RowStatement || c.kind == RowProblem
-		var path string
-		canonical := false
-		if object {
-			if _, placed := f.canon[c.id]; !placed {
-				path, canonical = canonPath(c.id), true
-				f.canon[c.id], f.canonDir[c.id] = path, fr.dir
-				f.order = append(f.order, c.id)
-			}
-			if !built[c.id] {
-				built[c.id] = true
-				b.build(c.id)
-			}
-		}
-		if !canonical {
-			path = join(fr.dir, c.id)
-		}
-		if c.kind == RowGroup && c.id != GroupPremises {
-			return nil // the unattached or broken group: past the roots' trees
-		}
-		var shared bool
-		if c.kind == RowMissing {
-			if dangling == nil {
-				dangling = danglingParents(g)
-			}
-			shared = len(dangling[c.id]) > 1
-		} else {
-			shared = sharedNode(g.In[c.id])
-		}
-		if shared {
-			f.shared[c.id] = true
-		}
-		row := TreeRow{Kind: c.kind, Path: path, ID: c.id, Depth: fr.depth, Edge: c.edge, Shared: shared}
-		if object && !canonical && f.onPath(fr.dir, c.id) {
-			row.Kind = RowCycle
-			rows = append(rows, row)
-			continue
-		}
-		kids := f.childrenOf(path, c)
-		row.HasKids = len(kids) > 0
-		if c.kind == RowGroup {
-			row.Label = f.groupLabel(c.id, len(kids))
-		}
-		open := canonical || c.kind == RowGroup && c.id != GroupPremises
-		row.Open = open && row.HasKids
-		rows = append(rows, row)
-		if row.Open {
-			for i := len(kids) - 1; i >= 0; i-- {
-				stack = append(stack, frame{kids[i], path, fr.depth + 1})
-			}
-		}
-	}
-	if len(stack) == 0 {
-		return nil // the whole tree fits
+	// The walk of Flatten under no folds, laying the tree out as it goes. An object's
+	// canonical position is its first in tree order outside premises groups; under the
+	// default folds no premises group is open, so within these rows it is where the
+	// object first comes.
+	rows, more := f.walkRows(nil, limit, &firstLayout{kids: &kidsBuilder{snap: snap, g: g, sh: f.shape}, g: g, built: map[string]bool{}})
+	if !more {
+		return nil // the whole tree fits, or its groups come within the rows
 	}
 	f.first = rows
 	return f
+}
+
+// firstLayout is what firstForest's walk lays out as it meets the objects.
+type firstLayout struct {
+	kids     *kidsBuilder
+	g        *model.Graph
+	built    map[string]bool
+	dangling map[string][]string // a missing object's parents, made when a row needs them
+}
+
+// build makes an object's children the first time it is met.
+func (l *firstLayout) build(id string) {
+	if !l.built[id] {
+		l.built[id] = true
+		l.kids.build(id)
+	}
+}
+
+// shared says whether a row's object has two parents or more, as newForest counts them.
+func (l *firstLayout) shared(c child) bool {
+	if c.kind != RowMissing {
+		return sharedNode(l.g.In[c.id])
+	}
+	if l.dangling == nil {
+		l.dangling = danglingParents(l.g)
+	}
+	return len(l.dangling[c.id]) > 1
 }
 
 // treeEdge says whether an edge makes a row of the tree (a child or a premise).

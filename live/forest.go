@@ -553,8 +553,21 @@ func (f *Forest) Flatten(folds map[string]bool) []TreeRow {
 
 // flatten is Flatten without the cache.
 func (f *Forest) flatten(folds map[string]bool) []TreeRow {
+	rows, _ := f.walkRows(folds, -1, nil)
+	return rows
+}
+
+// walkRows lists the rows under the folds, at most limit of them (all when limit < 0).
+// With first (firstForest) the tree is laid out as it is walked, under the default
+// folds: an object's canonical position is where it first comes, its children are made
+// when it is met, and the walk gives up (false) at a group of the top level other than
+// the roots' trees.
+func (f *Forest) walkRows(folds map[string]bool, limit int, first *firstLayout) ([]TreeRow, bool) {
 	// Opened as by default: each object once, and the premises groups' rows (folded).
 	rows := make([]TreeRow, 0, len(f.top)+len(f.order)+len(f.premises))
+	if limit >= 0 {
+		rows = make([]TreeRow, 0, limit)
+	}
 	type frame struct {
 		c     child
 		dir   string
@@ -564,14 +577,24 @@ func (f *Forest) flatten(folds map[string]bool) []TreeRow {
 	for i := len(f.top) - 1; i >= 0; i-- {
 		stack = append(stack, frame{f.top[i], "", 0})
 	}
-	for len(stack) > 0 {
+	for len(stack) > 0 && len(rows) != limit {
 		fr := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
 		c := fr.c
 		object := c.kind == RowStatement || c.kind == RowProblem
 		var path string
 		canonical := false
-		if object {
+		switch {
+		case first != nil && object:
+			if _, placed := f.canon[c.id]; !placed {
+				path, canonical = canonPath(c.id), true
+				f.canon[c.id], f.canonDir[c.id] = path, fr.dir
+				f.order = append(f.order, c.id)
+			}
+			first.build(c.id)
+		case first != nil && c.kind == RowGroup && c.id != GroupPremises:
+			return nil, false // the unattached or broken group: past the roots' trees
+		case object:
 			if cp, ok := f.canon[c.id]; ok && f.canonDir[c.id] == fr.dir {
 				path, canonical = cp, true
 			}
@@ -579,7 +602,11 @@ func (f *Forest) flatten(folds map[string]bool) []TreeRow {
 		if !canonical {
 			path = join(fr.dir, c.id)
 		}
-		row := TreeRow{Kind: c.kind, Path: path, ID: c.id, Depth: fr.depth, Edge: c.edge, Shared: f.shared[c.id]}
+		shared := f.shared[c.id]
+		if first != nil && first.shared(c) {
+			f.shared[c.id], shared = true, true
+		}
+		row := TreeRow{Kind: c.kind, Path: path, ID: c.id, Depth: fr.depth, Edge: c.edge, Shared: shared}
 		// A reference back to an ancestor is cut here. (Never at a canonical position:
 		// that is the object's first place in the tree, so it is not above itself.)
 		if object && !canonical && f.onPath(fr.dir, c.id) {
@@ -609,7 +636,7 @@ func (f *Forest) flatten(folds map[string]bool) []TreeRow {
 			}
 		}
 	}
-	return rows
+	return rows, len(stack) > 0
 }
 
 func (f *Forest) groupLabel(key string, n int) string {

@@ -202,10 +202,7 @@ func TestChangeDuringTheLoadIsApplied(t *testing.T) {
 // row count yet), holds the keys pressed meanwhile, then shows the whole tree and gives
 // it those keys: the same tree as a synchronous load with the same keys.
 func TestFirstFrameShowsTheTreesStartThenTheWhole(t *testing.T) {
-	dir := filepath.Join(t.TempDir(), "contents")
-	if err := gen.Generate(dir, gen.Config{Statements: 400, Problems: 4, Seed: 2}); err != nil {
-		t.Fatal(err)
-	}
+	dir := longTreeFolder(t)
 	defer debug.SetGCPercent(debug.SetGCPercent(100))
 	m := openModel(t, dir, Options{NoWatch: true}, 120, 40)
 	msg := m.loader().loadCmd()().(loadedMsg)
@@ -251,10 +248,7 @@ func TestFirstFrameShowsTheTreesStartThenTheWhole(t *testing.T) {
 
 // A workbench closed before its whole tree came turns the collector back on.
 func TestCloseBeforeTheWholeTreeResumesTheCollector(t *testing.T) {
-	dir := filepath.Join(t.TempDir(), "contents")
-	if err := gen.Generate(dir, gen.Config{Statements: 400, Problems: 4, Seed: 2}); err != nil {
-		t.Fatal(err)
-	}
+	dir := longTreeFolder(t)
 	defer debug.SetGCPercent(debug.SetGCPercent(100))
 	m := openModel(t, dir, Options{NoWatch: true}, 120, 40)
 	m.Update(m.loader().loadCmd()().(loadedMsg))
@@ -262,4 +256,13 @@ func TestCloseBeforeTheWholeTreeResumesTheCollector(t *testing.T) {
 	if got := debug.SetGCPercent(100); got != 100 {
 		t.Fatalf("the collector at %d%% after Close, want 100", got)
 	}
+}
+
+// longTreeFolder is a generated folder whose tree is longer than a first frame's.
+func longTreeFolder(t *testing.T) string {
+	dir := filepath.Join(t.TempDir(), "contents")
+	if err := gen.Generate(dir, gen.Config{Statements: 400, Problems: 4, Seed: 2}); err != nil {
+		t.Fatal(err)
+	}
+	return dir
 }
