@@ -301,11 +301,21 @@ type skillCase struct {
 // findSkillCase picks the first statement (in ID order) with a submitted proof and every
 // issue answered.
 func findSkillCase(snap *model.Snapshot) (*skillCase, error) {
+	cs, err := findSkillCases(snap, 1)
+	if err != nil {
+		return nil, err
+	}
+	return cs[0], nil
+}
+
+// findSkillCases picks the first n such statements (at least one, else an error).
+func findSkillCases(snap *model.Snapshot, n int) ([]*skillCase, error) {
 	ids := make([]string, 0, snap.Statements.Len())
 	for id := range snap.Statements.All() {
 		ids = append(ids, id)
 	}
 	sort.Slice(ids, func(i, j int) bool { return model.CompareIDs(ids[i], ids[j]) < 0 })
+	var out []*skillCase
 	for _, id := range ids {
 		st := snap.Statements.Get(id)
 		if st.Status != "awaiting_verification" || st.Proof.Empty() || len(model.Unanswered(st.Issues, st.Responses)) > 0 {
@@ -316,10 +326,16 @@ func findSkillCase(snap *model.Snapshot) (*skillCase, error) {
 			return nil, err
 		}
 		sents := model.SplitSentences(proof)
-		return &skillCase{id: id, path: store.StatementDir + "/" + id + ".json", sentence: sents[0], proof: proof,
-			issues: len(st.Issues), responses: len(st.Responses)}, nil
+		out = append(out, &skillCase{id: id, path: store.StatementDir + "/" + id + ".json", sentence: sents[0], proof: proof,
+			issues: len(st.Issues), responses: len(st.Responses)})
+		if len(out) == n {
+			break
+		}
 	}
-	return nil, errors.New("no statement awaiting verification with every issue answered (a P013 folder has some)")
+	if len(out) == 0 {
+		return nil, errors.New("no statement awaiting verification with every issue answered (a P013 folder has some)")
+	}
+	return out, nil
 }
 
 // call is the k-th call of the loop (from 0): a reject, then a patch of that issue.

@@ -19,6 +19,9 @@ func Derive(snap *model.Snapshot) (*model.Graph, *Forest) {
 // touch and the tree keeps base's shape, instead of deriving 10k objects again per
 // write. Without a base it derives in full.
 func DeriveFrom(base *Forest, snap *model.Snapshot, paths []string) (*model.Graph, *Forest) {
+	if base.Partial() {
+		base = base.Whole() // a first frame's tree: its shape is not the whole's
+	}
 	switch {
 	case base == nil:
 		return Derive(snap)

@@ -35,6 +35,8 @@ type Forest struct {
 	broken map[string]bool // objects shown in their last good version: the file does not parse
 	*shape
 	kept *keptValues // what screens derive from this tree alone (Kept)
+	// first are the rows of a tree that holds only its start (firstForest, Partial).
+	first []TreeRow
 }
 
 // keptValues are the values Kept made for one Forest.
@@ -154,82 +156,8 @@ func newForest(snap *model.Snapshot, g *model.Graph) *Forest {
 	}
 	// Each object's children are a piece of all, capped so that no append runs into the
 	// next piece: structural children, then the premises group's entry, then its premises.
-	all := make([]child, 0, edges+n)
-	// has says whether id is among all[from:]: a scan for the few children most objects
-	// have, a set past manyKids (20,000 children scanned each other: 200M compares).
-	const manyKids = 32
-	var seen map[string]bool
-	has := func(from int, id string) bool {
-		if seen == nil {
-			return hasChild(all[from:], id)
-		}
-		return seen[id]
-	}
-	mark := func(id string) {
-		if seen != nil {
-			seen[id] = true
-		}
-	}
-	build := func(id string) {
-		out := g.Out[id]
-		if len(out) == 0 {
-			return
-		}
-		seen = nil
-		if len(out) > manyKids {
-			seen = make(map[string]bool, len(out))
-		}
-		s0 := len(all)
-		for _, e := range out {
-			switch e.Kind {
-			case model.EdgeSubgoal, model.EdgeNeeds, model.EdgeProgress, model.EdgeSub, model.EdgeSolution:
-				if has(s0, e.To) {
-					continue
-				}
-				mark(e.To)
-				c := child{id: e.To, kind: rowKind(snap, e.To)}
-				if e.Kind == model.EdgeSolution {
-					c.edge = "solution"
-				}
-				if e.Kind == model.EdgeNeeds {
-					c.edge = "needs"
-				}
-				all = append(all, c)
-				addParent(e.To, id)
-			}
-		}
-		// Subgoals first, then statements, keeping list order within each.
-		slices.SortStableFunc(all[s0:], func(a, b child) int {
-			return rank(a) - rank(b)
-		})
-		g0 := len(all)
-		all = append(all, child{id: GroupPremises, kind: RowGroup})
-		p0 := len(all)
-		if seen != nil {
-			clear(seen) // premises are deduplicated among themselves
-		}
-		for _, e := range out {
-			if e.Kind != model.EdgePremise {
-				continue
-			}
-			kind := rowKind(snap, e.To)
-			if kind == RowMissing || has(p0, e.To) {
-				continue
-			}
-			mark(e.To)
-			all = append(all, child{id: e.To, kind: kind})
-			addParent(e.To, id)
-		}
-		if p := len(all); p > p0 {
-			f.premises[id] = all[p0:p:p]
-			f.kids[id] = all[s0:p0:p0]
-			return
-		}
-		all = all[:g0]
-		if g0 > s0 {
-			f.kids[id] = all[s0:g0:g0]
-		}
-	}
+	b := &kidsBuilder{snap: snap, g: g, sh: f.shape, all: make([]child, 0, edges+n), addParent: addParent}
+	build := b.build
 	for id := range snap.Problems {
 		build(id)
 	}
@@ -294,6 +222,107 @@ func newForest(snap *model.Snapshot, g *model.Graph) *Forest {
 		f.kids[GroupBroken] = kids
 	}
 	return f
+}
+
+// kidsBuilder makes objects' children lists (the tree's kids and premises groups) as
+// pieces of one array: for every object when a whole tree is built, for the few a
+// first frame shows otherwise (firstForest).
+type kidsBuilder struct {
+	snap *model.Snapshot
+	g    *model.Graph
+	sh   *shape
+	all  []child
+	seen map[string]bool
+	// addParent is told each parent → child link made (newForest counts the parents
+	// to find shared nodes); nil when nobody counts.
+	addParent func(to, from string)
+}
+
+// manyKids is how many children are scanned for a duplicate before a set is used
+// (20,000 children scanned each other: 200M compares).
+const manyKids = 32
+
+// has says whether id is among all[from:].
+func (b *kidsBuilder) has(from int, id string) bool {
+	if b.seen == nil {
+		return hasChild(b.all[from:], id)
+	}
+	return b.seen[id]
+}
+
+func (b *kidsBuilder) mark(id string) {
+	if b.seen != nil {
+		b.seen[id] = true
+	}
+}
+
+func (b *kidsBuilder) parent(to, from string) {
+	if b.addParent != nil {
+		b.addParent(to, from)
+	}
+}
+
+// build makes one object's children: structural children, then the premises group's
+// entry, then its premises.
+func (b *kidsBuilder) build(id string) {
+	out := b.g.Out[id]
+	if len(out) == 0 {
+		return
+	}
+	b.seen = nil
+	if len(out) > manyKids {
+		b.seen = make(map[string]bool, len(out))
+	}
+	s0 := len(b.all)
+	for _, e := range out {
+		switch e.Kind {
+		case model.EdgeSubgoal, model.EdgeNeeds, model.EdgeProgress, model.EdgeSub, model.EdgeSolution:
+			if b.has(s0, e.To) {
+				continue
+			}
+			b.mark(e.To)
+			c := child{id: e.To, kind: rowKind(b.snap, e.To)}
+			if e.Kind == model.EdgeSolution {
+				c.edge = "solution"
+			}
+			if e.Kind == model.EdgeNeeds {
+				c.edge = "needs"
+			}
+			b.all = append(b.all, c)
+			b.parent(e.To, id)
+		}
+	}
+	// Subgoals first, then statements, keeping list order within each.
+	slices.SortStableFunc(b.all[s0:], func(a, b child) int {
+		return rank(a) - rank(b)
+	})
+	g0 := len(b.all)
+	b.all = append(b.all, child{id: GroupPremises, kind: RowGroup})
+	p0 := len(b.all)
+	if b.seen != nil {
+		clear(b.seen) // premises are deduplicated among themselves
+	}
+	for _, e := range out {
+		if e.Kind != model.EdgePremise {
+			continue
+		}
+		kind := rowKind(b.snap, e.To)
+		if kind == RowMissing || b.has(p0, e.To) {
+			continue
+		}
+		b.mark(e.To)
+		b.all = append(b.all, child{id: e.To, kind: kind})
+		b.parent(e.To, id)
+	}
+	if p := len(b.all); p > p0 {
+		b.sh.premises[id] = b.all[p0:p:p]
+		b.sh.kids[id] = b.all[s0:p0:p0]
+		return
+	}
+	b.all = b.all[:g0]
+	if g0 > s0 {
+		b.sh.kids[id] = b.all[s0:g0:g0]
+	}
 }
 
 // rowKind is how a reference to id shows: a problem, a statement, or missing.
@@ -499,6 +528,9 @@ func (f *Forest) onPath(path, id string) bool {
 // holds its parent's path; a row at its object's canonical position takes that path
 // string, the others make their own.
 func (f *Forest) Flatten(folds map[string]bool) []TreeRow {
+	if f.first != nil {
+		return f.first
+	}
 	c := &f.shape.flat
 	c.mu.Lock()
 	for i, e := range c.entries {
@@ -521,8 +553,21 @@ func (f *Forest) Flatten(folds map[string]bool) []TreeRow {
 
 // flatten is Flatten without the cache.
 func (f *Forest) flatten(folds map[string]bool) []TreeRow {
+	rows, _ := f.walkRows(folds, -1, nil)
+	return rows
+}
+
+// walkRows lists the rows under the folds, at most limit of them (all when limit < 0).
+// With first (firstForest) the tree is laid out as it is walked, under the default
+// folds: an object's canonical position is where it first comes, its children are made
+// when it is met, and the walk gives up (false) at a group of the top level other than
+// the roots' trees.
+func (f *Forest) walkRows(folds map[string]bool, limit int, first *firstLayout) ([]TreeRow, bool) {
 	// Opened as by default: each object once, and the premises groups' rows (folded).
 	rows := make([]TreeRow, 0, len(f.top)+len(f.order)+len(f.premises))
+	if limit >= 0 {
+		rows = make([]TreeRow, 0, limit)
+	}
 	type frame struct {
 		c     child
 		dir   string
@@ -532,14 +577,24 @@ func (f *Forest) flatten(folds map[string]bool) []TreeRow {
 	for i := len(f.top) - 1; i >= 0; i-- {
 		stack = append(stack, frame{f.top[i], "", 0})
 	}
-	for len(stack) > 0 {
+	for len(stack) > 0 && len(rows) != limit {
 		fr := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
 		c := fr.c
 		object := c.kind == RowStatement || c.kind == RowProblem
 		var path string
 		canonical := false
-		if object {
+		switch {
+		case first != nil && object:
+			if _, placed := f.canon[c.id]; !placed {
+				path, canonical = canonPath(c.id), true
+				f.canon[c.id], f.canonDir[c.id] = path, fr.dir
+				f.order = append(f.order, c.id)
+			}
+			first.build(c.id)
+		case first != nil && c.kind == RowGroup && c.id != GroupPremises:
+			return nil, false // the unattached or broken group: past the roots' trees
+		case object:
 			if cp, ok := f.canon[c.id]; ok && f.canonDir[c.id] == fr.dir {
 				path, canonical = cp, true
 			}
@@ -547,7 +602,11 @@ func (f *Forest) flatten(folds map[string]bool) []TreeRow {
 		if !canonical {
 			path = join(fr.dir, c.id)
 		}
-		row := TreeRow{Kind: c.kind, Path: path, ID: c.id, Depth: fr.depth, Edge: c.edge, Shared: f.shared[c.id]}
+		shared := f.shared[c.id]
+		if first != nil && first.shared(c) {
+			f.shared[c.id], shared = true, true
+		}
+		row := TreeRow{Kind: c.kind, Path: path, ID: c.id, Depth: fr.depth, Edge: c.edge, Shared: shared}
 		// A reference back to an ancestor is cut here. (Never at a canonical position:
 		// that is the object's first place in the tree, so it is not above itself.)
 		if object && !canonical && f.onPath(fr.dir, c.id) {
@@ -577,7 +636,7 @@ func (f *Forest) flatten(folds map[string]bool) []TreeRow {
 			}
 		}
 	}
-	return rows
+	return rows, len(stack) > 0
 }
 
 func (f *Forest) groupLabel(key string, n int) string {

@@ -4,6 +4,7 @@ import (
 	"math"
 	"runtime/debug"
 	"slices"
+	"sync"
 
 	"referee/model"
 	"referee/store"
@@ -169,6 +170,41 @@ func Load(dir string, progress *store.Progress, deriving func()) Frame {
 	// The derivation saw no broken config.json, log or history/ (read after it): they are
 	// rows of the tree's broken group.
 	return Frame{Snap: snap, Graph: g, Forest: f.with(snap, g)}
+}
+
+// LoadFirst is Load for a first frame: its tree holds only its first rows (at most
+// rows; Forest.Partial) when it has more, so the first frame waits for the read and the
+// graph, not for every row of the tree; the Forest's Whole is the rest, to build next.
+// The collector stays off (under the load's soft limit) until resume is called, which
+// the caller does once the whole tree is built: a collection started at the end of the
+// load would count what Whole throws away as live, and let the heap grow by that much
+// more before the next (at 100k statements, the peak of the first extras build).
+// resume may be called more than once.
+func LoadFirst(dir string, progress *store.Progress, deriving func(), rows int) (fr Frame, resume func()) {
+	restoreLimit := loadLimit()
+	resumeGC := store.PauseGC()
+	resume = sync.OnceFunc(func() {
+		resumeGC()
+		restoreLimit()
+	})
+	var g *model.Graph
+	// The graph is derived while the config and the log's tail are read.
+	snap, err := store.LoadTailThen(dir, progress, func(snap *model.Snapshot) {
+		if deriving != nil {
+			deriving()
+		}
+		g = model.Derive(snap)
+	})
+	if err != nil {
+		resume()
+		return Frame{LoadErr: err}, resume
+	}
+	// Laid out after the read of config.json and the log: a broken one is a row too.
+	f := firstForest(snap, g, rows)
+	if f == nil {
+		f = newForest(snap, g)
+	}
+	return Frame{Snap: snap, Graph: g, Forest: f}, resume
 }
 
 // loadMemoryLimit is the soft memory limit while the first load runs, when none is set.

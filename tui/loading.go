@@ -33,6 +33,10 @@ const (
 	stepDerive                 // building the graph and the tree
 )
 
+// firstRows is how many rows of the tree the first frame lays out (live.LoadFirst):
+// more than a terminal shows. The rest of the tree follows (wholeMsg).
+const firstRows = 256
+
 // loadTickEvery is how often the frame shows the load's progress while it runs.
 const loadTickEvery = 40 * time.Millisecond
 
@@ -68,9 +72,13 @@ type loadedMsg struct {
 	live.Frame
 	feed     frameSource // started by this command (nil if it was running already)
 	watchErr error
+	resume   func() // turns the collector back on, off since the load (live.LoadFirst)
 }
 
 type loadTickMsg struct{}
+
+// wholeMsg is the whole tree of the first frame, whose tree held only its first rows.
+type wholeMsg struct{ first, whole *live.Forest }
 
 // loadRetryMsg: the folder changed after a failed load.
 type loadRetryMsg struct{ closed bool }
@@ -103,7 +111,13 @@ func (m loader) loadCmd() tea.Cmd {
 			}
 		}
 		ls.step.Store(int32(stepRead))
-		msg.Frame = live.Load(dir, &ls.progress, func() { ls.step.Store(int32(stepDerive)) })
+		var resume func()
+		msg.Frame, resume = live.LoadFirst(dir, &ls.progress, func() { ls.step.Store(int32(stepDerive)) }, firstRows)
+		if msg.Forest.Partial() {
+			msg.resume = resume // once the whole tree is built (onLoaded)
+		} else {
+			resume()
+		}
 		return msg
 	}
 }
@@ -151,10 +165,62 @@ func (m loader) onLoaded(msg loadedMsg) tea.Cmd {
 	// i30s: the collector's lower percentage from the load on, not only after the first
 	// extras build, whose garbage made the workbench's peak (memlimit.go). (A soft limit
 	// over that build cut the peak further but doubled the CPU to rest at 100k.)
-	if m.bg.extras.limit && os.Getenv("GOGC") == "" {
+	lower := m.bg.extras.limit && os.Getenv("GOGC") == ""
+	if f := msg.Forest; f.Partial() {
+		// The rest of the tree is built now, the collector still off (live.LoadFirst);
+		// the chain waits for it (its frames derive from the whole tree), and so do the
+		// keys (keyWhilePartial), the agents' runs and sessions (they took the cores
+		// from the first frame and the tree).
+		resume := msg.resume
+		if resume == nil {
+			resume = func() {}
+		}
+		m.feed.resume = resume // Close turns the collector on if the program ends first
+		return tea.Batch(show, func() tea.Msg {
+			w := f.Whole()
+			resume()
+			if lower {
+				debug.SetGCPercent(gcPercent)
+			}
+			return wholeMsg{first: f, whole: w}
+		})
+	}
+	if lower {
 		debug.SetGCPercent(gcPercent)
 	}
 	return tea.Batch(show, m.feed.listen(), m.runs.Poll(true), m.supervisor().watchSessions(nil)) // the chain goes on from the loaded frame
+}
+
+// onWhole shows the whole tree in place of the first frame's, the cursor where it was,
+// starts the live chain from it and reads the agents' runs and sessions, and gives the
+// tree the keys pressed meanwhile.
+func (m loader) onWhole(msg wholeMsg) tea.Cmd {
+	if m.feed.head != msg.first {
+		return nil
+	}
+	m.feed.setHead(msg.whole)
+	m.feed.resume = nil
+	var cmds []tea.Cmd
+	if m.shown.forest == msg.first {
+		cmds = append(cmds, m.loader().setSnapshot(m.shown.snap, m.shown.g, msg.whole, nil))
+	}
+	cmds = append(cmds, m.feed.listen(), m.runs.Poll(true), m.supervisor().watchSessions(nil))
+	held := m.feed.held
+	m.feed.held = nil
+	for _, k := range held {
+		cmds = append(cmds, m.key(k))
+	}
+	return tea.Batch(cmds...)
+}
+
+// keyWhilePartial: q quits and ? shows help at once; the other keys wait for the whole
+// tree (a few frames), then run in the order pressed.
+func (m loader) keyWhilePartial(msg tea.KeyPressMsg) tea.Cmd {
+	if b, ok := bindingFor(msg); ok && (b.name == "quit" || b.name == "help") {
+		return b.run(m.Model)
+	}
+	m.feed.held = append(m.feed.held, msg)
+	return nil
 }
 
 // retryOnChange waits for the watcher's next batch after a failed load (the folder

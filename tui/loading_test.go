@@ -1,14 +1,18 @@
 package tui
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
+	"runtime/debug"
+	"slices"
 	"strings"
 	"testing"
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
+	"referee/gen"
 	"referee/internal/testutil"
 	"referee/store"
 )
@@ -192,4 +196,73 @@ func TestChangeDuringTheLoadIsApplied(t *testing.T) {
 	if m.feed.src == nil {
 		t.Fatal("the watcher was not taken")
 	}
+}
+
+// A folder whose tree is longer than a first frame shows its first rows at once (no
+// row count yet), holds the keys pressed meanwhile, then shows the whole tree and gives
+// it those keys: the same tree as a synchronous load with the same keys.
+func TestFirstFrameShowsTheTreesStartThenTheWhole(t *testing.T) {
+	dir := longTreeFolder(t)
+	defer debug.SetGCPercent(debug.SetGCPercent(100))
+	m := openModel(t, dir, Options{NoWatch: true}, 120, 40)
+	msg := m.loader().loadCmd()().(loadedMsg)
+	if got := debug.SetGCPercent(-1); got != -1 {
+		t.Fatalf("the collector at %d%% after the load, before the whole tree", got)
+	}
+	if !msg.Forest.Partial() || len(msg.Forest.Flatten(nil)) != firstRows {
+		t.Fatalf("the first frame's tree: partial %v", msg.Forest.Partial())
+	}
+	_, cmd := m.Update(msg)
+	first := ansi.Strip(m.Render())
+	if strings.Contains(first, "Tree · ") || !strings.Contains(first, "p-001") || m.tree.Cursor() != "@p-001" {
+		t.Fatalf("the first frame:\n%s", first)
+	}
+	for _, k := range []string{"j", "j", "l"} {
+		m.Update(keyMsg(k))
+	}
+	if m.tree.Cursor() != "@p-001" || len(m.feed.held) != 3 {
+		t.Fatalf("cursor %s, %d keys held", m.tree.Cursor(), len(m.feed.held))
+	}
+	if m.bg.extras.busy || m.bg.extras.wait || !m.bg.extras.afterFrame {
+		t.Fatal("the extras were started before the whole tree")
+	}
+	runCmds(t, m, cmd)
+	if got := debug.SetGCPercent(100); got != 100 {
+		t.Fatalf("the collector at %d%% once the whole tree is in, want 100", got)
+	}
+	if m.feed.head.Partial() || m.shown.forest.Partial() || len(m.feed.held) != 0 {
+		t.Fatal("the whole tree did not take the first's place")
+	}
+	// The tree pane as a synchronous load with the same keys shows it (the detail pane
+	// waits on commands of its own: proofs, similar statements).
+	want := openTestModel(t, dir, 120, 40)
+	keys(t, want, "j", "j", "l")
+	if !slices.Equal(m.tree.Rows(), want.tree.Rows()) || m.tree.Cursor() != want.tree.Cursor() || m.tree.Cursor() == "@p-001" {
+		t.Fatalf("cursor %s, want %s; %d rows, want %d", m.tree.Cursor(), want.tree.Cursor(), len(m.tree.Rows()), len(want.tree.Rows()))
+	}
+	title := fmt.Sprintf("Tree · %d rows", len(want.tree.Rows()))
+	if got := ansi.Strip(m.Render()); !strings.Contains(got, title) {
+		t.Fatalf("no %q on the screen:\n%s", title, got)
+	}
+}
+
+// A workbench closed before its whole tree came turns the collector back on.
+func TestCloseBeforeTheWholeTreeResumesTheCollector(t *testing.T) {
+	dir := longTreeFolder(t)
+	defer debug.SetGCPercent(debug.SetGCPercent(100))
+	m := openModel(t, dir, Options{NoWatch: true}, 120, 40)
+	m.Update(m.loader().loadCmd()().(loadedMsg))
+	m.Close()
+	if got := debug.SetGCPercent(100); got != 100 {
+		t.Fatalf("the collector at %d%% after Close, want 100", got)
+	}
+}
+
+// longTreeFolder is a generated folder whose tree is longer than a first frame's.
+func longTreeFolder(t *testing.T) string {
+	dir := filepath.Join(t.TempDir(), "contents")
+	if err := gen.Generate(dir, gen.Config{Statements: 400, Problems: 4, Seed: 2}); err != nil {
+		t.Fatal(err)
+	}
+	return dir
 }

@@ -163,6 +163,11 @@ type feed struct {
 	pending      *live.Frame
 	pendingCount int
 	loading      *loading // the folder is being read (loading.go); nil once shown
+	// held are the keys pressed while the first frame's tree held only its first rows
+	// (loading.go: keyWhilePartial), given to the whole tree when it comes.
+	held []tea.KeyPressMsg
+	// resume turns the collector back on after the load, until the whole tree is in.
+	resume func()
 }
 
 // layout is the window and how the panes share it.
@@ -289,6 +294,10 @@ func checkFolder(dir string) error {
 // Close stops the watcher.
 func (m *Model) Close() {
 	m.loader().closeLoading()
+	if m.feed.resume != nil {
+		m.feed.resume()
+		m.feed.resume = nil
+	}
 	if m.feed.src != nil {
 		_ = m.feed.src.Close()
 		m.feed.src = nil
@@ -367,6 +376,8 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		return m.loader().onLoaded(msg)
 	case loadTickMsg:
 		return m.loader().onLoadTick()
+	case wholeMsg:
+		return m.loader().onWhole(msg)
 	case loadRetryMsg:
 		return m.loader().onLoadRetry(msg)
 	case proofRenderedMsg:
@@ -458,6 +469,8 @@ func (m *Model) key(msg tea.KeyPressMsg) tea.Cmd {
 		return m.route(m.search, msg)
 	case m.feed.loading != nil:
 		return m.loader().keyWhileLoading(msg)
+	case m.feed.head.Partial():
+		return m.loader().keyWhilePartial(msg)
 	}
 	m.status.message = ""
 	// The focused pane first; a key it does not take goes to the key table (the

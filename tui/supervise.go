@@ -130,7 +130,8 @@ const (
 // running one.
 func (m supervisor) supervise() tea.Cmd {
 	cmd := m.bg.changes.List()
-	if m.travel == nil && m.shown.snap != nil {
+	// Not while the first frame's tree waits for the rest of it: that is built first.
+	if m.travel == nil && m.shown.snap != nil && !m.feed.head.Partial() {
 		cmd = tea.Batch(cmd, m.bg.extras.Build(m.shown.snap, m.shown.g))
 	}
 	return cmd

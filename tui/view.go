@@ -38,7 +38,7 @@ func (m *Model) Render() string {
 		var cols []string
 		if tw > 0 {
 			title := "Tree"
-			if m.shown.forest != nil {
+			if m.shown.forest != nil && !m.shown.forest.Partial() { // a first frame's: its count comes with the rest
 				title = fmt.Sprintf("Tree · %d rows", len(m.tree.Rows()))
 			}
 			if t := m.travel; t != nil && t.at >= 0 {

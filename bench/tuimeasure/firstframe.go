@@ -2,7 +2,6 @@ package tuimeasure
 
 import (
 	"errors"
-	"fmt"
 	"strings"
 	"time"
 
@@ -11,7 +10,8 @@ import (
 
 // MeasureFirstFrame opens a folder as the program does (its watcher on) at a terminal
 // size, and returns how long it took from opening to the first frame (View) that shows
-// the folder loading, and to the first frame that shows its tree. The load command runs
+// the folder loading, and to the first frame that shows its tree (its first rows: the
+// whole tree, and its row count, follow). The load command runs
 // here, as the program runs it off the UI goroutine; the background work the program
 // starts beside it (the terminal's colour, the agents' runs, the similarity index) is
 // not part of either frame.
@@ -41,7 +41,7 @@ func measureFirstFrame(dir string, width, height int, watch bool) (loading, full
 	full = time.Since(start)
 	if still, err := p.Loading(); err != nil {
 		return 0, 0, err
-	} else if still || !strings.Contains(v, fmt.Sprintf("Tree · %d rows", p.Rows())) {
+	} else if still || p.Rows() == 0 || !strings.Contains(v, strings.TrimPrefix(p.Cursor(), "@")) {
 		return 0, 0, errors.New("the frame after the load does not show the tree")
 	}
 	return loading, full, nil

@@ -90,6 +90,9 @@ func command(stdout, stderr io.Writer) *cobra.Command {
 	spread := f.Bool("spread", true, "in the SSH rows, session k moves 5×k rows down the tree, so the sessions show different statements (false: all stay on the first row)")
 	shapes := f.Bool("shapes", false, "also open the pathological shapes (chain of 50k, citation chain of 8k, 20k children, a 5 MB claim, a 100,000-sentence proof, a 500 MB log) in the binary")
 	only := f.StringSlice("shape", nil, "with --shapes, open only these shapes (comma-separated names)")
+	keepLive := f.Bool("live-keep", false, "run the live rows on a folder generated once under the temporary folder and kept (referee-bench-live-<size>-<seed>; each run's changes stay in it), not on a new one; always so from 100,000 statements")
+	opens := f.Int("opens", 0, "also open the binary (and --vs) this many times each, in turn, on the live rows' kept folder of --live-size statements: exec → first frame, exec → tree, CPU at the tree")
+	vs := f.StringSlice("vs", nil, "with --opens, other referee binaries opened in turn with --binary")
 	longLog := f.Bool("long-log", false, "also time the commands that read a run's past (show, rewind --dry-run, diff, log --last, …) as processes on a 500 MB log of about 5 million lines (made once, cached in the temporary folder)")
 	cmd.RunE = func(*cobra.Command, []string) error {
 		for _, sh := range *only {
@@ -119,9 +122,24 @@ func command(stdout, stderr io.Writer) *cobra.Command {
 			}
 		}
 		if *live > 0 {
-			if err := runLive(stdout, stderr, bin, *seed, *liveSize, *live, *calls, *rewrites); err != nil {
+			if err := runLive(stdout, stderr, bin, *seed, *liveSize, *live, *calls, *rewrites, *keepLive || *liveSize >= 100000); err != nil {
 				return err
 			}
+		}
+		if *opens > 0 {
+			bins := []string{bin}
+			for _, b := range *vs {
+				if _, err := findReferee(b); err != nil {
+					return err
+				}
+				bins = append(bins, b)
+			}
+			fmt.Fprintf(stderr, "referee-bench: the live folder of %d statements (kept in %s)\n", *liveSize, os.TempDir())
+			dir, err := bench.LiveFolder(os.TempDir(), *liveSize, *seed)
+			if err != nil {
+				return err
+			}
+			bench.WriteOpens(stdout, *liveSize, bench.RunOpens(bins, dir, *opens))
 		}
 		if *serveFor > 0 {
 			o := bench.ServeOptions{Binary: bin, Size: *liveSize, Seed: *seed, Sessions: *sessions, Duration: *serveFor, Calls: *calls, Spread: *spread}
@@ -192,16 +210,25 @@ func findReferee(named string) (string, error) {
 }
 
 // runLive generates a folder for the live rows, runs them and prints them.
-func runLive(stdout, stderr io.Writer, bin string, seed uint64, n int, d time.Duration, calls, rewrites int) error {
-	dir, err := os.MkdirTemp("", "referee-bench-live-")
-	if err != nil {
-		return err
-	}
-	defer os.RemoveAll(dir)
-	dir = filepath.Join(dir, "contents")
-	fmt.Fprintf(stderr, "referee-bench: generating %d statements for the live rows\n", n)
-	if err := gen.Generate(dir, gen.Config{Statements: n, Problems: bench.ProblemsFor(n), Seed: seed, Vocabulary: model.P013}); err != nil {
-		return err
+func runLive(stdout, stderr io.Writer, bin string, seed uint64, n int, d time.Duration, calls, rewrites int, keep bool) error {
+	var dir string
+	if keep {
+		fmt.Fprintf(stderr, "referee-bench: the live rows' folder of %d statements (kept in %s)\n", n, os.TempDir())
+		var err error
+		if dir, err = bench.LiveFolder(os.TempDir(), n, seed); err != nil {
+			return err
+		}
+	} else {
+		tmp, err := os.MkdirTemp("", "referee-bench-live-")
+		if err != nil {
+			return err
+		}
+		defer os.RemoveAll(tmp)
+		dir = filepath.Join(tmp, "contents")
+		fmt.Fprintf(stderr, "referee-bench: generating %d statements for the live rows\n", n)
+		if err := gen.Generate(dir, gen.Config{Statements: n, Problems: bench.ProblemsFor(n), Seed: seed, Vocabulary: model.P013}); err != nil {
+			return err
+		}
 	}
 	o := bench.LiveOptions{Binary: bin, Dir: dir, Duration: d, Calls: calls, Rewrites: rewrites, Keys: 10}
 	fmt.Fprintf(stderr, "referee-bench: live rows for %s\n", d)

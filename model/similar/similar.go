@@ -464,7 +464,8 @@ func (ix *SimilarityIndex) unpost(d *claimDoc) {
 // statements whose claim, status or type differ (added and removed ones too), in ID
 // order; claims says whether a claim changed (Similar may answer otherwise), rebuilt
 // whether the index was made again from s (then every re-tread may differ). The work is
-// a pointer comparison per statement and a parse per changed claim. A changed claim is
+// a pointer comparison per statement changed since the indexed snapshot (per statement
+// when s shares no base with it: model.Objects.Diff) and a parse per changed claim. A changed claim is
 // weighed with the document frequencies of the moment and the others keep theirs: once
 // a quarter of the claims were weighed so, the index is built again.
 func (ix *SimilarityIndex) Update(s *model.Snapshot) (changed []string, claims, rebuilt bool) {
@@ -472,12 +473,15 @@ func (ix *SimilarityIndex) Update(s *model.Snapshot) (changed []string, claims, 
 		return nil, false, false
 	}
 	var added, removed, recounted []string
-	for id, st := range s.Statements.All() {
-		old := ix.snap.Statements.Get(id)
-		if old == st {
-			continue
+	// The statements whose pointer differs: when s was forked from the indexed snapshot
+	// (as a reload's is), only the changes over their shared base are looked at, not
+	// every statement.
+	s.Statements.Diff(ix.snap.Statements, func(a, b *model.Statement) bool { return a == b }, func(id string) {
+		st := s.Statements.Get(id)
+		if st == nil {
+			return // gone: removed below
 		}
-		switch {
+		switch old := ix.snap.Statements.Get(id); {
 		case old == nil || ix.docs[id] == nil:
 			added = append(added, id)
 		case old.Claim() != st.Claim():
@@ -485,7 +489,7 @@ func (ix *SimilarityIndex) Update(s *model.Snapshot) (changed []string, claims, 
 		case old.Status != st.Status || old.Type != st.Type:
 			changed = append(changed, id)
 		}
-	}
+	})
 	if s.Statements.Len()-len(added) != ix.live {
 		for id := range ix.docs {
 			if s.Statements.Get(id) == nil {
