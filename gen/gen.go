@@ -54,10 +54,10 @@ type Config struct {
 }
 
 // DefaultBackups is how many of the last changes keep their backups unless told: every
-// change of a folder of up to about 40,000 statements. A run's backups are several times
+// change of a folder of up to about 20,000 statements. A run's backups are several times
 // its statements' bytes and a folder at a change for each; beyond the recent changes
 // nothing that is measured reads them.
-const DefaultBackups = 100_000
+const DefaultBackups = 50_000
 
 // ConfigError is a Config that cannot be generated. Nothing was written.
 type ConfigError struct{ Msg string }
