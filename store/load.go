@@ -165,6 +165,9 @@ func loadAs(dir string, p *Progress, withLog, parse int, then func(*model.Snapsh
 	if p != nil {
 		p.Total.Store(int64(len(paths)))
 	}
+	if parse == parseSkim {
+		roomFor(len(paths))
+	}
 	into := &intoSnapshot{snap: snap, parse: parse}
 	for _, r := range readAll(dir, paths, regular, p, into) {
 		if r.path != "" { // what the workers did not take: files gone or broken, in order
@@ -206,6 +209,25 @@ func (in *intoSnapshot) take(r *readResult) bool {
 		in.vocab.Add(r.statement.Status)
 	}
 	return true
+}
+
+// statusBytesPerObject is about what `referee status` allocates per object file: the
+// skimmed statement, the snapshot's maps and the derived graph.
+const statusBytesPerObject = 4 << 10
+
+// roomFor raises the process's memory limit, when one is set below it, to what status
+// needs for n object files. Status runs without the collector, near a limit (see
+// cmd/referee): nearly all it allocates stays live to the end, so a limit below that
+// makes the collector run again and again for nothing (at a million statements it
+// doubled status's CPU).
+func roomFor(n int) {
+	if os.Getenv("GOMEMLIMIT") != "" {
+		return // set by hand: obeyed
+	}
+	need := int64(n) * statusBytesPerObject
+	if limit := debug.SetMemoryLimit(-1); limit < need {
+		debug.SetMemoryLimit(need)
+	}
 }
 
 // gcPaused counts the loads running: the collector is off while any runs. A load
@@ -262,7 +284,7 @@ type readResult struct {
 // (d_type): those are opened at once, without the stat that otherwise comes first.
 //
 // into, when not nil, takes what it can of each result as it is read (see intoSnapshot);
-// the results it took are left empty.
+// then only the results it did not take are returned, in the order of paths.
 func readAll(dir string, paths []string, regular []bool, p *Progress, into *intoSnapshot) []readResult {
 	linked := map[string]bool{} // object folders that are links, asked once, not per file
 	folders := map[string]folder{}
@@ -277,22 +299,41 @@ func readAll(dir string, paths []string, regular []bool, p *Progress, into *into
 			defer unix.Close(fd)
 		}
 	}
-	out := make([]readResult, len(paths))
-	var next atomic.Int64
-	var wg sync.WaitGroup
+	// With into, only what it did not take is kept (files gone or broken: few), not a
+	// result for every file, which a large folder held to the end of its load.
+	var out []readResult
+	if into == nil {
+		out = make([]readResult, len(paths))
+	}
+	type leftover struct {
+		i int
+		r readResult
+	}
+	var (
+		mu   sync.Mutex
+		left []leftover
+		next atomic.Int64
+		wg   sync.WaitGroup
+	)
+	parse := parseLean
+	if into != nil {
+		parse = into.parse
+	}
 	for range min(runtime.GOMAXPROCS(0)*2, max(1, len(paths))) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			var buf []byte // each worker reads every file into one buffer: nothing keeps the bytes
 			for i := int(next.Add(1)) - 1; i < len(paths); i = int(next.Add(1)) - 1 {
-				parse := parseLean
-				if into != nil {
-					parse = into.parse
-				}
-				out[i], buf = readObject(dir, paths[i], regular != nil && regular[i], parse, linked, folders, buf)
-				if into != nil && into.take(&out[i]) {
-					out[i] = readResult{} // taken: nothing left to apply
+				var r readResult
+				r, buf = readObject(dir, paths[i], regular != nil && regular[i], parse, linked, folders, buf)
+				switch {
+				case into == nil:
+					out[i] = r
+				case !into.take(&r):
+					mu.Lock()
+					left = append(left, leftover{i, r})
+					mu.Unlock()
 				}
 				if p != nil {
 					p.Done.Add(1)
@@ -301,6 +342,12 @@ func readAll(dir string, paths []string, regular []bool, p *Progress, into *into
 		}()
 	}
 	wg.Wait()
+	if into != nil {
+		slices.SortFunc(left, func(a, b leftover) int { return a.i - b.i }) // in folder order
+		for _, l := range left {
+			out = append(out, l.r)
+		}
+	}
 	return out
 }
 
