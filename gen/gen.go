@@ -9,8 +9,10 @@
 // by change batches in the order an orchestrator would run them (set up a problem, wrap
 // up a statement, decompose it, prove, reject, patch, confirm, finish up), each batch is
 // one log line, and each modification backs the object up first, so the log, the
-// backups and config.json agree as they would after a real run. Files are written
-// without locks or fsync: this is a fixture, not a change.
+// backups and config.json agree as they would after a real run; only the backups of the
+// last changes are written (Config.Backups), as in a run whose older backup folders were
+// cleared away. Files are written without locks or fsync: this is a fixture, not a
+// change.
 package gen
 
 import (
