@@ -482,8 +482,6 @@ type statement struct {
 	sents                          []model.Sentence // SplitSentences(proof), nil until asked
 }
 
-func (st *statement) objectID() string { return st.id }
-
 func (st *statement) encode() []byte {
 	doc := model.NewStatement(st.id, st.typ, st.conclusion, st.hypothesis, st.status)
 	doc.Set("preliminaries", pyjson.Strs(st.prelim))
@@ -514,8 +512,6 @@ type problem struct {
 	solutionFull              string
 	planned                   *planProblem
 }
-
-func (p *problem) objectID() string { return p.id }
 
 func (p *problem) encode() []byte {
 	doc := model.NewProblem(p.id, p.hypothesis, p.objectives, p.status, p.priority, p.summary)
@@ -577,9 +573,12 @@ func (b *batch) commit() (string, bool) {
 }
 
 // step is one change modifying st alone: it records the op for replay.
-func (s *sim) step(st *statement, o op, created ...string) {
-	b := s.begin()
-	b.created, b.modified = created, st.id
+func (s *sim) step(st *statement, o op) { s.record(s.begin(), st, o) }
+
+// record commits b as the change that modifies st (and creates what b created), and
+// records the op for replay.
+func (s *sim) record(b *batch, st *statement, o op) {
+	b.modified = st.id
 	if lid, keep := b.commit(); keep {
 		o.change = lid
 	}
@@ -702,12 +701,7 @@ func (s *sim) live(n *node, st *statement) {
 			subs[i] = s.newStatement(b, "normal", s.premises(st.hypothesis), "pending")
 			ids[i] = subs[i].id
 		}
-		b.modified = st.id
-		o := op{kind: opDecompose, ids: ids}
-		if lid, keep := b.commit(); keep {
-			o.change = lid
-		}
-		st.ops = append(st.ops, o)
+		s.record(b, st, op{kind: opDecompose, ids: ids})
 		for i, c := range n.decomp {
 			s.live(c, subs[i])
 		}
@@ -740,12 +734,7 @@ func (s *sim) live(n *node, st *statement) {
 			issue := s.reject(st)
 			b := s.begin()
 			sub := s.newStatement(b, "normal", s.premises(st.hypothesis), "pending")
-			b.modified = st.id
-			o := op{kind: opFixSub, issue: issue, ids: []string{sub.id}}
-			if lid, keep := b.commit(); keep {
-				o.change = lid
-			}
-			st.ops = append(st.ops, o)
+			s.record(b, st, op{kind: opFixSub, issue: issue, ids: []string{sub.id}})
 			s.live(n.fix, sub)
 			if n.confirm {
 				s.step(st, op{kind: opConfirm})
