@@ -122,11 +122,11 @@ func fingerprint() (string, error) {
 }
 
 // LoadDerive is what `referee status --output json` does before it prints: load the
-// folder's objects and config (status reads no log) and derive the graph, with the
-// collector off, as status runs.
+// folder's objects and config (status reads no log), statements skimmed
+// (store.LoadStatus), and derive the graph, with the collector off, as status runs.
 func LoadDerive(dir string) (*model.Snapshot, *model.Graph, error) {
 	defer store.PauseGC()()
-	snap, err := store.LoadNoLog(dir)
+	snap, err := store.LoadStatus(dir)
 	if err != nil {
 		return nil, nil, err
 	}

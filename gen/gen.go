@@ -9,8 +9,10 @@
 // by change batches in the order an orchestrator would run them (set up a problem, wrap
 // up a statement, decompose it, prove, reject, patch, confirm, finish up), each batch is
 // one log line, and each modification backs the object up first, so the log, the
-// backups and config.json agree as they would after a real run. Files are written
-// without locks or fsync: this is a fixture, not a change.
+// backups and config.json agree as they would after a real run; only the backups of the
+// last changes are written (Config.Backups), as in a run whose older backup folders were
+// cleared away. Files are written without locks or fsync: this is a fixture, not a
+// change.
 package gen
 
 import (
@@ -23,8 +25,11 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"runtime/debug"
 	"strings"
 	"sync"
+
+	"golang.org/x/sys/unix"
 
 	"referee/model"
 	"referee/model/pyjson"
@@ -44,7 +49,17 @@ type Config struct {
 	// MinProof and MaxProof bound the size of a proof in bytes (log-uniform between them).
 	// Defaults 1 KB and 20 KB.
 	MinProof, MaxProof int
+	// Backups is how many of the last changes keep their backups (history/l-NNN/); the
+	// changes before them are in the log without, as in a run whose old backup folders
+	// were cleared away. Default DefaultBackups; negative: every change keeps them.
+	Backups int
 }
+
+// DefaultBackups is how many of the last changes keep their backups unless told: every
+// change of a folder of up to about 20,000 statements. A run's backups are several times
+// its statements' bytes and a folder at a change for each; beyond the recent changes
+// nothing that is measured reads them.
+const DefaultBackups = 50_000
 
 // ConfigError is a Config that cannot be generated. Nothing was written.
 type ConfigError struct{ Msg string }
@@ -67,6 +82,9 @@ func (c *Config) defaults() error {
 	}
 	if c.MaxProof == 0 {
 		c.MaxProof = 20 << 10
+	}
+	if c.Backups == 0 {
+		c.Backups = DefaultBackups
 	}
 	switch {
 	case c.Problems < 1:
@@ -103,11 +121,15 @@ func Generate(dir string, cfg Config) error {
 			return err
 		}
 	}
-	w, err := newWriter(dir)
+	w, err := newWriter(dir, &cfg)
 	if err != nil {
 		return err
 	}
+	defer debug.SetGCPercent(debug.SetGCPercent(400)) // texts are short-lived garbage; the heap stays small
 	s := &sim{cfg: &cfg, r: r, w: w, last: map[string]string{"p": "p-000", "s": "s-000", "e": "e-000", "l": "l-000"}}
+	if total := changes(probs); cfg.Backups > 0 {
+		s.keepFrom = total - cfg.Backups + 1
+	}
 	s.run(probs)
 	return w.close(s.config())
 }
@@ -397,6 +419,14 @@ func cover(cfg *Config, probs []*planProblem) {
 }
 
 // ---- the simulation: change batches in the order an orchestrator runs them ------------
+//
+// The run is simulated in two parts. The sim, on one goroutine, decides the order of the
+// changes, the IDs, the log lines and the problems' texts: what one change needs from
+// another. Every change modifies at most one object, and a statement's texts (its proof,
+// issues and responses) come from its own random stream, so the rest of a statement's
+// story (its texts, its backups, its file) needs nothing from any other statement: once
+// the sim has finished a statement, the writer's workers replay its steps (ops) and
+// write its backups and file, in parallel with each other and with the sim.
 
 type sim struct {
 	cfg    *Config
@@ -405,9 +435,37 @@ type sim struct {
 	last   map[string]string
 	issued uint64 // statements created so far: each one's text stream
 	probs  []*problem
+	// changes counts the changes made; a change numbered keepFrom or later keeps its
+	// backups (Config.Backups).
+	changes, keepFrom int
 }
 
-// statement is a statement object during the run.
+// opKind is a step of a statement's story after its creation: each is one change that
+// modifies the statement and nothing else.
+type opKind uint8
+
+const (
+	opDecompose opKind = iota // sub-statements created: ids
+	opProve
+	opReject
+	opPatch
+	opConfirm
+	opFalse   // after issue (0: found by the prover)
+	opPropose // after issue (0: by the prover); issued: the statements created by then
+	opAbandon
+	opFixSub // issue answered by the sub-statement ids[0]
+)
+
+type op struct {
+	kind   opKind
+	change string // the change's ID when it keeps its backup, else ""
+	ids    []string
+	issue  int
+	issued uint64
+}
+
+// statement is a statement object: the sim sets what other changes need (its ID, claim,
+// premises, the number of its issues) and its ops; replay sets the rest.
 type statement struct {
 	id, typ                        string
 	conclusion, hypothesis, prelim []string
@@ -419,9 +477,10 @@ type statement struct {
 	issues, responses              []string
 	gap                            int // the sentence the last issue is about
 	text                           texter
+	ops                            []op
+	nIssues                        int              // issues raised so far (the sim's count)
+	sents                          []model.Sentence // SplitSentences(proof), nil until asked
 }
-
-func (st *statement) objectID() string { return st.id }
 
 func (st *statement) encode() []byte {
 	doc := model.NewStatement(st.id, st.typ, st.conclusion, st.hypothesis, st.status)
@@ -433,6 +492,17 @@ func (st *statement) encode() []byte {
 	return pyjson.EncodeIndent(doc)
 }
 
+// sentences is SplitSentences of the proof, kept until the proof changes: a rejection
+// and the patch after it split the same proof.
+func (st *statement) sentences() []model.Sentence {
+	if st.sents == nil {
+		st.sents = model.SplitSentences(st.proof)
+	}
+	return st.sents
+}
+
+func (st *statement) setProof(proof string) { st.proof, st.sents = proof, nil }
+
 type problem struct {
 	id                        string
 	hypothesis, objectives    []string
@@ -443,8 +513,6 @@ type problem struct {
 	planned                   *planProblem
 }
 
-func (p *problem) objectID() string { return p.id }
-
 func (p *problem) encode() []byte {
 	doc := model.NewProblem(p.id, p.hypothesis, p.objectives, p.status, p.priority, p.summary)
 	doc.Set("progresses", pyjson.Strs(p.progresses))
@@ -453,16 +521,14 @@ func (p *problem) encode() []byte {
 	return pyjson.EncodeIndent(doc)
 }
 
-type object interface {
-	objectID() string
-	encode() []byte
-}
-
-// batch is one change: what it created and modified, and the backups it owes.
+// batch is one change: what it created, and the problem it modified (the backup is
+// taken when it is touched). A statement's modification is an op of its own.
 type batch struct {
-	s                 *sim
-	created, modified []string
-	backups           [][]byte
+	s        *sim
+	created  []string
+	modified string
+	problem  *problem
+	backup   []byte
 }
 
 func (s *sim) begin() *batch { return &batch{s: s} }
@@ -476,26 +542,52 @@ func (s *sim) newID(kind string) string {
 	return id
 }
 
-// touch records a modification and backs the object up as it is before it.
-func (b *batch) touch(o object) {
-	b.modified = append(b.modified, o.objectID())
-	b.backups = append(b.backups, o.encode())
+// touchProblem records the problem's modification and backs it up as it is before it.
+func (b *batch) touchProblem(p *problem) {
+	b.modified, b.problem = p.id, p
+	if b.s.changes+1 >= b.s.keepFrom {
+		b.backup = p.encode()
+	}
 }
 
-func (b *batch) commit() {
+// commit writes the change's log line (and a problem's backup) and returns the change's
+// ID, and whether its backup is kept.
+func (b *batch) commit() (string, bool) {
 	s := b.s
 	lid := s.newID(model.KindChange)
-	for i, id := range b.modified {
-		s.w.write(filepath.Join("history", lid, id+".json"), b.backups[i], i == 0)
+	s.changes++
+	keep := s.changes >= s.keepFrom
+	var modified []string
+	if b.modified != "" {
+		modified = []string{b.modified}
+	}
+	if b.problem != nil && keep {
+		s.w.write(filepath.Join(lid, b.modified+".json"), b.backup, true)
 	}
 	line := pyjson.Obj(
-		pyjson.M(lid, pyjson.Obj(pyjson.M("creation", pyjson.Strs(b.created)), pyjson.M("modification", pyjson.Strs(b.modified)))),
+		pyjson.M(lid, pyjson.Obj(pyjson.M("creation", pyjson.Strs(b.created)), pyjson.M("modification", pyjson.Strs(modified)))),
 		pyjson.M("current", pyjson.Strs([]string{s.last["p"], s.last["s"], s.last["e"]})),
 	)
 	s.w.logLine(pyjson.EncodeLine(line))
+	return lid, keep
 }
 
-func (s *sim) word(p model.Phase) string { return model.StatusWord(p, s.cfg.Vocabulary) }
+// step is one change modifying st alone: it records the op for replay.
+func (s *sim) step(st *statement, o op) { s.record(s.begin(), st, o) }
+
+// record commits b as the change that modifies st (and creates what b created), and
+// records the op for replay.
+func (s *sim) record(b *batch, st *statement, o op) {
+	b.modified = st.id
+	if lid, keep := b.commit(); keep {
+		o.change = lid
+	}
+	st.ops = append(st.ops, o)
+}
+
+func word(cfg *Config, p model.Phase) string { return model.StatusWord(p, cfg.Vocabulary) }
+
+func (s *sim) word(p model.Phase) string { return word(s.cfg, p) }
 
 // newStatement creates a statement in a batch; its text comes from its own stream.
 func (s *sim) newStatement(b *batch, typ string, premises []string, status string) *statement {
@@ -511,16 +603,8 @@ func (s *sim) newStatement(b *batch, typ string, premises []string, status strin
 	return st
 }
 
-func (s *sim) final(o object) {
-	dir := "statement"
-	if _, ok := o.(*problem); ok {
-		dir = "problem"
-	}
-	s.w.write(filepath.Join(dir, o.objectID()+".json"), o.encode(), false)
-	if st, ok := o.(*statement); ok {
-		st.proof = "" // written: let the text go
-	}
-}
+// done hands a statement whose story the sim has finished to the writer's workers.
+func (s *sim) done(st *statement) { s.w.statement(st) }
 
 func (s *sim) run(plans []*planProblem) {
 	for i, pp := range plans {
@@ -529,7 +613,7 @@ func (s *sim) run(plans []*planProblem) {
 		for _, root := range pp.roots {
 			b := s.begin()
 			st := s.newStatement(b, "normal", s.premises(p.hypothesis), "pending")
-			b.touch(p)
+			b.touchProblem(p)
 			p.progresses = append(p.progresses, "("+st.id+") "+st.conclusion[0])
 			b.commit()
 			s.live(root, st)
@@ -538,7 +622,7 @@ func (s *sim) run(plans []*planProblem) {
 			b := s.begin()
 			st := s.newStatement(b, "normal", s.premises(p.hypothesis), "pending")
 			b.commit()
-			s.final(st)
+			s.done(st)
 		}
 	}
 	for i := len(s.probs) - 1; i >= 0; i-- {
@@ -547,7 +631,7 @@ func (s *sim) run(plans []*planProblem) {
 			continue
 		}
 		b := s.begin()
-		b.touch(p)
+		b.touchProblem(p)
 		p.status = s.word(model.PhaseProblemSolved)
 		p.solutionFull = "The objective follows from the key statements, which are proved."
 		p.solutionCot = []string{"Every wrap-up statement is true.", "Their conjunction is the objective."}
@@ -558,7 +642,7 @@ func (s *sim) run(plans []*planProblem) {
 		b.commit()
 	}
 	for _, p := range s.probs {
-		s.final(p)
+		s.w.writeProblem(p)
 	}
 }
 
@@ -572,7 +656,7 @@ func (s *sim) setUp(index int, pp *planProblem) *problem {
 		for range pp.assumptions {
 			st := s.newStatement(b, "assumption", nil, "true")
 			p.hypothesis = append(p.hypothesis, "("+st.id+") "+st.conclusion[0])
-			s.final(st)
+			s.done(st)
 		}
 		p.objectives = []string{"Show that " + t.claim(uint64(index)+1)}
 		p.id = s.newID(model.KindProblem)
@@ -583,14 +667,14 @@ func (s *sim) setUp(index int, pp *planProblem) *problem {
 		for range pp.newHyps {
 			st := s.newStatement(b, "normal", nil, "pending")
 			p.hypothesis = append(p.hypothesis, "("+st.id+") "+st.conclusion[0])
-			s.final(st)
+			s.done(st)
 		}
 		p.objectives = []string{"Establish the case " + t.claim(uint64(index)+1)}
 		p.priority = [...]string{"high", "medium", "low"}[s.r.IntN(3)]
 		p.summary = "Split off because " + t.rationale() + "."
 		p.id = s.newID(model.KindProblem)
 		b.created = append(b.created, p.id)
-		b.touch(parent)
+		b.touchProblem(parent)
 		parent.prelim = append(parent.prelim, p.id)
 	}
 	b.commit()
@@ -607,7 +691,7 @@ func (s *sim) premises(from []string) []string {
 	return append([]string{}, from[start:start+k]...)
 }
 
-// live runs one statement's story to its planned end, then writes it.
+// live runs one statement's story to its planned end, then hands it to the writer.
 func (s *sim) live(n *node, st *statement) {
 	if len(n.decomp) > 0 {
 		b := s.begin()
@@ -617,11 +701,7 @@ func (s *sim) live(n *node, st *statement) {
 			subs[i] = s.newStatement(b, "normal", s.premises(st.hypothesis), "pending")
 			ids[i] = subs[i].id
 		}
-		b.touch(st)
-		st.prelim = append(st.prelim, ids...)
-		st.status = s.word(model.PhaseAwaitingSubs)
-		st.progresses = append(st.progresses, "DECOMPOSED: Created "+strings.Join(ids, ", ")+". Rationale: "+st.text.rationale())
-		b.commit()
+		s.record(b, st, op{kind: opDecompose, ids: ids})
 		for i, c := range n.decomp {
 			s.live(c, subs[i])
 		}
@@ -629,130 +709,166 @@ func (s *sim) live(n *node, st *statement) {
 	switch n.out {
 	case outPending:
 	case outFalseProve:
-		s.markFalse(st, 0)
+		s.step(st, op{kind: opFalse})
 	case outModProve:
-		s.propose(st, 0)
+		s.step(st, op{kind: opPropose, issued: s.issued})
 	case outAbandoned:
-		s.change(st, func() {
-			st.status = "abandoned"
-			st.progresses = append(st.progresses, "ABANDONED: no longer needed after a change of plan")
-		})
+		s.step(st, op{kind: opAbandon})
 	default:
-		s.prove(st)
+		s.step(st, op{kind: opProve})
 		for range n.rounds {
 			s.reject(st)
-			s.patch(st)
+			s.step(st, op{kind: opPatch})
 		}
 		switch n.out {
 		case outGap:
 			s.reject(st)
 		case outTrue:
-			s.confirm(st)
+			s.step(st, op{kind: opConfirm})
 		case outFalseFix:
-			s.markFalse(st, s.reject(st))
+			s.step(st, op{kind: opFalse, issue: s.reject(st)})
 		case outModFix:
-			s.propose(st, s.reject(st))
+			issue := s.reject(st)
+			s.step(st, op{kind: opPropose, issue: issue, issued: s.issued})
 		case outFixSub:
 			issue := s.reject(st)
 			b := s.begin()
 			sub := s.newStatement(b, "normal", s.premises(st.hypothesis), "pending")
-			b.touch(st)
-			st.prelim = append(st.prelim, sub.id)
-			st.responses = append(st.responses, model.FormatSubstatementResponse(len(st.responses)+1, issue, sub.id, "fills the gap with a lemma of its own"))
-			st.progresses = append(st.progresses, fmt.Sprintf("DECOMPOSED: %s fills the gap at sentence %d (Issue #%d)", sub.id, st.gap, issue))
-			st.status = s.word(model.PhaseAwaitingSubs)
-			if st.status == "awaiting_substatements" {
-				st.status = "awaiting_substatement" // the fixer's own word (FORMAT.md)
-			}
-			b.commit()
+			s.record(b, st, op{kind: opFixSub, issue: issue, ids: []string{sub.id}})
 			s.live(n.fix, sub)
 			if n.confirm {
-				s.confirm(st)
+				s.step(st, op{kind: opConfirm})
 			}
 		}
 	}
-	s.final(st)
+	s.done(st)
 }
 
-// change is a one-object modification batch.
-func (s *sim) change(st *statement, f func()) {
-	b := s.begin()
-	b.touch(st)
-	f()
-	b.commit()
+// reject records an issue and returns its number.
+func (s *sim) reject(st *statement) int {
+	st.nIssues++
+	s.step(st, op{kind: opReject})
+	return st.nIssues
+}
+
+// changes counts the changes run makes for a plan, so that the sim knows from the
+// first change which ones keep their backups.
+func changes(plans []*planProblem) int {
+	var live func(n *node) int
+	live = func(n *node) int {
+		c := 0
+		if len(n.decomp) > 0 {
+			c++
+			for _, d := range n.decomp {
+				c += live(d)
+			}
+		}
+		switch n.out {
+		case outPending:
+		case outFalseProve, outModProve, outAbandoned:
+			c++
+		default:
+			c += 1 + 2*n.rounds
+			switch n.out {
+			case outGap, outTrue:
+				c++
+			case outFalseFix, outModFix:
+				c += 2
+			case outFixSub:
+				c += 2 + live(n.fix)
+				if n.confirm {
+					c++
+				}
+			}
+		}
+		return c
+	}
+	c := 0
+	for _, pp := range plans {
+		c += 1 + pp.orphansNext
+		if pp.solve {
+			c++
+		}
+		for _, root := range pp.roots {
+			c += 1 + live(root)
+		}
+	}
+	return c
 }
 
 var strategies = []string{"direct", "contradiction", "case_analysis", "backward"}
 var strategyWords = map[string]string{"direct": "Direct", "contradiction": "Contradiction", "case_analysis": "Case analysis", "backward": "Backward"}
 
-func (s *sim) prove(st *statement) {
-	s.change(st, func() {
-		strategy := st.text.pick(strategies)
-		lo, hi := math.Log(float64(s.cfg.MinProof)), math.Log(float64(s.cfg.MaxProof))
-		size := int(math.Exp(lo + (hi-lo)*st.text.r.Float64()))
-		proof, steps := st.text.proof(strategy, size, s.cfg.MaxProof, st.prelim)
-		st.proof = proof
-		st.cot = []string{"Reduce to the key estimate.", "Check the boundary cases."}
-		st.ref = append([]string{}, st.prelim...)
-		st.status = s.word(model.PhaseAwaitingCheck)
-		st.progresses = append(st.progresses, fmt.Sprintf("PROOF: %s proof with %d steps", strategyWords[strategy], steps))
-	})
-}
-
-// reject records an issue at a sentence of the proof and returns its number.
-func (s *sim) reject(st *statement) int {
-	n := len(st.issues) + 1
-	s.change(st, func() {
-		sents := model.SplitSentences(st.proof)
-		at := sents[st.text.r.IntN(max(1, len(sents)-1))] // never the closing "QED."
-		st.gap = at.N
-		st.issues = append(st.issues, model.FormatIssue(n, at.N, at.Text, st.text.pick(model.ErrorTypes), st.text.explanation(), st.text.fix()))
-		st.status = s.word(model.PhaseHasGap)
-	})
-	return n
-}
-
-func (s *sim) patch(st *statement) {
-	issue := len(st.issues)
-	s.change(st, func() {
-		sents := model.SplitSentences(st.proof)
-		at := sents[st.gap-1]
-		end := at.Start + strings.Index(st.proof[at.Start:at.End], at.Text) + len(at.Text)
-		st.proof = st.proof[:end] + " This holds because " + st.text.math() + " in every case." + st.proof[end:]
-		st.responses = append(st.responses, model.FormatPatchResponse(len(st.responses)+1, issue, "justified the step at sentence "+fmt.Sprint(at.N)))
-		st.status = s.word(model.PhaseAwaitingCheck)
-	})
-}
-
-func (s *sim) confirm(st *statement) {
-	s.change(st, func() {
-		st.status = "true"
-		st.reliability = 1
-		st.progresses = append(st.progresses, "VERIFIED: Proof checked and confirmed.")
-	})
-}
-
-func (s *sim) markFalse(st *statement, issue int) {
-	s.change(st, func() {
-		ce := "take " + st.text.math() + "; the claim fails there."
-		st.status = "false"
-		st.progresses = append(st.progresses, "COUNTEREXAMPLE: "+ce)
-		if issue > 0 {
-			st.responses = append(st.responses, model.FormatFalseResponse(len(st.responses)+1, issue, ce))
+// replay runs a statement's ops on a worker: each backs the statement up (when its
+// change keeps backups) and changes it; then the statement's file is written.
+func replay(cfg *Config, st *statement, w *writer) {
+	for _, o := range st.ops {
+		if o.change != "" {
+			w.writeNow(w.history, o.change+"/"+st.id+".json", st.encode(), true)
 		}
-	})
-}
-
-func (s *sim) propose(st *statement, issue int) {
-	s.change(st, func() {
-		typ := st.text.pick(model.ModificationTypes)
-		change := "Claim: " + st.text.claim(s.issued+1)
-		st.status = s.word(model.PhaseNeedsDecision)
-		st.progresses = append(st.progresses, "MODIFICATION PROPOSED: Type="+typ+" | "+change+" | Rationale: "+st.text.explanation())
-		if issue > 0 {
-			st.responses = append(st.responses, model.FormatModificationResponse(len(st.responses)+1, issue, typ, change))
+		switch o.kind {
+		case opDecompose:
+			st.prelim = append(st.prelim, o.ids...)
+			st.status = word(cfg, model.PhaseAwaitingSubs)
+			st.progresses = append(st.progresses, "DECOMPOSED: Created "+strings.Join(o.ids, ", ")+". Rationale: "+st.text.rationale())
+		case opProve:
+			strategy := st.text.pick(strategies)
+			lo, hi := math.Log(float64(cfg.MinProof)), math.Log(float64(cfg.MaxProof))
+			size := int(math.Exp(lo + (hi-lo)*st.text.r.Float64()))
+			proof, steps := st.text.proof(strategy, size, cfg.MaxProof, st.prelim)
+			st.setProof(proof)
+			st.cot = []string{"Reduce to the key estimate.", "Check the boundary cases."}
+			st.ref = append([]string{}, st.prelim...)
+			st.status = word(cfg, model.PhaseAwaitingCheck)
+			st.progresses = append(st.progresses, fmt.Sprintf("PROOF: %s proof with %d steps", strategyWords[strategy], steps))
+		case opReject:
+			n := len(st.issues) + 1
+			sents := st.sentences()
+			at := sents[st.text.r.IntN(max(1, len(sents)-1))] // never the closing "QED."
+			st.gap = at.N
+			st.issues = append(st.issues, model.FormatIssue(n, at.N, at.Text, st.text.pick(model.ErrorTypes), st.text.explanation(), st.text.fix()))
+			st.status = word(cfg, model.PhaseHasGap)
+		case opPatch:
+			issue := len(st.issues)
+			at := st.sentences()[st.gap-1]
+			end := at.Start + strings.Index(st.proof[at.Start:at.End], at.Text) + len(at.Text)
+			st.setProof(st.proof[:end] + " This holds because " + st.text.math() + " in every case." + st.proof[end:])
+			st.responses = append(st.responses, model.FormatPatchResponse(len(st.responses)+1, issue, "justified the step at sentence "+fmt.Sprint(at.N)))
+			st.status = word(cfg, model.PhaseAwaitingCheck)
+		case opConfirm:
+			st.status = "true"
+			st.reliability = 1
+			st.progresses = append(st.progresses, "VERIFIED: Proof checked and confirmed.")
+		case opFalse:
+			ce := "take " + st.text.math() + "; the claim fails there."
+			st.status = "false"
+			st.progresses = append(st.progresses, "COUNTEREXAMPLE: "+ce)
+			if o.issue > 0 {
+				st.responses = append(st.responses, model.FormatFalseResponse(len(st.responses)+1, o.issue, ce))
+			}
+		case opPropose:
+			typ := st.text.pick(model.ModificationTypes)
+			change := "Claim: " + st.text.claim(o.issued+1)
+			st.status = word(cfg, model.PhaseNeedsDecision)
+			st.progresses = append(st.progresses, "MODIFICATION PROPOSED: Type="+typ+" | "+change+" | Rationale: "+st.text.explanation())
+			if o.issue > 0 {
+				st.responses = append(st.responses, model.FormatModificationResponse(len(st.responses)+1, o.issue, typ, change))
+			}
+		case opAbandon:
+			st.status = "abandoned"
+			st.progresses = append(st.progresses, "ABANDONED: no longer needed after a change of plan")
+		case opFixSub:
+			sub := o.ids[0]
+			st.prelim = append(st.prelim, sub)
+			st.responses = append(st.responses, model.FormatSubstatementResponse(len(st.responses)+1, o.issue, sub, "fills the gap with a lemma of its own"))
+			st.progresses = append(st.progresses, fmt.Sprintf("DECOMPOSED: %s fills the gap at sentence %d (Issue #%d)", sub, st.gap, o.issue))
+			st.status = word(cfg, model.PhaseAwaitingSubs)
+			if st.status == "awaiting_substatements" {
+				st.status = "awaiting_substatement" // the fixer's own word (FORMAT.md)
+			}
 		}
-	})
+	}
+	w.writeNow(w.statements, st.id+".json", st.encode(), false)
 }
 
 func (s *sim) config() []byte {
@@ -762,50 +878,71 @@ func (s *sim) config() []byte {
 	))
 }
 
-// ---- the writer: files go out on a few goroutines; the log is one buffered stream -----
+// ---- the writer: files go out on a few workers; the log is one buffered stream -------
 
+// writeJob is a statement to replay and write, or one file to write.
 type writeJob struct {
+	st    *statement
+	fd    int // the folder path is relative to
 	path  string
 	data  []byte
-	mkdir bool
+	mkdir bool // make path's folder first
 }
 
+// writer writes relative to the three folders it writes in, opened once: a create then
+// looks up one or two names, not the whole path.
 type writer struct {
-	dir  string
-	jobs chan writeJob
-	wg   sync.WaitGroup
-	mu   sync.Mutex
-	err  error
-	log  *os.File
-	buf  *bufio.Writer
+	cfg                           *Config
+	history, statements, problems int
+	names                         map[int]string
+	jobs                          chan writeJob
+	wg                            sync.WaitGroup
+	mu                            sync.Mutex
+	err                           error
+	log                           *os.File
+	buf                           *bufio.Writer
+	dir                           string
 }
 
-func newWriter(dir string) (*writer, error) {
+func newWriter(dir string, cfg *Config) (*writer, error) {
+	w := &writer{cfg: cfg, dir: dir, jobs: make(chan writeJob, 1024), names: map[int]string{}}
+	for _, d := range []struct {
+		fd   *int
+		name string
+	}{{&w.history, "history"}, {&w.statements, "statement"}, {&w.problems, "problem"}} {
+		fd, err := unix.Open(filepath.Join(dir, d.name), unix.O_RDONLY|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
+		if err != nil {
+			w.closeFolders()
+			return nil, fmt.Errorf("%s: %w", filepath.Join(dir, d.name), err)
+		}
+		*d.fd, w.names[fd] = fd, d.name
+	}
 	f, err := os.Create(filepath.Join(dir, "history", "log.jsonl"))
 	if err != nil {
+		w.closeFolders()
 		return nil, err
 	}
-	w := &writer{dir: dir, jobs: make(chan writeJob, 256), log: f, buf: bufio.NewWriterSize(f, 1<<20)}
+	w.log, w.buf = f, bufio.NewWriterSize(f, 1<<20)
 	for range max(2, runtime.GOMAXPROCS(0)) {
 		w.wg.Add(1)
 		go func() {
 			defer w.wg.Done()
 			for j := range w.jobs {
-				path := filepath.Join(w.dir, j.path)
-				var err error
-				if j.mkdir {
-					err = os.Mkdir(filepath.Dir(path), 0o755)
-				}
-				if err == nil {
-					err = os.WriteFile(path, j.data, 0o644)
-				}
-				if err != nil {
-					w.fail(err)
+				if j.st != nil {
+					replay(w.cfg, j.st, w)
+				} else {
+					w.writeNow(j.fd, j.path, j.data, j.mkdir)
 				}
 			}
 		}()
 	}
 	return w, nil
+}
+
+func (w *writer) closeFolders() {
+	for fd := range w.names {
+		unix.Close(fd)
+	}
 }
 
 func (w *writer) fail(err error) {
@@ -816,8 +953,48 @@ func (w *writer) fail(err error) {
 	}
 }
 
+// write has a worker write a file under history/ (a problem's backup) or, with fd,
+// elsewhere.
 func (w *writer) write(path string, data []byte, mkdir bool) {
-	w.jobs <- writeJob{path: path, data: data, mkdir: mkdir}
+	w.jobs <- writeJob{fd: w.history, path: path, data: data, mkdir: mkdir}
+}
+
+func (w *writer) writeProblem(p *problem) {
+	w.jobs <- writeJob{fd: w.problems, path: p.id + ".json", data: p.encode()}
+}
+
+// statement has a worker replay a statement the sim is done with, and write it.
+func (w *writer) statement(st *statement) { w.jobs <- writeJob{st: st} }
+
+// writeNow writes a new file relative to the folder fd, making its folder first when
+// asked (a change's backup folder: each change backs up one object at most).
+func (w *writer) writeNow(fd int, path string, data []byte, mkdir bool) {
+	name := func() string { return filepath.Join(w.dir, w.names[fd], filepath.FromSlash(path)) }
+	if mkdir {
+		if err := unix.Mkdirat(fd, filepath.Dir(path), 0o755); err != nil {
+			w.fail(fmt.Errorf("%s: %w", filepath.Dir(name()), err))
+			return
+		}
+	}
+	f, err := unix.Openat(fd, path, unix.O_WRONLY|unix.O_CREAT|unix.O_EXCL|unix.O_CLOEXEC, 0o644)
+	if err != nil {
+		w.fail(fmt.Errorf("%s: %w", name(), err))
+		return
+	}
+	for len(data) > 0 && err == nil {
+		var n int
+		n, err = unix.Write(f, data)
+		if errors.Is(err, unix.EINTR) {
+			err = nil
+		}
+		data = data[n:]
+	}
+	if cerr := unix.Close(f); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		w.fail(fmt.Errorf("%s: %w", name(), err))
+	}
 }
 
 func (w *writer) logLine(line []byte) {
@@ -828,6 +1005,7 @@ func (w *writer) logLine(line []byte) {
 func (w *writer) close(config []byte) error {
 	close(w.jobs)
 	w.wg.Wait()
+	w.closeFolders()
 	if err := w.buf.Flush(); err != nil {
 		w.fail(err)
 	}

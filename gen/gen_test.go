@@ -274,3 +274,62 @@ func TestRefusals(t *testing.T) {
 		t.Error("a refused generation created its folder")
 	}
 }
+
+// TestBackupsOfTheLastChanges: with Backups set, exactly the last changes keep their
+// backups, and the older ones are log lines whose backups check reports missing.
+func TestBackupsOfTheLastChanges(t *testing.T) {
+	const keep = 40
+	all := generate(t, gen.Config{Statements: 300, Problems: 3, Seed: 5, Backups: -1})
+	dir := generate(t, gen.Config{Statements: 300, Problems: 3, Seed: 5, Backups: keep})
+	snap, err := store.Load(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	full, recent := files(t, all), files(t, dir)
+	kept, gone := 0, 0
+	for i, e := range snap.Log {
+		for _, id := range e.Modification {
+			path := "history/" + e.ID + "/" + id + ".json"
+			data, ok := recent[path]
+			switch {
+			case i >= len(snap.Log)-keep && !ok:
+				t.Errorf("change %d of %d (%s) is among the last %d but has no backup %s", i+1, len(snap.Log), e.ID, keep, path)
+			case i < len(snap.Log)-keep && ok:
+				t.Errorf("change %d of %d (%s) is older than the last %d but has a backup %s", i+1, len(snap.Log), e.ID, keep, path)
+			case ok && !bytes.Equal(data, full[path]):
+				t.Errorf("%s differs from the same folder with every backup", path)
+			case ok:
+				kept++
+			default:
+				gone++
+			}
+		}
+	}
+	if kept == 0 || gone == 0 {
+		t.Fatalf("%d backups kept, %d not: the folder is too small for the test", kept, gone)
+	}
+	// Besides the backups, the two folders are the same bytes.
+	for path, data := range full {
+		if !strings.HasPrefix(path, "history/l-") && !bytes.Equal(data, recent[path]) {
+			t.Errorf("%s differs between Backups %d and every backup", path, keep)
+		}
+	}
+	findings, err := store.Check(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	missing := 0
+	for _, f := range findings {
+		switch {
+		case strings.Contains(f.Msg, "nothing references it"):
+		case f.Severity == store.SeverityWarning && strings.Contains(f.Msg, "cannot be rewound"):
+			missing++
+		case f.Severity == store.SeverityWarning && strings.Contains(f.Msg, "backups of modified objects are missing"):
+		default:
+			t.Errorf("check: %s: %s", f.Severity, f)
+		}
+	}
+	if missing == 0 {
+		t.Error("check does not report the missing backups")
+	}
+}

@@ -1,7 +1,7 @@
 package gen
 
 import (
-	"fmt"
+	"bytes"
 	"math/rand/v2"
 	"strconv"
 	"strings"
@@ -87,68 +87,98 @@ func newTexter(seed, stream uint64) texter {
 
 func (t texter) pick(list []string) string { return list[t.r.IntN(len(list))] }
 
-func (t texter) math() string {
+func (t texter) math() string { return string(t.appendMath(nil)) }
+
+// appendMath appends a bit of inline math. The texts are built by appending, not with
+// fmt: a folder of a million statements is gigabytes of them.
+func (t texter) appendMath(b []byte) []byte {
 	form := t.pick(mathBits)
-	n := strings.Count(form, "%d")
-	args := make([]any, n)
-	for i := range args {
-		args[i] = 1 + t.r.IntN(12)
+	for {
+		i := strings.Index(form, "%d")
+		if i < 0 {
+			break
+		}
+		b = append(b, form[:i]...)
+		b = strconv.AppendInt(b, int64(1+t.r.IntN(12)), 10)
+		form = form[i+2:]
 	}
-	s := fmt.Sprintf(form, args...)
+	b = append(b, form...)
 	if t.r.IntN(8) == 0 { // a little non-ASCII, as agents sometimes write it
-		s += " " + t.pick(unicodeBits) + " " + fmt.Sprintf(`$c_{%d}$`, t.r.IntN(9))
+		b = append(b, ' ')
+		b = append(b, t.pick(unicodeBits)...)
+		b = append(b, " $c_{"...)
+		b = strconv.AppendInt(b, int64(t.r.IntN(9)), 10)
+		b = append(b, "}$"...)
 	}
-	return s
+	return b
 }
 
-func (t texter) sentence() string {
-	return fmt.Sprintf(t.pick(sentenceForms), t.math(), t.math())
+// appendForm appends form with each %s in it replaced by a bit of math.
+func (t texter) appendForm(b []byte, form string) []byte {
+	for {
+		i := strings.Index(form, "%s")
+		if i < 0 {
+			return append(b, form...)
+		}
+		b = append(b, form[:i]...)
+		b = t.appendMath(b)
+		form = form[i+2:]
+	}
 }
+
+func (t texter) appendSentence(b []byte) []byte { return t.appendForm(b, t.pick(sentenceForms)) }
 
 // claim is a claim with a case number of its own: real claims differ, and check flags a
 // claim that repeats one already decided (numbers that differ keep two claims apart).
 func (t texter) claim(n uint64) string {
-	c := fmt.Sprintf(t.pick(claimForms), t.math(), t.math())
-	return fmt.Sprintf("%s in case $c = %d$.", strings.TrimSuffix(c, "."), n)
+	b := t.appendForm(make([]byte, 0, 128), t.pick(claimForms))
+	b = append(bytes.TrimSuffix(b, []byte(".")), " in case $c = "...)
+	b = strconv.AppendUint(b, n, 10)
+	return string(append(b, "$."...))
 }
 
 func (t texter) premise(n uint64) string {
-	return fmt.Sprintf("Assume %s in case $c = %d$.", t.math(), n)
+	b := append(make([]byte, 0, 96), "Assume "...)
+	b = t.appendMath(b)
+	b = append(b, " in case $c = "...)
+	b = strconv.AppendUint(b, n, 10)
+	return string(append(b, "$."...))
 }
 
 // proof writes a proof of about size bytes, never more than most: an opening sentence,
 // "Step N:" paragraphs of two to six sentences, and "QED.". It returns the number of
-// steps too.
+// steps too. A sentence that does not fit is drawn all the same, then dropped.
 func (t texter) proof(strategy string, size, most int, cites []string) (string, int) {
 	const end = "\n\nQED."
-	var b strings.Builder
-	b.Grow(size + 256)
-	fmt.Fprintf(&b, openings[strategy], t.math())
+	b := t.appendForm(make([]byte, 0, size+256), openings[strategy])
 	step := 0
-	fits := func(s string) bool { return b.Len()+len(s)+len(end) <= most }
-	for b.Len() < size-len(end) {
-		header := "\n\nStep " + strconv.Itoa(step+1) + ": "
-		first := t.sentence()
-		if !fits(header + first) {
+	for len(b) < size-len(end) {
+		mark := len(b)
+		b = append(b, "\n\nStep "...)
+		b = strconv.AppendInt(b, int64(step+1), 10)
+		b = append(b, ": "...)
+		b = t.appendSentence(b)
+		if len(b)+len(end) > most {
+			b = b[:mark]
 			break
 		}
 		step++
-		b.WriteString(header)
-		b.WriteString(first)
-		for i, n := 1, 2+t.r.IntN(5); i < n && b.Len() < size-len(end); i++ {
-			s := t.sentence()
+		for i, n := 1, 2+t.r.IntN(5); i < n && len(b) < size-len(end); i++ {
+			mark := len(b)
+			b = t.appendSentence(append(b, ' '))
 			if len(cites) > 0 && t.r.IntN(6) == 0 {
-				s = fmt.Sprintf("By %s, %s.", cites[t.r.IntN(len(cites))], t.math())
+				b = append(b[:mark+1], "By "...)
+				b = append(b, cites[t.r.IntN(len(cites))]...)
+				b = append(t.appendMath(append(b, ", "...)), '.')
 			}
-			if !fits(" " + s) {
+			if len(b)+len(end) > most {
+				b = b[:mark]
 				break
 			}
-			b.WriteString(" ")
-			b.WriteString(s)
 		}
 	}
-	b.WriteString(end)
-	return b.String(), step
+	b = append(b, end...)
+	return string(b), step
 }
 
 func (t texter) rationale() string   { return t.pick(rationales) }

@@ -120,7 +120,13 @@ func (p Proof) Blank() bool {
 // fails, except for a fault inside the proof text left in the file: Proof.Text reports
 // that one. data is not kept; file reads it again.
 func StatementLean(data []byte, file *File) (*Statement, error) {
-	t, err := pyjson.ParseTree(data, pyjson.Lazy{Outer: "proof", Inner: "full", Min: leanProof})
+	return statementTree(data, file, nil)
+}
+
+// statementTree reads a statement from its parser's nodes, leaving a long proof text in
+// the file and the strings of the members drop names unkept.
+func statementTree(data []byte, file *File, drop []string) (*Statement, error) {
+	t, err := pyjson.ParseTree(data, pyjson.Lazy{Outer: "proof", Inner: "full", Min: leanProof, Drop: drop})
 	if err != nil {
 		return nil, err
 	}
@@ -131,6 +137,19 @@ func StatementLean(data []byte, file *File) (*Statement, error) {
 		s.Proof.Body = &ProofText{file: file, off: off, blank: pyjson.BlankString(data[off : off+n])}
 	}
 	return s, nil
+}
+
+// skimmed are the texts of a statement that the status of a folder does not read: its
+// notes, its proof's outline, and its issues and responses (only how many there are).
+var skimmed = []string{"progresses", "proof.cot", "validation.issues", "validation.responses"}
+
+// StatementSkim is StatementLean for a caller that reads none of a statement's texts but
+// its claim and premises, as `referee status` does: the notes (Progresses), the proof's
+// outline (Proof.Cot) and the issues and responses are checked as StatementLean checks
+// them, so a file fails where it fails, but not kept: each reads as "", and the lists
+// keep their lengths. Document and Proof.Text read the file again, whole.
+func StatementSkim(data []byte, file *File) (*Statement, error) {
+	return statementTree(data, file, skimmed)
 }
 
 // Document is the statement's whole object as written: Doc, or for a lean statement its

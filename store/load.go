@@ -79,24 +79,54 @@ const (
 // LoadNoLog is Load without the change log (Snapshot.Log stays empty), for a caller that
 // needs only the objects, as `referee status` does: a long run's log is megabytes of
 // lines to parse.
-func LoadNoLog(dir string) (*model.Snapshot, error) { return load(dir, nil, readNoLog, false, nil) }
+func LoadNoLog(dir string) (*model.Snapshot, error) {
+	return load(dir, nil, readNoLog, false, nil)
+}
 
 // LoadWhole is Load reading every statement whole, its document and proof text
 // included (Load leaves long proof texts in their files: model.StatementLean), for a
 // caller that needs them all, as `check` and `export` do: each file is read once, and a
 // statement whose proof text is not valid JSON is a broken file, as any other fault.
-func LoadWhole(dir string) (*model.Snapshot, error) { return load(dir, nil, readWholeLog, true, nil) }
+func LoadWhole(dir string) (*model.Snapshot, error) {
+	return load(dir, nil, readWholeLog, true, nil)
+}
 
 // LoadWholeNoLog is LoadWhole without the change log, and LoadWholeTail LoadWhole with
 // only its tail (as LoadTail), for `export`, which shows no log line.
-func LoadWholeNoLog(dir string) (*model.Snapshot, error) { return load(dir, nil, readNoLog, true, nil) }
+func LoadWholeNoLog(dir string) (*model.Snapshot, error) {
+	return load(dir, nil, readNoLog, true, nil)
+}
+
+// LoadStatus is LoadNoLog reading statements skimmed (model.StatementSkim): without the
+// texts the status of a folder does not show (notes, proof outlines, issues and
+// responses, which it only counts), for `referee status`, which prints and exits.
+func LoadStatus(dir string) (*model.Snapshot, error) {
+	return loadAs(dir, nil, readNoLog, parseSkim, nil)
+}
 
 // LoadWholeTail: see LoadWholeNoLog.
 func LoadWholeTail(dir string) (*model.Snapshot, error) {
 	return load(dir, nil, readLogTail, true, nil)
 }
 
+// How a load reads statements: lean (model.StatementLean), whole (LoadWhole) or skimmed
+// (LoadStatus).
+const (
+	parseLean = iota
+	parseWhole
+	parseSkim
+)
+
 func load(dir string, p *Progress, withLog int, whole bool, then func(*model.Snapshot)) (*model.Snapshot, error) {
+	parse := parseLean
+	if whole {
+		parse = parseWhole
+	}
+	return loadAs(dir, p, withLog, parse, then)
+}
+
+// loadAs is load, reading statements as parse says (parseLean, parseWhole, parseSkim).
+func loadAs(dir string, p *Progress, withLog, parse int, then func(*model.Snapshot)) (*model.Snapshot, error) {
 	defer pauseGC()()
 	if err := CheckFolder(dir); err != nil {
 		return nil, err
@@ -135,7 +165,10 @@ func load(dir string, p *Progress, withLog int, whole bool, then func(*model.Sna
 	if p != nil {
 		p.Total.Store(int64(len(paths)))
 	}
-	into := &intoSnapshot{snap: snap, whole: whole}
+	if parse == parseSkim {
+		roomFor(len(paths))
+	}
+	into := &intoSnapshot{snap: snap, parse: parse}
 	for _, r := range readAll(dir, paths, regular, p, into) {
 		if r.path != "" { // what the workers did not take: files gone or broken, in order
 			apply(snap, r)
@@ -158,7 +191,7 @@ type intoSnapshot struct {
 	mu    sync.Mutex
 	snap  *model.Snapshot
 	vocab model.VocabCount
-	whole bool // statements are read whole (LoadWhole), not lean
+	parse int // how statements are read: parseLean, parseWhole, parseSkim
 }
 
 // take puts a good read into the snapshot and says so.
@@ -176,6 +209,25 @@ func (in *intoSnapshot) take(r *readResult) bool {
 		in.vocab.Add(r.statement.Status)
 	}
 	return true
+}
+
+// statusBytesPerObject is about what `referee status` allocates per object file: the
+// skimmed statement, the snapshot's maps and the derived graph.
+const statusBytesPerObject = 4 << 10
+
+// roomFor raises the process's memory limit, when one is set below it, to what status
+// needs for n object files. Status runs without the collector, near a limit (see
+// cmd/referee): nearly all it allocates stays live to the end, so a limit below that
+// makes the collector run again and again for nothing (at a million statements it
+// doubled status's CPU).
+func roomFor(n int) {
+	if os.Getenv("GOMEMLIMIT") != "" {
+		return // set by hand: obeyed
+	}
+	need := int64(n) * statusBytesPerObject
+	if limit := debug.SetMemoryLimit(-1); limit < need {
+		debug.SetMemoryLimit(need)
+	}
 }
 
 // gcPaused counts the loads running: the collector is off while any runs. A load
@@ -232,7 +284,7 @@ type readResult struct {
 // (d_type): those are opened at once, without the stat that otherwise comes first.
 //
 // into, when not nil, takes what it can of each result as it is read (see intoSnapshot);
-// the results it took are left empty.
+// then only the results it did not take are returned, in the order of paths.
 func readAll(dir string, paths []string, regular []bool, p *Progress, into *intoSnapshot) []readResult {
 	linked := map[string]bool{} // object folders that are links, asked once, not per file
 	folders := map[string]folder{}
@@ -247,18 +299,41 @@ func readAll(dir string, paths []string, regular []bool, p *Progress, into *into
 			defer unix.Close(fd)
 		}
 	}
-	out := make([]readResult, len(paths))
-	var next atomic.Int64
-	var wg sync.WaitGroup
+	// With into, only what it did not take is kept (files gone or broken: few), not a
+	// result for every file, which a large folder held to the end of its load.
+	var out []readResult
+	if into == nil {
+		out = make([]readResult, len(paths))
+	}
+	type leftover struct {
+		i int
+		r readResult
+	}
+	var (
+		mu   sync.Mutex
+		left []leftover
+		next atomic.Int64
+		wg   sync.WaitGroup
+	)
+	parse := parseLean
+	if into != nil {
+		parse = into.parse
+	}
 	for range min(runtime.GOMAXPROCS(0)*2, max(1, len(paths))) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			var buf []byte // each worker reads every file into one buffer: nothing keeps the bytes
 			for i := int(next.Add(1)) - 1; i < len(paths); i = int(next.Add(1)) - 1 {
-				out[i], buf = readObject(dir, paths[i], regular != nil && regular[i], into != nil && into.whole, linked, folders, buf)
-				if into != nil && into.take(&out[i]) {
-					out[i] = readResult{} // taken: nothing left to apply
+				var r readResult
+				r, buf = readObject(dir, paths[i], regular != nil && regular[i], parse, linked, folders, buf)
+				switch {
+				case into == nil:
+					out[i] = r
+				case !into.take(&r):
+					mu.Lock()
+					left = append(left, leftover{i, r})
+					mu.Unlock()
 				}
 				if p != nil {
 					p.Done.Add(1)
@@ -267,6 +342,12 @@ func readAll(dir string, paths []string, regular []bool, p *Progress, into *into
 		}()
 	}
 	wg.Wait()
+	if into != nil {
+		slices.SortFunc(left, func(a, b leftover) int { return a.i - b.i }) // in folder order
+		for _, l := range left {
+			out = append(out, l.r)
+		}
+	}
 	return out
 }
 
@@ -313,7 +394,7 @@ func objectPath(rel string) (kind, id string, ok bool) {
 // grown as needed, for the next file). listedRegular skips the stat before the open: the
 // open cannot follow a link nor block on a FIFO, and readSame's fstat still refuses
 // anything but a regular file, so the stat only served to name a link or a folder.
-func readObject(dir, rel string, listedRegular, whole bool, linked map[string]bool, folders map[string]folder, buf []byte) (readResult, []byte) {
+func readObject(dir, rel string, listedRegular bool, parse int, linked map[string]bool, folders map[string]folder, buf []byte) (readResult, []byte) {
 	r := readResult{path: rel}
 	kind, id, ok := objectPath(rel)
 	if !ok {
@@ -383,9 +464,13 @@ func readObject(dir, rel string, listedRegular, whole bool, linked map[string]bo
 		return r, buf
 	}
 	r.version = model.Version(data)
-	if kind == model.KindStatement && !whole { // read lean: see model.StatementLean
+	if kind == model.KindStatement && parse != parseWhole { // read lean: see model.StatementLean
 		file := &model.File{Path: rel, Version: r.version, Read: rereader(dir, rel)}
-		if r.statement, err = model.StatementLean(data, file); err != nil {
+		read := model.StatementLean
+		if parse == parseSkim {
+			read = model.StatementSkim
+		}
+		if r.statement, err = read(data, file); err != nil {
 			r.err = "not valid JSON: " + err.Error()
 		}
 		return r, buf

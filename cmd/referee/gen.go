@@ -17,8 +17,9 @@ func (a *app) genCommand() *cobra.Command {
 		Short: "Generate a realistic contents folder (seeded) for benchmarks and demos",
 		Long: "gen writes a new contents folder: N statements under P problems (about four in ten of\n" +
 			"them subgoals), decompositions up to depth 8, proofs of 1–20 KB, issue and response\n" +
-			"threads, every status of the vocabulary, and a change log with its backups. The same\n" +
-			"seed gives the same bytes. The folder must not exist or be empty.",
+			"threads, every status of the vocabulary, and a change log with the backups of its last\n" +
+			"changes (--backups). The same seed gives the same bytes. The folder must not exist or\n" +
+			"be empty.",
 		Example: "  referee gen --contents /tmp/big --statements 10000 --problems 50 --seed 7\n" +
 			"  referee gen --contents /tmp/chain --shape chain --size 2000",
 		Args: noArgs,
@@ -31,6 +32,7 @@ func (a *app) genCommand() *cobra.Command {
 	vocabulary := cmd.Flags().String("vocabulary", "P014", "the status vocabulary: P014 (the agents' today, as init writes) or P013 (seed-era)")
 	shape := cmd.Flags().String("shape", "", "instead, a pathological shape of size --size: chain, citations, fanout (statements), bigclaim, biglog (bytes), longproof (sentences)")
 	size := cmd.Flags().Int("size", 0, "the size of --shape")
+	backups := cmd.Flags().Int("backups", gen.DefaultBackups, "how many of the last changes keep their backups (history/l-NNN/); -1: every change")
 	cmd.RunE = func(*cobra.Command, []string) error {
 		if *contents == "" {
 			return usagef("gen needs --contents DIR (a new folder)")
@@ -48,7 +50,10 @@ func (a *app) genCommand() *cobra.Command {
 			fmt.Fprintf(a.stdout, "generated %s: %s of %d\n", *contents, *shape, *size)
 			return nil
 		}
-		cfg := gen.Config{Statements: *statements, Problems: *problems, Seed: *seed}
+		if *backups == 0 || *backups < -1 {
+			return usagef("--backups: %d; expected a number of changes, or -1 for every change", *backups)
+		}
+		cfg := gen.Config{Statements: *statements, Problems: *problems, Seed: *seed, Backups: *backups}
 		switch *vocabulary {
 		case "P013":
 			cfg.Vocabulary = model.P013

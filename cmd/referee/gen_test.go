@@ -29,6 +29,8 @@ func TestGenThenCheck(t *testing.T) {
 		want(t, 2, "", "referee: --vocabulary: \"P015\" is not P014 or P013\n")
 	referee(t, root, "", "gen", "--statements", "10").
 		want(t, 2, "", "referee: gen needs --contents DIR (a new folder)\n")
+	referee(t, root, "", "gen", "--contents", "small", "--backups", "0").
+		want(t, 2, "", "referee: --backups: 0; expected a number of changes, or -1 for every change\n")
 }
 
 // gen writes the words init writes (P014) unless told otherwise; status reads them back.

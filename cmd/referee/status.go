@@ -91,10 +91,16 @@ func needContents(dir string) error {
 }
 
 func (a *app) printStatus(dir, output string, limit int) error {
+	return a.printStatusFrom(store.LoadStatus, dir, output, limit) // no log, statements skimmed
+}
+
+// printStatusFrom is printStatus loading with load; a test compares what it prints
+// loading skimmed (store.LoadStatus) with what it prints loading whole.
+func (a *app) printStatusFrom(load func(string) (*model.Snapshot, error), dir, output string, limit int) error {
 	if err := needContents(dir); err != nil {
 		return err
 	}
-	snap, err := loadWith(store.LoadNoLog, dir) // nothing here reads the log
+	snap, err := loadWith(load, dir)
 	if err != nil {
 		return err
 	}

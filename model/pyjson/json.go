@@ -248,6 +248,10 @@ type parser struct {
 	root    node
 	inProof bool // parsing the root's lazy.Outer object
 	body    span
+	// outer is the root's member being parsed; dropping is set while the strings parsed
+	// are ones lazy.Drop names.
+	outer    string
+	dropping bool
 }
 
 // span is a part of a document: the off..off+n bytes of data.
@@ -287,6 +291,7 @@ type member struct {
 func (p *parser) release() {
 	p.data, p.arena, p.slabV, p.slabM = nil, "", nil, nil
 	p.lean, p.lazy, p.inProof, p.body, p.root = false, Lazy{}, false, span{n: -1}, node{}
+	p.outer, p.dropping = "", false
 	p.vals, p.mems, p.items, p.members, p.text = p.vals[:0], p.mems[:0], p.items[:0], p.members[:0], p.text[:0]
 	parsers.Put(p)
 }
@@ -377,6 +382,10 @@ func (p *parser) value(depth int) (node, error) {
 		return p.array(depth)
 	case c == '"':
 		off, n, err := p.str()
+		if p.dropping {
+			p.text = p.text[:off] // checked, not kept
+			n = 0
+		}
 		return node{kind: String, off: off, n: n}, err
 	case c == 't':
 		return p.literal(Bool, staticTrue)

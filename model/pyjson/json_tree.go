@@ -7,6 +7,7 @@ package pyjson
 
 import (
 	"bytes"
+	"strings"
 	"unicode"
 	"unicode/utf8"
 )
@@ -16,6 +17,24 @@ import (
 type Lazy struct {
 	Outer, Inner string
 	Min          int
+	// Drop names members whose strings are checked as Parse checks them but not kept:
+	// each reads as "", a list of them keeps its length. "a" is the root's member a,
+	// "a.b" the member b of the root's object a.
+	Drop []string
+}
+
+// drops says whether the member key of the root's member outer ("" for the root's own
+// members) is one that Lazy.Drop names.
+func (l *Lazy) drops(outer, key string) bool {
+	for _, d := range l.Drop {
+		if outer == "" && d == key {
+			return true
+		}
+		if o, k, ok := strings.Cut(d, "."); ok && o == outer && k == key {
+			return true
+		}
+	}
+	return false
 }
 
 // Tree is a document parsed by ParseTree, as the parser's nodes. Its strings are parts of
@@ -86,6 +105,21 @@ func (n Node) StringList() ([]string, bool) {
 // leanMember parses the value of member key of an object at depth 0 or 1 of a lean
 // parse: in the root's Outer object, a long Inner string is only found, not decoded.
 func (p *parser) leanMember(depth int, key string) (node, error) {
+	if depth == 0 {
+		p.outer = key
+	}
+	if len(p.lazy.Drop) > 0 && !p.dropping {
+		outer := ""
+		if depth == 1 {
+			outer = p.outer
+		}
+		if p.lazy.drops(outer, key) {
+			p.dropping = true
+			t, err := p.value(depth + 1)
+			p.dropping = false
+			return t, err
+		}
+	}
 	if depth == 0 {
 		if key != p.lazy.Outer {
 			return p.value(1)
