@@ -53,6 +53,10 @@ type Detail struct {
 type proofRenderings struct {
 	proofs   map[string]*views.RenderedProof
 	inflight map[string]bool
+	// keep is how many renderings are kept before they are dropped together: a local
+	// workbench keeps many (going back to a proof is instant); a shared one's sessions
+	// keep few, as each holds its own (openShared).
+	keep int
 	// lastProof remembers the hash of the last long proof keyed (proofKey).
 	lastProof struct {
 		data *byte
@@ -67,7 +71,7 @@ type proofRenderings struct {
 
 func newDetail() *Detail {
 	return &Detail{keys: DefaultDetailKeyMap(), nav: common.DefaultNavKeyMap(), link: -1, sel: selection{issue: -1, link: -1},
-		proofRenderings: proofRenderings{proofs: map[string]*views.RenderedProof{}, inflight: map[string]bool{}, renderMarkdown: views.RenderProofMarkdown}}
+		proofRenderings: proofRenderings{proofs: map[string]*views.RenderedProof{}, inflight: map[string]bool{}, keep: 256, renderMarkdown: views.RenderProofMarkdown}}
 }
 
 // KeyMap is the detail pane's keys as help lists them: the navigation keys and its own.
@@ -239,7 +243,7 @@ func (p *proofRenderings) rendered(msg proofRenderedMsg) bool {
 	if msg.rp == nil {
 		return false
 	}
-	if len(p.proofs) > 256 {
+	if len(p.proofs) >= p.keep {
 		clear(p.proofs)
 	}
 	p.proofs[msg.key] = msg.rp

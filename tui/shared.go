@@ -38,12 +38,18 @@ func NewShared(hub *live.Hub) *Shared {
 	return &Shared{hub: hub, Room: NewRoom(), sim: &similarity{}}
 }
 
+// sharedProofsKept is how many proof renderings a shared workbench's session keeps: a
+// few screens' worth, so that twenty reviewers scrolling through proofs do not each hold
+// hundreds (a session's memory is the goal of issue 30).
+const sharedProofsKept = 24
+
 // openShared shows the hub's newest frame at once (it is loaded already) and takes the
 // frames after it from a subscription.
 func (m loader) openShared(sh *Shared) {
 	sub := sh.hub.Subscribe()
 	m.feed.src = sub
 	m.bg.extras.shared = sh
+	m.detail.keep = sharedProofsKept
 	m.runs.shared = sh.hub.Runs(m.runs.opts, runsEvery) // i30s: one poll of the run-state files for every screen
 	if fr := sub.Current(); fr.Snap != nil {
 		m.feed.setHead(fr.Forest)

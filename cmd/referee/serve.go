@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"runtime/debug"
 	"strings"
 	"syscall"
 	"time"
@@ -61,6 +62,13 @@ func (a *app) serveCommand() *cobra.Command {
 		it := *idle
 		if it == 0 {
 			it = -1
+		}
+		// The server holds the run once and every session's screens beside it; at Go's
+		// default the heap grows to twice what is live before a collection, and what
+		// sessions draw in between stays resident. Half, as the workbench collects once
+		// its extras are built (tui/memlimit.go); a GOGC set by hand is obeyed.
+		if os.Getenv("GOGC") == "" {
+			debug.SetGCPercent(50)
 		}
 		srv, err := serve.New(serve.Config{Dir: dir, Listen: *listen, Keys: *keys, Viewers: *viewers, HostKey: hk,
 			MaxSessions: *maxSessions, IdleTimeout: it, Theme: *theme, Log: a.stderr, Exec: servedExec(dir)})
