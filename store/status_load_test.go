@@ -23,7 +23,7 @@ func TestLoadStatusMakesRoom(t *testing.T) {
 		env        string
 		set, after int64
 	}{
-		{"", 1 << 20, files * statusBytesPerObject},
+		{"", 1 << 18, files * statusBytesPerObject},
 		{"", 1 << 30, 1 << 30},
 		{"", math.MaxInt64, math.MaxInt64},
 		{"1MiB", 1 << 20, 1 << 20},
