@@ -132,6 +132,9 @@ func open(dir, skill string, lock bool) (*tx, error) {
 		return nil, err
 	}
 	t := &tx{dir: dir, objs: map[string]*txObject{}, skill: skill}
+	if err := refuseWithoutConfig(dir); err != nil {
+		return nil, err
+	}
 	if lock {
 		if err := os.MkdirAll(filepath.Join(dir, HistoryDir), 0o755); err != nil {
 			return nil, inputf("cannot create %s: %v", filepath.Join(dir, HistoryDir), unwrapPath(err))
@@ -161,6 +164,15 @@ func open(dir, skill string, lock bool) (*tx, error) {
 	}
 	t.cfg, t.last, t.cfgOrig = doc, cfg.Last, data
 	return t, nil
+}
+
+// refuseWithoutConfig refuses a folder without config.json before a writer makes the
+// lock's folder in it: a change asked of the wrong folder leaves nothing there.
+func refuseWithoutConfig(dir string) error {
+	if _, err := os.Lstat(filepath.Join(dir, ConfigFile)); errors.Is(err, fs.ErrNotExist) {
+		return inputf("%s has no config.json: not a contents folder (run referee init)", dir)
+	}
+	return nil
 }
 
 func (t *tx) end() {

@@ -65,3 +65,20 @@ func TestJournalFoundByName(t *testing.T) {
 		})
 	}
 }
+
+// A change asked of a folder without config.json is refused and leaves the folder as it
+// was: not even the lock's history/ is made in it.
+func TestChangeInAFolderWithoutConfigLeavesNothing(t *testing.T) {
+	dir := t.TempDir()
+	want := dir + " has no config.json: not a contents folder (run referee init)"
+	_, err := run(t, dir, "prob-wrapup-statement", skill.Args{"problem_id": "p-001", "claim": []string{"c"}})
+	if err == nil || err.Error() != want {
+		t.Errorf("skill: %v, want %q", err, want)
+	}
+	if _, err := Rewind(dir, "l-001", false, Options{}); err == nil || err.Error() != want {
+		t.Errorf("rewind: %v, want %q", err, want)
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) != 0 {
+		t.Errorf("the folder holds %v", entries)
+	}
+}

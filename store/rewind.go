@@ -143,6 +143,9 @@ func beginNow(dir, skill string) (*tx, error) {
 	if err := refuseUnsafe(dir); err != nil {
 		return nil, err
 	}
+	if err := refuseWithoutConfig(dir); err != nil {
+		return nil, err
+	}
 	if err := os.MkdirAll(filepath.Join(dir, HistoryDir), 0o755); err != nil {
 		return nil, inputf("cannot create %s: %v", filepath.Join(dir, HistoryDir), unwrapPath(err))
 	}
