@@ -31,7 +31,7 @@ type engine struct {
 	history   *store.History
 
 	simMu   sync.Mutex // the similarity index is updated in place: held while it is read
-	similar *similar.SimilarityIndex
+	similar *similar.Index
 }
 
 // startEngine reads dir in the background and follows it until ctx is done.
@@ -133,11 +133,11 @@ func (e *engine) statusOf(f *live.Forest) *store.Status {
 
 // similarity runs read on the similarity index brought up to date with snap (it follows
 // the claims that changed, as the workbench's does; built on first use).
-func (e *engine) similarity(snap *model.Snapshot, read func(*similar.SimilarityIndex)) {
+func (e *engine) similarity(snap *model.Snapshot, read func(*similar.Index)) {
 	e.simMu.Lock()
 	defer e.simMu.Unlock()
 	if e.similar == nil {
-		e.similar = similar.NewSimilarityIndex(snap)
+		e.similar = similar.NewIndex(snap)
 	} else {
 		e.similar.Update(snap)
 	}

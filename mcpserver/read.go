@@ -436,11 +436,11 @@ func (s *server) similar(ctx context.Context, id string, top int) (any, error) {
 	}
 	var matches []similar.Match
 	var retreads []similar.Retread
-	read := func(ix *similar.SimilarityIndex) { matches, retreads = ix.Similar(id, top), ix.RetreadsOf(id) }
+	read := func(ix *similar.Index) { matches, retreads = ix.Similar(id, top), ix.RetreadsOf(id) }
 	if s.eng != nil {
 		s.eng.similarity(snap, read)
 	} else {
-		read(similar.NewSimilarityIndex(snap))
+		read(similar.NewIndex(snap))
 	}
 	if matches == nil {
 		matches = []similar.Match{}

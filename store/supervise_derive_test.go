@@ -95,7 +95,7 @@ func TestRetreadThreshold(t *testing.T) {
 	}
 	for dir, want := range closest {
 		snap, _ := loadDerived(t, dir)
-		ix := similar.NewSimilarityIndex(snap)
+		ix := similar.NewIndex(snap)
 		ids := slices.SortedFunc(snap.Statements.Keys(), model.CompareIDs)
 		best, bestScore := "", -1.0
 		for i, a := range ids {

@@ -45,7 +45,7 @@ const similarK = 5
 
 // similarity is one similarity index and its re-treads, the graveyard and the review
 // queue, kept across the snapshots of a run and brought up to date by what changed
-// (similar.SimilarityIndex.Update, model.Graves, model.ReviewQueue): a status change
+// (similar.Index.Update, model.Graves, model.ReviewQueue): a status change
 // re-checks the re-treads of that statement and of those that repeat it, a new claim is
 // parsed once, a grave is made again when what it was made from changed; each is built
 // whole once, in the background. It is used only from commands; the mutex lets one at
@@ -53,7 +53,7 @@ const similarK = 5
 // alone.
 type similarity struct {
 	mu       sync.Mutex
-	ix       *similar.SimilarityIndex
+	ix       *similar.Index
 	retreads map[string][]similar.Retread
 	claims   uint64
 
@@ -69,7 +69,7 @@ type similarity struct {
 func (s *similarity) extras(snap *model.Snapshot, g *model.Graph) *extras {
 	s.mu.Lock()
 	if s.ix == nil {
-		s.ix = similar.NewSimilarityIndex(snap)
+		s.ix = similar.NewIndex(snap)
 		s.retreads, s.claims = s.ix.RetreadsByID(), s.claims+1
 	} else {
 		changed, claims, rebuilt := s.ix.Update(snap)

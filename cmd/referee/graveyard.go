@@ -99,7 +99,7 @@ func (a *app) similarCommand() *cobra.Command {
 		if snap.Statements.Get(id) == nil {
 			return fmt.Errorf("%s does not exist in %s", id, *contents)
 		}
-		ix := similar.NewSimilarityIndex(snap)
+		ix := similar.NewIndex(snap)
 		matches := ix.Similar(id, *k)
 		if matches == nil {
 			matches = []similar.Match{}

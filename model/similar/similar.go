@@ -1,5 +1,5 @@
 // Package similar finds statements whose claims say the same thing: the similarity index
-// (SimilarityIndex) over a snapshot's claims, its scores, and the re-treads it finds — a
+// (Index) over a snapshot's claims, its scores, and the re-treads it finds — a
 // claim proposed again after an older one was decided. It reads model's snapshots and
 // keeps no state of its own beyond the index.
 package similar
@@ -236,10 +236,10 @@ func (a vector) dot(b vector) float64 {
 	return sum
 }
 
-// SimilarityIndex compares the claims of one snapshot. Build it once (NewSimilarityIndex)
+// Index compares the claims of one snapshot. Build it once (NewIndex)
 // and ask it many times; it is read-only, and safe to share, until Update brings it to a
 // newer snapshot (Update needs the index to itself).
-type SimilarityIndex struct {
+type Index struct {
 	snap *model.Snapshot
 	docs map[string]*claimDoc
 	// ids is position → ID, in ID order. A statement removed by Update keeps its position
@@ -325,9 +325,9 @@ func (t *terms) weigh(tf vector, docs int) vector {
 	return tf
 }
 
-// NewSimilarityIndex indexes every statement's claim (its conclusion).
-func NewSimilarityIndex(s *model.Snapshot) *SimilarityIndex {
-	ix := &SimilarityIndex{snap: s, docs: make(map[string]*claimDoc, s.Statements.Len()),
+// NewIndex indexes every statement's claim (its conclusion).
+func NewIndex(s *model.Snapshot) *Index {
+	ix := &Index{snap: s, docs: make(map[string]*claimDoc, s.Statements.Len()),
 		ids: model.SortedIDs(s.Statements), gone: map[string]int32{},
 		grams: &terms{num: map[string]int32{}}, words: &terms{num: map[string]int32{}}}
 	ix.live = len(ix.ids)
@@ -348,7 +348,7 @@ func NewSimilarityIndex(s *model.Snapshot) *SimilarityIndex {
 }
 
 // parse reads one claim and counts its terms.
-func (ix *SimilarityIndex) parse(id, claim string, pos int) (d *claimDoc, gramTF, wordTF vector) {
+func (ix *Index) parse(id, claim string, pos int) (d *claimDoc, gramTF, wordTF vector) {
 	toks := claimTokens(claim)
 	// The counts' maps are kept from claim to claim, and a trigram's key is a piece of
 	// the joined tokens, not a string of its own (count copies the new ones).
@@ -381,7 +381,7 @@ func (ix *SimilarityIndex) parse(id, claim string, pos int) (d *claimDoc, gramTF
 }
 
 // scratchTF is a kept count map, emptied.
-func (ix *SimilarityIndex) scratchTF(m *map[string]float64) map[string]float64 {
+func (ix *Index) scratchTF(m *map[string]float64) map[string]float64 {
 	if *m == nil {
 		*m = map[string]float64{}
 	}
@@ -390,7 +390,7 @@ func (ix *SimilarityIndex) scratchTF(m *map[string]float64) map[string]float64 {
 }
 
 // post adds a claim to its bucket (appended when pos is the last position).
-func (ix *SimilarityIndex) post(d *claimDoc, pos int) {
+func (ix *Index) post(d *claimDoc, pos int) {
 	if d.empty {
 		return
 	}
@@ -431,7 +431,7 @@ func insertSorted(list []int32, p int32) []int32 {
 }
 
 // unpost takes a claim out of its bucket.
-func (ix *SimilarityIndex) unpost(d *claimDoc) {
+func (ix *Index) unpost(d *claimDoc) {
 	b := ix.buckets[d.numbers]
 	if b == nil || d.empty {
 		return
@@ -468,7 +468,7 @@ func (ix *SimilarityIndex) unpost(d *claimDoc) {
 // when s shares no base with it: model.Objects.Diff) and a parse per changed claim. A changed claim is
 // weighed with the document frequencies of the moment and the others keep theirs: once
 // a quarter of the claims were weighed so, the index is built again.
-func (ix *SimilarityIndex) Update(s *model.Snapshot) (changed []string, claims, rebuilt bool) {
+func (ix *Index) Update(s *model.Snapshot) (changed []string, claims, rebuilt bool) {
 	if s == ix.snap {
 		return nil, false, false
 	}
@@ -544,15 +544,15 @@ func (ix *SimilarityIndex) Update(s *model.Snapshot) (changed []string, claims, 
 }
 
 // index parses, weighs and posts one claim at a position.
-func (ix *SimilarityIndex) index(id, claim string, pos int) {
+func (ix *Index) index(id, claim string, pos int) {
 	d, gtf, wtf := ix.parse(id, claim, pos)
 	d.grams, d.words = ix.grams.weigh(gtf, ix.live), ix.words.weigh(wtf, ix.live)
 	ix.docs[id] = d
 	ix.post(d, pos)
 }
 
-func (ix *SimilarityIndex) rebuild(s *model.Snapshot) (changed []string, claims, rebuilt bool) {
-	fresh := NewSimilarityIndex(s)
+func (ix *Index) rebuild(s *model.Snapshot) (changed []string, claims, rebuilt bool) {
+	fresh := NewIndex(s)
 	ix.snap, ix.docs, ix.ids, ix.gone = fresh.snap, fresh.docs, fresh.ids, fresh.gone
 	ix.grams, ix.words, ix.live, ix.drift, ix.buckets = fresh.grams, fresh.words, fresh.live, 0, fresh.buckets
 	return slices.Clone(ix.ids), true, true
@@ -562,7 +562,7 @@ func (ix *SimilarityIndex) rebuild(s *model.Snapshot) (changed []string, claims,
 // from: the same statements with the same claims, statuses and types, which is all that
 // similarity and re-treads read. Reload shares unchanged statements, so this is mostly
 // pointer comparisons.
-func (ix *SimilarityIndex) Serves(s *model.Snapshot) bool {
+func (ix *Index) Serves(s *model.Snapshot) bool {
 	if s.Statements.Len() != ix.live {
 		return false
 	}
@@ -581,7 +581,7 @@ func (ix *SimilarityIndex) Serves(s *model.Snapshot) bool {
 // Score is how related the claims of two statements are, from 0 (nothing shared) to 1
 // (the same normalised text): the mean of the two cosines; 0 when either is unknown or
 // has no claim. Similar ranks by it; re-treads use RepeatScore.
-func (ix *SimilarityIndex) Score(a, b string) float64 {
+func (ix *Index) Score(a, b string) float64 {
 	da, db := ix.docs[a], ix.docs[b]
 	if da == nil || db == nil || da.empty || db.empty {
 		return 0
@@ -597,7 +597,7 @@ func round3(f float64) float64 { return math.Round(f*1000) / 1000 }
 // longest common subsequence keeps in order — related claims share words in another
 // order ("the map defined by A satisfies B" against "… by B satisfies A"), a
 // restatement keeps the order of most.
-func (ix *SimilarityIndex) RepeatScore(a, b string) float64 {
+func (ix *Index) RepeatScore(a, b string) float64 {
 	s := ix.Score(a, b)
 	if s == 0 {
 		return 0
@@ -636,7 +636,7 @@ func inOrder[T comparable](a, b []T) float64 {
 
 // Similar is the k statements whose claims are most like id's, best first (ties by
 // ID), leaving out those that share nothing with it.
-func (ix *SimilarityIndex) Similar(id string, k int) []Match {
+func (ix *Index) Similar(id string, k int) []Match {
 	var out []Match
 	for _, other := range ix.ids {
 		if other == id || ix.docs[other] == nil {
@@ -663,7 +663,7 @@ func (ix *SimilarityIndex) Similar(id string, k int) []Match {
 // Retreads lists every claim that repeats (scores RetreadThreshold or more against) an
 // older statement that is true, false or abandoned, in ID order; a claim that repeats
 // several is listed once per older one, the closest first.
-func (ix *SimilarityIndex) Retreads() []Retread {
+func (ix *Index) Retreads() []Retread {
 	var out []Retread
 	for _, id := range ix.ids {
 		out = append(out, ix.RetreadsOf(id)...)
@@ -672,7 +672,7 @@ func (ix *SimilarityIndex) Retreads() []Retread {
 }
 
 // RetreadsByID is Retreads by the statement that repeats.
-func (ix *SimilarityIndex) RetreadsByID() map[string][]Retread {
+func (ix *Index) RetreadsByID() map[string][]Retread {
 	out := map[string][]Retread{}
 	for _, r := range ix.Retreads() {
 		out[r.ID] = append(out[r.ID], r)
@@ -688,7 +688,7 @@ func decided(st *model.Statement) bool {
 
 // RetreadsOf lists the older decided statements id repeats (RepeatScore at least
 // RetreadThreshold), the closest first.
-func (ix *SimilarityIndex) RetreadsOf(id string) []Retread {
+func (ix *Index) RetreadsOf(id string) []Retread {
 	d := ix.docs[id]
 	if d == nil || d.empty {
 		return nil
@@ -710,7 +710,7 @@ func (ix *SimilarityIndex) RetreadsOf(id string) []Retread {
 }
 
 // repeats is RepeatScore of two claims when it reaches RetreadThreshold.
-func (ix *SimilarityIndex) repeats(a, b *claimDoc) (float64, bool) {
+func (ix *Index) repeats(a, b *claimDoc) (float64, bool) {
 	// RepeatScore ≤ Score, the mean of two cosines of at most 1: a word cosine under
 	// 2·threshold − 1 cannot reach the threshold, and is the cheaper one.
 	if a.words.dot(b.words) < 2*RetreadThreshold-1 {
@@ -722,7 +722,7 @@ func (ix *SimilarityIndex) repeats(a, b *claimDoc) (float64, bool) {
 
 // RepeatedBy lists the newer statements that repeat id, when id is decided (the
 // re-treads RetreadsOf would list of them with id as the older one), in ID order.
-func (ix *SimilarityIndex) RepeatedBy(id string) []Retread {
+func (ix *Index) RepeatedBy(id string) []Retread {
 	d := ix.docs[id]
 	if d == nil || d.empty || !decided(ix.snap.Statements.Get(id)) {
 		return nil
@@ -744,7 +744,7 @@ func (ix *SimilarityIndex) RepeatedBy(id string) []Retread {
 // UpdateRetreads is the re-treads by statement after Update reported changed, from
 // prev, those before it (not modified): only the changed statements' own re-treads and
 // those that repeat a changed statement are looked for again.
-func (ix *SimilarityIndex) UpdateRetreads(prev map[string][]Retread, changed []string) map[string][]Retread {
+func (ix *Index) UpdateRetreads(prev map[string][]Retread, changed []string) map[string][]Retread {
 	if len(changed) == 0 {
 		return prev
 	}
@@ -794,7 +794,7 @@ func sortRetreads(found []Retread) {
 // stays under the cut, and only claims sharing one of the remaining words are
 // candidates: any other claim's cosine is below the cut, so the result is exactly that
 // of the full comparison.
-func (ix *SimilarityIndex) candidates(d *claimDoc, older bool) []int32 {
+func (ix *Index) candidates(d *claimDoc, older bool) []int32 {
 	b := ix.buckets[d.numbers]
 	if b == nil {
 		return nil
@@ -841,10 +841,10 @@ func (ix *SimilarityIndex) candidates(d *claimDoc, older bool) []int32 {
 	return slices.Compact(out)
 }
 
-// Similar is NewSimilarityIndex(s).Similar(id, k); the UI keeps the index instead.
+// Similar is NewIndex(s).Similar(id, k); the UI keeps the index instead.
 func Similar(s *model.Snapshot, id string, k int) []Match {
-	return NewSimilarityIndex(s).Similar(id, k)
+	return NewIndex(s).Similar(id, k)
 }
 
-// Retreads is NewSimilarityIndex(s).Retreads().
-func Retreads(s *model.Snapshot) []Retread { return NewSimilarityIndex(s).Retreads() }
+// Retreads is NewIndex(s).Retreads().
+func Retreads(s *model.Snapshot) []Retread { return NewIndex(s).Retreads() }

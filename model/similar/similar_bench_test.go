@@ -34,13 +34,13 @@ func benchClaims(n int) *model.Snapshot {
 func BenchmarkRetreads(b *testing.B) {
 	s := benchClaims(999)
 	for b.Loop() {
-		NewSimilarityIndex(s).Retreads()
+		NewIndex(s).Retreads()
 	}
 }
 
 // Goal: the detail pane's top 5 for one statement in a few milliseconds, index built.
 func BenchmarkSimilarTop5(b *testing.B) {
-	ix := NewSimilarityIndex(benchClaims(999))
+	ix := NewIndex(benchClaims(999))
 	for b.Loop() {
 		ix.Similar("s-500", 5)
 	}

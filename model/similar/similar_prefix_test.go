@@ -37,7 +37,7 @@ func TestRetreadCandidatesMatchFullComparison(t *testing.T) {
 		id := fmt.Sprintf("s-%03d", i)
 		s.Statements.Set(id, &model.Statement{ID: id, Type: "normal", Status: statuses[r.Intn(len(statuses))], Conclusion: []string{claim}})
 	}
-	ix := NewSimilarityIndex(s)
+	ix := NewIndex(s)
 	var want []Retread
 	for _, id := range ix.ids {
 		var found []Retread
@@ -76,7 +76,7 @@ func BenchmarkRetreads10k(b *testing.B) {
 	}
 	b.ResetTimer()
 	for range b.N {
-		NewSimilarityIndex(s).Retreads()
+		NewIndex(s).Retreads()
 	}
 }
 
@@ -87,7 +87,7 @@ func TestIndexServesWhileClaimsAndStatusesHold(t *testing.T) {
 	}
 	a, b := st("s-001", "true", "every prime is odd"), st("s-002", "pending", "every prime greater than two is odd")
 	snap := &model.Snapshot{Statements: model.ObjectsOf(map[string]*model.Statement{"s-001": a, "s-002": b})}
-	ix := NewSimilarityIndex(snap)
+	ix := NewIndex(snap)
 	proofOnly := *b
 	proofOnly.Proof.Full, proofOnly.Issues = "Step 1: new proof.", []string{"[Issue #1] x"}
 	cases := []struct {

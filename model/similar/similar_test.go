@@ -41,7 +41,7 @@ func TestSimilarAndRetreads(t *testing.T) {
 		"s-007", "true", `the sum of the first $n$ odd numbers is $n^{2}$`, // repeats an abandoned one; itself true
 		"s-008", "pending", ``,
 	)
-	ix := NewSimilarityIndex(s)
+	ix := NewIndex(s)
 	want := []Retread{
 		{ID: "s-003", Of: "s-001", OfStatus: "false", Score: ix.RepeatScore("s-003", "s-001")},
 		{ID: "s-007", Of: "s-006", OfStatus: "abandoned", Score: 1},
@@ -81,7 +81,7 @@ func TestSimilarAndRetreads(t *testing.T) {
 		"s-005", "pending", `The map defined by $p \mid n - 1$ satisfies $m + 10 \equiv 0 \pmod{q}$.`,
 		"s-006", "pending", `Whenever $x$ is odd, we have $x^4 \equiv 1 \pmod 8$.`,
 	)
-	ix2 := NewSimilarityIndex(s2)
+	ix2 := NewIndex(s2)
 	for _, pair := range [][2]string{{"s-004", "s-001"}, {"s-005", "s-002"}, {"s-006", "s-003"}} {
 		if sc := ix2.RepeatScore(pair[0], pair[1]); sc > 0.7 {
 			t.Errorf("%s vs %s: repeat score %v", pair[0], pair[1], sc)

@@ -44,7 +44,7 @@ func TestSimilarityUpdate(t *testing.T) {
 	r := rand.New(rand.NewPCG(3, 4))
 	snap := benchClaims(400)
 	next := 400
-	ix := NewSimilarityIndex(snap)
+	ix := NewIndex(snap)
 	retreads := ix.RetreadsByID()
 	rebuilt := 0
 	for step := range 150 {
@@ -80,8 +80,8 @@ func TestSimilarityUpdate(t *testing.T) {
 		}
 		retreads = ix.UpdateRetreads(retreads, changed)
 	}
-	fresh := NewSimilarityIndex(snap)
-	if want := fresh.RetreadsByID(); !reflect.DeepEqual(NewSimilarityIndex(snap).RetreadsByID(), want) {
+	fresh := NewIndex(snap)
+	if want := fresh.RetreadsByID(); !reflect.DeepEqual(NewIndex(snap).RetreadsByID(), want) {
 		t.Fatal("a new index is not deterministic")
 	}
 	ix.rebuild(snap)
@@ -93,7 +93,7 @@ func TestSimilarityUpdate(t *testing.T) {
 // Update reports exactly the statements whose claim, status or type changed.
 func TestSimilarityUpdateChanged(t *testing.T) {
 	snap := benchClaims(50)
-	ix := NewSimilarityIndex(snap)
+	ix := NewIndex(snap)
 	out := &model.Snapshot{Statements: snap.Statements.Fork()}
 	a := *out.Statements.Get("s-007")
 	a.Status = "abandoned"
