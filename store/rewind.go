@@ -180,8 +180,8 @@ func pendingJournal(dir string) string {
 	if data, err := readNoFollowLimit(filepath.Join(dir, filepath.FromSlash(journalMark)), 64); err == nil {
 		if id, ok := strings.CutSuffix(string(data), "\n"); ok && model.ValidID(id, model.KindChange) {
 			candidates := []string{id}
-			if cfg, err := configOf(dir); err == nil {
-				if last := cfg.Last[model.KindChange]; last != "" {
+			if data, err := readNoFollow(filepath.Join(dir, ConfigFile)); err == nil {
+				if last := configCounters(data)[model.KindChange]; last != "" {
 					candidates = append(candidates, last)
 					if next, err := model.NextID(last); err == nil {
 						candidates = append(candidates, next)
@@ -209,19 +209,6 @@ func listedJournal(dir string) string {
 		}
 	}
 	return ""
-}
-
-// configOf reads config.json.
-func configOf(dir string) (*model.Config, error) {
-	data, err := readNoFollow(filepath.Join(dir, ConfigFile))
-	if err != nil {
-		return nil, err
-	}
-	doc, err := pyjson.Parse(data)
-	if err != nil {
-		return nil, err
-	}
-	return model.ConfigFrom(doc)
 }
 
 // Busy says (as a BusyError) when a change is being written to dir or was interrupted;
