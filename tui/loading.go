@@ -180,13 +180,13 @@ func (m loader) onLoaded(msg loadedMsg) tea.Cmd {
 			w := f.Whole()
 			resume()
 			if lower {
-				debug.SetGCPercent(gcPercent)
+				debug.SetGCPercent(GCPercent)
 			}
 			return wholeMsg{first: f, whole: w}
 		})
 	}
 	if lower {
-		debug.SetGCPercent(gcPercent)
+		debug.SetGCPercent(GCPercent)
 	}
 	return tea.Batch(show, m.feed.listen(), m.runs.Poll(true), m.supervisor().watchSessions(nil)) // the chain goes on from the loaded frame
 }

@@ -24,8 +24,8 @@ func TestExtrasLowerTheGCPercentOnce(t *testing.T) {
 		t.Fatalf("answered %T", out)
 	}
 	cmd()
-	if got := debug.SetGCPercent(100); got != gcPercent {
-		t.Fatalf("GC percent %d, want %d", got, gcPercent)
+	if got := debug.SetGCPercent(100); got != GCPercent {
+		t.Fatalf("GC percent %d, want %d", got, GCPercent)
 	}
 	if cmd, _ := e.Update(common.Common{}, extrasMsg{ex: &extras{}}); cmd != nil {
 		t.Fatal("a later build collected again")

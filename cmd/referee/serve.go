@@ -18,6 +18,7 @@ import (
 
 	"referee/serve"
 	"referee/themes"
+	"referee/tui"
 )
 
 // serveCommand is `referee serve`: the SSH server (package serve) on one folder, whose
@@ -65,10 +66,10 @@ func (a *app) serveCommand() *cobra.Command {
 		}
 		// The server holds the run once and every session's screens beside it; at Go's
 		// default the heap grows to twice what is live before a collection, and what
-		// sessions draw in between stays resident. Half, as the workbench collects once
-		// its extras are built (tui/memlimit.go); a GOGC set by hand is obeyed.
+		// sessions draw in between stays resident. As the workbench collects once its
+		// extras are built (tui.GCPercent); a GOGC set by hand is obeyed.
 		if os.Getenv("GOGC") == "" {
-			debug.SetGCPercent(50)
+			debug.SetGCPercent(tui.GCPercent)
 		}
 		srv, err := serve.New(serve.Config{Dir: dir, Listen: *listen, Keys: *keys, Viewers: *viewers, HostKey: hk,
 			MaxSessions: *maxSessions, IdleTimeout: it, Theme: *theme, Log: a.stderr, Exec: servedExec(dir)})
