@@ -244,14 +244,8 @@ func lineStart(f io.ReaderAt, pos int64) (int64, error) {
 // start), and those that are not blank, reading a megabyte at a time (no allocation
 // per line: a 500 MB head is five million lines).
 func countLines(f *os.File, start, end int64) (lines, changes int, err error) {
-	buf := make([]byte, min(end-start, 1<<20))
 	blank := true // the line read so far is blank
-	for off := start; off < end; {
-		b := buf[:min(int64(len(buf)), end-off)]
-		if _, err := f.ReadAt(b, off); err != nil {
-			return 0, 0, err
-		}
-		off += int64(len(b))
+	err = eachMegabyte(f, start, end, func(b []byte) {
 		for len(b) > 0 {
 			i := bytes.IndexByte(b, '\n')
 			line := b
@@ -271,8 +265,26 @@ func countLines(f *os.File, start, end int64) (lines, changes int, err error) {
 			blank = true
 			b = b[i+1:]
 		}
+	})
+	if err != nil {
+		return 0, 0, err
 	}
 	return lines, changes, nil
+}
+
+// eachMegabyte hands do the log's bytes from start to end a megabyte at a time, in one
+// buffer (do must not keep a slice of it).
+func eachMegabyte(f io.ReaderAt, start, end int64, do func(b []byte)) error {
+	buf := make([]byte, min(end-start, 1<<20))
+	for off := start; off < end; {
+		b := buf[:min(int64(len(buf)), end-off)]
+		if _, err := f.ReadAt(b, off); err != nil {
+			return err
+		}
+		do(b)
+		off += int64(len(b))
+	}
+	return nil
 }
 
 // letGo is the window after an append grew it past twice its size: its last

@@ -172,17 +172,9 @@ func quietBefore(b []byte, keys map[string]bool) bool {
 // countNewlines counts the newlines in the log's bytes from start to end, a megabyte at
 // a time (a vectorised count, nothing parsed).
 func countNewlines(f io.ReaderAt, start, end int64) (int, error) {
-	buf := make([]byte, min(end-start, 1<<20))
 	n := 0
-	for off := start; off < end; {
-		b := buf[:min(int64(len(buf)), end-off)]
-		if _, err := f.ReadAt(b, off); err != nil {
-			return 0, err
-		}
-		n += bytes.Count(b, []byte{'\n'})
-		off += int64(len(b))
-	}
-	return n, nil
+	err := eachMegabyte(f, start, end, func(b []byte) { n += bytes.Count(b, []byte{'\n'}) })
+	return n, err
 }
 
 // changeLine says whether line names change id: holds it quoted, and parses with it as
