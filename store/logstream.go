@@ -30,6 +30,14 @@ var streamWindow = 16 << 10
 // be among them, and only the whole log says which line is the change). The caller
 // lists Activity of the whole log then.
 func EachChange(dir string, snap *model.Snapshot, fn func(Change) error) (ok bool, err error) {
+	return EachChangeBefore(dir, snap, math.MaxInt64, fn)
+}
+
+// EachChangeBefore is EachChange listing only the changes whose lines start before byte
+// end: the head of a snapshot that holds the log's tail (Snapshot.LogHead.Offset), so
+// that `log --follow` prints the head so and the tail from its snapshot. The changes
+// after end still answer for those before it, as in the whole log.
+func EachChangeBefore(dir string, snap *model.Snapshot, end int64, fn func(Change) error) (ok bool, err error) {
 	if isLink(dir, HistoryDir) {
 		return false, nil
 	}
@@ -138,8 +146,8 @@ func EachChange(dir string, snap *model.Snapshot, fn func(Change) error) (ok boo
 		return nil
 	}
 	var listErr error
-	err = eachLogEntry(f, size, func(e model.LogEntry) {
-		if listErr != nil || e.ID == "" || !model.ValidID(e.ID, model.KindChange) {
+	err = eachLogEntry(f, min(size, end), func(e model.LogEntry) {
+		if listErr != nil || e.ID == "" || !model.ValidID(e.ID, model.KindChange) || e.Off >= end {
 			return
 		}
 		if k >= len(offs) || e.Off != offs[k] { // the file changed since the first read

@@ -195,27 +195,56 @@ func logActivity(dir string, last int, object string, lines bool) ([]store.Chang
 }
 
 // followLog prints the log, then every change appended to it, until ctx ends. The
-// watcher starts before the first read, so a change made in between is not missed.
+// watcher starts before the first read, so a change made in between is not missed. It
+// holds the log's tail only (as the workbench does): the lines before it are printed a
+// window at a time (store.EachChangeBefore), so a log of millions of lines is followed
+// in what its tail takes, not in what it takes parsed whole.
 func (a *app) followLog(ctx context.Context, dir string, f logFilter, output string) error {
 	w, err := store.Watch(dir, store.WatchOptions{})
 	if err != nil {
 		return &skill.InputError{Msg: err.Error()}
 	}
 	defer w.Close()
-	printed := 0
+	printChange := func(c store.Change) error {
+		if !f.keep(c) {
+			return nil
+		}
+		if output == "json" {
+			line, _ := json.Marshal(c)
+			_, err := fmt.Fprintln(a.stdout, string(line))
+			return err
+		}
+		_, err := fmt.Fprintln(a.stdout, changeLine(c))
+		return err
+	}
+	printed := 0  // how many of the log's changes were printed (or passed over), head included
 	held := false // a change waits for the newer version of a file it touched
-	snap, err := loadFolder(dir)
+	snap, err := loadWith(loadTail, dir)
 	if err != nil {
 		return err
 	}
 	h := store.NewHistory(dir, snap)
+	if head := h.Head(); head.Offset > 0 {
+		ok, err := store.EachChangeBefore(dir, snap, head.Offset, printChange)
+		switch {
+		case err != nil:
+			return err
+		case ok:
+			printed = head.Changes
+		default: // a log whose windows cannot be trusted (a change logged twice): read whole
+			if snap, err = loadFolder(dir); err != nil {
+				return err
+			}
+			h = store.NewHistory(dir, snap)
+		}
+	}
 	// follow keeps the snapshot up to date with every batch, reading only the changed
 	// files (store.Reload); emit prints what the log gained, with a history that keeps
 	// the backups it already read.
 	follow := func(b store.Batch) error {
 		switch {
 		case b.Rescan:
-			snap, err = loadFolder(dir)
+			snap, err = loadWith(loadTail, dir)
 		case len(b.Paths) > 0:
 			snap = store.Reload(dir, snap, b.Paths)
 		}
@@ -223,26 +252,35 @@ func (a *app) followLog(ctx context.Context, dir string, f logFilter, output str
 	}
 	emit := func() error {
 		h = h.With(snap)
-		n := len(h.Changes())
+		n := h.Head().Changes + len(h.Changes())
 		if n < printed { // the log was cut (rewound by hand): start over from its end
 			fmt.Fprintf(a.stderr, "referee: %s now has %d changes, fewer than the %d shown; following from its end\n", store.LogFile, n, printed)
 			printed = n
 			return nil
 		}
+		// Lines appended faster than they were printed, past the tail the snapshot
+		// keeps: read back to the first not printed.
+		for printed < h.Head().Changes {
+			back, err := h.Back(h.Head().Changes - printed)
+			if err == nil && back.Head().Changes >= h.Head().Changes {
+				err = fmt.Errorf("nothing older was read")
+			}
+			if err != nil {
+				fmt.Fprintf(a.stderr, "referee: %d changes of %s could not be read back, and are not shown: %v\n",
+					h.Head().Changes-printed, store.LogFile, oneLine(err.Error()))
+				printed = h.Head().Changes
+				break
+			}
+			h = back
+		}
 		held = false
-		for i, c := range h.ActivityFrom(printed) {
+		for i, c := range h.ActivityFrom(printed - h.Head().Changes) {
 			if c.Provisional { // printed once right, on a later batch
 				held, n = true, printed+i
 				break
 			}
-			if !f.keep(c) {
-				continue
-			}
-			if output == "json" {
-				line, _ := json.Marshal(c)
-				fmt.Fprintln(a.stdout, string(line))
-			} else {
-				fmt.Fprintln(a.stdout, changeLine(c))
+			if err := printChange(c); err != nil {
+				return err
 			}
 		}
 		printed = n
