@@ -169,7 +169,7 @@ func (a *app) rootCommand(args []string) *cobra.Command {
 		return root
 	}
 	root.AddCommand(a.skillCommand(skill.Skills...), a.skillsCommand(), a.statusCommand(), a.showCommand(), a.checkCommand(), a.initCommand(), a.genCommand(),
-		a.logCommand(), a.runsCommand(), a.whyCommand(), a.diffCommand(), a.graveyardCommand(), a.similarCommand(), a.exportCommand(), a.repairCommand(), a.mcpCommand(), a.serveCommand())
+		a.logCommand(), a.runsCommand(), a.whyCommand(), a.diffCommand(), a.graveyardCommand(), a.similarCommand(), a.exportCommand(), a.repairCommand(), a.mcpCommand(), a.serveCommand(), a.benchCommand())
 	root.AddCommand(a.rewindCommand(), a.undoCommand(), a.branchCommand())
 	root.AddCommand(helpTopics()...)
 	if man := a.manCommand(root); man != nil {
