@@ -29,13 +29,16 @@ func (m *Model) Render() string {
 	}
 	st := m.look.st
 	tw, dw, ph := m.paneSizes()
+	if m.drawn == nil {
+		m.drawn = &drawing{}
+	}
 	var parts []string
 	if ph > 0 {
 		flash := map[string]bool{}
 		for id := range m.status.flash {
 			flash[id] = true
 		}
-		var cols []string
+		var cols [][]string
 		if tw > 0 {
 			title := "Tree"
 			if m.shown.forest != nil && !m.shown.forest.Partial() { // a first frame's: its count comes with the rest
@@ -47,11 +50,11 @@ func (m *Model) Render() string {
 			m.tree.marks, m.tree.flash = m.room().roomMarks(), flash
 			com := m.common()
 			com.Focused = m.lay.focus == focusTree
-			body := strings.Join(m.tree.View(com), "\n")
+			body := bodyLines(m.tree.View(com))
 			if m.feed.loading != nil {
-				body = m.loader().loadingView(max(tw-2, 0), max(ph-2, 0))
+				body = strings.Split(m.loader().loadingView(max(tw-2, 0), max(ph-2, 0)), "\n")
 			}
-			cols = append(cols, box(st, title, body, tw, ph, m.lay.focus == focusTree))
+			cols = append(cols, m.drawn.panes[0].lines(st, title, body, tw, ph, m.lay.focus == focusTree))
 		}
 		if dw > 0 {
 			var pane component = m.detail
@@ -60,10 +63,10 @@ func (m *Model) Render() string {
 			}
 			com := m.common()
 			com.Focused = m.lay.focus == focusDetail
-			body := strings.Join(pane.View(com), "\n")
-			cols = append(cols, box(st, m.reader().detailTitle(), body, dw, ph, m.lay.focus == focusDetail))
+			body := bodyLines(pane.View(com))
+			cols = append(cols, m.drawn.panes[1].lines(st, m.reader().detailTitle(), body, dw, ph, m.lay.focus == focusDetail))
 		}
-		parts = append(parts, joinColumns(cols...))
+		parts = append(parts, strings.Join(m.drawn.rows.columns(cols...), "\n"))
 	}
 	status := m.statusLines()
 	if len(status) > m.lay.height {
