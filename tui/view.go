@@ -2,9 +2,11 @@ package tui
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 
 	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
 
 	"referee/cells"
 	"referee/live"
@@ -174,14 +176,21 @@ func breadcrumb(path []string, width int) string {
 	return out
 }
 
+// styled is style's rendering of text, kept with the styles (themes.Styles.Kept; name
+// names the style): from one drawing to the next the status bar's pieces are mostly
+// the same, and lipgloss measured and styled each again.
+func styled(st *themes.Styles, name string, style lipgloss.Style, text string) string {
+	return st.Kept("styled\x00"+name+"\x00"+text, func() string { return style.Render(text) })
+}
+
 // statusLines are the two bottom lines: state, then hints or the last message.
 func (m *Model) statusLines() []string {
 	st := m.look.st
 	w := m.lay.width
 	var left []string
-	left = append(left, st.Accent.Render("referee")+" "+st.StatusVal.Render(model.SanitizeLine(m.env.name)))
+	left = append(left, styled(st, "accent", st.Accent, "referee")+" "+styled(st, "value", st.StatusVal, model.SanitizeLine(m.env.name)))
 	if m.env.opts.DemoOf != "" {
-		left[len(left)-1] += st.Warn.Render(" (demo: scratch copy)")
+		left[len(left)-1] += styled(st, "warn", st.Warn, " (demo: scratch copy)")
 	}
 	left = append(left, m.room().roomStatus()...)
 	if m.travel != nil {
@@ -197,12 +206,12 @@ func (m *Model) statusLines() []string {
 		for _, ph := range order {
 			if n[ph] > 0 {
 				b := themes.BadgeFor(ph, "?")
-				counts = append(counts, st.Status(ph).Render(fmt.Sprintf("%s%d", b.Symbol, n[ph])))
+				counts = append(counts, styled(st, "phase-"+string(ph), st.Status(ph), b.Symbol+strconv.Itoa(n[ph])))
 			}
 		}
 		left = append(left, strings.Join(counts, " "))
 		if k := len(m.shown.forest.BrokenOrphans()) + len(m.shown.forest.Broken()); k > 0 {
-			left = append(left, st.Error.Render(fmt.Sprintf("⚠%d broken", k)))
+			left = append(left, styled(st, "error", st.Error, fmt.Sprintf("⚠%d broken", k)))
 		}
 	}
 	switch {
@@ -211,18 +220,18 @@ func (m *Model) statusLines() []string {
 		if w := m.feed.waiting(m.shown.snap); w != "" {
 			s += " (" + w + ")"
 		}
-		left = append(left, st.Warn.Render(s))
+		left = append(left, styled(st, "warn", st.Warn, s))
 	case m.travel != nil && m.feed.pending != nil:
-		left = append(left, st.Warn.Render("○ folder changed since"))
+		left = append(left, styled(st, "warn", st.Warn, "○ folder changed since"))
 	case m.travel != nil:
 	case m.feed.loading != nil:
-		left = append(left, st.Muted.Render("◌ loading"))
+		left = append(left, styled(st, "muted", st.Muted, "◌ loading"))
 	case m.feed.src != nil:
-		left = append(left, st.Status(model.PhaseProved).Render("● live"))
+		left = append(left, styled(st, "phase-"+string(model.PhaseProved), st.Status(model.PhaseProved), "● live"))
 	default:
-		left = append(left, st.Muted.Render("○ not live"))
+		left = append(left, styled(st, "muted", st.Muted, "○ not live"))
 	}
-	sep := st.Faint.Render(" │ ")
+	sep := styled(st, "faint", st.Faint, " │ ")
 	if m.shown.snap != nil && len(m.shown.snap.Log) > 0 && m.travel == nil {
 		// The last change as fully as it fits: ID, skill and actor; else ID and skill;
 		// else the ID; else nothing (not "last: …").
@@ -237,7 +246,7 @@ func (m *Model) statusLines() []string {
 		used := cells.Width(" " + strings.Join(left, sep) + " │ last: ")
 		for _, f := range forms {
 			if f = model.SanitizeLine(f); used+cells.Width(f) <= w {
-				left = append(left, st.Muted.Render("last: ")+st.StatusVal.Render(f))
+				left = append(left, styled(st, "muted", st.Muted, "last: ")+st.StatusVal.Render(f)) // f is new at each change
 				break
 			}
 		}
@@ -266,10 +275,10 @@ func (m *Model) statusLines() []string {
 		line2 = " " + m.footer(w-1)
 	}
 	if m.feed.watchNote != "" && m.status.message == "" && !m.search.Typing() {
-		note := st.Warn.Render(model.SanitizeLine(m.feed.watchNote)) + st.Faint.Render(" │ ")
+		note := styled(st, "warn", st.Warn, model.SanitizeLine(m.feed.watchNote)) + styled(st, "faint", st.Faint, " │ ")
 		line2 = " " + note + m.footer(w-1-cells.Width(note))
 	} else if note := m.room().roomNote(); note != "" && m.status.message == "" && !m.search.Typing() {
-		note := st.Accent.Render(note) + st.Faint.Render(" │ ")
+		note := styled(st, "accent", st.Accent, note) + styled(st, "faint", st.Faint, " │ ")
 		line2 = " " + note + m.footer(w-1-cells.Width(note))
 	}
 	return []string{line1, fitWidth(line2, w)}
