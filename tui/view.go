@@ -34,7 +34,7 @@ func (m *Model) Render() string {
 	if m.drawn == nil {
 		m.drawn = &drawing{}
 	}
-	var parts []string
+	parts := make([]string, 0, m.lay.height+1)
 	if ph > 0 {
 		flash := map[string]bool{}
 		for id := range m.status.flash {
@@ -68,14 +68,20 @@ func (m *Model) Render() string {
 			body := bodyLines(pane.View(com))
 			cols = append(cols, m.drawn.panes[1].lines(st, m.reader().detailTitle(), body, dw, ph, m.lay.focus == focusDetail))
 		}
-		parts = append(parts, strings.Join(m.drawn.rows.columns(cols...), "\n"))
+		rows := m.drawn.rows.columns(cols...)
+		if len(rows) == 0 {
+			rows = []string{""}
+		}
+		parts = append(parts, rows...)
 	}
 	status := m.statusLines()
 	if len(status) > m.lay.height {
 		status = status[len(status)-m.lay.height:]
 	}
-	parts = append(parts, strings.Join(status, "\n"))
-	screen := strings.Join(parts, "\n")
+	if len(status) == 0 {
+		status = []string{""}
+	}
+	screen := strings.Join(append(parts, status...), "\n") // one copy of the screen's text
 
 	var dlg string
 	switch {
