@@ -7,6 +7,8 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"referee/live"
+	"referee/model/similar"
 	"referee/themes"
 )
 
@@ -117,5 +119,44 @@ func TestDrawingShowsEveryChange(t *testing.T) {
 		if got == before {
 			t.Fatalf("%s did not change the screen:\n%s", c.name, got)
 		}
+	}
+}
+
+// New extras rebuild the detail when what it reads of them changed (the re-treads of
+// the statement shown, the claims the similar statements were found among, a side
+// pane shown) and leave it as it is when nothing did.
+func TestExtrasRebuildTheDetailWhenWhatItReadsChanged(t *testing.T) {
+	m, _ := newTestModel(t, 120, 40)
+	keys(t, m, "j")
+	ex := m.bg.extras.shown
+	r, ok := m.tree.Selected()
+	if ex == nil || !ok || r.Kind != live.RowStatement {
+		t.Fatalf("extras %v, selected %+v", ex != nil, r)
+	}
+	same := *ex
+	if !m.supervisor().sameForDetail(ex, &same) {
+		t.Fatal("the same extras would rebuild the detail")
+	}
+	claims := *ex
+	claims.claims++
+	retread := *ex
+	retread.retreads = map[string][]similar.Retread{r.ID: {{ID: r.ID, Of: "s-001", OfStatus: "false", Score: 0.93}}}
+	for name, other := range map[string]*extras{"new claims": &claims, "a re-tread": &retread} {
+		if m.supervisor().sameForDetail(ex, other) {
+			t.Errorf("%s would not rebuild the detail", name)
+		}
+	}
+	m.lay.side = sideGraveyard
+	if m.supervisor().sameForDetail(ex, &same) {
+		t.Error("with the graveyard shown, new extras would not rebuild it")
+	}
+	m.lay.side = sideDetail
+	send(t, m, extrasMsg{ex: &same})
+	if strings.Contains(screen(m), "repeats s-001") {
+		t.Fatal("a re-tread shown before there is one")
+	}
+	send(t, m, extrasMsg{ex: &retread})
+	if !strings.Contains(screen(m), "≈ this claim repeats s-001, which is false (similarity 0.93)") {
+		t.Fatalf("the re-tread is not shown:\n%s", screen(m))
 	}
 }
