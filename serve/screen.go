@@ -40,6 +40,7 @@ type screen struct {
 type row struct {
 	text  string
 	clean bool
+	after bool // startsClean(text, clean): the next line starts reset
 }
 
 // newScreen draws to out for a terminal whose colours are profile's.
@@ -111,12 +112,17 @@ func (s *screen) draw(v tea.View) {
 	rows := make([]row, s.h)
 	clean := true
 	for y := range rows {
-		if y < len(lines) {
-			rows[y] = row{lines[y], clean}
-			clean = startsClean(lines[y], clean)
-		} else {
-			rows[y] = row{"", true}
+		switch {
+		case y < len(lines) && y < len(s.rows) && s.rows[y].text == lines[y] && s.rows[y].clean == clean:
+			// The same line as last drawn: not scanned again (the new text is kept, so
+			// that the last drawing's whole screen is not held by its lines).
+			rows[y] = row{lines[y], clean, s.rows[y].after}
+		case y < len(lines):
+			rows[y] = row{lines[y], clean, startsClean(lines[y], clean)}
+		default:
+			rows[y] = row{"", true, true}
 		}
+		clean = rows[y].after
 	}
 	// A run is a line that starts clean and the lines after it that do not: it is
 	// drawn again whole when any of its lines differs from the last drawing.

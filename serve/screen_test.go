@@ -338,3 +338,18 @@ func line(vt vt10x.Terminal, y int) string {
 	}
 	return b.String()
 }
+
+// A line drawn the same as before that leaves a style open still opens it for a
+// changed line below (what a line leaves open is kept with it, not scanned again).
+func TestScreenKeepsWhatAnUnchangedLineLeavesOpen(t *testing.T) {
+	tm := newTerm(12, 3)
+	tm.draw("a\x1b[31m\nx\nplain")
+	tm.draw("a\x1b[31m\ny\nplain")
+	if g := tm.vt.Cell(0, 1); g.Char != 'y' || g.FG != 1 {
+		t.Fatalf("the changed second line's first cell %q fg %d, want red (1)", g.Char, g.FG)
+	}
+	tm.draw("a\x1b[m\ny\nplain")
+	if g := tm.vt.Cell(0, 1); g.Char != 'y' || g.FG == 1 {
+		t.Fatalf("with the first line reset, the second line's first cell %q is still red", g.Char)
+	}
+}

@@ -46,6 +46,8 @@ type Detail struct {
 	proofRenderings
 	// crumb is the title's breadcrumb for crumbKey (path, width, forest).
 	crumb, crumbKey string
+	// fitted is the window's lines as last drawn (a line the same is not measured again).
+	fitted fitMemo
 }
 
 // proofRenderings are the proofs rendered for the detail, by views.ProofKey, and those
@@ -163,7 +165,7 @@ func (d *Detail) View(common.Common) []string {
 	lines := make([]string, 0, d.height)
 	end := min(d.offset+d.height, len(d.doc.Lines))
 	for i := d.offset; i < end; i++ {
-		lines = append(lines, fitWidth(d.doc.Line(i), d.width))
+		lines = append(lines, d.fitted.fit(i-d.offset, d.doc.Line(i), d.width))
 	}
 	for len(lines) < d.height {
 		lines = append(lines, strings.Repeat(" ", d.width))

@@ -1,7 +1,6 @@
 package tui
 
 import (
-	"strconv"
 	"strings"
 
 	"referee/cells"
@@ -11,45 +10,7 @@ import (
 // box draws a rounded frame of exactly w×h cells around body lines, with a title in
 // the top edge. The body is cut or padded to fit.
 func box(st *themes.Styles, title, body string, w, h int, focused bool) string {
-	if w < 2 || h < 2 {
-		return blankBlock(max(w, 0), max(h, 0))
-	}
-	bs := st.Border
-	if focused {
-		bs = st.BorderFocus
-	}
-	inner := w - 2
-	focus := "0"
-	if focused {
-		focus = "1"
-	}
-	size := strconv.Itoa(inner) + "/" + strconv.Itoa(int(cells.Method())) // the title is measured
-	// The borders are the same on every drawing: styled once (lipgloss measures them).
-	topLine := st.Kept("box-top\x00"+focus+size+"\x00"+title, func() string {
-		if title != "" && inner > 4 {
-			t := cells.Truncate(" "+title+" ", inner-2, "…")
-			rest := max(inner-1-cells.Width(t), 0)
-			ts := st.Muted
-			if focused {
-				ts = st.Title
-			}
-			return bs.Render("╭─") + ts.Render(t) + bs.Render(strings.Repeat("─", rest)+"╮")
-		}
-		return bs.Render("╭" + strings.Repeat("─", inner) + "╮")
-	})
-	lines := make([]string, 0, h)
-	lines = append(lines, topLine)
-	bodyLines := strings.Split(body, "\n")
-	side := st.Kept("box-side\x00"+focus, func() string { return bs.Render("│") })
-	for i := 0; i < h-2; i++ {
-		l := ""
-		if i < len(bodyLines) {
-			l = bodyLines[i]
-		}
-		lines = append(lines, side+fitWidth(l, inner)+side)
-	}
-	lines = append(lines, st.Kept("box-bottom\x00"+focus+size, func() string { return bs.Render("╰" + strings.Repeat("─", inner) + "╯") }))
-	return strings.Join(lines, "\n")
+	return strings.Join((*boxMemo)(nil).lines(st, title, strings.Split(body, "\n"), w, h, focused), "\n")
 }
 
 func blankBlock(w, h int) string {
@@ -62,31 +23,6 @@ func blankBlock(w, h int) string {
 		ls[i] = l
 	}
 	return strings.Join(ls, "\n")
-}
-
-// joinColumns puts blocks side by side; every block has the same height.
-func joinColumns(blocks ...string) string {
-	var cols [][]string
-	h := 0
-	for _, b := range blocks {
-		if b == "" {
-			continue
-		}
-		ls := strings.Split(b, "\n")
-		cols = append(cols, ls)
-		h = max(h, len(ls))
-	}
-	out := make([]string, h)
-	for i := range h {
-		var sb strings.Builder
-		for _, c := range cols {
-			if i < len(c) {
-				sb.WriteString(c[i])
-			}
-		}
-		out[i] = sb.String()
-	}
-	return strings.Join(out, "\n")
 }
 
 // overlay draws a block over base at (x, y), cell-accurately, keeping what is around.

@@ -126,6 +126,8 @@ type Model struct {
 	bg     background
 	// others are the people at the other workbenches on this folder (serve; presence.go).
 	others []Presence
+	// drawn is the last screen laid out, in pieces reused where unchanged (drawing.go).
+	drawn *drawing
 }
 
 // env is what the workbench is of.

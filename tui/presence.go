@@ -264,12 +264,13 @@ func (m presence) roomStatus() []string {
 	}
 	st := m.look.st
 	me := "you: " + model.SanitizeLine(s.Name)
-	out := []string{st.StatusVal.Render(me)}
+	// serve (issue 30): kept with the styles, as the status bar's other pieces.
+	out := []string{styled(st, "value", st.StatusVal, me)}
 	if s.ReadOnly {
-		out[0] += " " + st.Warn.Render("(read only)")
+		out[0] += " " + styled(st, "warn", st.Warn, "(read only)")
 	}
 	if len(m.others) > 0 {
-		out = append(out, st.Accent.Render(withOthers(m.others)))
+		out = append(out, styled(st, "accent", st.Accent, withOthers(m.others)))
 	}
 	return out
 }

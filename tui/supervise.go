@@ -1,11 +1,13 @@
 package tui
 
 import (
+	"slices"
 	"sync"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
 
+	"referee/live"
 	"referee/model"
 	"referee/model/similar"
 	"referee/tui/common"
@@ -222,9 +224,27 @@ func (m supervisor) onExtrasBuilt(msg extrasBuiltMsg) tea.Cmd {
 	if m.travel != nil {
 		return nil
 	}
+	old := m.bg.extras.shown
 	m.bg.extras.shown = msg.ex
 	m.tree.SetRetreads(msg.ex.retreads)
+	if m.supervisor().sameForDetail(old, msg.ex) {
+		return nil // serve (issue 30): every session rebuilt its detail as it was
+	}
 	return m.reader().rebuildDetail()
+}
+
+// sameForDetail says the detail, last built with the extras old, is the same with ex:
+// it shows the detail (not a side pane, which may show the graves), and what the
+// detail reads of the extras for the selected row — the similar statements (kept for
+// the same index and claims), whether they know the statement, its re-treads — is the
+// same. Under a run's writes each new snapshot's extras mostly are.
+func (m supervisor) sameForDetail(old, ex *extras) bool {
+	r, ok := m.tree.Selected()
+	if old == nil || !ok || m.lay.side != sideDetail || old.sim != ex.sim || old.claims != ex.claims {
+		return false
+	}
+	return r.Kind != live.RowStatement ||
+		(old.snap.Statements.Get(r.ID) != nil) == (ex.snap.Statements.Get(r.ID) != nil) && slices.Equal(old.retreads[r.ID], ex.retreads[r.ID])
 }
 
 // setSide shows a pane in place of the detail (sideDetail: the detail again).

@@ -63,6 +63,7 @@ type drawnRow struct {
 	width             int
 	selected, focused bool
 	st                *themes.Styles
+	mark              string // the others' marker at its end (presence.go), "" for none
 }
 
 func newTree() *Tree {
@@ -113,6 +114,9 @@ func (t *Tree) line(k drawnRow) string {
 		t.drawn = make(map[drawnRow]string, 2*t.height)
 	}
 	l := views.TreeLine(k.st, k.row, k.info, k.width, k.selected, k.focused)
+	if k.mark != "" {
+		l = markLine(l, k.mark, k.width, k.st)
+	}
 	t.drawn[k] = l
 	return l
 }
@@ -335,11 +339,11 @@ func (t *Tree) View(com common.Common) []string {
 				info.Flash = flash[r.ID]
 				info.Retread = len(t.retreads[r.ID]) > 0
 			}
-			l := t.line(drawnRow{r, info, t.width, i == t.cur, focused, st})
-			if mark := t.marks[r.ID]; mark != "" && r.ID != "" {
-				l = markLine(l, mark, t.width, st)
+			var mark string
+			if r.ID != "" {
+				mark = t.marks[r.ID]
 			}
-			lines = append(lines, l)
+			lines = append(lines, t.line(drawnRow{r, info, t.width, i == t.cur, focused, st, mark}))
 		}
 	}
 	for len(lines) < t.height {

@@ -2,9 +2,11 @@ package tui
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 
 	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
 
 	"referee/cells"
 	"referee/live"
@@ -29,13 +31,16 @@ func (m *Model) Render() string {
 	}
 	st := m.look.st
 	tw, dw, ph := m.paneSizes()
-	var parts []string
+	if m.drawn == nil {
+		m.drawn = &drawing{}
+	}
+	parts := make([]string, 0, m.lay.height+1)
 	if ph > 0 {
 		flash := map[string]bool{}
 		for id := range m.status.flash {
 			flash[id] = true
 		}
-		var cols []string
+		var cols [][]string
 		if tw > 0 {
 			title := "Tree"
 			if m.shown.forest != nil && !m.shown.forest.Partial() { // a first frame's: its count comes with the rest
@@ -47,11 +52,11 @@ func (m *Model) Render() string {
 			m.tree.marks, m.tree.flash = m.room().roomMarks(), flash
 			com := m.common()
 			com.Focused = m.lay.focus == focusTree
-			body := strings.Join(m.tree.View(com), "\n")
+			body := bodyLines(m.tree.View(com))
 			if m.feed.loading != nil {
-				body = m.loader().loadingView(max(tw-2, 0), max(ph-2, 0))
+				body = strings.Split(m.loader().loadingView(max(tw-2, 0), max(ph-2, 0)), "\n")
 			}
-			cols = append(cols, box(st, title, body, tw, ph, m.lay.focus == focusTree))
+			cols = append(cols, m.drawn.panes[0].lines(st, title, body, tw, ph, m.lay.focus == focusTree))
 		}
 		if dw > 0 {
 			var pane component = m.detail
@@ -60,17 +65,23 @@ func (m *Model) Render() string {
 			}
 			com := m.common()
 			com.Focused = m.lay.focus == focusDetail
-			body := strings.Join(pane.View(com), "\n")
-			cols = append(cols, box(st, m.reader().detailTitle(), body, dw, ph, m.lay.focus == focusDetail))
+			body := bodyLines(pane.View(com))
+			cols = append(cols, m.drawn.panes[1].lines(st, m.reader().detailTitle(), body, dw, ph, m.lay.focus == focusDetail))
 		}
-		parts = append(parts, joinColumns(cols...))
+		rows := m.drawn.rows.columns(cols...)
+		if len(rows) == 0 {
+			rows = []string{""}
+		}
+		parts = append(parts, rows...)
 	}
 	status := m.statusLines()
 	if len(status) > m.lay.height {
 		status = status[len(status)-m.lay.height:]
 	}
-	parts = append(parts, strings.Join(status, "\n"))
-	screen := strings.Join(parts, "\n")
+	if len(status) == 0 {
+		status = []string{""}
+	}
+	screen := strings.Join(append(parts, status...), "\n") // one copy of the screen's text
 
 	var dlg string
 	switch {
@@ -171,14 +182,21 @@ func breadcrumb(path []string, width int) string {
 	return out
 }
 
+// styled is style's rendering of text, kept with the styles (themes.Styles.Kept; name
+// names the style): from one drawing to the next the status bar's pieces are mostly
+// the same, and lipgloss measured and styled each again.
+func styled(st *themes.Styles, name string, style lipgloss.Style, text string) string {
+	return st.Kept("styled\x00"+name+"\x00"+text, func() string { return style.Render(text) })
+}
+
 // statusLines are the two bottom lines: state, then hints or the last message.
 func (m *Model) statusLines() []string {
 	st := m.look.st
 	w := m.lay.width
 	var left []string
-	left = append(left, st.Accent.Render("referee")+" "+st.StatusVal.Render(model.SanitizeLine(m.env.name)))
+	left = append(left, styled(st, "accent", st.Accent, "referee")+" "+styled(st, "value", st.StatusVal, model.SanitizeLine(m.env.name)))
 	if m.env.opts.DemoOf != "" {
-		left[len(left)-1] += st.Warn.Render(" (demo: scratch copy)")
+		left[len(left)-1] += styled(st, "warn", st.Warn, " (demo: scratch copy)")
 	}
 	left = append(left, m.room().roomStatus()...)
 	if m.travel != nil {
@@ -194,12 +212,12 @@ func (m *Model) statusLines() []string {
 		for _, ph := range order {
 			if n[ph] > 0 {
 				b := themes.BadgeFor(ph, "?")
-				counts = append(counts, st.Status(ph).Render(fmt.Sprintf("%s%d", b.Symbol, n[ph])))
+				counts = append(counts, styled(st, "phase-"+string(ph), st.Status(ph), b.Symbol+strconv.Itoa(n[ph])))
 			}
 		}
 		left = append(left, strings.Join(counts, " "))
 		if k := len(m.shown.forest.BrokenOrphans()) + len(m.shown.forest.Broken()); k > 0 {
-			left = append(left, st.Error.Render(fmt.Sprintf("⚠%d broken", k)))
+			left = append(left, styled(st, "error", st.Error, fmt.Sprintf("⚠%d broken", k)))
 		}
 	}
 	switch {
@@ -208,18 +226,18 @@ func (m *Model) statusLines() []string {
 		if w := m.feed.waiting(m.shown.snap); w != "" {
 			s += " (" + w + ")"
 		}
-		left = append(left, st.Warn.Render(s))
+		left = append(left, styled(st, "warn", st.Warn, s))
 	case m.travel != nil && m.feed.pending != nil:
-		left = append(left, st.Warn.Render("○ folder changed since"))
+		left = append(left, styled(st, "warn", st.Warn, "○ folder changed since"))
 	case m.travel != nil:
 	case m.feed.loading != nil:
-		left = append(left, st.Muted.Render("◌ loading"))
+		left = append(left, styled(st, "muted", st.Muted, "◌ loading"))
 	case m.feed.src != nil:
-		left = append(left, st.Status(model.PhaseProved).Render("● live"))
+		left = append(left, styled(st, "phase-"+string(model.PhaseProved), st.Status(model.PhaseProved), "● live"))
 	default:
-		left = append(left, st.Muted.Render("○ not live"))
+		left = append(left, styled(st, "muted", st.Muted, "○ not live"))
 	}
-	sep := st.Faint.Render(" │ ")
+	sep := styled(st, "faint", st.Faint, " │ ")
 	if m.shown.snap != nil && len(m.shown.snap.Log) > 0 && m.travel == nil {
 		// The last change as fully as it fits: ID, skill and actor; else ID and skill;
 		// else the ID; else nothing (not "last: …").
@@ -234,7 +252,7 @@ func (m *Model) statusLines() []string {
 		used := cells.Width(" " + strings.Join(left, sep) + " │ last: ")
 		for _, f := range forms {
 			if f = model.SanitizeLine(f); used+cells.Width(f) <= w {
-				left = append(left, st.Muted.Render("last: ")+st.StatusVal.Render(f))
+				left = append(left, styled(st, "muted", st.Muted, "last: ")+st.StatusVal.Render(f)) // f is new at each change
 				break
 			}
 		}
@@ -263,10 +281,10 @@ func (m *Model) statusLines() []string {
 		line2 = " " + m.footer(w-1)
 	}
 	if m.feed.watchNote != "" && m.status.message == "" && !m.search.Typing() {
-		note := st.Warn.Render(model.SanitizeLine(m.feed.watchNote)) + st.Faint.Render(" │ ")
+		note := styled(st, "warn", st.Warn, model.SanitizeLine(m.feed.watchNote)) + styled(st, "faint", st.Faint, " │ ")
 		line2 = " " + note + m.footer(w-1-cells.Width(note))
 	} else if note := m.room().roomNote(); note != "" && m.status.message == "" && !m.search.Typing() {
-		note := st.Accent.Render(note) + st.Faint.Render(" │ ")
+		note := styled(st, "accent", st.Accent, note) + styled(st, "faint", st.Faint, " │ ")
 		line2 = " " + note + m.footer(w-1-cells.Width(note))
 	}
 	return []string{line1, fitWidth(line2, w)}
