@@ -147,10 +147,14 @@ func (t texter) premise(n uint64) string {
 
 // proof writes a proof of about size bytes, never more than most: an opening sentence,
 // "Step N:" paragraphs of two to six sentences, and "QED.". It returns the number of
-// steps too. A sentence that does not fit is drawn all the same, then dropped.
-func (t texter) proof(strategy string, size, most int, cites []string) (string, int) {
+// steps too, and where each sentence starts, as model.SplitSentences would find them:
+// every sentence ends with "." outside math, and the next starts a paragraph or, after
+// a space, with an upper-case word. A sentence that does not fit is drawn all the same,
+// then dropped.
+func (t texter) proof(strategy string, size, most int, cites []string) (string, int, []int) {
 	const end = "\n\nQED."
 	b := t.appendForm(make([]byte, 0, size+256), openings[strategy])
+	starts := make([]int, 1, 2+size/64)
 	step := 0
 	for len(b) < size-len(end) {
 		mark := len(b)
@@ -162,6 +166,7 @@ func (t texter) proof(strategy string, size, most int, cites []string) (string, 
 			b = b[:mark]
 			break
 		}
+		starts = append(starts, mark+2)
 		step++
 		for i, n := 1, 2+t.r.IntN(5); i < n && len(b) < size-len(end); i++ {
 			mark := len(b)
@@ -175,10 +180,12 @@ func (t texter) proof(strategy string, size, most int, cites []string) (string, 
 				b = b[:mark]
 				break
 			}
+			starts = append(starts, mark+1)
 		}
 	}
+	starts = append(starts, len(b)+2)
 	b = append(b, end...)
-	return string(b), step
+	return string(b), step, starts
 }
 
 func (t texter) rationale() string   { return t.pick(rationales) }
