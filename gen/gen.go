@@ -478,8 +478,11 @@ type statement struct {
 	gap                            int // the sentence the last issue is about
 	text                           texter
 	ops                            []op
-	nIssues                        int              // issues raised so far (the sim's count)
-	sents                          []model.Sentence // SplitSentences(proof), nil until asked
+	nIssues                        int // issues raised so far (the sim's count)
+	// starts are where the proof's sentences start, as model.SplitSentences finds them:
+	// written down with the proof and moved with its patches, as splitting every proof
+	// again for each rejection was half of gen's own work.
+	starts []int
 }
 
 func (st *statement) encode() []byte {
@@ -492,16 +495,39 @@ func (st *statement) encode() []byte {
 	return pyjson.EncodeIndent(doc)
 }
 
-// sentences is SplitSentences of the proof, kept until the proof changes: a rejection
-// and the patch after it split the same proof.
-func (st *statement) sentences() []model.Sentence {
-	if st.sents == nil {
-		st.sents = model.SplitSentences(st.proof)
+// sentence is the proof's sentence k (from 0), as SplitSentences has it (without its
+// paragraph and step, which gen does not use).
+func (st *statement) sentence(k int) model.Sentence {
+	s := model.Sentence{N: k + 1, Start: st.starts[k], End: len(st.proof)}
+	if k+1 < len(st.starts) {
+		s.End = st.starts[k+1]
 	}
-	return st.sents
+	s.Text = strings.TrimSpace(st.proof[s.Start:s.End])
+	return s
 }
 
-func (st *statement) setProof(proof string) { st.proof, st.sents = proof, nil }
+func (st *statement) setProof(proof string, starts []int) {
+	st.proof, st.starts = proof, starts
+	if checkSentences != nil {
+		checkSentences(st.id, proof, starts)
+	}
+}
+
+// insert adds text, a sentence of its own, at byte at, the end of sentence k's text: the
+// sentences after k move by its length.
+func (st *statement) insert(k, at int, text string) {
+	starts := make([]int, 0, len(st.starts)+1)
+	starts = append(starts, st.starts[:k+1]...)
+	starts = append(starts, at+1) // after text's leading space
+	for _, p := range st.starts[k+1:] {
+		starts = append(starts, p+len(text))
+	}
+	st.setProof(st.proof[:at]+text+st.proof[at:], starts)
+}
+
+// checkSentences, when set (by a test), sees every proof gen writes with the sentence
+// starts it keeps for it.
+var checkSentences func(id, proof string, starts []int)
 
 type problem struct {
 	id                        string
@@ -815,24 +841,23 @@ func replay(cfg *Config, st *statement, w *writer) {
 			strategy := st.text.pick(strategies)
 			lo, hi := math.Log(float64(cfg.MinProof)), math.Log(float64(cfg.MaxProof))
 			size := int(math.Exp(lo + (hi-lo)*st.text.r.Float64()))
-			proof, steps := st.text.proof(strategy, size, cfg.MaxProof, st.prelim)
-			st.setProof(proof)
+			proof, steps, starts := st.text.proof(strategy, size, cfg.MaxProof, st.prelim)
+			st.setProof(proof, starts)
 			st.cot = []string{"Reduce to the key estimate.", "Check the boundary cases."}
 			st.ref = append([]string{}, st.prelim...)
 			st.status = word(cfg, model.PhaseAwaitingCheck)
 			st.progresses = append(st.progresses, fmt.Sprintf("PROOF: %s proof with %d steps", strategyWords[strategy], steps))
 		case opReject:
 			n := len(st.issues) + 1
-			sents := st.sentences()
-			at := sents[st.text.r.IntN(max(1, len(sents)-1))] // never the closing "QED."
+			at := st.sentence(st.text.r.IntN(max(1, len(st.starts)-1))) // never the closing "QED."
 			st.gap = at.N
 			st.issues = append(st.issues, model.FormatIssue(n, at.N, at.Text, st.text.pick(model.ErrorTypes), st.text.explanation(), st.text.fix()))
 			st.status = word(cfg, model.PhaseHasGap)
 		case opPatch:
 			issue := len(st.issues)
-			at := st.sentences()[st.gap-1]
+			at := st.sentence(st.gap - 1)
 			end := at.Start + strings.Index(st.proof[at.Start:at.End], at.Text) + len(at.Text)
-			st.setProof(st.proof[:end] + " This holds because " + st.text.math() + " in every case." + st.proof[end:])
+			st.insert(st.gap-1, end, " This holds because "+st.text.math()+" in every case.")
 			st.responses = append(st.responses, model.FormatPatchResponse(len(st.responses)+1, issue, "justified the step at sentence "+fmt.Sprint(at.N)))
 			st.status = word(cfg, model.PhaseAwaitingCheck)
 		case opConfirm:

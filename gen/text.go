@@ -87,22 +87,39 @@ func newTexter(seed, stream uint64) texter {
 
 func (t texter) pick(list []string) string { return list[t.r.IntN(len(list))] }
 
+// The forms are cut at their "%d" or "%s" once, so that filling one in is appends only.
+var (
+	mathPieces     = cut(mathBits, "%d")
+	sentencePieces = cut(sentenceForms, "%s")
+	claimPieces    = cut(claimForms, "%s")
+	openingPieces  = map[string][]string{}
+)
+
+func init() {
+	for k, v := range openings {
+		openingPieces[k] = strings.Split(v, "%s")
+	}
+}
+
+func cut(forms []string, verb string) [][]string {
+	out := make([][]string, len(forms))
+	for i, f := range forms {
+		out[i] = strings.Split(f, verb)
+	}
+	return out
+}
+
 func (t texter) math() string { return string(t.appendMath(nil)) }
 
 // appendMath appends a bit of inline math. The texts are built by appending, not with
 // fmt: a folder of a million statements is gigabytes of them.
 func (t texter) appendMath(b []byte) []byte {
-	form := t.pick(mathBits)
-	for {
-		i := strings.Index(form, "%d")
-		if i < 0 {
-			break
-		}
-		b = append(b, form[:i]...)
+	form := mathPieces[t.r.IntN(len(mathPieces))]
+	b = append(b, form[0]...)
+	for _, piece := range form[1:] {
 		b = strconv.AppendInt(b, int64(1+t.r.IntN(12)), 10)
-		form = form[i+2:]
+		b = append(b, piece...)
 	}
-	b = append(b, form...)
 	if t.r.IntN(8) == 0 { // a little non-ASCII, as agents sometimes write it
 		b = append(b, ' ')
 		b = append(b, t.pick(unicodeBits)...)
@@ -113,25 +130,23 @@ func (t texter) appendMath(b []byte) []byte {
 	return b
 }
 
-// appendForm appends form with each %s in it replaced by a bit of math.
-func (t texter) appendForm(b []byte, form string) []byte {
-	for {
-		i := strings.Index(form, "%s")
-		if i < 0 {
-			return append(b, form...)
-		}
-		b = append(b, form[:i]...)
-		b = t.appendMath(b)
-		form = form[i+2:]
+// appendForm appends a form (cut at its %s) with a bit of math in each cut.
+func (t texter) appendForm(b []byte, form []string) []byte {
+	b = append(b, form[0]...)
+	for _, piece := range form[1:] {
+		b = append(t.appendMath(b), piece...)
 	}
+	return b
 }
 
-func (t texter) appendSentence(b []byte) []byte { return t.appendForm(b, t.pick(sentenceForms)) }
+func (t texter) appendSentence(b []byte) []byte {
+	return t.appendForm(b, sentencePieces[t.r.IntN(len(sentencePieces))])
+}
 
 // claim is a claim with a case number of its own: real claims differ, and check flags a
 // claim that repeats one already decided (numbers that differ keep two claims apart).
 func (t texter) claim(n uint64) string {
-	b := t.appendForm(make([]byte, 0, 128), t.pick(claimForms))
+	b := t.appendForm(make([]byte, 0, 128), claimPieces[t.r.IntN(len(claimPieces))])
 	b = append(bytes.TrimSuffix(b, []byte(".")), " in case $c = "...)
 	b = strconv.AppendUint(b, n, 10)
 	return string(append(b, "$."...))
@@ -147,10 +162,14 @@ func (t texter) premise(n uint64) string {
 
 // proof writes a proof of about size bytes, never more than most: an opening sentence,
 // "Step N:" paragraphs of two to six sentences, and "QED.". It returns the number of
-// steps too. A sentence that does not fit is drawn all the same, then dropped.
-func (t texter) proof(strategy string, size, most int, cites []string) (string, int) {
+// steps too, and where each sentence starts, as model.SplitSentences would find them:
+// every sentence ends with "." outside math, and the next starts a paragraph or, after
+// a space, with an upper-case word. A sentence that does not fit is drawn all the same,
+// then dropped.
+func (t texter) proof(strategy string, size, most int, cites []string) (string, int, []int) {
 	const end = "\n\nQED."
-	b := t.appendForm(make([]byte, 0, size+256), openings[strategy])
+	b := t.appendForm(make([]byte, 0, size+256), openingPieces[strategy])
+	starts := make([]int, 1, 2+size/64)
 	step := 0
 	for len(b) < size-len(end) {
 		mark := len(b)
@@ -162,6 +181,7 @@ func (t texter) proof(strategy string, size, most int, cites []string) (string, 
 			b = b[:mark]
 			break
 		}
+		starts = append(starts, mark+2)
 		step++
 		for i, n := 1, 2+t.r.IntN(5); i < n && len(b) < size-len(end); i++ {
 			mark := len(b)
@@ -175,10 +195,12 @@ func (t texter) proof(strategy string, size, most int, cites []string) (string, 
 				b = b[:mark]
 				break
 			}
+			starts = append(starts, mark+1)
 		}
 	}
+	starts = append(starts, len(b)+2)
 	b = append(b, end...)
-	return string(b), step
+	return string(b), step, starts
 }
 
 func (t texter) rationale() string   { return t.pick(rationales) }
