@@ -2,7 +2,6 @@ package tui
 
 import (
 	"os"
-	"runtime/debug"
 	"strconv"
 	"strings"
 	"sync"
@@ -206,13 +205,13 @@ func (m loader) onLoaded(msg loadedMsg) tea.Cmd {
 			w := f.Whole()
 			resume()
 			if lower {
-				debug.SetGCPercent(GCPercent)
+				collectAtGCPercent()
 			}
 			return wholeMsg{first: f, whole: w}
 		})
 	}
 	if lower {
-		debug.SetGCPercent(GCPercent)
+		collectAtGCPercent()
 	}
 	return tea.Batch(show, m.feed.listen(), m.runs.Poll(true), m.supervisor().watchSessions(nil)) // the chain goes on from the loaded frame
 }
