@@ -22,7 +22,12 @@ type Stall struct {
 	// TranscriptIdle is how long the agents' session transcripts have been silent,
 	// when they were read (WithTranscripts).
 	TranscriptIdle time.Duration `json:"transcript_idle_ns,omitempty"`
+
+	waiting int // how many items Waiting lists, or would (StallOf leaves it empty)
 }
+
+// waitingCount is how much actionable work the agents could do.
+func (st Stall) waitingCount() int { return max(st.waiting, len(st.Waiting)) }
 
 // WithTranscripts adds the agents' session transcripts to the verdict: an agent that
 // is thinking writes lines long before it changes anything, so transcripts that are
@@ -40,16 +45,16 @@ func (st Stall) WithTranscripts(lastLine time.Time, who string, now time.Time, a
 	st.TranscriptIdle = max(now.Sub(lastLine), 0)
 	quiet := fmt.Sprintf("the last transcript line was %s ago (%s)", st.TranscriptIdle.Round(time.Second), who)
 	switch {
-	case len(st.Waiting) == 0:
+	case st.waitingCount() == 0:
 		st.Reason += "; " + quiet
 	case st.TranscriptIdle < after && st.Stalled:
 		st.Stalled = false
 		st.Reason = fmt.Sprintf("not stalled: the log is quiet but the agents are working: %s, under %s; %d actionable",
-			quiet, after, len(st.Waiting))
+			quiet, after, st.waitingCount())
 	case st.TranscriptIdle >= after && !st.Stalled:
 		st.Stalled = true
 		st.Reason = fmt.Sprintf("stalled: the transcripts fell silent: %s, at least %s, while %d item(s) are actionable (%s)",
-			quiet, after, len(st.Waiting), st.Reason)
+			quiet, after, st.waitingCount(), st.Reason)
 	default:
 		st.Reason += "; " + quiet
 	}
@@ -61,17 +66,34 @@ func (st Stall) WithTranscripts(lastLine time.Time, who string, now time.Time, a
 // lastWhat names what changed last, for the reason. A zero last means nothing was ever
 // seen to change, which counts as idle since forever.
 func CheckStall(g *Graph, last time.Time, lastWhat string, now time.Time, after time.Duration) Stall {
+	st := StallOf(g, last, lastWhat, now, after)
+	st.Waiting = make([]Action, 0, st.waiting)
+	for _, a := range g.Actionable {
+		if a.Agent != AgentHuman {
+			st.Waiting = append(st.Waiting, a)
+		}
+	}
+	return st
+}
+
+// StallOf is CheckStall's verdict without its list of the work waiting (Waiting stays
+// empty; the reason counts it and names the first items): the workbench asks it every
+// poll, and at 100k statements the list was megabytes each time.
+func StallOf(g *Graph, last time.Time, lastWhat string, now time.Time, after time.Duration) Stall {
 	if after <= 0 {
 		after = DefaultStallAfter
 	}
 	st := Stall{Waiting: []Action{}}
 	var human []string
+	var first []Action // the first waiting items, which a stalled reason names
 	for _, a := range g.Actionable {
 		if a.Agent == AgentHuman {
 			human = append(human, a.ID)
 			continue
 		}
-		st.Waiting = append(st.Waiting, a)
+		if st.waiting++; len(first) < 3 {
+			first = append(first, a)
+		}
 	}
 	since := "never changed"
 	if !last.IsZero() {
@@ -79,29 +101,28 @@ func CheckStall(g *Graph, last time.Time, lastWhat string, now time.Time, after 
 		since = fmt.Sprintf("last change %s ago (%s)", st.Idle.Round(time.Second), lastWhat)
 	}
 	switch {
-	case len(st.Waiting) == 0 && len(human) > 0:
+	case st.waitingCount() == 0 && len(human) > 0:
 		st.Reason = fmt.Sprintf("not stalled: the agents have nothing to do; %s wait for a human decision; %s",
 			strings.Join(human, ", "), since)
-	case len(st.Waiting) == 0:
+	case st.waitingCount() == 0:
 		st.Reason = "not stalled: nothing is actionable; " + since
 	case !last.IsZero() && st.Idle < after:
-		st.Reason = fmt.Sprintf("not stalled: %s, under %s; %d actionable", since, after, len(st.Waiting))
+		st.Reason = fmt.Sprintf("not stalled: %s, under %s; %d actionable", since, after, st.waitingCount())
 	default:
 		st.Stalled = true
 		var items []string
-		for i, a := range st.Waiting {
-			if i == 3 {
-				items = append(items, fmt.Sprintf("and %d more", len(st.Waiting)-3))
-				break
-			}
+		for _, a := range first {
 			items = append(items, a.Agent+" "+a.ID)
+		}
+		if st.waiting > len(first) {
+			items = append(items, fmt.Sprintf("and %d more", st.waiting-len(first)))
 		}
 		what := fmt.Sprintf("nothing changed for %s (%s)", st.Idle.Round(time.Second), lastWhat)
 		if last.IsZero() {
 			what = "nothing was ever seen to change"
 		}
 		st.Reason = fmt.Sprintf("stalled: %s, at least %s, while %d item(s) are actionable: %s",
-			what, after, len(st.Waiting), strings.Join(items, ", "))
+			what, after, st.waitingCount(), strings.Join(items, ", "))
 	}
 	return st
 }

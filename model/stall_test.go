@@ -51,3 +51,26 @@ func TestStallWithTranscripts(t *testing.T) {
 		t.Fatalf("no transcripts changed the verdict: %+v", got)
 	}
 }
+
+// StallOf is CheckStall's verdict, reason and counts without the list of waiting work.
+func TestStallOfIsCheckStallsVerdict(t *testing.T) {
+	now := time.Date(2026, 1, 8, 12, 0, 0, 0, time.UTC)
+	g := &Graph{Actionable: []Action{{ID: "s-001", Agent: AgentCheck}, {ID: "s-002", Agent: AgentHuman},
+		{ID: "s-003", Agent: AgentProve}, {ID: "s-004", Agent: AgentFix}, {ID: "s-005", Agent: AgentCheck}, {ID: "s-006", Agent: AgentCheck}}}
+	for _, last := range []time.Time{{}, now.Add(-time.Minute), now.Add(-time.Hour)} {
+		full, lean := CheckStall(g, last, "log", now, 0), StallOf(g, last, "log", now, 0)
+		if len(full.Waiting) != 5 || len(lean.Waiting) != 0 {
+			t.Fatalf("waiting %d and %d, want 5 and 0", len(full.Waiting), len(lean.Waiting))
+		}
+		if full.Reason != lean.Reason || full.Stalled != lean.Stalled || full.Idle != lean.Idle {
+			t.Fatalf("CheckStall %+v\nStallOf %+v", full, lean)
+		}
+		a, b := full.WithTranscripts(now.Add(-20*time.Minute), "a", now, 0), lean.WithTranscripts(now.Add(-20*time.Minute), "a", now, 0)
+		if a.Reason != b.Reason || a.Stalled != b.Stalled {
+			t.Fatalf("with transcripts: %+v\n%+v", a, b)
+		}
+	}
+	if got := StallOf(g, time.Time{}, "log", now, 0).Reason; !strings.HasSuffix(got, "5 item(s) are actionable: agent-check s-001, agent-prove s-003, agent-fix s-004, and 2 more") {
+		t.Fatalf("reason %q", got)
+	}
+}

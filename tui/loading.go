@@ -2,7 +2,6 @@ package tui
 
 import (
 	"os"
-	"runtime/debug"
 	"strconv"
 	"strings"
 	"sync"
@@ -55,6 +54,8 @@ type loading struct {
 	mu     sync.Mutex
 	feed   frameSource
 	closed bool
+
+	early chan tea.Msg // the load begun before Init (Begin), until Init's command takes it
 }
 
 func newLoading(watch bool) *loading {
@@ -83,8 +84,32 @@ type wholeMsg struct{ first, whole *live.Forest }
 // loadRetryMsg: the folder changed after a failed load.
 type loadRetryMsg struct{ closed bool }
 
-// startLoad is the load command and the first progress tick.
-func (m loader) startLoad() tea.Cmd { return tea.Batch(m.loader().loadCmd(), loadTick()) }
+// startLoad is the load command and the first progress tick. A load begun early
+// (Begin) is waited for, not started again.
+func (m loader) startLoad() tea.Cmd {
+	ls := m.feed.loading
+	if ls != nil && ls.early != nil {
+		early := ls.early
+		ls.early = nil
+		return tea.Batch(func() tea.Msg { return <-early }, loadTick())
+	}
+	return tea.Batch(m.loader().loadCmd(), loadTick())
+}
+
+// Begin starts reading the folder at once, before the program that will show it has
+// set the terminal up (Run): the first frame's read then runs beside that set-up
+// instead of after it, and Init's load command waits for it. A Model that is never run
+// must still be closed (Close stops the watcher the load made).
+func (m *Model) Begin() {
+	ls := m.feed.loading
+	if ls == nil || ls.early != nil || ls.err != nil {
+		return
+	}
+	early := make(chan tea.Msg, 1)
+	load := m.loader().loadCmd()
+	go func() { early <- load() }()
+	ls.early = early
+}
 
 // loadCmd starts the watcher (store.Watch: a change made during the load is then in
 // its first batch, which listen applies to the loaded snapshot) unless it runs already
@@ -180,13 +205,13 @@ func (m loader) onLoaded(msg loadedMsg) tea.Cmd {
 			w := f.Whole()
 			resume()
 			if lower {
-				debug.SetGCPercent(GCPercent)
+				collectAtGCPercent()
 			}
 			return wholeMsg{first: f, whole: w}
 		})
 	}
 	if lower {
-		debug.SetGCPercent(GCPercent)
+		collectAtGCPercent()
 	}
 	return tea.Batch(show, m.feed.listen(), m.runs.Poll(true), m.supervisor().watchSessions(nil)) // the chain goes on from the loaded frame
 }

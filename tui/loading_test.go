@@ -266,3 +266,39 @@ func longTreeFolder(t *testing.T) string {
 	}
 	return dir
 }
+
+// A load begun before the program runs (Begin, as Run does) is the one Init's command
+// delivers: the same tree as a load started by Init, its watcher taken, and no second
+// load started.
+func TestLoadBegunBeforeInitIsTheOneShown(t *testing.T) {
+	dir := testutil.Demo(t)
+	m := openModel(t, dir, Options{}, 120, 40)
+	m.Begin()
+	early := m.feed.loading.early
+	if early == nil {
+		t.Fatal("Begin started no load")
+	}
+	m.Begin() // a second call starts nothing more
+	if m.feed.loading.early != early {
+		t.Fatal("a second Begin started another load")
+	}
+	msg, ok := m.loader().startLoad()().(tea.BatchMsg)
+	if !ok || len(msg) != 2 {
+		t.Fatalf("startLoad gave %T", msg)
+	}
+	if m.feed.loading.early != nil {
+		t.Fatal("the early load is still waiting to be taken")
+	}
+	loaded, ok := msg[0]().(loadedMsg)
+	if !ok || loaded.feed == nil {
+		t.Fatalf("the early load gave %#v", loaded)
+	}
+	send(t, m, loaded)
+	if m.feed.src != loaded.feed {
+		t.Fatal("the early load's watcher was not taken")
+	}
+	want := openModel(t, testutil.Demo(t), Options{SyncLoad: true}, 120, 40)
+	if got, exp := ansi.Strip(m.Render()), ansi.Strip(want.Render()); got != exp {
+		t.Fatalf("the early load shows\n%s\na synchronous load shows\n%s", got, exp)
+	}
+}

@@ -1,9 +1,13 @@
 package tui
 
 import (
-	"referee/tui/common"
+	"math"
+	"runtime"
 	"runtime/debug"
 	"testing"
+	"time"
+
+	"referee/tui/common"
 )
 
 // The first build of the extras in the workbench's own process collects and lowers the
@@ -11,6 +15,7 @@ import (
 // process's collector is left alone.
 func TestExtrasLowerTheGCPercentOnce(t *testing.T) {
 	t.Setenv("GOGC", "")
+	t.Setenv("GOMEMLIMIT", "off") // no ceiling followed for the rest of the tests
 	defer debug.SetGCPercent(debug.SetGCPercent(100))
 	if cmd, _ := (&Extras{}).Update(common.Common{}, extrasMsg{ex: &extras{}}); cmd != nil {
 		t.Fatal("a build without LimitMemory asked for a collection")
@@ -30,4 +35,38 @@ func TestExtrasLowerTheGCPercentOnce(t *testing.T) {
 	if cmd, _ := e.Update(common.Common{}, extrasMsg{ex: &extras{}}); cmd != nil {
 		t.Fatal("a later build collected again")
 	}
+}
+
+// The ceiling holds while what is live leaves room under it, is lifted past that, and
+// is set again after each collection from what it found live.
+func TestTheCeilingFollowsTheLiveHeap(t *testing.T) {
+	const mib = 1 << 20
+	for _, c := range []struct {
+		m    memory
+		want int64
+	}{
+		{memory{live: 100 * mib, other: 50 * mib}, memoryCeiling},
+		{memory{live: 400 * mib, other: 80 * mib}, memoryCeiling}, // 540 MiB with its room
+		{memory{live: 420 * mib, other: 80 * mib}, math.MaxInt64}, // 563 MiB
+		{memory{live: 300 * mib, other: 300 * mib}, math.MaxInt64},
+	} {
+		if got := ceilingFor(c.m); got != c.want {
+			t.Errorf("%d MiB live, %d MiB else: limit %d, want %d", c.m.live/mib, c.m.other/mib, got, c.want)
+		}
+	}
+	defer debug.SetMemoryLimit(debug.SetMemoryLimit(math.MaxInt64))
+	defer stopFollowing.Store(true)
+	followCeiling()
+	if got := debug.SetMemoryLimit(-1); got != memoryCeiling {
+		t.Fatalf("limit %d after following began, want %d", got, memoryCeiling)
+	}
+	debug.SetMemoryLimit(math.MaxInt64)
+	for range 50 { // the cleanup runs on its own goroutine after a collection
+		runtime.GC()
+		if debug.SetMemoryLimit(-1) == memoryCeiling {
+			return
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	t.Fatal("a collection did not set the limit again")
 }

@@ -30,6 +30,7 @@ func Run(dir string, opts Options) error {
 		return err
 	}
 	defer m.Close()
+	m.Begin()
 	// 120 frames a second, Bubble Tea's most: a key waits for the next frame, half a
 	// frame on average, and at 60 that wait was most of a keypress's 13 ms.
 	p := tea.NewProgram(m, tea.WithFPS(120))

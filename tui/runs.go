@@ -15,7 +15,7 @@ import (
 
 // The agents' runs and the stall alarm (issue 6): the state files are read every
 // runsEvery in a command; Update keeps what was read, notices handoffs and asks
-// model.CheckStall about the present.
+// model.StallOf about the present.
 
 // runsEvery is how often the state files are read.
 const runsEvery = 2 * time.Second
@@ -163,14 +163,14 @@ func (r *Runs) Status(com common.Common) []string {
 	return []string{com.Styles.Error.Render("⚠ stalled " + views.Idle(r.stall.Idle) + " (r)")}
 }
 
-// check asks model.CheckStall about the present.
+// check asks model.StallOf about the present (the verdict; the pane lists no waiting work).
 func (r *Runs) check(now time.Time) {
 	g := r.present.presentGraph()
 	if g == nil || !r.read {
 		return
 	}
 	line, who := r.present.transcripts()
-	r.stall = model.CheckStall(g, r.last, r.what, now, max(r.after, 0)).
+	r.stall = model.StallOf(g, r.last, r.what, now, max(r.after, 0)).
 		WithTranscripts(line, who, now, max(r.after, 0))
 }
 
