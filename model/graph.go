@@ -69,6 +69,8 @@ type Graph struct {
 	// since counting 100k phases per frame was most of a write's cost at that size.
 	PhaseCounts map[Phase]int
 	Unknown     []string // objects whose status neither vocabulary knows
+
+	dense *denseGraph // what Derive knew by index, for BlockScores; nil once updated
 }
 
 // Derive computes the graph of a snapshot. It is cycle-safe and never loops.
@@ -86,7 +88,8 @@ func Derive(s *Snapshot) *Graph {
 	g := &Graph{Counts: map[string]int{}, ProblemCounts: map[string]int{}, PhaseCounts: map[Phase]int{}}
 	var wg sync.WaitGroup
 	nextAt := make([]string, len(pids)+len(sids)) // each object's next agent, by index
-	wg.Go(func() { g.phases(s, x, nextAt) })
+	phaseAt := make([]Phase, len(pids)+len(sids)) // and its phase
+	wg.Go(func() { g.phases(s, x, nextAt, phaseAt) })
 	x.number()
 	in := g.link(s, x)
 	wg.Go(func() {
@@ -129,6 +132,13 @@ func Derive(s *Snapshot) *Graph {
 	}
 	wg.Wait()
 	g.Actionable = actionable(x, nextAt, depth)
+	if x.ranked { // IDs unique across kinds: the index reads as the maps by ID do
+		d := &denseGraph{x: x, phase: phaseAt, root: make([]bool, len(pids))}
+		for _, r := range roots {
+			d.root[r] = true
+		}
+		g.dense = d
+	}
 	return g
 }
 
@@ -512,13 +522,14 @@ func refOr(item string) string {
 
 // phases fills Phase, Next, Counts, ProblemCounts and Unknown, and each object's next
 // agent by index in nextAt. It reads neither the links nor the depths.
-func (g *Graph) phases(s *Snapshot, x *index, nextAt []string) {
+func (g *Graph) phases(s *Snapshot, x *index, nextAt []string, phaseAt []Phase) {
 	g.Phase = NewObjects[Phase](x.np + x.ns)
 	for i, id := range x.ids[:x.np] {
 		p := s.Problems[id]
 		g.ProblemCounts[p.Status]++
 		ph := ProblemPhase(p.Status)
 		g.Phase.Set(id, ph)
+		phaseAt[i] = ph
 		if ph == PhaseUnknown {
 			g.Unknown = append(g.Unknown, id)
 		}
@@ -532,6 +543,7 @@ func (g *Graph) phases(s *Snapshot, x *index, nextAt []string) {
 		g.Counts[st.Status]++
 		ph := StatementPhase(s, st)
 		g.Phase.Set(id, ph)
+		phaseAt[x.np+k] = ph
 		g.PhaseCounts[ph]++
 		if ph == PhaseUnknown {
 			g.Unknown = append(g.Unknown, id)
@@ -811,9 +823,11 @@ func staleBecause(edge Edge) string {
 }
 
 // Plain is g with each per-object map folded into one plain map: two graphs that hold
-// the same are then reflect.DeepEqual, whatever the forks their Objects went through.
+// the same are then reflect.DeepEqual, whatever the forks their Objects went through
+// (and without what Derive kept by index, which Update drops).
 func (g *Graph) Plain() *Graph {
 	n := *g
+	n.dense = nil
 	n.Phase, n.Next = ObjectsOf(g.Phase.Map()), ObjectsOf(g.Next.Map())
 	n.FullyProved, n.Stale = ObjectsOf(g.FullyProved.Map()), ObjectsOf(g.Stale.Map())
 	return &n
