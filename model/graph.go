@@ -350,7 +350,7 @@ func sortIDs(ids iter.Seq[string], n int) []string {
 	}
 	switch {
 	case valid && keyed != nil:
-		slices.SortFunc(keyed, func(a, b keyedID) int { return cmp.Compare(a.key, b.key) })
+		keyed = radixSortKeyed(keyed)
 		for i, k := range keyed {
 			keys[i] = k.id
 		}
@@ -365,6 +365,46 @@ func sortIDs(ids iter.Seq[string], n int) []string {
 type keyedID struct {
 	key uint64
 	id  string
+}
+
+// radixSortKeyed sorts by key, a byte at a time from the lowest (a stable counting sort
+// per byte, skipping the bytes every key shares: the kind, mostly the length). It
+// returns the sorted list, which is either keyed or a list of the same length. At 100k
+// statements it is several times faster than comparing: sorting was a fifth of Derive.
+func radixSortKeyed(keyed []keyedID) []keyedID {
+	if len(keyed) < 256 {
+		slices.SortFunc(keyed, func(a, b keyedID) int { return cmp.Compare(a.key, b.key) })
+		return keyed
+	}
+	var or, and uint64 = 0, ^uint64(0)
+	for _, k := range keyed {
+		or, and = or|k.key, and&k.key
+	}
+	differ := or ^ and // the bits that are not the same in every key
+	tmp := make([]keyedID, len(keyed))
+	src, dst := keyed, tmp
+	var count [256]int
+	for shift := uint(0); shift < 64; shift += 8 {
+		if (differ>>shift)&0xff == 0 {
+			continue
+		}
+		clear(count[:])
+		for _, k := range src {
+			count[(k.key>>shift)&0xff]++
+		}
+		at := 0
+		for b, c := range count {
+			count[b] = at
+			at += c
+		}
+		for _, k := range src {
+			b := (k.key >> shift) & 0xff
+			dst[count[b]] = k
+			count[b]++
+		}
+		src, dst = dst, src
+	}
+	return src
 }
 
 // idKey is a number that orders valid IDs of up to three letters as CompareIDs does:

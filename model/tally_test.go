@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"maps"
 	"math/rand/v2"
+	"slices"
 	"testing"
 )
 
@@ -26,6 +27,27 @@ func TestTallyCountsAsAMap(t *testing.T) {
 		tl.into(got)
 		if !maps.Equal(got, want) {
 			t.Fatalf("%d distinct: tally %v, map %v", distinct, got, want)
+		}
+	}
+}
+
+// The radix sort of keyed IDs orders as comparing the keys does.
+func TestRadixSortKeyed(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 6))
+	for _, n := range []int{0, 1, 255, 256, 3000} {
+		var keyed []keyedID
+		seen := map[string]bool{}
+		for len(keyed) < n {
+			id := fmt.Sprintf("%c-%s%03d", "ps"[r.IntN(2)], []string{"", "a", "bz", "zzz"}[r.IntN(4)], r.IntN(1000))
+			if k, ok := idKey(id); ok && !seen[id] {
+				seen[id] = true
+				keyed = append(keyed, keyedID{k, id})
+			}
+		}
+		want := slices.Clone(keyed)
+		slices.SortFunc(want, func(a, b keyedID) int { return CompareIDs(a.id, b.id) })
+		if got := radixSortKeyed(keyed); !slices.Equal(got, want) {
+			t.Fatalf("%d IDs: radix order differs from CompareIDs", n)
 		}
 	}
 }
