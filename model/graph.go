@@ -133,6 +133,14 @@ func Derive(s *Snapshot) *Graph {
 	wg.Wait()
 	g.Actionable = actionable(x, nextAt, depth)
 	if x.ranked { // IDs unique across kinds: the index reads as the maps by ID do
+		g.Phase = objectsAt(x.of, phaseAt, nil, len(phaseAt))
+		has, n := make([]bool, len(nextAt)), 0
+		for i, agent := range nextAt {
+			if has[i] = agent != ""; has[i] {
+				n++
+			}
+		}
+		g.Next = objectsAt(x.of, nextAt, has, n)
 		d := &denseGraph{x: x, phase: phaseAt, root: make([]bool, len(pids))}
 		for _, r := range roots {
 			d.root[r] = true
@@ -563,18 +571,25 @@ func refOr(item string) string {
 // phases fills Phase, Next, Counts, ProblemCounts and Unknown, and each object's next
 // agent by index in nextAt. It reads neither the links nor the depths.
 func (g *Graph) phases(s *Snapshot, x *index, nextAt []string, phaseAt []Phase) {
-	g.Phase = NewObjects[Phase](x.np + x.ns)
+	byID := !x.ranked // else Derive makes Phase and Next from phaseAt and nextAt
+	if byID {
+		g.Phase = NewObjects[Phase](x.np + x.ns)
+	}
 	for i, id := range x.ids[:x.np] {
 		p := s.Problems[id]
 		g.ProblemCounts[p.Status]++
 		ph := ProblemPhase(p.Status)
-		g.Phase.Set(id, ph)
+		if byID {
+			g.Phase.Set(id, ph)
+		}
 		phaseAt[i] = ph
 		if ph == PhaseUnknown {
 			g.Unknown = append(g.Unknown, id)
 		}
 		if agent := problemNext(s, p, ph); agent != "" {
-			g.Next.Set(id, agent)
+			if byID {
+				g.Next.Set(id, agent)
+			}
 			nextAt[i] = agent
 		}
 	}
@@ -592,14 +607,18 @@ func (g *Graph) phases(s *Snapshot, x *index, nextAt []string, phaseAt []Phase) 
 		st := s.Statements.Get(id)
 		counts.add(st.Status)
 		ph := StatementPhase(s, st)
-		g.Phase.Set(id, ph)
+		if byID {
+			g.Phase.Set(id, ph)
+		}
 		phaseAt[x.np+k] = ph
 		phaseCounts[ph]++
 		if ph == PhaseUnknown {
 			g.Unknown = append(g.Unknown, id)
 		}
 		if agent := statementNext(s, st, ph); agent != "" {
-			g.Next.Set(id, agent)
+			if byID {
+				g.Next.Set(id, agent)
+			}
 			nextAt[x.np+k] = agent
 		}
 	}
