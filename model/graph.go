@@ -141,6 +141,7 @@ func Derive(s *Snapshot) *Graph {
 			}
 		}
 		g.Next = objectsAt(x.of, nextAt, has, n)
+		x.st = nil // the statements are the snapshot's: an updated graph keeps no old ones
 		d := &denseGraph{x: x, phase: phaseAt, root: make([]bool, len(pids))}
 		for _, r := range roots {
 			d.root[r] = true
