@@ -11,6 +11,19 @@ import "math/bits"
 // the edges among those objects times their number / 64: well under a millisecond for
 // a review queue at 10k, a few ms for every open item.
 func BlockScores(g *Graph, ids []string) map[string]int {
+	scores := blockScoreList(g, ids)
+	out := make(map[string]int, len(ids))
+	for i, id := range ids {
+		out[id] = scores[i]
+	}
+	return out
+}
+
+// blockScoreList is BlockScores as a list, in the order of ids.
+func blockScoreList(g *Graph, ids []string) []int {
+	if d := g.dense; d != nil {
+		return d.blockScores(ids)
+	}
 	// The unfinished objects that wait for one asked for, directly or not, numbered: the
 	// only ones any score counts (a few at 10k when a handful are asked for).
 	num := map[string]int32{}
@@ -43,20 +56,6 @@ func BlockScores(g *Graph, ids []string) map[string]int {
 	for i, id := range names {
 		waiters(id, func(w string) { succ[i] = append(succ[i], num[w]) })
 	}
-	comp, comps := components(succ)
-	// Per component, the components it reaches (deduplicated).
-	compSucc := make([][]int32, len(comps))
-	for c, members := range comps {
-		seen := map[int32]bool{}
-		for _, v := range members {
-			for _, w := range succ[v] {
-				if d := comp[w]; d != int32(c) && !seen[d] {
-					seen[d] = true
-					compSucc[c] = append(compSucc[c], d)
-				}
-			}
-		}
-	}
 	roots := map[string]bool{}
 	for _, r := range g.Roots {
 		roots[r] = true
@@ -73,25 +72,49 @@ func BlockScores(g *Graph, ids []string) map[string]int {
 			}
 		}
 	}
-	// What each asked-for object starts from: its own component when unfinished (it
-	// is then left out of its own count), else the components that wait for it.
 	qs := make([]blockQuery, len(ids))
 	for i, id := range ids {
 		if !finished(g, id) {
 			v := num[id]
-			qs[i] = blockQuery{self: v, from: []int32{comp[v]}}
+			qs[i] = blockQuery{self: v, from: []int32{v}}
 			continue
 		}
 		qs[i].self = -1
-		waiters(id, func(w string) { qs[i].from = append(qs[i].from, comp[num[w]]) })
+		waiters(id, func(w string) { qs[i].from = append(qs[i].from, num[w]) })
+	}
+	return blockScoresOf(succ, rootMask, problemMask, qs)
+}
+
+// blockScoresOf scores the queries over the numbered objects that wait for them: succ
+// lists what waits for each, the masks weigh them, and each query's from lists the
+// objects it starts from (itself when unfinished, else what waits for it).
+func blockScoresOf(succ [][]int32, rootMask, problemMask []uint64, qs []blockQuery) []int {
+	n := len(succ)
+	comp, comps := components(succ)
+	// Per component, the components it reaches (deduplicated: seen[d] == c+1 when c has d).
+	compSucc := make([][]int32, len(comps))
+	seen := make([]int32, len(comps))
+	for c, members := range comps {
+		for _, v := range members {
+			for _, w := range succ[v] {
+				if d := comp[w]; d != int32(c) && seen[d] != int32(c)+1 {
+					seen[d] = int32(c) + 1
+					compSucc[c] = append(compSucc[c], d)
+				}
+			}
+		}
+	}
+	// What each asked-for object starts from: its own component when unfinished (it
+	// is then left out of its own count), else the components that wait for it.
+	for qi := range qs {
+		for k, v := range qs[qi].from {
+			qs[qi].from[k] = comp[v]
+		}
 	}
 	if scores, ok := blockScoresByCounting(comps, compSucc, rootMask, problemMask, qs); ok {
-		out := make(map[string]int, len(ids))
-		for i, id := range ids {
-			out[id] = scores[i]
-		}
-		return out
+		return scores
 	}
+	words := (n + 63) / 64
 	chunk := max(1, min(words, blockChunkWords/max(len(comps), 1)))
 	reach := make([]uint64, len(comps)*chunk)
 	acc := make([]uint64, chunk)
@@ -130,11 +153,11 @@ func BlockScores(g *Graph, ids []string) map[string]int {
 			}
 		}
 	}
-	out := make(map[string]int, len(ids))
-	for i, id := range ids {
-		out[id] = qs[i].score
+	scores := make([]int, len(qs))
+	for i := range qs {
+		scores[i] = qs[i].score
 	}
-	return out
+	return scores
 }
 
 // blockQuery is one asked-for object: the component it is in when unfinished (it is

@@ -83,3 +83,40 @@ func TestBlockScoresChain(t *testing.T) {
 		}
 	}
 }
+
+// On a derived graph BlockScores reads Derive's index (denseGraph): the same scores as
+// by ID, for every object, on trees with shared lemmas, premises, problems and cycles.
+func TestBlockScoresByIndexIsByID(t *testing.T) {
+	defer func(b int) { blockWalkBudget = b }(blockWalkBudget)
+	for seed := range uint64(12) {
+		rnd := rand.New(rand.NewPCG(seed, 9))
+		s := treeSnapshot(rnd, 50+rnd.IntN(400))
+		for _, id := range sortedIDs(s.Statements)[:5] { // some cycles
+			st := s.Statements.Get(id)
+			st.Proof.Ref = append(st.Proof.Ref, sortedIDs(s.Statements)[rnd.IntN(s.Statements.Len())])
+		}
+		g := Derive(s)
+		if g.dense == nil {
+			t.Fatal("Derive kept no index on a folder of valid IDs")
+		}
+		ids := append(sortedKeys(s.Problems), sortedIDs(s.Statements)...)
+		ids = append(ids, "s-zz999", "p-999", "not an ID")
+		for _, budget := range []int{16, -1} {
+			blockWalkBudget = budget
+			got := BlockScores(g, ids)
+			byID := *g
+			byID.dense = nil
+			want := BlockScores(&byID, ids)
+			for _, id := range ids {
+				if got[id] != want[id] {
+					t.Fatalf("seed %d, budget %d: score of %s by index %d, by ID %d", seed, budget, id, got[id], want[id])
+				}
+				if budget < 0 && seed < 3 {
+					if b := BlockingOf(g, id).Score; got[id] != b {
+						t.Fatalf("seed %d: score of %s = %d, BlockingOf says %d", seed, id, got[id], b)
+					}
+				}
+			}
+		}
+	}
+}

@@ -21,7 +21,7 @@ func TestDeriveMatchesReferenceOnGeneratedFolders(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		got, want := model.Derive(snap), model.RefDerive(snap)
+		got, want := model.Derive(snap).Plain(), model.RefDerive(snap).Plain() // Plain: without Derive's index
 		if !reflect.DeepEqual(got, want) {
 			t.Errorf("%s: Derive differs from the reference", vocab)
 			diffGraphs(t, got, want)
@@ -34,6 +34,9 @@ func diffGraphs(t *testing.T, got, want *model.Graph) {
 	t.Helper()
 	g, w := reflect.ValueOf(got).Elem(), reflect.ValueOf(want).Elem()
 	for i := range g.NumField() {
+		if !g.Type().Field(i).IsExported() {
+			continue
+		}
 		if !reflect.DeepEqual(g.Field(i).Interface(), w.Field(i).Interface()) {
 			t.Errorf("  field %s differs", g.Type().Field(i).Name)
 		}

@@ -60,6 +60,7 @@ func (g *Graph) Update(prev, s *Snapshot, changed []string) (next *Graph, relink
 		return g, false // rewritten, but nothing derived from it moved
 	}
 	n := *g
+	n.dense = nil // its phases are Derive's
 	n.Phase, n.Next, n.FullyProved, n.Stale = u.phase.o, u.next.o, u.proved.o, u.stale.o
 	n.Counts, n.ProblemCounts = u.counts.m, u.problemCounts.m
 	if len(u.phaseMoved) > 0 {

@@ -21,6 +21,59 @@ type Objects[V any] struct {
 	over   map[string]slot[V] // this version's changes over base
 	n      int
 	forked bool // base is shared: writes go to over
+	// An indexed base (objectsAt) stands for base when at is not nil: the object of ID
+	// id is vals[at[id]] where has says so. Derive makes its per-object maps so, filling
+	// lists by index under the one map of IDs it has, not a map per field.
+	at   map[string]int32
+	vals []V
+	has  []bool
+}
+
+// objectsAt is an Objects over an indexed base: id's object is vals[at[id]] where that
+// index is in vals and has is true there (has nil: everywhere); n is how many there are.
+// The caller hands at, vals and has over and no longer writes them.
+func objectsAt[V any](at map[string]int32, vals []V, has []bool, n int) Objects[V] {
+	return Objects[V]{at: at, vals: vals, has: has, n: n}
+}
+
+// fromBase is the base's object of the ID.
+func (o Objects[V]) fromBase(id string) (V, bool) {
+	if o.at == nil {
+		v, ok := o.base[id]
+		return v, ok
+	}
+	if i, ok := o.at[id]; ok && int(i) < len(o.vals) && (o.has == nil || o.has[i]) {
+		return o.vals[i], true
+	}
+	var zero V
+	return zero, false
+}
+
+// baseAll yields the base's objects.
+func (o Objects[V]) baseAll(yield func(string, V) bool) {
+	if o.at == nil {
+		for id, v := range o.base {
+			if !yield(id, v) {
+				return
+			}
+		}
+		return
+	}
+	for id, i := range o.at {
+		if int(i) < len(o.vals) && (o.has == nil || o.has[i]) && !yield(id, o.vals[i]) {
+			return
+		}
+	}
+}
+
+// unindex makes an indexed base a map, for a builder's write.
+func (o *Objects[V]) unindex() {
+	if o.at == nil {
+		return
+	}
+	base := make(map[string]V, o.n)
+	o.baseAll(func(id string, v V) bool { base[id] = v; return true })
+	o.base, o.at, o.vals, o.has = base, nil, nil, nil
 }
 
 // slot is a change over the base: a new value, or gone.
@@ -50,8 +103,7 @@ func (o Objects[V]) Lookup(id string) (V, bool) {
 	if s, ok := o.over[id]; ok {
 		return s.v, !s.gone
 	}
-	v, ok := o.base[id]
-	return v, ok
+	return o.fromBase(id)
 }
 
 // Has reports whether there is an object with the ID.
@@ -71,14 +123,12 @@ func (o Objects[V]) All() iter.Seq2[string, V] {
 				return
 			}
 		}
-		for id, v := range o.base {
+		o.baseAll(func(id string, v V) bool {
 			if _, changed := o.over[id]; changed {
-				continue
+				return true
 			}
-			if !yield(id, v) {
-				return
-			}
-		}
+			return yield(id, v)
+		})
 	}
 }
 
@@ -105,7 +155,7 @@ func (o Objects[V]) Map() map[string]V {
 // Fork returns a copy to build the next version on: it shares this version's base and
 // copies its changes over it (at most √n of them).
 func (o Objects[V]) Fork() Objects[V] {
-	f := Objects[V]{base: o.base, n: o.n, forked: true}
+	f := Objects[V]{base: o.base, n: o.n, forked: true, at: o.at, vals: o.vals, has: o.has}
 	if len(o.over) > 0 {
 		f.over = maps.Clone(o.over)
 	}
@@ -115,6 +165,7 @@ func (o Objects[V]) Fork() Objects[V] {
 // Set puts an object (builder only).
 func (o *Objects[V]) Set(id string, v V) {
 	if !o.forked {
+		o.unindex()
 		if o.base == nil {
 			o.base = map[string]V{}
 		}
@@ -141,10 +192,11 @@ func (o *Objects[V]) Delete(id string) {
 	}
 	o.n--
 	if !o.forked {
+		o.unindex()
 		delete(o.base, id)
 		return
 	}
-	if _, inBase := o.base[id]; !inBase {
+	if _, inBase := o.fromBase(id); !inBase {
 		delete(o.over, id)
 		return
 	}
@@ -158,7 +210,11 @@ func (o *Objects[V]) Delete(id string) {
 // settle folds the changes into a new base once they outnumber √n (at least 64): the
 // fold costs n, once per √n changes, and a Fork never copies more than √n.
 func (o *Objects[V]) settle() {
-	if len(o.over) <= max(64, int(math.Sqrt(float64(len(o.base))))) {
+	size := len(o.base)
+	if o.at != nil {
+		size = o.n
+	}
+	if len(o.over) <= max(64, int(math.Sqrt(float64(size)))) {
 		return
 	}
 	base := make(map[string]V, o.n)
@@ -166,6 +222,7 @@ func (o *Objects[V]) settle() {
 		base[id] = v
 	}
 	o.base, o.over, o.forked = base, nil, false
+	o.at, o.vals, o.has = nil, nil, nil
 }
 
 // SortedIDs is o's ids in CompareIDs order.

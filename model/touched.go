@@ -3,6 +3,7 @@ package model
 import (
 	"reflect"
 	"slices"
+	"unsafe"
 )
 
 // Touched is what differs between two versions of a folder, for what is kept from one
@@ -99,7 +100,7 @@ func (o Objects[V]) Diff(prev Objects[V], same func(a, b V) bool, f func(id stri
 		b, okB := o.Lookup(id)
 		return okA != okB || okA && !same(a, b)
 	}
-	if sameMap(o.base, prev.base) {
+	if sameBase(o, prev) {
 		for id := range o.over {
 			if differs(id) {
 				f(id)
@@ -131,6 +132,13 @@ func (o Objects[V]) Diff(prev Objects[V], same func(a, b V) bool, f func(id stri
 }
 
 // sameMap says whether a and b are one map (not two with equal contents).
+// sameBase reports whether two Objects share their base: the same map, or the same
+// indexed base.
+func sameBase[V any](a, b Objects[V]) bool {
+	return sameMap(a.base, b.base) && sameMap(a.at, b.at) && unsafe.SliceData(a.vals) == unsafe.SliceData(b.vals) &&
+		unsafe.SliceData(a.has) == unsafe.SliceData(b.has)
+}
+
 func sameMap[K comparable, V any](a, b map[K]V) bool {
 	return reflect.ValueOf(a).UnsafePointer() == reflect.ValueOf(b).UnsafePointer()
 }

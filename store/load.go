@@ -144,7 +144,7 @@ func loadAs(dir string, p *Progress, withLog, parse int, then func(*model.Snapsh
 			snap.Broken = append(snap.Broken, model.BrokenFile{Path: sub, Reason: linkReason})
 			continue
 		}
-		entries, err := os.ReadDir(filepath.Join(dir, sub))
+		entries, err := listFolder(filepath.Join(dir, sub))
 		if err != nil {
 			if !errors.Is(err, fs.ErrNotExist) {
 				snap.Broken = append(snap.Broken, model.BrokenFile{Path: sub, Reason: unwrapPath(err).Error()})
@@ -152,8 +152,8 @@ func loadAs(dir string, p *Progress, withLog, parse int, then func(*model.Snapsh
 			continue
 		}
 		for _, e := range entries {
-			paths = append(paths, sub+"/"+e.Name())
-			regular = append(regular, e.Type().IsRegular())
+			paths = append(paths, sub+"/"+e.name)
+			regular = append(regular, e.regular)
 		}
 		count[sub] = len(entries)
 	}
@@ -181,6 +181,34 @@ func loadAs(dir string, p *Progress, withLog, parse int, then func(*model.Snapsh
 	}
 	setMeta(snap, <-metaRead)
 	return snap, nil
+}
+
+// listed is a folder entry: its name, and whether the listing says it is a regular file.
+type listed struct {
+	name    string
+	regular bool
+}
+
+// listFolder is os.ReadDir sorting the names as strings: its sort calls the DirEntry
+// interface twice per comparison, a tenth of a second of a load at 100k statements
+// before any file is read. Read in name order the files cost the kernel less than in
+// the folder's own (hashed) order.
+func listFolder(path string) ([]listed, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	entries, err := f.ReadDir(-1)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]listed, len(entries))
+	for i, e := range entries {
+		out[i] = listed{e.Name(), e.Type().IsRegular()}
+	}
+	slices.SortFunc(out, func(a, b listed) int { return strings.Compare(a.name, b.name) })
+	return out, nil
 }
 
 // intoSnapshot lets a load's workers put what they read straight into the new snapshot

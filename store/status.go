@@ -44,8 +44,9 @@ func StatusOf(snap *model.Snapshot, g *model.Graph) *Status {
 		st.Cycles = [][]string{}
 	}
 	next, blocks := model.NextWithScores(snap, g) // the scores once, for the order and the figures
-	for _, act := range next {
-		st.Next = append(st.Next, StatusNext{ID: act.ID, Agent: act.Agent, Depth: act.Depth, Blocks: blocks[act.ID]})
+	st.Next = make([]StatusNext, 0, len(next))
+	for i, act := range next {
+		st.Next = append(st.Next, StatusNext{ID: act.ID, Agent: act.Agent, Depth: act.Depth, Blocks: blocks[i]})
 	}
 	for _, e := range g.Dangling {
 		st.Dangling = append(st.Dangling, StatusDangling{From: e.From, To: e.To, Kind: e.Kind.String()})
