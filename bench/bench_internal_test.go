@@ -151,7 +151,7 @@ func TestReloadCaseUpdatesTheGraph(t *testing.T) {
 		if relinked {
 			t.Errorf("change %d: a progress note derived the graph in full", i+1)
 		}
-		if want := model.Derive(r.snap); !reflect.DeepEqual(g, want) {
+		if want := model.Derive(r.snap); !reflect.DeepEqual(g.Plain(), want.Plain()) { // Plain: what a graph says, not how it is kept
 			t.Errorf("change %d: the updated graph differs from a derive of the same snapshot", i+1)
 		}
 	}
