@@ -48,8 +48,8 @@ func collectAtGCPercent() {
 
 // At GCPercent the heap grows to half as much again as what is live before the
 // collector runs, and the pages it grew into stay resident: at 100k statements under
-// an agents' run, well over the memory goal for what is live. While what is live
-// leaves room under memoryCeiling (ceilingRoom more than it, besides the runtime's
+// an agents' run that was 690-730 MiB resident for about 420 MiB live. While what is
+// live leaves room under memoryCeiling (ceilingRoom more than it, besides the runtime's
 // own memory), the workbench keeps under the ceiling as a soft memory limit instead: it
 // collects sooner, and the runtime gives pages back to stay under it. Once what is live
 // nears the ceiling the limit is lifted (GCPercent alone again), so the collector never
