@@ -48,16 +48,16 @@ func collectAtGCPercent() {
 
 // At GCPercent the heap grows to half as much again as what is live before the
 // collector runs, and the pages it grew into stay resident: at 100k statements under
-// an agents' run that was 690-730 MiB resident for about 420 MiB live. While what is
-// live leaves room under memoryCeiling (ceilingRoom more than it, besides the runtime's
-// own memory), the workbench keeps under the ceiling as a soft memory limit instead: it
-// collects sooner, and the runtime gives pages back to stay under it. Once what is live
-// nears the ceiling the limit is lifted (GCPercent alone again), so the collector never
-// runs without end for a heap that cannot fit, the way a fixed limit did. The ceiling
-// is looked at again after every collection.
+// an agents' run that was 650 MiB resident for about 420 MiB live. While what is live
+// leaves room under memoryCeiling (ceilingRoom of it at least), the workbench keeps
+// under the ceiling as a soft memory limit instead: it collects a little sooner, and
+// the runtime gives pages back to stay under it. Once what is live nears the ceiling
+// the limit is lifted (GCPercent alone again), so the collector never runs without end
+// for a heap that cannot fit, the way a fixed limit did. The ceiling is looked at
+// again after every collection.
 const (
-	memoryCeiling = 560 << 20
-	ceilingRoom   = 1.15 // the least the heap may grow over what is live under the ceiling
+	memoryCeiling = 540 << 20
+	ceilingRoom   = 1.25 // the ceiling holds only while it is this much of what is live, or more
 )
 
 var (
@@ -71,7 +71,7 @@ var (
 // freed it).
 func followCeiling() {
 	if !stopFollowing.Load() {
-		debug.SetMemoryLimit(ceilingFor(readMemory("/memory/classes/heap/objects:bytes")))
+		debug.SetMemoryLimit(ceilingFor(heapMetric("/memory/classes/heap/objects:bytes")))
 		afterCollection()
 	}
 }
@@ -79,46 +79,32 @@ func followCeiling() {
 func afterCollection() {
 	runtime.AddCleanup(&collected{}, func(struct{}) {
 		if !stopFollowing.Load() {
-			debug.SetMemoryLimit(ceilingFor(readMemory("/gc/heap/live:bytes")))
+			debug.SetMemoryLimit(ceilingFor(heapMetric("/gc/heap/live:bytes")))
 			afterCollection()
 		}
 	}, struct{}{})
-}
-
-// ceilingFor is the memory limit for the memory the runtime holds now, of which live
-// bytes are live: memoryCeiling while it leaves ceilingRoom, else none.
-func ceilingFor(m memory) int64 {
-	if float64(m.live)*ceilingRoom+float64(m.other) > memoryCeiling {
-		return math.MaxInt64
-	}
-	return memoryCeiling
-}
-
-// memory is what the runtime holds: live heap, and what else a memory limit counts and
-// a collection cannot free (the runtime's metadata, stacks, the spans' unused room).
-type memory struct{ live, other uint64 }
-
-// readMemory reads the memory the runtime holds, live being the named metric.
-func readMemory(live string) memory {
-	s := []metrics.Sample{{Name: live}, {Name: "/memory/classes/heap/objects:bytes"},
-		{Name: "/memory/classes/total:bytes"}, {Name: "/memory/classes/heap/released:bytes"},
-		{Name: "/memory/classes/heap/free:bytes"}}
-	metrics.Read(s)
-	v := func(i int) uint64 {
-		if s[i].Value.Kind() != metrics.KindUint64 {
-			return 0
-		}
-		return s[i].Value.Uint64()
-	}
-	// Held: all the runtime has from the system but what it gave back; of it, the heap's
-	// objects (live or not yet collected) and its free pages (given back under a limit)
-	// are the heap's, the rest (metadata, stacks, the spans' unused room) the runtime's.
-	held := v(2) - min(v(3), v(2))
-	heap := v(1) + v(4)
-	return memory{live: v(0), other: held - min(heap, held)}
 }
 
 // collected is dropped as soon as it is made: its cleanup says a collection ran. (It
 // holds a pointer so that it is never packed with other small objects, which would
 // keep it.)
 type collected struct{ _ *byte }
+
+// ceilingFor is the memory limit for a live heap of live bytes: memoryCeiling while it
+// leaves ceilingRoom, else none.
+func ceilingFor(live uint64) int64 {
+	if float64(live)*ceilingRoom > memoryCeiling {
+		return math.MaxInt64
+	}
+	return memoryCeiling
+}
+
+// heapMetric reads one of the runtime's heap sizes, in bytes.
+func heapMetric(name string) uint64 {
+	s := []metrics.Sample{{Name: name}}
+	metrics.Read(s)
+	if s[0].Value.Kind() != metrics.KindUint64 {
+		return 0
+	}
+	return s[0].Value.Uint64()
+}

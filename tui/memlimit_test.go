@@ -40,19 +40,14 @@ func TestExtrasLowerTheGCPercentOnce(t *testing.T) {
 // The ceiling holds while what is live leaves room under it, is lifted past that, and
 // is set again after each collection from what it found live.
 func TestTheCeilingFollowsTheLiveHeap(t *testing.T) {
-	const mib = 1 << 20
-	for _, c := range []struct {
-		m    memory
-		want int64
-	}{
-		{memory{live: 100 * mib, other: 50 * mib}, memoryCeiling},
-		{memory{live: 400 * mib, other: 80 * mib}, memoryCeiling}, // 540 MiB with its room
-		{memory{live: 420 * mib, other: 80 * mib}, math.MaxInt64}, // 563 MiB
-		{memory{live: 300 * mib, other: 300 * mib}, math.MaxInt64},
-	} {
-		if got := ceilingFor(c.m); got != c.want {
-			t.Errorf("%d MiB live, %d MiB else: limit %d, want %d", c.m.live/mib, c.m.other/mib, got, c.want)
-		}
+	if got := ceilingFor(100 << 20); got != memoryCeiling {
+		t.Fatalf("100 MiB live: limit %d, want the ceiling", got)
+	}
+	if got := ceilingFor(memoryCeiling / 2); got != memoryCeiling {
+		t.Fatalf("half the ceiling live: limit %d, want the ceiling", got)
+	}
+	if got := ceilingFor(memoryCeiling * 9 / 10); got != math.MaxInt64 {
+		t.Fatalf("nine tenths of the ceiling live: limit %d, want none", got)
 	}
 	defer debug.SetMemoryLimit(debug.SetMemoryLimit(math.MaxInt64))
 	defer stopFollowing.Store(true)
