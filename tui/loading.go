@@ -2,6 +2,7 @@ package tui
 
 import (
 	"os"
+	"runtime/debug"
 	"strconv"
 	"strings"
 	"sync"
@@ -205,13 +206,13 @@ func (m loader) onLoaded(msg loadedMsg) tea.Cmd {
 			w := f.Whole()
 			resume()
 			if lower {
-				collectAtGCPercent()
+				debug.SetGCPercent(GCPercent)
 			}
 			return wholeMsg{first: f, whole: w}
 		})
 	}
 	if lower {
-		collectAtGCPercent()
+		debug.SetGCPercent(GCPercent)
 	}
 	return tea.Batch(show, m.feed.listen(), m.runs.Poll(true), m.supervisor().watchSessions(nil)) // the chain goes on from the loaded frame
 }
