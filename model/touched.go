@@ -131,7 +131,6 @@ func (o Objects[V]) Diff(prev Objects[V], same func(a, b V) bool, f func(id stri
 	}
 }
 
-// sameMap says whether a and b are one map (not two with equal contents).
 // sameBase reports whether two Objects share their base: the same map, or the same
 // indexed base.
 func sameBase[V any](a, b Objects[V]) bool {
@@ -139,6 +138,7 @@ func sameBase[V any](a, b Objects[V]) bool {
 		unsafe.SliceData(a.has) == unsafe.SliceData(b.has)
 }
 
+// sameMap says whether a and b are one map (not two with equal contents).
 func sameMap[K comparable, V any](a, b map[K]V) bool {
 	return reflect.ValueOf(a).UnsafePointer() == reflect.ValueOf(b).UnsafePointer()
 }
