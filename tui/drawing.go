@@ -25,7 +25,34 @@ type boxMemo struct {
 	st      *themes.Styles
 	inner   int
 	focused bool
-	in, out []string
+	memo    placeMemo
+}
+
+// placeMemo is what was made of the line at each place, as last made: the line the
+// same as last time at its place is not made again.
+type placeMemo struct{ in, out []string }
+
+// get is draw(s) for the line s at place i. The places are asked in order from 0 on
+// each drawing; a place past those kept is drawn and not kept.
+func (p *placeMemo) get(i int, s string, draw func(string) string) string {
+	if i < len(p.in) && p.in[i] == s {
+		return p.out[i]
+	}
+	out := draw(s)
+	switch {
+	case i < len(p.in):
+		p.in[i], p.out[i] = s, out
+	case i == len(p.in):
+		p.in, p.out = append(p.in, s), append(p.out, out)
+	}
+	return out
+}
+
+// keep forgets the places from n on (a shorter pane: what was below is gone).
+func (p *placeMemo) keep(n int) {
+	if len(p.in) > n {
+		p.in, p.out = p.in[:n], p.out[:n]
+	}
 }
 
 // lines is box's lines for body lines (none with a "\n"); b may be nil (nothing kept).
@@ -59,30 +86,24 @@ func (b *boxMemo) lines(st *themes.Styles, title string, body []string, w, h int
 	lines := make([]string, 0, h)
 	lines = append(lines, topLine)
 	side := st.Kept("box-side\x00"+focus, func() string { return bs.Render("│") })
-	keep := b != nil
-	if keep && (b.st != st || b.inner != inner || b.focused != focused) {
-		b.st, b.inner, b.focused, b.in, b.out = st, inner, focused, b.in[:0], b.out[:0]
+	framed := func(l string) string { return side + fitWidth(l, inner) + side }
+	if b != nil && (b.st != st || b.inner != inner || b.focused != focused) {
+		b.st, b.inner, b.focused = st, inner, focused
+		b.memo.keep(0)
 	}
 	for i := 0; i < h-2; i++ {
 		l := ""
 		if i < len(body) {
 			l = body[i]
 		}
-		if keep && i < len(b.in) && b.in[i] == l {
-			lines = append(lines, b.out[i])
-			continue
+		if b == nil {
+			lines = append(lines, framed(l))
+		} else {
+			lines = append(lines, b.memo.get(i, l, framed))
 		}
-		out := side + fitWidth(l, inner) + side
-		if keep {
-			for len(b.in) <= i {
-				b.in, b.out = append(b.in, ""), append(b.out, "")
-			}
-			b.in[i], b.out[i] = l, out
-		}
-		lines = append(lines, out)
 	}
-	if keep && len(b.in) > h-2 { // a shorter pane: what was below is gone
-		b.in, b.out = b.in[:h-2], b.out[:h-2]
+	if b != nil {
+		b.memo.keep(h - 2)
 	}
 	return append(lines, st.Kept("box-bottom\x00"+focus+size, func() string { return bs.Render("╰" + strings.Repeat("─", inner) + "╯") }))
 }
@@ -167,8 +188,8 @@ func (j *joinMemo) columns(blocks ...[]string) []string {
 
 // fitMemo is lines fitted to a width (fitWidth) as last drawn, by their place.
 type fitMemo struct {
-	w       int
-	in, out []string
+	w     int
+	lines placeMemo
 }
 
 // fit is fitWidth(s, w) for the line at place i; m may be nil (nothing kept).
@@ -177,15 +198,8 @@ func (m *fitMemo) fit(i int, s string, w int) string {
 		return fitWidth(s, w)
 	}
 	if m.w != w {
-		m.w, m.in, m.out = w, m.in[:0], m.out[:0]
+		m.w = w
+		m.lines.keep(0)
 	}
-	if i < len(m.in) && m.in[i] == s && m.out[i] != "" { // fitWidth of a width > 0 is never ""
-		return m.out[i]
-	}
-	out := fitWidth(s, w)
-	for len(m.in) <= i {
-		m.in, m.out = append(m.in, ""), append(m.out, "")
-	}
-	m.in[i], m.out[i] = s, out
-	return out
+	return m.lines.get(i, s, func(s string) string { return fitWidth(s, w) })
 }
