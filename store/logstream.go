@@ -147,7 +147,7 @@ func EachChangeBefore(dir string, snap *model.Snapshot, end int64, fn func(Chang
 	}
 	var listErr error
 	err = eachLogEntry(f, min(size, end), func(e model.LogEntry) {
-		if listErr != nil || e.ID == "" || !model.ValidID(e.ID, model.KindChange) || e.Off >= end {
+		if listErr != nil || e.ID == "" || !model.ValidID(e.ID, model.KindChange) {
 			return
 		}
 		if k >= len(offs) || e.Off != offs[k] { // the file changed since the first read
