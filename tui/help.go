@@ -68,12 +68,13 @@ func (m *Model) quit() tea.Cmd {
 }
 
 // toggleZoom gives the focused pane the whole width, or both panes their share again.
-func (m *Model) toggleZoom() {
+func (m *Model) toggleZoom() tea.Cmd {
 	m.lay.zoomed = !m.lay.zoomed
-	m.layout()
+	cmd := m.relayout()
 	if m.lay.zoomed {
 		m.status.info("zoomed: the focused pane takes the whole width · tab switches · z again shows both")
 	}
+	return cmd
 }
 
 // stepMatch is the handler that asks the search for the match d steps from the cursor.

@@ -69,8 +69,8 @@ func keyTable() []binding {
 
 func makeKeyTable() []binding {
 	return []binding{
-		bind("focus", groupMove, "tab", "switch pane (tree ↔ detail)", "tab").hinted("pane").does(do((*Model).toggleFocus)),
-		bind("zoom", groupMove, "z", "zoom: the focused pane takes the whole width (again: both panes)", "z").hinted("zoom").does(do((*Model).toggleZoom)),
+		bind("focus", groupMove, "tab", "switch pane (tree ↔ detail)", "tab").hinted("pane").does((*Model).toggleFocus),
+		bind("zoom", groupMove, "z", "zoom: the focused pane takes the whole width (again: both panes)", "z").hinted("zoom").does((*Model).toggleZoom),
 		bind("open", groupMove, "enter", "open (tree: show in detail; detail: follow the link)", "enter").does(func(m *Model) tea.Cmd { return m.reader().enter() }),
 		bind("back", groupMove, "esc", "back out (close, clear search, go back)", "esc").does(do(func(m *Model) { m.reader().back() })),
 		bind("link-next", groupMove, ">", "next link in the detail", ">").does(func(m *Model) tea.Cmd { m.reader().moveLink(1); return nil }),

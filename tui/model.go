@@ -561,13 +561,25 @@ func (m *Model) dialogHeight() int {
 	return m.lay.height - 4
 }
 
-func (m *Model) toggleFocus() {
+func (m *Model) toggleFocus() tea.Cmd {
 	if m.lay.focus == focusTree {
 		m.lay.focus = focusDetail
 	} else {
 		m.lay.focus = focusTree
 	}
+	return m.relayout()
+}
+
+// relayout sizes the panes again after the focus or the zoom moved them, and rebuilds
+// the detail when it got a new width (its text is wrapped to its width), as a resize of
+// the window does.
+func (m *Model) relayout() tea.Cmd {
+	was := m.detail.width
 	m.layout()
+	if m.detail.width == was || m.detail.width == 0 {
+		return nil
+	}
+	return m.reader().refreshDetail(false)
 }
 
 // enter opens: on the tree it shows the node in the detail pane (a group folds or
