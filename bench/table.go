@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"runtime"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -19,6 +20,7 @@ type Options struct {
 	Binary   string        // the referee binary, for the process rows ("" leaves them out)
 	Python   string        // the Python interpreter ("" leaves the column out)
 	Budget   time.Duration // time spent repeating one cell (default 2 s; at least 3 runs)
+	Rows     []string      // the sections measured, by name (Sections); none: all
 	Progress io.Writer     // what is being prepared, for long runs (may be nil)
 }
 
@@ -62,7 +64,19 @@ type Env struct {
 
 // sections make the table's rows, in order; the workbench's (the UI's) are in
 // workbench.go.
-var sections = []func(*Env) ([]Row, error){loadRows, reloadRows, memoryRows, skillRows, mcpRows, workbenchRows}
+var sections = []struct {
+	name string
+	rows func(*Env) ([]Row, error)
+}{{"load", loadRows}, {"reload", reloadRows}, {"memory", memoryRows}, {"skill", skillRows}, {"mcp", mcpRows}, {"workbench", workbenchRows}}
+
+// Sections are the names Options.Rows takes, in the table's order.
+func Sections() []string {
+	var names []string
+	for _, s := range sections {
+		names = append(names, s.name)
+	}
+	return names
+}
 
 // Run measures every row and prints the table to w, one row as soon as it is measured.
 func Run(w io.Writer, opts Options) error {
@@ -107,7 +121,10 @@ func Run(w io.Writer, opts Options) error {
 	fmt.Fprintln(w)
 	fmt.Fprintf(w, "%-46s %-14s %-16s %-12s %s\n", "work", colNames[0], colNames[1], colNames[2], "goal")
 	for _, section := range sections {
-		rows, err := section(env)
+		if len(opts.Rows) > 0 && !slices.Contains(opts.Rows, section.name) {
+			continue
+		}
+		rows, err := section.rows(env)
 		if err != nil {
 			return err
 		}

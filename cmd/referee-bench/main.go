@@ -18,6 +18,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -68,6 +69,8 @@ func command(stdout, stderr io.Writer) *cobra.Command {
 			"minute or so and about 3 GB of disk).",
 		Example: "  go build -o /tmp/referee ./cmd/referee\n" +
 			"  go run ./cmd/referee-bench --binary /tmp/referee\n" +
+			"  go run ./cmd/referee-bench --binary /tmp/referee --sizes 10000,100000 --rows mcp\n" +
+			"  go run ./cmd/referee-bench --binary /tmp/referee --sizes 100000 --table=false --mcp-calls 500\n" +
 			"  go run ./cmd/referee-bench --binary /tmp/referee --table=false --live 30s\n" +
 			"  go run ./cmd/referee-bench --binary /tmp/referee --table=false --serve 15s --sessions 20\n" +
 			"  go run ./cmd/referee-bench --binary /tmp/referee --table=false --shapes --shape chain,biglog",
@@ -81,6 +84,7 @@ func command(stdout, stderr io.Writer) *cobra.Command {
 	binary := f.String("binary", "", "the referee binary timed (default: referee beside this program, else on $PATH)")
 	cli := f.String("cli", "", "the referee the skill-process rows run (default --binary): the agents' build times what they run")
 	table := f.Bool("table", true, "the table of load, reload, memory, skill, MCP and workbench rows")
+	rows := f.StringSlice("rows", nil, fmt.Sprintf("measure only these sections of the table, comma-separated (%s; default all)", strings.Join(bench.Sections(), ",")))
 	live := f.Duration("live", 0, "also run the live rows for this long: the binary in a pseudo-terminal on a new folder of --live-size statements, under skill calls and in-place rewrites (0 leaves them out)")
 	liveSize := f.Int("live-size", 10000, "statements in the live rows' folder")
 	calls := f.Int("calls", 40, "skill calls per second in the live rows")
@@ -93,11 +97,17 @@ func command(stdout, stderr io.Writer) *cobra.Command {
 	keepLive := f.Bool("live-keep", false, "run the live rows on a folder generated once under the temporary folder and kept (referee-bench-live-<size>-<seed>; each run's changes stay in it), not on a new one; always so from 100,000 statements")
 	opens := f.Int("opens", 0, "also open the binary (and --vs) this many times each, in turn, on the live rows' kept folder of --live-size statements: exec → first frame, exec → tree, CPU at the tree")
 	vs := f.StringSlice("vs", nil, "with --opens, other referee binaries opened in turn with --binary")
+	mcpCalls := f.Int("mcp-calls", 0, "also call each MCP read tool this many times in a row over stdio, on each of --sizes: p50, p99 and the CPU of the server and the client per call (0 leaves them out)")
 	longLog := f.Bool("long-log", false, "also time the commands that read a run's past (show, rewind --dry-run, diff, log --last, …) as processes on a 500 MB log of about 5 million lines (made once, cached in the temporary folder)")
 	cmd.RunE = func(*cobra.Command, []string) error {
 		for _, sh := range *only {
 			if !slices.Contains(gen.Shapes, gen.Shape(sh)) {
 				return usagef("--shape: %q is not a shape (%v)", sh, gen.Shapes)
+			}
+		}
+		for _, r := range *rows {
+			if !slices.Contains(bench.Sections(), r) {
+				return usagef("--rows: %q is not a section of the table (%s)", r, strings.Join(bench.Sections(), ","))
 			}
 		}
 		for _, n := range *sizes {
@@ -117,8 +127,22 @@ func command(stdout, stderr io.Writer) *cobra.Command {
 		}
 		if *table {
 			if err := bench.Run(stdout, bench.Options{Sizes: *sizes, Seed: *seed, Binary: procBin,
-				Python: *python, Budget: *budget, Progress: stderr}); err != nil {
+				Python: *python, Budget: *budget, Rows: *rows, Progress: stderr}); err != nil {
 				return err
+			}
+		}
+		if *mcpCalls > 0 {
+			for _, n := range *sizes {
+				fmt.Fprintf(stderr, "referee-bench: MCP calls on %d statements (cached in %s)\n", n, os.TempDir())
+				dir, err := bench.Folder(n, *seed)
+				if err != nil {
+					return err
+				}
+				rs, err := bench.RunMCPCalls(procBin, dir, *mcpCalls)
+				if err != nil {
+					return fmt.Errorf("MCP calls: %w", err)
+				}
+				bench.WriteMCPCalls(stdout, n, rs)
 			}
 		}
 		if *live > 0 {
