@@ -553,7 +553,11 @@ func readRegular(path string) ([]byte, error) {
 	} else if err != nil {
 		return nil, err
 	}
-	return readSame(fd, uint64(seen.Dev), seen.Ino, nil, MaxObjectSize) // config.json and objects alike
+	// A buffer of the size seen: readSame's own starts at 64 KB, for a load's reads in a
+	// row, and one read alone (a statement's proof, at each MCP show) would make that
+	// garbage every time.
+	buf := make([]byte, 0, min(max(info.Size(), 0), MaxObjectSize)+1)
+	return readSame(fd, uint64(seen.Dev), seen.Ino, buf, MaxObjectSize) // config.json and objects alike
 }
 
 // readSame reads the open file fd, and closes it, if it is still the regular file that
