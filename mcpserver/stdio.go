@@ -65,13 +65,62 @@ func (l *lockedWriter) Write(p []byte) (int, error) {
 	if err != nil {
 		l.failed = true
 	}
-	if msg, derr := jsonrpc.DecodeMessage(bytes.TrimSpace(p)); derr == nil {
+	if key, ok := responseKey(p); ok {
+		delete(l.open, key)
+	} else if msg, derr := jsonrpc.DecodeMessage(bytes.TrimSpace(p)); derr == nil {
 		if r, ok := msg.(*jsonrpc.Response); ok {
 			delete(l.open, idKey(r.ID.Raw()))
 		}
 	}
 	l.cond.Broadcast()
 	return n, err
+}
+
+// responsePrefix is how the SDK starts every response it writes: its wire struct puts
+// "jsonrpc" first, then "id", then "result" or "error".
+const responsePrefix = `{"jsonrpc":"2.0","id":`
+
+// responseKey is the idKey of a response as the SDK writes it, read from its first bytes
+// and not from a decoding of the whole message (an answer runs to kilobytes); ok is
+// false for anything else (a request or notification the server sends, another
+// layout), which is then decoded.
+func responseKey(p []byte) (key string, ok bool) {
+	rest, found := bytes.CutPrefix(p, []byte(responsePrefix))
+	if !found || len(rest) == 0 {
+		return "", false
+	}
+	end := 0
+	if rest[0] == '"' {
+		for end = 1; end < len(rest) && rest[end] != '"'; end++ {
+			if rest[end] == '\\' {
+				end++
+			}
+		}
+		if end >= len(rest) {
+			return "", false
+		}
+		end++
+	} else {
+		for end < len(rest) && (rest[end] == '-' || '0' <= rest[end] && rest[end] <= '9') {
+			end++
+		}
+	}
+	tail := rest[end:]
+	if !bytes.HasPrefix(tail, []byte(`,"result":`)) && !bytes.HasPrefix(tail, []byte(`,"error":`)) {
+		return "", false
+	}
+	if rest[0] == '"' {
+		var id string
+		if json.Unmarshal(rest[:end], &id) != nil {
+			return "", false
+		}
+		return idKey(id), true
+	}
+	n, err := strconv.ParseInt(string(rest[:end]), 10, 64)
+	if err != nil {
+		return "", false
+	}
+	return idKey(n), true
 }
 
 // asked notes a request passed to the SDK (a notification is answered by nothing).
