@@ -28,6 +28,12 @@ type conn struct {
 
 func serve(t *testing.T, dir string) *conn {
 	t.Helper()
+	return serveAs(t, dir, "2025-06-18")
+}
+
+// serveAs is serve with a client of that protocol version.
+func serveAs(t *testing.T, dir, protocol string) *conn {
+	t.Helper()
 	inR, inW := io.Pipe()
 	outR, outW := io.Pipe()
 	c := &conn{t: t, in: inW, out: bufio.NewReader(outR), done: make(chan error, 1)}
@@ -46,7 +52,7 @@ func serve(t *testing.T, dir string) *conn {
 			t.Error("the server did not stop after its input closed")
 		}
 	})
-	c.send(`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"raw-client","version":"1"}}}`)
+	c.send(`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"` + protocol + `","capabilities":{},"clientInfo":{"name":"raw-client","version":"1"}}}`)
 	if r := c.recv(); !strings.Contains(r, `"serverInfo":{"name":"referee"`) {
 		t.Fatalf("initialize: %s", r)
 	}

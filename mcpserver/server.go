@@ -69,6 +69,7 @@ func New(dir string, opts Options) *mcp.Server {
 	}
 	s.addReadTools(srv)
 	s.addResources(srv)
+	srv.AddReceivingMiddleware(readResults)
 	return srv
 }
 
@@ -130,6 +131,7 @@ func toolError(err error) *mcp.CallToolResult {
 }
 
 // jsonResult is a read tool's answer: the value as JSON text and as structured content.
+// The structured content is the value itself, which readResults writes as it is.
 func jsonResult(v any) (*mcp.CallToolResult, error) {
 	data, err := encodeJSON(v)
 	if err != nil {
@@ -137,8 +139,78 @@ func jsonResult(v any) (*mcp.CallToolResult, error) {
 	}
 	return &mcp.CallToolResult{
 		Content:           []mcp.Content{&mcp.TextContent{Text: string(data)}},
-		StructuredContent: json.RawMessage(data),
+		StructuredContent: answerJSON{v: v, data: data},
 	}, nil
+}
+
+// answerJSON is a read tool's value and its JSON.
+type answerJSON struct {
+	v    any
+	data []byte
+}
+
+// MarshalJSON is the JSON already made, for a result that does not pass readResults.
+func (a answerJSON) MarshalJSON() ([]byte, error) { return a.data, nil }
+
+// readResult is a read tool's answer as the SDK's CallToolResult writes it, in a shape
+// encoding/json writes in one pass. The SDK's result and its text content are
+// json.Marshalers, and encoding/json runs what a Marshaler returns through its scanner
+// again at every level (the content, the result, the JSON-RPC response): the answer's
+// kilobytes were scanned three times over, and the scanner is the slowest part of a call.
+type readResult struct {
+	mcp.ResultBase
+	Content           []textContent `json:"content"`
+	StructuredContent any           `json:"structuredContent"`
+	IsError           bool          `json:"isError,omitempty"`
+	ResultType        string        `json:"resultType,omitempty"`
+}
+
+type textContent struct {
+	Type string `json:"type"`
+	Text string `json:"text"`
+}
+
+// readResults is a receiving middleware that hands a read tool's answer to the SDK as a
+// readResult. The fields other than the content (is it an error, the result type the
+// client's protocol version asks for) are taken from the SDK's own encoding of the
+// result without its content; a result with anything else is left as it is.
+func readResults(next mcp.MethodHandler) mcp.MethodHandler {
+	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+		res, err := next(ctx, method, req)
+		r, ok := res.(*mcp.CallToolResult)
+		if err != nil || !ok || len(r.Content) != 1 {
+			return res, err
+		}
+		a, ok := r.StructuredContent.(answerJSON)
+		text, ok2 := r.Content[0].(*mcp.TextContent)
+		if !ok || !ok2 || text.Meta != nil || text.Annotations != nil {
+			return res, err
+		}
+		rest := *r
+		rest.Content, rest.StructuredContent = nil, nil
+		data, merr := rest.MarshalJSON()
+		var fields map[string]json.RawMessage
+		if merr != nil || json.Unmarshal(data, &fields) != nil {
+			return res, err
+		}
+		out := &readResult{Content: []textContent{{Type: "text", Text: text.Text}}, StructuredContent: a.v}
+		for k, v := range fields {
+			switch k {
+			case "content":
+			case "isError":
+				if json.Unmarshal(v, &out.IsError) != nil {
+					return res, err
+				}
+			case "resultType":
+				if json.Unmarshal(v, &out.ResultType) != nil {
+					return res, err
+				}
+			default:
+				return res, err
+			}
+		}
+		return out, nil
+	}
 }
 
 func encodeJSON(v any) ([]byte, error) {
