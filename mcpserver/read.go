@@ -523,11 +523,11 @@ func (s *server) readResource(ctx context.Context, req *mcp.ReadResourceRequest)
 	if err != nil {
 		return nil, mcp.ResourceNotFoundError(uri)
 	}
-	data, err := encodeJSON(obj)
+	text, err := encodeJSONText(obj)
 	if err != nil {
 		return nil, err
 	}
-	return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{URI: uri, MIMEType: "application/json", Text: string(data)}}}, nil
+	return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{URI: uri, MIMEType: "application/json", Text: text}}}, nil
 }
 
 func kindWord(k string) string {

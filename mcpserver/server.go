@@ -133,24 +133,24 @@ func toolError(err error) *mcp.CallToolResult {
 // jsonResult is a read tool's answer: the value as JSON text and as structured content.
 // The structured content is the value itself, which readResults writes as it is.
 func jsonResult(v any) (*mcp.CallToolResult, error) {
-	data, err := encodeJSON(v)
+	text, err := encodeJSONText(v)
 	if err != nil {
 		return nil, err
 	}
 	return &mcp.CallToolResult{
-		Content:           []mcp.Content{&mcp.TextContent{Text: string(data)}},
-		StructuredContent: answerJSON{v: v, data: data},
+		Content:           []mcp.Content{&mcp.TextContent{Text: text}},
+		StructuredContent: answerJSON{v: v, text: text},
 	}, nil
 }
 
 // answerJSON is a read tool's value and its JSON.
 type answerJSON struct {
 	v    any
-	data []byte
+	text string
 }
 
 // MarshalJSON is the JSON already made, for a result that does not pass readResults.
-func (a answerJSON) MarshalJSON() ([]byte, error) { return a.data, nil }
+func (a answerJSON) MarshalJSON() ([]byte, error) { return []byte(a.text), nil }
 
 // readResult is a read tool's answer as the SDK's CallToolResult writes it, in a shape
 // encoding/json writes in one pass. The SDK's result and its text content are
@@ -213,12 +213,13 @@ func readResults(next mcp.MethodHandler) mcp.MethodHandler {
 	}
 }
 
-func encodeJSON(v any) ([]byte, error) {
+// encodeJSONText is v as JSON, '<', '>' and '&' left as they are.
+func encodeJSONText(v any) (string, error) {
 	var b strings.Builder
 	enc := json.NewEncoder(&b)
 	enc.SetEscapeHTML(false)
 	if err := enc.Encode(v); err != nil {
-		return nil, err
+		return "", err
 	}
-	return []byte(strings.TrimSuffix(b.String(), "\n")), nil
+	return strings.TrimSuffix(b.String(), "\n"), nil
 }
