@@ -232,16 +232,118 @@ func (g *guard) line(line []byte, size int, tooLong bool) error {
 	if trimmed[0] == '[' {
 		return g.answer(nil, jsonrpc.CodeInvalidRequest, "invalid request: JSON-RPC batches are not taken; send one message per line")
 	}
-	msg, err := jsonrpc.DecodeMessage(trimmed)
-	if err != nil {
-		return g.answer(idIn(trimmed), jsonrpc.CodeInvalidRequest, "invalid request: not a JSON-RPC 2.0 message: "+err.Error())
+	call, key, plain := plainRequest(trimmed)
+	if !plain {
+		msg, err := jsonrpc.DecodeMessage(trimmed)
+		if err != nil {
+			return g.answer(idIn(trimmed), jsonrpc.CodeInvalidRequest, "invalid request: not a JSON-RPC 2.0 message: "+err.Error())
+		}
+		if req, ok := msg.(*jsonrpc.Request); ok && req.IsCall() {
+			call, key = true, idKey(req.ID.Raw())
+		}
 	}
 	// (A request the client cancels is answered too, with an error: the SDK does so.)
-	if req, ok := msg.(*jsonrpc.Request); ok && req.IsCall() && g.pending != nil {
-		g.pending.asked(idKey(req.ID.Raw()))
+	if call && g.pending != nil {
+		g.pending.asked(key)
 	}
-	_, err = g.pass.Write(append(trimmed, '\n'))
+	_, err := g.pass.Write(append(trimmed, '\n'))
 	return err
+}
+
+// plainLimit is the longest line plainRequest reads: beyond it the SDK's decoding costs
+// less than a second pass of encoding/json's scanner.
+const plainLimit = 64 << 10
+
+// plainRequest reads a request in the shape clients send it ("jsonrpc": "2.0", an id
+// that is a string or a whole number, a method, params) without jsonrpc.DecodeMessage,
+// which takes two 32 KB buffers to read a line of a hundred bytes. call says it has an
+// id, key is idKey of the id the SDK will read. ok is false for any other shape (other
+// keys, a key twice, a fractional or long id, a line too long or too deep), which
+// DecodeMessage then judges; a line read here is one DecodeMessage takes. line is valid
+// JSON.
+func plainRequest(line []byte) (call bool, key string, ok bool) {
+	if len(line) > plainLimit || tooDeep(line, 1000) {
+		return false, "", false
+	}
+	dec := json.NewDecoder(bytes.NewReader(line))
+	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
+		return false, "", false
+	}
+	seen := map[string]bool{}
+	for dec.More() {
+		tok, err := dec.Token()
+		name, isKey := tok.(string)
+		if err != nil || !isKey || seen[name] {
+			return false, "", false
+		}
+		seen[name] = true
+		var v json.RawMessage
+		if err := dec.Decode(&v); err != nil {
+			return false, "", false
+		}
+		switch name {
+		case "jsonrpc":
+			if string(v) != `"2.0"` {
+				return false, "", false
+			}
+		case "id":
+			switch {
+			case string(v) == "null":
+			case v[0] == '"':
+				var id string
+				if json.Unmarshal(v, &id) != nil {
+					return false, "", false
+				}
+				call, key = true, idKey(id)
+			default:
+				// Whole numbers the SDK's float64 holds exactly.
+				digits := bytes.TrimPrefix(v, []byte("-"))
+				if len(digits) == 0 || len(digits) > 15 || bytes.ContainsFunc(digits, func(r rune) bool { return r < '0' || r > '9' }) {
+					return false, "", false
+				}
+				n, err := strconv.ParseInt(string(v), 10, 64)
+				if err != nil {
+					return false, "", false
+				}
+				call, key = true, idKey(n)
+			}
+		case "method":
+			var method string
+			if v[0] != '"' || json.Unmarshal(v, &method) != nil {
+				return false, "", false
+			}
+		case "params":
+		default:
+			return false, "", false
+		}
+	}
+	if !seen["jsonrpc"] || !seen["method"] {
+		return false, "", false
+	}
+	return call, key, true
+}
+
+// tooDeep says data nests objects and arrays more than most deep, as the SDK's decoder
+// counts them.
+func tooDeep(data []byte, most int) bool {
+	depth, inString, escaped := 0, false, false
+	for _, b := range data {
+		switch {
+		case inString && escaped:
+			escaped = false
+		case inString:
+			escaped, inString = b == '\\', b != '"'
+		case b == '"':
+			inString = true
+		case b == '{' || b == '[':
+			if depth++; depth > most {
+				return true
+			}
+		case b == '}' || b == ']':
+			depth = max(depth-1, 0)
+		}
+	}
+	return false
 }
 
 // answer writes a JSON-RPC error response (id null when the id could not be read).
