@@ -10,6 +10,7 @@ import (
 	"io"
 	"strconv"
 	"sync"
+	"unicode/utf8"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -291,7 +292,7 @@ func plainRequest(line []byte) (call bool, key string, ok bool) {
 			case string(v) == "null":
 			case v[0] == '"':
 				var id string
-				if json.Unmarshal(v, &id) != nil {
+				if !utf8.Valid(v) || json.Unmarshal(v, &id) != nil { // bytes that are not UTF-8: the SDK decides how they read
 					return false, "", false
 				}
 				call, key = true, idKey(id)

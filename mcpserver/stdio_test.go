@@ -66,6 +66,7 @@ func TestPlainRequest(t *testing.T) {
 		{`{"jsonrpc":"1.0","id":1,"method":"ping"}`, false, "", false},
 		{`{"jsonrpc":"2.0","id":1,"method":7}`, false, "", false},
 		{`{"jsonrpc":"2.0","id":true,"method":"ping"}`, false, "", false},
+		{"{\"jsonrpc\":\"2.0\",\"id\":\"a\xffb\",\"method\":\"ping\"}", false, "", false},
 		{`{"jsonrpc":"2.0","id":1}`, false, "", false},
 		{deep, false, "", false},
 	} {
