@@ -292,7 +292,8 @@ func plainRequest(line []byte) (call bool, key string, ok bool) {
 			case string(v) == "null":
 			case v[0] == '"':
 				var id string
-				if !utf8.Valid(v) || json.Unmarshal(v, &id) != nil { // bytes that are not UTF-8: the SDK decides how they read
+				// Escapes and bytes that are not UTF-8 are left to the SDK, which decides how they read.
+				if !utf8.Valid(v) || bytes.IndexByte(v, '\\') >= 0 || json.Unmarshal(v, &id) != nil {
 					return false, "", false
 				}
 				call, key = true, idKey(id)

@@ -53,7 +53,8 @@ func TestPlainRequest(t *testing.T) {
 		ok   bool
 	}{
 		{`{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"show","arguments":{"id":"s-001"}}}`, true, "n:7", true},
-		{`{"method":"tools/call","params":{},"id":"a\"b","jsonrpc":"2.0"}`, true, `s:a"b`, true},
+		{`{"method":"tools/call","params":{},"id":"call-1 é","jsonrpc":"2.0"}`, true, "s:call-1 é", true},
+		{`{"jsonrpc":"2.0","id":"a\"b","method":"ping"}`, false, "", false}, // an escape
 		{`{"jsonrpc":"2.0","id":-3,"method":"ping"}`, true, "n:-3", true},
 		{`{"jsonrpc":"2.0","method":"notifications/initialized"}`, false, "", true},
 		{`{"jsonrpc":"2.0","id":null,"method":"notifications/cancelled","params":{"requestId":3}}`, false, "", true},
