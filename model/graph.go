@@ -81,16 +81,18 @@ type Graph struct {
 // not read the links and run beside them, and Out and In are filled beside the walks.
 func Derive(s *Snapshot) *Graph {
 	pids := sortedKeys(s.Problems)
-	sids := sortedIDs(s.Statements)
-	x := newIndex(s, pids, sids)
+	sids, sts := sortedStatements(s.Statements)
+	x := newIndex(s, pids, sids, sts)
 	n := len(x.ids)
 	// Each map is made by the goroutine that fills it.
 	g := &Graph{Counts: map[string]int{}, ProblemCounts: map[string]int{}, PhaseCounts: map[Phase]int{}}
 	var wg sync.WaitGroup
+	if x.key() {
+		wg.Go(x.number) // only the graph's Phase and Next read it (objectsAt), once it is made
+	}
 	nextAt := make([]string, len(pids)+len(sids)) // each object's next agent, by index
 	phaseAt := make([]Phase, len(pids)+len(sids)) // and its phase
 	wg.Go(func() { g.phases(s, x, nextAt, phaseAt) })
-	x.number()
 	in := g.link(s, x)
 	wg.Go(func() {
 		g.Out, g.In = make(map[string][]Edge, n), make(map[string][]Edge, n)
@@ -225,9 +227,7 @@ func (pt *linkPart) link(s *Snapshot, x *index, lo, hi int) {
 		if i < x.np {
 			problemLinks(s.Problems[from], add)
 		} else {
-			st := s.Statements.Get(from)
-			x.st[i-x.np] = st
-			statementLinks(st, add)
+			statementLinks(x.st[i-x.np], add)
 		}
 	}
 	start[hi-lo] = int32(len(pt.edges))
@@ -271,9 +271,10 @@ func addEach(add func(EdgeKind, string), kind EdgeKind, items []string) {
 // index of the object it points to, or -1 when that does not exist.
 type index struct {
 	ids    []string
-	of     map[string]int32
+	of     map[string]int32 // made by number, beside the rest of Derive when keys are set
+	keys   keyTable         // the same numbers by idKey, when every ID has one (key)
 	np, ns int
-	st     []*Statement // statement k is node np+k (once linked)
+	st     []*Statement // statement k is node np+k
 	edges  [][]Edge     // node i's edges, as in Graph.Out
 	out    [][]int32
 	// ranked: the order of ids is the order of CompareIDs (every problem's and
@@ -281,24 +282,113 @@ type index struct {
 	ranked bool
 }
 
-func newIndex(s *Snapshot, pids, sids []string) *index {
+// newIndex numbers the problems pids, the statements sids (sts, in the same order) and
+// the snapshot's experiences.
+func newIndex(s *Snapshot, pids, sids []string, sts []*Statement) *index {
 	eids := sortedKeys(s.Experiences)
 	x := &index{np: len(pids), ns: len(sids)}
 	x.ids = make([]string, 0, len(pids)+len(sids)+len(eids))
 	x.ids = append(append(append(x.ids, pids...), sids...), eids...)
 	x.out = make([][]int32, len(x.ids))
 	x.edges = make([][]Edge, len(x.ids))
-	x.st = make([]*Statement, len(sids)) // filled by link
+	x.st = sts
 	x.ranked = validOfKind(pids, 'p') && validOfKind(sids, 's')
 	return x
 }
 
 // number makes the map from ID to index.
 func (x *index) number() {
-	x.of = make(map[string]int32, len(x.ids))
+	of := make(map[string]int32, len(x.ids))
 	for i, id := range x.ids {
-		x.of[id] = int32(i)
+		of[id] = int32(i)
 	}
+	x.of = of
+}
+
+// key numbers the IDs in x.keys and says so when every one has an idKey; else it makes
+// x.of (number) for lookup. A lookup by key reads one slot of a flat table, where a map
+// by string hashes the ID and compares it with the string it finds, two reads far apart
+// in a map of 100k IDs: those lookups (one per reference) were most of Derive's time.
+func (x *index) key() bool {
+	for _, id := range x.ids {
+		if !keyable(id) {
+			x.number()
+			return false
+		}
+	}
+	x.keys = newKeyTable(len(x.ids))
+	for i, id := range x.ids {
+		x.keys.put(idKey8(id), int32(i)) // as in number, a repeated ID keeps its last index
+	}
+	return true
+}
+
+// keyable says whether idKey numbers id one to one among the IDs it numbers: of up to
+// eight bytes, with the dash of every ID second (idKey skips that byte).
+func keyable(id string) bool { return len(id) >= 2 && len(id) <= 8 && id[1] == '-' }
+
+// idKey8 is idKey of a keyable ID.
+func idKey8(id string) uint64 {
+	key, _ := idKey(id)
+	return key
+}
+
+// keyTable maps idKeys (never 0: an ID's first byte is not 0, or its length is) to
+// indexes, by open addressing: a slot is empty when its key is 0.
+type keyTable struct {
+	slots []keySlot
+	shift uint // the hash's top bits index slots
+}
+
+type keySlot struct {
+	key uint64
+	at  int32
+}
+
+func newKeyTable(n int) keyTable {
+	bits := uint(4)
+	for 1<<bits < 2*n {
+		bits++
+	}
+	return keyTable{slots: make([]keySlot, 1<<bits), shift: 64 - bits}
+}
+
+// slot is where key's probe starts: Fibonacci hashing spreads keys that differ in a
+// few low bytes over the whole table.
+func (t *keyTable) slot(key uint64) uint64 { return (key * 0x9e3779b97f4a7c15) >> t.shift }
+
+func (t *keyTable) put(key uint64, at int32) {
+	mask := uint64(len(t.slots) - 1)
+	for i := t.slot(key); ; i = (i + 1) & mask {
+		if s := &t.slots[i]; s.key == 0 || s.key == key {
+			s.key, s.at = key, at
+			return
+		}
+	}
+}
+
+func (t *keyTable) get(key uint64) (int32, bool) {
+	mask := uint64(len(t.slots) - 1)
+	for i := t.slot(key); ; i = (i + 1) & mask {
+		switch s := t.slots[i]; s.key {
+		case key:
+			return s.at, true
+		case 0:
+			return 0, false
+		}
+	}
+}
+
+// find is the index of id, if it is one of the index's IDs.
+func (x *index) find(id string) (int32, bool) {
+	if x.keys.slots == nil {
+		i, ok := x.of[id]
+		return i, ok
+	}
+	if !keyable(id) {
+		return 0, false // every ID of the index is keyable
+	}
+	return x.keys.get(idKey8(id))
 }
 
 func validOfKind(ids []string, kind byte) bool {
@@ -313,7 +403,7 @@ func validOfKind(ids []string, kind byte) bool {
 // lookup is the index of the object id names, or -1 when it does not exist (as
 // Snapshot.Exists: a problem ID among the problems, and so on).
 func (x *index) lookup(id string) int32 {
-	i, ok := x.of[id]
+	i, ok := x.find(id)
 	if !ok {
 		return -1
 	}
@@ -381,16 +471,21 @@ type keyedID struct {
 // returns the sorted list, which is either keyed or a list of the same length. At 100k
 // statements it is several times faster than comparing: sorting was a fifth of Derive.
 func radixSortKeyed(keyed []keyedID) []keyedID {
+	return radixSortBy(keyed, func(k keyedID) uint64 { return k.key })
+}
+
+// radixSortBy is radixSortKeyed of any list with a key.
+func radixSortBy[T any](keyed []T, key func(T) uint64) []T {
 	if len(keyed) < 256 {
-		slices.SortFunc(keyed, func(a, b keyedID) int { return cmp.Compare(a.key, b.key) })
+		slices.SortFunc(keyed, func(a, b T) int { return cmp.Compare(key(a), key(b)) })
 		return keyed
 	}
 	var or, and uint64 = 0, ^uint64(0)
 	for _, k := range keyed {
-		or, and = or|k.key, and&k.key
+		or, and = or|key(k), and&key(k)
 	}
 	differ := or ^ and // the bits that are not the same in every key
-	tmp := make([]keyedID, len(keyed))
+	tmp := make([]T, len(keyed))
 	src, dst := keyed, tmp
 	var count [256]int
 	for shift := uint(0); shift < 64; shift += 8 {
@@ -399,7 +494,7 @@ func radixSortKeyed(keyed []keyedID) []keyedID {
 		}
 		clear(count[:])
 		for _, k := range src {
-			count[(k.key>>shift)&0xff]++
+			count[(key(k)>>shift)&0xff]++
 		}
 		at := 0
 		for b, c := range count {
@@ -407,13 +502,45 @@ func radixSortKeyed(keyed []keyedID) []keyedID {
 			at += c
 		}
 		for _, k := range src {
-			b := (k.key >> shift) & 0xff
+			b := (key(k) >> shift) & 0xff
 			dst[count[b]] = k
 			count[b]++
 		}
 		src, dst = dst, src
 	}
 	return src
+}
+
+// sortedStatements is sortedIDs of the statements, and the statements in that order:
+// Derive reads them by index, not by a lookup of each ID.
+func sortedStatements(o Objects[*Statement]) ([]string, []*Statement) {
+	type keyedSt struct {
+		key uint64
+		id  string
+		st  *Statement
+	}
+	keyed := make([]keyedSt, 0, o.Len())
+	byKey := true // every ID is valid and has an idKey
+	for id, st := range o.All() {
+		k := keyedSt{id: id, st: st}
+		if byKey {
+			_, _, _, valid := parseID(id)
+			var ok bool
+			k.key, ok = idKey(id)
+			byKey = valid && ok
+		}
+		keyed = append(keyed, k)
+	}
+	if byKey {
+		keyed = radixSortBy(keyed, func(k keyedSt) uint64 { return k.key })
+	} else {
+		slices.SortFunc(keyed, func(a, b keyedSt) int { return CompareIDs(a.id, b.id) })
+	}
+	ids, sts := make([]string, len(keyed)), make([]*Statement, len(keyed))
+	for i, k := range keyed {
+		ids[i], sts[i] = k.id, k.st
+	}
+	return ids, sts
 }
 
 // idKey is a number that orders valid IDs of up to three letters as CompareIDs does:
@@ -546,13 +673,16 @@ func cycles(x *index, n int) [][]string {
 // counts exactly as the agents' orchestrator (current.py) does: a preliminary that exists
 // and is not true → waiting for sub-statements (one that does not exist counts as
 // satisfied); more issues than responses → the fixer; else the checker.
-func StatementPhase(s *Snapshot, st *Statement) Phase {
+func StatementPhase(s *Snapshot, st *Statement) Phase { return statementPhase(st, s.Statements.Get) }
+
+// statementPhase is StatementPhase, finding statements by ID with get.
+func statementPhase(st *Statement, get func(string) *Statement) Phase {
 	ph, _, _ := StatusInfo(st.Status)
 	if ph != PhaseValidating {
 		return ph
 	}
 	for _, id := range st.Preliminaries {
-		if sub := s.Statements.Get(id); sub != nil && sub.Status != "true" {
+		if sub := get(id); sub != nil && sub.Status != "true" {
 			return PhaseAwaitingSubs
 		}
 	}
@@ -604,10 +734,16 @@ func (g *Graph) phases(s *Snapshot, x *index, nextAt []string, phaseAt []Phase) 
 			}
 		}
 	}()
+	get := func(id string) *Statement { // Statements.Get, by the index where it can
+		if j := x.lookup(id); j >= int32(x.np) && j < int32(x.np+x.ns) {
+			return x.st[int(j)-x.np]
+		}
+		return s.Statements.Get(id)
+	}
 	for k, id := range x.ids[x.np : x.np+x.ns] {
-		st := s.Statements.Get(id)
+		st := x.st[k]
 		counts.add(st.Status)
-		ph := StatementPhase(s, st)
+		ph := statementPhase(st, get)
 		if byID {
 			g.Phase.Set(id, ph)
 		}
@@ -616,7 +752,7 @@ func (g *Graph) phases(s *Snapshot, x *index, nextAt []string, phaseAt []Phase) 
 		if ph == PhaseUnknown {
 			g.Unknown = append(g.Unknown, id)
 		}
-		if agent := statementNext(s, st, ph); agent != "" {
+		if agent := statementNextBy(st, ph, get); agent != "" {
 			if byID {
 				g.Next.Set(id, agent)
 			}
@@ -726,7 +862,12 @@ func problemNext(s *Snapshot, p *Problem, ph Phase) string {
 
 // statementNext is the agent a statement in phase ph waits for, or "".
 func statementNext(s *Snapshot, st *Statement, ph Phase) string {
-	if !ph.Open() || !statementPrelimsDone(s, st.Preliminaries) {
+	return statementNextBy(st, ph, s.Statements.Get)
+}
+
+// statementNextBy is statementNext, finding statements by ID with get.
+func statementNextBy(st *Statement, ph Phase, get func(string) *Statement) string {
+	if !ph.Open() || !statementPrelimsDone(st.Preliminaries, get) {
 		return ""
 	}
 	switch ph {
@@ -760,9 +901,9 @@ func statementNext(s *Snapshot, st *Statement, ph Phase) string {
 
 // statementPrelimsDone is the orchestrator's test of a statement's preliminaries: every
 // item that names an existing statement is true; an item that names nothing is satisfied.
-func statementPrelimsDone(s *Snapshot, prelims []string) bool {
+func statementPrelimsDone(prelims []string, get func(string) *Statement) bool {
 	for _, it := range prelims {
-		if st := s.Statements.Get(it); st != nil && st.Status != "true" {
+		if st := get(it); st != nil && st.Status != "true" {
 			return false
 		}
 	}
