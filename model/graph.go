@@ -79,7 +79,18 @@ type Graph struct {
 // 10k statements has tens of thousands of edges, and map traffic was most of the time.
 // What is left of it (the graph's own maps) is spread over the cores: the phases do
 // not read the links and run beside them, and Out and In are filled beside the walks.
-func Derive(s *Snapshot) *Graph {
+func Derive(s *Snapshot) *Graph { return derive(s, false) }
+
+// DeriveStatus is Derive for `referee status`, which reads of the graph only what it
+// prints: the counts, the roots, orphans, unreachable, dangling, cycles, stale and
+// unknown, and Actionable with its block scores (NextWithScores, by index). When every
+// ID is valid it leaves out the rest, Out, In, Depth, FullyProved, Phase and Next, which
+// are maps by ID of every object (a third of Derive's time and memory at 100k
+// statements); else it is Derive.
+func DeriveStatus(s *Snapshot) *Graph { return derive(s, true) }
+
+// derive is Derive, or with lean DeriveStatus.
+func derive(s *Snapshot, lean bool) *Graph {
 	pids := sortedKeys(s.Problems)
 	sids, sts := sortedStatements(s.Statements)
 	x := newIndex(s, pids, sids, sts)
@@ -87,37 +98,40 @@ func Derive(s *Snapshot) *Graph {
 	// Each map is made by the goroutine that fills it.
 	g := &Graph{Counts: map[string]int{}, ProblemCounts: map[string]int{}, PhaseCounts: map[Phase]int{}}
 	var wg sync.WaitGroup
-	if x.key() {
+	lean = lean && x.ranked // else BlockScores reads In and Phase by ID
+	if x.key() && !lean {
 		wg.Go(x.number) // only the graph's Phase and Next read it (objectsAt), once it is made
 	}
 	nextAt := make([]string, len(pids)+len(sids)) // each object's next agent, by index
 	phaseAt := make([]Phase, len(pids)+len(sids)) // and its phase
 	wg.Go(func() { g.phases(s, x, nextAt, phaseAt) })
-	in := g.link(s, x)
-	wg.Go(func() {
-		g.Out, g.In = make(map[string][]Edge, n), make(map[string][]Edge, n)
-		for i, es := range x.edges {
-			if len(es) > 0 {
-				g.Out[x.ids[i]] = es
+	in, indeg := g.link(s, x, !lean)
+	if !lean {
+		wg.Go(func() {
+			g.Out, g.In = make(map[string][]Edge, n), make(map[string][]Edge, n)
+			for i, es := range x.edges {
+				if len(es) > 0 {
+					g.Out[x.ids[i]] = es
+				}
 			}
-		}
-		for j, es := range in {
-			if len(es) > 0 {
-				g.In[x.ids[j]] = es
+			for j, es := range in {
+				if len(es) > 0 {
+					g.In[x.ids[j]] = es
+				}
 			}
-		}
-	})
+		})
+	}
 
 	var roots []int32
 	for i, id := range pids {
-		if !slices.ContainsFunc(in[i], func(e Edge) bool { return e.Kind == EdgeSubgoal }) {
+		if indeg.subgoal[i] == 0 {
 			g.Roots = append(g.Roots, id)
 			roots = append(roots, int32(i))
 		}
 	}
 	depth := x.depths(roots)
 	for k, id := range sids {
-		if len(in[len(pids)+k]) == 0 {
+		if indeg.all[len(pids)+k] == 0 {
 			g.Orphans = append(g.Orphans, id)
 		}
 		if depth[len(pids)+k] < 0 {
@@ -125,16 +139,18 @@ func Derive(s *Snapshot) *Graph {
 		}
 	}
 	g.Cycles = cycles(x, len(pids)+len(sids))
-	g.provedAndStale(x)
-	g.Depth = make(map[string]int, n)
-	for i, d := range depth {
-		if d >= 0 {
-			g.Depth[x.ids[i]] = int(d)
+	g.provedAndStale(x, !lean)
+	if !lean {
+		g.Depth = make(map[string]int, n)
+		for i, d := range depth {
+			if d >= 0 {
+				g.Depth[x.ids[i]] = int(d)
+			}
 		}
 	}
 	wg.Wait()
 	g.Actionable = actionable(x, nextAt, depth)
-	if x.ranked { // IDs unique across kinds: the index reads as the maps by ID do
+	if x.ranked && !lean { // IDs unique across kinds: the index reads as the maps by ID do
 		g.Phase = objectsAt(x.of, phaseAt, nil, len(phaseAt))
 		has, n := make([]bool, len(nextAt)), 0
 		for i, agent := range nextAt {
@@ -143,6 +159,8 @@ func Derive(s *Snapshot) *Graph {
 			}
 		}
 		g.Next = objectsAt(x.of, nextAt, has, n)
+	}
+	if x.ranked {
 		x.st = nil // the statements are the snapshot's: an updated graph keeps no old ones
 		d := &denseGraph{x: x, phase: phaseAt, root: make([]bool, len(pids))}
 		for _, r := range roots {
@@ -153,10 +171,14 @@ func Derive(s *Snapshot) *Graph {
 	return g
 }
 
-// link fills the index's edges and targets and g.Dangling, and returns each node's
-// edges in (Graph.In). The nodes are split in parts linked side by side: resolving tens
-// of thousands of references was the most of Derive's time left.
-func (g *Graph) link(s *Snapshot, x *index) (in [][]Edge) {
+// inDegrees counts each node's edges in: all of them, and for a problem its subgoal
+// edges (it is a root without one).
+type inDegrees struct{ all, subgoal []int32 }
+
+// link fills the index's edges and targets and g.Dangling, and counts each node's edges
+// in; withIn, it returns them too (Graph.In). The nodes are split in parts linked side
+// by side: resolving tens of thousands of references was the most of Derive's time left.
+func (g *Graph) link(s *Snapshot, x *index, withIn bool) (in [][]Edge, indeg inDegrees) {
 	n, nodes := len(x.ids), x.np+x.ns // experiences reference nothing
 	parts := make([]linkPart, max(1, min(runtime.GOMAXPROCS(0), nodes/1024)))
 	var wg sync.WaitGroup
@@ -164,16 +186,25 @@ func (g *Graph) link(s *Snapshot, x *index) (in [][]Edge) {
 		wg.Go(func() { parts[p].link(s, x, nodes*p/len(parts), nodes*(p+1)/len(parts)) })
 	}
 	wg.Wait()
-	// In, in the order of Out: a counting sort of the edges by target.
-	at := make([]int32, n+1) // where the next edge into j goes, then where j's end
+	indeg = inDegrees{all: make([]int32, n), subgoal: make([]int32, x.np)}
 	for _, pt := range parts {
 		g.Dangling = append(g.Dangling, pt.dangling...)
 		for j, c := range pt.indeg {
-			at[j+1] += c
+			indeg.all[j] += c
+		}
+		for e, j := range pt.targets {
+			if j >= 0 && int(j) < x.np && pt.edges[e].Kind == EdgeSubgoal {
+				indeg.subgoal[j]++
+			}
 		}
 	}
-	for j := range n {
-		at[j+1] += at[j]
+	if !withIn {
+		return nil, indeg
+	}
+	// In, in the order of Out: a counting sort of the edges by target.
+	at := make([]int32, n+1) // where the next edge into j goes, then where j's end
+	for j, c := range indeg.all {
+		at[j+1] = at[j] + c
 	}
 	into := make([]Edge, at[n])
 	in = make([][]Edge, n)
@@ -190,7 +221,7 @@ func (g *Graph) link(s *Snapshot, x *index) (in [][]Edge) {
 			}
 		}
 	}
-	return in
+	return in, indeg
 }
 
 // linkPart is what link finds in one range of nodes.
@@ -929,10 +960,10 @@ func problemPrelimsDone(s *Snapshot, prelims []string) bool {
 	return true
 }
 
-// provedAndStale computes fully proved (true, and every preliminary fully proved) and
-// stale (true, but resting on something false, abandoned, missing or itself stale),
-// each by a walk in index order.
-func (g *Graph) provedAndStale(x *index) {
+// provedAndStale computes fully proved (true, and every preliminary fully proved;
+// withProved only) and stale (true, but resting on something false, abandoned, missing or
+// itself stale), each by a walk in index order.
+func (g *Graph) provedAndStale(x *index, withProved bool) {
 	const (
 		unvisited = iota
 		visiting
@@ -1028,8 +1059,10 @@ func (g *Graph) provedAndStale(x *index) {
 			stale(k)
 		}
 	})
-	for k := range ns {
-		isProved(k)
+	if withProved {
+		for k := range ns {
+			isProved(k)
+		}
 	}
 	wg.Wait()
 }
