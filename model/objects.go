@@ -169,10 +169,8 @@ func (o *Objects[V]) Set(id string, v V) {
 		if o.base == nil {
 			o.base = map[string]V{}
 		}
-		if _, ok := o.base[id]; !ok {
-			o.n++
-		}
 		o.base[id] = v
+		o.n = len(o.base) // not a lookup first: a load sets every object, two hashes each
 		return
 	}
 	if !o.Has(id) {
