@@ -99,9 +99,7 @@ func derive(s *Snapshot, lean bool) *Graph {
 	g := &Graph{Counts: map[string]int{}, ProblemCounts: map[string]int{}, PhaseCounts: map[Phase]int{}}
 	var wg sync.WaitGroup
 	lean = lean && x.ranked // else BlockScores reads In and Phase by ID
-	if x.key() && !lean {
-		wg.Go(x.number) // only the graph's Phase and Next read it (objectsAt), once it is made
-	}
+	x.ix = NewIDIndex(x.ids)
 	nextAt := make([]string, len(pids)+len(sids)) // each object's next agent, by index
 	phaseAt := make([]Phase, len(pids)+len(sids)) // and its phase
 	wg.Go(func() { g.phases(s, x, nextAt, phaseAt) })
@@ -151,14 +149,14 @@ func derive(s *Snapshot, lean bool) *Graph {
 	wg.Wait()
 	g.Actionable = actionable(x, nextAt, depth)
 	if x.ranked && !lean { // IDs unique across kinds: the index reads as the maps by ID do
-		g.Phase = objectsAt(x.of, phaseAt, nil, len(phaseAt))
+		g.Phase = ObjectsAt(x.ix, phaseAt, nil, len(phaseAt))
 		has, n := make([]bool, len(nextAt)), 0
 		for i, agent := range nextAt {
 			if has[i] = agent != ""; has[i] {
 				n++
 			}
 		}
-		g.Next = objectsAt(x.of, nextAt, has, n)
+		g.Next = ObjectsAt(x.ix, nextAt, has, n)
 	}
 	if x.ranked {
 		x.st = nil // the statements are the snapshot's: an updated graph keeps no old ones
@@ -302,8 +300,7 @@ func addEach(add func(EdgeKind, string), kind EdgeKind, items []string) {
 // index of the object it points to, or -1 when that does not exist.
 type index struct {
 	ids    []string
-	of     map[string]int32 // made by number, beside the rest of Derive when keys are set
-	keys   keyTable         // the same numbers by idKey, when every ID has one (key)
+	ix     *IDIndex // the numbers by ID
 	np, ns int
 	st     []*Statement // statement k is node np+k
 	edges  [][]Edge     // node i's edges, as in Graph.Out
@@ -327,100 +324,8 @@ func newIndex(s *Snapshot, pids, sids []string, sts []*Statement) *index {
 	return x
 }
 
-// number makes the map from ID to index.
-func (x *index) number() {
-	of := make(map[string]int32, len(x.ids))
-	for i, id := range x.ids {
-		of[id] = int32(i)
-	}
-	x.of = of
-}
-
-// key numbers the IDs in x.keys and says so when every one has an idKey; else it makes
-// x.of (number) for lookup. A lookup by key reads one slot of a flat table, where a map
-// by string hashes the ID and compares it with the string it finds, two reads far apart
-// in a map of 100k IDs: those lookups (one per reference) were most of Derive's time.
-func (x *index) key() bool {
-	for _, id := range x.ids {
-		if !keyable(id) {
-			x.number()
-			return false
-		}
-	}
-	x.keys = newKeyTable(len(x.ids))
-	for i, id := range x.ids {
-		x.keys.put(idKey8(id), int32(i)) // as in number, a repeated ID keeps its last index
-	}
-	return true
-}
-
-// keyable says whether idKey numbers id one to one among the IDs it numbers: of up to
-// eight bytes, with the dash of every ID second (idKey skips that byte).
-func keyable(id string) bool { return len(id) >= 2 && len(id) <= 8 && id[1] == '-' }
-
-// idKey8 is idKey of a keyable ID.
-func idKey8(id string) uint64 {
-	key, _ := idKey(id)
-	return key
-}
-
-// keyTable maps idKeys (never 0: an ID's first byte is not 0, or its length is) to
-// indexes, by open addressing: a slot is empty when its key is 0.
-type keyTable struct {
-	slots []keySlot
-	shift uint // the hash's top bits index slots
-}
-
-type keySlot struct {
-	key uint64
-	at  int32
-}
-
-func newKeyTable(n int) keyTable {
-	bits := uint(4)
-	for 1<<bits < 2*n {
-		bits++
-	}
-	return keyTable{slots: make([]keySlot, 1<<bits), shift: 64 - bits}
-}
-
-// slot is where key's probe starts: Fibonacci hashing spreads keys that differ in a
-// few low bytes over the whole table.
-func (t *keyTable) slot(key uint64) uint64 { return (key * 0x9e3779b97f4a7c15) >> t.shift }
-
-func (t *keyTable) put(key uint64, at int32) {
-	mask := uint64(len(t.slots) - 1)
-	for i := t.slot(key); ; i = (i + 1) & mask {
-		if s := &t.slots[i]; s.key == 0 || s.key == key {
-			s.key, s.at = key, at
-			return
-		}
-	}
-}
-
-func (t *keyTable) get(key uint64) (int32, bool) {
-	mask := uint64(len(t.slots) - 1)
-	for i := t.slot(key); ; i = (i + 1) & mask {
-		switch s := t.slots[i]; s.key {
-		case key:
-			return s.at, true
-		case 0:
-			return 0, false
-		}
-	}
-}
-
 // find is the index of id, if it is one of the index's IDs.
-func (x *index) find(id string) (int32, bool) {
-	if x.keys.slots == nil {
-		i, ok := x.of[id]
-		return i, ok
-	}
-	if !keyable(id) {
-		return 0, false // every ID of the index is keyable
-	}
-	return x.keys.get(idKey8(id))
-}
+func (x *index) find(id string) (int32, bool) { return x.ix.Find(id) }
 
 func validOfKind(ids []string, kind byte) bool {
 	for _, id := range ids {
