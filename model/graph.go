@@ -84,9 +84,9 @@ func Derive(s *Snapshot) *Graph { return derive(s, false) }
 // DeriveStatus is Derive for `referee status`, which reads of the graph only what it
 // prints: the counts, the roots, orphans, unreachable, dangling, cycles, stale and
 // unknown, and Actionable with its block scores (NextWithScores, by index). When every
-// ID is valid it leaves out the rest, Out, In, Depth, FullyProved, Phase and Next, which
-// are maps by ID of every object (a third of Derive's time and memory at 100k
-// statements); else it is Derive.
+// ID is valid it leaves out the rest, Out, In, Depth, FullyProved, Phase and Next: maps
+// by ID of every object, most of Derive's memory, which status would make for nothing.
+// Else it is Derive. Its graph is for reading those fields only (no Update).
 func DeriveStatus(s *Snapshot) *Graph { return derive(s, true) }
 
 // derive is Derive, or with lean DeriveStatus.
