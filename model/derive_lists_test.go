@@ -59,12 +59,14 @@ func TestRadixSortKeyed(t *testing.T) {
 func TestObjectsAtIsObjectsOf(t *testing.T) {
 	r := rand.New(rand.NewPCG(9, 1))
 	at := map[string]int32{}
+	var ids []string
 	var vals []int
 	var has []bool
 	plain := map[string]int{}
 	for i := range 3000 {
 		id := fmt.Sprintf("s-%04d", i)
 		at[id] = int32(i)
+		ids = append(ids, id)
 		if i < 2500 { // past vals: not there (as experiences past Phase's list)
 			vals = append(vals, r.IntN(7))
 			has = append(has, r.IntN(4) != 0)
@@ -73,7 +75,7 @@ func TestObjectsAtIsObjectsOf(t *testing.T) {
 			}
 		}
 	}
-	ix, pm := objectsAt(at, vals, has, len(plain)), ObjectsOf(maps.Clone(plain))
+	ix, pm := ObjectsAt(NewIDIndex(ids), vals, has, len(plain)), ObjectsOf(maps.Clone(plain))
 	same := func(step string, a, b Objects[int]) {
 		t.Helper()
 		if a.Len() != b.Len() || !maps.Equal(a.Map(), b.Map()) {

@@ -79,43 +79,57 @@ type Graph struct {
 // 10k statements has tens of thousands of edges, and map traffic was most of the time.
 // What is left of it (the graph's own maps) is spread over the cores: the phases do
 // not read the links and run beside them, and Out and In are filled beside the walks.
-func Derive(s *Snapshot) *Graph {
+func Derive(s *Snapshot) *Graph { return derive(s, false) }
+
+// DeriveStatus is Derive for `referee status`, which reads of the graph only what it
+// prints: the counts, the roots, orphans, unreachable, dangling, cycles, stale and
+// unknown, and Actionable with its block scores (NextWithScores, by index). When every
+// ID is valid it leaves out the rest, Out, In, Depth, FullyProved, Phase and Next: maps
+// by ID of every object, most of Derive's memory, which status would make for nothing.
+// Else it is Derive. Its graph is for reading those fields only (no Update).
+func DeriveStatus(s *Snapshot) *Graph { return derive(s, true) }
+
+// derive is Derive, or with lean DeriveStatus.
+func derive(s *Snapshot, lean bool) *Graph {
 	pids := sortedKeys(s.Problems)
-	sids := sortedIDs(s.Statements)
-	x := newIndex(s, pids, sids)
+	sids, sts := sortedStatements(s.Statements)
+	x := newIndex(s, pids, sids, sts)
 	n := len(x.ids)
 	// Each map is made by the goroutine that fills it.
 	g := &Graph{Counts: map[string]int{}, ProblemCounts: map[string]int{}, PhaseCounts: map[Phase]int{}}
 	var wg sync.WaitGroup
+	lean = lean && x.ranked // else BlockScores reads In and Phase by ID
+	x.ix = NewIDIndex(x.ids)
 	nextAt := make([]string, len(pids)+len(sids)) // each object's next agent, by index
 	phaseAt := make([]Phase, len(pids)+len(sids)) // and its phase
 	wg.Go(func() { g.phases(s, x, nextAt, phaseAt) })
-	x.number()
-	in := g.link(s, x)
-	wg.Go(func() {
-		g.Out, g.In = make(map[string][]Edge, n), make(map[string][]Edge, n)
-		for i, es := range x.edges {
-			if len(es) > 0 {
-				g.Out[x.ids[i]] = es
+	in, indeg := g.link(s, x, !lean)
+	if !lean {
+		wg.Go(func() {
+			g.Out, g.In = make(map[string][]Edge, n), make(map[string][]Edge, n)
+			for i, es := range x.edges {
+				if len(es) > 0 {
+					g.Out[x.ids[i]] = es
+				}
 			}
-		}
-		for j, es := range in {
-			if len(es) > 0 {
-				g.In[x.ids[j]] = es
+			for j, es := range in {
+				if len(es) > 0 {
+					g.In[x.ids[j]] = es
+				}
 			}
-		}
-	})
+		})
+	}
 
 	var roots []int32
 	for i, id := range pids {
-		if !slices.ContainsFunc(in[i], func(e Edge) bool { return e.Kind == EdgeSubgoal }) {
+		if indeg.subgoal[i] == 0 {
 			g.Roots = append(g.Roots, id)
 			roots = append(roots, int32(i))
 		}
 	}
 	depth := x.depths(roots)
 	for k, id := range sids {
-		if len(in[len(pids)+k]) == 0 {
+		if indeg.all[len(pids)+k] == 0 {
 			g.Orphans = append(g.Orphans, id)
 		}
 		if depth[len(pids)+k] < 0 {
@@ -123,24 +137,28 @@ func Derive(s *Snapshot) *Graph {
 		}
 	}
 	g.Cycles = cycles(x, len(pids)+len(sids))
-	g.provedAndStale(x)
-	g.Depth = make(map[string]int, n)
-	for i, d := range depth {
-		if d >= 0 {
-			g.Depth[x.ids[i]] = int(d)
+	g.provedAndStale(x, !lean)
+	if !lean {
+		g.Depth = make(map[string]int, n)
+		for i, d := range depth {
+			if d >= 0 {
+				g.Depth[x.ids[i]] = int(d)
+			}
 		}
 	}
 	wg.Wait()
 	g.Actionable = actionable(x, nextAt, depth)
-	if x.ranked { // IDs unique across kinds: the index reads as the maps by ID do
-		g.Phase = objectsAt(x.of, phaseAt, nil, len(phaseAt))
+	if x.ranked && !lean { // IDs unique across kinds: the index reads as the maps by ID do
+		g.Phase = ObjectsAt(x.ix, phaseAt, nil, len(phaseAt))
 		has, n := make([]bool, len(nextAt)), 0
 		for i, agent := range nextAt {
 			if has[i] = agent != ""; has[i] {
 				n++
 			}
 		}
-		g.Next = objectsAt(x.of, nextAt, has, n)
+		g.Next = ObjectsAt(x.ix, nextAt, has, n)
+	}
+	if x.ranked {
 		x.st = nil // the statements are the snapshot's: an updated graph keeps no old ones
 		d := &denseGraph{x: x, phase: phaseAt, root: make([]bool, len(pids))}
 		for _, r := range roots {
@@ -151,10 +169,14 @@ func Derive(s *Snapshot) *Graph {
 	return g
 }
 
-// link fills the index's edges and targets and g.Dangling, and returns each node's
-// edges in (Graph.In). The nodes are split in parts linked side by side: resolving tens
-// of thousands of references was the most of Derive's time left.
-func (g *Graph) link(s *Snapshot, x *index) (in [][]Edge) {
+// inDegrees counts each node's edges in: all of them, and for a problem its subgoal
+// edges (it is a root without one).
+type inDegrees struct{ all, subgoal []int32 }
+
+// link fills the index's edges and targets and g.Dangling, and counts each node's edges
+// in; withIn, it returns them too (Graph.In). The nodes are split in parts linked side
+// by side: resolving tens of thousands of references was the most of Derive's time left.
+func (g *Graph) link(s *Snapshot, x *index, withIn bool) (in [][]Edge, indeg inDegrees) {
 	n, nodes := len(x.ids), x.np+x.ns // experiences reference nothing
 	parts := make([]linkPart, max(1, min(runtime.GOMAXPROCS(0), nodes/1024)))
 	var wg sync.WaitGroup
@@ -162,16 +184,25 @@ func (g *Graph) link(s *Snapshot, x *index) (in [][]Edge) {
 		wg.Go(func() { parts[p].link(s, x, nodes*p/len(parts), nodes*(p+1)/len(parts)) })
 	}
 	wg.Wait()
-	// In, in the order of Out: a counting sort of the edges by target.
-	at := make([]int32, n+1) // where the next edge into j goes, then where j's end
+	indeg = inDegrees{all: make([]int32, n), subgoal: make([]int32, x.np)}
 	for _, pt := range parts {
 		g.Dangling = append(g.Dangling, pt.dangling...)
 		for j, c := range pt.indeg {
-			at[j+1] += c
+			indeg.all[j] += c
+		}
+		for e, j := range pt.targets {
+			if j >= 0 && int(j) < x.np && pt.edges[e].Kind == EdgeSubgoal {
+				indeg.subgoal[j]++
+			}
 		}
 	}
-	for j := range n {
-		at[j+1] += at[j]
+	if !withIn {
+		return nil, indeg
+	}
+	// In, in the order of Out: a counting sort of the edges by target.
+	at := make([]int32, n+1) // where the next edge into j goes, then where j's end
+	for j, c := range indeg.all {
+		at[j+1] = at[j] + c
 	}
 	into := make([]Edge, at[n])
 	in = make([][]Edge, n)
@@ -188,7 +219,7 @@ func (g *Graph) link(s *Snapshot, x *index) (in [][]Edge) {
 			}
 		}
 	}
-	return in
+	return in, indeg
 }
 
 // linkPart is what link finds in one range of nodes.
@@ -225,9 +256,7 @@ func (pt *linkPart) link(s *Snapshot, x *index, lo, hi int) {
 		if i < x.np {
 			problemLinks(s.Problems[from], add)
 		} else {
-			st := s.Statements.Get(from)
-			x.st[i-x.np] = st
-			statementLinks(st, add)
+			statementLinks(x.st[i-x.np], add)
 		}
 	}
 	start[hi-lo] = int32(len(pt.edges))
@@ -271,9 +300,9 @@ func addEach(add func(EdgeKind, string), kind EdgeKind, items []string) {
 // index of the object it points to, or -1 when that does not exist.
 type index struct {
 	ids    []string
-	of     map[string]int32
+	ix     *IDIndex // the numbers by ID
 	np, ns int
-	st     []*Statement // statement k is node np+k (once linked)
+	st     []*Statement // statement k is node np+k
 	edges  [][]Edge     // node i's edges, as in Graph.Out
 	out    [][]int32
 	// ranked: the order of ids is the order of CompareIDs (every problem's and
@@ -281,25 +310,22 @@ type index struct {
 	ranked bool
 }
 
-func newIndex(s *Snapshot, pids, sids []string) *index {
+// newIndex numbers the problems pids, the statements sids (sts, in the same order) and
+// the snapshot's experiences.
+func newIndex(s *Snapshot, pids, sids []string, sts []*Statement) *index {
 	eids := sortedKeys(s.Experiences)
 	x := &index{np: len(pids), ns: len(sids)}
 	x.ids = make([]string, 0, len(pids)+len(sids)+len(eids))
 	x.ids = append(append(append(x.ids, pids...), sids...), eids...)
 	x.out = make([][]int32, len(x.ids))
 	x.edges = make([][]Edge, len(x.ids))
-	x.st = make([]*Statement, len(sids)) // filled by link
+	x.st = sts
 	x.ranked = validOfKind(pids, 'p') && validOfKind(sids, 's')
 	return x
 }
 
-// number makes the map from ID to index.
-func (x *index) number() {
-	x.of = make(map[string]int32, len(x.ids))
-	for i, id := range x.ids {
-		x.of[id] = int32(i)
-	}
-}
+// find is the index of id, if it is one of the index's IDs.
+func (x *index) find(id string) (int32, bool) { return x.ix.Find(id) }
 
 func validOfKind(ids []string, kind byte) bool {
 	for _, id := range ids {
@@ -313,7 +339,7 @@ func validOfKind(ids []string, kind byte) bool {
 // lookup is the index of the object id names, or -1 when it does not exist (as
 // Snapshot.Exists: a problem ID among the problems, and so on).
 func (x *index) lookup(id string) int32 {
-	i, ok := x.of[id]
+	i, ok := x.find(id)
 	if !ok {
 		return -1
 	}
@@ -381,16 +407,21 @@ type keyedID struct {
 // returns the sorted list, which is either keyed or a list of the same length. At 100k
 // statements it is several times faster than comparing: sorting was a fifth of Derive.
 func radixSortKeyed(keyed []keyedID) []keyedID {
+	return radixSortBy(keyed, func(k keyedID) uint64 { return k.key })
+}
+
+// radixSortBy is radixSortKeyed of any list with a key.
+func radixSortBy[T any](keyed []T, key func(T) uint64) []T {
 	if len(keyed) < 256 {
-		slices.SortFunc(keyed, func(a, b keyedID) int { return cmp.Compare(a.key, b.key) })
+		slices.SortFunc(keyed, func(a, b T) int { return cmp.Compare(key(a), key(b)) })
 		return keyed
 	}
 	var or, and uint64 = 0, ^uint64(0)
 	for _, k := range keyed {
-		or, and = or|k.key, and&k.key
+		or, and = or|key(k), and&key(k)
 	}
 	differ := or ^ and // the bits that are not the same in every key
-	tmp := make([]keyedID, len(keyed))
+	tmp := make([]T, len(keyed))
 	src, dst := keyed, tmp
 	var count [256]int
 	for shift := uint(0); shift < 64; shift += 8 {
@@ -399,7 +430,7 @@ func radixSortKeyed(keyed []keyedID) []keyedID {
 		}
 		clear(count[:])
 		for _, k := range src {
-			count[(k.key>>shift)&0xff]++
+			count[(key(k)>>shift)&0xff]++
 		}
 		at := 0
 		for b, c := range count {
@@ -407,13 +438,45 @@ func radixSortKeyed(keyed []keyedID) []keyedID {
 			at += c
 		}
 		for _, k := range src {
-			b := (k.key >> shift) & 0xff
+			b := (key(k) >> shift) & 0xff
 			dst[count[b]] = k
 			count[b]++
 		}
 		src, dst = dst, src
 	}
 	return src
+}
+
+// sortedStatements is sortedIDs of the statements, and the statements in that order:
+// Derive reads them by index, not by a lookup of each ID.
+func sortedStatements(o Objects[*Statement]) ([]string, []*Statement) {
+	type keyedSt struct {
+		key uint64
+		id  string
+		st  *Statement
+	}
+	keyed := make([]keyedSt, 0, o.Len())
+	byKey := true // every ID is valid and has an idKey
+	for id, st := range o.All() {
+		k := keyedSt{id: id, st: st}
+		if byKey {
+			_, _, _, valid := parseID(id)
+			var ok bool
+			k.key, ok = idKey(id)
+			byKey = valid && ok
+		}
+		keyed = append(keyed, k)
+	}
+	if byKey {
+		keyed = radixSortBy(keyed, func(k keyedSt) uint64 { return k.key })
+	} else {
+		slices.SortFunc(keyed, func(a, b keyedSt) int { return CompareIDs(a.id, b.id) })
+	}
+	ids, sts := make([]string, len(keyed)), make([]*Statement, len(keyed))
+	for i, k := range keyed {
+		ids[i], sts[i] = k.id, k.st
+	}
+	return ids, sts
 }
 
 // idKey is a number that orders valid IDs of up to three letters as CompareIDs does:
@@ -546,13 +609,16 @@ func cycles(x *index, n int) [][]string {
 // counts exactly as the agents' orchestrator (current.py) does: a preliminary that exists
 // and is not true → waiting for sub-statements (one that does not exist counts as
 // satisfied); more issues than responses → the fixer; else the checker.
-func StatementPhase(s *Snapshot, st *Statement) Phase {
+func StatementPhase(s *Snapshot, st *Statement) Phase { return statementPhase(st, s.Statements.Get) }
+
+// statementPhase is StatementPhase, finding statements by ID with get.
+func statementPhase(st *Statement, get func(string) *Statement) Phase {
 	ph, _, _ := StatusInfo(st.Status)
 	if ph != PhaseValidating {
 		return ph
 	}
 	for _, id := range st.Preliminaries {
-		if sub := s.Statements.Get(id); sub != nil && sub.Status != "true" {
+		if sub := get(id); sub != nil && sub.Status != "true" {
 			return PhaseAwaitingSubs
 		}
 	}
@@ -604,10 +670,16 @@ func (g *Graph) phases(s *Snapshot, x *index, nextAt []string, phaseAt []Phase) 
 			}
 		}
 	}()
+	get := func(id string) *Statement { // Statements.Get, by the index where it can
+		if j := x.lookup(id); j >= int32(x.np) && j < int32(x.np+x.ns) {
+			return x.st[int(j)-x.np]
+		}
+		return s.Statements.Get(id)
+	}
 	for k, id := range x.ids[x.np : x.np+x.ns] {
-		st := s.Statements.Get(id)
+		st := x.st[k]
 		counts.add(st.Status)
-		ph := StatementPhase(s, st)
+		ph := statementPhase(st, get)
 		if byID {
 			g.Phase.Set(id, ph)
 		}
@@ -616,7 +688,7 @@ func (g *Graph) phases(s *Snapshot, x *index, nextAt []string, phaseAt []Phase) 
 		if ph == PhaseUnknown {
 			g.Unknown = append(g.Unknown, id)
 		}
-		if agent := statementNext(s, st, ph); agent != "" {
+		if agent := statementNextBy(st, ph, get); agent != "" {
 			if byID {
 				g.Next.Set(id, agent)
 			}
@@ -726,7 +798,12 @@ func problemNext(s *Snapshot, p *Problem, ph Phase) string {
 
 // statementNext is the agent a statement in phase ph waits for, or "".
 func statementNext(s *Snapshot, st *Statement, ph Phase) string {
-	if !ph.Open() || !statementPrelimsDone(s, st.Preliminaries) {
+	return statementNextBy(st, ph, s.Statements.Get)
+}
+
+// statementNextBy is statementNext, finding statements by ID with get.
+func statementNextBy(st *Statement, ph Phase, get func(string) *Statement) string {
+	if !ph.Open() || !statementPrelimsDone(st.Preliminaries, get) {
 		return ""
 	}
 	switch ph {
@@ -760,9 +837,9 @@ func statementNext(s *Snapshot, st *Statement, ph Phase) string {
 
 // statementPrelimsDone is the orchestrator's test of a statement's preliminaries: every
 // item that names an existing statement is true; an item that names nothing is satisfied.
-func statementPrelimsDone(s *Snapshot, prelims []string) bool {
+func statementPrelimsDone(prelims []string, get func(string) *Statement) bool {
 	for _, it := range prelims {
-		if st := s.Statements.Get(it); st != nil && st.Status != "true" {
+		if st := get(it); st != nil && st.Status != "true" {
 			return false
 		}
 	}
@@ -788,10 +865,10 @@ func problemPrelimsDone(s *Snapshot, prelims []string) bool {
 	return true
 }
 
-// provedAndStale computes fully proved (true, and every preliminary fully proved) and
-// stale (true, but resting on something false, abandoned, missing or itself stale),
-// each by a walk in index order.
-func (g *Graph) provedAndStale(x *index) {
+// provedAndStale computes fully proved (true, and every preliminary fully proved;
+// withProved only) and stale (true, but resting on something false, abandoned, missing or
+// itself stale), each by a walk in index order.
+func (g *Graph) provedAndStale(x *index, withProved bool) {
 	const (
 		unvisited = iota
 		visiting
@@ -887,8 +964,10 @@ func (g *Graph) provedAndStale(x *index) {
 			stale(k)
 		}
 	})
-	for k := range ns {
-		isProved(k)
+	if withProved {
+		for k := range ns {
+			isProved(k)
+		}
 	}
 	wg.Wait()
 }

@@ -21,18 +21,19 @@ type Objects[V any] struct {
 	over   map[string]slot[V] // this version's changes over base
 	n      int
 	forked bool // base is shared: writes go to over
-	// An indexed base (objectsAt) stands for base when at is not nil: the object of ID
-	// id is vals[at[id]] where has says so. Derive makes its per-object maps so, filling
-	// lists by index under the one map of IDs it has, not a map per field.
-	at   map[string]int32
+	// An indexed base (ObjectsAt) stands for base when at is not nil: the object of ID
+	// id is vals[at.Find(id)] where has says so. Derive makes its per-object maps so,
+	// filling lists by index under the one index of IDs it has, not a map per field, and
+	// `referee status` loads its statements so.
+	at   *IDIndex
 	vals []V
 	has  []bool
 }
 
-// objectsAt is an Objects over an indexed base: id's object is vals[at[id]] where that
-// index is in vals and has is true there (has nil: everywhere); n is how many there are.
-// The caller hands at, vals and has over and no longer writes them.
-func objectsAt[V any](at map[string]int32, vals []V, has []bool, n int) Objects[V] {
+// ObjectsAt is an Objects over an indexed base: id's object is vals[i], i its place in
+// at, where i is in vals and has is true there (has nil: everywhere); n is how many
+// there are. The caller hands at, vals and has over and no longer writes them.
+func ObjectsAt[V any](at *IDIndex, vals []V, has []bool, n int) Objects[V] {
 	return Objects[V]{at: at, vals: vals, has: has, n: n}
 }
 
@@ -42,7 +43,7 @@ func (o Objects[V]) fromBase(id string) (V, bool) {
 		v, ok := o.base[id]
 		return v, ok
 	}
-	if i, ok := o.at[id]; ok && int(i) < len(o.vals) && (o.has == nil || o.has[i]) {
+	if i, ok := o.at.Find(id); ok && int(i) < len(o.vals) && (o.has == nil || o.has[i]) {
 		return o.vals[i], true
 	}
 	var zero V
@@ -59,8 +60,8 @@ func (o Objects[V]) baseAll(yield func(string, V) bool) {
 		}
 		return
 	}
-	for id, i := range o.at {
-		if int(i) < len(o.vals) && (o.has == nil || o.has[i]) && !yield(id, o.vals[i]) {
+	for i, id := range o.at.ids {
+		if i < len(o.vals) && (o.has == nil || o.has[i]) && o.at.owns(id, i) && !yield(id, o.vals[i]) {
 			return
 		}
 	}
@@ -169,10 +170,8 @@ func (o *Objects[V]) Set(id string, v V) {
 		if o.base == nil {
 			o.base = map[string]V{}
 		}
-		if _, ok := o.base[id]; !ok {
-			o.n++
-		}
 		o.base[id] = v
+		o.n = len(o.base) // not a lookup first: a load sets every object, two hashes each
 		return
 	}
 	if !o.Has(id) {

@@ -134,7 +134,7 @@ func (o Objects[V]) Diff(prev Objects[V], same func(a, b V) bool, f func(id stri
 // sameBase reports whether two Objects share their base: the same map, or the same
 // indexed base.
 func sameBase[V any](a, b Objects[V]) bool {
-	return sameMap(a.base, b.base) && sameMap(a.at, b.at) && unsafe.SliceData(a.vals) == unsafe.SliceData(b.vals) &&
+	return sameMap(a.base, b.base) && a.at == b.at && unsafe.SliceData(a.vals) == unsafe.SliceData(b.vals) &&
 		unsafe.SliceData(a.has) == unsafe.SliceData(b.has)
 }
 

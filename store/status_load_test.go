@@ -1,9 +1,12 @@
 package store
 
 import (
+	"maps"
 	"math"
+	"os"
 	"path/filepath"
 	"runtime/debug"
+	"slices"
 	"testing"
 
 	"referee/gen"
@@ -36,5 +39,67 @@ func TestLoadStatusMakesRoom(t *testing.T) {
 		if got := debug.SetMemoryLimit(-1); got != c.after {
 			t.Errorf("GOMEMLIMIT %q, limit %d: after a skimmed load of %d files the limit is %d, want %d", c.env, c.set, files, got, c.after)
 		}
+	}
+}
+
+// TestLoadStatusAsLoadNoLog: LoadStatus keeps its statements and versions as lists under
+// one index of IDs, not maps; they hold what LoadNoLog's maps hold (every object's
+// version, every statement, none of the other kinds), beside the same problems,
+// experiences, broken files and vocabulary: on a generated folder with files a load
+// refuses (bad JSON, a bad name, a folder for a file) and one gone from its listing.
+func TestLoadStatusAsLoadNoLog(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "contents")
+	if err := gen.Generate(dir, gen.Config{Statements: 1100, Problems: 15, Seed: 6}); err != nil {
+		t.Fatal(err)
+	}
+	write := func(rel, body string) {
+		if err := os.WriteFile(filepath.Join(dir, rel), []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("statement/s-002.json", `{"id": "s-002", "status": "true", "conclusion": ["x\q"]}`)
+	write("statement/s-1.json", `{}`)
+	write("problem/p-002.json", `[`)
+	if err := os.MkdirAll(filepath.Join(dir, "experience"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	write("experience/e-001.json", `{"id": "e-001", "content": "c"}`)
+	if err := os.Mkdir(filepath.Join(dir, "statement", "s-zz001.json"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	status, err := LoadStatus(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	whole, err := LoadNoLog(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !maps.Equal(status.Versions.Map(), whole.Versions.Map()) || status.Versions.Len() != whole.Versions.Len() {
+		t.Errorf("versions: %d from LoadStatus, %d from LoadNoLog, or they differ", status.Versions.Len(), whole.Versions.Len())
+	}
+	if status.Statements.Len() != whole.Statements.Len() || status.Statements.Len() < 1000 {
+		t.Errorf("%d statements from LoadStatus, %d from LoadNoLog", status.Statements.Len(), whole.Statements.Len())
+	}
+	for id, st := range whole.Statements.All() {
+		if got := status.Statements.Get(id); got == nil || got.Status != st.Status || !slices.Equal(got.Preliminaries, st.Preliminaries) {
+			t.Fatalf("%s: LoadStatus has %+v", id, got)
+		}
+	}
+	for _, id := range []string{"p-001", "e-001", "s-002", "s-1", "s-zz001", ""} {
+		if status.Statements.Has(id) != whole.Statements.Has(id) {
+			t.Errorf("Statements.Has(%q): %v from LoadStatus", id, status.Statements.Has(id))
+		}
+	}
+	if !slices.Equal(slices.Sorted(maps.Keys(status.Problems)), slices.Sorted(maps.Keys(whole.Problems))) ||
+		!slices.Equal(slices.Sorted(maps.Keys(status.Experiences)), slices.Sorted(maps.Keys(whole.Experiences))) ||
+		len(status.Experiences) != 1 {
+		t.Errorf("problems or experiences differ: %d, %d", len(status.Problems), len(status.Experiences))
+	}
+	if !slices.Equal(status.Broken, whole.Broken) || len(status.Broken) != 4 {
+		t.Errorf("broken: %v from LoadStatus, %v from LoadNoLog", status.Broken, whole.Broken)
+	}
+	if status.Vocab != whole.Vocab {
+		t.Errorf("vocabulary %v from LoadStatus, %v from LoadNoLog", status.Vocab, whole.Vocab)
 	}
 }

@@ -91,12 +91,14 @@ func needContents(dir string) error {
 }
 
 func (a *app) printStatus(dir, output string, limit int) error {
-	return a.printStatusFrom(store.LoadStatus, dir, output, limit) // no log, statements skimmed
+	// No log, statements skimmed, the graph without what status does not read.
+	return a.printStatusFrom(store.LoadStatus, model.DeriveStatus, dir, output, limit)
 }
 
-// printStatusFrom is printStatus loading with load; a test compares what it prints
-// loading skimmed (store.LoadStatus) with what it prints loading whole.
-func (a *app) printStatusFrom(load func(string) (*model.Snapshot, error), dir, output string, limit int) error {
+// printStatusFrom is printStatus loading with load and deriving with derive; a test
+// compares what it prints loading skimmed (store.LoadStatus, model.DeriveStatus) with
+// what it prints loading whole (model.Derive).
+func (a *app) printStatusFrom(load func(string) (*model.Snapshot, error), derive func(*model.Snapshot) *model.Graph, dir, output string, limit int) error {
 	if err := needContents(dir); err != nil {
 		return err
 	}
@@ -104,7 +106,7 @@ func (a *app) printStatusFrom(load func(string) (*model.Snapshot, error), dir, o
 	if err != nil {
 		return err
 	}
-	g := model.Derive(snap)
+	g := derive(snap)
 	st := store.StatusOf(snap, g)
 	if output == "json" {
 		return a.writeJSON(st)

@@ -14,8 +14,8 @@ import (
 	"referee/store"
 )
 
-// TestStatusSkimmedAsWhole: status reads statements skimmed (store.LoadStatus), and
-// prints the same bytes, as JSON and as text with every row, as when it reads them whole:
+// TestStatusSkimmedAsWhole: status reads statements skimmed (store.LoadStatus) and
+// derives only what it reads (model.DeriveStatus), and prints the same bytes, as JSON and as text with every row, as when it reads them whole:
 // on the demo, on every contents folder of the shared fixtures, on generated folders of
 // both vocabularies, and on one with the shapes a skim could get wrong (the older format,
 // a fault inside a skimmed text, no validation, issues without responses).
@@ -24,8 +24,8 @@ func TestStatusSkimmedAsWhole(t *testing.T) {
 		t.Helper()
 		for _, output := range []string{"json", "text"} {
 			var whole, skim bytes.Buffer
-			errWhole := newApp(nil, &whole, &whole).printStatusFrom(store.LoadWholeNoLog, dir, output, 0)
-			errSkim := newApp(nil, &skim, &skim).printStatusFrom(store.LoadStatus, dir, output, 0)
+			errWhole := newApp(nil, &whole, &whole).printStatusFrom(store.LoadWholeNoLog, model.Derive, dir, output, 0)
+			errSkim := newApp(nil, &skim, &skim).printStatusFrom(store.LoadStatus, model.DeriveStatus, dir, output, 0)
 			if errWhole != nil || errSkim != nil {
 				t.Fatalf("%s: whole: %v, skimmed: %v", dir, errWhole, errSkim)
 			}
@@ -81,7 +81,7 @@ func TestStatusSkimmedAsWhole(t *testing.T) {
 		write("s-008", `{"id": "s-008", "type": "normal", "conclusion": ["E."], "hypothesis": [], "preliminaries": [], "status": "validating", "reliability": 0.0, "stats": {"count_usage": 0}, "progresses": {"a": ["b"]}, "proof": {"cot": [], "full": "", "ref": []}, "validation": {"issues": [], "responses": ["r", "s"]}}`)
 		same(t, dir)
 		var out bytes.Buffer
-		if err := newApp(nil, &out, &out).printStatusFrom(store.LoadStatus, dir, "text", 0); err != nil {
+		if err := newApp(nil, &out, &out).printStatusFrom(store.LoadStatus, model.DeriveStatus, dir, "text", 0); err != nil {
 			t.Fatal(err)
 		}
 		if !strings.Contains(out.String(), "broken files: 2 ") {
