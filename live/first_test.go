@@ -2,6 +2,7 @@ package live
 
 import (
 	"path/filepath"
+	"reflect"
 	"runtime/debug"
 	"slices"
 	"testing"
@@ -156,6 +157,18 @@ func TestLoadFirst(t *testing.T) {
 	if got := debug.SetGCPercent(-1); got != -1 {
 		t.Fatalf("the collector at %d%% before resume", got)
 	}
+	// The first frame's snapshot holds the log's last change (what the status bar
+	// shows), the whole tree's the log's tail, as Load's.
+	last := whole.Snap.Log[len(whole.Snap.Log)-1]
+	last.Line = 0
+	if len(whole.Snap.Log) < 2 || !reflect.DeepEqual(fr.Snap.Log, []model.LogEntry{last}) {
+		t.Fatalf("the first frame's log: %+v, want the last change %+v", fr.Snap.Log, last)
+	}
+	w := fr.Forest.Whole()
+	if ws := w.Snapshot(); ws == fr.Snap || !reflect.DeepEqual(ws.Log, whole.Snap.Log) || ws.LogHead != whole.Snap.LogHead ||
+		ws.Statements.Len() != whole.Snap.Statements.Len() || !slices.Equal(w.Flatten(map[string]bool{}), rows) {
+		t.Fatalf("the whole tree's snapshot holds %d log entries, want %d", len(ws.Log), len(whole.Snap.Log))
+	}
 	resume()
 	resume()
 	if got := debug.SetGCPercent(77); got != 77 {
@@ -163,8 +176,8 @@ func TestLoadFirst(t *testing.T) {
 	}
 	all, resume := LoadFirst(dir, nil, nil, len(rows)+1)
 	resume()
-	if all.Forest.Partial() || !slices.Equal(all.Forest.Flatten(map[string]bool{}), rows) {
-		t.Fatal("a tree shorter than the rows asked for is not whole")
+	if all.Forest.Partial() || !slices.Equal(all.Forest.Flatten(map[string]bool{}), rows) || !reflect.DeepEqual(all.Snap.Log, whole.Snap.Log) {
+		t.Fatal("a tree shorter than the rows asked for is not whole, with the log's tail")
 	}
 	_, f := DeriveFrom(fr.Forest, whole.Snap, nil)
 	if f.Partial() || !slices.Equal(f.Flatten(map[string]bool{}), rows) {

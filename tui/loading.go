@@ -228,7 +228,8 @@ func (m loader) onWhole(msg wholeMsg) tea.Cmd {
 	m.feed.resume = nil
 	var cmds []tea.Cmd
 	if m.shown.forest == msg.first {
-		cmds = append(cmds, m.loader().setSnapshot(m.shown.snap, m.shown.g, msg.whole, nil))
+		// Its snapshot holds the log's tail, read since (live.LoadFirst).
+		cmds = append(cmds, m.loader().setSnapshot(msg.whole.Snapshot(), m.shown.g, msg.whole, nil))
 	}
 	cmds = append(cmds, m.feed.listen(), m.runs.Poll(true), m.supervisor().watchSessions(nil))
 	held := m.feed.held
