@@ -150,7 +150,7 @@ func TestLoadFirst(t *testing.T) {
 	rows := whole.Forest.Flatten(map[string]bool{})
 	before := debug.SetGCPercent(77)
 	defer debug.SetGCPercent(before)
-	fr, resume := LoadFirst(dir, nil, nil, 3)
+	fr, resume := LoadFirst(dir, nil, nil, 3, nil)
 	if fr.LoadErr != nil || !fr.Forest.Partial() || !slices.Equal(fr.Forest.Flatten(nil), rows[:3]) {
 		t.Fatalf("first frame: %v, %+v", fr.LoadErr, fr.Forest.Flatten(nil))
 	}
@@ -174,7 +174,7 @@ func TestLoadFirst(t *testing.T) {
 	if got := debug.SetGCPercent(77); got != 77 {
 		t.Fatalf("the collector at %d%% after resume, want 77", got)
 	}
-	all, resume := LoadFirst(dir, nil, nil, len(rows)+1)
+	all, resume := LoadFirst(dir, nil, nil, len(rows)+1, nil)
 	resume()
 	if all.Forest.Partial() || !slices.Equal(all.Forest.Flatten(map[string]bool{}), rows) || !reflect.DeepEqual(all.Snap.Log, whole.Snap.Log) {
 		t.Fatal("a tree shorter than the rows asked for is not whole, with the log's tail")

@@ -47,6 +47,10 @@ func Watch(dir string, opts store.WatchOptions) (*Feed, error) {
 	return &Feed{dir: dir, w: w}, nil
 }
 
+// Ready is closed once the watcher watches every folder (store.Watcher.Ready): a
+// first load started with WatchOptions.HistoryLater reads the log after it.
+func (f *Feed) Ready() <-chan struct{} { return f.w.Ready() }
+
 // Close stops the watcher; a Next waiting returns a closed frame. It may be called
 // more than once.
 func (f *Feed) Close() error { return f.w.Close() }
@@ -182,7 +186,9 @@ func Load(dir string, progress *store.Progress, deriving func()) Frame {
 // Whole throws away as live, and let the heap grow by that much more before the next
 // (at 100k statements, the peak of the first extras build). resume may be called more
 // than once.
-func LoadFirst(dir string, progress *store.Progress, deriving func(), rows int) (fr Frame, resume func()) {
+//
+// logReady, when not nil, is waited for before the log is read (Feed.Ready).
+func LoadFirst(dir string, progress *store.Progress, deriving func(), rows int, logReady <-chan struct{}) (fr Frame, resume func()) {
 	restoreLimit := loadLimit()
 	resumeGC := store.PauseGC()
 	resume = sync.OnceFunc(func() {
@@ -192,7 +198,7 @@ func LoadFirst(dir string, progress *store.Progress, deriving func(), rows int) 
 	var g *model.Graph
 	// The graph is derived while the config and the log's last change are read: a first
 	// frame shows no more of the log, whose tail Whole reads.
-	snap, err := store.LoadFirstThen(dir, progress, func(snap *model.Snapshot) {
+	snap, err := store.LoadFirstThen(dir, progress, logReady, func(snap *model.Snapshot) {
 		if deriving != nil {
 			deriving()
 		}

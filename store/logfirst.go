@@ -20,8 +20,9 @@ import (
 // LoadFirstThen is LoadTailThen for a first frame: beside then it reads config.json
 // and, of the log, only its last change (as the snapshot's whole Log, its Line not
 // counted: 0), not the tail. A log that cannot be read is listed as broken, as a load
-// lists it. WithLogTail gives the snapshot its tail.
-func LoadFirstThen(dir string, p *Progress, then func(*model.Snapshot)) (*model.Snapshot, error) {
+// lists it. WithLogTail gives the snapshot its tail. The log is read once logReady is
+// closed (nil: at once), as a watcher started with WatchOptions.HistoryLater asks.
+func LoadFirstThen(dir string, p *Progress, logReady <-chan struct{}, then func(*model.Snapshot)) (*model.Snapshot, error) {
 	var (
 		last   []model.LogEntry
 		broken []model.BrokenFile
@@ -30,6 +31,9 @@ func LoadFirstThen(dir string, p *Progress, then func(*model.Snapshot)) (*model.
 		done := make(chan struct{})
 		go func() {
 			defer close(done)
+			if logReady != nil {
+				<-logReady
+			}
 			last, broken = lastLogChange(dir)
 		}()
 		if then != nil {

@@ -70,7 +70,7 @@ func TestLoadFirstThenHoldsTheLastChange(t *testing.T) {
 				t.Fatal(err)
 			}
 			derived := false
-			first, err := LoadFirstThen(dir, nil, func(*model.Snapshot) { derived = true })
+			first, err := LoadFirstThen(dir, nil, nil, func(*model.Snapshot) { derived = true })
 			if err != nil || !derived {
 				t.Fatalf("LoadFirstThen: %v, then called: %v", err, derived)
 			}
@@ -107,7 +107,7 @@ func TestWithLogTailReadsTheWindow(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	first, err := LoadFirstThen(dir, nil, nil)
+	first, err := LoadFirstThen(dir, nil, nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
