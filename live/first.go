@@ -118,11 +118,17 @@ func (f *Forest) whole(withLog bool) *Forest {
 	if !f.Partial() {
 		return f
 	}
-	snap := f.snap
+	var tail chan *model.Snapshot
 	if withLog && f.logFrom != "" {
-		snap = store.WithLogTail(f.logFrom, snap)
+		// Read beside the tree's build, which needs only the objects; the tree then takes
+		// the snapshot with the tail (with: a broken log is a row of its own).
+		tail = make(chan *model.Snapshot, 1)
+		go func() { tail <- store.WithLogTail(f.logFrom, f.snap) }()
 	}
-	w := newForest(snap, f.g)
+	w := newForest(f.snap, f.g)
 	w.Flatten(map[string]bool{})
+	if tail != nil {
+		w = w.with(<-tail, f.g)
+	}
 	return w
 }

@@ -1,10 +1,12 @@
 package live
 
 import (
+	"os"
 	"path/filepath"
 	"reflect"
 	"runtime/debug"
 	"slices"
+	"strings"
 	"testing"
 
 	"referee/gen"
@@ -182,5 +184,29 @@ func TestLoadFirst(t *testing.T) {
 	_, f := DeriveFrom(fr.Forest, whole.Snap, nil)
 	if f.Partial() || !slices.Equal(f.Flatten(map[string]bool{}), rows) {
 		t.Fatal("derived from a first tree: not whole")
+	}
+}
+
+// A log that cannot be read is a row of the broken group in the whole tree built from a
+// first frame, as in a whole load's.
+func TestWholeOfAFirstFrameListsABrokenLog(t *testing.T) {
+	dir := testutil.Demo(t)
+	log := filepath.Join(dir, store.LogFile)
+	if err := os.Remove(log); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Mkdir(log, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	whole := Load(dir, nil, nil)
+	rows := whole.Forest.Flatten(map[string]bool{})
+	if !slices.ContainsFunc(rows, func(r TreeRow) bool { return strings.Contains(r.Label+r.ID+r.Path, store.LogFile) }) {
+		t.Fatalf("no row names the log: %+v", rows)
+	}
+	fr, resume := LoadFirst(dir, nil, nil, 3, nil)
+	defer resume()
+	w := fr.Forest.Whole()
+	if !fr.Forest.Partial() || !slices.Equal(w.Flatten(map[string]bool{}), rows) || !slices.Equal(w.Snapshot().Broken, whole.Snap.Broken) {
+		t.Fatalf("the whole tree of a first frame: %+v\nwant %+v", w.Flatten(map[string]bool{}), rows)
 	}
 }
