@@ -20,7 +20,7 @@ func Derive(snap *model.Snapshot) (*model.Graph, *Forest) {
 // write. Without a base it derives in full.
 func DeriveFrom(base *Forest, snap *model.Snapshot, paths []string) (*model.Graph, *Forest) {
 	if base.Partial() {
-		base = base.Whole() // a first frame's tree: its shape is not the whole's
+		base = base.whole(false) // a first frame's tree: its shape is not the whole's
 	}
 	switch {
 	case base == nil:

@@ -1,6 +1,9 @@
 package live
 
-import "referee/model"
+import (
+	"referee/model"
+	"referee/store"
+)
 
 // A first frame shows the top of the tree, not all of it. newForest walks every object
 // (their children, their canonical positions) and Flatten lists every row: tens of
@@ -104,13 +107,28 @@ func danglingParents(g *model.Graph) map[string][]string {
 func (f *Forest) Partial() bool { return f != nil && f.first != nil }
 
 // Whole is the tree in full: f itself unless f is Partial, else the tree of the same
-// snapshot and graph built whole, its rows under the default folds flattened already.
+// graph built whole, its rows under the default folds flattened already, and of the
+// same snapshot with the log's tail read when LoadFirst left it (Snapshot says which).
 // It takes as long as a new tree: run it off the UI goroutine.
-func (f *Forest) Whole() *Forest {
+func (f *Forest) Whole() *Forest { return f.whole(true) }
+
+// whole is Whole; withLog false leaves the log as the first frame read it (for a
+// derivation that only needs the tree's shape).
+func (f *Forest) whole(withLog bool) *Forest {
 	if !f.Partial() {
 		return f
 	}
+	var tail chan *model.Snapshot
+	if withLog && f.logFrom != "" {
+		// Read beside the tree's build, which needs only the objects; the tree then takes
+		// the snapshot with the tail (with: a broken log is a row of its own).
+		tail = make(chan *model.Snapshot, 1)
+		go func() { tail <- store.WithLogTail(f.logFrom, f.snap) }()
+	}
 	w := newForest(f.snap, f.g)
 	w.Flatten(map[string]bool{})
+	if tail != nil {
+		w = w.with(<-tail, f.g)
+	}
 	return w
 }

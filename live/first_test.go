@@ -1,9 +1,12 @@
 package live
 
 import (
+	"os"
 	"path/filepath"
+	"reflect"
 	"runtime/debug"
 	"slices"
+	"strings"
 	"testing"
 
 	"referee/gen"
@@ -149,25 +152,61 @@ func TestLoadFirst(t *testing.T) {
 	rows := whole.Forest.Flatten(map[string]bool{})
 	before := debug.SetGCPercent(77)
 	defer debug.SetGCPercent(before)
-	fr, resume := LoadFirst(dir, nil, nil, 3)
+	fr, resume := LoadFirst(dir, nil, nil, 3, nil)
 	if fr.LoadErr != nil || !fr.Forest.Partial() || !slices.Equal(fr.Forest.Flatten(nil), rows[:3]) {
 		t.Fatalf("first frame: %v, %+v", fr.LoadErr, fr.Forest.Flatten(nil))
 	}
 	if got := debug.SetGCPercent(-1); got != -1 {
 		t.Fatalf("the collector at %d%% before resume", got)
 	}
+	// The first frame's snapshot holds the log's last change (what the status bar
+	// shows), the whole tree's the log's tail, as Load's.
+	last := whole.Snap.Log[len(whole.Snap.Log)-1]
+	last.Line = 0
+	if len(whole.Snap.Log) < 2 || !reflect.DeepEqual(fr.Snap.Log, []model.LogEntry{last}) {
+		t.Fatalf("the first frame's log: %+v, want the last change %+v", fr.Snap.Log, last)
+	}
+	w := fr.Forest.Whole()
+	if ws := w.Snapshot(); ws == fr.Snap || !reflect.DeepEqual(ws.Log, whole.Snap.Log) || ws.LogHead != whole.Snap.LogHead ||
+		ws.Statements.Len() != whole.Snap.Statements.Len() || !slices.Equal(w.Flatten(map[string]bool{}), rows) {
+		t.Fatalf("the whole tree's snapshot holds %d log entries, want %d", len(ws.Log), len(whole.Snap.Log))
+	}
 	resume()
 	resume()
 	if got := debug.SetGCPercent(77); got != 77 {
 		t.Fatalf("the collector at %d%% after resume, want 77", got)
 	}
-	all, resume := LoadFirst(dir, nil, nil, len(rows)+1)
+	all, resume := LoadFirst(dir, nil, nil, len(rows)+1, nil)
 	resume()
-	if all.Forest.Partial() || !slices.Equal(all.Forest.Flatten(map[string]bool{}), rows) {
-		t.Fatal("a tree shorter than the rows asked for is not whole")
+	if all.Forest.Partial() || !slices.Equal(all.Forest.Flatten(map[string]bool{}), rows) || !reflect.DeepEqual(all.Snap.Log, whole.Snap.Log) {
+		t.Fatal("a tree shorter than the rows asked for is not whole, with the log's tail")
 	}
 	_, f := DeriveFrom(fr.Forest, whole.Snap, nil)
 	if f.Partial() || !slices.Equal(f.Flatten(map[string]bool{}), rows) {
 		t.Fatal("derived from a first tree: not whole")
+	}
+}
+
+// A log that cannot be read is a row of the broken group in the whole tree built from a
+// first frame, as in a whole load's.
+func TestWholeOfAFirstFrameListsABrokenLog(t *testing.T) {
+	dir := testutil.Demo(t)
+	log := filepath.Join(dir, store.LogFile)
+	if err := os.Remove(log); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Mkdir(log, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	whole := Load(dir, nil, nil)
+	rows := whole.Forest.Flatten(map[string]bool{})
+	if !slices.ContainsFunc(rows, func(r TreeRow) bool { return strings.Contains(r.Label+r.ID+r.Path, store.LogFile) }) {
+		t.Fatalf("no row names the log: %+v", rows)
+	}
+	fr, resume := LoadFirst(dir, nil, nil, 3, nil)
+	defer resume()
+	w := fr.Forest.Whole()
+	if !fr.Forest.Partial() || !slices.Equal(w.Flatten(map[string]bool{}), rows) || !slices.Equal(w.Snapshot().Broken, whole.Snap.Broken) {
+		t.Fatalf("the whole tree of a first frame: %+v\nwant %+v", w.Flatten(map[string]bool{}), rows)
 	}
 }

@@ -37,6 +37,9 @@ type Forest struct {
 	kept *keptValues // what screens derive from this tree alone (Kept)
 	// first are the rows of a tree that holds only its start (firstForest, Partial).
 	first []TreeRow
+	// logFrom is the folder whose log's tail Whole reads, when the snapshot holds only
+	// the log's last change (LoadFirst).
+	logFrom string
 }
 
 // keptValues are the values Kept made for one Forest.

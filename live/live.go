@@ -47,6 +47,10 @@ func Watch(dir string, opts store.WatchOptions) (*Feed, error) {
 	return &Feed{dir: dir, w: w}, nil
 }
 
+// Ready is closed once the watcher watches every folder (store.Watcher.Ready): a
+// first load started with WatchOptions.HistoryLater reads the log after it.
+func (f *Feed) Ready() <-chan struct{} { return f.w.Ready() }
+
 // Close stops the watcher; a Next waiting returns a closed frame. It may be called
 // more than once.
 func (f *Feed) Close() error { return f.w.Close() }
@@ -175,12 +179,16 @@ func Load(dir string, progress *store.Progress, deriving func()) Frame {
 // LoadFirst is Load for a first frame: its tree holds only its first rows (at most
 // rows; Forest.Partial) when it has more, so the first frame waits for the read and the
 // graph, not for every row of the tree; the Forest's Whole is the rest, to build next.
-// The collector stays off (under the load's soft limit) until resume is called, which
-// the caller does once the whole tree is built: a collection started at the end of the
-// load would count what Whole throws away as live, and let the heap grow by that much
-// more before the next (at 100k statements, the peak of the first extras build).
-// resume may be called more than once.
-func LoadFirst(dir string, progress *store.Progress, deriving func(), rows int) (fr Frame, resume func()) {
+// Its snapshot then holds only the log's last change (store.LoadFirstThen), the one the
+// first frame shows, and Whole's holds the log's tail, as Load's. The collector stays
+// off (under the load's soft limit) until resume is called, which the caller does once
+// the whole tree is built: a collection started at the end of the load would count what
+// Whole throws away as live, and let the heap grow by that much more before the next
+// (at 100k statements, the peak of the first extras build). resume may be called more
+// than once.
+//
+// logReady, when not nil, is waited for before the log is read (Feed.Ready).
+func LoadFirst(dir string, progress *store.Progress, deriving func(), rows int, logReady <-chan struct{}) (fr Frame, resume func()) {
 	restoreLimit := loadLimit()
 	resumeGC := store.PauseGC()
 	resume = sync.OnceFunc(func() {
@@ -188,8 +196,9 @@ func LoadFirst(dir string, progress *store.Progress, deriving func(), rows int) 
 		restoreLimit()
 	})
 	var g *model.Graph
-	// The graph is derived while the config and the log's tail are read.
-	snap, err := store.LoadTailThen(dir, progress, func(snap *model.Snapshot) {
+	// The graph is derived while the config and the log's last change are read: a first
+	// frame shows no more of the log, whose tail Whole reads.
+	snap, err := store.LoadFirstThen(dir, progress, logReady, func(snap *model.Snapshot) {
 		if deriving != nil {
 			deriving()
 		}
@@ -202,7 +211,11 @@ func LoadFirst(dir string, progress *store.Progress, deriving func(), rows int) 
 	// Laid out after the read of config.json and the log: a broken one is a row too.
 	f := firstForest(snap, g, rows)
 	if f == nil {
+		// Shown whole at once: with the log's tail.
+		snap = store.WithLogTail(dir, snap)
 		f = newForest(snap, g)
+	} else {
+		f.logFrom = dir
 	}
 	return Frame{Snap: snap, Graph: g, Forest: f}, resume
 }

@@ -35,6 +35,11 @@ type WatchOptions struct {
 	// tens of thousands of change folders — as many inotify watches, enough to exhaust
 	// the limit and fall back to polling.
 	Backups bool
+	// HistoryLater watches history/ from the watcher's own goroutine, after Watch returns
+	// (Watcher.Ready says when): the kernel walks a folder's cached entries when a watch
+	// is added, one per change in history/, and a first load reads the log only after
+	// the object files, so it can read those beside that walk.
+	HistoryLater bool
 
 	// addHook, when set (tests), runs before every watch is added; an error it returns is
 	// treated as the error of the add (relative path, "." for the folder itself).
@@ -95,6 +100,7 @@ func joinErr(a, b error) error {
 // consumer is not receiving, new batches are merged into the one waiting, so the
 // watcher never blocks and the consumer gets one coalesced batch when it comes back.
 type Watcher struct {
+	ready     chan struct{} // closed once every folder is watched (WatchOptions.HistoryLater)
 	out       chan Batch
 	done      chan struct{}
 	exited    chan struct{}
@@ -125,11 +131,15 @@ func Watch(dir string, opts WatchOptions) (*Watcher, error) {
 		return nil, fmt.Errorf("contents folder %s: not a directory", dir)
 	}
 	w := &Watcher{
+		ready:  make(chan struct{}),
 		out:    make(chan Batch),
 		done:   make(chan struct{}),
 		exited: make(chan struct{}),
 	}
 	l := newWatchLoop(root, info, opts, &w.made)
+	if opts.HistoryLater {
+		l.later = HistoryDir
+	}
 	if err := l.start(); err != nil {
 		l.stop()
 		return nil, fmt.Errorf("contents folder %s: %w", dir, err)
@@ -137,10 +147,15 @@ func Watch(dir string, opts WatchOptions) (*Watcher, error) {
 	w.loop = l
 	go func() {
 		defer close(w.exited)
-		l.run(w.out, w.done)
+		l.run(w.out, w.done, w.ready)
 	}()
 	return w, nil
 }
+
+// Ready is closed once every folder the watcher watches at its start is watched: at
+// once, or with WatchOptions.HistoryLater once history/ is. A read of the log waits
+// for it, so that a change logged after that read is reported.
+func (w *Watcher) Ready() <-chan struct{} { return w.ready }
 
 // Batches delivers the batches. It is closed by Close.
 func (w *Watcher) Batches() <-chan Batch { return w.out }
@@ -177,6 +192,7 @@ type watchLoop struct {
 	lost       bool              // the folder is gone; looking for it to reappear
 	recoverErr string            // the last error reported while looking for it
 	running    bool              // run has started (set-up in start needs no rescan)
+	later      string            // a top folder start leaves for run to watch (HistoryLater)
 	files      map[string]stamp  // polling: what the last scan saw
 	dirs       map[string]bool   // polling: which top-level folders the last scan saw
 
@@ -228,10 +244,19 @@ func (l *watchLoop) start() error {
 	return nil
 }
 
-func (l *watchLoop) run(out chan<- Batch, done <-chan struct{}) {
+func (l *watchLoop) run(out chan<- Batch, done <-chan struct{}, ready chan<- struct{}) {
 	defer close(out)
 	defer l.stop()
 	l.running = true
+	if l.later != "" {
+		// As start would have, before any event is taken; running already: a load may
+		// be reading, so a fall back to polling now asks for a rescan.
+		l.later = ""
+		if l.fsn != nil {
+			l.syncWatches()
+		}
+	}
+	close(ready)
 	for {
 		var (
 			events <-chan fsnotify.Event
@@ -409,6 +434,9 @@ func (l *watchLoop) unwatch(rel string) {
 // watched already). It may switch to polling.
 func (l *watchLoop) syncWatches() {
 	for _, sub := range topFolders {
+		if sub == l.later {
+			continue
+		}
 		if isDir(l.abs(sub)) {
 			if !l.watched[sub] && !l.watch(sub) && l.polling {
 				return

@@ -542,3 +542,74 @@ func TestBatchMerge(t *testing.T) {
 		t.Fatalf("empty merge = %+v", m)
 	}
 }
+
+// With HistoryLater, Watch returns before history/ is watched; Ready says when it is,
+// and a change logged after that is reported. A watch limit met there falls back to
+// polling and asks for a rescan (a load may have read meanwhile). Without it, Ready is
+// closed from the start.
+func TestWatchHistoryLater(t *testing.T) {
+	t.Run("watched after Watch returns", func(t *testing.T) {
+		root := watchTree(t, ProblemDir, StatementDir, HistoryDir)
+		mustWrite(t, root, LogFile, "")
+		release := make(chan struct{})
+		var added []string
+		w := startWatch(t, root, WatchOptions{HistoryLater: true, addHook: func(rel string) error {
+			if rel == HistoryDir {
+				select { // Watch has returned: the test holds the add here
+				case <-release:
+				case <-time.After(waitLong): // added before Watch returned
+				}
+			}
+			added = append(added, rel)
+			return nil
+		}})
+		if !slices.Equal(added, []string{".", ProblemDir, StatementDir}) {
+			t.Fatalf("watched before Watch returned: %v", added)
+		}
+		select {
+		case <-w.Ready():
+			t.Fatal("ready before history/ is watched")
+		default:
+		}
+		close(release)
+		select {
+		case <-w.Ready():
+		case <-time.After(waitLong):
+			t.Fatal("never ready")
+		}
+		if !slices.Equal(added, []string{".", ProblemDir, StatementDir, HistoryDir}) {
+			t.Fatalf("watched: %v", added)
+		}
+		mustWrite(t, root, LogFile, `{"l-001": {"creation": [], "modification": []}}`+"\n")
+		if b := next(t, w); !slices.Equal(b.Paths, []string{LogFile}) || b.Rescan || b.Err != nil {
+			t.Fatalf("batch = %+v, want exactly the log", b)
+		}
+	})
+	t.Run("a watch limit there", func(t *testing.T) {
+		root := watchTree(t, ProblemDir, StatementDir, HistoryDir)
+		w := startWatch(t, root, WatchOptions{HistoryLater: true, Poll: 100 * time.Millisecond, addHook: func(rel string) error {
+			if rel == HistoryDir {
+				return syscall.ENOSPC
+			}
+			return nil
+		}})
+		<-w.Ready()
+		_, all := until(t, w, func(all Batch) bool { return all.Err != nil && all.Rescan })
+		if !errors.Is(all.Err, syscall.ENOSPC) {
+			t.Fatalf("err = %v", all.Err)
+		}
+	})
+	t.Run("without it", func(t *testing.T) {
+		root := watchTree(t, HistoryDir)
+		var added []string
+		w := startWatch(t, root, WatchOptions{addHook: func(rel string) error { added = append(added, rel); return nil }})
+		if !slices.Equal(added, []string{".", HistoryDir}) {
+			t.Fatalf("watched before Watch returned: %v", added)
+		}
+		select {
+		case <-w.Ready():
+		case <-time.After(waitLong):
+			t.Fatal("never ready")
+		}
+	})
+}

@@ -114,15 +114,18 @@ func (m *Model) Begin() {
 
 // loadCmd starts the watcher (store.Watch: a change made during the load is then in
 // its first batch, which listen applies to the loaded snapshot) unless it runs already
-// or is off, then loads the folder and derives its graph and tree.
+// or is off, then loads the folder and derives its graph and tree. The watch on
+// history/ is added beside the read of the object files (HistoryLater), and the log
+// read after it.
 func (m loader) loadCmd() tea.Cmd {
 	ls, dir := m.feed.loading, m.env.dir
 	watch := !m.env.opts.NoWatch && m.feed.src == nil
 	return func() tea.Msg {
 		var msg loadedMsg
+		var logReady <-chan struct{}
 		if watch {
 			ls.step.Store(int32(stepWatch))
-			feed, err := live.Watch(dir, store.WatchOptions{})
+			feed, err := live.Watch(dir, store.WatchOptions{HistoryLater: true})
 			if err != nil {
 				msg.watchErr = err
 			} else {
@@ -134,11 +137,12 @@ func (m loader) loadCmd() tea.Cmd {
 				}
 				ls.feed, msg.feed = feed, feed
 				ls.mu.Unlock()
+				logReady = feed.Ready()
 			}
 		}
 		ls.step.Store(int32(stepRead))
 		var resume func()
-		msg.Frame, resume = live.LoadFirst(dir, &ls.progress, func() { ls.step.Store(int32(stepDerive)) }, firstRows)
+		msg.Frame, resume = live.LoadFirst(dir, &ls.progress, func() { ls.step.Store(int32(stepDerive)) }, firstRows, logReady)
 		if msg.Forest.Partial() {
 			msg.resume = resume // once the whole tree is built (onLoaded)
 		} else {
@@ -228,7 +232,8 @@ func (m loader) onWhole(msg wholeMsg) tea.Cmd {
 	m.feed.resume = nil
 	var cmds []tea.Cmd
 	if m.shown.forest == msg.first {
-		cmds = append(cmds, m.loader().setSnapshot(m.shown.snap, m.shown.g, msg.whole, nil))
+		// Its snapshot holds the log's tail, read since (live.LoadFirst).
+		cmds = append(cmds, m.loader().setSnapshot(msg.whole.Snapshot(), m.shown.g, msg.whole, nil))
 	}
 	cmds = append(cmds, m.feed.listen(), m.runs.Poll(true), m.supervisor().watchSessions(nil))
 	held := m.feed.held

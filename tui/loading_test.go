@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"reflect"
 	"runtime/debug"
 	"slices"
 	"strings"
@@ -217,6 +218,12 @@ func TestFirstFrameShowsTheTreesStartThenTheWhole(t *testing.T) {
 	if strings.Contains(first, "Tree · ") || !strings.Contains(first, "p-001") || m.tree.Cursor() != "@p-001" {
 		t.Fatalf("the first frame:\n%s", first)
 	}
+	// Its snapshot holds only the log's last change (live.LoadFirst): the status bar
+	// names it as a whole load's does.
+	synced := openTestModel(t, dir, 120, 40)
+	if got, want := lastShown(first), lastShown(ansi.Strip(synced.Render())); got == "" || got != want || len(m.shown.snap.Log) != 1 {
+		t.Fatalf("the first frame's last change %q, want %q", got, want)
+	}
 	for _, k := range []string{"j", "j", "l"} {
 		m.Update(keyMsg(k))
 	}
@@ -232,6 +239,9 @@ func TestFirstFrameShowsTheTreesStartThenTheWhole(t *testing.T) {
 	}
 	if m.feed.head.Partial() || m.shown.forest.Partial() || len(m.feed.held) != 0 {
 		t.Fatal("the whole tree did not take the first's place")
+	}
+	if got, want := m.shown.snap.Log, synced.shown.snap.Log; len(want) < 2 || !reflect.DeepEqual(got, want) || m.feed.latest != m.shown.snap {
+		t.Fatalf("the whole tree's snapshot holds %d log entries, want %d", len(got), len(want))
 	}
 	// The tree pane as a synchronous load with the same keys shows it (the detail pane
 	// waits on commands of its own: proofs, similar statements).
@@ -259,6 +269,16 @@ func TestCloseBeforeTheWholeTreeResumesTheCollector(t *testing.T) {
 }
 
 // longTreeFolder is a generated folder whose tree is longer than a first frame's.
+// lastShown is what the status bar says after "last: " on a screen.
+func lastShown(screen string) string {
+	_, after, ok := strings.Cut(screen, "last: ")
+	if !ok {
+		return ""
+	}
+	line, _, _ := strings.Cut(after, "\n")
+	return strings.TrimSpace(line)
+}
+
 func longTreeFolder(t *testing.T) string {
 	dir := filepath.Join(t.TempDir(), "contents")
 	if err := gen.Generate(dir, gen.Config{Statements: 400, Problems: 4, Seed: 2}); err != nil {
