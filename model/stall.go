@@ -68,7 +68,7 @@ func (st Stall) WithTranscripts(lastLine time.Time, who string, now time.Time, a
 func CheckStall(g *Graph, last time.Time, lastWhat string, now time.Time, after time.Duration) Stall {
 	st := StallOf(g, last, lastWhat, now, after)
 	st.Waiting = make([]Action, 0, st.waiting)
-	for _, a := range g.Actionable {
+	for a := range g.Actionable.All() {
 		if a.Agent != AgentHuman {
 			st.Waiting = append(st.Waiting, a)
 		}
@@ -86,7 +86,7 @@ func StallOf(g *Graph, last time.Time, lastWhat string, now time.Time, after tim
 	st := Stall{Waiting: []Action{}}
 	var human []string
 	var first []Action // the first waiting items, which a stalled reason names
-	for _, a := range g.Actionable {
+	for a := range g.Actionable.All() {
 		if a.Agent == AgentHuman {
 			human = append(human, a.ID)
 			continue
