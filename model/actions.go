@@ -21,6 +21,9 @@ type Actions struct {
 	add  []Action        // sorted; actions over base
 	drop map[string]bool // IDs of base's actions no longer in the list
 	n    int
+	// humans counts the actions for AgentHuman: the stall alarm, asked every few
+	// seconds, counts the agents' work without a walk over every action.
+	humans int
 }
 
 // ActionsOf is the list of the actions, which the caller hands over sorted by
@@ -29,11 +32,28 @@ func ActionsOf(list []Action) Actions {
 	if len(list) == 0 {
 		return Actions{}
 	}
-	return Actions{base: list, n: len(list)}
+	humans := 0
+	for _, a := range list {
+		if a.Agent == AgentHuman {
+			humans++
+		}
+	}
+	return Actions{base: list, n: len(list), humans: humans}
 }
 
 // Len is the number of actions.
 func (l Actions) Len() int { return l.n }
+
+// Humans is the number of actions for AgentHuman (the decisions that wait for a person).
+func (l Actions) Humans() int { return l.humans }
+
+// human is 1 for an action for AgentHuman, else 0.
+func human(a Action) int {
+	if a.Agent == AgentHuman {
+		return 1
+	}
+	return 0
+}
 
 // All yields the actions in order.
 func (l Actions) All() iter.Seq[Action] {
@@ -80,7 +100,7 @@ func (l Actions) Slice() []Action {
 // Fork returns a copy to build the next version on: it shares the list and copies the
 // changes over it.
 func (l Actions) Fork() Actions {
-	f := Actions{base: l.base, n: l.n, add: slices.Clone(l.add)}
+	f := Actions{base: l.base, n: l.n, humans: l.humans, add: slices.Clone(l.add)}
 	if len(l.drop) > 0 {
 		f.drop = make(map[string]bool, len(l.drop))
 		for id := range l.drop {
@@ -95,6 +115,7 @@ func (l *Actions) Insert(a Action) {
 	i, _ := slices.BinarySearchFunc(l.add, a, compareActions)
 	l.add = slices.Insert(l.add, i, a)
 	l.n++
+	l.humans += human(a)
 	l.settle()
 }
 
@@ -104,6 +125,7 @@ func (l *Actions) Remove(a Action) {
 	if i, ok := slices.BinarySearchFunc(l.add, a, compareActions); ok && l.add[i] == a {
 		l.add = slices.Delete(l.add, i, i+1)
 		l.n--
+		l.humans -= human(a)
 		return
 	}
 	i, ok := slices.BinarySearchFunc(l.base, a, compareActions)
@@ -115,6 +137,7 @@ func (l *Actions) Remove(a Action) {
 	}
 	l.drop[a.ID] = true
 	l.n--
+	l.humans -= human(a)
 	l.settle()
 }
 

@@ -29,6 +29,15 @@ func TestActionsBehavesAsASortedList(t *testing.T) {
 		if got := l.Slice(); !reflect.DeepEqual(got, want) {
 			t.Fatalf("step %d: Slice differs from the reference (%d vs %d actions)", step, len(got), len(want))
 		}
+		humans := 0
+		for _, a := range want {
+			if a.Agent == AgentHuman {
+				humans++
+			}
+		}
+		if l.Humans() != humans {
+			t.Fatalf("step %d: Humans %d, want %d", step, l.Humans(), humans)
+		}
 		if a, ok := l.First(); ok != (len(want) > 0) || ok && a != want[0] {
 			t.Fatalf("step %d: First %v %v, want %v", step, a, ok, want[:min(1, len(want))])
 		}
