@@ -169,7 +169,17 @@ func claimNames(s string) (names, words []string) {
 	}
 	slices.Sort(names)
 	slices.Sort(words)
-	return slices.Clip(slices.Compact(names)), slices.Clip(slices.Compact(words))
+	// Copies of their length: the index keeps them for every claim, and what append
+	// grew them to (and Compact left) was a third more than the words.
+	return tight(slices.Compact(names)), tight(slices.Compact(words))
+}
+
+// tight is a copy of s with no room after it (nil when s is empty).
+func tight(s []string) []string {
+	if len(s) == 0 {
+		return nil
+	}
+	return append(make([]string, 0, len(s)), s...)
 }
 
 // sameNames says whether every name of either claim is a word of the other (in any case).
