@@ -6,6 +6,7 @@ package similar
 
 import (
 	"cmp"
+	"encoding/binary"
 	"math"
 	"regexp"
 	"slices"
@@ -208,7 +209,7 @@ func fold(w string) string {
 // claimDoc is one claim ready for comparison.
 type claimDoc struct {
 	id      string
-	grams   vector   // TF-IDF over character trigrams, unit length
+	grams   packed   // TF-IDF over character trigrams, unit length
 	words   vector   // TF-IDF over tokens, unit length
 	numbers string   // the claim's numbers, in order
 	tokens  []int32  // the normalised claim, as the words' term numbers
@@ -227,6 +228,89 @@ type vector []entry
 type entry struct {
 	term int32
 	w    float32
+}
+
+// packed is a vector kept compact: each entry as its term's distance from the one
+// before (a uvarint: one or two bytes for most) and its weight's four bytes. The
+// character trigrams' vectors are most of what the index holds per claim, and are only
+// ever read whole and in order (a cosine, a claim counted out), as a packed one is read.
+type packed []byte
+
+// pack is v packed, in a slice of its length.
+func pack(v vector) packed {
+	size, prev := 0, int32(0)
+	for _, e := range v {
+		size += uvarintLen(uint64(e.term-prev)) + 4
+		prev = e.term
+	}
+	if size == 0 {
+		return nil
+	}
+	out, prev := make(packed, 0, size), 0
+	for _, e := range v {
+		out = binary.AppendUvarint(out, uint64(e.term-prev))
+		out = binary.LittleEndian.AppendUint32(out, math.Float32bits(e.w))
+		prev = e.term
+	}
+	return out
+}
+
+func uvarintLen(x uint64) int {
+	n := 1
+	for ; x >= 0x80; x >>= 7 {
+		n++
+	}
+	return n
+}
+
+// next is the entry at offset i, whose term comes after prev, and the offset after it.
+func (p packed) next(i int, prev int32) (entry, int) {
+	d, n := binary.Uvarint(p[i:])
+	i += n
+	return entry{term: prev + int32(d), w: math.Float32frombits(binary.LittleEndian.Uint32(p[i:]))}, i + 4
+}
+
+// all yields the entries in order.
+func (p packed) all(yield func(entry) bool) {
+	for i, prev := 0, int32(0); i < len(p); {
+		var e entry
+		e, i = p.next(i, prev)
+		if !yield(e) {
+			return
+		}
+		prev = e.term
+	}
+}
+
+// dot is vector.dot of the packed vectors: the same products summed in the same order.
+func (a packed) dot(b packed) float64 {
+	var sum float64
+	if len(a) == 0 || len(b) == 0 {
+		return 0
+	}
+	ea, i := a.next(0, 0)
+	eb, j := b.next(0, 0)
+	for {
+		switch {
+		case ea.term < eb.term:
+			if i == len(a) {
+				return sum
+			}
+			ea, i = a.next(i, ea.term)
+		case ea.term > eb.term:
+			if j == len(b) {
+				return sum
+			}
+			eb, j = b.next(j, eb.term)
+		default:
+			sum += float64(ea.w) * float64(eb.w)
+			if i == len(a) || j == len(b) {
+				return sum
+			}
+			ea, i = a.next(i, ea.term)
+			eb, j = b.next(j, eb.term)
+		}
+	}
 }
 
 func (a vector) dot(b vector) float64 {
@@ -317,6 +401,13 @@ func (t *terms) uncount(v vector) {
 	}
 }
 
+// uncountPacked is uncount of a packed vector.
+func (t *terms) uncountPacked(p packed) {
+	for e := range p.all {
+		t.df[e.term]--
+	}
+}
+
 // weigh turns term counts into a unit TF-IDF vector; the IDF is smoothed, so a term
 // every claim has still counts a little.
 func (t *terms) weigh(tf vector, docs int) vector {
@@ -348,7 +439,8 @@ func NewIndex(s *model.Snapshot) *Index {
 	}
 	for i, id := range ix.ids {
 		d := ix.docs[id]
-		d.grams, d.words = ix.grams.weigh(gramTF[i], ix.live), ix.words.weigh(wordTF[i], ix.live)
+		d.grams, d.words = pack(ix.grams.weigh(gramTF[i], ix.live)), ix.words.weigh(wordTF[i], ix.live)
+		gramTF[i] = nil // garbage once packed
 	}
 	ix.buckets = map[string]*bucket{}
 	for pos, id := range ix.ids {
@@ -523,7 +615,7 @@ func (ix *Index) Update(s *model.Snapshot) (changed []string, claims, rebuilt bo
 	for _, id := range removed {
 		d := ix.docs[id]
 		ix.unpost(d)
-		ix.grams.uncount(d.grams)
+		ix.grams.uncountPacked(d.grams)
 		ix.words.uncount(d.words)
 		delete(ix.docs, id)
 		ix.gone[id] = int32(d.pos)
@@ -532,7 +624,7 @@ func (ix *Index) Update(s *model.Snapshot) (changed []string, claims, rebuilt bo
 	for _, id := range recounted {
 		d := ix.docs[id]
 		ix.unpost(d)
-		ix.grams.uncount(d.grams)
+		ix.grams.uncountPacked(d.grams)
 		ix.words.uncount(d.words)
 		ix.index(id, s.Statements.Get(id).Claim(), d.pos)
 	}
@@ -556,7 +648,7 @@ func (ix *Index) Update(s *model.Snapshot) (changed []string, claims, rebuilt bo
 // index parses, weighs and posts one claim at a position.
 func (ix *Index) index(id, claim string, pos int) {
 	d, gtf, wtf := ix.parse(id, claim, pos)
-	d.grams, d.words = ix.grams.weigh(gtf, ix.live), ix.words.weigh(wtf, ix.live)
+	d.grams, d.words = pack(ix.grams.weigh(gtf, ix.live)), ix.words.weigh(wtf, ix.live)
 	ix.docs[id] = d
 	ix.post(d, pos)
 }
