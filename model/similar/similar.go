@@ -401,6 +401,28 @@ func (t *terms) uncount(v vector) {
 	}
 }
 
+// weighPacked is weigh of a packed vector of counts, in place (a term's weight has the
+// same four bytes as its count): the trigrams' counts are packed as they are made, so
+// what a full build holds until every claim is counted is packed too.
+func (t *terms) weighPacked(p packed, docs int) packed {
+	ws := t.scratch[:0]
+	var norm float64
+	for e := range p.all {
+		w := (1 + math.Log(float64(e.w))) * (math.Log((1+float64(docs))/(1+float64(t.df[e.term]))) + 1)
+		ws = append(ws, w)
+		norm += w * w
+	}
+	norm = math.Sqrt(norm)
+	for i, k := 0, 0; i < len(p); k++ {
+		_, n := binary.Uvarint(p[i:])
+		i += n
+		binary.LittleEndian.PutUint32(p[i:], math.Float32bits(float32(ws[k]/norm)))
+		i += 4
+	}
+	t.scratch = ws
+	return p
+}
+
 // uncountPacked is uncount of a packed vector.
 func (t *terms) uncountPacked(p packed) {
 	for e := range p.all {
@@ -432,15 +454,14 @@ func NewIndex(s *model.Snapshot) *Index {
 		ids: model.SortedIDs(s.Statements), gone: map[string]int32{},
 		grams: &terms{num: map[string]int32{}}, words: &terms{num: map[string]int32{}}}
 	ix.live = len(ix.ids)
-	gramTF := make([]vector, len(ix.ids))
+	gramTF := make([]packed, len(ix.ids))
 	wordTF := make([]vector, len(ix.ids))
 	for i, id := range ix.ids {
 		ix.docs[id], gramTF[i], wordTF[i] = ix.parse(id, s.Statements.Get(id).Claim(), i)
 	}
 	for i, id := range ix.ids {
 		d := ix.docs[id]
-		d.grams, d.words = pack(ix.grams.weigh(gramTF[i], ix.live)), ix.words.weigh(wordTF[i], ix.live)
-		gramTF[i] = nil // garbage once packed
+		d.grams, d.words = ix.grams.weighPacked(gramTF[i], ix.live), ix.words.weigh(wordTF[i], ix.live)
 	}
 	ix.buckets = map[string]*bucket{}
 	for pos, id := range ix.ids {
@@ -450,7 +471,7 @@ func NewIndex(s *model.Snapshot) *Index {
 }
 
 // parse reads one claim and counts its terms.
-func (ix *Index) parse(id, claim string, pos int) (d *claimDoc, gramTF, wordTF vector) {
+func (ix *Index) parse(id, claim string, pos int) (d *claimDoc, gramTF packed, wordTF vector) {
 	toks := claimTokens(claim)
 	// The counts' maps are kept from claim to claim, and a trigram's key is a piece of
 	// the joined tokens, not a string of its own (count copies the new ones).
@@ -472,7 +493,7 @@ func (ix *Index) parse(id, claim string, pos int) (d *claimDoc, gramTF, wordTF v
 	d = &claimDoc{id: id, empty: len(toks) == 0, pos: pos,
 		numbers: strings.Join(numberRun().FindAllString(joined, -1), " ")}
 	d.names, d.words0 = claimNames(claim)
-	gramTF, wordTF = ix.grams.count(gtf), ix.words.count(wtf)
+	gramTF, wordTF = pack(ix.grams.count(gtf)), ix.words.count(wtf)
 	// The tokens as the words' term numbers (count numbered every one of them, and a
 	// number stays its word's): a number per token instead of a string.
 	d.tokens = make([]int32, len(toks))
@@ -648,7 +669,7 @@ func (ix *Index) Update(s *model.Snapshot) (changed []string, claims, rebuilt bo
 // index parses, weighs and posts one claim at a position.
 func (ix *Index) index(id, claim string, pos int) {
 	d, gtf, wtf := ix.parse(id, claim, pos)
-	d.grams, d.words = pack(ix.grams.weigh(gtf, ix.live)), ix.words.weigh(wtf, ix.live)
+	d.grams, d.words = ix.grams.weighPacked(gtf, ix.live), ix.words.weigh(wtf, ix.live)
 	ix.docs[id] = d
 	ix.post(d, pos)
 }

@@ -56,6 +56,17 @@ func TestPackedIsTheVector(t *testing.T) {
 		if got, want := pa.dot(pack(c)), a.dot(c); got != want || pack(c).dot(pb) != c.dot(b) {
 			t.Fatalf("dot with shared terms %v, want %v", got, want)
 		}
+		// Weighed in place, a packed vector of counts is the packed weighed vector.
+		var counts vector // terms under 2,000, a df for each
+		tm := &terms{df: make([]int, 2000)}
+		for term := int32(r.IntN(50)); term < 2000 && len(counts) < 80; term += 1 + r.Int32N(300) {
+			counts = append(counts, entry{term: term, w: float32(1 + r.IntN(5))})
+			tm.df[term] = 1 + r.IntN(9)
+		}
+		packedCounts := pack(counts)
+		if got, want := tm.weighPacked(packedCounts, 20), pack(tm.weigh(slices.Clone(counts), 20)); !slices.Equal(got, want) {
+			t.Fatalf("weighed in place %v, want %v", got, want)
+		}
 		if got, want := pa.dot(pa), a.dot(a); got != want {
 			t.Fatalf("self dot %v, want %v", got, want)
 		}
