@@ -122,7 +122,7 @@ func (m loader) loadCmd() tea.Cmd {
 		var msg loadedMsg
 		if watch {
 			ls.step.Store(int32(stepWatch))
-			feed, err := live.Watch(dir, store.WatchOptions{})
+			feed, err := live.Watch(dir, watchOptions)
 			if err != nil {
 				msg.watchErr = err
 			} else {
