@@ -13,6 +13,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"syscall"
 	"time"
 
 	"github.com/creack/pty"
@@ -48,10 +49,16 @@ type Terminal struct {
 func StartTerminal(binary string, args []string, width, height int) (*Terminal, error) {
 	t := &Terminal{cmd: exec.Command(binary, args...), vt: vt10x.New(vt10x.WithSize(width, height)),
 		done: make(chan struct{}), wrote: make(chan struct{}, 1), width: width, height: height}
-	// The child's own profile, if asked for (REFEREE_BENCH_PROFILE), never the bench's.
-	env := slices.DeleteFunc(os.Environ(), func(v string) bool { return strings.HasPrefix(v, "REFEREE_CPUPROFILE=") })
+	// The child's own profiles, if asked for (REFEREE_BENCH_PROFILE, REFEREE_BENCH_MEMPROFILE),
+	// never the bench's.
+	env := slices.DeleteFunc(os.Environ(), func(v string) bool {
+		return strings.HasPrefix(v, "REFEREE_CPUPROFILE=") || strings.HasPrefix(v, "REFEREE_MEMPROFILE=")
+	})
 	if p := os.Getenv("REFEREE_BENCH_PROFILE"); p != "" {
 		env = append(env, "REFEREE_CPUPROFILE="+p)
+	}
+	if p := os.Getenv("REFEREE_BENCH_MEMPROFILE"); p != "" {
+		env = append(env, "REFEREE_MEMPROFILE="+p)
 	}
 	t.cmd.Env = append(env, "TERM=xterm-256color", "COLORTERM=truecolor")
 	t.Start = time.Now()
@@ -322,6 +329,11 @@ func RunLive(o LiveOptions) (LiveReport, error) {
 		time.Sleep(20 * time.Millisecond)
 	}
 	r.KeyIdleP50 = quantile(idleKeys, 0.5)
+	// A heap profile at rest, if one was asked for (REFEREE_BENCH_MEMPROFILE): the one the
+	// workbench writes as it quits, less this one, is what the writes allocated.
+	if os.Getenv("REFEREE_BENCH_MEMPROFILE") != "" {
+		t.cmd.Process.Signal(syscall.SIGUSR1)
+	}
 
 	// The load: writers at their rates, a key now and then, the status bar watched.
 	stop := make(chan struct{})

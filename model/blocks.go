@@ -121,8 +121,9 @@ func NextByBlocking(s *Snapshot, g *Graph) []Action {
 // NextWithScores is NextByBlocking with each action's score (BlockingOf(g, id).Score),
 // scores[i] that of next[i], for callers that show both: the scores are worked out once.
 func NextWithScores(s *Snapshot, g *Graph) (next []Action, scores []int) {
-	ids := make([]string, len(g.Actionable))
-	for i, a := range g.Actionable {
+	acts := g.Actionable.Slice()
+	ids := make([]string, len(acts))
+	for i, a := range acts {
 		ids[i] = a.ID
 	}
 	score := blockScoreList(g, ids)
@@ -134,7 +135,7 @@ func NextWithScores(s *Snapshot, g *Graph) (next []Action, scores []int) {
 	slices.SortStableFunc(order, func(a, b int32) int { return score[b] - score[a] })
 	next, scores = make([]Action, len(ids)), make([]int, len(ids))
 	for k, i := range order {
-		next[k], scores[k] = g.Actionable[i], score[i]
+		next[k], scores[k] = acts[i], score[i]
 	}
 	return next, scores
 }

@@ -52,7 +52,7 @@ func TestBlocking(t *testing.T) {
 		ids = append(ids, a.ID)
 	}
 	if want := []string{"s-003", "p-002", "s-005", "s-006"}; !reflect.DeepEqual(ids, want) {
-		t.Errorf("next %v, want %v (actionable %v)", ids, want, g.Actionable)
+		t.Errorf("next %v, want %v (actionable %v)", ids, want, g.Actionable.Slice())
 	}
 	// Waiting for a human: s-006 (to check), s-007 (a gap), s-008 (to check); s-006 holds
 	// nothing up, the cycle holds itself up.

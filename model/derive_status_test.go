@@ -22,7 +22,7 @@ type statusPart struct {
 func statusPartOf(s *Snapshot, g *Graph) statusPart {
 	next, scores := NextWithScores(s, g)
 	return statusPart{g.Roots, g.Orphans, g.Unreachable, g.Dangling, g.Cycles, g.Stale.Map(), g.Counts,
-		g.ProblemCounts, g.PhaseCounts, g.Unknown, g.Actionable, next, scores}
+		g.ProblemCounts, g.PhaseCounts, g.Unknown, g.Actionable.Slice(), next, scores}
 }
 
 // TestDeriveStatusAsDerive: on thousands of small snapshots of every shape (cycles, self

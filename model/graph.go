@@ -59,7 +59,7 @@ type Graph struct {
 	Depth       map[string]int
 	// Phase is each statement's and problem's review phase, "validating" resolved by counts.
 	Phase         Objects[Phase]
-	Actionable    []Action // deepest first, as the orchestrator runs them
+	Actionable    Actions // deepest first, as the orchestrator runs them
 	Next          Objects[string]
 	FullyProved   Objects[bool]
 	Stale         Objects[string] // statement → why
@@ -147,7 +147,7 @@ func derive(s *Snapshot, lean bool) *Graph {
 		}
 	}
 	wg.Wait()
-	g.Actionable = actionable(x, nextAt, depth)
+	g.Actionable = ActionsOf(actionable(x, nextAt, depth))
 	if x.ranked && !lean { // IDs unique across kinds: the index reads as the maps by ID do
 		g.Phase = ObjectsAt(x.ix, phaseAt, nil, len(phaseAt))
 		has, n := make([]bool, len(nextAt)), 0
@@ -1009,7 +1009,8 @@ func staleBecause(edge Edge) string {
 	return fmt.Sprintf("rests on %s, which is stale", edge.To)
 }
 
-// Plain is g with each per-object map folded into one plain map: two graphs that hold
+// Plain is g with each per-object map folded into one plain map, and its actions into one
+// list: two graphs that hold
 // the same are then reflect.DeepEqual, whatever the forks their Objects went through
 // (and without what Derive kept by index, which Update drops).
 func (g *Graph) Plain() *Graph {
@@ -1017,5 +1018,6 @@ func (g *Graph) Plain() *Graph {
 	n.dense = nil
 	n.Phase, n.Next = ObjectsOf(g.Phase.Map()), ObjectsOf(g.Next.Map())
 	n.FullyProved, n.Stale = ObjectsOf(g.FullyProved.Map()), ObjectsOf(g.Stale.Map())
+	n.Actionable = ActionsOf(g.Actionable.Slice())
 	return &n
 }

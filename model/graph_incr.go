@@ -395,18 +395,17 @@ func (u *update) unknown() []string {
 	return out
 }
 
-// actionable is Graph.Actionable with the next agents that changed.
-func (u *update) actionable() []Action {
-	out := slices.DeleteFunc(slices.Clone(u.g.Actionable), func(a Action) bool { return u.nextMoved[a.ID] })
+// actionable is Graph.Actionable with the next agents that changed: a fork of g's list
+// that carries those changes (the depths are g's, since the links are).
+func (u *update) actionable() Actions {
+	out := u.g.Actionable.Fork()
 	for id := range u.nextMoved {
-		if agent := u.next.o.Get(id); agent != "" {
-			a := u.g.action(id, agent)
-			i, _ := slices.BinarySearchFunc(out, a, compareActions)
-			out = slices.Insert(out, i, a)
+		if was := u.g.Next.Get(id); was != "" {
+			out.Remove(u.g.action(id, was))
 		}
-	}
-	if len(out) == 0 {
-		return nil
+		if agent := u.next.o.Get(id); agent != "" {
+			out.Insert(u.g.action(id, agent))
+		}
 	}
 	return out
 }

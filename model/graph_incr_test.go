@@ -364,6 +364,9 @@ func TestGraphUpdateSharesWhatItKeeps(t *testing.T) {
 	if relinked || !same(got.Out, g.Out) || !same(got.In, g.In) || !same(got.Depth, g.Depth) || !same(got.ProblemCounts, g.ProblemCounts) {
 		t.Errorf("a status write relinked (%v) or copied the links", relinked)
 	}
+	if g.Actionable.Len() != 2 || got.Actionable.Len() != 1 || !same(got.Actionable.base, g.Actionable.base) {
+		t.Errorf("the actions %v (before %v) were copied, not carried over the list before", got.Actionable.Slice(), g.Actionable.Slice())
+	}
 	if !got.FullyProved.Get("s-001") || g.FullyProved.Get("s-001") {
 		t.Errorf("s-001 fully proved: before %v, after %v", g.FullyProved.Get("s-001"), got.FullyProved.Get("s-001"))
 	}

@@ -75,7 +75,7 @@ func TestActionableOrderWithAStatementUnderAProblemID(t *testing.T) {
 		Statements: ObjectsOf(map[string]*Statement{"p-050": {ID: "p-050", Status: "pending"}}),
 	}
 	want := []Action{{ID: "p-001", Agent: AgentSolve, Depth: 0}, {ID: "p-050", Agent: AgentProve, Depth: -1}, {ID: "p-060", Agent: AgentSolve, Depth: -1}}
-	if got := Derive(s).Actionable; !reflect.DeepEqual(got, want) {
+	if got := Derive(s).Actionable.Slice(); !reflect.DeepEqual(got, want) {
 		t.Errorf("Actionable = %v, want %v", got, want)
 	}
 	if got, want := Derive(s).Plain(), refDerive(s).Plain(); !reflect.DeepEqual(got, want) {

@@ -223,19 +223,21 @@ func refPhases(g *Graph, s *Snapshot, pids, sids []string) {
 			}
 		}
 	}
+	var acts []Action
 	for id, agent := range g.Next.All() {
 		d, ok := g.Depth[id]
 		if !ok {
 			d = -1 // unattached work runs last
 		}
-		g.Actionable = append(g.Actionable, Action{ID: id, Agent: agent, Depth: d})
+		acts = append(acts, Action{ID: id, Agent: agent, Depth: d})
 	}
-	slices.SortFunc(g.Actionable, func(a, b Action) int {
+	slices.SortFunc(acts, func(a, b Action) int {
 		if a.Depth != b.Depth {
 			return b.Depth - a.Depth
 		}
 		return CompareIDs(a.ID, b.ID)
 	})
+	g.Actionable = ActionsOf(acts)
 }
 
 // The agents' current.py, restated: a problem's preliminary counts when it names an

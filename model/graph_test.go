@@ -48,8 +48,8 @@ func TestDeriveFixture(t *testing.T) {
 	if !reflect.DeepEqual(g.Roots, []string{"p-001"}) || len(g.Orphans) != 0 || len(g.Dangling) != 0 || len(g.Cycles) != 0 {
 		t.Errorf("roots %v orphans %v dangling %v cycles %v", g.Roots, g.Orphans, g.Dangling, g.Cycles)
 	}
-	if len(g.Actionable) != 0 {
-		t.Errorf("a solved run has nothing to do, got %v", g.Actionable)
+	if g.Actionable.Len() != 0 {
+		t.Errorf("a solved run has nothing to do, got %v", g.Actionable.Slice())
 	}
 	if !g.FullyProved.Get("s-007") || g.Stale.Len() != 0 {
 		t.Errorf("fully proved %v stale %v", g.FullyProved, g.Stale)
@@ -130,8 +130,8 @@ func TestDeriveEdgeCases(t *testing.T) {
 	}
 	// Deepest first; s-001 waits for its subs; p-001 waits for p-002; p-002 is open with no prelims.
 	want := []Action{{"s-002", AgentFix, 2}, {"s-003", AgentCheck, 2}, {"s-010", AgentProve, 2}, {"p-002", AgentSolve, 1}, {"s-006", AgentProve, -1}}
-	if !reflect.DeepEqual(g.Actionable, want) {
-		t.Errorf("actionable\n got %v\nwant %v", g.Actionable, want)
+	if got := g.Actionable.Slice(); !reflect.DeepEqual(got, want) {
+		t.Errorf("actionable\n got %v\nwant %v", got, want)
 	}
 	if g.FullyProved.Get("s-007") || g.FullyProved.Get("s-004") || !g.FullyProved.Get("s-011") {
 		t.Errorf("fully proved %v", g.FullyProved)

@@ -68,7 +68,7 @@ func (st Stall) WithTranscripts(lastLine time.Time, who string, now time.Time, a
 func CheckStall(g *Graph, last time.Time, lastWhat string, now time.Time, after time.Duration) Stall {
 	st := StallOf(g, last, lastWhat, now, after)
 	st.Waiting = make([]Action, 0, st.waiting)
-	for _, a := range g.Actionable {
+	for a := range g.Actionable.All() {
 		if a.Agent != AgentHuman {
 			st.Waiting = append(st.Waiting, a)
 		}
@@ -84,15 +84,21 @@ func StallOf(g *Graph, last time.Time, lastWhat string, now time.Time, after tim
 		after = DefaultStallAfter
 	}
 	st := Stall{Waiting: []Action{}}
+	st.waiting = g.Actionable.Len() - g.Actionable.Humans()
+	// The first waiting items, which a stalled reason names; the decisions that wait for
+	// a human only when the agents have nothing (the reason names them then). The walk
+	// stops there: asked every few seconds, it must not cost every action.
 	var human []string
-	var first []Action // the first waiting items, which a stalled reason names
-	for _, a := range g.Actionable {
+	var first []Action
+	for a := range g.Actionable.All() {
 		if a.Agent == AgentHuman {
-			human = append(human, a.ID)
+			if st.waiting == 0 {
+				human = append(human, a.ID)
+			}
 			continue
 		}
-		if st.waiting++; len(first) < 3 {
-			first = append(first, a)
+		if first = append(first, a); len(first) == 3 {
+			break
 		}
 	}
 	since := "never changed"

@@ -8,8 +8,8 @@ import (
 
 func TestCheckStall(t *testing.T) {
 	now := time.Date(2026, 11, 21, 12, 0, 0, 0, time.UTC)
-	busy := &Graph{Actionable: []Action{{"s-014", AgentCheck, 3}, {"s-007", AgentProve, 2}, {"s-015", AgentFix, 1}, {"s-016", AgentHuman, 1}, {"p-002", AgentSolve, 0}}}
-	human := &Graph{Actionable: []Action{{"s-016", AgentHuman, 1}}}
+	busy := &Graph{Actionable: ActionsOf([]Action{{"s-014", AgentCheck, 3}, {"s-007", AgentProve, 2}, {"s-015", AgentFix, 1}, {"s-016", AgentHuman, 1}, {"p-002", AgentSolve, 0}})}
+	human := &Graph{Actionable: ActionsOf([]Action{{"s-016", AgentHuman, 1}})}
 	done := &Graph{}
 	for _, c := range []struct {
 		g       *Graph
@@ -55,8 +55,8 @@ func TestStallWithTranscripts(t *testing.T) {
 // StallOf is CheckStall's verdict, reason and counts without the list of waiting work.
 func TestStallOfIsCheckStallsVerdict(t *testing.T) {
 	now := time.Date(2026, 1, 8, 12, 0, 0, 0, time.UTC)
-	g := &Graph{Actionable: []Action{{ID: "s-001", Agent: AgentCheck}, {ID: "s-002", Agent: AgentHuman},
-		{ID: "s-003", Agent: AgentProve}, {ID: "s-004", Agent: AgentFix}, {ID: "s-005", Agent: AgentCheck}, {ID: "s-006", Agent: AgentCheck}}}
+	g := &Graph{Actionable: ActionsOf([]Action{{ID: "s-001", Agent: AgentCheck}, {ID: "s-002", Agent: AgentHuman},
+		{ID: "s-003", Agent: AgentProve}, {ID: "s-004", Agent: AgentFix}, {ID: "s-005", Agent: AgentCheck}, {ID: "s-006", Agent: AgentCheck}})}
 	for _, last := range []time.Time{{}, now.Add(-time.Minute), now.Add(-time.Hour)} {
 		full, lean := CheckStall(g, last, "log", now, 0), StallOf(g, last, "log", now, 0)
 		if len(full.Waiting) != 5 || len(lean.Waiting) != 0 {

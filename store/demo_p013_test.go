@@ -37,8 +37,8 @@ func TestDeriveDemoP013(t *testing.T) {
 		{ID: "p-002", Agent: model.AgentSolve, Depth: 0},
 		{ID: "s-017", Agent: model.AgentProve, Depth: -1},
 	}
-	if !reflect.DeepEqual(g.Actionable, want) {
-		t.Errorf("actionable\n got %v\nwant %v", g.Actionable, want)
+	if got := g.Actionable.Slice(); !reflect.DeepEqual(got, want) {
+		t.Errorf("actionable\n got %v\nwant %v", got, want)
 	}
 	wantCounts := map[string]int{"abandoned": 1, "awaiting_substatement": 1, "awaiting_substatements": 1, "awaiting_verification": 1,
 		"false": 1, "has_gap": 1, "needs_modification": 1, "pending": 2, "true": 8}

@@ -124,6 +124,10 @@ func waitingOnTime(id string) bool {
 	if id == "" || i < 0 {
 		return false
 	}
+	block, _, _ := strings.Cut(string(buf[i:]), "\n\n")
+	if strings.Contains(block, "referee/tui.inBackground") {
+		return false // waiting for work on the thread of its own (the extras): working
+	}
 	state, _, _ := strings.Cut(string(buf[i+len(head):]), "]")
 	state, _, _ = strings.Cut(state, ",")
 	switch state {
@@ -219,3 +223,25 @@ func lastLine(s string) string {
 }
 
 func newTestStyles() *themes.Styles { return themes.New(themes.Dark()) }
+
+// A command waiting for work on the extras' thread (inBackground) is working, not
+// waiting on a timer: the step waits for its message however long the work takes (on a
+// loaded machine the extras of the demo took longer than awaitCmd's moment, and the
+// golden screens came without their similar statements).
+func TestRunCmdsWaitsForBackgroundWork(t *testing.T) {
+	done := make(chan string, 1)
+	cmd := func() tea.Msg {
+		return inBackground(func() tea.Msg {
+			time.Sleep(700 * time.Millisecond) // longer than awaitCmd's moment
+			done <- "done"
+			return nil
+		})
+	}
+	m, _ := newTestModel(t, 80, 24)
+	runCmds(t, m, cmd)
+	select {
+	case <-done:
+	default:
+		t.Fatal("the step left a command waiting for background work")
+	}
+}

@@ -9,12 +9,20 @@ import (
 
 	"referee/live"
 	"referee/model"
+	"referee/store"
 )
 
 // The live path: the live room (package live) watches the folder, reads what changed
 // and derives each snapshot's graph and tree off the UI goroutine; the tui asks it for
 // the next frame in a command (listen) and takes frames in Update (onFrame). A frame is
 // a live.Frame, which is the message.
+
+// watchOptions are the workbench's watcher's. Under an agents' run the folder never goes
+// quiet for the debounce's 20 ms, so a batch was held for the watcher's longest delay
+// after its first event (150 ms by default), most of write → screen. The chain asks for
+// a batch only once the frame before is taken (listen), and what queued meanwhile is
+// merged into one, so a shorter hold makes more frames only while the workbench keeps up.
+var watchOptions = store.WatchOptions{MaxDelay: 50 * time.Millisecond}
 
 // flashTickMsg clears the flashes that expired.
 type flashTickMsg struct{}

@@ -125,7 +125,9 @@ func (m loader) loadCmd() tea.Cmd {
 		var logReady <-chan struct{}
 		if watch {
 			ls.step.Store(int32(stepWatch))
-			feed, err := live.Watch(dir, store.WatchOptions{HistoryLater: true})
+			opts := watchOptions
+			opts.HistoryLater = true
+			feed, err := live.Watch(dir, opts)
 			if err != nil {
 				msg.watchErr = err
 			} else {

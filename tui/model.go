@@ -259,7 +259,7 @@ func New(dir string, opts Options) (*Model, error) {
 		return m, nil
 	}
 	if !opts.NoWatch { // before the load: a change made during it is reported, not missed
-		feed, err := live.Watch(dir, store.WatchOptions{})
+		feed, err := live.Watch(dir, watchOptions)
 		if err != nil {
 			m.feed.watchNote = "not watching: " + err.Error()
 		} else {

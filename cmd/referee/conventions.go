@@ -111,6 +111,8 @@ const environmentHelp = `Environment variables referee reads:
   REFEREE_NOW         an RFC 3339 time written to the log instead of the clock (for
                       tests and reproducible examples)
   REFEREE_CPUPROFILE  a file to write a CPU profile of the whole run into
+  REFEREE_MEMPROFILE  a file to write a heap profile into when the run ends (and
+                      FILE.1, FILE.2, … on each SIGUSR1)
   REFEREE_MCP_TOKEN   the bearer token of referee mcp --http (keeps it out of ps)
   CLAUDE_CONFIG_DIR   Claude Code's config folder (default ~/.claude), whose session
                       transcripts the runs pane and referee runs follow

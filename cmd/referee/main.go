@@ -7,16 +7,23 @@
 // Environment: REFEREE_ACTOR is the default --actor. REFEREE_NOW (an RFC 3339 time) pins
 // the time written to the log; it exists for tests and reproducible examples.
 // REFEREE_CPUPROFILE names a file for a CPU profile of the whole run (for `referee
-// bench` and by hand: the workbench as users run it, measured).
+// bench` and by hand: the workbench as users run it, measured). REFEREE_MEMPROFILE names
+// a file for a heap profile written when the run ends, and as FILE.1, FILE.2, … each
+// time the process gets SIGUSR1: the difference of two (go tool pprof -diff_base) is what
+// was allocated in between, such as under an agents' run.
 package main
 
 import (
 	"io"
 	"math"
 	"os"
+	"os/signal"
+	"runtime"
 	"runtime/debug"
 	"runtime/pprof"
+	"strconv"
 	"strings"
+	"syscall"
 )
 
 func main() {
@@ -24,7 +31,9 @@ func main() {
 		collectOnlyNearTheLimit()
 	}
 	stop := profile(os.Getenv("REFEREE_CPUPROFILE"))
+	stopHeap := heapProfile(os.Getenv("REFEREE_MEMPROFILE"))
 	code := run(os.Args[1:], os.Stdout, os.Stderr)
+	stopHeap()
 	stop()
 	os.Exit(code)
 }
@@ -45,6 +54,36 @@ func profile(path string) (stop func()) {
 	return func() {
 		pprof.StopCPUProfile()
 		f.Close()
+	}
+}
+
+// heapProfile writes heap profiles into path (none when empty): one each time the
+// process gets SIGUSR1 (path.1, path.2, …) and one when the returned func is called,
+// each after a collection.
+func heapProfile(path string) (stop func()) {
+	if path == "" {
+		return func() {}
+	}
+	write := func(name string) {
+		runtime.GC() // a profile counts up to the last collection: this one makes it now
+		if f, err := os.Create(name); err == nil {
+			pprof.Lookup("heap").WriteTo(f, 0)
+			f.Close()
+		}
+	}
+	sig := make(chan os.Signal, 1)
+	signal.Notify(sig, syscall.SIGUSR1)
+	go func() {
+		for n := 1; ; n++ {
+			if _, ok := <-sig; !ok {
+				return
+			}
+			write(path + "." + strconv.Itoa(n))
+		}
+	}()
+	return func() {
+		signal.Stop(sig)
+		write(path)
 	}
 }
 

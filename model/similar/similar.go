@@ -6,6 +6,7 @@ package similar
 
 import (
 	"cmp"
+	"encoding/binary"
 	"math"
 	"regexp"
 	"slices"
@@ -169,7 +170,17 @@ func claimNames(s string) (names, words []string) {
 	}
 	slices.Sort(names)
 	slices.Sort(words)
-	return slices.Clip(slices.Compact(names)), slices.Clip(slices.Compact(words))
+	// Copies of their length: the index keeps them for every claim, and what append
+	// grew them to (and Compact left) was a third more than the words.
+	return tight(slices.Compact(names)), tight(slices.Compact(words))
+}
+
+// tight is a copy of s with no room after it (nil when s is empty).
+func tight(s []string) []string {
+	if len(s) == 0 {
+		return nil
+	}
+	return append(make([]string, 0, len(s)), s...)
 }
 
 // sameNames says whether every name of either claim is a word of the other (in any case).
@@ -198,7 +209,7 @@ func fold(w string) string {
 // claimDoc is one claim ready for comparison.
 type claimDoc struct {
 	id      string
-	grams   vector   // TF-IDF over character trigrams, unit length
+	grams   packed   // TF-IDF over character trigrams, unit length
 	words   vector   // TF-IDF over tokens, unit length
 	numbers string   // the claim's numbers, in order
 	tokens  []int32  // the normalised claim, as the words' term numbers
@@ -217,6 +228,89 @@ type vector []entry
 type entry struct {
 	term int32
 	w    float32
+}
+
+// packed is a vector kept compact: each entry as its term's distance from the one
+// before (a uvarint: one or two bytes for most) and its weight's four bytes. The
+// character trigrams' vectors are most of what the index holds per claim, and are only
+// ever read whole and in order (a cosine, a claim counted out), as a packed one is read.
+type packed []byte
+
+// pack is v packed, in a slice of its length.
+func pack(v vector) packed {
+	size, prev := 0, int32(0)
+	for _, e := range v {
+		size += uvarintLen(uint64(e.term-prev)) + 4
+		prev = e.term
+	}
+	if size == 0 {
+		return nil
+	}
+	out, prev := make(packed, 0, size), 0
+	for _, e := range v {
+		out = binary.AppendUvarint(out, uint64(e.term-prev))
+		out = binary.LittleEndian.AppendUint32(out, math.Float32bits(e.w))
+		prev = e.term
+	}
+	return out
+}
+
+func uvarintLen(x uint64) int {
+	n := 1
+	for ; x >= 0x80; x >>= 7 {
+		n++
+	}
+	return n
+}
+
+// next is the entry at offset i, whose term comes after prev, and the offset after it.
+func (p packed) next(i int, prev int32) (entry, int) {
+	d, n := binary.Uvarint(p[i:])
+	i += n
+	return entry{term: prev + int32(d), w: math.Float32frombits(binary.LittleEndian.Uint32(p[i:]))}, i + 4
+}
+
+// all yields the entries in order.
+func (p packed) all(yield func(entry) bool) {
+	for i, prev := 0, int32(0); i < len(p); {
+		var e entry
+		e, i = p.next(i, prev)
+		if !yield(e) {
+			return
+		}
+		prev = e.term
+	}
+}
+
+// dot is vector.dot of the packed vectors: the same products summed in the same order.
+func (a packed) dot(b packed) float64 {
+	var sum float64
+	if len(a) == 0 || len(b) == 0 {
+		return 0
+	}
+	ea, i := a.next(0, 0)
+	eb, j := b.next(0, 0)
+	for {
+		switch {
+		case ea.term < eb.term:
+			if i == len(a) {
+				return sum
+			}
+			ea, i = a.next(i, ea.term)
+		case ea.term > eb.term:
+			if j == len(b) {
+				return sum
+			}
+			eb, j = b.next(j, eb.term)
+		default:
+			sum += float64(ea.w) * float64(eb.w)
+			if i == len(a) || j == len(b) {
+				return sum
+			}
+			ea, i = a.next(i, ea.term)
+			eb, j = b.next(j, eb.term)
+		}
+	}
 }
 
 func (a vector) dot(b vector) float64 {
@@ -307,6 +401,35 @@ func (t *terms) uncount(v vector) {
 	}
 }
 
+// weighPacked is weigh of a packed vector of counts, in place (a term's weight has the
+// same four bytes as its count): the trigrams' counts are packed as they are made, so
+// what a full build holds until every claim is counted is packed too.
+func (t *terms) weighPacked(p packed, docs int) packed {
+	ws := t.scratch[:0]
+	var norm float64
+	for e := range p.all {
+		w := (1 + math.Log(float64(e.w))) * (math.Log((1+float64(docs))/(1+float64(t.df[e.term]))) + 1)
+		ws = append(ws, w)
+		norm += w * w
+	}
+	norm = math.Sqrt(norm)
+	for i, k := 0, 0; i < len(p); k++ {
+		_, n := binary.Uvarint(p[i:])
+		i += n
+		binary.LittleEndian.PutUint32(p[i:], math.Float32bits(float32(ws[k]/norm)))
+		i += 4
+	}
+	t.scratch = ws
+	return p
+}
+
+// uncountPacked is uncount of a packed vector.
+func (t *terms) uncountPacked(p packed) {
+	for e := range p.all {
+		t.df[e.term]--
+	}
+}
+
 // weigh turns term counts into a unit TF-IDF vector; the IDF is smoothed, so a term
 // every claim has still counts a little.
 func (t *terms) weigh(tf vector, docs int) vector {
@@ -331,14 +454,14 @@ func NewIndex(s *model.Snapshot) *Index {
 		ids: model.SortedIDs(s.Statements), gone: map[string]int32{},
 		grams: &terms{num: map[string]int32{}}, words: &terms{num: map[string]int32{}}}
 	ix.live = len(ix.ids)
-	gramTF := make([]vector, len(ix.ids))
+	gramTF := make([]packed, len(ix.ids))
 	wordTF := make([]vector, len(ix.ids))
 	for i, id := range ix.ids {
 		ix.docs[id], gramTF[i], wordTF[i] = ix.parse(id, s.Statements.Get(id).Claim(), i)
 	}
 	for i, id := range ix.ids {
 		d := ix.docs[id]
-		d.grams, d.words = ix.grams.weigh(gramTF[i], ix.live), ix.words.weigh(wordTF[i], ix.live)
+		d.grams, d.words = ix.grams.weighPacked(gramTF[i], ix.live), ix.words.weigh(wordTF[i], ix.live)
 	}
 	ix.buckets = map[string]*bucket{}
 	for pos, id := range ix.ids {
@@ -348,7 +471,7 @@ func NewIndex(s *model.Snapshot) *Index {
 }
 
 // parse reads one claim and counts its terms.
-func (ix *Index) parse(id, claim string, pos int) (d *claimDoc, gramTF, wordTF vector) {
+func (ix *Index) parse(id, claim string, pos int) (d *claimDoc, gramTF packed, wordTF vector) {
 	toks := claimTokens(claim)
 	// The counts' maps are kept from claim to claim, and a trigram's key is a piece of
 	// the joined tokens, not a string of its own (count copies the new ones).
@@ -370,7 +493,7 @@ func (ix *Index) parse(id, claim string, pos int) (d *claimDoc, gramTF, wordTF v
 	d = &claimDoc{id: id, empty: len(toks) == 0, pos: pos,
 		numbers: strings.Join(numberRun().FindAllString(joined, -1), " ")}
 	d.names, d.words0 = claimNames(claim)
-	gramTF, wordTF = ix.grams.count(gtf), ix.words.count(wtf)
+	gramTF, wordTF = pack(ix.grams.count(gtf)), ix.words.count(wtf)
 	// The tokens as the words' term numbers (count numbered every one of them, and a
 	// number stays its word's): a number per token instead of a string.
 	d.tokens = make([]int32, len(toks))
@@ -513,7 +636,7 @@ func (ix *Index) Update(s *model.Snapshot) (changed []string, claims, rebuilt bo
 	for _, id := range removed {
 		d := ix.docs[id]
 		ix.unpost(d)
-		ix.grams.uncount(d.grams)
+		ix.grams.uncountPacked(d.grams)
 		ix.words.uncount(d.words)
 		delete(ix.docs, id)
 		ix.gone[id] = int32(d.pos)
@@ -522,7 +645,7 @@ func (ix *Index) Update(s *model.Snapshot) (changed []string, claims, rebuilt bo
 	for _, id := range recounted {
 		d := ix.docs[id]
 		ix.unpost(d)
-		ix.grams.uncount(d.grams)
+		ix.grams.uncountPacked(d.grams)
 		ix.words.uncount(d.words)
 		ix.index(id, s.Statements.Get(id).Claim(), d.pos)
 	}
@@ -546,7 +669,7 @@ func (ix *Index) Update(s *model.Snapshot) (changed []string, claims, rebuilt bo
 // index parses, weighs and posts one claim at a position.
 func (ix *Index) index(id, claim string, pos int) {
 	d, gtf, wtf := ix.parse(id, claim, pos)
-	d.grams, d.words = ix.grams.weigh(gtf, ix.live), ix.words.weigh(wtf, ix.live)
+	d.grams, d.words = ix.grams.weighPacked(gtf, ix.live), ix.words.weigh(wtf, ix.live)
 	ix.docs[id] = d
 	ix.post(d, pos)
 }

@@ -187,10 +187,14 @@ func Between(before, after *model.Snapshot, gb, ga *model.Graph, written []strin
 }
 
 func first(g *model.Graph) *Action {
-	if g == nil || len(g.Actionable) == 0 {
+	if g == nil {
 		return nil
 	}
-	return &Action{Agent: g.Actionable[0].Agent, ID: g.Actionable[0].ID}
+	a, ok := g.Actionable.First()
+	if !ok {
+		return nil
+	}
+	return &Action{Agent: a.Agent, ID: a.ID}
 }
 
 // state is an object's State in a snapshot, nil when it does not exist there.
