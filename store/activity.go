@@ -33,6 +33,10 @@ type Change struct {
 	// file changed before it could be read again (Version.Changed): the listing for the
 	// newer snapshot has this change right, and whoever keeps a listing lists it again.
 	Provisional bool `json:"provisional,omitempty"`
+	// Unread says only the change's line was read (ActivityLines): who, which skill and
+	// which objects as the line names them, without the objects' backups, so no Objects
+	// and no guesses.
+	Unread bool `json:"-"`
 }
 
 // SkillOrGuess is the skill the line names, else the guess marked with "~".
@@ -81,17 +85,46 @@ func (h *History) ActivityFrom(i int) []Change {
 
 // ActivityTo lists the changes before index j of Changes: those Back read in, whose
 // listing the changes after them do not change.
-func (h *History) ActivityTo(j int) []Change {
-	j = min(j, len(h.log))
-	if j <= 0 {
+func (h *History) ActivityTo(j int) []Change { return h.ActivityRange(0, j) }
+
+// ActivityRange lists the changes from index i to index j of Changes (j excluded).
+func (h *History) ActivityRange(i, j int) []Change {
+	i, j = max(i, 0), min(j, len(h.log))
+	if j <= i {
 		return nil
 	}
 	g := h.graph()
-	out := make([]Change, 0, j)
-	for i, e := range h.log[:j] {
-		out = append(out, h.change(i, e, g))
+	out := make([]Change, 0, j-i)
+	for k := i; k < j; k++ {
+		out = append(out, h.change(k, h.log[k], g))
 	}
 	return out
+}
+
+// ActivityLines lists the changes from index i to index j of Changes from their lines
+// alone (Unread): no backup is read, so it costs the lines, where a whole listing reads
+// two backups per object.
+func (h *History) ActivityLines(i, j int) []Change {
+	i, j = max(i, 0), min(j, len(h.log))
+	if j <= i {
+		return nil
+	}
+	out := make([]Change, 0, j-i)
+	for _, e := range h.log[i:j] {
+		c := lineChange(e)
+		c.Unread = true
+		out = append(out, c)
+	}
+	return out
+}
+
+// lineChange is what a change's line says.
+func lineChange(e model.LogEntry) Change {
+	// An undo lists what it removes under "modification" too (for the agents' rewind):
+	// here it is a deletion only.
+	modified := slices.DeleteFunc(slices.Clone(e.Modification), func(id string) bool { return slices.Contains(e.Deleted, id) })
+	return Change{ID: e.ID, Line: e.Line, At: e.At, Actor: e.By, Skill: e.Skill, Err: e.Err,
+		Created: nonNil(e.Creation), Modified: nonNil(modified), Deleted: nonNil(e.Deleted), Reverts: e.Reverts}
 }
 
 // maxUnknown is how many unusable backups a change's object names (ObjectChange.Unknown).
@@ -105,11 +138,8 @@ func (h *History) graph() func() *model.Graph {
 }
 
 func (h *History) change(i int, e model.LogEntry, g func() *model.Graph) Change {
-	// An undo lists what it removes under "modification" too (for the agents' rewind):
-	// here it is a deletion only.
-	modified := slices.DeleteFunc(slices.Clone(e.Modification), func(id string) bool { return slices.Contains(e.Deleted, id) })
-	c := Change{ID: e.ID, Line: e.Line, At: e.At, Actor: e.By, Skill: e.Skill, Err: e.Err,
-		Created: nonNil(e.Creation), Modified: nonNil(modified), Deleted: nonNil(e.Deleted), Reverts: e.Reverts}
+	c := lineChange(e)
+	modified := c.Modified
 	versions := model.LogVersions(e.Raw) // what the change wrote, when its line says
 	add := func(ids []string, action string) {
 		for _, id := range ids {

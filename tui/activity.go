@@ -111,6 +111,13 @@ func (a *Activity) SetChanges(changes []store.Change) {
 	if keep > len(changes) || (keep > 0 && changes[keep-1].ID != a.changes[keep-1].ID) {
 		keep = 0
 	}
+	for i := range keep { // changes read whole since (Changes.filled)
+		if a.entries[i].Unread && !changes[i].Unread {
+			e := entryOf(changes[i])
+			e.Agent = a.agents[changes[i].ID]
+			a.entries[i] = e
+		}
+	}
 	a.entries = a.entries[:keep]
 	for _, c := range changes[keep:] {
 		e := entryOf(c)
@@ -152,7 +159,7 @@ func (a *Activity) Prepend(changes []store.Change, head model.LogHead) {
 }
 
 func entryOf(c store.Change) views.ActivityEntry {
-	e := views.ActivityEntry{ID: c.ID, At: c.At, Actor: c.Actor, Skill: c.Skill, Reverts: c.Reverts, Err: c.Err, Objects: c.Objects}
+	e := views.ActivityEntry{ID: c.ID, At: c.At, Actor: c.Actor, Skill: c.Skill, Reverts: c.Reverts, Err: c.Err, Objects: c.Objects, Unread: c.Unread}
 	if e.Actor == "" && c.GuessedActor != "" {
 		e.Actor, e.ActorGuessed = c.GuessedActor, true
 	}
@@ -535,9 +542,10 @@ func (c *Changes) takeOlder(msg olderMsg) (int, bool) {
 		return 0, false
 	}
 	k := len(msg.changes)
-	c.hist = msg.h
+	c.hist, c.listedBy = msg.h, msg.h
 	c.list = append(slices.Clip(msg.changes), c.list...)
 	c.provisional += k
+	c.gen++ // the list's indexes moved: a reading of unread changes under way is put off
 	return k, true
 }
 

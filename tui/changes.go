@@ -34,6 +34,81 @@ type Changes struct {
 	// provisional is the first of list listed provisionally (store.Change.Provisional),
 	// listed again with those after it; len(list) when none is.
 	provisional int
+	// listedBy is the History list's indexes are into; gen counts the times they moved
+	// (a listing made again, changes read back before them), so that a reading of
+	// unread changes made before is not put at the wrong place.
+	listedBy *store.History
+	gen      int
+	filling  bool
+}
+
+// wholeFirst is how many of the newest changes a listing reads whole at once; the
+// older ones are listed from their lines (store.Change.Unread) and read fillChunk at a
+// time, newest first, after it is shown. Reading a change whole reads its objects'
+// backups: for the tens of thousands of changes the workbench holds of a long run that
+// took seconds before the pane showed anything.
+var (
+	wholeFirst = 1024
+	fillChunk  = 2048
+)
+
+// listing lists the changes of h from index from on: the newest wholeFirst whole, those
+// before from their lines.
+func listing(h *store.History, from int) []store.Change {
+	n := len(h.Changes())
+	cut := max(from, n-wholeFirst)
+	return append(h.ActivityLines(from, cut), h.ActivityRange(cut, n)...)
+}
+
+// changesFilledMsg brings unread changes read whole: changes replace those from index
+// from of the list, if the list is still the one of gen.
+type changesFilledMsg struct {
+	gen     int
+	from    int
+	changes []store.Change
+}
+
+// fill reads the newest unread changes of the list whole, in a command.
+func (c *Changes) fill() tea.Cmd {
+	if c.filling || c.listedBy == nil {
+		return nil
+	}
+	end := -1
+	for i := len(c.list) - 1; i >= 0; i-- {
+		if c.list[i].Unread {
+			end = i + 1
+			break
+		}
+	}
+	if end < 0 {
+		return nil
+	}
+	c.filling = true
+	h, gen, from := c.listedBy, c.gen, max(end-fillChunk, 0)
+	return func() tea.Msg {
+		return changesFilledMsg{gen: gen, from: from, changes: h.ActivityRange(from, end)}
+	}
+}
+
+// filled puts changes read whole in the place of their unread lines, and says whether
+// any was put.
+func (c *Changes) filled(msg changesFilledMsg) bool {
+	c.filling = false
+	if msg.gen != c.gen {
+		return false
+	}
+	put := false
+	for i, ch := range msg.changes {
+		k := msg.from + i
+		if k < len(c.list) && c.list[k].Unread && c.list[k].ID == ch.ID {
+			c.list[k] = ch
+			put = true
+			if ch.Provisional && k < c.provisional {
+				c.provisional = k
+			}
+		}
+	}
+	return put
 }
 
 // latestSource gives the newest snapshot read (ahead of the one shown when paused).
@@ -118,22 +193,31 @@ func (c *Changes) Update(_ common.Common, msg tea.Msg) (tea.Cmd, tea.Msg) {
 		if c.histOf != latest {
 			c.hist, c.histOf = msg.h, msg.snap
 		}
+		c.listedBy = msg.h
 		switch {
 		case msg.from == -1:
 			c.list = msg.changes
+			c.gen++
 		case msg.from == len(c.list): // the changes gained: appended in place (a copy of 64k changes per change was a tenth of a core)
 			c.list = append(c.list, msg.changes...)
 		case msg.from < len(c.list): // and those listed provisionally again: a new list, since the activity pane holds the old one
 			c.list = append(c.list[:msg.from:msg.from], msg.changes...)
+			c.gen++ // those listed again are of a newer History
 		default: // cannot happen with one listing at a time; start over
 			c.list, c.listedOf = nil, nil
+			c.gen++
 		}
 		// Only the changes just listed can be provisional: those before were not.
 		c.provisional = len(c.list)
 		if i := slices.IndexFunc(msg.changes, func(x store.Change) bool { return x.Provisional }); i >= 0 && c.list != nil {
 			c.provisional = len(c.list) - len(msg.changes) + i
 		}
-		return nil, changesListedMsg{h: msg.h}
+		return c.fill(), changesListedMsg{h: msg.h}
+	case changesFilledMsg:
+		if !c.filled(msg) {
+			return c.fill(), nil
+		}
+		return c.fill(), changesListedMsg{h: c.listedBy}
 	}
 	return nil, nil
 }
@@ -167,9 +251,9 @@ func (c *Changes) List() tea.Cmd {
 		}
 		log := h.Changes()
 		if n <= len(log) && (n == 0 || log[n-1].ID == lastID) {
-			return historyMsg{snap: snap, h: h, from: n, changes: h.ActivityFrom(n)}
+			return historyMsg{snap: snap, h: h, from: n, changes: listing(h, n)}
 		}
-		return historyMsg{snap: snap, h: h, from: -1, changes: h.Activity()}
+		return historyMsg{snap: snap, h: h, from: -1, changes: listing(h, 0)}
 	}
 }
 

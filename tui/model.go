@@ -399,7 +399,7 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		return m.route(m.writes, msg)
 	case editorDoneMsg:
 		return m.changer().editorDone(msg)
-	case historyMsg, historyMadeMsg, historyWantedMsg:
+	case historyMsg, historyMadeMsg, historyWantedMsg, changesFilledMsg:
 		return m.route(m.bg.changes, msg)
 	case olderMsg:
 		return m.supervisor().onOlder(msg)

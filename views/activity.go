@@ -22,6 +22,8 @@ type ActivityEntry struct {
 	// Agent is the session agent whose skill call made the change ("agent-check
 	// a3f1a17"), from the transcripts; empty when unknown.
 	Agent string
+	// Unread says the change's objects are still being read: its line alone is shown.
+	Unread bool
 }
 
 // ActivityHeader is a change's first row: ID, time, actor, skill (a guess marked "~"),
@@ -47,6 +49,9 @@ func ActivityHeader(st *themes.Styles, e ActivityEntry, width int, shown bool) s
 	}
 	if e.Err != "" {
 		parts = append(parts, st.Error.Render("⚠ line does not parse"))
+	}
+	if e.Unread {
+		parts = append(parts, st.Faint.Render("reading its objects…"))
 	}
 	line := strings.Join(parts, " ")
 	if shown {
