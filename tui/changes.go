@@ -68,7 +68,8 @@ type changesFilledMsg struct {
 	changes []store.Change
 }
 
-// fill reads the newest unread changes of the list whole, in a command.
+// fill reads the newest unread changes of the list whole, in a command at a lower
+// priority.
 func (c *Changes) fill() tea.Cmd {
 	if c.filling || c.listedBy == nil {
 		return nil
@@ -86,7 +87,10 @@ func (c *Changes) fill() tea.Cmd {
 	c.filling = true
 	h, gen, from := c.listedBy, c.gen, max(end-fillChunk, 0)
 	return func() tea.Msg {
-		return changesFilledMsg{gen: gen, from: from, changes: h.ActivityRange(from, end)}
+		// At a lower priority, as the extras: the pane is in use meanwhile, and at 100k
+		// statements these readings add up to tens of seconds of a core.
+		changes := inBackground(func() []store.Change { return h.ActivityRange(from, end) })
+		return changesFilledMsg{gen: gen, from: from, changes: changes}
 	}
 }
 
