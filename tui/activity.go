@@ -61,6 +61,7 @@ func (r actRow) older() bool { return r.more < 0 }
 type Activity struct {
 	changes   []store.Change
 	entries   []views.ActivityEntry // one per change, converted once
+	unread    int                   // entries of changes listed from their lines alone
 	rows      []actRow
 	matched   int // changes under the filter
 	cur       int
@@ -111,17 +112,24 @@ func (a *Activity) SetChanges(changes []store.Change) {
 	if keep > len(changes) || (keep > 0 && changes[keep-1].ID != a.changes[keep-1].ID) {
 		keep = 0
 	}
-	for i := range keep { // changes read whole since (Changes.filled)
+	if keep == 0 {
+		a.unread = 0
+	}
+	for i := 0; i < keep && a.unread > 0; i++ { // changes read whole since (Changes.filled)
 		if a.entries[i].Unread && !changes[i].Unread {
 			e := entryOf(changes[i])
 			e.Agent = a.agents[changes[i].ID]
 			a.entries[i] = e
+			a.unread--
 		}
 	}
 	a.entries = a.entries[:keep]
 	for _, c := range changes[keep:] {
 		e := entryOf(c)
 		e.Agent = a.agents[c.ID]
+		if e.Unread {
+			a.unread++
+		}
 		a.entries = append(a.entries, e)
 	}
 	a.changes = changes

@@ -40,6 +40,19 @@ type Changes struct {
 	listedBy *store.History
 	gen      int
 	filling  bool
+	// unread counts the changes of list listed from their lines alone: while none is,
+	// a listing (one per change of a live run) looks for none.
+	unread int
+}
+
+// unreadIn counts the changes listed from their lines alone.
+func unreadIn(list []store.Change) (n int) {
+	for i := range list {
+		if list[i].Unread {
+			n++
+		}
+	}
+	return n
 }
 
 // wholeFirst is how many of the newest changes a listing reads whole at once; the
@@ -71,7 +84,7 @@ type changesFilledMsg struct {
 // fill reads the newest unread changes of the list whole, in a command at a lower
 // priority.
 func (c *Changes) fill() tea.Cmd {
-	if c.filling || c.listedBy == nil {
+	if c.filling || c.listedBy == nil || c.unread == 0 {
 		return nil
 	}
 	end := -1
@@ -106,6 +119,7 @@ func (c *Changes) filled(msg changesFilledMsg) bool {
 		k := msg.from + i
 		if k < len(c.list) && c.list[k].Unread && c.list[k].ID == ch.ID {
 			c.list[k] = ch
+			c.unread--
 			put = true
 			if ch.Provisional && k < c.provisional {
 				c.provisional = k
@@ -202,14 +216,18 @@ func (c *Changes) Update(_ common.Common, msg tea.Msg) (tea.Cmd, tea.Msg) {
 		case msg.from == -1:
 			c.list = msg.changes
 			c.gen++
+			c.unread = unreadIn(msg.changes)
 		case msg.from == len(c.list): // the changes gained: appended in place (a copy of 64k changes per change was a tenth of a core)
 			c.list = append(c.list, msg.changes...)
+			c.unread += unreadIn(msg.changes)
 		case msg.from < len(c.list): // and those listed provisionally again: a new list, since the activity pane holds the old one
+			c.unread += unreadIn(msg.changes) - unreadIn(c.list[msg.from:])
 			c.list = append(c.list[:msg.from:msg.from], msg.changes...)
 			c.gen++ // those listed again are of a newer History
 		default: // cannot happen with one listing at a time; start over
 			c.list, c.listedOf = nil, nil
 			c.gen++
+			c.unread = 0
 		}
 		// Only the changes just listed can be provisional: those before were not.
 		c.provisional = len(c.list)
