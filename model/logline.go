@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 	"unicode/utf8"
+	"unsafe"
 
 	"referee/model/pyjson"
 )
@@ -38,7 +39,7 @@ func (e LogEntry) Document() pyjson.Value {
 // The lines referee and the agents write take a scanner that allocates one list per
 // line; anything else (escapes, numbers, duplicate keys, errors) goes through Parse.
 func ParseLogLine(n int, line string) LogEntry {
-	if e, ok := scanLogLine(line); ok {
+	if e, ok := scanLogLine(line, nil); ok {
 		e.Line = n
 		return e
 	}
@@ -94,11 +95,21 @@ func parseLogLine(n int, line string) LogEntry {
 	return e
 }
 
+// PeekLogLine is ParseLogLine for a reader that only looks before it parses: for a line
+// of the usual shape it reads the same fields, but its strings are the bytes of line and
+// its lists are in *scratch (both reused by the caller, so the entry is not to be kept),
+// and it allocates nothing once scratch has grown. ok is false for any other line, which
+// only ParseLogLine reads.
+func PeekLogLine(line []byte, scratch *[]string) (e LogEntry, ok bool) {
+	return scanLogLine(unsafe.String(unsafe.SliceData(line), len(line)), scratch)
+}
+
 // scanLogLine reads a line of the usual shape without building a tree: an object of
 // plain strings (no escapes), lists and objects of those, no key twice. Its strings are
-// slices of the line. ok is false for anything else, and for every line with an error,
-// so that parseLogLine words it.
-func scanLogLine(line string) (e LogEntry, ok bool) {
+// slices of the line; its lists are in one new array, or in *scratch when given. ok is
+// false for anything else, and for every line with an error, so that parseLogLine
+// words it.
+func scanLogLine(line string, scratch *[]string) (e LogEntry, ok bool) {
 	s := logScanner{data: line}
 	var buf [32]string
 	items := buf[:0] // the strings of every list read, in order, until the one allocation below
@@ -153,8 +164,14 @@ func scanLogLine(line string) (e LogEntry, ok bool) {
 	}
 	// One array for all the lists of the line; each list is capped so that an append
 	// to one cannot write into the next.
-	all := make([]string, len(items))
-	copy(all, items)
+	var all []string
+	if scratch != nil {
+		*scratch = append((*scratch)[:0], items...)
+		all = *scratch
+	} else {
+		all = make([]string, len(items))
+		copy(all, items)
+	}
 	cut := func(l list) []string {
 		if !l.read {
 			return nil

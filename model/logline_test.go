@@ -36,7 +36,7 @@ func sameAsOld(t testing.TB, where string, line string) (scanned bool) {
 	if !reflect.DeepEqual(got, want) {
 		t.Fatalf("%s: %q\n got %#v\nwant %#v", where, line, got, want)
 	}
-	_, scanned = scanLogLine(line)
+	_, scanned = scanLogLine(line, nil)
 	return scanned
 }
 

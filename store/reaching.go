@@ -39,9 +39,15 @@ func (h *History) Reaching(objects, changes []string) (*History, error) {
 	}
 	defer f.Close()
 	r := newReach(objects, changes)
+	var scratch []string
 	err = eachHeadLine(f, h.head.Offset, &r.keys, func(n int, off int64, line []byte) {
 		if len(line) > MaxLogLine || len(bytes.TrimSpace(line)) == 0 {
 			return // a bad line names no change
+		}
+		// Most lines of a long run change nothing here (an object whose answers are all
+		// kept, modified again): they are looked at in place and only the others parsed.
+		if peek, ok := model.PeekLogLine(line, &scratch); ok && !r.matters(peek) {
+			return
 		}
 		e := model.ParseLogLine(n, string(line))
 		e.Off = off
@@ -64,7 +70,8 @@ type reach struct {
 	// keys are the quoted IDs a line must hold to be parsed (nil: every line); a key
 	// goes once no later line can change an answer: its change met, or its object's
 	// first creation and lines after the last change asked for kept.
-	keys    [][]byte
+	keys     [][]byte
+	searched map[string]bool // the IDs whose keys are in keys
 	met     int // how many of them were met so far
 	kept    map[int64]model.LogEntry
 	created map[string]bool // objects whose first creation was kept
@@ -80,7 +87,7 @@ func newReach(objects, changes []string) *reach {
 	r := &reach{all: objects == nil, objects: map[string]bool{}, changes: map[string]bool{},
 		kept: map[int64]model.LogEntry{}, created: map[string]bool{},
 		lastMade: map[string]model.LogEntry{}, lastGone: map[string]model.LogEntry{},
-		after: map[string]struct{ at, n int }{}}
+		after: map[string]struct{ at, n int }{}, searched: map[string]bool{}}
 	for _, id := range objects {
 		r.objects[id] = true
 	}
@@ -92,10 +99,13 @@ func newReach(objects, changes []string) *reach {
 	if !r.all {
 		for id := range r.objects {
 			r.keys = append(r.keys, []byte(`"`+id+`"`))
+			r.searched[id] = true
 		}
 		for c := range r.changes {
 			r.keys = append(r.keys, []byte(`"`+c+`"`))
+			r.searched[c] = true
 		}
+		r.keys = append(r.keys, escapeKey)
 	}
 	return r
 }
@@ -140,13 +150,16 @@ func (r *reach) add(e model.LogEntry) {
 			r.drop(id)
 		}
 	}
+	waiting := len(r.changes) > 0 // lastMade and lastGone matter only until the last is met
 	for _, id := range e.Creation {
 		if r.all || r.objects[id] {
 			if !r.created[id] {
 				r.created[id] = true
 				r.kept[e.Off] = e
 			}
-			r.lastMade[id] = e
+			if waiting {
+				r.lastMade[id] = e
+			}
 		}
 		name(id)
 	}
@@ -154,11 +167,47 @@ func (r *reach) add(e model.LogEntry) {
 		name(id)
 	}
 	for _, id := range e.Deleted {
-		if r.all || r.objects[id] {
+		if (r.all || r.objects[id]) && waiting {
 			r.lastGone[id] = e
 		}
 		name(id)
 	}
+}
+
+// matters says whether add(e) would change what r holds or keeps: when not, the line
+// need not be parsed to be kept. It follows add case by case.
+func (r *reach) matters(e model.LogEntry) bool {
+	if e.ID == "" || !model.ValidID(e.ID, model.KindChange) {
+		return false
+	}
+	if r.changes[e.ID] {
+		return true
+	}
+	waiting := len(r.changes) > 0
+	asked := func(id string) bool { return r.all || r.objects[id] }
+	named := func(id string) bool { // name(id) would count or keep the line
+		if !asked(id) || r.met == 0 {
+			return false
+		}
+		a := r.after[id]
+		return a.at != r.met || a.n <= maxUnusable || len(r.changes) == 0 && r.created[id] && r.searched[id]
+	}
+	for _, id := range e.Creation {
+		if asked(id) && (!r.created[id] || waiting) || named(id) {
+			return true
+		}
+	}
+	for _, id := range e.Modification {
+		if named(id) {
+			return true
+		}
+	}
+	for _, id := range e.Deleted {
+		if asked(id) && waiting || named(id) {
+			return true
+		}
+	}
+	return false
 }
 
 // drop stops looking for the lines that hold id.
@@ -166,6 +215,10 @@ func (r *reach) drop(id string) {
 	if r.all {
 		return
 	}
+	if !r.searched[id] {
+		return
+	}
+	delete(r.searched, id)
 	key := `"` + id + `"`
 	r.keys = slices.DeleteFunc(r.keys, func(k []byte) bool { return string(k) == key })
 }
@@ -198,22 +251,34 @@ func (h *History) openSame() (*os.File, error) {
 	return f, nil
 }
 
+// escapeKey is among the keys of every search for IDs: a line may write an ID with
+// escapes ("\u0073-001" is "s-001"), which only a parse reads as the ID, so the lines
+// holding one are parsed too.
+var escapeKey = []byte(`\u`)
+
 // eachHeadLine calls fn with the number, offset and bytes of each line of the log's
 // first end bytes (whole lines) that holds one of *keyp (every line when it is nil; fn
 // may take keys out of it, never put one in),
 // in file order, reading a megabyte at a time: the lines between are counted, not
-// looked at.
+// looked at. line is read into a buffer used again: fn copies what it keeps.
 func eachHeadLine(f io.ReaderAt, end int64, keyp *[][]byte, fn func(n int, off int64, line []byte)) error {
 	all := *keyp == nil
-	buf := make([]byte, 1<<20)
-	var carry []byte // the start of a line the last read cut
+	const chunk = 1 << 20
+	buf := make([]byte, chunk)
+	var carry []byte // the start of a line the last read cut (in buf)
 	n := 1           // the number of the line data starts with
 	for pos := int64(0); pos < end; {
-		k := min(int64(len(buf)), end-pos)
-		if _, err := f.ReadAt(buf[:k], pos); err != nil && !errors.Is(err, io.EOF) {
+		k := min(int64(chunk), end-pos)
+		// The carry moved to buf's start and the next megabyte read after it, into the
+		// same buffer: the log is read without a new one each time.
+		if len(carry)+int(k) > len(buf) {
+			buf = make([]byte, len(carry)+int(k))
+		}
+		data := buf[:len(carry)+int(k)]
+		copy(data, carry)
+		if _, err := f.ReadAt(data[len(carry):], pos); err != nil && !errors.Is(err, io.EOF) {
 			return err
 		}
-		data := append(carry, buf[:k]...)
 		start := pos - int64(len(carry)) // the offset of data
 		pos += k
 		last := bytes.LastIndexByte(data, '\n')
@@ -275,7 +340,7 @@ func eachHeadLine(f io.ReaderAt, end int64, keyp *[][]byte, fn func(n int, off i
 			}
 		}
 		n += bytes.Count(whole[from:], []byte{'\n'})
-		carry = append([]byte(nil), data[last+1:]...)
+		carry = data[last+1:]
 	}
 	return nil
 }
@@ -292,7 +357,7 @@ func (h *History) ObjectActivity(id string) ([]Change, error) {
 			return nil, err
 		}
 		objects, changes := map[string]bool{id: true}, []string{}
-		keys := [][]byte{[]byte(`"` + id + `"`)}
+		keys := [][]byte{[]byte(`"` + id + `"`), escapeKey}
 		err = eachHeadLine(f, h.head.Offset, &keys, func(n int, off int64, line []byte) {
 			if len(line) > MaxLogLine {
 				return

@@ -1,11 +1,17 @@
 package store
 
 import (
+	"fmt"
+	"maps"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"referee/internal/testutil"
+	"referee/model"
 	"referee/model/pyjson"
 	"reflect"
+	"slices"
+	"strings"
 	"testing"
 )
 
@@ -46,7 +52,40 @@ func TestReachingAnswersAsTheWholeLog(t *testing.T) {
 	}
 	f.WriteString("\n" + `{"l-900": {"creation": ["s-0`) // blank, then torn
 	f.Close()
+	checkReachingAsWhole(t, dir)
+}
 
+// A line may write an ID with escapes ("\u0073-017" is s-017): Reaching and
+// ObjectActivity, which parse only the lines holding the IDs asked of, find those lines
+// too and answer as the whole log's History does.
+func TestReachingReadsEscapedIDs(t *testing.T) {
+	dir := testutil.Copy(t, demoDir)
+	path := filepath.Join(dir, LogFile)
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.SplitAfter(string(data), "\n")
+	escaped := 0
+	for i, l := range lines {
+		if i%2 == 1 && strings.Contains(l, `"s-0`) {
+			lines[i] = strings.ReplaceAll(l, `"s-0`, `"\u0073-0`)
+			escaped++
+		}
+	}
+	if escaped < 5 {
+		t.Fatalf("only %d lines name a statement", escaped)
+	}
+	if err := os.WriteFile(path, []byte(strings.Join(lines, "")), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	checkReachingAsWhole(t, dir)
+}
+
+// checkReachingAsWhole compares, for every change of dir's log, what a History of the
+// log's tail reaching back answers with what the whole log's answers.
+func checkReachingAsWhole(t *testing.T, dir string) {
+	t.Helper()
 	whole, err := Load(dir)
 	if err != nil {
 		t.Fatal(err)
@@ -124,9 +163,73 @@ func TestReachingAnswersAsTheWholeLog(t *testing.T) {
 		t.Error("a change the log does not hold is found")
 	}
 	// Rewritten since the tail was read: refused, not answered from another log.
-	data, _ = os.ReadFile(filepath.Join(dir, LogFile))
+	data, _ := os.ReadFile(filepath.Join(dir, LogFile))
 	os.WriteFile(filepath.Join(dir, LogFile), append([]byte("\n"), data...), 0o644)
 	if _, err := tail.Reaching(nil, []string{changes[0].ID}); err == nil {
 		t.Error("a rewritten log is read back")
+	}
+}
+
+// reach.matters is false only for lines that add would not change anything for: on
+// random logs, for every object asked of or all, each line is looked at first, and a
+// line said not to matter must leave the reach as it was.
+func TestReachMattersOnlyWhenAddChanges(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 27))
+	ids := []string{"s-001", "s-002", "s-003", "p-001", "e-001"}
+	pick := func() []string {
+		var out []string
+		for _, id := range ids {
+			if rng.IntN(4) == 0 {
+				out = append(out, id)
+			}
+		}
+		return out
+	}
+	clone := func(r *reach) *reach {
+		c := *r
+		c.objects, c.changes, c.kept, c.created = maps.Clone(r.objects), maps.Clone(r.changes), maps.Clone(r.kept), maps.Clone(r.created)
+		c.lastMade, c.lastGone, c.after = maps.Clone(r.lastMade), maps.Clone(r.lastGone), maps.Clone(r.after)
+		c.keys, c.searched = slices.Clone(r.keys), maps.Clone(r.searched)
+		return &c
+	}
+	skipped := 0
+	for round := range 400 {
+		lines := 20 + rng.IntN(60)
+		var asked []string
+		for range 1 + rng.IntN(3) {
+			asked = append(asked, fmt.Sprintf("l-%03d", 1+rng.IntN(lines)))
+		}
+		var objects []string
+		if rng.IntN(2) == 0 {
+			objects = pick()
+			if objects == nil {
+				objects = []string{}
+			}
+		}
+		r := newReach(objects, asked)
+		for n := 1; n <= lines; n++ {
+			e := model.LogEntry{ID: fmt.Sprintf("l-%03d", n), Line: n, Off: int64(n), Modification: pick()}
+			if rng.IntN(3) == 0 {
+				e.Creation = pick()
+			}
+			if rng.IntN(6) == 0 {
+				e.Deleted = pick()
+			}
+			if rng.IntN(20) == 0 {
+				e.ID = ""
+			}
+			before := clone(r)
+			matters := r.matters(e)
+			r.add(e)
+			if !matters {
+				skipped++
+				if !reflect.DeepEqual(before, r) {
+					t.Fatalf("round %d, line %+v: said not to matter, but add changed the reach", round, e)
+				}
+			}
+		}
+	}
+	if skipped < 1000 {
+		t.Errorf("only %d lines were found not to matter: the random logs do not exercise matters", skipped)
 	}
 }
