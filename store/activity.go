@@ -83,10 +83,6 @@ func (h *History) ActivityFrom(i int) []Change {
 	return out
 }
 
-// ActivityTo lists the changes before index j of Changes: those Back read in, whose
-// listing the changes after them do not change.
-func (h *History) ActivityTo(j int) []Change { return h.ActivityRange(0, j) }
-
 // ActivityRange lists the changes from index i to index j of Changes (j excluded).
 func (h *History) ActivityRange(i, j int) []Change {
 	i, j = max(i, 0), min(j, len(h.log))

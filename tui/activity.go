@@ -152,6 +152,9 @@ func (a *Activity) Prepend(changes []store.Change, head model.LogHead) {
 	for _, c := range changes {
 		e := entryOf(c)
 		e.Agent = a.agents[c.ID]
+		if e.Unread {
+			a.unread++
+		}
 		entries = append(entries, e)
 	}
 	a.entries = append(entries, a.entries...)
@@ -523,7 +526,7 @@ func (m supervisor) onOlder(msg olderMsg) tea.Cmd {
 	} else {
 		m.status.info(fmt.Sprintf("read %s older %s, back to %s", thousands(int64(k)), pluralWord(k, "change", "changes"), msg.changes[0].ID))
 	}
-	return nil
+	return m.bg.changes.fill()
 }
 
 // readOlder reads the lines of the log before the oldest listed, in a command; or says
@@ -539,7 +542,10 @@ func (c *Changes) readOlder() (tea.Cmd, string) {
 		if err != nil {
 			return olderMsg{from: from, err: err}
 		}
-		return olderMsg{from: from, h: h, changes: h.ActivityTo(len(h.Changes()) - len(from.Changes()))}
+		// As a listing: the newest of them whole (the cursor goes to them), the others
+		// from their lines, read whole after (fill); reading the backups of 16k changes
+		// first left the row busy for seconds.
+		return olderMsg{from: from, h: h, changes: listingRange(h, 0, len(h.Changes())-len(from.Changes()))}
 	}, ""
 }
 
@@ -553,6 +559,7 @@ func (c *Changes) takeOlder(msg olderMsg) (int, bool) {
 	c.hist, c.listedBy = msg.h, msg.h
 	c.list = append(slices.Clip(msg.changes), c.list...)
 	c.provisional += k
+	c.unread += unreadIn(msg.changes)
 	c.gen++ // the list's indexes moved: a reading of unread changes under way is put off
 	return k, true
 }

@@ -115,3 +115,48 @@ func TestActivityPaneReadNewestFirstIsTheWholeOne(t *testing.T) {
 		t.Errorf("listed newest first:\n%s\nlisted whole:\n%s", screens[3], screens[1024])
 	}
 }
+
+// The older changes read back (enter on the pane's last row) are listed as a listing
+// is: the newest of them whole, those before from their lines, then read whole, newest
+// first; once every reading is in, the pane shows what it shows with them read at once.
+func TestActivityOlderChangesReadNewestFirst(t *testing.T) {
+	screens := map[int]string{}
+	for _, whole := range []int{3, 1024} {
+		t.Run("", func(t *testing.T) {
+			t.Cleanup(store.SetLogWindow(10, 1<<20))
+			setListing(t, whole, 4)
+			m, _ := newTestModel(t, 120, 60)
+			keys(t, m, "a")
+			cmd, why := m.bg.changes.readOlder()
+			if cmd == nil {
+				t.Fatalf("cannot read further back: %s", why)
+			}
+			older, ok := cmd().(olderMsg)
+			if !ok || older.err != nil || len(older.changes) != 28 {
+				t.Fatalf("read back %#v", older)
+			}
+			for i, c := range older.changes {
+				if c.Unread != (i < 28-whole) {
+					t.Fatalf("whole %d: change %d (%s) unread %v", whole, i, c.ID, c.Unread)
+				}
+			}
+			keys(t, m, "G", "enter")
+			if h := headers(m); len(h) != 38 || h[37] != "l-001" {
+				t.Fatalf("after reading back, activity lists %d: %v", len(h), h)
+			}
+			for _, c := range m.bg.changes.Listed() {
+				if c.Unread {
+					t.Fatalf("%s still unread", c.ID)
+				}
+			}
+			if m.activity.unread != 0 || m.bg.changes.unread != 0 {
+				t.Fatalf("counted unread: pane %d, list %d", m.activity.unread, m.bg.changes.unread)
+			}
+			keys(t, m, "g")
+			screens[whole] = screen(m)
+		})
+	}
+	if screens[3] != screens[1024] {
+		t.Errorf("read back newest first:\n%s\nread back whole:\n%s", screens[3], screens[1024])
+	}
+}

@@ -68,9 +68,13 @@ var (
 // listing lists the changes of h from index from on: the newest wholeFirst whole, those
 // before from their lines.
 func listing(h *store.History, from int) []store.Change {
-	n := len(h.Changes())
-	cut := max(from, n-wholeFirst)
-	return append(h.ActivityLines(from, cut), h.ActivityRange(cut, n)...)
+	return listingRange(h, from, len(h.Changes()))
+}
+
+// listingRange is listing of the changes from index from to index to (excluded).
+func listingRange(h *store.History, from, to int) []store.Change {
+	cut := max(from, to-wholeFirst)
+	return append(h.ActivityLines(from, cut), h.ActivityRange(cut, to)...)
 }
 
 // changesFilledMsg brings unread changes read whole: changes replace those from index
