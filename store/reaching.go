@@ -72,9 +72,9 @@ type reach struct {
 	// first creation and lines after the last change asked for kept.
 	keys     [][]byte
 	searched map[string]bool // the IDs whose keys are in keys
-	met     int // how many of them were met so far
-	kept    map[int64]model.LogEntry
-	created map[string]bool // objects whose first creation was kept
+	met      int             // how many of them were met so far
+	kept     map[int64]model.LogEntry
+	created  map[string]bool // objects whose first creation was kept
 	// lastMade and lastGone are the last lines that created (deleted) an object since
 	// the last change asked for, kept when the next one is met.
 	lastMade, lastGone map[string]model.LogEntry
