@@ -23,8 +23,8 @@ import (
 // to s-001). Each reads what it shows: a recent change's lines read back from the log's
 // end (the lines before counted only for a number shown), else the log's tail, and before
 // it only the lines that name what is asked (or, for a whole folder at an old change,
-// every line parsed and little kept), so the rows show which commands cost the log's
-// length and which do not.
+// every line looked at in place and only those that change an answer parsed), so the
+// rows show which commands cost the log's length and which do not.
 
 // LongLogReport is one command's figures on the long log.
 type LongLogReport struct {
@@ -117,7 +117,7 @@ func RunLongLog(binary, dir string, tail []string, runs int) []LongLogReport {
 		{args: []string{"branch", "list"}},
 		{args: []string{"export"}},
 		{args: []string{"diff", "s-002", "l-002"}},         // an old change: the lines naming s-002 or l-002
-		{args: []string{"show", "s-002", "--at", "l-002"}}, // the folder at an old change: every line parsed
+		{args: []string{"show", "s-002", "--at", "l-002"}}, // the folder at an old change: every line looked at
 	}
 	resetPeak()
 	var out []LongLogReport
