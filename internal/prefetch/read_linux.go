@@ -1,0 +1,237 @@
+package prefetch
+
+import (
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"syscall"
+	"unsafe"
+)
+
+// reading is the read under way (nil once taken, or when none started).
+var reading struct {
+	sync.Mutex
+	r *reader
+}
+
+type reader struct {
+	dir     string
+	stop    atomic.Bool
+	done    chan struct{}
+	watches int // the inotify instance, -1 if none
+	wd      map[int32]string
+	folders map[string]*Folder
+}
+
+// Start reads dir's object files on a goroutine of its own until Take (a second Start
+// replaces the first, whose files are dropped).
+func Start(dir string) {
+	r := &reader{dir: filepath.Clean(dir), done: make(chan struct{}), watches: -1, wd: map[int32]string{}, folders: map[string]*Folder{}}
+	reading.Lock()
+	old := reading.r
+	reading.r = r
+	reading.Unlock()
+	if old != nil {
+		old.finish()
+	}
+	go r.run()
+}
+
+// Take stops the read and gives what it read of dir and nothing has touched since, by
+// folder (nil: nothing, or another folder was read). Only the first Take after Start
+// gets it. Call it once the caller's own watch on the folders is in place.
+func Take(dir string) map[string]*Folder {
+	reading.Lock()
+	r := reading.r
+	reading.r = nil
+	reading.Unlock()
+	if r == nil {
+		return nil
+	}
+	r.stop.Store(true)
+	<-r.done
+	defer r.finish()
+	if filepath.Clean(dir) != r.dir || r.watches < 0 {
+		return nil
+	}
+	if !r.drain() {
+		return nil
+	}
+	return r.folders
+}
+
+// Wait blocks until the read under way, if any, has read all it will (for tests).
+func Wait() {
+	reading.Lock()
+	r := reading.r
+	reading.Unlock()
+	if r != nil {
+		<-r.done
+	}
+}
+
+// For is the files read of the folder sub, if the folder open as fd is the one read.
+func For(taken map[string]*Folder, sub string, fd int) map[string][]byte {
+	f := taken[sub]
+	if f == nil {
+		return nil
+	}
+	var st syscall.Stat_t
+	if err := syscall.Fstat(fd, &st); err != nil || uint64(st.Dev) != f.Dev || st.Ino != f.Ino {
+		return nil
+	}
+	return f.Files
+}
+
+// finish closes the watch of a read that has stopped.
+func (r *reader) finish() {
+	r.stop.Store(true)
+	<-r.done
+	if r.watches >= 0 {
+		syscall.Close(r.watches)
+		r.watches = -1
+	}
+}
+
+// watchMask is every change to a folder's entries, or to a file's bytes or mode, and
+// the folder's own end.
+const watchMask = syscall.IN_MODIFY | syscall.IN_ATTRIB | syscall.IN_CLOSE_WRITE | syscall.IN_MOVED_FROM |
+	syscall.IN_MOVED_TO | syscall.IN_CREATE | syscall.IN_DELETE | syscall.IN_DELETE_SELF | syscall.IN_MOVE_SELF | syscall.IN_ONLYDIR
+
+func (r *reader) run() {
+	defer close(r.done)
+	fd, err := syscall.InotifyInit1(syscall.IN_NONBLOCK | syscall.IN_CLOEXEC)
+	if err != nil {
+		return
+	}
+	r.watches = fd
+	held := 0
+	buf := make([]byte, 16<<10) // the folder's entries, a batch at a time
+	for _, sub := range Folders {
+		if r.stop.Load() {
+			return
+		}
+		dfd, err := syscall.Open(filepath.Join(r.dir, sub), syscall.O_RDONLY|syscall.O_DIRECTORY|syscall.O_NOFOLLOW|syscall.O_CLOEXEC, 0)
+		if err != nil {
+			continue // missing, a link, not a folder: the load says so
+		}
+		if !r.readFolder(sub, dfd, buf, &held) {
+			syscall.Close(dfd)
+			return
+		}
+		syscall.Close(dfd)
+	}
+}
+
+// readFolder watches the folder open as dfd (the very folder: through its descriptor),
+// then reads its files until told to stop or MaxBytes are held (false: stop there).
+func (r *reader) readFolder(sub string, dfd int, buf []byte, held *int) bool {
+	var st syscall.Stat_t
+	if syscall.Fstat(dfd, &st) != nil {
+		return true
+	}
+	wd, err := syscall.InotifyAddWatch(r.watches, "/proc/self/fd/"+strconv.Itoa(dfd), watchMask)
+	if err != nil {
+		return true
+	}
+	r.wd[int32(wd)] = sub
+	f := &Folder{Dev: uint64(st.Dev), Ino: st.Ino, Files: map[string][]byte{}}
+	r.folders[sub] = f
+	var names []string
+	for {
+		n, err := syscall.ReadDirent(dfd, buf)
+		if err == syscall.EINTR {
+			continue
+		}
+		if err != nil || n <= 0 {
+			break
+		}
+		_, _, names = syscall.ParseDirent(buf[:n], -1, names)
+	}
+	for _, name := range names {
+		if r.stop.Load() {
+			return false
+		}
+		if !strings.HasSuffix(name, ".json") {
+			continue
+		}
+		if data, ok := readFile(dfd, name); ok {
+			f.Files[name] = data
+			if *held += len(data); *held >= MaxBytes {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// readFile reads the regular file name in the folder dfd whole, as one read of its size,
+// or says it did not (a link, a FIFO, a file too large, one that grew or shrank while
+// read: the load reads it again and judges it).
+func readFile(dfd int, name string) ([]byte, bool) {
+	fd, err := syscall.Openat(dfd, name, syscall.O_RDONLY|syscall.O_NONBLOCK|syscall.O_NOFOLLOW|syscall.O_CLOEXEC, 0)
+	if err != nil {
+		return nil, false
+	}
+	defer syscall.Close(fd)
+	var st syscall.Stat_t
+	if syscall.Fstat(fd, &st) != nil || st.Mode&syscall.S_IFMT != syscall.S_IFREG || st.Size > MaxFile {
+		return nil, false
+	}
+	data := make([]byte, st.Size+1) // one byte more: a short read ends the file
+	n := 0
+	for n < len(data) {
+		m, err := syscall.Read(fd, data[n:])
+		if err == syscall.EINTR {
+			continue
+		}
+		if err != nil {
+			return nil, false
+		}
+		if m == 0 {
+			break
+		}
+		n += m
+	}
+	if int64(n) != st.Size {
+		return nil, false
+	}
+	return data[:n:n], true
+}
+
+// drain drops the files the watch saw touched since it was added; false: it cannot say
+// which (the queue overflowed, a folder went, the watch cannot be read).
+func (r *reader) drain() bool {
+	buf := make([]byte, 64<<10)
+	for {
+		n, err := syscall.Read(r.watches, buf)
+		if err == syscall.EINTR {
+			continue
+		}
+		if err == syscall.EAGAIN {
+			return true
+		}
+		if err != nil || n <= 0 {
+			return false
+		}
+		for at := 0; at+syscall.SizeofInotifyEvent <= n; {
+			ev := (*syscall.InotifyEvent)(unsafe.Pointer(&buf[at]))
+			nameAt := at + syscall.SizeofInotifyEvent
+			at = nameAt + int(ev.Len)
+			if ev.Mask&(syscall.IN_Q_OVERFLOW|syscall.IN_IGNORED|syscall.IN_DELETE_SELF|syscall.IN_MOVE_SELF|syscall.IN_UNMOUNT) != 0 {
+				return false
+			}
+			f := r.folders[r.wd[ev.Wd]]
+			if f == nil || at > n {
+				return false
+			}
+			name := strings.TrimRight(string(buf[nameAt:at]), "\x00")
+			if name == "" {
+				return false // an event on the folder itself, not one of its files
+			}
+			delete(f.Files, name)
+		}
+	}
+}

@@ -1,0 +1,20 @@
+package store
+
+import "referee/internal/prefetch"
+
+// readAhead gives a load's object folders the files the workbench's process read while
+// it started (internal/prefetch), if it read this folder and these very folders: the
+// first load of the process takes them, and a file touched since it was read is not
+// among them. The workbench's watcher is in place before its first load, as Take asks.
+func readAhead(dir string, folders map[string]folder) {
+	taken := prefetch.Take(dir)
+	if taken == nil {
+		return
+	}
+	for sub, f := range folders {
+		if f.err == nil {
+			f.ahead = prefetch.For(taken, sub, f.fd)
+			folders[sub] = f
+		}
+	}
+}
