@@ -140,6 +140,7 @@ func (r *reader) readFolder(sub string, dfd int, buf []byte, held *int) bool {
 	f := &Folder{Dev: uint64(st.Dev), Ino: st.Ino, Files: map[string][]byte{}}
 	r.folders[sub] = f
 	var names []string
+	var types []byte
 	for {
 		n, err := syscall.ReadDirent(dfd, buf)
 		if err == syscall.EINTR {
@@ -148,16 +149,17 @@ func (r *reader) readFolder(sub string, dfd int, buf []byte, held *int) bool {
 		if err != nil || n <= 0 {
 			break
 		}
-		_, _, names = syscall.ParseDirent(buf[:n], -1, names)
+		names, types = entries(buf[:n], names, types)
 	}
-	for _, name := range names {
+	scratch := make([]byte, MaxFile+1)
+	for i, name := range names {
 		if r.stop.Load() {
 			return false
 		}
-		if !strings.HasSuffix(name, ".json") {
+		if !strings.HasSuffix(name, ".json") || types[i] != syscall.DT_REG && types[i] != syscall.DT_UNKNOWN {
 			continue
 		}
-		if data, ok := readFile(dfd, name); ok {
+		if data, ok := readFile(dfd, name, types[i] == syscall.DT_REG, scratch); ok {
 			f.Files[name] = data
 			if *held += len(data); *held >= MaxBytes {
 				return false
@@ -167,38 +169,63 @@ func (r *reader) readFolder(sub string, dfd int, buf []byte, held *int) bool {
 	return true
 }
 
-// readFile reads the regular file name in the folder dfd whole, as one read of its size,
-// or says it did not (a link, a FIFO, a file too large, one that grew or shrank while
-// read: the load reads it again and judges it).
-func readFile(dfd int, name string) ([]byte, bool) {
-	fd, err := syscall.Openat(dfd, name, syscall.O_RDONLY|syscall.O_NONBLOCK|syscall.O_NOFOLLOW|syscall.O_CLOEXEC, 0)
+// entries appends the names and types (DT_REG, …) of the entries in buf, a batch of
+// getdents64's, but for . and ...
+func entries(buf []byte, names []string, types []byte) ([]string, []byte) {
+	const nameAt = 19 // ino 8, off 8, reclen 2, type 1
+	for len(buf) >= nameAt {
+		reclen := int(buf[16]) | int(buf[17])<<8
+		if reclen < nameAt || reclen > len(buf) {
+			break
+		}
+		name := buf[nameAt:reclen]
+		if i := strings.IndexByte(string(name), 0); i >= 0 {
+			name = name[:i]
+		}
+		if n := string(name); n != "." && n != ".." {
+			names, types = append(names, n), append(types, buf[18])
+		}
+		buf = buf[reclen:]
+	}
+	return names, types
+}
+
+// readFile reads the file name in the folder dfd whole, or says it did not (a link, a
+// FIFO, a file too large: the load reads it again and judges it). listedRegular: the
+// listing said a regular file, so it is read without a stat first, to its end: a file
+// swapped for something else since the listing, or written while read, is one the
+// folder's watch saw touched, and Take drops it. A short read of a regular file is its
+// end. scratch is one byte longer than MaxFile.
+func readFile(dfd int, name string, listedRegular bool, scratch []byte) ([]byte, bool) {
+	fd, err := syscall.Openat(dfd, name, syscall.O_RDONLY|syscall.O_NONBLOCK|syscall.O_NOFOLLOW|syscall.O_NOCTTY|syscall.O_CLOEXEC, 0)
 	if err != nil {
 		return nil, false
 	}
 	defer syscall.Close(fd)
-	var st syscall.Stat_t
-	if syscall.Fstat(fd, &st) != nil || st.Mode&syscall.S_IFMT != syscall.S_IFREG || st.Size > MaxFile {
-		return nil, false
+	if !listedRegular {
+		var st syscall.Stat_t
+		if syscall.Fstat(fd, &st) != nil || st.Mode&syscall.S_IFMT != syscall.S_IFREG {
+			return nil, false
+		}
 	}
-	data := make([]byte, st.Size+1) // one byte more: a short read ends the file
 	n := 0
-	for n < len(data) {
-		m, err := syscall.Read(fd, data[n:])
+	for n < len(scratch) {
+		m, err := syscall.Read(fd, scratch[n:])
 		if err == syscall.EINTR {
 			continue
 		}
 		if err != nil {
 			return nil, false
 		}
-		if m == 0 {
-			break
-		}
 		n += m
+		if m == 0 || n < len(scratch) {
+			break // its end
+		}
 	}
-	if int64(n) != st.Size {
+	if n > MaxFile {
 		return nil, false
 	}
-	return data[:n:n], true
+	return append([]byte(nil), scratch[:n]...), true
 }
 
 // drain drops the files the watch saw touched since it was added; false: it cannot say
