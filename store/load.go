@@ -456,7 +456,7 @@ func readAll(dir string, paths []string, regular []bool, p *Progress, into *into
 			defer unix.Close(fd)
 		}
 	}
-	readAhead(dir, folders)
+	defer readAhead(dir, folders)() // after the workers: they parse from its bytes
 	// With into, only what it did not take is kept (files gone or broken: few), not a
 	// result for every file, which a large folder held to the end of its load.
 	var out []readResult

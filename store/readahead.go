@@ -6,15 +6,17 @@ import "referee/internal/prefetch"
 // it started (internal/prefetch), if it read this folder and these very folders: the
 // first load of the process takes them, and a file touched since it was read is not
 // among them. The workbench's watcher is in place before its first load, as Take asks.
-func readAhead(dir string, folders map[string]folder) {
+// release gives their memory back, once the load's reads are parsed.
+func readAhead(dir string, folders map[string]folder) (release func()) {
 	taken := prefetch.Take(dir)
 	if taken == nil {
-		return
+		return func() {}
 	}
 	for sub, f := range folders {
 		if f.err == nil {
-			f.ahead = prefetch.For(taken, sub, f.fd)
+			f.ahead = taken.For(sub, f.fd)
 			folders[sub] = f
 		}
 	}
+	return taken.Release
 }

@@ -23,8 +23,8 @@ import (
 // most files, first.
 var Folders = []string{"statement", "problem", "experience"}
 
-// MaxBytes bounds what is held before the load takes it; a larger folder's other files
-// are read by the load.
+// MaxBytes bounds what is held before the load takes it (reserved at the start, used as
+// files are read); a larger folder's other files are read by the load.
 const MaxBytes = 64 << 20
 
 // MaxFile is the largest file read (a larger one is the load's to refuse, with its

@@ -102,13 +102,14 @@ func TestTakeGivesWhatWasNotTouched(t *testing.T) {
 	if taken == nil {
 		t.Fatal("Take gave nothing")
 	}
-	if got, want := names(taken["statement"].Files), []string{"s-000.json", "s-005.json", "s-007.json"}; !slices.Equal(got, want) {
+	defer taken.Release()
+	if got, want := names(taken.folders["statement"].Files), []string{"s-000.json", "s-005.json", "s-007.json"}; !slices.Equal(got, want) {
 		t.Errorf("statement files taken: %q, want %q (s-001 written, s-004's mode changed, s-009 a link)", got, want)
 	}
-	if got := string(taken["statement"].Files["s-005.json"]); got != "s-005.json" {
+	if got := string(taken.folders["statement"].Files["s-005.json"]); got != "s-005.json" {
 		t.Errorf("s-005's bytes: %q", got)
 	}
-	if got := names(taken["problem"].Files); !slices.Equal(got, []string{"p-001.json"}) {
+	if got := names(taken.folders["problem"].Files); !slices.Equal(got, []string{"p-001.json"}) {
 		t.Errorf("problem files taken: %q", got)
 	}
 	if Take(dir) != nil {
@@ -139,6 +140,7 @@ func TestForChecksTheFolder(t *testing.T) {
 	Start(dir)
 	Wait()
 	taken := Take(dir)
+	defer taken.Release()
 	open := func(sub string) *os.File {
 		f, err := os.Open(filepath.Join(dir, sub))
 		if err != nil {
@@ -147,13 +149,52 @@ func TestForChecksTheFolder(t *testing.T) {
 		t.Cleanup(func() { f.Close() })
 		return f
 	}
-	if got := For(taken, "statement", int(open("statement").Fd())); len(got) != 2 {
+	if got := taken.For("statement", int(open("statement").Fd())); len(got) != 2 {
 		t.Errorf("For(statement/) gave %d files, want 2", len(got))
 	}
-	if got := For(taken, "statement", int(open("problem").Fd())); got != nil {
+	if got := taken.For("statement", int(open("problem").Fd())); got != nil {
 		t.Errorf("For(statement/) with problem/ open gave %v", got)
 	}
-	if got := For(taken, "experience", int(open("problem").Fd())); got != nil {
+	if got := taken.For("experience", int(open("problem").Fd())); got != nil {
 		t.Errorf("For(experience/), never read, gave %v", got)
+	}
+}
+
+// TestTakeStopsAtTheSlabsEnd: files that do not fit in what is held are left to the
+// load, whole: none is cut. A file is read with a byte of room after it (a read that
+// fills the room is no end), so MaxBytes holds one file of MaxFile bytes less than it
+// could.
+func TestTakeStopsAtTheSlabsEnd(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("reads ahead on Linux only")
+	}
+	dir := folder(t, 0)
+	big := make([]byte, MaxFile)
+	for i := range big {
+		big[i] = 'x'
+	}
+	for i := range MaxBytes/MaxFile + 2 {
+		if err := os.WriteFile(filepath.Join(dir, "statement", "s-"+string(rune('a'+i/26))+string(rune('a'+i%26))+".json"), big, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.WriteFile(filepath.Join(dir, "statement", "s-toolarge.json"), append(big, 'x'), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	Start(dir)
+	Wait()
+	taken := Take(dir)
+	defer taken.Release()
+	files := taken.folders["statement"].Files
+	if len(files) != MaxBytes/MaxFile-1 {
+		t.Errorf("%d files taken, want the %d that fit", len(files), MaxBytes/MaxFile-1)
+	}
+	for name, data := range files {
+		if len(data) != MaxFile {
+			t.Errorf("%s: %d bytes taken, want %d", name, len(data), MaxFile)
+		}
+	}
+	if _, ok := files["s-toolarge.json"]; ok {
+		t.Error("a file larger than MaxFile was taken")
 	}
 }

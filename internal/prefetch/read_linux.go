@@ -17,6 +17,8 @@ var reading struct {
 }
 
 type reader struct {
+	slab    []byte // what the files are read into, outside the Go heap (nil: none mapped)
+	used    int
 	dir     string
 	stop    atomic.Bool
 	done    chan struct{}
@@ -41,8 +43,9 @@ func Start(dir string) {
 
 // Take stops the read and gives what it read of dir and nothing has touched since, by
 // folder (nil: nothing, or another folder was read). Only the first Take after Start
-// gets it. Call it once the caller's own watch on the folders is in place.
-func Take(dir string) map[string]*Folder {
+// gets it. Call it once the caller's own watch on the folders is in place, and Release
+// it once nothing reads its files' bytes.
+func Take(dir string) *Taken {
 	reading.Lock()
 	r := reading.r
 	reading.r = nil
@@ -53,13 +56,37 @@ func Take(dir string) map[string]*Folder {
 	r.stop.Store(true)
 	<-r.done
 	defer r.finish()
-	if filepath.Clean(dir) != r.dir || r.watches < 0 {
+	if filepath.Clean(dir) != r.dir || r.watches < 0 || !r.drain() {
+		r.unmap()
 		return nil
 	}
-	if !r.drain() {
-		return nil
+	t := &Taken{folders: r.folders, slab: r.slab}
+	r.slab = nil
+	return t
+}
+
+// Taken is what Take gave: the files' bytes, held outside the Go heap (the collector
+// neither counts nor scans them, and a process's start does not collect for them) until
+// Release.
+type Taken struct {
+	folders map[string]*Folder
+	slab    []byte
+}
+
+// Release gives the files' memory back: their bytes must not be read after.
+func (t *Taken) Release() {
+	if t != nil && t.slab != nil {
+		syscall.Munmap(t.slab)
+		t.slab, t.folders = nil, nil
 	}
-	return r.folders
+}
+
+// unmap gives back the memory of files never taken.
+func (r *reader) unmap() {
+	if r.slab != nil {
+		syscall.Munmap(r.slab)
+		r.slab = nil
+	}
 }
 
 // Wait blocks until the read under way, if any, has read all it will (for tests).
@@ -73,11 +100,11 @@ func Wait() {
 }
 
 // For is the files read of the folder sub, if the folder open as fd is the one read.
-func For(taken map[string]*Folder, sub string, fd int) map[string][]byte {
-	f := taken[sub]
-	if f == nil {
+func (t *Taken) For(sub string, fd int) map[string][]byte {
+	if t == nil || t.folders[sub] == nil {
 		return nil
 	}
+	f := t.folders[sub]
 	var st syscall.Stat_t
 	if err := syscall.Fstat(fd, &st); err != nil || uint64(st.Dev) != f.Dev || st.Ino != f.Ino {
 		return nil
@@ -107,7 +134,11 @@ func (r *reader) run() {
 		return
 	}
 	r.watches = fd
-	held := 0
+	// Reserved, not committed: pages are used as files are read into them.
+	if r.slab, err = syscall.Mmap(-1, 0, MaxBytes, syscall.PROT_READ|syscall.PROT_WRITE, syscall.MAP_PRIVATE|syscall.MAP_ANON|syscall.MAP_NORESERVE); err != nil {
+		r.slab = nil
+		return
+	}
 	buf := make([]byte, 16<<10) // the folder's entries, a batch at a time
 	for _, sub := range Folders {
 		if r.stop.Load() {
@@ -117,7 +148,7 @@ func (r *reader) run() {
 		if err != nil {
 			continue // missing, a link, not a folder: the load says so
 		}
-		if !r.readFolder(sub, dfd, buf, &held) {
+		if !r.readFolder(sub, dfd, buf) {
 			syscall.Close(dfd)
 			return
 		}
@@ -126,8 +157,8 @@ func (r *reader) run() {
 }
 
 // readFolder watches the folder open as dfd (the very folder: through its descriptor),
-// then reads its files until told to stop or MaxBytes are held (false: stop there).
-func (r *reader) readFolder(sub string, dfd int, buf []byte, held *int) bool {
+// then reads its files until told to stop or the slab is full (false: stop there).
+func (r *reader) readFolder(sub string, dfd int, buf []byte) bool {
 	var st syscall.Stat_t
 	if syscall.Fstat(dfd, &st) != nil {
 		return true
@@ -151,7 +182,6 @@ func (r *reader) readFolder(sub string, dfd int, buf []byte, held *int) bool {
 		}
 		names, types = entries(buf[:n], names, types)
 	}
-	scratch := make([]byte, MaxFile+1)
 	for i, name := range names {
 		if r.stop.Load() {
 			return false
@@ -159,11 +189,14 @@ func (r *reader) readFolder(sub string, dfd int, buf []byte, held *int) bool {
 		if !strings.HasSuffix(name, ".json") || types[i] != syscall.DT_REG && types[i] != syscall.DT_UNKNOWN {
 			continue
 		}
-		if data, ok := readFile(dfd, name, types[i] == syscall.DT_REG, scratch); ok {
-			f.Files[name] = data
-			if *held += len(data); *held >= MaxBytes {
-				return false
-			}
+		// Into the slab's free end, one byte more than a file may have.
+		into := r.slab[r.used:min(len(r.slab), r.used+MaxFile+1)]
+		n, ok := readFile(dfd, name, types[i] == syscall.DT_REG, into)
+		if ok && n < len(into) && n <= MaxFile {
+			f.Files[name] = into[:n:n]
+			r.used += n
+		} else if ok && len(into) <= MaxFile {
+			return false // the slab is full
 		}
 	}
 	return true
@@ -190,42 +223,39 @@ func entries(buf []byte, names []string, types []byte) ([]string, []byte) {
 	return names, types
 }
 
-// readFile reads the file name in the folder dfd whole, or says it did not (a link, a
-// FIFO, a file too large: the load reads it again and judges it). listedRegular: the
-// listing said a regular file, so it is read without a stat first, to its end: a file
-// swapped for something else since the listing, or written while read, is one the
-// folder's watch saw touched, and Take drops it. A short read of a regular file is its
-// end. scratch is one byte longer than MaxFile.
-func readFile(dfd int, name string, listedRegular bool, scratch []byte) ([]byte, bool) {
+// readFile reads the file name in the folder dfd into into, to its end or into's, and
+// says how much (not ok: a link, a FIFO, a fault: the load reads it again and judges
+// it). listedRegular: the listing said a regular file, so it is read without a stat
+// first: a file swapped for something else since the listing, or written while read, is
+// one the folder's watch saw touched, and Take drops it. A short read of a regular file
+// is its end.
+func readFile(dfd int, name string, listedRegular bool, into []byte) (int, bool) {
 	fd, err := syscall.Openat(dfd, name, syscall.O_RDONLY|syscall.O_NONBLOCK|syscall.O_NOFOLLOW|syscall.O_NOCTTY|syscall.O_CLOEXEC, 0)
 	if err != nil {
-		return nil, false
+		return 0, false
 	}
 	defer syscall.Close(fd)
 	if !listedRegular {
 		var st syscall.Stat_t
 		if syscall.Fstat(fd, &st) != nil || st.Mode&syscall.S_IFMT != syscall.S_IFREG {
-			return nil, false
+			return 0, false
 		}
 	}
 	n := 0
-	for n < len(scratch) {
-		m, err := syscall.Read(fd, scratch[n:])
+	for n < len(into) {
+		m, err := syscall.Read(fd, into[n:])
 		if err == syscall.EINTR {
 			continue
 		}
 		if err != nil {
-			return nil, false
+			return 0, false
 		}
 		n += m
-		if m == 0 || n < len(scratch) {
+		if m == 0 || n < len(into) {
 			break // its end
 		}
 	}
-	if n > MaxFile {
-		return nil, false
-	}
-	return append([]byte(nil), scratch[:n]...), true
+	return n, true
 }
 
 // drain drops the files the watch saw touched since it was added; false: it cannot say

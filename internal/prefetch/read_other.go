@@ -6,10 +6,16 @@ package prefetch
 func Start(dir string) {}
 
 // Take gives nothing here.
-func Take(dir string) map[string]*Folder { return nil }
+func Take(dir string) *Taken { return nil }
+
+// Taken is never made here.
+type Taken struct{}
+
+// Release does nothing here.
+func (t *Taken) Release() {}
 
 // For gives nothing here.
-func For(taken map[string]*Folder, sub string, fd int) map[string][]byte { return nil }
+func (t *Taken) For(sub string, fd int) map[string][]byte { return nil }
 
 // Wait does nothing here.
 func Wait() {}
