@@ -456,7 +456,6 @@ func readAll(dir string, paths []string, regular []bool, p *Progress, into *into
 			defer unix.Close(fd)
 		}
 	}
-	defer readAhead(dir, folders)() // after the workers: they parse from its bytes
 	// With into, only what it did not take is kept (files gone or broken: few), not a
 	// result for every file, which a large folder held to the end of its load.
 	var out []readResult
@@ -522,12 +521,10 @@ func CheckFolder(dir string) error {
 	return nil
 }
 
-// folder is an object folder opened for reading its files, or why it could not be, and
-// the files of it read ahead, by name (readAhead).
+// folder is an object folder opened for reading its files, or why it could not be.
 type folder struct {
-	fd    int
-	err   error
-	ahead map[string][]byte
+	fd  int
+	err error
 }
 
 // objectPath tells the kind and ID a relative path names, if it names an object file.
@@ -577,12 +574,9 @@ func readObject(dir, rel string, listedRegular bool, parse int, linked map[strin
 		return r, buf
 	}
 	f := folders[sub]
-	data, ahead := f.ahead[name]
 	var st unix.Stat_t
 	err := f.err
-	if ahead {
-		st.Mode = unix.S_IFREG // read already, as below, and untouched since (readAhead)
-	} else if err == nil && listedRegular {
+	if err == nil && listedRegular {
 		st.Mode = unix.S_IFREG // the listing's word; Dev and Ino 0: readSame checks the type itself
 	} else if err == nil {
 		err = unix.Fstatat(f.fd, name, &st, unix.AT_SYMLINK_NOFOLLOW)
@@ -611,14 +605,12 @@ func readObject(dir, rel string, listedRegular bool, parse int, linked map[strin
 		r.err = fmt.Sprintf("is %d bytes, more than the %d an object file may have", st.Size, MaxObjectSize)
 		return r, buf
 	}
-	if !ahead {
-		var fd int
-		fd, err = unix.Openat(f.fd, name, unix.O_RDONLY|unix.O_NONBLOCK|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0)
-		if err == nil {
-			data, err = readSame(fd, uint64(st.Dev), st.Ino, buf[:0], MaxObjectSize) // a link swapped in since the stat is refused too
-			if cap(data) > cap(buf) {
-				buf = data
-			}
+	fd, err := unix.Openat(f.fd, name, unix.O_RDONLY|unix.O_NONBLOCK|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0)
+	var data []byte
+	if err == nil {
+		data, err = readSame(fd, uint64(st.Dev), st.Ino, buf[:0], MaxObjectSize) // a link swapped in since the stat is refused too
+		if cap(data) > cap(buf) {
+			buf = data
 		}
 	}
 	if err != nil {
