@@ -140,3 +140,53 @@ func TestStatusLimit(t *testing.T) {
 		}
 	}
 }
+
+// The sentences tool keeps its answer while the statement and its version are the same
+// and answers anew, as a fresh read does, once either changed: by a logged change (read
+// at once) or by an edit of the proof that logs nothing (brought by the watcher).
+func TestSentencesKeptWhileTheStatementIsTheSame(t *testing.T) {
+	dir := testutil.Demo(t)
+	live := connectWith(t, dir, "reader", true)
+	fresh := connectWith(t, dir, "reader", false)
+	args := map[string]any{"statement_id": "s-015"}
+	first := callText(t, live, "sentences", args)
+	if again := callText(t, live, "sentences", args); again != first {
+		t.Fatalf("asked again:\n%s\nfirst:\n%s", again, first)
+	}
+	if want := callText(t, fresh, "sentences", args); first != want {
+		t.Fatalf("kept:\n%s\nread now:\n%s", first, want)
+	}
+	sk, _ := skill.Lookup("abandon")
+	if _, err := store.Run(dir, sk, skill.Args{"statement_id": "s-015"}, store.Options{Actor: "human"}); err != nil {
+		t.Fatal(err)
+	}
+	got, want := callText(t, live, "sentences", args), callText(t, fresh, "sentences", args)
+	if got != want || got == first {
+		t.Fatalf("after a change of its status:\n%s\nread now:\n%s\nbefore:\n%s", got, want, first)
+	}
+	path := filepath.Join(dir, "statement", "s-015.json")
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sentence := firstSentence(t, dir, "s-015")
+	edited := strings.Replace(string(data), sentence, "An edited first sentence.", 1)
+	if edited == string(data) {
+		t.Fatalf("%q is not in %s as written", sentence, path)
+	}
+	if err := os.WriteFile(path, []byte(edited), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	want = callText(t, fresh, "sentences", args)
+	if !strings.Contains(want, "An edited first sentence.") {
+		t.Fatalf("a fresh read does not see the edit: %s", want)
+	}
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+		if got = callText(t, live, "sentences", args); got == want {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("10 s after an edit of the proof, still:\n%s\nread now:\n%s", got, want)
+		}
+	}
+}

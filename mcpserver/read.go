@@ -173,6 +173,9 @@ func (s *server) addReadTools(srv *mcp.Server) {
 			if err != nil {
 				return toolError(err), nil
 			}
+			if a, ok := v.(answerJSON); ok { // its JSON made already
+				return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: a.text}}, StructuredContent: a}, nil
+			}
 			return jsonResult(v)
 		})
 	}
@@ -408,6 +411,10 @@ func (s *server) sentences(ctx context.Context, id string) (any, error) {
 		if st == nil {
 			return nil, fmt.Errorf("%s does not exist in %s", id, s.dir)
 		}
+		version := snap.Versions.Get(id)
+		if a, ok := s.split.get(id, st, version); ok {
+			return a, nil
+		}
 		proof, err := st.Proof.Text()
 		if err != nil {
 			return nil, err
@@ -416,7 +423,17 @@ func (s *server) sentences(ctx context.Context, id string) (any, error) {
 		for _, sen := range model.SplitSentences(proof) {
 			out = append(out, sentence{N: sen.N, Text: sen.Text, Paragraph: sen.Paragraph, Step: sen.Step})
 		}
-		return map[string]any{"id": id, "version": snap.Versions.Get(id), "sentences": out}, nil
+		v := map[string]any{"id": id, "version": version, "sentences": out}
+		if s.eng == nil { // each call read the folder: nothing to keep
+			return v, nil
+		}
+		text, err := encodeJSONText(v)
+		if err != nil {
+			return nil, err
+		}
+		a := answerJSON{v: v, text: text}
+		s.split.put(id, st, version, a)
+		return a, nil
 	})
 }
 

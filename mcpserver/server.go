@@ -45,6 +45,8 @@ type server struct {
 	dir  string
 	opts Options
 	eng  *engine // nil: each read tool reads the folder
+
+	split splitCache // the sentences tool's latest answers
 }
 
 // New makes the MCP server of the contents folder dir. Each call answers from the folder

@@ -8,6 +8,10 @@ answer line read and decoded with json.loads; p50, p99, max and mean), and the C
 (from /proc) and of this client.
 
     python3 bench/peers/mcpclient.py BINARY DIR [CALLS] [TOOL...]
+
+With SPREAD=N in the environment, show and sentences ask for N statements in turn (from
+the middle of the folder on) instead of one: an answer the server kept is not asked again
+before N other calls.
 """
 import json
 import os
@@ -30,7 +34,10 @@ def main():
     sid = names[len(names) // 2][: -len(".json")]
     with open(os.path.join(folder, "config.json")) as f:
         since = f.read().split('"l": "', 1)[1].split('"', 1)[0]
-    args = {"show": {"id": sid}, "sentences": {"statement_id": sid}, "status": {}, "log": {"since": since}}
+    spread = int(os.environ.get("SPREAD", "1"))
+    sids = [n[: -len(".json")] for n in names[len(names) // 2:][:spread]]
+    args = {"show": [{"id": i} for i in sids], "sentences": [{"statement_id": i} for i in sids],
+            "status": [{}], "log": [{"since": since}]}
 
     p = subprocess.Popen([binary, "mcp", "--contents", folder], stdin=subprocess.PIPE, stdout=subprocess.PIPE)
     next_id = [0]
@@ -49,13 +56,14 @@ def main():
                         "clientInfo": {"name": "bench", "version": "0"}})
     p.stdin.write(b'{"jsonrpc":"2.0","method":"notifications/initialized"}\n')
     p.stdin.flush()
-    print(f"{'tool':<10} {'answer':>9} {'p50':>9} {'p99':>9} {'max':>9} {'mean':>9} {'server CPU':>11} {'client CPU':>11}  ({calls} calls each)")
+    print(f"{'tool':<10} {'answer':>9} {'p50':>9} {'p99':>9} {'max':>9} {'mean':>9} {'server CPU':>11} {'client CPU':>11}  ({calls} calls each, over {spread} statements)")
     for tool in tools:
-        params = {"name": tool, "arguments": args[tool]}
-        line, _ = call("tools/call", params)  # the first waits for the folder
+        calls_of = [{"name": tool, "arguments": a} for a in args[tool]]
+        line, _ = call("tools/call", calls_of[0])  # the first waits for the folder
         s0, c0 = cpu_of(p.pid), time.process_time()
         times = []
-        for _ in range(calls):
+        for i in range(calls):
+            params = calls_of[i % len(calls_of)]
             t0 = time.perf_counter()
             call("tools/call", params)
             times.append(time.perf_counter() - t0)
