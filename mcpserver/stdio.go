@@ -106,9 +106,14 @@ func (c *stdioConn) Write(ctx context.Context, msg jsonrpc.Message) error {
 	default:
 	}
 	r, isResponse := msg.(*jsonrpc.Response)
-	data, err := encodeMessage(msg)
+	buf := linePool.Get().(*[]byte)
+	defer linePool.Put(buf)
+	data, err := appendMessage((*buf)[:0], msg)
 	if err != nil {
 		return fmt.Errorf("marshaling message: %v", err)
+	}
+	if cap(data) <= 1<<20 { // a large one is left to the collector
+		*buf = data
 	}
 	key := ""
 	if isResponse {
@@ -117,6 +122,9 @@ func (c *stdioConn) Write(ctx context.Context, msg jsonrpc.Message) error {
 	return c.out.write(data, key)
 }
 
+// linePool holds the buffers lines are written from: an answer is written and done with.
+var linePool = sync.Pool{New: func() any { return new([]byte) }}
+
 func (c *stdioConn) Close() error {
 	c.closeOnce.Do(func() { close(c.closed) })
 	return nil
@@ -124,35 +132,41 @@ func (c *stdioConn) Close() error {
 
 func (c *stdioConn) SessionID() string { return "" }
 
-// encodeMessage is msg as a line, exactly as jsonrpc.EncodeMessage writes it. A response
-// with a result is put together here: EncodeMessage would run its result, JSON that
-// encoding/json wrote and so already compact, through encoding/json's scanner again.
-func encodeMessage(msg jsonrpc.Message) ([]byte, error) {
+// appendMessage appends msg as a line to data, exactly as jsonrpc.EncodeMessage writes
+// it. A response with a result is put together here: EncodeMessage would run its
+// result, JSON that encoding/json wrote and so already compact, through encoding/json's
+// scanner again.
+func appendMessage(data []byte, msg jsonrpc.Message) ([]byte, error) {
 	r, ok := msg.(*jsonrpc.Response)
-	if !ok || r.Error != nil || len(r.Result) == 0 || !r.ID.IsValid() {
-		data, err := jsonrpc.EncodeMessage(msg)
-		return append(data, '\n'), err
-	}
-	data := make([]byte, 0, len(responsePrefix)+32+len(r.Result))
-	data = append(data, responsePrefix...)
-	switch id := r.ID.Raw().(type) {
-	case int64:
-		data = strconv.AppendInt(data, id, 10)
-	case string:
-		var b bytes.Buffer
-		enc := json.NewEncoder(&b)
-		enc.SetEscapeHTML(false)
-		if err := enc.Encode(id); err != nil {
-			return nil, err
+	if ok && r.Error == nil && len(r.Result) > 0 && r.ID.IsValid() {
+		start := len(data)
+		data = append(data, responsePrefix...)
+		switch id := r.ID.Raw().(type) {
+		case int64:
+			data = strconv.AppendInt(data, id, 10)
+		case string:
+			var b bytes.Buffer
+			enc := json.NewEncoder(&b)
+			enc.SetEscapeHTML(false)
+			if err := enc.Encode(id); err != nil {
+				return nil, err
+			}
+			data = append(data, bytes.TrimSuffix(b.Bytes(), []byte("\n"))...)
+		default:
+			ok, data = false, data[:start]
 		}
-		data = append(data, bytes.TrimSuffix(b.Bytes(), []byte("\n"))...)
-	default:
-		data, err := jsonrpc.EncodeMessage(msg)
-		return append(data, '\n'), err
+		if ok {
+			data = append(data, `,"result":`...)
+			data = append(data, r.Result...)
+			return append(data, "}\n"...), nil
+		}
 	}
-	data = append(data, `,"result":`...)
-	data = append(data, r.Result...)
-	return append(data, "}\n"...), nil
+	line, err := jsonrpc.EncodeMessage(msg)
+	if err != nil {
+		return nil, err
+	}
+	data = append(data, line...)
+	return append(data, '\n'), nil
 }
 
 // responsePrefix is how the SDK's encoding starts a response: its wire struct puts

@@ -10,7 +10,7 @@ import (
 
 // A response is written byte for byte as the SDK's encoding writes it, whatever its id,
 // result or error.
-func TestEncodeMessage(t *testing.T) {
+func TestAppendMessage(t *testing.T) {
 	id := func(v any) jsonrpc.ID {
 		id, err := jsonrpc.MakeID(v)
 		if err != nil {
@@ -39,12 +39,12 @@ func TestEncodeMessage(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		got, err := encodeMessage(msg)
+		got, err := appendMessage([]byte("kept "), msg)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if string(got) != string(want)+"\n" {
-			t.Errorf("encodeMessage(%#v)\n= %s\nwant %s", msg, got, want)
+		if string(got) != "kept "+string(want)+"\n" {
+			t.Errorf("appendMessage(%#v)\n= %s\nwant %s", msg, got, want)
 		}
 	}
 }
