@@ -6,33 +6,37 @@ import (
 	"referee/model"
 )
 
-// splitCache keeps the sentences tool's latest answers: an answer is worked out from the
-// statement alone (its proof text, which a statement settles once read, and its
-// version), so while the frame holds the same statement at the same version the answer
-// is the one made before. An agent asks for the sentences of the statement it checks
-// again and again; splitting a proof and writing its JSON were most of such a call. The
-// answers kept are bounded in number and in bytes; a large one is not kept.
-type splitCache struct {
+// answerCache keeps a read tool's latest answers about statements, with their JSON. The
+// sentences of a statement are worked out from the statement alone (its proof text,
+// which a statement settles once read) and its version; show's answer from the
+// statement (its file at the version the frame read), its version and its phase. So
+// while the frame holds the same statement at the same version (and phase) the answer
+// is the one made before. An agent asks about the statement it works on again and
+// again; splitting a proof, reading the statement's file again and writing the JSON
+// twice were most of such a call. The answers kept are bounded in number and in bytes;
+// a large one is not kept.
+type answerCache struct {
 	mu    sync.Mutex
-	byID  map[string]splitEntry
+	byID  map[string]cacheEntry
 	order []string // the IDs kept, oldest first
 	bytes int
 }
 
-type splitEntry struct {
+type cacheEntry struct {
 	st      *model.Statement // held, so never another statement at the same address
-	version string
+	version string           // and what else the answer depends on
 	answer  answerJSON
 }
 
 const (
-	splitCacheEntries = 256
-	splitCacheBytes   = 4 << 20
-	splitCacheLargest = 256 << 10
+	answerCacheEntries = 256
+	answerCacheBytes   = 4 << 20
+	answerCacheLargest = 256 << 10
 )
 
-// get is the answer kept for id, if it was made from st at version.
-func (c *splitCache) get(id string, st *model.Statement, version string) (answerJSON, bool) {
+// get is the answer kept for id, if it was made from st at version (and what else
+// version carries).
+func (c *answerCache) get(id string, st *model.Statement, version string) (answerJSON, bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	e, ok := c.byID[id]
@@ -43,14 +47,14 @@ func (c *splitCache) get(id string, st *model.Statement, version string) (answer
 }
 
 // put keeps the answer made for id from st at version, in place of any before it.
-func (c *splitCache) put(id string, st *model.Statement, version string, a answerJSON) {
-	if len(a.text) > splitCacheLargest {
+func (c *answerCache) put(id string, st *model.Statement, version string, a answerJSON) {
+	if len(a.text) > answerCacheLargest {
 		return
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.byID == nil {
-		c.byID = map[string]splitEntry{}
+		c.byID = map[string]cacheEntry{}
 	}
 	if old, ok := c.byID[id]; ok {
 		c.bytes -= len(old.answer.text)
@@ -62,12 +66,12 @@ func (c *splitCache) put(id string, st *model.Statement, version string, a answe
 			}
 		}
 	}
-	for len(c.order) > 0 && (len(c.order) >= splitCacheEntries || c.bytes+len(a.text) > splitCacheBytes) {
+	for len(c.order) > 0 && (len(c.order) >= answerCacheEntries || c.bytes+len(a.text) > answerCacheBytes) {
 		c.bytes -= len(c.byID[c.order[0]].answer.text)
 		delete(c.byID, c.order[0])
 		c.order = c.order[1:]
 	}
-	c.byID[id] = splitEntry{st: st, version: version, answer: a}
+	c.byID[id] = cacheEntry{st: st, version: version, answer: a}
 	c.order = append(c.order, id)
 	c.bytes += len(a.text)
 }

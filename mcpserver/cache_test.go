@@ -10,8 +10,8 @@ import (
 
 // The answers kept are bounded in number and bytes, oldest out first; a large one is
 // not kept, and one asked for another statement or version is not found.
-func TestSplitCacheBounds(t *testing.T) {
-	var c splitCache
+func TestAnswerCacheBounds(t *testing.T) {
+	var c answerCache
 	st, other := &model.Statement{ID: "s-001"}, &model.Statement{ID: "s-001"}
 	c.put("s-001", st, "v1", answerJSON{text: "a"})
 	for _, miss := range []struct {
@@ -29,27 +29,27 @@ func TestSplitCacheBounds(t *testing.T) {
 	if len(c.order) != 1 || c.bytes != 2 {
 		t.Errorf("replaced: %d kept, %d bytes", len(c.order), c.bytes)
 	}
-	c.put("s-002", st, "v1", answerJSON{text: strings.Repeat("x", splitCacheLargest+1)})
+	c.put("s-002", st, "v1", answerJSON{text: strings.Repeat("x", answerCacheLargest+1)})
 	if _, ok := c.get("s-002", st, "v1"); ok {
 		t.Error("a large answer was kept")
 	}
-	for i := range splitCacheEntries + 10 {
+	for i := range answerCacheEntries + 10 {
 		c.put(fmt.Sprintf("s-%04d", i), st, "v", answerJSON{text: "c"})
 	}
-	if len(c.order) != splitCacheEntries || len(c.byID) != splitCacheEntries {
-		t.Errorf("%d, %d kept; want %d", len(c.order), len(c.byID), splitCacheEntries)
+	if len(c.order) != answerCacheEntries || len(c.byID) != answerCacheEntries {
+		t.Errorf("%d, %d kept; want %d", len(c.order), len(c.byID), answerCacheEntries)
 	}
 	if _, ok := c.get("s-0000", st, "v"); ok {
 		t.Error("the oldest is still kept")
 	}
-	big := strings.Repeat("y", splitCacheLargest)
-	for i := range 2 * splitCacheBytes / splitCacheLargest {
+	big := strings.Repeat("y", answerCacheLargest)
+	for i := range 2 * answerCacheBytes / answerCacheLargest {
 		c.put(fmt.Sprintf("b-%d", i), st, "v", answerJSON{text: big})
 	}
-	if c.bytes > splitCacheBytes {
-		t.Errorf("%d bytes kept, over %d", c.bytes, splitCacheBytes)
+	if c.bytes > answerCacheBytes {
+		t.Errorf("%d bytes kept, over %d", c.bytes, answerCacheBytes)
 	}
-	if _, ok := c.get(fmt.Sprintf("b-%d", 2*splitCacheBytes/splitCacheLargest-1), st, "v"); !ok {
+	if _, ok := c.get(fmt.Sprintf("b-%d", 2*answerCacheBytes/answerCacheLargest-1), st, "v"); !ok {
 		t.Error("the newest is not kept")
 	}
 }

@@ -141,26 +141,38 @@ func TestStatusLimit(t *testing.T) {
 	}
 }
 
-// The sentences tool keeps its answer while the statement and its version are the same
-// and answers anew, as a fresh read does, once either changed: by a logged change (read
-// at once) or by an edit of the proof that logs nothing (brought by the watcher).
-func TestSentencesKeptWhileTheStatementIsTheSame(t *testing.T) {
+// The sentences and show tools keep their answer about a statement while it and its
+// version are the same and answer anew, as a fresh read does, once either changed: by a
+// logged change (read at once) or by an edit of the proof that logs nothing (brought by
+// the watcher).
+func TestAnswersKeptWhileTheStatementIsTheSame(t *testing.T) {
+	for _, c := range []struct {
+		tool string
+		args map[string]any
+	}{
+		{"sentences", map[string]any{"statement_id": "s-015"}},
+		{"show", map[string]any{"id": "s-015"}},
+	} {
+		t.Run(c.tool, func(t *testing.T) { answersKept(t, c.tool, c.args) })
+	}
+}
+
+func answersKept(t *testing.T, tool string, args map[string]any) {
 	dir := testutil.Demo(t)
 	live := connectWith(t, dir, "reader", true)
 	fresh := connectWith(t, dir, "reader", false)
-	args := map[string]any{"statement_id": "s-015"}
-	first := callText(t, live, "sentences", args)
-	if again := callText(t, live, "sentences", args); again != first {
+	first := callText(t, live, tool, args)
+	if again := callText(t, live, tool, args); again != first {
 		t.Fatalf("asked again:\n%s\nfirst:\n%s", again, first)
 	}
-	if want := callText(t, fresh, "sentences", args); first != want {
+	if want := callText(t, fresh, tool, args); first != want {
 		t.Fatalf("kept:\n%s\nread now:\n%s", first, want)
 	}
 	sk, _ := skill.Lookup("abandon")
 	if _, err := store.Run(dir, sk, skill.Args{"statement_id": "s-015"}, store.Options{Actor: "human"}); err != nil {
 		t.Fatal(err)
 	}
-	got, want := callText(t, live, "sentences", args), callText(t, fresh, "sentences", args)
+	got, want := callText(t, live, tool, args), callText(t, fresh, tool, args)
 	if got != want || got == first {
 		t.Fatalf("after a change of its status:\n%s\nread now:\n%s\nbefore:\n%s", got, want, first)
 	}
@@ -177,12 +189,12 @@ func TestSentencesKeptWhileTheStatementIsTheSame(t *testing.T) {
 	if err := os.WriteFile(path, []byte(edited), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	want = callText(t, fresh, "sentences", args)
+	want = callText(t, fresh, tool, args)
 	if !strings.Contains(want, "An edited first sentence.") {
 		t.Fatalf("a fresh read does not see the edit: %s", want)
 	}
 	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(20 * time.Millisecond) {
-		if got = callText(t, live, "sentences", args); got == want {
+		if got = callText(t, live, tool, args); got == want {
 			break
 		}
 		if time.Now().After(deadline) {

@@ -76,7 +76,7 @@ var readTools = []readTool{
 		desc: "An object (problem p-NNN, statement s-NNN, experience e-NNN, or a change l-NNN from the log) as its file holds it, " +
 			"with its version (pass it as expect_version to a skill), its phase and, for a statement, its issue threads.",
 		params: []readParam{{name: "id", kind: "string", required: true, help: "the object's ID, e.g. s-007"}},
-		run:    func(ctx context.Context, s *server, a readArgs) (any, error) { return s.show(ctx, a.strs["id"]) },
+		run:    func(ctx context.Context, s *server, a readArgs) (any, error) { return s.showAnswer(ctx, a.strs["id"]) },
 	},
 	{
 		name: "sentences",
@@ -331,6 +331,38 @@ func (s *server) show(ctx context.Context, id string) (*shown, error) {
 	}
 	return answer(ctx, s, func(snap *model.Snapshot, graph func() *model.Graph) (*shown, error) {
 		return s.showIn(snap, graph, id)
+	})
+}
+
+// showAnswer is show's answer, kept for a statement while the frame holds it at the
+// same version and phase (see answerCache).
+func (s *server) showAnswer(ctx context.Context, id string) (any, error) {
+	if s.eng == nil || model.KindOf(id) != model.KindStatement {
+		return s.show(ctx, id)
+	}
+	if err := model.CheckID(id, ""); err != nil {
+		return nil, inputf("show: %v", err)
+	}
+	return answer(ctx, s, func(snap *model.Snapshot, graph func() *model.Graph) (any, error) {
+		st := snap.Statements.Get(id)
+		if st == nil {
+			return s.showIn(snap, graph, id) // its error
+		}
+		key := snap.Versions.Get(id) + " " + graph().Phase.Get(id).String()
+		if a, ok := s.shows.get(id, st, key); ok {
+			return a, nil
+		}
+		out, err := s.showIn(snap, graph, id)
+		if err != nil {
+			return nil, err
+		}
+		text, err := encodeJSONText(out)
+		if err != nil {
+			return nil, err
+		}
+		a := answerJSON{v: out, text: text}
+		s.shows.put(id, st, key, a)
+		return a, nil
 	})
 }
 

@@ -46,7 +46,8 @@ type server struct {
 	opts Options
 	eng  *engine // nil: each read tool reads the folder
 
-	split splitCache // the sentences tool's latest answers
+	split answerCache // the sentences tool's latest answers
+	shows answerCache // show's, of statements
 }
 
 // New makes the MCP server of the contents folder dir. Each call answers from the folder
