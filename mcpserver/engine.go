@@ -100,7 +100,6 @@ func (e *engine) frame(ctx context.Context) (*live.Forest, error) {
 	if paths, rescan := store.LoggedSince(e.dir, e.head.Snapshot()); paths != nil || rescan {
 		e.apply(store.Batch{Paths: paths, Rescan: rescan})
 	}
-	tuner.tune()
 	return e.head, nil
 }
 
