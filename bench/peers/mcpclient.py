@@ -5,7 +5,7 @@ Starts `BINARY mcp --contents DIR`, does the handshake, then calls each read too
 times in a row (each call waits for its answer, after one call off the clock) and prints,
 per tool, the answer's size, p50, p99 and max of the round trip (request line written →
 answer line read and decoded with json.loads; p50, p99, max and mean), and the CPU per call of the server process
-(from /proc) and of this client.
+(from /proc) and of this client; then the server's resident memory, now and at its peak.
 
     python3 bench/peers/mcpclient.py BINARY DIR [CALLS] [TOOL...]
 
@@ -72,6 +72,9 @@ def main():
         ms = lambda x: f"{x * 1000:.2f} ms"
         print(f"{tool:<10} {len(line):>7} B {ms(times[len(times) // 2]):>9} {ms(times[int(len(times) * 0.99)]):>9} "
               f"{ms(times[-1]):>9} {ms(sum(times) / calls):>9} {ms((s1 - s0) / calls):>11} {ms((c1 - c0) / calls):>11}")
+    with open(f"/proc/{p.pid}/status") as f:
+        mem = {k: v.strip() for k, v in (l.split(":", 1) for l in f if l.startswith(("VmRSS", "VmHWM")))}
+    print(f"server memory: {mem.get('VmRSS')} resident, {mem.get('VmHWM')} at the peak")
     p.stdin.close()
     p.wait()
 
