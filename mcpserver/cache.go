@@ -75,3 +75,14 @@ func (c *answerCache) put(id string, st *model.Statement, version string, a answ
 	c.order = append(c.order, id)
 	c.bytes += len(a.text)
 }
+
+// keep is v as an answer with its JSON, kept for id as made from st at version.
+func (c *answerCache) keep(id string, st *model.Statement, version string, v any) (any, error) {
+	text, err := encodeJSONText(v)
+	if err != nil {
+		return nil, err
+	}
+	a := answerJSON{v: v, text: text}
+	c.put(id, st, version, a)
+	return a, nil
+}

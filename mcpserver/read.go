@@ -356,13 +356,7 @@ func (s *server) showAnswer(ctx context.Context, id string) (any, error) {
 		if err != nil {
 			return nil, err
 		}
-		text, err := encodeJSONText(out)
-		if err != nil {
-			return nil, err
-		}
-		a := answerJSON{v: out, text: text}
-		s.shows.put(id, st, key, a)
-		return a, nil
+		return s.shows.keep(id, st, key, out)
 	})
 }
 
@@ -459,13 +453,7 @@ func (s *server) sentences(ctx context.Context, id string) (any, error) {
 		if s.eng == nil { // each call read the folder: nothing to keep
 			return v, nil
 		}
-		text, err := encodeJSONText(v)
-		if err != nil {
-			return nil, err
-		}
-		a := answerJSON{v: v, text: text}
-		s.split.put(id, st, version, a)
-		return a, nil
+		return s.split.keep(id, st, version, v)
 	})
 }
 
