@@ -140,3 +140,65 @@ func TestStatusLimit(t *testing.T) {
 		}
 	}
 }
+
+// The sentences and show tools keep their answer about a statement while it and its
+// version are the same and answer anew, as a fresh read does, once either changed: by a
+// logged change (read at once) or by an edit of the proof that logs nothing (brought by
+// the watcher).
+func TestAnswersKeptWhileTheStatementIsTheSame(t *testing.T) {
+	for _, c := range []struct {
+		tool string
+		args map[string]any
+	}{
+		{"sentences", map[string]any{"statement_id": "s-015"}},
+		{"show", map[string]any{"id": "s-015"}},
+	} {
+		t.Run(c.tool, func(t *testing.T) { answersKept(t, c.tool, c.args) })
+	}
+}
+
+func answersKept(t *testing.T, tool string, args map[string]any) {
+	dir := testutil.Demo(t)
+	live := connectWith(t, dir, "reader", true)
+	fresh := connectWith(t, dir, "reader", false)
+	first := callText(t, live, tool, args)
+	if again := callText(t, live, tool, args); again != first {
+		t.Fatalf("asked again:\n%s\nfirst:\n%s", again, first)
+	}
+	if want := callText(t, fresh, tool, args); first != want {
+		t.Fatalf("kept:\n%s\nread now:\n%s", first, want)
+	}
+	sk, _ := skill.Lookup("abandon")
+	if _, err := store.Run(dir, sk, skill.Args{"statement_id": "s-015"}, store.Options{Actor: "human"}); err != nil {
+		t.Fatal(err)
+	}
+	got, want := callText(t, live, tool, args), callText(t, fresh, tool, args)
+	if got != want || got == first {
+		t.Fatalf("after a change of its status:\n%s\nread now:\n%s\nbefore:\n%s", got, want, first)
+	}
+	path := filepath.Join(dir, "statement", "s-015.json")
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sentence := firstSentence(t, dir, "s-015")
+	edited := strings.Replace(string(data), sentence, "An edited first sentence.", 1)
+	if edited == string(data) {
+		t.Fatalf("%q is not in %s as written", sentence, path)
+	}
+	if err := os.WriteFile(path, []byte(edited), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	want = callText(t, fresh, tool, args)
+	if !strings.Contains(want, "An edited first sentence.") {
+		t.Fatalf("a fresh read does not see the edit: %s", want)
+	}
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+		if got = callText(t, live, tool, args); got == want {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("10 s after an edit of the proof, still:\n%s\nread now:\n%s", got, want)
+		}
+	}
+}

@@ -76,7 +76,7 @@ var readTools = []readTool{
 		desc: "An object (problem p-NNN, statement s-NNN, experience e-NNN, or a change l-NNN from the log) as its file holds it, " +
 			"with its version (pass it as expect_version to a skill), its phase and, for a statement, its issue threads.",
 		params: []readParam{{name: "id", kind: "string", required: true, help: "the object's ID, e.g. s-007"}},
-		run:    func(ctx context.Context, s *server, a readArgs) (any, error) { return s.show(ctx, a.strs["id"]) },
+		run:    func(ctx context.Context, s *server, a readArgs) (any, error) { return s.showAnswer(ctx, a.strs["id"]) },
 	},
 	{
 		name: "sentences",
@@ -172,6 +172,9 @@ func (s *server) addReadTools(srv *mcp.Server) {
 			v, err := rt.run(ctx, s, a)
 			if err != nil {
 				return toolError(err), nil
+			}
+			if a, ok := v.(answerJSON); ok { // its JSON made already
+				return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: a.text}}, StructuredContent: a}, nil
 			}
 			return jsonResult(v)
 		})
@@ -331,6 +334,32 @@ func (s *server) show(ctx context.Context, id string) (*shown, error) {
 	})
 }
 
+// showAnswer is show's answer, kept for a statement while the frame holds it at the
+// same version and phase (see answerCache).
+func (s *server) showAnswer(ctx context.Context, id string) (any, error) {
+	if s.eng == nil || model.KindOf(id) != model.KindStatement {
+		return s.show(ctx, id)
+	}
+	if err := model.CheckID(id, ""); err != nil {
+		return nil, inputf("show: %v", err)
+	}
+	return answer(ctx, s, func(snap *model.Snapshot, graph func() *model.Graph) (any, error) {
+		st := snap.Statements.Get(id)
+		if st == nil {
+			return s.showIn(snap, graph, id) // its error
+		}
+		key := snap.Versions.Get(id) + " " + graph().Phase.Get(id).String()
+		if a, ok := s.shows.get(id, st, key); ok {
+			return a, nil
+		}
+		out, err := s.showIn(snap, graph, id)
+		if err != nil {
+			return nil, err
+		}
+		return s.shows.keep(id, st, key, out)
+	})
+}
+
 // showIn finds id in snap, or in the log's index for a change.
 func (s *server) showIn(snap *model.Snapshot, graph func() *model.Graph, id string) (*shown, error) {
 	if model.KindOf(id) == model.KindChange && s.eng != nil {
@@ -408,6 +437,10 @@ func (s *server) sentences(ctx context.Context, id string) (any, error) {
 		if st == nil {
 			return nil, fmt.Errorf("%s does not exist in %s", id, s.dir)
 		}
+		version := snap.Versions.Get(id)
+		if a, ok := s.split.get(id, st, version); ok {
+			return a, nil
+		}
 		proof, err := st.Proof.Text()
 		if err != nil {
 			return nil, err
@@ -416,7 +449,11 @@ func (s *server) sentences(ctx context.Context, id string) (any, error) {
 		for _, sen := range model.SplitSentences(proof) {
 			out = append(out, sentence{N: sen.N, Text: sen.Text, Paragraph: sen.Paragraph, Step: sen.Step})
 		}
-		return map[string]any{"id": id, "version": snap.Versions.Get(id), "sentences": out}, nil
+		v := map[string]any{"id": id, "version": version, "sentences": out}
+		if s.eng == nil { // each call read the folder: nothing to keep
+			return v, nil
+		}
+		return s.split.keep(id, st, version, v)
 	})
 }
 

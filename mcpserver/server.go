@@ -45,6 +45,9 @@ type server struct {
 	dir  string
 	opts Options
 	eng  *engine // nil: each read tool reads the folder
+
+	split answerCache // the sentences tool's latest answers
+	shows answerCache // show's, of statements
 }
 
 // New makes the MCP server of the contents folder dir. Each call answers from the folder

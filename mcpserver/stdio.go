@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"sync"
 	"unicode/utf8"
@@ -22,31 +23,155 @@ import (
 // guard reads the lines first and answers a bad one with a JSON-RPC error naming what is
 // wrong, so the session goes on. A line longer than maxMessage bytes (0:
 // DefaultMaxMessage) is skipped to its end without being kept in memory.
+//
+// The guard hands the SDK the messages it has read (stdioConn), not their lines again,
+// and a response is written as the SDK's encoding writes it, without that encoding's
+// second pass over the result: a read tool's answer is kilobytes, and decoding each line
+// twice and scanning each answer again cost more than the answer itself.
 func ServeStdio(ctx context.Context, srv *mcp.Server, in io.Reader, out io.Writer, maxMessage int) error {
 	if maxMessage <= 0 {
 		maxMessage = DefaultMaxMessage
 	}
 	w := &lockedWriter{w: out}
 	w.cond = sync.NewCond(&w.mu)
-	pr, pw := io.Pipe()
-	g := &guard{in: bufio.NewReaderSize(in, 64<<10), out: w, pass: pw, max: maxMessage, pending: w}
+	conn := &stdioConn{msgs: make(chan jsonrpc.Message), end: make(chan struct{}), closed: make(chan struct{}), out: w}
+	g := &guard{in: bufio.NewReaderSize(in, 64<<10), out: w, pass: conn.pass, max: maxMessage, pending: w}
 	go func() {
 		err := g.run()
 		// The SDK drops the calls still running when its input ends: the end is passed
 		// on only once every request read before it has been answered.
 		if err == nil {
 			w.drained(ctx)
+			err = io.EOF
 		}
-		pw.CloseWithError(err)
+		conn.endErr = err
+		close(conn.end)
 	}()
-	t := &mcp.IOTransport{Reader: pr, Writer: nopCloser{w}, MaxLineLength: -1} // the guard bounds the lines
-	err := srv.Run(ctx, t)
-	pr.Close()
+	err := srv.Run(ctx, stdioTransport{conn})
+	conn.Close()
 	if errors.Is(err, io.EOF) || errors.Is(err, context.Canceled) {
 		return nil
 	}
 	return err
 }
+
+// stdioTransport connects the SDK to the guard's messages, once.
+type stdioTransport struct{ conn *stdioConn }
+
+func (t stdioTransport) Connect(context.Context) (mcp.Connection, error) { return t.conn, nil }
+
+// stdioConn is the SDK's connection over stdio: it reads the messages the guard passes
+// on and writes the SDK's messages as lines.
+type stdioConn struct {
+	msgs      chan jsonrpc.Message
+	end       chan struct{} // closed when the guard is done, endErr set
+	endErr    error
+	closed    chan struct{}
+	closeOnce sync.Once
+	out       *lockedWriter
+}
+
+// pass hands msg to the SDK, or drops it once the connection is closed.
+func (c *stdioConn) pass(msg jsonrpc.Message) error {
+	select {
+	case c.msgs <- msg:
+		return nil
+	case <-c.closed:
+		return io.ErrClosedPipe
+	}
+}
+
+func (c *stdioConn) Read(ctx context.Context) (jsonrpc.Message, error) {
+	select {
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	default:
+	}
+	select {
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	case msg := <-c.msgs:
+		return msg, nil
+	case <-c.end:
+		return nil, c.endErr
+	case <-c.closed:
+		return nil, io.EOF
+	}
+}
+
+func (c *stdioConn) Write(ctx context.Context, msg jsonrpc.Message) error {
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	default:
+	}
+	r, isResponse := msg.(*jsonrpc.Response)
+	buf := linePool.Get().(*[]byte)
+	defer linePool.Put(buf)
+	data, err := appendMessage((*buf)[:0], msg)
+	if err != nil {
+		return fmt.Errorf("marshaling message: %v", err)
+	}
+	if cap(data) <= 1<<20 { // a large one is left to the collector
+		*buf = data
+	}
+	key := ""
+	if isResponse {
+		key = idKey(r.ID.Raw())
+	}
+	return c.out.write(data, key)
+}
+
+// linePool holds the buffers lines are written from: an answer is written and done with.
+var linePool = sync.Pool{New: func() any { return new([]byte) }}
+
+func (c *stdioConn) Close() error {
+	c.closeOnce.Do(func() { close(c.closed) })
+	return nil
+}
+
+func (c *stdioConn) SessionID() string { return "" }
+
+// appendMessage appends msg as a line to data, exactly as jsonrpc.EncodeMessage writes
+// it. A response with a result is put together here: EncodeMessage would run its
+// result, JSON that encoding/json wrote and so already compact, through encoding/json's
+// scanner again.
+func appendMessage(data []byte, msg jsonrpc.Message) ([]byte, error) {
+	r, ok := msg.(*jsonrpc.Response)
+	if ok && r.Error == nil && len(r.Result) > 0 && r.ID.IsValid() {
+		start := len(data)
+		data = append(data, responsePrefix...)
+		switch id := r.ID.Raw().(type) {
+		case int64:
+			data = strconv.AppendInt(data, id, 10)
+		case string:
+			var b bytes.Buffer
+			enc := json.NewEncoder(&b)
+			enc.SetEscapeHTML(false)
+			if err := enc.Encode(id); err != nil {
+				return nil, err
+			}
+			data = append(data, bytes.TrimSuffix(b.Bytes(), []byte("\n"))...)
+		default:
+			ok, data = false, data[:start]
+		}
+		if ok {
+			data = append(data, `,"result":`...)
+			data = append(data, r.Result...)
+			return append(data, "}\n"...), nil
+		}
+	}
+	line, err := jsonrpc.EncodeMessage(msg)
+	if err != nil {
+		return nil, err
+	}
+	data = append(data, line...)
+	return append(data, '\n'), nil
+}
+
+// responsePrefix is how the SDK's encoding starts a response: its wire struct puts
+// "jsonrpc" first, then "id", then "result" or "error".
+const responsePrefix = `{"jsonrpc":"2.0","id":`
 
 // lockedWriter keeps the guard's answers and the SDK's from interleaving: each writes a
 // whole line in one Write. It keeps the ids of the requests passed to the SDK and not
@@ -59,69 +184,27 @@ type lockedWriter struct {
 	failed bool
 }
 
+// Write writes the guard's own answers (to lines never passed to the SDK).
 func (l *lockedWriter) Write(p []byte) (int, error) {
+	if err := l.write(p, ""); err != nil {
+		return 0, err
+	}
+	return len(p), nil
+}
+
+// write writes a line; key, if not "", is the idKey of the request it answers.
+func (l *lockedWriter) write(p []byte, key string) error {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	n, err := l.w.Write(p)
+	_, err := l.w.Write(p)
 	if err != nil {
 		l.failed = true
 	}
-	if key, ok := responseKey(p); ok {
+	if key != "" {
 		delete(l.open, key)
-	} else if msg, derr := jsonrpc.DecodeMessage(bytes.TrimSpace(p)); derr == nil {
-		if r, ok := msg.(*jsonrpc.Response); ok {
-			delete(l.open, idKey(r.ID.Raw()))
-		}
 	}
 	l.cond.Broadcast()
-	return n, err
-}
-
-// responsePrefix is how the SDK starts every response it writes: its wire struct puts
-// "jsonrpc" first, then "id", then "result" or "error".
-const responsePrefix = `{"jsonrpc":"2.0","id":`
-
-// responseKey is the idKey of a response as the SDK writes it, read from its first bytes
-// and not from a decoding of the whole message (an answer runs to kilobytes); ok is
-// false for anything else (a request or notification the server sends, another
-// layout), which is then decoded.
-func responseKey(p []byte) (key string, ok bool) {
-	rest, found := bytes.CutPrefix(p, []byte(responsePrefix))
-	if !found || len(rest) == 0 {
-		return "", false
-	}
-	end := 0
-	if rest[0] == '"' {
-		for end = 1; end < len(rest) && rest[end] != '"'; end++ {
-			if rest[end] == '\\' {
-				end++
-			}
-		}
-		if end >= len(rest) {
-			return "", false
-		}
-		end++
-	} else {
-		for end < len(rest) && (rest[end] == '-' || '0' <= rest[end] && rest[end] <= '9') {
-			end++
-		}
-	}
-	tail := rest[end:]
-	if !bytes.HasPrefix(tail, []byte(`,"result":`)) && !bytes.HasPrefix(tail, []byte(`,"error":`)) {
-		return "", false
-	}
-	if rest[0] == '"' {
-		var id string
-		if json.Unmarshal(rest[:end], &id) != nil {
-			return "", false
-		}
-		return idKey(id), true
-	}
-	n, err := strconv.ParseInt(string(rest[:end]), 10, 64)
-	if err != nil {
-		return "", false
-	}
-	return idKey(n), true
+	return err
 }
 
 // asked notes a request passed to the SDK (a notification is answered by nothing).
@@ -165,15 +248,11 @@ func (l *lockedWriter) drained(ctx context.Context) {
 	}
 }
 
-type nopCloser struct{ io.Writer }
-
-func (nopCloser) Close() error { return nil }
-
 // guard passes the well-formed JSON-RPC lines of in to the SDK and answers the others.
 type guard struct {
 	in      *bufio.Reader
 	out     io.Writer
-	pass    io.Writer
+	pass    func(jsonrpc.Message) error
 	max     int
 	pending interface{ asked(id string) }
 }
@@ -233,22 +312,23 @@ func (g *guard) line(line []byte, size int, tooLong bool) error {
 	if trimmed[0] == '[' {
 		return g.answer(nil, jsonrpc.CodeInvalidRequest, "invalid request: JSON-RPC batches are not taken; send one message per line")
 	}
-	call, key, plain := plainRequest(trimmed)
+	req, key, plain := plainRequest(trimmed)
+	var msg jsonrpc.Message = req
 	if !plain {
-		msg, err := jsonrpc.DecodeMessage(trimmed)
+		m, err := jsonrpc.DecodeMessage(trimmed)
 		if err != nil {
 			return g.answer(idIn(trimmed), jsonrpc.CodeInvalidRequest, "invalid request: not a JSON-RPC 2.0 message: "+err.Error())
 		}
-		if req, ok := msg.(*jsonrpc.Request); ok && req.IsCall() {
-			call, key = true, idKey(req.ID.Raw())
+		if req, ok := m.(*jsonrpc.Request); ok && req.IsCall() {
+			key = idKey(req.ID.Raw())
 		}
+		msg = m
 	}
 	// (A request the client cancels is answered too, with an error: the SDK does so.)
-	if call && g.pending != nil {
+	if key != "" && g.pending != nil {
 		g.pending.asked(key)
 	}
-	_, err := g.pass.Write(append(trimmed, '\n'))
-	return err
+	return g.pass(msg)
 }
 
 // plainLimit is the longest line plainRequest reads: beyond it the SDK's decoding costs
@@ -256,36 +336,38 @@ func (g *guard) line(line []byte, size int, tooLong bool) error {
 const plainLimit = 64 << 10
 
 // plainRequest reads a request in the shape clients send it ("jsonrpc": "2.0", an id
-// that is a string or a whole number, a method, params) without jsonrpc.DecodeMessage,
-// which takes two 32 KB buffers to read a line of a hundred bytes. call says it has an
-// id, key is idKey of the id the SDK will read. ok is false for any other shape (other
-// keys, a key twice, a fractional or long id, a line too long or too deep), which
-// DecodeMessage then judges; a line read here is one DecodeMessage takes. line is valid
-// JSON.
-func plainRequest(line []byte) (call bool, key string, ok bool) {
+// that is a string or a whole number, a method, params that are an object) without
+// jsonrpc.DecodeMessage, which takes two 32 KB buffers to read a line of a hundred
+// bytes. The request is the one DecodeMessage makes of line; key is idKey of its id, ""
+// for a notification. ok is false for any other shape (other keys, a key twice, a
+// fractional or long id, escapes, a line too long or too deep), which DecodeMessage then
+// judges. line is valid JSON.
+func plainRequest(line []byte) (req *jsonrpc.Request, key string, ok bool) {
 	if len(line) > plainLimit || tooDeep(line, 1000) {
-		return false, "", false
+		return nil, "", false
 	}
 	dec := json.NewDecoder(bytes.NewReader(line))
 	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
-		return false, "", false
+		return nil, "", false
 	}
-	seen := map[string]bool{}
+	req = &jsonrpc.Request{}
+	var seen [4]bool // jsonrpc, id, method, params
 	for dec.More() {
 		tok, err := dec.Token()
 		name, isKey := tok.(string)
-		if err != nil || !isKey || seen[name] {
-			return false, "", false
+		i := slices.Index([]string{"jsonrpc", "id", "method", "params"}, name)
+		if err != nil || !isKey || i < 0 || seen[i] {
+			return nil, "", false
 		}
-		seen[name] = true
+		seen[i] = true
 		var v json.RawMessage
 		if err := dec.Decode(&v); err != nil {
-			return false, "", false
+			return nil, "", false
 		}
 		switch name {
 		case "jsonrpc":
 			if string(v) != `"2.0"` {
-				return false, "", false
+				return nil, "", false
 			}
 		case "id":
 			switch {
@@ -294,35 +376,42 @@ func plainRequest(line []byte) (call bool, key string, ok bool) {
 				var id string
 				// Escapes and bytes that are not UTF-8 are left to the SDK, which decides how they read.
 				if !utf8.Valid(v) || bytes.IndexByte(v, '\\') >= 0 || json.Unmarshal(v, &id) != nil {
-					return false, "", false
+					return nil, "", false
 				}
-				call, key = true, idKey(id)
+				if req.ID, err = jsonrpc.MakeID(id); err != nil {
+					return nil, "", false
+				}
+				key = idKey(id)
 			default:
 				// Whole numbers the SDK's float64 holds exactly.
 				digits := bytes.TrimPrefix(v, []byte("-"))
 				if len(digits) == 0 || len(digits) > 15 || bytes.ContainsFunc(digits, func(r rune) bool { return r < '0' || r > '9' }) {
-					return false, "", false
+					return nil, "", false
 				}
 				n, err := strconv.ParseInt(string(v), 10, 64)
 				if err != nil {
-					return false, "", false
+					return nil, "", false
 				}
-				call, key = true, idKey(n)
+				if req.ID, err = jsonrpc.MakeID(float64(n)); err != nil {
+					return nil, "", false
+				}
+				key = idKey(n)
 			}
 		case "method":
-			var method string
-			if v[0] != '"' || json.Unmarshal(v, &method) != nil {
-				return false, "", false
+			if v[0] != '"' || !utf8.Valid(v) || bytes.IndexByte(v, '\\') >= 0 || json.Unmarshal(v, &req.Method) != nil {
+				return nil, "", false
 			}
 		case "params":
-		default:
-			return false, "", false
+			if v[0] != '{' {
+				return nil, "", false
+			}
+			req.Params = v
 		}
 	}
-	if !seen["jsonrpc"] || !seen["method"] {
-		return false, "", false
+	if !seen[0] || !seen[2] || req.Method == "" {
+		return nil, "", false
 	}
-	return call, key, true
+	return req, key, true
 }
 
 // tooDeep says data nests objects and arrays more than most deep, as the SDK's decoder

@@ -1,43 +1,50 @@
 package mcpserver
 
 import (
+	"encoding/json"
 	"strings"
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 )
 
-// The writer reads a response's id from its first bytes; what it finds is what a full
-// decoding finds, and anything that is not a response as the SDK writes it is left to
-// the decoding.
-func TestResponseKey(t *testing.T) {
-	for _, c := range []struct {
-		line, key string
-		ok        bool
-	}{
-		{`{"jsonrpc":"2.0","id":7,"result":{"content":[]}}` + "\n", "n:7", true},
-		{`{"jsonrpc":"2.0","id":-12,"error":{"code":-32602,"message":"x"}}`, "n:-12", true},
-		{`{"jsonrpc":"2.0","id":"a\"b\\","result":{}}`, `s:a"b\`, true},
-		{`{"jsonrpc":"2.0","id":"é\u00e9","result":{}}`, "s:éé", true},
-		{`{"jsonrpc":"2.0","id":3,"method":"roots/list"}`, "", false},     // a request the server sends
-		{`{"jsonrpc":"2.0","method":"notifications/message"}`, "", false}, // a notification
-		{`{"id":3,"jsonrpc":"2.0","result":{}}`, "", false},               // another layout
-		{`{"jsonrpc":"2.0","id":"open`, "", false},
-		{`{"jsonrpc":"2.0","id":99999999999999999999,"result":{}}`, "", false},
-	} {
-		key, ok := responseKey([]byte(c.line))
-		if key != c.key || ok != c.ok {
-			t.Errorf("responseKey(%s) = %q, %v; want %q, %v", c.line, key, ok, c.key, c.ok)
-		}
-		if !ok {
-			continue
-		}
-		msg, err := jsonrpc.DecodeMessage([]byte(c.line))
+// A response is written byte for byte as the SDK's encoding writes it, whatever its id,
+// result or error.
+func TestAppendMessage(t *testing.T) {
+	id := func(v any) jsonrpc.ID {
+		id, err := jsonrpc.MakeID(v)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if full := idKey(msg.(*jsonrpc.Response).ID.Raw()); full != key {
-			t.Errorf("%s: decoded, its key is %q, not %q", c.line, full, key)
+		return id
+	}
+	result := json.RawMessage(`{"content":[{"type":"text","text":"{\"a\":\"<&>\"}"}],"structuredContent":{"a":"<&>"}}`)
+	call, err := jsonrpc.DecodeMessage([]byte(`{"jsonrpc":"2.0","id":3,"method":"roots/list","params":{}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, msg := range []jsonrpc.Message{
+		&jsonrpc.Response{ID: id(float64(7)), Result: result},
+		&jsonrpc.Response{ID: id(float64(-12)), Result: json.RawMessage(`{}`)},
+		&jsonrpc.Response{ID: id(float64(0)), Result: json.RawMessage(`[]`)},
+		&jsonrpc.Response{ID: id(`a"b\ <é> \u2028` + "\u2028\x01"), Result: result},
+		&jsonrpc.Response{ID: id(""), Result: json.RawMessage(`{"x":1}`)},
+		&jsonrpc.Response{ID: id(float64(5)), Error: &jsonrpc.Error{Code: -32602, Message: "bad <x>"}},
+		&jsonrpc.Response{ID: id(float64(5))},
+		&jsonrpc.Response{Result: result}, // no id
+		call,
+		&jsonrpc.Request{Method: "notifications/message", Params: json.RawMessage(`{"level":"info"}`)},
+	} {
+		want, err := jsonrpc.EncodeMessage(msg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := appendMessage([]byte("kept "), msg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if string(got) != "kept "+string(want)+"\n" {
+			t.Errorf("appendMessage(%#v)\n= %s\nwant %s", msg, got, want)
 		}
 	}
 }
@@ -54,6 +61,7 @@ func TestPlainRequest(t *testing.T) {
 	}{
 		{`{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"show","arguments":{"id":"s-001"}}}`, true, "n:7", true},
 		{`{"method":"tools/call","params":{},"id":"call-1 é","jsonrpc":"2.0"}`, true, "s:call-1 é", true},
+		{`{ "jsonrpc" : "2.0" , "id" : 0 , "method" : "tools/call" , "params" : { "name" : "x\"y" } }`, true, "n:0", true},
 		{`{"jsonrpc":"2.0","id":"a\"b","method":"ping"}`, false, "", false}, // an escape
 		{`{"jsonrpc":"2.0","id":-3,"method":"ping"}`, true, "n:-3", true},
 		{`{"jsonrpc":"2.0","method":"notifications/initialized"}`, false, "", true},
@@ -66,14 +74,18 @@ func TestPlainRequest(t *testing.T) {
 		{`{"JSONRPC":"2.0","id":1,"method":"ping"}`, false, "", false},
 		{`{"jsonrpc":"1.0","id":1,"method":"ping"}`, false, "", false},
 		{`{"jsonrpc":"2.0","id":1,"method":7}`, false, "", false},
+		{`{"jsonrpc":"2.0","id":1,"method":"p\u0069ng"}`, false, "", false},
+		{`{"jsonrpc":"2.0","id":1,"method":""}`, false, "", false},
+		{`{"jsonrpc":"2.0","id":1,"method":"ping","params":null}`, false, "", false},
+		{`{"jsonrpc":"2.0","id":1,"method":"ping","params":[1]}`, false, "", false},
 		{`{"jsonrpc":"2.0","id":true,"method":"ping"}`, false, "", false},
 		{"{\"jsonrpc\":\"2.0\",\"id\":\"a\xffb\",\"method\":\"ping\"}", false, "", false},
 		{`{"jsonrpc":"2.0","id":1}`, false, "", false},
 		{deep, false, "", false},
 	} {
-		call, key, ok := plainRequest([]byte(c.line))
-		if call != c.call || key != c.key || ok != c.ok {
-			t.Errorf("plainRequest(%.80s) = %v, %q, %v; want %v, %q, %v", c.line, call, key, ok, c.call, c.key, c.ok)
+		got, key, ok := plainRequest([]byte(c.line))
+		if (ok && got.IsCall()) != c.call || key != c.key || ok != c.ok {
+			t.Errorf("plainRequest(%.80s) = %#v, %q, %v; want call %v, %q, %v", c.line, got, key, ok, c.call, c.key, c.ok)
 		}
 		if !ok {
 			continue
@@ -84,8 +96,9 @@ func TestPlainRequest(t *testing.T) {
 			continue
 		}
 		req, isReq := msg.(*jsonrpc.Request)
-		if !isReq || req.IsCall() != call || (call && idKey(req.ID.Raw()) != key) {
-			t.Errorf("%s: the SDK reads %#v", c.line, msg)
+		if !isReq || req.IsCall() != c.call || (c.call && idKey(req.ID.Raw()) != key) ||
+			req.ID != got.ID || req.Method != got.Method || string(req.Params) != string(got.Params) {
+			t.Errorf("%s: the SDK reads %#v, the guard %#v", c.line, msg, got)
 		}
 	}
 	if _, err := jsonrpc.DecodeMessage([]byte(deep)); err == nil {
