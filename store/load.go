@@ -481,9 +481,13 @@ func readAll(dir string, paths []string, regular []bool, p *Progress, into *into
 		go func() {
 			defer wg.Done()
 			var buf []byte // each worker reads every file into one buffer: nothing keeps the bytes
+			var skim *model.Skimmer
+			if parse == parseSkim {
+				skim = &model.Skimmer{} // the worker's slabs for what its statements keep
+			}
 			for i := int(next.Add(1)) - 1; i < len(paths); i = int(next.Add(1)) - 1 {
 				var r readResult
-				r, buf = readObject(dir, paths[i], regular != nil && regular[i], parse, linked, folders, buf)
+				r, buf = readObject(dir, paths[i], regular != nil && regular[i], parse, linked, folders, buf, skim)
 				switch {
 				case into == nil:
 					out[i] = r
@@ -548,10 +552,10 @@ func objectPath(rel string) (kind, id string, ok bool) {
 }
 
 // readObject reads, parses and types one object file, reading into buf (which it returns,
-// grown as needed, for the next file). listedRegular skips the stat before the open: the
+// grown as needed, for the next file), a skimmed statement (parseSkim) with skim. listedRegular skips the stat before the open: the
 // open cannot follow a link nor block on a FIFO, and readSame's fstat still refuses
 // anything but a regular file, so the stat only served to name a link or a folder.
-func readObject(dir, rel string, listedRegular bool, parse int, linked map[string]bool, folders map[string]folder, buf []byte) (readResult, []byte) {
+func readObject(dir, rel string, listedRegular bool, parse int, linked map[string]bool, folders map[string]folder, buf []byte, skim *model.Skimmer) (readResult, []byte) {
 	r := readResult{path: rel}
 	kind, id, ok := objectPath(rel)
 	if !ok {
@@ -625,7 +629,7 @@ func readObject(dir, rel string, listedRegular bool, parse int, linked map[strin
 		file := &model.File{Path: rel, Version: r.version, Read: rereader(dir, rel)}
 		read := model.StatementLean
 		if parse == parseSkim {
-			read = model.StatementSkim
+			read = skim.Statement
 		}
 		if r.statement, err = read(data, file); err != nil {
 			r.err = "not valid JSON: " + err.Error()
