@@ -137,26 +137,30 @@ func loadAs(dir string, p *Progress, withLog, parse int, then func(*model.Snapsh
 		go func() { metaRead <- readMeta(dir, withLog) }()
 	}
 	snap := &model.Snapshot{}
-	var paths []string
-	var regular []bool // what the folder listing says, so most files need no stat before open
 	count := map[string]int{}
-	for _, sub := range objectDirs {
+	listings, n := make([][]listed, len(objectDirs)), 0
+	for i, sub := range objectDirs {
 		if isLink(dir, sub) {
 			snap.Broken = append(snap.Broken, model.BrokenFile{Path: sub, Reason: linkReason})
 			continue
 		}
-		entries, err := listFolder(filepath.Join(dir, sub))
+		entries, err := listFolder(filepath.Join(dir, sub), sub)
 		if err != nil {
 			if !errors.Is(err, fs.ErrNotExist) {
 				snap.Broken = append(snap.Broken, model.BrokenFile{Path: sub, Reason: unwrapPath(err).Error()})
 			}
 			continue
 		}
+		listings[i], n = entries, n+len(entries)
+		count[sub] = len(entries)
+	}
+	paths := make([]string, 0, n)
+	regular := make([]bool, 0, n) // what the folder listing says, so most files need no stat before open
+	for _, entries := range listings {
 		for _, e := range entries {
-			paths = append(paths, sub+"/"+e.name)
+			paths = append(paths, e.path)
 			regular = append(regular, e.regular)
 		}
-		count[sub] = len(entries)
 	}
 	// Sized up front: growing maps of 10k entries one by one is most of apply's time.
 	snap.Problems = make(map[string]*model.Problem, count[ProblemDir])
@@ -190,29 +194,22 @@ func loadAs(dir string, p *Progress, withLog, parse int, then func(*model.Snapsh
 	return snap, nil
 }
 
-// listed is a folder entry: its name, and whether the listing says it is a regular file.
+// listed is a folder entry: its name, its path (sub/name, sub the object folder), and
+// whether the listing says it is a regular file.
 type listed struct {
-	name    string
-	regular bool
+	name, path string
+	regular    bool
 }
 
-// listFolder is os.ReadDir sorting the names as strings: its sort calls the DirEntry
-// interface twice per comparison, a tenth of a second of a load at 100k statements
-// before any file is read. Read in name order the files cost the kernel less than in
-// the folder's own (hashed) order.
-func listFolder(path string) ([]listed, error) {
-	f, err := os.Open(path)
+// listFolder lists the folder at path, sub inside the contents folder (readFolder),
+// sorting the names as strings: os.ReadDir's sort calls the DirEntry interface twice per
+// comparison, a tenth of a second of a load at 100k statements before any file is read.
+// Read in name order the files cost the kernel less than in the folder's own (hashed)
+// order.
+func listFolder(path, sub string) ([]listed, error) {
+	out, err := readFolder(path, sub)
 	if err != nil {
 		return nil, err
-	}
-	defer f.Close()
-	entries, err := f.ReadDir(-1)
-	if err != nil {
-		return nil, err
-	}
-	out := make([]listed, len(entries))
-	for i, e := range entries {
-		out[i] = listed{e.Name(), e.Type().IsRegular()}
 	}
 	sortNames(out)
 	return out, nil
