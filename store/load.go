@@ -356,7 +356,7 @@ func (d *denseReads) into(snap *model.Snapshot, vocab *model.VocabCount) {
 	for i, st := range sts {
 		has[i] = st != nil
 	}
-	ix := model.NewIDIndex(ids)
+	ix := model.NewUniqueIDIndex(ids) // a file name is one ID, of its folder's kind: no ID is there twice
 	snap.Versions = model.ObjectsAt(ix, versions, nil, n)
 	snap.Statements = model.ObjectsAt(ix, sts, has, statements)
 	vocab.P013 += int(d.p013.Load())
