@@ -7,6 +7,7 @@ package pyjson
 // expect, a fault included, so its errors are Parse's.
 
 import (
+	"bytes"
 	"encoding/binary"
 	"math/bits"
 	"unicode/utf16"
@@ -91,9 +92,9 @@ func AppendString(dst, data []byte, at, end int) []byte {
 	for i := at + 1; i < end; {
 		c := data[i]
 		if c != '\\' {
-			j := i + 1
-			for j < end && data[j] != '\\' {
-				j++
+			j := end
+			if k := bytes.IndexByte(data[i+1:end], '\\'); k >= 0 {
+				j = i + 1 + k
 			}
 			dst = append(dst, data[i:j]...) // ScanString checked the characters
 			i = j
