@@ -10,7 +10,6 @@ import (
 	"bytes"
 	"encoding/binary"
 	"math/bits"
-	"unicode/utf16"
 	"unicode/utf8"
 )
 
@@ -107,18 +106,8 @@ func AppendString(dst, data []byte, at, end int) []byte {
 			continue
 		}
 		r, _ := hex4(data, i) // \u: ScanString checked it
-		i += 4
-		if utf16.IsSurrogate(r) && r < 0xdc00 && i+6 <= len(data) && data[i] == '\\' && data[i+1] == 'u' {
-			if r2, ok := hex4(data, i+2); ok && r2 >= 0xdc00 && r2 <= 0xdfff {
-				r = utf16.DecodeRune(r, r2)
-				i += 6
-			}
-		}
-		if utf16.IsSurrogate(r) {
-			dst = appendSurrogate(dst, r)
-		} else {
-			dst = utf8.AppendRune(dst, r)
-		}
+		r, i = pairUp(data, r, i+4)
+		dst = appendEscaped(dst, r)
 	}
 	return dst
 }
