@@ -512,7 +512,10 @@ func (x *index) depths(roots []int32) []int32 {
 	for i := range depth {
 		depth[i] = -1
 	}
-	queue := slices.Clone(roots)
+	// A node is queued once (when its depth is set), so a queue of every node never
+	// grows: a queue sliced from the front and appended to was copied again and again.
+	queue := make([]int32, 0, len(x.ids))
+	queue = append(queue, roots...)
 	if len(queue) == 0 { // every problem is someone's subgoal: a cycle; start anywhere
 		for i := range x.np {
 			queue = append(queue, int32(i))
@@ -521,15 +524,11 @@ func (x *index) depths(roots []int32) []int32 {
 	for _, i := range queue {
 		depth[i] = 0
 	}
-	reached := make([]int32, 0, len(x.ids))
-	walk := func(all bool) {
-		for len(queue) > 0 {
-			i := queue[0]
-			queue = queue[1:]
-			reached = append(reached, i)
-			for k, e := range x.edges[i] {
-				j := x.out[i][k]
-				if j < 0 || !all && !e.Kind.Structural() {
+	walk := func(from int, all bool) {
+		for head := from; head < len(queue); head++ {
+			i := queue[head]
+			for k, j := range x.out[i] {
+				if j < 0 || !all && !x.edges[i][k].Kind.Structural() {
 					continue
 				}
 				if depth[j] < 0 {
@@ -539,9 +538,8 @@ func (x *index) depths(roots []int32) []int32 {
 			}
 		}
 	}
-	walk(false)
-	queue = slices.Clone(reached) // then everything, from everything reached
-	walk(true)
+	walk(0, false)
+	walk(0, true) // then everything, from everything reached, in the order reached
 	return depth
 }
 

@@ -1,5 +1,7 @@
 package model
 
+import "sync"
+
 // IDIndex numbers a list of IDs by their place in it, for lists by index (ObjectsAt,
 // Derive). IDs of the usual shape are numbered in a flat table by idKey: a lookup reads
 // one slot, where a map by string hashes the ID and compares it with the string it
@@ -10,33 +12,53 @@ type IDIndex struct {
 	keys keyTable         // when every ID is keyable
 	of   map[string]int32 // else
 	dups bool             // some ID is there twice
+	// lazy: the table is made on the first Find (NewUniqueIDIndex)
+	lazy bool
+	once sync.Once
+}
+
+// NewUniqueIDIndex is NewIDIndex of IDs that are each there once, as a load's are (one
+// folder's file names, told apart from other folders' by their kind), making the table
+// on the first Find: `referee status` numbers the objects of a folder this way and
+// finds few of them by ID (Derive numbers them its own way).
+func NewUniqueIDIndex(ids []string) *IDIndex {
+	return &IDIndex{ids: ids, lazy: true}
 }
 
 // NewIDIndex numbers ids (which it keeps, and the caller no longer writes); an ID that
 // is there twice has its last place.
 func NewIDIndex(ids []string) *IDIndex {
 	ix := &IDIndex{ids: ids}
+	ix.dups = ix.fill()
+	return ix
+}
+
+// fill makes the table of ix.ids, and says whether some ID is there twice.
+func (ix *IDIndex) fill() (dups bool) {
+	ids := ix.ids
 	for _, id := range ids {
 		if !keyable(id) {
 			ix.of = make(map[string]int32, len(ids))
 			for i, id := range ids {
 				ix.of[id] = int32(i)
 			}
-			ix.dups = len(ix.of) < len(ids)
-			return ix
+			return len(ix.of) < len(ids)
 		}
 	}
 	ix.keys = newKeyTable(len(ids))
 	for i, id := range ids {
 		if ix.keys.put(idKey8(id), int32(i)) {
-			ix.dups = true
+			dups = true
 		}
 	}
-	return ix
+	return dups
 }
 
 // Find is the place of id, if it is there.
 func (ix *IDIndex) Find(id string) (int32, bool) {
+	if ix.lazy {
+		ix.once.Do(func() { ix.fill() }) // the IDs are unique: no dups to set
+	}
 	if ix.of != nil {
 		i, ok := ix.of[id]
 		return i, ok

@@ -3,6 +3,7 @@ package model
 import (
 	"fmt"
 	"math/rand/v2"
+	"sync"
 	"testing"
 )
 
@@ -49,6 +50,39 @@ func TestIDIndexAsMap(t *testing.T) {
 		}
 		if len(seen) != len(want) {
 			t.Fatalf("odd %q: the walk meets %d IDs, want %d", odd, len(seen), len(want))
+		}
+	}
+}
+
+// TestUniqueIDIndexAsMap: a NewUniqueIDIndex finds what a map finds, its table made on
+// the first Find, from goroutines at once too (go test -race checks that).
+func TestUniqueIDIndexAsMap(t *testing.T) {
+	for _, odd := range []string{"", "statement-1"} {
+		ids := []string{"p-001", "s-001", "s-a001", "e-001", "s-zz999"}
+		if odd != "" {
+			ids = append(ids, odd)
+		}
+		ix := NewUniqueIDIndex(ids)
+		var wg sync.WaitGroup
+		for range 4 {
+			wg.Go(func() {
+				for i, id := range ids {
+					if j, ok := ix.Find(id); !ok || int(j) != i {
+						t.Errorf("Find(%q) = %d, %v; want %d", id, j, ok, i)
+					}
+				}
+				if _, ok := ix.Find("s-002"); ok {
+					t.Error("Find(s-002) found it")
+				}
+			})
+		}
+		wg.Wait()
+		n := 0
+		for range ObjectsAt(ix, ids, nil, len(ids)).All() {
+			n++
+		}
+		if n != len(ids) {
+			t.Errorf("the walk meets %d IDs, want %d", n, len(ids))
 		}
 	}
 }

@@ -137,26 +137,30 @@ func loadAs(dir string, p *Progress, withLog, parse int, then func(*model.Snapsh
 		go func() { metaRead <- readMeta(dir, withLog) }()
 	}
 	snap := &model.Snapshot{}
-	var paths []string
-	var regular []bool // what the folder listing says, so most files need no stat before open
 	count := map[string]int{}
-	for _, sub := range objectDirs {
+	listings, n := make([][]listed, len(objectDirs)), 0
+	for i, sub := range objectDirs {
 		if isLink(dir, sub) {
 			snap.Broken = append(snap.Broken, model.BrokenFile{Path: sub, Reason: linkReason})
 			continue
 		}
-		entries, err := listFolder(filepath.Join(dir, sub))
+		entries, err := listFolder(filepath.Join(dir, sub), sub)
 		if err != nil {
 			if !errors.Is(err, fs.ErrNotExist) {
 				snap.Broken = append(snap.Broken, model.BrokenFile{Path: sub, Reason: unwrapPath(err).Error()})
 			}
 			continue
 		}
+		listings[i], n = entries, n+len(entries)
+		count[sub] = len(entries)
+	}
+	paths := make([]string, 0, n)
+	regular := make([]bool, 0, n) // what the folder listing says, so most files need no stat before open
+	for _, entries := range listings {
 		for _, e := range entries {
-			paths = append(paths, sub+"/"+e.name)
+			paths = append(paths, e.path)
 			regular = append(regular, e.regular)
 		}
-		count[sub] = len(entries)
 	}
 	// Sized up front: growing maps of 10k entries one by one is most of apply's time.
 	snap.Problems = make(map[string]*model.Problem, count[ProblemDir])
@@ -190,29 +194,22 @@ func loadAs(dir string, p *Progress, withLog, parse int, then func(*model.Snapsh
 	return snap, nil
 }
 
-// listed is a folder entry: its name, and whether the listing says it is a regular file.
+// listed is a folder entry: its name, its path (sub/name, sub the object folder), and
+// whether the listing says it is a regular file.
 type listed struct {
-	name    string
-	regular bool
+	name, path string
+	regular    bool
 }
 
-// listFolder is os.ReadDir sorting the names as strings: its sort calls the DirEntry
-// interface twice per comparison, a tenth of a second of a load at 100k statements
-// before any file is read. Read in name order the files cost the kernel less than in
-// the folder's own (hashed) order.
-func listFolder(path string) ([]listed, error) {
-	f, err := os.Open(path)
+// listFolder lists the folder at path, sub inside the contents folder (readFolder),
+// sorting the names as strings: os.ReadDir's sort calls the DirEntry interface twice per
+// comparison, a tenth of a second of a load at 100k statements before any file is read.
+// Read in name order the files cost the kernel less than in the folder's own (hashed)
+// order.
+func listFolder(path, sub string) ([]listed, error) {
+	out, err := readFolder(path, sub)
 	if err != nil {
 		return nil, err
-	}
-	defer f.Close()
-	entries, err := f.ReadDir(-1)
-	if err != nil {
-		return nil, err
-	}
-	out := make([]listed, len(entries))
-	for i, e := range entries {
-		out[i] = listed{e.Name(), e.Type().IsRegular()}
 	}
 	sortNames(out)
 	return out, nil
@@ -359,7 +356,7 @@ func (d *denseReads) into(snap *model.Snapshot, vocab *model.VocabCount) {
 	for i, st := range sts {
 		has[i] = st != nil
 	}
-	ix := model.NewIDIndex(ids)
+	ix := model.NewUniqueIDIndex(ids) // a file name is one ID, of its folder's kind: no ID is there twice
 	snap.Versions = model.ObjectsAt(ix, versions, nil, n)
 	snap.Statements = model.ObjectsAt(ix, sts, has, statements)
 	vocab.P013 += int(d.p013.Load())
@@ -481,9 +478,13 @@ func readAll(dir string, paths []string, regular []bool, p *Progress, into *into
 		go func() {
 			defer wg.Done()
 			var buf []byte // each worker reads every file into one buffer: nothing keeps the bytes
+			var skim *model.Skimmer
+			if parse == parseSkim {
+				skim = &model.Skimmer{} // the worker's slabs for what its statements keep
+			}
 			for i := int(next.Add(1)) - 1; i < len(paths); i = int(next.Add(1)) - 1 {
 				var r readResult
-				r, buf = readObject(dir, paths[i], regular != nil && regular[i], parse, linked, folders, buf)
+				r, buf = readObject(dir, paths[i], regular != nil && regular[i], parse, linked, folders, buf, skim)
 				switch {
 				case into == nil:
 					out[i] = r
@@ -548,10 +549,10 @@ func objectPath(rel string) (kind, id string, ok bool) {
 }
 
 // readObject reads, parses and types one object file, reading into buf (which it returns,
-// grown as needed, for the next file). listedRegular skips the stat before the open: the
+// grown as needed, for the next file), a skimmed statement (parseSkim) with skim. listedRegular skips the stat before the open: the
 // open cannot follow a link nor block on a FIFO, and readSame's fstat still refuses
 // anything but a regular file, so the stat only served to name a link or a folder.
-func readObject(dir, rel string, listedRegular bool, parse int, linked map[string]bool, folders map[string]folder, buf []byte) (readResult, []byte) {
+func readObject(dir, rel string, listedRegular bool, parse int, linked map[string]bool, folders map[string]folder, buf []byte, skim *model.Skimmer) (readResult, []byte) {
 	r := readResult{path: rel}
 	kind, id, ok := objectPath(rel)
 	if !ok {
@@ -625,7 +626,7 @@ func readObject(dir, rel string, listedRegular bool, parse int, linked map[strin
 		file := &model.File{Path: rel, Version: r.version, Read: rereader(dir, rel)}
 		read := model.StatementLean
 		if parse == parseSkim {
-			read = model.StatementSkim
+			read = skim.Statement
 		}
 		if r.statement, err = read(data, file); err != nil {
 			r.err = "not valid JSON: " + err.Error()

@@ -1,8 +1,12 @@
 package store
 
 import (
+	"errors"
 	"fmt"
+	"io/fs"
 	"math/rand/v2"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -37,7 +41,7 @@ func TestSortNamesAsStrings(t *testing.T) {
 				continue
 			}
 			seen[name] = true
-			names = append(names, listed{name, r.IntN(2) == 0})
+			names = append(names, listed{name: name, path: "statement/" + name, regular: r.IntN(2) == 0})
 		}
 		got, want := slices.Clone(names), slices.Clone(names)
 		sortNames(got)
@@ -49,5 +53,50 @@ func TestSortNamesAsStrings(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// TestReadFolderAsReadDir: readFolder lists what os.ReadDir lists, each entry's type
+// alike, its path sub/name, over more entries than one read of the listing holds.
+func TestReadFolderAsReadDir(t *testing.T) {
+	dir := t.TempDir()
+	long := strings.Repeat("n", 200) // 1,500 of them fill more than one getdents buffer
+	for i := range 1500 {
+		if err := os.WriteFile(filepath.Join(dir, fmt.Sprintf("%s-%04d.json", long, i)), nil, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, name := range []string{"s-001.json", "é\xff.tmp", ".hidden", "x y"} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte("{}"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.Mkdir(filepath.Join(dir, "s-002.json"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("s-001.json", filepath.Join(dir, "s-003.json")); err != nil {
+		t.Fatal(err)
+	}
+	got, err := readFolder(dir, "statement")
+	if err != nil {
+		t.Fatal(err)
+	}
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var want []listed
+	for _, e := range entries {
+		want = append(want, listed{name: e.Name(), path: "statement/" + e.Name(), regular: e.Type().IsRegular()})
+	}
+	sortNames(got)
+	if !slices.Equal(got, want) {
+		t.Fatalf("readFolder lists %d entries, os.ReadDir %d, or they differ", len(got), len(want))
+	}
+	if _, err := readFolder(filepath.Join(dir, "missing"), "statement"); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("a missing folder: %v", err)
+	}
+	if _, err := readFolder(filepath.Join(dir, "s-001.json"), "statement"); err == nil || unwrapPath(err).Error() != "not a directory" {
+		t.Errorf("a file: %v", err)
 	}
 }

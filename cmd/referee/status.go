@@ -109,7 +109,8 @@ func (a *app) printStatusFrom(load func(string) (*model.Snapshot, error), derive
 	g := derive(snap)
 	st := store.StatusOf(snap, g)
 	if output == "json" {
-		return a.writeJSON(st)
+		_, err := a.stdout.Write(statusJSON(st)) // writeJSON's bytes
+		return err
 	}
 
 	w := func(format string, args ...any) { fmt.Fprintf(a.stdout, format, args...) }

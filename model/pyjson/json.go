@@ -696,18 +696,8 @@ func (p *parser) str() (off, n int, err error) {
 				p.pos = i
 				return 0, 0, p.fail("invalid \\u escape")
 			}
-			i += 4
-			if utf16.IsSurrogate(r) && r < 0xdc00 && i+6 <= len(data) && data[i] == '\\' && data[i+1] == 'u' {
-				if r2, ok := hex4(data, i+2); ok && r2 >= 0xdc00 && r2 <= 0xdfff {
-					r = utf16.DecodeRune(r, r2)
-					i += 6
-				}
-			}
-			if utf16.IsSurrogate(r) {
-				w += len(appendSurrogate(buf[w:w], r))
-			} else {
-				w += utf8.EncodeRune(buf[w:], r)
-			}
+			r, i = pairUp(data, r, i+4)
+			w += len(appendEscaped(buf[w:w], r))
 		case c < 0x20:
 			p.pos = i
 			return 0, 0, p.fail("control character inside a string")
@@ -721,6 +711,26 @@ func (p *parser) str() (off, n int, err error) {
 			i += size
 		}
 	}
+}
+
+// pairUp completes the \u escape of r, whose digits end before data[i]: a high
+// surrogate followed by the \u escape of a low one is the character of the pair, and i
+// moves past both.
+func pairUp(data []byte, r rune, i int) (rune, int) {
+	if utf16.IsSurrogate(r) && r < 0xdc00 && i+6 <= len(data) && data[i] == '\\' && data[i+1] == 'u' {
+		if r2, ok := hex4(data, i+2); ok && r2 >= 0xdc00 && r2 <= 0xdfff {
+			return utf16.DecodeRune(r, r2), i + 6
+		}
+	}
+	return r, i
+}
+
+// appendEscaped appends the character of a \u escape: a lone surrogate as WTF-8.
+func appendEscaped(b []byte, r rune) []byte {
+	if utf16.IsSurrogate(r) {
+		return appendSurrogate(b, r)
+	}
+	return utf8.AppendRune(b, r)
 }
 
 // hex4 reads the four hex digits at data[at:].
