@@ -1,6 +1,7 @@
 package live
 
 import (
+	"reflect"
 	"slices"
 	"testing"
 
@@ -85,4 +86,39 @@ func TestForestKeptOncePerTree(t *testing.T) {
 	if v, w := none.Kept("x", draw), none.Kept("x", draw); v != 4 || w != 5 {
 		t.Fatalf("a tree without a store: Kept = %v, %v, want 4, 5 (made each time)", v, w)
 	}
+}
+
+// A file that does not parse at all (a writer's half-written new file, a torn log) comes
+// and goes without the tree being built again: the next tree keeps the links' maps and
+// shows the broken group as the last row of the top level, and the flattened rows follow.
+func TestForestBrokenFilesKeepTheShape(t *testing.T) {
+	snap, _ := chainSnapshot(3)
+	f := newForest(snap, model.Derive(snap))
+	before := f.Flatten(nil)
+	torn := *snap
+	torn.Broken = []model.BrokenFile{{Path: "statement/s-009.json", Reason: "unexpected end of JSON input"}}
+	g := f.with(&torn, f.g)
+	if g.shape == f.shape || !sameMap(g.canon, f.canon) || !sameMap(g.kids, f.kids) {
+		t.Fatal("the tree with a broken file did not share the links' maps")
+	}
+	rows := g.Flatten(nil)
+	if len(rows) != len(before)+2 || !slices.Equal(rows[:len(before)], before) {
+		t.Fatalf("rows %+v, want %+v and the broken group", rows, before)
+	}
+	if grp, file := rows[len(rows)-2], rows[len(rows)-1]; grp.ID != GroupBroken || grp.Label != "files that do not parse (1)" ||
+		!grp.Open || file.Kind != RowBroken || file.ID != "statement/s-009.json" || file.Depth != 1 {
+		t.Fatalf("broken rows %+v, %+v", grp, file)
+	}
+	if got := g.Children(rows[len(rows)-2]); !slices.Equal(got, []string{"statement/s-009.json"}) {
+		t.Fatalf("the group's children %q", got)
+	}
+	h := g.with(snap, f.g)
+	if got := h.Flatten(nil); !slices.Equal(got, before) || len(h.BrokenOrphans()) != 0 {
+		t.Fatalf("after the file parsed again: %+v, broken %v", got, h.BrokenOrphans())
+	}
+}
+
+// sameMap says whether two maps are the same map (not equal ones).
+func sameMap[M ~map[K]V, K comparable, V any](a, b M) bool {
+	return reflect.ValueOf(a).UnsafePointer() == reflect.ValueOf(b).UnsafePointer()
 }

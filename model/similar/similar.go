@@ -157,8 +157,8 @@ func init() {
 
 // claimNames returns the capitalised words of a claim outside its formulas (names and
 // roles: "Olivia", "Knave"; not the words that merely open a sentence), and every prose
-// word, both in lower case, sorted and without repeats: sets kept as sorted slices,
-// since a map per claim was a good part of what the index held per statement.
+// word, both in lower case, sorted and without repeats (the index keeps them as
+// numbers, Index.proseNumbers).
 func claimNames(s string) (names, words []string) {
 	for _, w := range proseToken().FindAllString(mathSpan().ReplaceAllString(s, " "), -1) {
 		lower := strings.ToLower(w)
@@ -170,28 +170,18 @@ func claimNames(s string) (names, words []string) {
 	}
 	slices.Sort(names)
 	slices.Sort(words)
-	// Copies of their length: the index keeps them for every claim, and what append
-	// grew them to (and Compact left) was a third more than the words.
-	return tight(slices.Compact(names)), tight(slices.Compact(words))
-}
-
-// tight is a copy of s with no room after it (nil when s is empty).
-func tight(s []string) []string {
-	if len(s) == 0 {
-		return nil
-	}
-	return append(make([]string, 0, len(s)), s...)
+	return slices.Compact(names), slices.Compact(words)
 }
 
 // sameNames says whether every name of either claim is a word of the other (in any case).
 func sameNames(a, b *claimDoc) bool {
 	for _, n := range a.names {
-		if _, ok := slices.BinarySearch(b.words0, n); !ok {
+		if _, ok := slices.BinarySearch(b.prose, n); !ok {
 			return false
 		}
 	}
 	for _, n := range b.names {
-		if _, ok := slices.BinarySearch(a.words0, n); !ok {
+		if _, ok := slices.BinarySearch(a.prose, n); !ok {
 			return false
 		}
 	}
@@ -209,14 +199,17 @@ func fold(w string) string {
 // claimDoc is one claim ready for comparison.
 type claimDoc struct {
 	id      string
-	grams   packed   // TF-IDF over character trigrams, unit length
-	words   vector   // TF-IDF over tokens, unit length
-	numbers string   // the claim's numbers, in order
-	tokens  []int32  // the normalised claim, as the words' term numbers
-	names   []string // sorted (claimNames)
-	words0  []string // every prose word, lower case, sorted, to look names up in
-	empty   bool
-	pos     int // position in ID order: IDs are issued in order, so later is newer
+	grams   packed  // TF-IDF over character trigrams, unit length
+	words   vector  // TF-IDF over tokens, unit length
+	numbers string  // the claim's numbers, in order
+	tokens  []int32 // the normalised claim, as the words' term numbers
+	// names and prose are claimNames' two sets as the index's prose word numbers
+	// (Index.prose), sorted by number: numbers hold no pointers for the collector to
+	// follow, where a string per word was millions of them at 100k statements.
+	names []int32
+	prose []int32
+	empty bool
+	pos   int // position in ID order: IDs are issued in order, so later is newer
 }
 
 // vector is a sparse vector sorted by term number: a cosine is a merge of two.
@@ -341,8 +334,11 @@ type Index struct {
 	ids          []string
 	gone         map[string]int32
 	grams, words *terms
-	live         int // statements indexed
-	drift        int // claims weighed since the full build, against older document frequencies
+	// prose numbers the prose words of the claims (claimNames), never taking one back:
+	// only equal words are compared.
+	prose map[string]int32
+	live  int // statements indexed
+	drift int // claims weighed since the full build, against older document frequencies
 
 	// buckets holds the claims by their numbers: claims whose numbers differ are never
 	// repeats (RetreadKeyPenalty < RetreadThreshold), so only one bucket is searched.
@@ -452,7 +448,8 @@ func (t *terms) weigh(tf vector, docs int) vector {
 func NewIndex(s *model.Snapshot) *Index {
 	ix := &Index{snap: s, docs: make(map[string]*claimDoc, s.Statements.Len()),
 		ids: model.SortedIDs(s.Statements), gone: map[string]int32{},
-		grams: &terms{num: map[string]int32{}}, words: &terms{num: map[string]int32{}}}
+		grams: &terms{num: map[string]int32{}}, words: &terms{num: map[string]int32{}},
+		prose: map[string]int32{}}
 	ix.live = len(ix.ids)
 	gramTF := make([]packed, len(ix.ids))
 	wordTF := make([]vector, len(ix.ids))
@@ -492,7 +489,8 @@ func (ix *Index) parse(id, claim string, pos int) (d *claimDoc, gramTF packed, w
 	}
 	d = &claimDoc{id: id, empty: len(toks) == 0, pos: pos,
 		numbers: strings.Join(numberRun().FindAllString(joined, -1), " ")}
-	d.names, d.words0 = claimNames(claim)
+	names, prose := claimNames(claim)
+	d.names, d.prose = ix.proseNumbers(names), ix.proseNumbers(prose)
 	gramTF, wordTF = pack(ix.grams.count(gtf)), ix.words.count(wtf)
 	// The tokens as the words' term numbers (count numbered every one of them, and a
 	// number stays its word's): a number per token instead of a string.
@@ -501,6 +499,25 @@ func (ix *Index) parse(id, claim string, pos int) (d *claimDoc, gramTF packed, w
 		d.tokens[i] = ix.words.num[t]
 	}
 	return d, gramTF, wordTF
+}
+
+// proseNumbers is words as their prose numbers (a new word gets the next one), sorted,
+// in a slice of their length (nil when there are none).
+func (ix *Index) proseNumbers(words []string) []int32 {
+	if len(words) == 0 {
+		return nil
+	}
+	out := make([]int32, len(words))
+	for i, w := range words {
+		n, ok := ix.prose[w]
+		if !ok {
+			n = int32(len(ix.prose))
+			ix.prose[strings.Clone(w)] = n
+		}
+		out[i] = n
+	}
+	slices.Sort(out)
+	return out
 }
 
 // scratchTF is a kept count map, emptied.
@@ -678,6 +695,7 @@ func (ix *Index) rebuild(s *model.Snapshot) (changed []string, claims, rebuilt b
 	fresh := NewIndex(s)
 	ix.snap, ix.docs, ix.ids, ix.gone = fresh.snap, fresh.docs, fresh.ids, fresh.gone
 	ix.grams, ix.words, ix.live, ix.drift, ix.buckets = fresh.grams, fresh.words, fresh.live, 0, fresh.buckets
+	ix.prose = fresh.prose
 	return slices.Clone(ix.ids), true, true
 }
 
