@@ -7,14 +7,17 @@ import (
 	"referee/model/pyjson"
 )
 
-// A Skimmer reads statements as StatementSkim does, for one goroutine of a load
-// (`referee status` reads every statement of a folder and keeps few of their bytes). A
-// file of the shape the agents write (the keys of FORMAT.md, each once, each of its type)
-// is read in one pass over its bytes that checks them as the parser does but builds
-// nothing it drops; any other file, a broken one included, is read by StatementSkim,
-// whose answer (or error) it is. What the statements keep (their strings, lists,
-// structs) is put in slabs of the Skimmer's own rather than in an allocation each: a
-// slab is held as long as any statement read into it is.
+// A Skimmer reads statements for one goroutine of a load, skimmed (Statement, as
+// StatementSkim: `referee status` reads every statement of a folder and keeps few of
+// their bytes) or lean (Lean, as StatementLean: the workbench's load, whose first frame
+// waits for every statement). A file of the shape the agents write (the keys of
+// FORMAT.md, each once, each of its type) is read in one pass over its bytes that checks
+// them as the parser does but builds no tree, and nothing for the texts a skimmed read
+// drops; any other file, a broken one included, is read by StatementSkim or
+// StatementLean, whose answer (or error) it is. What the statements keep (their strings,
+// lists, structs) is put in slabs of the Skimmer's own rather than in an allocation
+// each: a slab is held as long as any statement read into it is. Slabs start small and
+// double, so that a Skimmer that reads one file (a reload) holds little more than it.
 type Skimmer struct {
 	text   []byte // the kept strings are parts of it; bytes once kept are never written over
 	items  []string
@@ -26,14 +29,32 @@ type Skimmer struct {
 // Statement reads a statement skimmed: the same statement, or the same error, as
 // StatementSkim(data, file). data is not kept.
 func (k *Skimmer) Statement(data []byte, file *File) (*Statement, error) {
+	if s := k.statement(data, file, false); s != nil {
+		return s, nil
+	}
+	return StatementSkim(data, file)
+}
+
+// Lean reads a statement lean: the same statement, or the same error, as
+// StatementLean(data, file). data is not kept.
+func (k *Skimmer) Lean(data []byte, file *File) (*Statement, error) {
+	if s := k.statement(data, file, true); s != nil {
+		return s, nil
+	}
+	return StatementLean(data, file)
+}
+
+// statement reads data in one pass, keeping the texts a skimmed read drops if keep
+// says so; nil if it is not a file of the usual shape.
+func (k *Skimmer) statement(data []byte, file *File, keep bool) *Statement {
 	if len(k.sts) == cap(k.sts) {
-		k.sts = make([]Statement, 0, skimChunk)
+		k.sts = make([]Statement, 0, grown(cap(k.sts), 1, 4, skimChunk))
 	}
 	k.sts = k.sts[:len(k.sts)+1]
 	s := &k.sts[len(k.sts)-1]
 	text, items := len(k.text), len(k.items)
-	if k.read(s, data, file) {
-		return s, nil
+	if k.read(s, data, file, keep) {
+		return s
 	}
 	// Not a file of the usual shape: what was kept of it is unkept, and the parser reads
 	// it. The bytes given up are written over only by later statements.
@@ -45,11 +66,17 @@ func (k *Skimmer) Statement(data []byte, file *File) (*Statement, error) {
 	if items <= len(k.items) {
 		k.items = k.items[:items]
 	}
-	return StatementSkim(data, file)
+	return nil
 }
 
-// skimChunk is how many statements (and proof bodies) a Skimmer's slab holds.
+// skimChunk is how many statements (and proof bodies) a Skimmer's slab holds at most.
 const skimChunk = 256
+
+// grown is the size of a slab after one of size had: double it, from least to most, and
+// at least need.
+func grown(had, need, least, most int) int {
+	return max(need, min(max(2*had, least), most))
+}
 
 // blankItems are the items of every skimmed list (what a list of dropped strings reads
 // as: "" each, its length kept), shared: nothing writes a statement's items.
@@ -77,12 +104,13 @@ type skimmer struct {
 	k    *Skimmer
 	data []byte
 	i    int
+	lean bool // the texts a skimmed read drops are kept (a lean read)
 }
 
 // read reads data into s, if it is a statement of the usual shape; false, with s half
 // read, if not.
-func (k *Skimmer) read(s *Statement, data []byte, file *File) bool {
-	r := skimmer{k: k, data: data}
+func (k *Skimmer) read(s *Statement, data []byte, file *File, keep bool) bool {
+	r := skimmer{k: k, data: data, lean: keep}
 	r.space()
 	if !r.is('{') {
 		return false
@@ -121,13 +149,13 @@ func (k *Skimmer) read(s *Statement, data []byte, file *File) bool {
 				return 1, ok
 			}) >= 0
 		case "progresses":
-			s.Progresses, ok = r.blanks()
+			s.Progresses, ok = r.texts()
 			return keyProgresses, ok
 		case "proof":
 			return keyProof, r.is('{') && r.members(func(key []byte) (int, bool) {
 				switch string(key) {
 				case "cot":
-					s.Proof.Cot, ok = r.blanks()
+					s.Proof.Cot, ok = r.texts()
 					return 1, ok
 				case "full":
 					return 2, r.full(s, file)
@@ -141,10 +169,10 @@ func (k *Skimmer) read(s *Statement, data []byte, file *File) bool {
 			return keyValidation, r.is('{') && r.members(func(key []byte) (int, bool) {
 				switch string(key) {
 				case "issues":
-					s.Issues, ok = r.blanks()
+					s.Issues, ok = r.texts()
 					return 1, ok
 				case "responses":
-					s.Responses, ok = r.blanks()
+					s.Responses, ok = r.texts()
 					return 2, ok
 				}
 				return 0, false
@@ -231,7 +259,7 @@ func (r *skimmer) keep(asIs bool, end int) string {
 		return ""
 	}
 	if cap(k.text)-len(k.text) < n {
-		k.text = make([]byte, 0, max(n, 16<<10))
+		k.text = make([]byte, 0, grown(cap(k.text), n, 1<<10, 16<<10))
 	}
 	at := len(k.text)
 	if asIs {
@@ -262,11 +290,19 @@ func (r *skimmer) strs() ([]string, bool) {
 		return blankItems[:0:0], true
 	}
 	if cap(k.items)-len(k.items) < n {
-		k.items = make([]string, 0, max(n, 1024))
+		k.items = make([]string, 0, grown(cap(k.items), n, 16, 1024))
 	}
 	at := len(k.items)
 	k.items = append(k.items, k.list...)
 	return k.items[at : at+n : at+n], true
+}
+
+// texts reads a list of the texts a skimmed read drops: kept (strs) or blanks.
+func (r *skimmer) texts() ([]string, bool) {
+	if r.lean {
+		return r.strs()
+	}
+	return r.blanks()
 }
 
 // blanks reads a list of strings, checked and dropped: "" each, as many as there are.
@@ -340,7 +376,7 @@ func (r *skimmer) full(s *Statement, file *File) bool {
 	}
 	k := r.k
 	if len(k.bodies) == cap(k.bodies) {
-		k.bodies = make([]ProofText, 0, skimChunk)
+		k.bodies = make([]ProofText, 0, grown(cap(k.bodies), 1, 4, skimChunk))
 	}
 	k.bodies = k.bodies[:len(k.bodies)+1]
 	b := &k.bodies[len(k.bodies)-1]

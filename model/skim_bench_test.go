@@ -9,6 +9,17 @@ import (
 // BenchmarkSkim reads the statements of a generated folder (REFEREE_BENCH_DIR, e.g.
 // one `referee gen` made) skimmed, by a Skimmer and by StatementSkim.
 func BenchmarkSkim(b *testing.B) {
+	benchReaders(b, (*Skimmer).Statement, StatementSkim)
+}
+
+// BenchmarkLean reads them lean, by a Skimmer (Lean) and by StatementLean.
+func BenchmarkLean(b *testing.B) {
+	benchReaders(b, (*Skimmer).Lean, StatementLean)
+}
+
+// benchReaders reads REFEREE_BENCH_DIR's statements with a Skimmer's read (a new
+// Skimmer each time round, as a load has) and with the parser's.
+func benchReaders(b *testing.B, read func(*Skimmer, []byte, *File) (*Statement, error), parse func([]byte, *File) (*Statement, error)) {
 	dir := os.Getenv("REFEREE_BENCH_DIR")
 	paths, _ := filepath.Glob(filepath.Join(dir, "statement", "s-a*.json"))
 	if dir == "" || len(paths) == 0 {
@@ -31,18 +42,18 @@ func BenchmarkSkim(b *testing.B) {
 		for b.Loop() {
 			k := &Skimmer{}
 			for _, data := range files {
-				if _, err := k.Statement(data, file); err != nil {
+				if _, err := read(k, data, file); err != nil {
 					b.Fatal(err)
 				}
 			}
 		}
 	})
-	b.Run("StatementSkim", func(b *testing.B) {
+	b.Run("parser", func(b *testing.B) {
 		b.SetBytes(size)
 		b.ReportAllocs()
 		for b.Loop() {
 			for _, data := range files {
-				if _, err := StatementSkim(data, file); err != nil {
+				if _, err := parse(data, file); err != nil {
 					b.Fatal(err)
 				}
 			}

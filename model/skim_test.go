@@ -1,10 +1,13 @@
 package model
 
 import (
+	"fmt"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"reflect"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -82,36 +85,49 @@ func TestStatementSkimReadsWhatLeanReads(t *testing.T) {
 // statement, proof body and all, or the same error.
 func checkSkimmer(t *testing.T, k *Skimmer, data []byte) {
 	t.Helper()
+	checkReader(t, "Skimmer, StatementSkim", k.Statement, StatementSkim, data)
+}
+
+// checkSkimmerLean compares a Skimmer's lean read of data with StatementLean's, as checkSkimmer.
+func checkSkimmerLean(t *testing.T, k *Skimmer, data []byte) {
+	t.Helper()
+	checkReader(t, "Skimmer.Lean, StatementLean", k.Lean, StatementLean, data)
+}
+
+// checkReader compares read's statement of data with parse's (names says which, in
+// that order): the same statement, proof body and all, or the same error.
+func checkReader(t *testing.T, names string, read, parse func([]byte, *File) (*Statement, error), data []byte) {
+	t.Helper()
 	file := fileOf(data)
-	want, wantErr := StatementSkim(data, file)
-	got, err := k.Statement(data, file)
+	wantS, wantErr := parse(data, file)
+	gotS, err := read(data, file)
 	if (err == nil) != (wantErr == nil) || err != nil && err.Error() != wantErr.Error() {
-		t.Fatalf("Skimmer: %v; StatementSkim: %v", err, wantErr)
+		t.Fatalf("%s: %v; %v", names, err, wantErr)
 	}
 	if err != nil {
 		return
 	}
-	if (got.Proof.Body == nil) != (want.Proof.Body == nil) {
-		t.Fatalf("proof left in the file: Skimmer %v, StatementSkim %v", got.Proof.Body != nil, want.Proof.Body != nil)
+	if (gotS.Proof.Body == nil) != (wantS.Proof.Body == nil) {
+		t.Fatalf("proof left in the file (%s): %v, %v", names, gotS.Proof.Body != nil, wantS.Proof.Body != nil)
 	}
-	if b := got.Proof.Body; b != nil {
-		w := want.Proof.Body
+	if b := gotS.Proof.Body; b != nil {
+		w := wantS.Proof.Body
 		if b.file != w.file || b.off != w.off || b.blank != w.blank {
-			t.Fatalf("proof body: Skimmer %+v, StatementSkim %+v", b, w)
+			t.Fatalf("proof body (%s): %+v, %+v", names, b, w)
 		}
 		gotText, gotErr := b.Text()
 		wantText, wantErr := w.Text()
 		if gotText != wantText || (gotErr == nil) != (wantErr == nil) {
-			t.Fatalf("proof text: Skimmer %q, %v; StatementSkim %q, %v", gotText, gotErr, wantText, wantErr)
+			t.Fatalf("proof text (%s): %q, %v; %q, %v", names, gotText, gotErr, wantText, wantErr)
 		}
 	}
-	g, w := *got, *want
+	g, w := *gotS, *wantS
 	g.Proof.Body, w.Proof.Body = nil, nil
 	if g.Reliability != g.Reliability && w.Reliability != w.Reliability {
 		g.Reliability, w.Reliability = 0, 0 // NaN both: equal, as DeepEqual does not see
 	}
 	if !reflect.DeepEqual(g, w) {
-		t.Fatalf("Skimmer:\n%#v\nStatementSkim:\n%#v", g, w)
+		t.Fatalf("%s:\n%#v\n%#v", names, g, w)
 	}
 }
 
@@ -217,14 +233,14 @@ func TestSkimmerUsualShapeIsRead(t *testing.T) {
 	for _, name := range []string{"usual", "indented", "short proof", "empty lists", "no stats, no reliability", "reliability -0.25E-2", "a backslash before the end"} {
 		data := []byte(skimShapes[name])
 		var s Statement
-		if !(&Skimmer{}).read(&s, data, fileOf(data)) {
+		if !(&Skimmer{}).read(&s, data, fileOf(data), false) {
 			t.Errorf("%s: left to the parser", name)
 		}
 	}
 	for _, name := range []string{"an unknown key", "a repeated key", "reliability NaN", "a bad escape in an issue", "empty stats"} {
 		data := []byte(skimShapes[name])
 		var s Statement
-		if (&Skimmer{}).read(&s, data, fileOf(data)) {
+		if (&Skimmer{}).read(&s, data, fileOf(data), false) {
 			t.Errorf("%s: read by the Skimmer", name)
 		}
 	}
@@ -232,11 +248,18 @@ func TestSkimmerUsualShapeIsRead(t *testing.T) {
 
 // FuzzSkimmer: a Skimmer reads any input as StatementSkim does, whole files and the texts
 // of a usual statement's fields alike (field picks which string of it data replaces).
-func FuzzSkimmer(f *testing.F) {
+func FuzzSkimmer(f *testing.F) { fuzzStatements(f, checkSkimmer) }
+
+// FuzzSkimmerLean: a Skimmer's lean read of any input is StatementLean's, as FuzzSkimmer.
+func FuzzSkimmerLean(f *testing.F) { fuzzStatements(f, checkSkimmerLean) }
+
+// fuzzStatements fuzzes check with whole files (field 0) and with the texts of a usual
+// statement's fields (field picks which string of it data replaces).
+func fuzzStatements(f *testing.F, check func(*testing.T, *Skimmer, []byte)) {
 	for _, data := range skimShapes {
 		f.Add([]byte(data), uint8(0))
 	}
-	for i, s := range []string{`a \"b\" \\`, `\\\\\"`, "\x01", `\u00e9\ud800`, `" , "status": "x`, `\`, `\\`, `x", "full": null, "y": "`, `\ud83d\ude00`, "\xed\xa0\x80", `\/\b\f\r\t`} {
+	for i, s := range hostileTexts {
 		f.Add([]byte(s), uint8(1+i%6))
 	}
 	fields := []string{`s-001`, `normal`, `A $\\le$ B`, `p2`, `c`, `i1`, `validating`}
@@ -246,6 +269,143 @@ func FuzzSkimmer(f *testing.F) {
 		if field > 0 {
 			data = []byte(strings.Replace(usual, `"`+fields[int(field)%len(fields)]+`"`, `"`+string(data)+`"`, 1))
 		}
-		checkSkimmer(t, k, data)
+		check(t, k, data)
 	})
+}
+
+// sharedJSON is every JSON file of the shared fixtures' folders (statements, problems,
+// experiences, conformance data), if they are there.
+func sharedJSON(t *testing.T) []string {
+	root := testutil.Path("fixtures")
+	if !testutil.Has(root) {
+		return nil
+	}
+	var files []string
+	err := filepath.WalkDir(root, func(path string, d os.DirEntry, err error) error {
+		if err == nil && !d.IsDir() && strings.HasSuffix(path, ".json") {
+			files = append(files, path)
+		}
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return files
+}
+
+// hostileTexts are texts a statement's strings may hold, as written in JSON: escapes,
+// controls, lone and paired surrogates, invalid UTF-8, bidi controls, a quote at a
+// boundary of the scanner's eight bytes, and faults Parse refuses.
+var hostileTexts = []string{
+	``, ` `, `a \"b\" \\`, `\\\\\"`, `\u00e9\ud800`, `\ud83d\ude00`, `\/\b\f\r\t\n`, "caf\xc3\xa9", "\u202e\u2066x", "\x7f\xc2\x85",
+	`1234567\"`, `12345678\\`, strings.Repeat(`\u0041`, 70), strings.Repeat("y", leanProof-1) + `\"`,
+	"\x01", `\q`, "\xff", "\xed\xa0\x80", `\u12`, `\`, `\\`, `" , "status": "x`, `x", "full": null, "y": "`,
+}
+
+// generatedStatement is a statement of the usual shape from r: its keys in a random
+// order, random white space, lists of random lengths whose texts are drawn from
+// hostileTexts and plain words, a proof short or long.
+func generatedStatement(r *rand.Rand) []byte {
+	text := func() string {
+		if r.IntN(8) == 0 {
+			return hostileTexts[r.IntN(len(hostileTexts))]
+		}
+		return strings.Repeat("word ", r.IntN(20))
+	}
+	list := func() string {
+		items := make([]string, r.IntN(4))
+		for i := range items {
+			items[i] = `"` + text() + `"`
+		}
+		return "[" + strings.Join(items, ", ") + "]"
+	}
+	full := text()
+	if r.IntN(2) == 0 {
+		full = strings.Repeat("proof ", r.IntN(200)) + full
+	}
+	members := []string{
+		fmt.Sprintf(`"id": "s-%03d"`, 1+r.IntN(999)),
+		`"type": "` + text() + `"`,
+		`"conclusion": ` + list(),
+		`"hypothesis": ` + list(),
+		`"preliminaries": ` + list(),
+		`"status": "` + text() + `"`,
+		`"progresses": ` + list(),
+		`"proof": {"cot": ` + list() + `, "full": "` + full + `", "ref": ` + list() + `}`,
+		`"validation": {"responses": ` + list() + `, "issues": ` + list() + `}`,
+	}
+	if r.IntN(2) == 0 {
+		members = append(members, `"reliability": `+strconv.FormatFloat(r.Float64(), 'g', -1, 64), `"stats": {"count_usage": `+strconv.Itoa(r.IntN(9))+`}`)
+	}
+	r.Shuffle(len(members), func(i, j int) { members[i], members[j] = members[j], members[i] })
+	space := []string{" ", "\n    ", "", "\t", "\r\n"}
+	return []byte("{" + space[r.IntN(len(space))] + strings.Join(members, ","+space[r.IntN(len(space))]) + "}" + space[r.IntN(len(space))])
+}
+
+func TestSkimmerLeanReadsAsStatementLean(t *testing.T) {
+	k := &Skimmer{}
+	demo, _ := filepath.Glob(filepath.Join(testutil.DemoDir(), "*", "*.json"))
+	if len(demo) < 5 {
+		t.Fatalf("only %d demo files found", len(demo))
+	}
+	for _, f := range append(sharedJSON(t), demo...) {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Run(f, func(t *testing.T) { checkSkimmerLean(t, k, data) })
+	}
+	for name, data := range skimShapes {
+		t.Run(name, func(t *testing.T) { checkSkimmerLean(t, k, []byte(data)) })
+	}
+	usual := skimShapes["usual"]
+	for i, text := range hostileTexts {
+		for _, field := range []string{`"p2"`, `"c"`, `"i1"`, `"r1"`, `"A $\\le$ B"`, `"validating"`} {
+			data := strings.Replace(usual, field, `"`+text+`"`, 1)
+			t.Run(fmt.Sprintf("hostile %d in %s", i, field), func(t *testing.T) { checkSkimmerLean(t, k, []byte(data)) })
+		}
+	}
+	r := rand.New(rand.NewPCG(7, 27))
+	read := 0
+	for i := range 2000 {
+		data := generatedStatement(r)
+		var s Statement
+		if (&Skimmer{}).read(&s, data, fileOf(data), true) {
+			read++
+		}
+		t.Run(fmt.Sprintf("generated %d", i), func(t *testing.T) { checkSkimmerLean(t, k, data) })
+	}
+	if read < 500 {
+		t.Fatalf("only %d of 2000 generated statements were read by the Skimmer itself", read)
+	}
+}
+
+// TestSkimmerLeanKeepsNothingOfTheBuffer: what a lean statement keeps, the texts a
+// skimmed one drops included, is not in the bytes read: a buffer written over after the
+// read leaves the statement as it was.
+func TestSkimmerLeanKeepsNothingOfTheBuffer(t *testing.T) {
+	k := &Skimmer{}
+	for _, name := range []string{"usual", "indented", "short proof"} {
+		data := []byte(skimShapes[name])
+		var s Statement
+		if !(&Skimmer{}).read(&s, data, fileOf(data), true) {
+			t.Fatalf("%s: left to the parser", name)
+		}
+		got, err := k.Lean(data, fileOf(data))
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, err := StatementLean(slices.Clone(data), got.File)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := range data {
+			data[i] = 'z'
+		}
+		g, w := *got, *want
+		g.Proof.Body, w.Proof.Body = nil, nil
+		if !reflect.DeepEqual(g, w) || len(g.Progresses) != 2 || g.Progresses[1] != "p2" || g.Issues[0] != "i1" {
+			t.Fatalf("%s: the statement changed with the buffer:\n%#v\nwant\n%#v", name, g, w)
+		}
+	}
 }

@@ -6,9 +6,12 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
+	"referee/gen"
 	"referee/internal/testutil"
 	"referee/model"
 	"referee/model/pyjson"
@@ -161,5 +164,87 @@ func TestActivityOfAFileChangedSinceTheLoadIsProvisional(t *testing.T) {
 	}
 	if c := NewHistory(dir, again).Activity()[36]; c.Provisional || c.Objects[0].Unknown != "" || c.Objects[0].To != "validating" {
 		t.Fatalf("l-037 listed for the newer snapshot: %+v", c)
+	}
+}
+
+// TestLeanLoadAsStatementLean: the load reads each statement (by a worker's
+// model.Skimmer) as model.StatementLean reads its file: the same statement, proof text
+// and all, or the same fault in the broken list.
+func TestLeanLoadAsStatementLean(t *testing.T) {
+	t.Run("generated", func(t *testing.T) {
+		dir := filepath.Join(t.TempDir(), "contents")
+		if err := gen.Generate(dir, gen.Config{Statements: 300, Problems: 5, Seed: 27}); err != nil {
+			t.Fatal(err)
+		}
+		usual := `{"id": "s-003", "type": "normal", "conclusion": ["c"], "hypothesis": [], "preliminaries": [], "status": "true", "reliability": 1.0, "stats": {"count_usage": 0}, "progresses": ["p \u00e9"], "proof": {"cot": ["c"], "full": "` + strings.Repeat("x", 300) + `", "ref": []}, "validation": {"issues": ["i"], "responses": []}}`
+		for id, data := range map[string]string{
+			"s-003": strings.Replace(usual, `["i"]`, `["a \q"]`, 1),
+			"s-004": strings.Replace(usual, `["c"]`, "[\"a\x01\"]", 1),
+			"s-005": usual[:150],
+			"s-006": usual,
+			"s-007": strings.Replace(usual, `x"`, `x\q"`, 1), // a fault in the text left in the file
+		} {
+			write(t, dir, "statement/"+id+".json", strings.Replace(data, "s-003", id, 1))
+		}
+		checkLeanLoad(t, dir)
+	})
+	t.Run("demo", func(t *testing.T) { checkLeanLoad(t, testutil.DemoDir()) })
+	t.Run("hostile", func(t *testing.T) { checkLeanLoad(t, hostileFolder(t)) })
+}
+
+// checkLeanLoad compares LoadNoLog's statements of dir with StatementLean's reads of
+// their files, those a load reads (regular, not too big).
+func checkLeanLoad(t *testing.T, dir string) {
+	snap, err := LoadNoLog(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	broken := func(rel string) string { // why the load lists rel as broken, if it does
+		i := slices.IndexFunc(snap.Broken, func(b model.BrokenFile) bool { return b.Path == rel })
+		if i < 0 {
+			return ""
+		}
+		return snap.Broken[i].Reason
+	}
+	files, _ := filepath.Glob(filepath.Join(dir, "statement", "*.json"))
+	if len(files) < 5 {
+		t.Fatalf("%s: only %d statement files", dir, len(files))
+	}
+	for _, f := range files {
+		if info, err := os.Lstat(f); err != nil || !info.Mode().IsRegular() || info.Size() > MaxObjectSize {
+			continue
+		}
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rel := "statement/" + filepath.Base(f)
+		want, err := model.StatementLean(data, &model.File{Path: rel, Version: model.Version(data), Read: rereader(dir, rel)})
+		if err != nil {
+			if broken(rel) != "not valid JSON: "+err.Error() {
+				t.Errorf("%s: broken for %q, StatementLean: %v", rel, broken(rel), err)
+			}
+			continue
+		}
+		got := snap.Statements.Get(strings.TrimSuffix(filepath.Base(f), ".json"))
+		if got == nil {
+			if broken(rel) == "" {
+				t.Errorf("%s: neither loaded nor broken", rel)
+			}
+			continue // an ID that is not its file's: apply's to judge
+		}
+		gotText, gotErr := got.Proof.Text()
+		wantText, wantErr := want.Proof.Text()
+		if gotText != wantText || (gotErr == nil) != (wantErr == nil) || gotErr != nil && gotErr.Error() != wantErr.Error() {
+			t.Errorf("%s: proof text %q, %v; StatementLean %q, %v", rel, gotText, gotErr, wantText, wantErr)
+		}
+		if got.File.Path != rel || got.File.Version != want.File.Version {
+			t.Errorf("%s: file %+v", rel, got.File)
+		}
+		g, w := *got, *want
+		g.Proof.Body, w.Proof.Body, g.File, w.File = nil, nil, nil, nil
+		if !reflect.DeepEqual(g, w) {
+			t.Errorf("%s: loaded\n%#v\nStatementLean\n%#v", rel, g, w)
+		}
 	}
 }

@@ -479,7 +479,7 @@ func readAll(dir string, paths []string, regular []bool, p *Progress, into *into
 			defer wg.Done()
 			var buf []byte // each worker reads every file into one buffer: nothing keeps the bytes
 			var skim *model.Skimmer
-			if parse == parseSkim {
+			if parse != parseWhole {
 				skim = &model.Skimmer{} // the worker's slabs for what its statements keep
 			}
 			for i := int(next.Add(1)) - 1; i < len(paths); i = int(next.Add(1)) - 1 {
@@ -549,7 +549,7 @@ func objectPath(rel string) (kind, id string, ok bool) {
 }
 
 // readObject reads, parses and types one object file, reading into buf (which it returns,
-// grown as needed, for the next file), a skimmed statement (parseSkim) with skim. listedRegular skips the stat before the open: the
+// grown as needed, for the next file), a statement lean or skimmed (parseSkim) with skim. listedRegular skips the stat before the open: the
 // open cannot follow a link nor block on a FIFO, and readSame's fstat still refuses
 // anything but a regular file, so the stat only served to name a link or a folder.
 func readObject(dir, rel string, listedRegular bool, parse int, linked map[string]bool, folders map[string]folder, buf []byte, skim *model.Skimmer) (readResult, []byte) {
@@ -624,7 +624,7 @@ func readObject(dir, rel string, listedRegular bool, parse int, linked map[strin
 	r.version = model.Version(data)
 	if kind == model.KindStatement && parse != parseWhole { // read lean: see model.StatementLean
 		file := &model.File{Path: rel, Version: r.version, Read: rereader(dir, rel)}
-		read := model.StatementLean
+		read := skim.Lean
 		if parse == parseSkim {
 			read = skim.Statement
 		}
