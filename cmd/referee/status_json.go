@@ -20,28 +20,17 @@ func statusJSON(st *store.Status) []byte {
 	b = append(b, "{\n  \"vocabulary\": "...)
 	b = appendJSONString(b, st.Vocabulary)
 	b = append(b, ",\n  \"next\": "...)
-	if st.Next == nil {
-		b = append(b, "null"...)
-	} else if len(st.Next) == 0 {
-		b = append(b, "[]"...)
-	} else {
-		b = append(b, '[')
-		for i, n := range st.Next {
-			if i > 0 {
-				b = append(b, ',')
-			}
-			b = append(b, "\n    {\n      \"id\": "...)
-			b = appendJSONString(b, n.ID)
-			b = append(b, ",\n      \"agent\": "...)
-			b = appendJSONString(b, n.Agent)
-			b = append(b, ",\n      \"depth\": "...)
-			b = strconv.AppendInt(b, int64(n.Depth), 10)
-			b = append(b, ",\n      \"blocks\": "...)
-			b = strconv.AppendInt(b, int64(n.Blocks), 10)
-			b = append(b, "\n    }"...)
-		}
-		b = append(b, "\n  ]"...)
-	}
+	b = appendJSONList(b, st.Next, func(b []byte, n store.StatusNext) []byte {
+		b = append(b, "{\n      \"id\": "...)
+		b = appendJSONString(b, n.ID)
+		b = append(b, ",\n      \"agent\": "...)
+		b = appendJSONString(b, n.Agent)
+		b = append(b, ",\n      \"depth\": "...)
+		b = strconv.AppendInt(b, int64(n.Depth), 10)
+		b = append(b, ",\n      \"blocks\": "...)
+		b = strconv.AppendInt(b, int64(n.Blocks), 10)
+		return append(b, "\n    }"...)
+	})
 	b = append(b, ",\n  \"counts\": "...)
 	b = appendJSONMap(b, st.Counts, func(b []byte, n int) []byte { return strconv.AppendInt(b, int64(n), 10) })
 	b = append(b, ",\n  \"problem_counts\": "...)
@@ -53,47 +42,41 @@ func statusJSON(st *store.Status) []byte {
 	b = append(b, ",\n  \"unreachable\": "...)
 	b = appendJSONStrings(b, st.Unreachable, "  ")
 	b = append(b, ",\n  \"dangling\": "...)
-	if st.Dangling == nil {
-		b = append(b, "null"...)
-	} else if len(st.Dangling) == 0 {
-		b = append(b, "[]"...)
-	} else {
-		b = append(b, '[')
-		for i, d := range st.Dangling {
-			if i > 0 {
-				b = append(b, ',')
-			}
-			b = append(b, "\n    {\n      \"from\": "...)
-			b = appendJSONString(b, d.From)
-			b = append(b, ",\n      \"to\": "...)
-			b = appendJSONString(b, d.To)
-			b = append(b, ",\n      \"kind\": "...)
-			b = appendJSONString(b, d.Kind)
-			b = append(b, "\n    }"...)
-		}
-		b = append(b, "\n  ]"...)
-	}
+	b = appendJSONList(b, st.Dangling, func(b []byte, d store.StatusDangling) []byte {
+		b = append(b, "{\n      \"from\": "...)
+		b = appendJSONString(b, d.From)
+		b = append(b, ",\n      \"to\": "...)
+		b = appendJSONString(b, d.To)
+		b = append(b, ",\n      \"kind\": "...)
+		b = appendJSONString(b, d.Kind)
+		return append(b, "\n    }"...)
+	})
 	b = append(b, ",\n  \"cycles\": "...)
-	if st.Cycles == nil {
-		b = append(b, "null"...)
-	} else if len(st.Cycles) == 0 {
-		b = append(b, "[]"...)
-	} else {
-		b = append(b, '[')
-		for i, c := range st.Cycles {
-			if i > 0 {
-				b = append(b, ',')
-			}
-			b = append(b, "\n    "...)
-			b = appendJSONStrings(b, c, "    ")
-		}
-		b = append(b, "\n  ]"...)
-	}
+	b = appendJSONList(b, st.Cycles, func(b []byte, c []string) []byte { return appendJSONStrings(b, c, "    ") })
 	b = append(b, ",\n  \"unknown\": "...)
 	b = appendJSONMap(b, st.Unknown, appendJSONString)
 	b = append(b, ",\n  \"broken\": "...)
 	b = strconv.AppendInt(b, int64(st.Broken), 10)
 	return append(b, "\n}\n"...)
+}
+
+// appendJSONList appends a list of the status's top level, each item written by item
+// on a line of its own.
+func appendJSONList[T any](b []byte, items []T, item func([]byte, T) []byte) []byte {
+	if items == nil {
+		return append(b, "null"...)
+	}
+	if len(items) == 0 {
+		return append(b, "[]"...)
+	}
+	b = append(b, '[')
+	for i, x := range items {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = item(append(b, "\n    "...), x)
+	}
+	return append(b, "\n  ]"...)
 }
 
 // appendJSONStrings appends a list of strings at the indent of its key.
