@@ -549,9 +549,10 @@ func objectPath(rel string) (kind, id string, ok bool) {
 }
 
 // readObject reads, parses and types one object file, reading into buf (which it returns,
-// grown as needed, for the next file), a statement lean or skimmed (parseSkim) with skim. listedRegular skips the stat before the open: the
-// open cannot follow a link nor block on a FIFO, and readSame's fstat still refuses
-// anything but a regular file, so the stat only served to name a link or a folder.
+// grown as needed, for the next file); a statement is read lean, or skimmed (parseSkim),
+// by skim. listedRegular skips the stat before the open: the open cannot follow a link
+// nor block on a FIFO, and readSame's fstat still refuses anything but a regular file,
+// so the stat only served to name a link or a folder.
 func readObject(dir, rel string, listedRegular bool, parse int, linked map[string]bool, folders map[string]folder, buf []byte, skim *model.Skimmer) (readResult, []byte) {
 	r := readResult{path: rel}
 	kind, id, ok := objectPath(rel)
