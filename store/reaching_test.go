@@ -233,3 +233,10 @@ func TestReachMattersOnlyWhenAddChanges(t *testing.T) {
 		t.Errorf("only %d lines were found not to matter: the random logs do not exercise matters", skipped)
 	}
 }
+
+// The agents' own run (their scripts wrote its log and backups): every answer read back
+// from a tail of two lines is the whole log's.
+func TestReachingOnTheAgentsRun(t *testing.T) {
+	testutil.Need(t, fixtureDir)
+	checkReachingAsWhole(t, testutil.Copy(t, fixtureDir))
+}
