@@ -30,8 +30,8 @@ type cacheEntry struct {
 
 const (
 	answerCacheEntries = 256
-	answerCacheBytes   = 4 << 20
-	answerCacheLargest = 256 << 10
+	answerCacheBytes   = 8 << 20
+	answerCacheLargest = 512 << 10
 )
 
 // get is the answer kept for id, if it was made from st at version (and what else
@@ -48,7 +48,7 @@ func (c *answerCache) get(id string, st *model.Statement, version string) (answe
 
 // put keeps the answer made for id from st at version, in place of any before it.
 func (c *answerCache) put(id string, st *model.Statement, version string, a answerJSON) {
-	if len(a.text) > answerCacheLargest {
+	if a.size() > answerCacheLargest {
 		return
 	}
 	c.mu.Lock()
@@ -57,7 +57,7 @@ func (c *answerCache) put(id string, st *model.Statement, version string, a answ
 		c.byID = map[string]cacheEntry{}
 	}
 	if old, ok := c.byID[id]; ok {
-		c.bytes -= len(old.answer.text)
+		c.bytes -= old.answer.size()
 		delete(c.byID, id)
 		for i, k := range c.order {
 			if k == id {
@@ -66,23 +66,30 @@ func (c *answerCache) put(id string, st *model.Statement, version string, a answ
 			}
 		}
 	}
-	for len(c.order) > 0 && (len(c.order) >= answerCacheEntries || c.bytes+len(a.text) > answerCacheBytes) {
-		c.bytes -= len(c.byID[c.order[0]].answer.text)
+	for len(c.order) > 0 && (len(c.order) >= answerCacheEntries || c.bytes+a.size() > answerCacheBytes) {
+		c.bytes -= c.byID[c.order[0]].answer.size()
 		delete(c.byID, c.order[0])
 		c.order = c.order[1:]
 	}
 	c.byID[id] = cacheEntry{st: st, version: version, answer: a}
 	c.order = append(c.order, id)
-	c.bytes += len(a.text)
+	c.bytes += a.size()
 }
 
-// keep is v as an answer with its JSON, kept for id as made from st at version.
+// size is the bytes an answer keeps.
+func (a answerJSON) size() int { return len(a.text) + len(a.result) }
+
+// keep is v as an answer with its JSON (and its result as the SDK writes it), kept for id as made from st at version.
 func (c *answerCache) keep(id string, st *model.Statement, version string, v any) (any, error) {
 	text, err := encodeJSONText(v)
 	if err != nil {
 		return nil, err
 	}
-	a := answerJSON{v: v, text: text}
+	result, err := resultJSON(text)
+	if err != nil {
+		return nil, err
+	}
+	a := answerJSON{v: v, text: text, result: result}
 	c.put(id, st, version, a)
 	return a, nil
 }

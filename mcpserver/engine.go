@@ -81,6 +81,16 @@ func (e *engine) apply(b store.Batch) {
 	}
 }
 
+// ready says the first read is done: frame waits for nothing else.
+func (e *engine) ready() bool {
+	select {
+	case <-e.loaded:
+		return true
+	default:
+		return false
+	}
+}
+
 // frame is the current frame, brought up to date with the log first.
 func (e *engine) frame(ctx context.Context) (*live.Forest, error) {
 	select {

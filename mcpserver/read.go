@@ -348,7 +348,7 @@ func (s *server) showAnswer(ctx context.Context, id string) (any, error) {
 		if st == nil {
 			return s.showIn(snap, graph, id) // its error
 		}
-		key := snap.Versions.Get(id) + " " + graph().Phase.Get(id).String()
+		key := showKey(snap, graph, id)
 		if a, ok := s.shows.get(id, st, key); ok {
 			return a, nil
 		}
@@ -358,6 +358,11 @@ func (s *server) showAnswer(ctx context.Context, id string) (any, error) {
 		}
 		return s.shows.keep(id, st, key, out)
 	})
+}
+
+// showKey is what show's answer about statement id depends on besides the statement.
+func showKey(snap *model.Snapshot, graph func() *model.Graph, id string) string {
+	return snap.Versions.Get(id) + " " + graph().Phase.Get(id).String()
 }
 
 // showIn finds id in snap, or in the log's index for a change.

@@ -12,6 +12,7 @@ import (
 	"encoding/json"
 	"errors"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -48,6 +49,8 @@ type server struct {
 
 	split answerCache // the sentences tool's latest answers
 	shows answerCache // show's, of statements
+
+	keptCalls atomic.Int64 // calls the stdio guard answered with a kept answer
 }
 
 // New makes the MCP server of the contents folder dir. Each call answers from the folder
@@ -73,6 +76,7 @@ func New(dir string, opts Options) *mcp.Server {
 	s.addReadTools(srv)
 	s.addResources(srv)
 	srv.AddReceivingMiddleware(readResults)
+	register(srv, s)
 	return srv
 }
 
@@ -146,10 +150,12 @@ func jsonResult(v any) (*mcp.CallToolResult, error) {
 	}, nil
 }
 
-// answerJSON is a read tool's value and its JSON.
+// answerJSON is a read tool's value and its JSON; a kept one has its result as the SDK
+// writes it too (resultJSON).
 type answerJSON struct {
-	v    any
-	text string
+	v      any
+	text   string
+	result []byte
 }
 
 // MarshalJSON is the JSON already made, for a result that does not pass readResults.

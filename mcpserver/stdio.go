@@ -27,7 +27,8 @@ import (
 // The guard hands the SDK the messages it has read (stdioConn), not their lines again,
 // and a response is written as the SDK's encoding writes it, without that encoding's
 // second pass over the result: a read tool's answer is kilobytes, and decoding each line
-// twice and scanning each answer again cost more than the answer itself.
+// twice and scanning each answer again cost more than the answer itself. A call for an
+// answer the server keeps is answered by the guard itself (see kept.go).
 func ServeStdio(ctx context.Context, srv *mcp.Server, in io.Reader, out io.Writer, maxMessage int) error {
 	if maxMessage <= 0 {
 		maxMessage = DefaultMaxMessage
@@ -36,6 +37,16 @@ func ServeStdio(ctx context.Context, srv *mcp.Server, in io.Reader, out io.Write
 	w.cond = sync.NewCond(&w.mu)
 	conn := &stdioConn{msgs: make(chan jsonrpc.Message), end: make(chan struct{}), closed: make(chan struct{}), out: w}
 	g := &guard{in: bufio.NewReaderSize(in, 64<<10), out: w, pass: conn.pass, max: maxMessage, pending: w}
+	session := &sessionOf{}
+	if s := serverOf(srv); s != nil && s.eng != nil {
+		g.kept = func(req *jsonrpc.Request) []byte {
+			version, ok := session.protocol()
+			if !ok {
+				return nil
+			}
+			return s.keptCall(ctx, req, version >= protocol20260728)
+		}
+	}
 	go func() {
 		err := g.run()
 		// The SDK drops the calls still running when its input ends: the end is passed
@@ -47,12 +58,31 @@ func ServeStdio(ctx context.Context, srv *mcp.Server, in io.Reader, out io.Write
 		conn.endErr = err
 		close(conn.end)
 	}()
-	err := srv.Run(ctx, stdioTransport{conn})
+	err := run(ctx, srv, stdioTransport{conn}, session)
 	conn.Close()
 	if errors.Is(err, io.EOF) || errors.Is(err, context.Canceled) {
 		return nil
 	}
 	return err
+}
+
+// run is srv.Run, with the session made known to the guard.
+func run(ctx context.Context, srv *mcp.Server, t mcp.Transport, session *sessionOf) error {
+	ss, err := srv.Connect(ctx, t, nil)
+	if err != nil {
+		return err
+	}
+	session.ss.Store(ss)
+	closed := make(chan error, 1)
+	go func() { closed <- ss.Wait() }()
+	select {
+	case <-ctx.Done():
+		ss.Close()
+		<-closed
+		return ctx.Err()
+	case err := <-closed:
+		return err
+	}
 }
 
 // stdioTransport connects the SDK to the guard's messages, once.
@@ -141,25 +171,12 @@ func appendMessage(data []byte, msg jsonrpc.Message) ([]byte, error) {
 	if ok && r.Error == nil && len(r.Result) > 0 && r.ID.IsValid() {
 		start := len(data)
 		data = append(data, responsePrefix...)
-		switch id := r.ID.Raw().(type) {
-		case int64:
-			data = strconv.AppendInt(data, id, 10)
-		case string:
-			var b bytes.Buffer
-			enc := json.NewEncoder(&b)
-			enc.SetEscapeHTML(false)
-			if err := enc.Encode(id); err != nil {
-				return nil, err
-			}
-			data = append(data, bytes.TrimSuffix(b.Bytes(), []byte("\n"))...)
-		default:
-			ok, data = false, data[:start]
-		}
-		if ok {
+		if data, ok = appendID(data, r.ID); ok {
 			data = append(data, `,"result":`...)
 			data = append(data, r.Result...)
 			return append(data, "}\n"...), nil
 		}
+		data = data[:start]
 	}
 	line, err := jsonrpc.EncodeMessage(msg)
 	if err != nil {
@@ -167,6 +184,24 @@ func appendMessage(data []byte, msg jsonrpc.Message) ([]byte, error) {
 	}
 	data = append(data, line...)
 	return append(data, '\n'), nil
+}
+
+// appendID appends id as the SDK's encoding writes it; ok is false for an id it does
+// not hold (neither a whole number nor a string).
+func appendID(data []byte, id jsonrpc.ID) ([]byte, bool) {
+	switch id := id.Raw().(type) {
+	case int64:
+		return strconv.AppendInt(data, id, 10), true
+	case string:
+		var b bytes.Buffer
+		enc := json.NewEncoder(&b)
+		enc.SetEscapeHTML(false)
+		if enc.Encode(id) != nil {
+			return data, false
+		}
+		return append(data, bytes.TrimSuffix(b.Bytes(), []byte("\n"))...), true
+	}
+	return data, false
 }
 
 // responsePrefix is how the SDK's encoding starts a response: its wire struct puts
@@ -255,6 +290,9 @@ type guard struct {
 	pass    func(jsonrpc.Message) error
 	max     int
 	pending interface{ asked(id string) }
+	// kept, if set, is the response line to a plain request the guard answers itself
+	// (a kept answer, see kept.go), or nil.
+	kept func(*jsonrpc.Request) []byte
 }
 
 // idPrefix is how much of an over-long line is kept to find the request's id in.
@@ -313,6 +351,12 @@ func (g *guard) line(line []byte, size int, tooLong bool) error {
 		return g.answer(nil, jsonrpc.CodeInvalidRequest, "invalid request: JSON-RPC batches are not taken; send one message per line")
 	}
 	req, key, plain := plainRequest(trimmed)
+	if plain && g.kept != nil && key != "" && req.Method == "tools/call" {
+		if answer := g.kept(req); answer != nil {
+			_, err := g.out.Write(answer)
+			return err
+		}
+	}
 	var msg jsonrpc.Message = req
 	if !plain {
 		m, err := jsonrpc.DecodeMessage(trimmed)

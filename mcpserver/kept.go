@@ -1,0 +1,212 @@
+package mcpserver
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"runtime"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"unicode/utf8"
+	"weak"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"referee/model"
+	"referee/store"
+)
+
+// A kept answer answered over stdio without the SDK.
+//
+// An agent asks `show` or `sentences` about the statement it works on again and again,
+// and the answer is kept (answerCache). Through the SDK such a call still decoded its
+// params twice (a 32 KB buffer each), encoded the result by reflection and left some
+// 80 KB of garbage; at 100k statements that garbage brings a collection that marks the
+// whole folder every second or two. So the stdio guard answers a call in the plain shape
+// an agent sends — tools/call of show or sentences, the one id argument a plain string,
+// no _meta, from a session the SDK has initialized — with the kept answer's finished
+// bytes, the same bytes the SDK would write (TestKeptAnswersAsTheSDKWritesThem). Every
+// other message, and such a call whose answer is not kept, goes to the SDK as before.
+
+// servers maps an *mcp.Server made by New to its server, for ServeStdio.
+var servers sync.Map // weak.Pointer[mcp.Server] → *server
+
+func register(srv *mcp.Server, s *server) {
+	k := weak.Make(srv)
+	servers.Store(k, s)
+	runtime.AddCleanup(srv, func(k weak.Pointer[mcp.Server]) { servers.Delete(k) }, k)
+}
+
+func serverOf(srv *mcp.Server) *server {
+	if v, ok := servers.Load(weak.Make(srv)); ok {
+		return v.(*server)
+	}
+	return nil
+}
+
+// protocol20260728 is the first protocol version whose results the SDK gives a result type.
+const protocol20260728 = "2026-07-28"
+
+// keptTools are the read tools whose answers are kept, with their one parameter.
+var keptTools = map[string]string{"show": "id", "sentences": "statement_id"}
+
+// keptCall is the response line to req if it is a plain call of a kept tool whose answer
+// is kept now, else nil. newer says the session's protocol is 2026-07-28 or later, whose
+// results the SDK marks complete.
+func (s *server) keptCall(ctx context.Context, req *jsonrpc.Request, newer bool) []byte {
+	tool, id, ok := plainCall(req.Params)
+	if !ok {
+		return nil
+	}
+	a, ok := s.kept(ctx, tool, id)
+	if !ok || a.result == nil {
+		return nil
+	}
+	line, ok := appendResponse(nil, req.ID, a.result, newer)
+	if !ok {
+		return nil
+	}
+	s.keptCalls.Add(1)
+	return line
+}
+
+// plainCall reads tools/call params of exactly {"name": tool, "arguments": {param: id}}
+// for a kept tool and its parameter, strings without escapes, id a statement's ID.
+func plainCall(params json.RawMessage) (tool, id string, ok bool) {
+	var p struct{ name, args json.RawMessage }
+	if !eachMember(params, func(k string, v json.RawMessage) bool {
+		switch {
+		case k == "name" && p.name == nil:
+			p.name = v
+		case k == "arguments" && p.args == nil:
+			p.args = v
+		default:
+			return false
+		}
+		return true
+	}) || p.name == nil || p.args == nil {
+		return "", "", false
+	}
+	tool, ok = plainString(p.name)
+	param, known := keptTools[tool]
+	if !ok || !known {
+		return "", "", false
+	}
+	n := 0
+	if !eachMember(p.args, func(k string, v json.RawMessage) bool {
+		n++
+		id, ok = plainString(v)
+		return k == param && ok
+	}) || n != 1 {
+		return "", "", false
+	}
+	if model.CheckID(id, model.KindStatement) != nil || strings.TrimSpace(id) != id {
+		return "", "", false
+	}
+	return tool, id, true
+}
+
+// eachMember calls f with each member of the object data (its key as it reads), until
+// f returns false; it is false if data is no such object or f said no.
+func eachMember(data json.RawMessage, f func(key string, v json.RawMessage) bool) bool {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
+		return false
+	}
+	for dec.More() {
+		tok, err := dec.Token()
+		key, ok := tok.(string)
+		var v json.RawMessage
+		if err != nil || !ok || dec.Decode(&v) != nil || !f(key, v) {
+			return false
+		}
+	}
+	return true
+}
+
+// plainString is the JSON string v if it has no escapes and is UTF-8.
+func plainString(v json.RawMessage) (string, bool) {
+	if len(v) < 2 || v[0] != '"' || v[len(v)-1] != '"' || bytes.IndexByte(v, '\\') >= 0 || !utf8.Valid(v) {
+		return "", false
+	}
+	for _, b := range v[1 : len(v)-1] {
+		if b < 0x20 || b == '"' {
+			return "", false
+		}
+	}
+	return string(v[1 : len(v)-1]), true
+}
+
+// kept is the answer kept for tool about statement id in the current frame, if any; it
+// looks as the tool itself looks (readTools), and waits for nothing but the frame.
+func (s *server) kept(ctx context.Context, tool, id string) (answerJSON, bool) {
+	if s.eng == nil || !s.eng.ready() || store.RefuseLinks(s.dir) != nil {
+		return answerJSON{}, false
+	}
+	f, err := s.eng.frame(ctx)
+	if err != nil {
+		return answerJSON{}, false
+	}
+	snap := f.Snapshot()
+	st := snap.Statements.Get(id)
+	if st == nil {
+		return answerJSON{}, false
+	}
+	switch tool {
+	case "show":
+		return s.shows.get(id, st, showKey(snap, f.Graph, id))
+	case "sentences":
+		return s.split.get(id, st, snap.Versions.Get(id))
+	}
+	return answerJSON{}, false
+}
+
+// resultJSON is the result the SDK writes for a read tool's answer (readResults hands it
+// a readResult), without the result type.
+func resultJSON(text string) ([]byte, error) {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false) // as the SDK's encoding of a response
+	if err := enc.Encode(readResult{Content: []textContent{{Type: "text", Text: text}}, StructuredContent: json.RawMessage(text)}); err != nil {
+		return nil, err
+	}
+	return bytes.TrimSuffix(b.Bytes(), []byte("\n")), nil
+}
+
+// appendResponse appends the response line to id with result, as appendMessage writes
+// it; newer adds the result type the SDK gives a result for the newer protocol.
+func appendResponse(data []byte, id jsonrpc.ID, result []byte, newer bool) ([]byte, bool) {
+	data = append(data, responsePrefix...)
+	data, ok := appendID(data, id)
+	if !ok {
+		return nil, false
+	}
+	data = append(data, `,"result":`...)
+	if newer {
+		data = append(data, result[:len(result)-1]...)
+		data = append(data, `,"resultType":"complete"}`...)
+	} else {
+		data = append(data, result...)
+	}
+	return append(data, "}\n"...), true
+}
+
+// sessionOf follows the SDK's session over stdio, for the guard's kept answers.
+type sessionOf struct {
+	ss atomic.Pointer[mcp.ServerSession]
+}
+
+// protocol is the protocol version the client asked for in its initialize; ok is false
+// before the SDK has taken the initialize.
+func (o *sessionOf) protocol() (version string, ok bool) {
+	ss := o.ss.Load()
+	if ss == nil {
+		return "", false
+	}
+	if p := ss.InitializeParams(); p != nil {
+		return p.ProtocolVersion, true
+	}
+	return "", false
+}

@@ -1,0 +1,158 @@
+package mcpserver
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// serveOn is serveAs on a server of the caller's (one with a live engine keeps
+// answers); init false leaves the session uninitialized.
+func serveOn(t *testing.T, srv *mcp.Server, protocol string, init bool) *conn {
+	t.Helper()
+	inR, inW := io.Pipe()
+	outR, outW := io.Pipe()
+	c := &conn{t: t, in: inW, out: bufio.NewReader(outR), done: make(chan error, 1)}
+	go func() {
+		err := ServeStdio(context.Background(), srv, inR, outW, 0)
+		outW.Close()
+		c.done <- err
+	}()
+	t.Cleanup(func() {
+		inW.Close()
+		outR.Close()
+		select {
+		case <-c.done:
+		case <-time.After(10 * time.Second):
+			t.Error("the server did not stop after its input closed")
+		}
+	})
+	if init {
+		c.send(`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"` + protocol + `","capabilities":{},"clientInfo":{"name":"raw-client","version":"1"}}}`)
+		if r := c.recv(); !strings.Contains(r, `"serverInfo":{"name":"referee"`) {
+			t.Fatalf("initialize: %s", r)
+		}
+		c.send(`{"jsonrpc":"2.0","method":"notifications/initialized"}`)
+	}
+	return c
+}
+
+// hostileFolder is a fresh folder whose s-001 has a proof of hostile text.
+func hostileFolder(t *testing.T) string {
+	dir := freshFolder(t)
+	path := filepath.Join(dir, "statement", "s-001.json")
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	proof := "Let $a<b$ & \"c\" hold \x1b[31mred\x1b[0m.\n\nStep 1: Hence a\\b \xff\u2028\u2029 done é 𝔽 </script>."
+	quoted, _ := json.Marshal(proof)
+	data = bytes.Replace(data, []byte(`"full": ""`), append([]byte(`"full": `), quoted...), 1)
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+// A call of show or sentences in the plain shape, once its answer is kept, is answered
+// by the stdio guard with the bytes the SDK writes for it (both protocol versions, ids
+// as numbers and hostile strings, hostile text); every other call still goes through
+// the SDK and is answered as before: the first (which keeps the answer), arguments in
+// another shape, _meta, an unknown statement or tool, bad arguments, a session not
+// initialized; a cancellation after a kept answer changes nothing.
+func TestKeptAnswersAsTheSDKWritesThem(t *testing.T) {
+	dir := hostileFolder(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	t.Cleanup(cancel)
+	srv := New(dir, Options{Now: testNow, Context: ctx})
+	s := serverOf(srv)
+	if s == nil {
+		t.Fatal("New's server is not known to ServeStdio")
+	}
+	call := func(id, tool, args string, meta string) string {
+		return `{"jsonrpc":"2.0","id":` + id + `,"method":"tools/call","params":{"name":"` + tool + `","arguments":` + args + meta + `}}`
+	}
+	for _, protocol := range []string{"2025-06-18", "2026-07-28"} {
+		for _, tool := range []struct{ name, param string }{{"sentences", "statement_id"}, {"show", "id"}} {
+			t.Run(protocol+"/"+tool.name, func(t *testing.T) {
+				c := serveOn(t, srv, protocol, true)
+				// exchange sends line and says whether the guard answered it from what is kept.
+				exchange := func(line string) (string, bool) {
+					t.Helper()
+					before := s.keptCalls.Load()
+					c.send(line)
+					r := c.recv()
+					return r, s.keptCalls.Load() != before
+				}
+				args := `{"` + tool.param + `":"s-001"}`
+				// Through the SDK: the first call (or one another session kept), then a
+				// call in another shape (a space the tool trims) keeps nothing new.
+				exchange(call("2", tool.name, args, ""))
+				sdk, fromKept := exchange(call("2", tool.name, `{"`+tool.param+`":" s-001"}`, ""))
+				if fromKept {
+					t.Fatal("an argument in another shape was answered from what is kept")
+				}
+				if !strings.Contains(sdk, `"structuredContent":{`) || strings.Contains(sdk, `"isError"`) {
+					t.Fatalf("the SDK's answer: %s", sdk)
+				}
+				if hasType := strings.HasSuffix(sdk, `,"resultType":"complete"}}`); hasType != (protocol == "2026-07-28") {
+					t.Errorf("result type in %s: %v", protocol, hasType)
+				}
+				kept, fromKept := exchange(call("2", tool.name, args, ""))
+				if !fromKept {
+					t.Fatal("a plain call of a kept answer went through the SDK")
+				}
+				if kept != sdk {
+					t.Errorf("kept answer\n%s\nthe SDK's\n%s", kept, sdk)
+				}
+				// A string id, with what encoding/json would escape for HTML.
+				const id = `"k<&>é 7"`
+				bySDK, _ := exchange(call(id, tool.name, `{"`+tool.param+`":"s-001 "}`, ""))
+				kept, fromKept = exchange(call(id, tool.name, args, ""))
+				if !fromKept || kept != bySDK || !strings.HasPrefix(kept, `{"jsonrpc":"2.0","id":"k<&>é 7","result":`) {
+					t.Errorf("string id: kept %v\n%s\nthe SDK's\n%s", fromKept, kept, bySDK)
+				}
+				// _meta goes to the SDK, answered as before.
+				withMeta, fromKept := exchange(call("2", tool.name, args, `,"_meta":{"progressToken":"p1"}`))
+				if fromKept || withMeta != sdk {
+					t.Errorf("_meta: kept %v\n%s\nwant\n%s", fromKept, withMeta, sdk)
+				}
+				// A cancellation of a call already answered changes nothing.
+				c.send(`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":2}}`)
+				for _, bad := range []struct{ line, want string }{
+					{call("3", tool.name, `{"`+tool.param+`":"s-999"}`, ""), `"isError":true`},
+					{call("4", tool.name, `{"`+tool.param+`":7}`, ""), `must be a string`},
+					{call("5", tool.name, `{"`+tool.param+`":"s-001","top":2}`, ""), `has no parameter`},
+					{call("6", tool.name+"x", args, ""), `"error":{"code":`},
+					{call("7", tool.name, `{"`+tool.param+`":"s-001","`+tool.param+`":"s-002"}`, ""), `"result":`},
+				} {
+					r, fromKept := exchange(bad.line)
+					if fromKept || !strings.Contains(r, bad.want) {
+						t.Errorf("%s: kept %v, answered %s; want %s", bad.line, fromKept, r, bad.want)
+					}
+				}
+				if r, fromKept := exchange(call("8", tool.name, args, "")); !fromKept || !strings.HasPrefix(r, `{"jsonrpc":"2.0","id":8,"result":{"content"`) {
+					t.Errorf("after the bad calls: kept %v, %s", fromKept, r)
+				}
+			})
+		}
+	}
+	t.Run("not initialized", func(t *testing.T) {
+		c := serveOn(t, srv, "", false)
+		before := s.keptCalls.Load()
+		c.send(call("1", "sentences", `{"statement_id":"s-001"}`, ""))
+		r := c.recv()
+		if s.keptCalls.Load() != before || !strings.Contains(r, `invalid during session initialization`) {
+			t.Errorf("a call before initialize: %s", r)
+		}
+	})
+}
