@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"runtime"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -52,29 +53,43 @@ const protocol20260728 = "2026-07-28"
 // keptTools are the read tools whose answers are kept, with their one parameter.
 var keptTools = map[string]string{"show": "id", "sentences": "statement_id"}
 
-// keptCall is the response line to req if it is a plain call of a kept tool whose answer
-// is kept now, else nil. newer says the session's protocol is 2026-07-28 or later, whose
-// results the SDK marks complete.
-func (s *server) keptCall(ctx context.Context, req *jsonrpc.Request, newer bool) []byte {
-	tool, id, ok := plainCall(req.Params)
+// keptCall appends to dst the response line to req if it is a plain call of a kept tool
+// whose answer is kept now; ok is false if not. newer says the session's protocol is 2026-07-28 or later, whose
+// results the SDK marks complete. A call that carries the newer protocol's _meta (the
+// Go SDK's client sends it on every request) is answered only with a _meta the SDK took
+// before in this session (metas); one not taken yet is noted for metas to follow.
+func (s *server) keptCall(ctx context.Context, dst []byte, req *jsonrpc.Request, newer bool, metas *metaMemo) (line []byte, ok bool) {
+	tool, id, meta, ok := plainCall(req.Params)
 	if !ok {
-		return nil
+		return dst, false
+	}
+	if meta != nil && !metas.taken(meta) {
+		metas.asked(idKey(req.ID.Raw()), meta)
+		return dst, false
 	}
 	a, ok := s.kept(ctx, tool, id)
 	if !ok || a.result == nil {
-		return nil
+		return dst, false
 	}
-	line, ok := appendResponse(nil, req.ID, a.result, newer)
-	if !ok {
-		return nil
+	var info []byte
+	if meta != nil {
+		info = s.serverInfo
+	}
+	if line, ok = appendResponse(dst, req.ID, a.result, info, newer); !ok {
+		return dst, false
 	}
 	s.keptCalls.Add(1)
-	return line
+	return line, true
 }
 
+// metaKeys are the keys of the _meta a request of the newer protocol carries, which the
+// SDK reads for itself (the version, the client's capabilities and name), and no other.
+var metaKeys = []string{mcp.MetaKeyProtocolVersion, mcp.MetaKeyClientCapabilities, mcp.MetaKeyClientInfo}
+
 // plainCall reads tools/call params of exactly {"name": tool, "arguments": {param: id}}
-// for a kept tool and its parameter, strings without escapes, id a statement's ID.
-func plainCall(params json.RawMessage) (tool, id string, ok bool) {
+// for a kept tool and its parameter, strings without escapes, id a statement's ID, and
+// perhaps a "_meta" of metaKeys only (returned as it is written).
+func plainCall(params json.RawMessage) (tool, id string, meta json.RawMessage, ok bool) {
 	var p struct{ name, args json.RawMessage }
 	if !eachMember(params, func(k string, v json.RawMessage) bool {
 		switch {
@@ -82,17 +97,20 @@ func plainCall(params json.RawMessage) (tool, id string, ok bool) {
 			p.name = v
 		case k == "arguments" && p.args == nil:
 			p.args = v
+		case k == "_meta" && meta == nil:
+			meta = v
+			return eachMember(v, func(k string, _ json.RawMessage) bool { return slices.Contains(metaKeys, k) })
 		default:
 			return false
 		}
 		return true
 	}) || p.name == nil || p.args == nil {
-		return "", "", false
+		return "", "", nil, false
 	}
 	tool, ok = plainString(p.name)
 	param, known := keptTools[tool]
 	if !ok || !known {
-		return "", "", false
+		return "", "", nil, false
 	}
 	n := 0
 	if !eachMember(p.args, func(k string, v json.RawMessage) bool {
@@ -100,12 +118,58 @@ func plainCall(params json.RawMessage) (tool, id string, ok bool) {
 		id, ok = plainString(v)
 		return k == param && ok
 	}) || n != 1 {
-		return "", "", false
+		return "", "", nil, false
 	}
 	if model.CheckID(id, model.KindStatement) != nil || strings.TrimSpace(id) != id {
-		return "", "", false
+		return "", "", nil, false
 	}
-	return tool, id, true
+	return tool, id, meta, true
+}
+
+// metaMemo follows which _meta the SDK took in a session: one it answered a call with a
+// result for (not an error) is valid (a supported version, capabilities and a client it
+// reads), and stays so, as the same bytes always read the same.
+type metaMemo struct {
+	mu      sync.Mutex
+	pending map[string]json.RawMessage // by idKey of a call passed to the SDK
+	ok      []json.RawMessage
+}
+
+const (
+	metaPendingMost = 64 // calls followed at once
+	metaTakenMost   = 4  // a client sends one _meta; a few kept
+)
+
+func (m *metaMemo) taken(meta json.RawMessage) bool {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return slices.ContainsFunc(m.ok, func(k json.RawMessage) bool { return bytes.Equal(k, meta) })
+}
+
+// asked notes a call with meta passed to the SDK.
+func (m *metaMemo) asked(key string, meta json.RawMessage) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.pending == nil {
+		m.pending = map[string]json.RawMessage{}
+	}
+	if len(m.pending) < metaPendingMost && len(m.ok) < metaTakenMost {
+		m.pending[key] = bytes.Clone(meta)
+	}
+}
+
+// answered notes the SDK's response to the call key: result says it is no error.
+func (m *metaMemo) answered(key string, result bool) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	meta, ok := m.pending[key]
+	if !ok {
+		return
+	}
+	delete(m.pending, key)
+	if result && len(m.ok) < metaTakenMost && !slices.ContainsFunc(m.ok, func(k json.RawMessage) bool { return bytes.Equal(k, meta) }) {
+		m.ok = append(m.ok, meta)
+	}
 }
 
 // eachMember calls f with each member of the object data (its key as it reads), until
@@ -176,14 +240,23 @@ func resultJSON(text string) ([]byte, error) {
 }
 
 // appendResponse appends the response line to id with result, as appendMessage writes
-// it; newer adds the result type the SDK gives a result for the newer protocol.
-func appendResponse(data []byte, id jsonrpc.ID, result []byte, newer bool) ([]byte, bool) {
+// it; info, if not nil, is the result's _meta (the server's name, which the SDK adds to
+// the answer to a request of the newer protocol); newer adds the result type the SDK
+// gives a result for a session of the newer protocol.
+func appendResponse(data []byte, id jsonrpc.ID, result, info []byte, newer bool) ([]byte, bool) {
+	start := len(data)
 	data = append(data, responsePrefix...)
 	data, ok := appendID(data, id)
 	if !ok {
-		return nil, false
+		return data[:start], false
 	}
 	data = append(data, `,"result":`...)
+	if info != nil {
+		data = append(data, `{"_meta":`...)
+		data = append(data, info...)
+		data = append(data, ',')
+		result = result[1:]
+	}
 	if newer {
 		data = append(data, result[:len(result)-1]...)
 		data = append(data, `,"resultType":"complete"}`...)

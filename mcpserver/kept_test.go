@@ -146,6 +146,56 @@ func TestKeptAnswersAsTheSDKWritesThem(t *testing.T) {
 			})
 		}
 	}
+	// The _meta of the newer protocol, which the Go SDK's client sends with every
+	// request (it does not initialize): answered from what is kept once the SDK took
+	// that _meta in the session, with the server's name in the result's _meta.
+	triple := func(version, caps string) string {
+		return `,"_meta":{"io.modelcontextprotocol/clientCapabilities":` + caps + `,"io.modelcontextprotocol/clientInfo":{"name":"bench","version":"bench"},"io.modelcontextprotocol/protocolVersion":"` + version + `"}`
+	}
+	for _, c := range []struct {
+		name     string
+		protocol string // of the initialize; "" for none
+	}{{"newer protocol, no initialize", ""}, {"initialized 2025-06-18", "2025-06-18"}, {"initialized 2026-07-28", "2026-07-28"}} {
+		t.Run(c.name, func(t *testing.T) {
+			conn := serveOn(t, srv, c.protocol, c.protocol != "")
+			exchange := func(line string) (string, bool) {
+				t.Helper()
+				before := s.keptCalls.Load()
+				conn.send(line)
+				r := conn.recv()
+				return r, s.keptCalls.Load() != before
+			}
+			for i, bad := range []string{triple("2099-01-01", `{}`), triple("2026-07-28", `5`)} {
+				for range 3 {
+					r, fromKept := exchange(call("9", "show", `{"id":"s-001"}`, bad))
+					if fromKept || !strings.Contains(r, `"error":{"code":`) {
+						t.Errorf("bad _meta %d: kept %v, %s", i, fromKept, r)
+					}
+				}
+			}
+			meta := triple("2026-07-28", `{"roots":{"listChanged":true}}`)
+			for _, tool := range []struct{ name, param string }{{"sentences", "statement_id"}, {"show", "id"}} {
+				args := `{"` + tool.param + `":"s-001"}`
+				bySDK, _ := exchange(call("2", tool.name, `{"`+tool.param+`":"s-001 "}`, meta))
+				if !strings.Contains(bySDK, `"result":{"_meta":{"io.modelcontextprotocol/serverInfo":{"name":"referee","version":"dev"}},"content":[`) {
+					t.Fatalf("the SDK's answer: %s", bySDK)
+				}
+				if hasType := strings.HasSuffix(bySDK, `,"resultType":"complete"}}`); hasType != (c.protocol != "2025-06-18") {
+					t.Errorf("result type: %v", hasType)
+				}
+				var kept string
+				fromKept := false
+				for range 3 { // the first one or two go to the SDK while it takes the _meta
+					if kept, fromKept = exchange(call("2", tool.name, args, meta)); fromKept {
+						break
+					}
+				}
+				if !fromKept || kept != bySDK {
+					t.Errorf("%s: kept %v\n%s\nthe SDK's\n%s", tool.name, fromKept, kept, bySDK)
+				}
+			}
+		})
+	}
 	t.Run("not initialized", func(t *testing.T) {
 		c := serveOn(t, srv, "", false)
 		before := s.keptCalls.Load()

@@ -50,7 +50,8 @@ type server struct {
 	split answerCache // the sentences tool's latest answers
 	shows answerCache // show's, of statements
 
-	keptCalls atomic.Int64 // calls the stdio guard answered with a kept answer
+	keptCalls  atomic.Int64 // calls the stdio guard answered with a kept answer
+	serverInfo []byte       // the _meta the SDK gives a result of the newer protocol
 }
 
 // New makes the MCP server of the contents folder dir. Each call answers from the folder
@@ -64,9 +65,13 @@ func New(dir string, opts Options) *mcp.Server {
 	if opts.Context != nil {
 		s.eng = startEngine(opts.Context, dir)
 	}
-	srv := mcp.NewServer(&mcp.Implementation{Name: "referee", Version: opts.Version}, &mcp.ServerOptions{
+	impl := &mcp.Implementation{Name: "referee", Version: opts.Version}
+	srv := mcp.NewServer(impl, &mcp.ServerOptions{
 		Instructions: instructions,
 	})
+	if info, err := encodeJSONText(map[string]any{mcp.MetaKeyServerInfo: impl}); err == nil {
+		s.serverInfo = []byte(info)
+	}
 	for _, sk := range skill.Skills {
 		srv.AddTool(skillTool(sk, sk.Name), s.skillHandler(sk))
 		for _, alias := range sk.Aliases {

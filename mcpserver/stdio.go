@@ -39,12 +39,22 @@ func ServeStdio(ctx context.Context, srv *mcp.Server, in io.Reader, out io.Write
 	g := &guard{in: bufio.NewReaderSize(in, 64<<10), out: w, pass: conn.pass, max: maxMessage, pending: w}
 	session := &sessionOf{}
 	if s := serverOf(srv); s != nil && s.eng != nil {
-		g.kept = func(req *jsonrpc.Request) []byte {
+		conn.metas = &metaMemo{}
+		g.kept = func(req *jsonrpc.Request) (bool, error) {
 			version, ok := session.protocol()
 			if !ok {
-				return nil
+				return false, nil
 			}
-			return s.keptCall(ctx, req, version >= protocol20260728)
+			buf := linePool.Get().(*[]byte)
+			defer linePool.Put(buf)
+			line, ok := s.keptCall(ctx, (*buf)[:0], req, version >= protocol20260728, conn.metas)
+			if cap(line) <= 1<<20 {
+				*buf = line
+			}
+			if !ok {
+				return false, nil
+			}
+			return true, w.write(line, "")
 		}
 	}
 	go func() {
@@ -99,6 +109,7 @@ type stdioConn struct {
 	closed    chan struct{}
 	closeOnce sync.Once
 	out       *lockedWriter
+	metas     *metaMemo // nil: no kept answers
 }
 
 // pass hands msg to the SDK, or drops it once the connection is closed.
@@ -148,6 +159,9 @@ func (c *stdioConn) Write(ctx context.Context, msg jsonrpc.Message) error {
 	key := ""
 	if isResponse {
 		key = idKey(r.ID.Raw())
+		if c.metas != nil {
+			c.metas.answered(key, r.Error == nil)
+		}
 	}
 	return c.out.write(data, key)
 }
@@ -290,9 +304,9 @@ type guard struct {
 	pass    func(jsonrpc.Message) error
 	max     int
 	pending interface{ asked(id string) }
-	// kept, if set, is the response line to a plain request the guard answers itself
-	// (a kept answer, see kept.go), or nil.
-	kept func(*jsonrpc.Request) []byte
+	// kept, if set, answers a plain request itself (a kept answer, see kept.go), or
+	// says it did not.
+	kept func(*jsonrpc.Request) (answered bool, err error)
 }
 
 // idPrefix is how much of an over-long line is kept to find the request's id in.
@@ -352,8 +366,7 @@ func (g *guard) line(line []byte, size int, tooLong bool) error {
 	}
 	req, key, plain := plainRequest(trimmed)
 	if plain && g.kept != nil && key != "" && req.Method == "tools/call" {
-		if answer := g.kept(req); answer != nil {
-			_, err := g.out.Write(answer)
+		if answered, err := g.kept(req); answered || err != nil {
 			return err
 		}
 	}
