@@ -206,3 +206,65 @@ func TestKeptAnswersAsTheSDKWritesThem(t *testing.T) {
 		}
 	})
 }
+
+// The Go SDK's own client (what referee-bench and Go agents use; it sends the newer
+// protocol's _meta with every call) gets its repeated show and sentences from what is
+// kept, and reads the same result as from the SDK.
+func TestKeptAnswersReachTheSDKClient(t *testing.T) {
+	dir := hostileFolder(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	t.Cleanup(cancel)
+	srv := New(dir, Options{Now: testNow, Context: ctx})
+	s := serverOf(srv)
+	inR, inW := io.Pipe()
+	outR, outW := io.Pipe()
+	done := make(chan error, 1)
+	go func() {
+		done <- ServeStdio(ctx, srv, inR, outW, 0)
+		outW.Close()
+	}()
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "go-client", Version: "1"}, nil).
+		Connect(ctx, &mcp.IOTransport{Reader: outR, Writer: inW}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		cs.Close()
+		inW.Close()
+		<-done
+	})
+	for _, c := range []struct {
+		tool string
+		args map[string]any
+	}{{"sentences", map[string]any{"statement_id": "s-001"}}, {"show", map[string]any{"id": "s-001"}}} {
+		var first string
+		before := s.keptCalls.Load()
+		for i := range 5 {
+			res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: c.tool, Arguments: c.args})
+			if err != nil || res.IsError || len(res.Content) != 1 {
+				t.Fatalf("%s: %v %+v", c.tool, err, res)
+			}
+			text := res.Content[0].(*mcp.TextContent).Text
+			structured, err := json.Marshal(res.StructuredContent)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var fromText any
+			if err := json.Unmarshal([]byte(text), &fromText); err != nil {
+				t.Fatal(err)
+			}
+			again, _ := json.Marshal(fromText)
+			if string(again) != string(structured) {
+				t.Errorf("%s: the structured content is not the text's JSON:\n%s\n%s", c.tool, structured, again)
+			}
+			if i == 0 {
+				first = text
+			} else if text != first {
+				t.Errorf("%s call %d: %s\nthe first: %s", c.tool, i, text, first)
+			}
+		}
+		if n := s.keptCalls.Load() - before; n < 3 {
+			t.Errorf("%s: %d of 5 calls answered from what is kept", c.tool, n)
+		}
+	}
+}
