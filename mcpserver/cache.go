@@ -3,6 +3,7 @@ package mcpserver
 import (
 	"sync"
 
+	"referee/live"
 	"referee/model"
 )
 
@@ -81,15 +82,52 @@ func (a answerJSON) size() int { return len(a.text) + len(a.result) }
 
 // keep is v as an answer with its JSON (and its result as the SDK writes it), kept for id as made from st at version.
 func (c *answerCache) keep(id string, st *model.Statement, version string, v any) (any, error) {
-	text, err := encodeJSONText(v)
+	a, err := keptAnswer(v)
 	if err != nil {
 		return nil, err
+	}
+	c.put(id, st, version, a)
+	return a, nil
+}
+
+// keptAnswer is v as an answer to keep: its JSON and its result as the SDK writes it.
+func keptAnswer(v any) (answerJSON, error) {
+	text, err := encodeJSONText(v)
+	if err != nil {
+		return answerJSON{}, err
 	}
 	result, err := resultJSON(text)
 	if err != nil {
-		return nil, err
+		return answerJSON{}, err
 	}
-	a := answerJSON{v: v, text: text, result: result}
-	c.put(id, st, version, a)
-	return a, nil
+	return answerJSON{v: v, text: text, result: result}, nil
+}
+
+// statusCache keeps the status tool's answers for one frame, by limit: the status of a
+// frame is worked out once (engine.statusOf), and its JSON is most of a repeated call.
+type statusCache struct {
+	mu      sync.Mutex
+	frame   *live.Forest
+	byLimit map[int]answerJSON
+}
+
+// statusLimitsKept bounds the limits kept for a frame (an agent asks with one or two).
+const statusLimitsKept = 4
+
+func (c *statusCache) get(f *live.Forest, limit int) (answerJSON, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	a, ok := c.byLimit[limit]
+	return a, ok && c.frame == f
+}
+
+func (c *statusCache) put(f *live.Forest, limit int, a answerJSON) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.frame != f || len(c.byLimit) >= statusLimitsKept || a.size() > answerCacheLargest {
+		c.frame, c.byLimit = f, map[int]answerJSON{}
+	}
+	if a.size() <= answerCacheLargest {
+		c.byLimit[limit] = a
+	}
 }

@@ -50,8 +50,9 @@ func serverOf(srv *mcp.Server) *server {
 // protocol20260728 is the first protocol version whose results the SDK gives a result type.
 const protocol20260728 = "2026-07-28"
 
-// keptTools are the read tools whose answers are kept, with their one parameter.
-var keptTools = map[string]string{"show": "id", "sentences": "statement_id"}
+// keptTools are the read tools whose answers are kept, with their one parameter (status:
+// none, its default limit).
+var keptTools = map[string]string{"show": "id", "sentences": "statement_id", "status": ""}
 
 // keptCall appends to dst the response line to req if it is a plain call of a kept tool
 // whose answer is kept now; ok is false if not. newer says the session's protocol is 2026-07-28 or later, whose
@@ -87,8 +88,9 @@ func (s *server) keptCall(ctx context.Context, dst []byte, req *jsonrpc.Request,
 var metaKeys = []string{mcp.MetaKeyProtocolVersion, mcp.MetaKeyClientCapabilities, mcp.MetaKeyClientInfo}
 
 // plainCall reads tools/call params of exactly {"name": tool, "arguments": {param: id}}
-// for a kept tool and its parameter, strings without escapes, id a statement's ID, and
-// perhaps a "_meta" of metaKeys only (returned as it is written).
+// for a kept tool and its parameter, strings without escapes, id a statement's ID (for
+// status, arguments null or {}), and perhaps a "_meta" of metaKeys only (returned as it
+// is written).
 func plainCall(params json.RawMessage) (tool, id string, meta json.RawMessage, ok bool) {
 	var p struct{ name, args json.RawMessage }
 	if !eachMember(params, func(k string, v json.RawMessage) bool {
@@ -111,6 +113,9 @@ func plainCall(params json.RawMessage) (tool, id string, meta json.RawMessage, o
 	param, known := keptTools[tool]
 	if !ok || !known {
 		return "", "", nil, false
+	}
+	if param == "" { // no arguments: null or {}
+		return tool, "", meta, string(p.args) == "null" || eachMember(p.args, func(string, json.RawMessage) bool { return false })
 	}
 	n := 0
 	if !eachMember(p.args, func(k string, v json.RawMessage) bool {
@@ -206,7 +211,17 @@ func plainString(v json.RawMessage) (string, bool) {
 // kept is the answer kept for tool about statement id in the current frame, if any; it
 // looks as the tool itself looks (readTools), and waits for nothing but the frame.
 func (s *server) kept(ctx context.Context, tool, id string) (answerJSON, bool) {
-	if s.eng == nil || !s.eng.ready() || store.RefuseLinks(s.dir) != nil {
+	if s.eng == nil || !s.eng.ready() {
+		return answerJSON{}, false
+	}
+	if tool == "status" { // which reads the frame alone
+		f, err := s.eng.frame(ctx)
+		if err != nil {
+			return answerJSON{}, false
+		}
+		return s.statuses.get(f, defaultStatusLimit)
+	}
+	if store.RefuseLinks(s.dir) != nil {
 		return answerJSON{}, false
 	}
 	f, err := s.eng.frame(ctx)

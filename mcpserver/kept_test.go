@@ -146,6 +146,37 @@ func TestKeptAnswersAsTheSDKWritesThem(t *testing.T) {
 			})
 		}
 	}
+	// status without arguments (null or {}), the default limit, from the frame's kept
+	// answer; with a limit, or a bad argument, through the SDK.
+	for _, protocol := range []string{"2025-06-18", "2026-07-28"} {
+		t.Run(protocol+"/status", func(t *testing.T) {
+			c := serveOn(t, srv, protocol, true)
+			exchange := func(line string) (string, bool) {
+				t.Helper()
+				before := s.keptCalls.Load()
+				c.send(line)
+				r := c.recv()
+				return r, s.keptCalls.Load() != before
+			}
+			exchange(call("2", "status", `{}`, ""))
+			bySDK, fromKept := exchange(call("2", "status", `{"limit":50}`, ""))
+			if fromKept || !strings.Contains(bySDK, `"structuredContent":{"vocabulary"`) {
+				t.Fatalf("status with the default limit: kept %v, %s", fromKept, bySDK)
+			}
+			for _, args := range []string{`{}`, `null`} {
+				kept, fromKept := exchange(call("2", "status", args, ""))
+				if !fromKept || kept != bySDK {
+					t.Errorf("status %s: kept %v\n%s\nthe SDK's\n%s", args, fromKept, kept, bySDK)
+				}
+			}
+			if r, fromKept := exchange(call("3", "status", `{"limit":1}`, "")); fromKept || r == bySDK || !strings.Contains(r, `\"next_left_out\":`) {
+				t.Errorf("status with a limit: kept %v, %s", fromKept, r)
+			}
+			if r, fromKept := exchange(call("4", "status", `{"top":1}`, "")); fromKept || !strings.Contains(r, `has no parameter`) {
+				t.Errorf("status with a bad argument: kept %v, %s", fromKept, r)
+			}
+		})
+	}
 	// The _meta of the newer protocol, which the Go SDK's client sends with every
 	// request (it does not initialize): answered from what is kept once the SDK took
 	// that _meta in the session, with the server's name in the result's _meta.
@@ -236,7 +267,7 @@ func TestKeptAnswersReachTheSDKClient(t *testing.T) {
 	for _, c := range []struct {
 		tool string
 		args map[string]any
-	}{{"sentences", map[string]any{"statement_id": "s-001"}}, {"show", map[string]any{"id": "s-001"}}} {
+	}{{"sentences", map[string]any{"statement_id": "s-001"}}, {"show", map[string]any{"id": "s-001"}}, {"status", nil}} {
 		var first string
 		before := s.keptCalls.Load()
 		for i := range 5 {

@@ -46,29 +46,31 @@ var readTools = []readTool{
 			"`referee status --output json` prints, with next_total and next_left_out saying how many were left out.",
 		params: []readParam{{name: "limit", kind: "integer", help: "how many of the next pieces of work to list (default 50)"}},
 		run: func(ctx context.Context, s *server, a readArgs) (any, error) {
-			var st *store.Status
-			if s.eng != nil {
-				f, err := s.eng.frame(ctx)
-				if err != nil {
-					return nil, &skill.InputError{Msg: err.Error()}
-				}
-				st = s.eng.statusOf(f)
-			} else {
-				snap, err := load(store.LoadNoLog, s.dir)
-				if err != nil {
-					return nil, err
-				}
-				st = store.StatusOf(snap, model.Derive(snap))
-			}
 			limit := a.ints["limit"]
 			if limit == 0 {
 				limit = defaultStatusLimit
 			}
-			out := statusAnswer{Status: *st, NextTotal: len(st.Next)}
-			if len(st.Next) > limit {
-				out.Next, out.NextLeftOut = st.Next[:limit], len(st.Next)-limit
+			if s.eng == nil {
+				snap, err := load(store.LoadNoLog, s.dir)
+				if err != nil {
+					return nil, err
+				}
+				return statusOf(store.StatusOf(snap, model.Derive(snap)), limit), nil
 			}
-			return out, nil
+			f, err := s.eng.frame(ctx)
+			if err != nil {
+				return nil, &skill.InputError{Msg: err.Error()}
+			}
+			// The answer is kept while the frame is the same (see statusCache).
+			if kept, ok := s.statuses.get(f, limit); ok {
+				return kept, nil
+			}
+			kept, err := keptAnswer(statusOf(s.eng.statusOf(f), limit))
+			if err != nil {
+				return nil, err
+			}
+			s.statuses.put(f, limit, kept)
+			return kept, nil
 		},
 	},
 	{
@@ -136,6 +138,15 @@ var readTools = []readTool{
 // defaultStatusLimit is how many next pieces of work the status tool lists unless asked:
 // an agent acts on the first few, and at 100k statements the whole list is megabytes.
 const defaultStatusLimit = 50
+
+// statusOf is the status tool's answer: st with its first limit pieces of work.
+func statusOf(st *store.Status, limit int) statusAnswer {
+	out := statusAnswer{Status: *st, NextTotal: len(st.Next)}
+	if len(st.Next) > limit {
+		out.Next, out.NextLeftOut = st.Next[:limit], len(st.Next)-limit
+	}
+	return out
+}
 
 // statusAnswer is the status tool's answer: the status with the first pieces of work.
 type statusAnswer struct {

@@ -47,8 +47,9 @@ type server struct {
 	opts Options
 	eng  *engine // nil: each read tool reads the folder
 
-	split answerCache // the sentences tool's latest answers
-	shows answerCache // show's, of statements
+	split    answerCache // the sentences tool's latest answers
+	shows    answerCache // show's, of statements
+	statuses statusCache // status's, of the current frame
 
 	keptCalls  atomic.Int64 // calls the stdio guard answered with a kept answer
 	serverInfo []byte       // the _meta the SDK gives a result of the newer protocol
