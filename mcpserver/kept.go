@@ -158,6 +158,10 @@ func (m *metaMemo) asked(key string, meta json.RawMessage) {
 	if m.pending == nil {
 		m.pending = map[string]json.RawMessage{}
 	}
+	if _, twice := m.pending[key]; twice { // an id used twice at once: which answer is whose is unclear
+		m.pending[key] = nil
+		return
+	}
 	if len(m.pending) < metaPendingMost && len(m.ok) < metaTakenMost {
 		m.pending[key] = bytes.Clone(meta)
 	}
@@ -172,7 +176,7 @@ func (m *metaMemo) answered(key string, result bool) {
 		return
 	}
 	delete(m.pending, key)
-	if result && len(m.ok) < metaTakenMost && !slices.ContainsFunc(m.ok, func(k json.RawMessage) bool { return bytes.Equal(k, meta) }) {
+	if result && meta != nil && len(m.ok) < metaTakenMost && !slices.ContainsFunc(m.ok, func(k json.RawMessage) bool { return bytes.Equal(k, meta) }) {
 		m.ok = append(m.ok, meta)
 	}
 }

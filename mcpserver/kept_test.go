@@ -299,3 +299,27 @@ func TestKeptAnswersReachTheSDKClient(t *testing.T) {
 		}
 	}
 }
+
+// A _meta is taken once the SDK answered a call carrying it with a result: not after an
+// error, nor when two calls in flight had the same id.
+func TestMetaMemo(t *testing.T) {
+	var m metaMemo
+	a, b := json.RawMessage(`{"x":1}`), json.RawMessage(`{"x":2}`)
+	m.asked("n:1", a)
+	m.answered("n:1", false)
+	if m.taken(a) {
+		t.Error("taken after an error")
+	}
+	m.asked("n:2", a)
+	m.asked("n:2", b) // the same id twice at once
+	m.answered("n:2", true)
+	m.answered("n:2", true)
+	if m.taken(a) || m.taken(b) {
+		t.Error("taken from an id used twice at once")
+	}
+	m.asked("n:3", b)
+	m.answered("n:3", true)
+	if !m.taken(b) || m.taken(a) {
+		t.Errorf("after a result: %v, %v", m.taken(b), m.taken(a))
+	}
+}
