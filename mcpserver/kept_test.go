@@ -46,6 +46,16 @@ func serveOn(t *testing.T, srv *mcp.Server, protocol string, init bool) *conn {
 	return c
 }
 
+// exchange sends line and reads the answer, and says whether the stdio guard answered
+// it from what s keeps.
+func (c *conn) exchange(s *server, line string) (string, bool) {
+	c.t.Helper()
+	before := s.keptCalls.Load()
+	c.send(line)
+	r := c.recv()
+	return r, s.keptCalls.Load() != before
+}
+
 // hostileFolder is a fresh folder whose s-001 has a proof of hostile text.
 func hostileFolder(t *testing.T) string {
 	dir := freshFolder(t)
@@ -85,14 +95,7 @@ func TestKeptAnswersAsTheSDKWritesThem(t *testing.T) {
 		for _, tool := range []struct{ name, param string }{{"sentences", "statement_id"}, {"show", "id"}} {
 			t.Run(protocol+"/"+tool.name, func(t *testing.T) {
 				c := serveOn(t, srv, protocol, true)
-				// exchange sends line and says whether the guard answered it from what is kept.
-				exchange := func(line string) (string, bool) {
-					t.Helper()
-					before := s.keptCalls.Load()
-					c.send(line)
-					r := c.recv()
-					return r, s.keptCalls.Load() != before
-				}
+				exchange := func(line string) (string, bool) { t.Helper(); return c.exchange(s, line) }
 				args := `{"` + tool.param + `":"s-001"}`
 				// Through the SDK: the first call (or one another session kept), then a
 				// call in another shape (a space the tool trims) keeps nothing new.
@@ -151,13 +154,7 @@ func TestKeptAnswersAsTheSDKWritesThem(t *testing.T) {
 	for _, protocol := range []string{"2025-06-18", "2026-07-28"} {
 		t.Run(protocol+"/status", func(t *testing.T) {
 			c := serveOn(t, srv, protocol, true)
-			exchange := func(line string) (string, bool) {
-				t.Helper()
-				before := s.keptCalls.Load()
-				c.send(line)
-				r := c.recv()
-				return r, s.keptCalls.Load() != before
-			}
+			exchange := func(line string) (string, bool) { t.Helper(); return c.exchange(s, line) }
 			exchange(call("2", "status", `{}`, ""))
 			bySDK, fromKept := exchange(call("2", "status", `{"limit":50}`, ""))
 			if fromKept || !strings.Contains(bySDK, `"structuredContent":{"vocabulary"`) {
@@ -189,13 +186,7 @@ func TestKeptAnswersAsTheSDKWritesThem(t *testing.T) {
 	}{{"newer protocol, no initialize", ""}, {"initialized 2025-06-18", "2025-06-18"}, {"initialized 2026-07-28", "2026-07-28"}} {
 		t.Run(c.name, func(t *testing.T) {
 			conn := serveOn(t, srv, c.protocol, c.protocol != "")
-			exchange := func(line string) (string, bool) {
-				t.Helper()
-				before := s.keptCalls.Load()
-				conn.send(line)
-				r := conn.recv()
-				return r, s.keptCalls.Load() != before
-			}
+			exchange := func(line string) (string, bool) { t.Helper(); return conn.exchange(s, line) }
 			for i, bad := range []string{triple("2099-01-01", `{}`), triple("2026-07-28", `5`)} {
 				for range 3 {
 					r, fromKept := exchange(call("9", "show", `{"id":"s-001"}`, bad))

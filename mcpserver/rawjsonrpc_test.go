@@ -34,30 +34,7 @@ func serve(t *testing.T, dir string) *conn {
 // serveAs is serve with a client of that protocol version.
 func serveAs(t *testing.T, dir, protocol string) *conn {
 	t.Helper()
-	inR, inW := io.Pipe()
-	outR, outW := io.Pipe()
-	c := &conn{t: t, in: inW, out: bufio.NewReader(outR), done: make(chan error, 1)}
-	srv := New(dir, Options{Now: testNow})
-	go func() {
-		err := ServeStdio(context.Background(), srv, inR, outW, 0)
-		outW.Close()
-		c.done <- err
-	}()
-	t.Cleanup(func() {
-		inW.Close()
-		outR.Close()
-		select {
-		case <-c.done:
-		case <-time.After(10 * time.Second):
-			t.Error("the server did not stop after its input closed")
-		}
-	})
-	c.send(`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"` + protocol + `","capabilities":{},"clientInfo":{"name":"raw-client","version":"1"}}}`)
-	if r := c.recv(); !strings.Contains(r, `"serverInfo":{"name":"referee"`) {
-		t.Fatalf("initialize: %s", r)
-	}
-	c.send(`{"jsonrpc":"2.0","method":"notifications/initialized"}`)
-	return c
+	return serveOn(t, New(dir, Options{Now: testNow}), protocol, true)
 }
 
 func (c *conn) send(line string) {
