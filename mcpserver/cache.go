@@ -80,7 +80,8 @@ func (c *answerCache) put(id string, st *model.Statement, version string, a answ
 // size is the bytes an answer keeps.
 func (a answerJSON) size() int { return len(a.text) + len(a.result) }
 
-// keep is v as an answer with its JSON (and its result as the SDK writes it), kept for id as made from st at version.
+// keep is v as an answer with its JSON (and its result as the SDK writes it), kept for
+// id as made from st at version.
 func (c *answerCache) keep(id string, st *model.Statement, version string, v any) (any, error) {
 	a, err := keptAnswer(v)
 	if err != nil {
