@@ -97,6 +97,9 @@ func plainCall(params json.RawMessage) (tool, id string, meta json.RawMessage, o
 		switch {
 		case k == "name" && p.name == nil:
 			p.name = v
+			name, ok := plainString(v)
+			_, known := keptTools[name]
+			return ok && known // a skill's call ends here, before its arguments are read
 		case k == "arguments" && p.args == nil:
 			p.args = v
 		case k == "_meta" && meta == nil:
