@@ -12,6 +12,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
 
+	"referee/internal/timeline"
 	"referee/live"
 	"referee/model"
 	"referee/store"
@@ -121,6 +122,7 @@ func (m loader) loadCmd() tea.Cmd {
 	ls, dir := m.feed.loading, m.env.dir
 	watch := !m.env.opts.NoWatch && m.feed.src == nil
 	return func() tea.Msg {
+		timeline.Mark("load")
 		var msg loadedMsg
 		var logReady <-chan struct{}
 		if watch {
@@ -142,9 +144,14 @@ func (m loader) loadCmd() tea.Cmd {
 				logReady = feed.Ready()
 			}
 		}
+		timeline.Mark("watched")
 		ls.step.Store(int32(stepRead))
 		var resume func()
-		msg.Frame, resume = live.LoadFirst(dir, &ls.progress, func() { ls.step.Store(int32(stepDerive)) }, firstRows, logReady)
+		msg.Frame, resume = live.LoadFirst(dir, &ls.progress, func() {
+			timeline.Mark("read")
+			ls.step.Store(int32(stepDerive))
+		}, firstRows, logReady)
+		timeline.Mark("derived")
 		if msg.Forest.Partial() {
 			msg.resume = resume // once the whole tree is built (onLoaded)
 		} else {
@@ -192,6 +199,7 @@ func (m loader) onLoaded(msg loadedMsg) tea.Cmd {
 	m.feed.loading = nil
 	m.feed.setHead(msg.Forest)
 	show := m.loader().setSnapshot(msg.Snap, msg.Graph, msg.Forest, nil)
+	timeline.Mark("shown") // the next View draws it
 	// What the first frame does not draw starts now, the extras once it is drawn.
 	m.bg.extras.afterFrame = true
 	// i30s: the collector's lower percentage from the load on, not only after the first
@@ -210,6 +218,7 @@ func (m loader) onLoaded(msg loadedMsg) tea.Cmd {
 		m.feed.resume = resume // Close turns the collector on if the program ends first
 		return tea.Batch(show, func() tea.Msg {
 			w := f.Whole()
+			timeline.Mark("whole")
 			resume()
 			if lower {
 				debug.SetGCPercent(GCPercent)

@@ -24,9 +24,12 @@ import (
 	"strconv"
 	"strings"
 	"syscall"
+
+	"referee/internal/timeline"
 )
 
 func main() {
+	timeline.Mark("main")
 	if isStatus(os.Args[1:]) {
 		collectOnlyNearTheLimit()
 	}
@@ -35,6 +38,7 @@ func main() {
 	code := run(os.Args[1:], os.Stdout, os.Stderr)
 	stopHeap()
 	stop()
+	timeline.Write()
 	os.Exit(code)
 }
 
