@@ -259,9 +259,23 @@ func sortNames(out []listed) {
 		}
 		src, dst = dst, src
 	}
-	sorted := make([]listed, len(out))
-	for i, k := range src {
-		sorted[i] = out[k.at]
+	// The entries moved into their places along the permutation's cycles, in place: a
+	// sorted copy was as large again as the listing, pages first touched (status runs
+	// without the collector, so every byte it allocates is a fresh page).
+	for i := range src {
+		if src[i].at < 0 {
+			continue
+		}
+		e, j := out[i], i
+		for {
+			k := int(src[j].at)
+			src[j].at = -1
+			if k == i {
+				out[j] = e
+				break
+			}
+			out[j], j = out[k], k
+		}
 	}
 	for i := 0; i < len(src); {
 		j := i + 1
@@ -269,11 +283,10 @@ func sortNames(out []listed) {
 			j++
 		}
 		if j-i > 1 {
-			slices.SortFunc(sorted[i:j], byName)
+			slices.SortFunc(out[i:j], byName)
 		}
 		i = j
 	}
-	copy(out, sorted)
 }
 
 // intoSnapshot lets a load's workers put what they read straight into the new snapshot
