@@ -18,6 +18,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"syscall"
+	"unsafe"
 
 	"golang.org/x/sys/unix"
 
@@ -259,9 +260,23 @@ func sortNames(out []listed) {
 		}
 		src, dst = dst, src
 	}
-	sorted := make([]listed, len(out))
-	for i, k := range src {
-		sorted[i] = out[k.at]
+	// The entries moved into their places along the permutation's cycles, in place: a
+	// sorted copy was as large again as the listing, pages first touched (status runs
+	// without the collector, so every byte it allocates is a fresh page).
+	for i := range src {
+		if src[i].at < 0 {
+			continue
+		}
+		e, j := out[i], i
+		for {
+			k := int(src[j].at)
+			src[j].at = -1
+			if k == i {
+				out[j] = e
+				break
+			}
+			out[j], j = out[k], k
+		}
 	}
 	for i := 0; i < len(src); {
 		j := i + 1
@@ -269,11 +284,10 @@ func sortNames(out []listed) {
 			j++
 		}
 		if j-i > 1 {
-			slices.SortFunc(sorted[i:j], byName)
+			slices.SortFunc(out[i:j], byName)
 		}
 		i = j
 	}
-	copy(out, sorted)
 }
 
 // intoSnapshot lets a load's workers put what they read straight into the new snapshot
@@ -478,13 +492,13 @@ func readAll(dir string, paths []string, regular []bool, p *Progress, into *into
 		go func() {
 			defer wg.Done()
 			var buf []byte // each worker reads every file into one buffer: nothing keeps the bytes
-			var skim *model.Skimmer
+			w := &readWorker{}
 			if parse != parseWhole {
-				skim = &model.Skimmer{} // the worker's slabs for what its statements keep
+				w.skim = &model.Skimmer{} // the worker's slabs for what its statements keep
 			}
 			for i := int(next.Add(1)) - 1; i < len(paths); i = int(next.Add(1)) - 1 {
 				var r readResult
-				r, buf = readObject(dir, paths[i], regular != nil && regular[i], parse, linked, folders, buf, skim)
+				r, buf = readObject(dir, paths[i], regular != nil && regular[i], parse, linked, folders, buf, w)
 				switch {
 				case into == nil:
 					out[i] = r
@@ -553,7 +567,7 @@ func objectPath(rel string) (kind, id string, ok bool) {
 // by skim. listedRegular skips the stat before the open: the open cannot follow a link
 // nor block on a FIFO, and readSame's fstat still refuses anything but a regular file,
 // so the stat only served to name a link or a folder.
-func readObject(dir, rel string, listedRegular bool, parse int, linked map[string]bool, folders map[string]folder, buf []byte, skim *model.Skimmer) (readResult, []byte) {
+func readObject(dir, rel string, listedRegular bool, parse int, linked map[string]bool, folders map[string]folder, buf []byte, w *readWorker) (readResult, []byte) {
 	r := readResult{path: rel}
 	kind, id, ok := objectPath(rel)
 	if !ok {
@@ -607,7 +621,7 @@ func readObject(dir, rel string, listedRegular bool, parse int, linked map[strin
 		r.err = fmt.Sprintf("is %d bytes, more than the %d an object file may have", st.Size, MaxObjectSize)
 		return r, buf
 	}
-	fd, err := unix.Openat(f.fd, name, unix.O_RDONLY|unix.O_NONBLOCK|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0)
+	fd, err := w.openat(f.fd, name, unix.O_RDONLY|unix.O_NONBLOCK|unix.O_NOFOLLOW|unix.O_CLOEXEC)
 	var data []byte
 	if err == nil {
 		data, err = readSame(fd, uint64(st.Dev), st.Ino, buf[:0], MaxObjectSize) // a link swapped in since the stat is refused too
@@ -624,10 +638,10 @@ func readObject(dir, rel string, listedRegular bool, parse int, linked map[strin
 	}
 	r.version = model.Version(data)
 	if kind == model.KindStatement && parse != parseWhole { // read lean: see model.StatementLean
-		file := &model.File{Path: rel, Version: r.version, Read: rereader(dir, rel)}
-		read := skim.Lean
+		file := w.file(dir, rel, r.version)
+		read := w.skim.Lean
 		if parse == parseSkim {
-			read = skim.Statement
+			read = w.skim.Statement
 		}
 		if r.statement, err = read(data, file); err != nil {
 			r.err = "not valid JSON: " + err.Error()
@@ -648,6 +662,55 @@ func readObject(dir, rel string, listedRegular bool, parse int, linked map[strin
 		r.experience = model.ExperienceFrom(doc)
 	}
 	return r, buf
+}
+
+// readWorker is what one of readAll's workers reuses from file to file: the Skimmer
+// with its slabs, a slab of the statements' files, and the buffer of the name it opens.
+// A load makes a file and its rereader for every statement; an allocation each was two
+// hundred thousand small objects at 100k statements, under status's paused collector
+// every one a fresh page's share.
+type readWorker struct {
+	skim  *model.Skimmer
+	files []statementFile
+	name  []byte
+}
+
+// statementFile is a statement's file, with the contents folder it is read again from.
+type statementFile struct {
+	model.File
+	dir string
+}
+
+// reread reads the file again (see rereader).
+func (f *statementFile) reread() ([]byte, error) { return rereader(f.dir, f.Path)() }
+
+// file is a statement's file, rel in dir at version, read again by rereader's rules.
+func (w *readWorker) file(dir, rel, version string) *model.File {
+	if len(w.files) == cap(w.files) {
+		w.files = make([]statementFile, 0, fileChunk)
+	}
+	w.files = append(w.files, statementFile{File: model.File{Path: rel, Version: version}, dir: dir})
+	f := &w.files[len(w.files)-1]
+	f.Read = f.reread
+	return &f.File
+}
+
+// fileChunk is how many files a worker's slab holds: a slab is held as long as any
+// statement read into it is.
+const fileChunk = 256
+
+// openat is unix.Openat with the name made a C string in the worker's buffer, not in
+// an allocation of its own.
+func (w *readWorker) openat(dirfd int, name string, flags int) (int, error) {
+	if strings.IndexByte(name, 0) >= 0 {
+		return -1, unix.EINVAL // as unix.Openat refuses it
+	}
+	w.name = append(append(w.name[:0], name...), 0)
+	fd, _, errno := unix.Syscall6(unix.SYS_OPENAT, uintptr(dirfd), uintptr(unsafe.Pointer(&w.name[0])), uintptr(flags), 0, 0, 0)
+	if errno != 0 {
+		return -1, errno
+	}
+	return int(fd), nil
 }
 
 // rereader reads an object file again, for what a lean statement left in it; like a
