@@ -61,6 +61,16 @@ func StartTerminal(binary string, args []string, width, height int) (*Terminal, 
 		env = append(env, "REFEREE_MEMPROFILE="+p)
 	}
 	t.cmd.Env = append(env, "TERM=xterm-256color", "COLORTERM=truecolor")
+	// The child's standard error in a file, if asked for (REFEREE_BENCH_STDERR): what
+	// GODEBUG=gctrace=1 writes, say, without drawing it over the screen measured.
+	if p := os.Getenv("REFEREE_BENCH_STDERR"); p != "" {
+		ef, err := os.Create(p)
+		if err != nil {
+			return nil, err
+		}
+		defer ef.Close() // the child has its own copy once started
+		t.cmd.Stderr = ef
+	}
 	t.Start = time.Now()
 	f, err := pty.StartWithSize(t.cmd, &pty.Winsize{Cols: uint16(width), Rows: uint16(height)})
 	if err != nil {
@@ -453,10 +463,23 @@ func RunLive(o LiveOptions) (LiveReport, error) {
 	sampleAt := time.Now()
 	end := time.Now().Add(o.Duration)
 	keyEvery := time.Second / time.Duration(max(o.Keys, 1))
+	// Each key's time since the child started, if asked for (REFEREE_BENCH_KEYLOG): to
+	// set the slow ones beside the child's own traces.
+	var keyLog *os.File
+	if p := os.Getenv("REFEREE_BENCH_KEYLOG"); p != "" {
+		if keyLog, err = os.Create(p); err != nil {
+			return r, err
+		}
+		defer keyLog.Close()
+	}
 	for i := 0; time.Now().Before(end); i++ {
+		at := time.Since(t.Start)
 		d, err := t.Key([]string{"j", "k"}[i%2], 2*time.Second)
 		if err == nil {
 			keys = append(keys, d)
+			if keyLog != nil {
+				fmt.Fprintf(keyLog, "%.3f %.1f\n", at.Seconds(), float64(d)/float64(time.Millisecond))
+			}
 		}
 		time.Sleep(max(keyEvery-d, time.Millisecond))
 		if since := time.Since(sampleAt); since >= time.Second {

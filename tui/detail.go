@@ -10,6 +10,8 @@ import (
 
 	"referee/cells"
 	"referee/mathtext"
+	"referee/model"
+	"referee/themes"
 	"referee/tui/common"
 	"referee/views"
 )
@@ -48,6 +50,51 @@ type Detail struct {
 	crumb, crumbKey string
 	// fitted is the window's lines as last drawn (a line the same is not measured again).
 	fitted fitMemo
+	// laid is the problem docs last laid out, by object: a snapshot that changed none
+	// of what one shows, or the cursor coming back to it, takes it as it is (a problem
+	// lists up to a few hundred references, laid out again on every snapshot before).
+	laid []laidDoc
+}
+
+// laidDoc is a doc and what it was laid out for.
+type laidDoc struct {
+	key laidKey
+	doc views.Doc
+}
+
+type laidKey struct {
+	path                  string
+	width                 int
+	sentence, issue, link int
+	math                  mathtext.Mode
+	st                    *themes.Styles
+}
+
+// laidKeep is how many laid-out docs are kept: the rows the cursor moves between.
+const laidKeep = 4
+
+// laidOut is the doc kept for k when it is still current in snap and g.
+func (d *Detail) laidOut(k laidKey, snap *model.Snapshot, g *model.Graph) (views.Doc, bool) {
+	for _, l := range d.laid {
+		if l.key == k && l.doc.Current(snap, g, snap.Broken) {
+			return l.doc, true
+		}
+	}
+	return views.Doc{}, false
+}
+
+// keepLaid remembers doc as laid out for k, dropping the oldest kept.
+func (d *Detail) keepLaid(k laidKey, doc views.Doc) {
+	for i, l := range d.laid {
+		if l.key == k {
+			d.laid = append(d.laid[:i], d.laid[i+1:]...)
+			break
+		}
+	}
+	if len(d.laid) >= laidKeep {
+		d.laid = append(d.laid[:0], d.laid[1:]...)
+	}
+	d.laid = append(d.laid, laidDoc{key: k, doc: doc})
 }
 
 // proofRenderings are the proofs rendered for the detail, by views.ProofKey, and those

@@ -756,7 +756,12 @@ func (m reader) rebuildDetail() tea.Cmd {
 		state.Why, state.WhyOpen = m.bg.sess.Why(r.ID), m.bg.sess.whyOpen
 		doc = views.StatementDetail(m.look.st, m.shown.snap, m.shown.g, r.ID, state, w)
 	case live.RowProblem:
-		doc = views.ProblemDetail(m.look.st, m.shown.snap, m.shown.g, r.ID, state, w)
+		k := laidKey{path: r.Path, width: w, sentence: state.Sentence, issue: state.Issue, link: state.Link, math: state.Math, st: m.look.st}
+		var ok bool
+		if doc, ok = m.detail.laidOut(k, m.shown.snap, m.shown.g); !ok {
+			doc = views.ProblemDetail(m.look.st, m.shown.snap, m.shown.g, r.ID, state, w)
+			m.detail.keepLaid(k, doc)
+		}
 	case live.RowGroup:
 		members := m.shown.forest.Children(r)
 		switch r.ID {

@@ -27,6 +27,58 @@ type Doc struct {
 	IssueLines []int // line of each issue thread, by thread index
 
 	proof *proofMarks // the sentence marks, drawn by Line
+	// reads are the objects the doc was laid out from, when it knows them all
+	// (ProblemDetail): Current then tells whether a new snapshot would lay it out the same.
+	reads     []read
+	brokenKey string // the broken-file notes of reads[0]
+}
+
+// brokenKey is what brokenNote shows for id.
+func brokenKey(broken []model.BrokenFile, id string) string {
+	var k strings.Builder
+	for _, bf := range broken {
+		if bf.ID == id {
+			k.WriteString(bf.Path + "\x00" + bf.Reason + "\x00")
+		}
+	}
+	return k.String()
+}
+
+// read is one object a doc showed: the object as loaded and what the graph derived for it.
+type read struct {
+	id          string
+	exists      bool
+	st          *model.Statement
+	p           *model.Problem
+	phase       model.Phase
+	fullyProved bool
+	stale       bool
+	next        string
+}
+
+func readOf(snap *model.Snapshot, g *model.Graph, id string) read {
+	r := read{id: id, exists: snap.Exists(id), st: snap.Statements.Get(id), p: snap.Problems[id]}
+	if g != nil {
+		r.phase, r.fullyProved, r.next = g.Phase.Get(id), g.FullyProved.Get(id), g.Next.Get(id)
+		_, r.stale = g.Stale.Lookup(id)
+	}
+	return r
+}
+
+// Current says the doc would be laid out the same from snap and g (with the same state
+// and width): every object it showed is the same as loaded, and derived the same. A
+// reload keeps an unchanged object's pointer, so this costs a few lookups per line
+// shown, not a layout; false when the doc does not know what it read.
+func (d Doc) Current(snap *model.Snapshot, g *model.Graph, broken []model.BrokenFile) bool {
+	if d.reads == nil || snap == nil {
+		return false
+	}
+	for _, r := range d.reads {
+		if readOf(snap, g, r.id) != r {
+			return false
+		}
+	}
+	return brokenKey(broken, d.reads[0].id) == d.brokenKey
 }
 
 // proofMarks is what Line draws over the proof's lines.
@@ -120,6 +172,8 @@ type docBuilder struct {
 	width int
 	doc   Doc
 	state DetailState
+	// track records the objects shown (doc.reads).
+	track bool
 }
 
 // readable is text as the pane shows it: its math readable unless the state asks for
@@ -218,6 +272,9 @@ func (b *docBuilder) ref(snap *model.Snapshot, g *model.Graph, item string, inde
 	}
 	var info RowInfo
 	exists := snap.Exists(id)
+	if b.track {
+		b.doc.reads = append(b.doc.reads, readOf(snap, g, id))
+	}
 	if exists {
 		info = InfoFor(snap, g, id, nil, b.state.Math)
 		if text == "" {
@@ -538,7 +595,9 @@ func (b *docBuilder) brokenNote(id string) {
 
 // ProblemDetail renders a problem: objectives, hypotheses, subgoals, statements, solution.
 func ProblemDetail(st *themes.Styles, snap *model.Snapshot, g *model.Graph, id string, state DetailState, width int) Doc {
-	b := &docBuilder{st: st, width: max(width, 10), state: state, doc: Doc{ProofStart: -1}}
+	b := &docBuilder{st: st, width: max(width, 10), state: state, doc: Doc{ProofStart: -1}, track: true}
+	b.doc.reads = append(b.doc.reads, readOf(snap, g, id))
+	b.doc.brokenKey = brokenKey(state.Broken, id)
 	p := snap.Problems[id]
 	if p == nil {
 		b.line(st.Error.Render("⚠ " + id + " does not exist"))
