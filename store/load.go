@@ -491,7 +491,17 @@ func readAll(dir string, paths []string, regular []bool, p *Progress, into *into
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			var buf []byte // each worker reads every file into one buffer: nothing keeps the bytes
+			// Each worker reads every file into one buffer (nothing keeps the bytes), taken
+			// from readBufs: a live run reloads a few files many times a second, and a new
+			// buffer for each reload was a large part of what the workbench allocated under writes.
+			bp := readBufs.Get().(*[]byte)
+			buf := *bp
+			defer func() {
+				if cap(buf) <= maxPooledReadBuf {
+					*bp = buf[:0]
+					readBufs.Put(bp)
+				}
+			}()
 			w := &readWorker{}
 			if parse != parseWhole {
 				w.skim = &model.Skimmer{} // the worker's slabs for what its statements keep
@@ -522,6 +532,12 @@ func readAll(dir string, paths []string, regular []bool, p *Progress, into *into
 	}
 	return out
 }
+
+// readBufs holds the read workers' buffers between loads; one grown past
+// maxPooledReadBuf (a file that large) is dropped rather than held.
+var readBufs = sync.Pool{New: func() any { return new([]byte) }}
+
+const maxPooledReadBuf = 1 << 20
 
 // CheckFolder says why dir cannot be a contents folder (missing, not a directory), as a
 // load would, without reading it.
