@@ -702,8 +702,8 @@ func (f *statementFile) reread() ([]byte, error) { return rereader(f.dir, f.Path
 
 // file is a statement's file, rel in dir at version, read again by rereader's rules.
 func (w *readWorker) file(dir, rel, version string) *model.File {
-	if len(w.files) == cap(w.files) {
-		w.files = make([]statementFile, 0, fileChunk)
+	if len(w.files) == cap(w.files) { // slabs start small and double, as the Skimmer's: a reload reads a file or two
+		w.files = make([]statementFile, 0, min(max(2*cap(w.files), 4), fileChunk))
 	}
 	w.files = append(w.files, statementFile{File: model.File{Path: rel, Version: version}, dir: dir})
 	f := &w.files[len(w.files)-1]
