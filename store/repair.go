@@ -17,6 +17,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/gofrs/flock"
@@ -471,6 +472,7 @@ func (pl *repairPlan) journal(j *journal) {
 		cur, err := readNoFollow(pl.abs(ConfigFile))
 		configDone = err == nil && string(cur) == j.configAfter
 	}
+	frag, logSize := pl.logFragment(j.line)
 	if len(j.notWritten) == 0 && later == "" && configDone {
 		pl.added = append(pl.added, j.entry)
 		pl.removed[j.path] = true
@@ -479,10 +481,17 @@ func (pl *repairPlan) journal(j *journal) {
 		if len(j.objects) == 0 {
 			wrote = "config.json (it changes no object)"
 		}
-		pl.add(repairItem{path: j.path, object: j.change,
-			situation: j.skillDesc + " was interrupted after writing " + wrote + " but before its log line",
-			base:      "add the line to " + LogFile, past: "added the line to " + LogFile,
+		situation := j.skillDesc + " was interrupted after writing " + wrote + " but before its log line"
+		base, past := "add the line to "+LogFile, "added the line to "+LogFile
+		if frag != "" {
+			situation = j.skillDesc + " was interrupted after writing " + wrote + " and the start of its log line"
+			base, past = "write the whole line to "+LogFile+" in place of its start", "wrote the whole line to "+LogFile+" in place of its start"
+		}
+		pl.add(repairItem{path: j.path, object: j.change, situation: situation, base: base, past: past,
 			do: func() error {
+				if err := pl.cutFragment(frag, logSize); err != nil {
+					return err
+				}
 				if err := appendLine(pl.abs(LogFile), []byte(line)); err != nil {
 					return err
 				}
@@ -490,12 +499,70 @@ func (pl *repairPlan) journal(j *journal) {
 			}})
 		return
 	}
-	pl.undoJournal(j, later)
+	pl.undoJournal(j, later, frag, logSize)
+}
+
+// logFragment is the end of the log after its last newline when it is the start of
+// line, with the log's size: what a kill during the write of a change's line leaves (the
+// kernel copies a write a page at a time and stops between two at a fatal signal). ""
+// when the log ends with a newline, or with anything but the start of line (an agent's
+// write under way is not repair's to cut).
+func (pl *repairPlan) logFragment(line string) (frag string, size int64) {
+	f, st, err := openLogFile(pl.dir)
+	if err != nil {
+		return "", 0
+	}
+	defer f.Close()
+	n := min(st.Size, int64(len(line)))
+	buf := make([]byte, n)
+	if _, err := f.ReadAt(buf, st.Size-n); err != nil {
+		return "", 0
+	}
+	i := bytes.LastIndexByte(buf, '\n')
+	if i < 0 && n < st.Size {
+		return "", 0 // longer than the line: not its start
+	}
+	frag = string(buf[i+1:])
+	if frag == "" || !strings.HasPrefix(line, frag) {
+		return "", 0
+	}
+	return frag, st.Size
+}
+
+// cutFragment takes frag off the log's end, if the log still is the size it was planned
+// at and still ends with frag; anything else is refused, not guessed at.
+func (pl *repairPlan) cutFragment(frag string, size int64) error {
+	if frag == "" {
+		return nil
+	}
+	f, err := os.OpenFile(pl.abs(LogFile), os.O_RDWR|syscall.O_NOFOLLOW, 0)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	end := make([]byte, len(frag))
+	st, err := f.Stat()
+	if err != nil {
+		return err
+	}
+	if st.Size() != size {
+		return fmt.Errorf("%s changed since repair looked at it (%d bytes, then %d); run referee repair again", LogFile, st.Size(), size)
+	}
+	if _, err := f.ReadAt(end, size-int64(len(frag))); err != nil || string(end) != frag {
+		return fmt.Errorf("%s changed since repair looked at it; run referee repair again", LogFile)
+	}
+	if err := f.Truncate(size - int64(len(frag))); err != nil {
+		return err
+	}
+	return f.Sync()
 }
 
 // undoJournal plans putting back every object a change wrote, from its backups.
-func (pl *repairPlan) undoJournal(j *journal, later string) {
+func (pl *repairPlan) undoJournal(j *journal, later, frag string, logSize int64) {
 	situation := j.skillDesc + " was interrupted before its log line"
+	if frag != "" {
+		situation = j.skillDesc + " was interrupted while writing its log line"
+	}
 	if later != "" {
 		situation += " (and " + later + " came after it, so it cannot be completed in order)"
 	}
@@ -564,6 +631,10 @@ func (pl *repairPlan) undoJournal(j *journal, later string) {
 			}
 			return nil
 		})
+	}
+	if frag != "" {
+		does, did = append(does, "cut the start of its line from "+LogFile), append(did, "cut the start of its line from "+LogFile)
+		steps = append(steps, func() error { return pl.cutFragment(frag, logSize) })
 	}
 	pl.removed[j.path] = true
 	does, did = append(does, "delete the journal"), append(did, "deleted the journal")
