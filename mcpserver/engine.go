@@ -100,6 +100,23 @@ func (e *engine) frame(ctx context.Context) (*live.Forest, error) {
 	}
 	e.mu.Lock()
 	defer e.mu.Unlock()
+	return e.current()
+}
+
+// frameNow is frame when it can be had without waiting for the first read or for a batch
+// being applied; ok is false otherwise. The stdio guard answers kept answers on the
+// goroutine that reads the client's messages, which must not wait behind a reload.
+func (e *engine) frameNow() (f *live.Forest, ok bool, err error) {
+	if !e.ready() || !e.mu.TryLock() {
+		return nil, false, nil
+	}
+	defer e.mu.Unlock()
+	f, err = e.current()
+	return f, true, err
+}
+
+// current is head brought up to date with the log (under mu).
+func (e *engine) current() (*live.Forest, error) {
 	if e.head == nil {
 		fr := live.ReloadAll(e.dir)
 		if fr.Forest == nil {

@@ -216,14 +216,15 @@ func plainString(v json.RawMessage) (string, bool) {
 }
 
 // kept is the answer kept for tool about statement id in the current frame, if any; it
-// looks as the tool itself looks (readTools), and waits for nothing but the frame.
+// looks as the tool itself looks (readTools), and waits for nothing: while a batch is
+// being applied the call goes to the SDK, whose handler waits on its own goroutine.
 func (s *server) kept(ctx context.Context, tool, id string) (answerJSON, bool) {
 	if s.eng == nil || !s.eng.ready() {
 		return answerJSON{}, false
 	}
 	if tool == "status" { // which reads the frame alone
-		f, err := s.eng.frame(ctx)
-		if err != nil {
+		f, ok, err := s.eng.frameNow()
+		if !ok || err != nil {
 			return answerJSON{}, false
 		}
 		return s.statuses.get(f, defaultStatusLimit)
@@ -231,8 +232,8 @@ func (s *server) kept(ctx context.Context, tool, id string) (answerJSON, bool) {
 	if store.RefuseLinks(s.dir) != nil {
 		return answerJSON{}, false
 	}
-	f, err := s.eng.frame(ctx)
-	if err != nil {
+	f, ok, err := s.eng.frameNow()
+	if !ok || err != nil {
 		return answerJSON{}, false
 	}
 	snap := f.Snapshot()

@@ -314,3 +314,58 @@ func TestMetaMemo(t *testing.T) {
 		t.Errorf("after a result: %v, %v", m.taken(b), m.taken(a))
 	}
 }
+
+// The guard answers a kept answer on the goroutine that reads the client's messages, so
+// it never waits for the engine: while a batch is being applied (the engine's lock held)
+// the call goes to the SDK, whose handler waits on a goroutine of its own, and a message
+// sent after it (a ping here) is answered meanwhile. Once the batch is in, the call gets
+// the same answer the guard would have given.
+func TestKeptAnswerWaitsForNoBatch(t *testing.T) {
+	dir := hostileFolder(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	t.Cleanup(cancel)
+	srv := New(dir, Options{Now: testNow, Context: ctx})
+	s := serverOf(srv)
+	c := serveOn(t, srv, "2025-06-18", true)
+	call := `{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"sentences","arguments":{"statement_id":"s-001"}}}`
+	c.exchange(s, call)
+	kept, fromKept := c.exchange(s, call)
+	if !fromKept {
+		t.Fatal("the second call was not answered from what is kept")
+	}
+	s.eng.mu.Lock() // a batch being applied
+	locked := true
+	defer func() {
+		if locked {
+			s.eng.mu.Unlock()
+		}
+	}()
+	before := s.keptCalls.Load()
+	// Sent from goroutines: the pipe holds nothing, so a guard that waited would not even
+	// take the ping.
+	go io.WriteString(c.in, call+"\n")
+	go func() {
+		time.Sleep(10 * time.Millisecond) // after the call, as a client sends them; its order is not what is tested
+		io.WriteString(c.in, `{"jsonrpc":"2.0","id":6,"method":"ping"}`+"\n")
+	}()
+	got := make(chan string, 1)
+	go func() { line, _ := c.out.ReadString('\n'); got <- strings.TrimSuffix(line, "\n") }()
+	select {
+	case r := <-got:
+		if !strings.HasPrefix(r, `{"jsonrpc":"2.0","id":6,`) {
+			t.Fatalf("while a batch was applied the first answer was %s, want the ping's", r)
+		}
+	case <-time.After(10 * time.Second): // not a timing: the ping is never answered while the guard waits
+		s.eng.mu.Unlock()
+		locked = false
+		t.Fatalf("the guard waited for the batch being applied before reading on; then it answered %s", <-got)
+	}
+	s.eng.mu.Unlock()
+	locked = false
+	if r := c.recv(); r != kept {
+		t.Errorf("once the batch was in, the call was answered\n%s\nwant\n%s", r, kept)
+	}
+	if s.keptCalls.Load() != before {
+		t.Error("a call made while a batch was applied was answered from what is kept")
+	}
+}
