@@ -20,7 +20,7 @@ func statusJSON(st *store.Status) []byte {
 	b = append(b, "{\n  \"vocabulary\": "...)
 	b = appendJSONString(b, st.Vocabulary)
 	b = append(b, ",\n  \"next\": "...)
-	b = appendJSONList(b, st.Next, func(b []byte, n store.StatusNext) []byte {
+	b = appendJSONList(b, st.Next, "  ", func(b []byte, n store.StatusNext) []byte {
 		b = append(b, "{\n      \"id\": "...)
 		b = appendJSONString(b, n.ID)
 		b = append(b, ",\n      \"agent\": "...)
@@ -42,7 +42,7 @@ func statusJSON(st *store.Status) []byte {
 	b = append(b, ",\n  \"unreachable\": "...)
 	b = appendJSONStrings(b, st.Unreachable, "  ")
 	b = append(b, ",\n  \"dangling\": "...)
-	b = appendJSONList(b, st.Dangling, func(b []byte, d store.StatusDangling) []byte {
+	b = appendJSONList(b, st.Dangling, "  ", func(b []byte, d store.StatusDangling) []byte {
 		b = append(b, "{\n      \"from\": "...)
 		b = appendJSONString(b, d.From)
 		b = append(b, ",\n      \"to\": "...)
@@ -52,7 +52,7 @@ func statusJSON(st *store.Status) []byte {
 		return append(b, "\n    }"...)
 	})
 	b = append(b, ",\n  \"cycles\": "...)
-	b = appendJSONList(b, st.Cycles, func(b []byte, c []string) []byte { return appendJSONStrings(b, c, "    ") })
+	b = appendJSONList(b, st.Cycles, "  ", func(b []byte, c []string) []byte { return appendJSONStrings(b, c, "    ") })
 	b = append(b, ",\n  \"unknown\": "...)
 	b = appendJSONMap(b, st.Unknown, appendJSONString)
 	b = append(b, ",\n  \"broken\": "...)
@@ -60,9 +60,9 @@ func statusJSON(st *store.Status) []byte {
 	return append(b, "\n}\n"...)
 }
 
-// appendJSONList appends a list of the status's top level, each item written by item
-// on a line of its own.
-func appendJSONList[T any](b []byte, items []T, item func([]byte, T) []byte) []byte {
+// appendJSONList appends a list whose key is at indent, each item written by item on a
+// line of its own, one level deeper.
+func appendJSONList[T any](b []byte, items []T, indent string, item func([]byte, T) []byte) []byte {
 	if items == nil {
 		return append(b, "null"...)
 	}
@@ -74,28 +74,14 @@ func appendJSONList[T any](b []byte, items []T, item func([]byte, T) []byte) []b
 		if i > 0 {
 			b = append(b, ',')
 		}
-		b = item(append(b, "\n    "...), x)
-	}
-	return append(b, "\n  ]"...)
-}
-
-// appendJSONStrings appends a list of strings at the indent of its key.
-func appendJSONStrings(b []byte, items []string, indent string) []byte {
-	if items == nil {
-		return append(b, "null"...)
-	}
-	if len(items) == 0 {
-		return append(b, "[]"...)
-	}
-	b = append(b, '[')
-	for i, s := range items {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		b = append(append(append(b, '\n'), indent...), "  "...)
-		b = appendJSONString(b, s)
+		b = item(append(append(append(b, '\n'), indent...), "  "...), x)
 	}
 	return append(append(append(b, '\n'), indent...), ']')
+}
+
+// appendJSONStrings appends a list of strings whose key is at indent.
+func appendJSONStrings(b []byte, items []string, indent string) []byte {
+	return appendJSONList(b, items, indent, appendJSONString)
 }
 
 // appendJSONMap appends a map of the status's top level, its keys in order.
