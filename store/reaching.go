@@ -358,8 +358,14 @@ func (h *History) ObjectActivity(id string) ([]Change, error) {
 		}
 		objects, changes := map[string]bool{id: true}, []string{}
 		keys := [][]byte{[]byte(`"` + id + `"`), escapeKey}
+		var scratch []string
 		err = eachHeadLine(f, h.head.Offset, &keys, func(n int, off int64, line []byte) {
 			if len(line) > MaxLogLine {
+				return
+			}
+			// A line can hold the ID without changing the object (in "current", in a
+			// summary): looked at in place, it is parsed only when it names the object.
+			if peek, ok := model.PeekLogLine(line, &scratch); ok && (peek.ID == "" || !names(peek, id)) {
 				return
 			}
 			e := model.ParseLogLine(n, string(line))
