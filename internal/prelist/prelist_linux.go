@@ -139,7 +139,7 @@ func (l *lister) list(sub string, dfd int, buf []byte) *folder {
 	l.byWatch[int32(wd)] = sub
 	f := &folder{dev: uint64(st.Dev), ino: st.Ino}
 	f.entries = make([]Entry, 0, min(max(st.Size/24, 64), 1<<22)) // ext4 gives ~32 bytes an entry
-	var slab []byte // the paths are parts of it; bytes once cut are never written over
+	var slab []byte                                               // the paths are parts of it; bytes once cut are never written over
 	for {
 		n, err := syscall.Getdents(dfd, buf)
 		if err == syscall.EINTR {
