@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"slices"
 
+	"referee/internal/prelist"
 	"referee/model"
 )
 
@@ -34,6 +35,7 @@ func LoadFirstThen(dir string, p *Progress, logReady <-chan struct{}, then func(
 			if logReady != nil {
 				<-logReady
 			}
+			prelist.Close() // the watcher's history/ watch is in place: it found the walk made
 			last, broken = lastLogChange(dir)
 		}()
 		if then != nil {

@@ -10,18 +10,26 @@ import (
 // workbench's process started (internal/prelist), by folder: those whose entries nothing
 // has changed since. The workbench's watcher is in place before its first load, as
 // prelist.Take asks; in any other process there are none.
-func listedAhead(dir string) map[string][]prelist.Entry { return prelist.Take(dir) }
+func listedAhead(dir string) map[string][]listed {
+	var out map[string][]listed
+	prelist.Take(dir, func(sub string, entries []prelist.Entry) {
+		l := make([]listed, len(entries))
+		for i, e := range entries {
+			l[i] = listed{name: e.Name, path: e.Path, regular: e.Regular}
+		}
+		if out == nil {
+			out = map[string][]listed{}
+		}
+		out[sub] = l
+	})
+	return out
+}
 
 // listObjects lists the object folder sub of dir as listFolder does, or gives its
 // listing made ahead.
-func listObjects(dir, sub string, ahead map[string][]prelist.Entry) ([]listed, error) {
-	entries, ok := ahead[sub]
-	if !ok {
-		return listFolder(filepath.Join(dir, sub), sub)
+func listObjects(dir, sub string, ahead map[string][]listed) ([]listed, error) {
+	if entries, ok := ahead[sub]; ok {
+		return entries, nil
 	}
-	out := make([]listed, len(entries))
-	for i, e := range entries {
-		out[i] = listed{name: e.Name, path: e.Path, regular: e.Regular}
-	}
-	return out, nil
+	return listFolder(filepath.Join(dir, sub), sub)
 }

@@ -59,9 +59,9 @@ func TestFirstLoadTakesTheListingAhead(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if left := prelist.Take(dir); left != nil {
-				t.Errorf("the load left the listings ahead untaken")
-			}
+			prelist.Take(dir, func(sub string, _ []prelist.Entry) {
+				t.Errorf("the load left the listing ahead of %s/ untaken", sub)
+			})
 			want, err := LoadFirstThen(dir, nil, nil, nil)
 			if err != nil {
 				t.Fatal(err)

@@ -26,6 +26,9 @@ import (
 // Folders are the object folders listed, as store's load lists them.
 var Folders = []string{"problem", "statement", "experience"}
 
+// History is the folder of the changes, watched and not listed (Close).
+const History = "history"
+
 // Entry is one folder entry as store's listing gives it: its name, its path (sub/name),
 // and whether the listing says it is a regular file.
 type Entry struct {

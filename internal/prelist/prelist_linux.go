@@ -7,6 +7,7 @@ import (
 	"strings"
 	"sync"
 	"syscall"
+	"time"
 	"unsafe"
 )
 
@@ -28,7 +29,7 @@ type lister struct {
 // folder put in its place since is not taken for it) and its entries sorted by name.
 type folder struct {
 	dev, ino uint64
-	entries  []Entry
+	list     *entries
 }
 
 // Start lists dir's object folders on a goroutine of its own until Take (a second Start
@@ -40,38 +41,42 @@ func Start(dir string) {
 	listing.l = l
 	listing.Unlock()
 	if old != nil {
-		old.finish()
+		old.finish(false)
 	}
 	go l.run()
 }
 
-// Take gives the listings of dir's object folders that nothing has changed the entries
-// of since they were listed, by folder (sub → entries sorted by name, as store lists
-// them); a folder not in it is the caller's to list. Only the first Take after Start
-// gets them; it waits for the listing to end. Call it once the caller's own watch on the
-// folders is in place.
-func Take(dir string) map[string][]Entry {
+// Take calls use with each listing of dir's object folders that nothing has changed
+// the entries of since it was made (sub, and its entries sorted by name as store lists
+// them); a folder it does not give is the caller's to list. The entries are valid during
+// the call only (their strings for good). Only the first Take after Start gives them; it
+// waits for the listing to end. Call it once the caller's own watch on the folders is in
+// place.
+func Take(dir string, use func(sub string, entries []Entry)) {
 	listing.Lock()
 	l := listing.l
 	listing.l = nil
 	listing.Unlock()
 	if l == nil {
-		return nil
+		return
 	}
-	defer l.finish()
+	defer l.finish(true)
+	defer keep(l)
 	<-l.done
 	if filepath.Clean(dir) != l.dir || l.watches < 0 || !l.drain() {
-		return nil
+		return
 	}
-	out := map[string][]Entry{}
-	for sub, f := range l.folders {
+	for _, sub := range Folders {
+		f := l.folders[sub]
+		if f == nil {
+			continue
+		}
 		var st syscall.Stat_t
 		if syscall.Lstat(filepath.Join(l.dir, sub), &st) != nil || uint64(st.Dev) != f.dev || st.Ino != f.ino {
 			continue // gone, or another folder (or a link) in its place
 		}
-		out[sub] = f.entries
+		use(sub, f.list.all)
 	}
-	return out
 }
 
 // Wait blocks until the listing under way, if any, has ended (for tests).
@@ -84,15 +89,68 @@ func Wait() {
 	}
 }
 
-// finish ends the watch once the listing has ended. The close is left to a goroutine:
-// the kernel waits for a grace period before it gives an inotify instance back
-// (tens of milliseconds here), which the load must not wait for.
-func (l *lister) finish() {
+// finish gives back the listings' memory once the listing has ended, and ends the
+// watch unless keep.
+func (l *lister) finish(keep bool) {
 	<-l.done
+	for _, f := range l.folders {
+		f.list.free()
+	}
+	l.folders = nil
+	if keep {
+		return
+	}
+	l.closeWatch()
+}
+
+// closeWatch ends the watch. The close is left to a goroutine: the kernel waits for a
+// grace period before it gives an inotify instance back (tens of milliseconds here),
+// which the load must not wait for.
+func (l *lister) closeWatch() {
 	if fd := l.watches; fd >= 0 {
 		l.watches = -1
 		go syscall.Close(fd)
 	}
+}
+
+// kept is the watch of the listing last taken, until Close.
+var kept struct {
+	sync.Mutex
+	l *lister
+}
+
+// keepFor is how long Take keeps the watch when Close is not called.
+const keepFor = 10 * time.Second
+
+// Close ends the watch Take kept: call it once the caller's own watch of history/ is in
+// place (its watch then found the kernel's walk of that folder's entries made). Take's
+// watch ends by itself a while after Take if Close is not called.
+func Close() {
+	kept.Lock()
+	defer kept.Unlock()
+	if kept.l != nil {
+		kept.l.closeWatch()
+		kept.l = nil
+	}
+}
+
+// keep holds l's watch until Close, or keepFor.
+func keep(l *lister) {
+	kept.Lock()
+	old := kept.l
+	kept.l = l
+	kept.Unlock()
+	if old != nil {
+		old.closeWatch()
+	}
+	time.AfterFunc(keepFor, func() {
+		kept.Lock()
+		defer kept.Unlock()
+		if kept.l == l {
+			l.closeWatch()
+			kept.l = nil
+		}
+	})
 }
 
 // changed are the events that change a folder's entries (or end the folder). The
@@ -112,22 +170,37 @@ func (l *lister) run() {
 		return
 	}
 	l.watches = fd
-	buf := make([]byte, 256<<10)
+	buf, err := syscall.Mmap(-1, 0, 256<<10, syscall.PROT_READ|syscall.PROT_WRITE, syscall.MAP_PRIVATE|syscall.MAP_ANON)
+	if err != nil {
+		return
+	}
+	defer syscall.Munmap(buf)
+	slab := &offHeap{}
 	for _, sub := range Folders {
 		dfd, err := syscall.Open(filepath.Join(l.dir, sub), syscall.O_RDONLY|syscall.O_DIRECTORY|syscall.O_NOFOLLOW|syscall.O_CLOEXEC, 0)
 		if err != nil {
 			continue // missing, a link, not a folder: the load says so
 		}
-		if f := l.list(sub, dfd, buf); f != nil {
+		if f := l.list(sub, dfd, buf, slab); f != nil {
 			l.folders[sub] = f
 		}
+		syscall.Close(dfd)
+	}
+	// history/ is only watched, for the kernel's walk of its entries (one per change)
+	// that the workbench's watch of it would make (Close).
+	if dfd, err := syscall.Open(filepath.Join(l.dir, History), syscall.O_RDONLY|syscall.O_DIRECTORY|syscall.O_NOFOLLOW|syscall.O_CLOEXEC, 0); err == nil {
+		syscall.InotifyAddWatch(l.watches, "/proc/self/fd/"+strconv.Itoa(dfd), syscall.IN_MODIFY|syscall.IN_ONLYDIR)
 		syscall.Close(dfd)
 	}
 }
 
 // list watches the folder open as dfd (the very folder, through its descriptor), then
 // lists it; nil if it could not.
-func (l *lister) list(sub string, dfd int, buf []byte) *folder {
+//
+// What it lists is kept outside the Go heap (offHeap): it runs while chroma's tables are
+// built, and a megabyte more on the heap then made the collector run once more during
+// initialisation, slowing that down by more than the listing took.
+func (l *lister) list(sub string, dfd int, buf []byte, slab *offHeap) *folder {
 	var st syscall.Stat_t
 	if syscall.Fstat(dfd, &st) != nil {
 		return nil
@@ -138,14 +211,17 @@ func (l *lister) list(sub string, dfd int, buf []byte) *folder {
 	}
 	l.byWatch[int32(wd)] = sub
 	f := &folder{dev: uint64(st.Dev), ino: st.Ino}
-	f.entries = make([]Entry, 0, min(max(st.Size/24, 64), 1<<22)) // ext4 gives ~32 bytes an entry
-	var slab []byte                                               // the paths are parts of it; bytes once cut are never written over
+	entries := newEntries(int(min(max(st.Size/24, 64), 1<<22))) // ext4 gives ~32 bytes an entry
+	if entries == nil {
+		return nil
+	}
 	for {
 		n, err := syscall.Getdents(dfd, buf)
 		if err == syscall.EINTR {
 			continue
 		}
 		if err != nil {
+			entries.free()
 			return nil
 		}
 		if n <= 0 {
@@ -154,6 +230,7 @@ func (l *lister) list(sub string, dfd int, buf []byte) *folder {
 		for b := buf[:n]; len(b) >= 19; { // struct linux_dirent64: ino, off, reclen, type, name
 			reclen := int(*(*uint16)(unsafe.Pointer(&b[16])))
 			if reclen < 19 || reclen > len(b) {
+				entries.free()
 				return nil
 			}
 			ino, typ, name := *(*uint64)(unsafe.Pointer(&b[0])), b[18], b[19:reclen]
@@ -167,18 +244,81 @@ func (l *lister) list(sub string, dfd int, buf []byte) *folder {
 			if ino == 0 || string(name) == "." || string(name) == ".." {
 				continue
 			}
-			size := len(sub) + 1 + len(name)
-			if cap(slab)-len(slab) < size {
-				slab = make([]byte, 0, max(size, 64<<10))
+			p := slab.path(sub, name)
+			if p == "" || !entries.add(Entry{Name: p[len(sub)+1:], Path: p, Regular: typ == syscall.DT_REG}) {
+				entries.free()
+				return nil
 			}
-			at := len(slab)
-			slab = append(append(append(slab, sub...), '/'), name...)
-			p := unsafe.String(&slab[at], size)
-			f.entries = append(f.entries, Entry{Name: p[len(sub)+1:], Path: p, Regular: typ == syscall.DT_REG})
 		}
 	}
-	slices.SortFunc(f.entries, func(a, b Entry) int { return strings.Compare(a.Name, b.Name) })
+	f.list = entries
+	slices.SortFunc(entries.all, func(a, b Entry) int { return strings.Compare(a.Name, b.Name) })
 	return f
+}
+
+// offHeap is memory mapped outside the Go heap that the paths are cut from: the paths
+// end up in the load's snapshot (its IDs are parts of them), so it is never unmapped,
+// as a heap slab they were cut from would be held by them.
+type offHeap struct{ free []byte }
+
+// path is sub/name, in the mapped memory; "" if none could be mapped.
+func (o *offHeap) path(sub string, name []byte) string {
+	size := len(sub) + 1 + len(name)
+	if len(o.free) < size {
+		b, err := syscall.Mmap(-1, 0, max(size, 1<<20), syscall.PROT_READ|syscall.PROT_WRITE, syscall.MAP_PRIVATE|syscall.MAP_ANON)
+		if err != nil {
+			return ""
+		}
+		o.free = b
+	}
+	n := copy(o.free, sub)
+	o.free[n] = '/'
+	copy(o.free[n+1:], name)
+	p := unsafe.String(&o.free[0], size)
+	o.free = o.free[size:]
+	return p
+}
+
+// entries is a listing in mapped memory (its entries hold no pointer into the heap),
+// given back by free once Take's caller has copied it (Release).
+type entries struct {
+	mem []byte
+	all []Entry
+}
+
+func newEntries(n int) *entries {
+	e := &entries{}
+	if !e.grow(n) {
+		return nil
+	}
+	return e
+}
+
+func (e *entries) grow(n int) bool {
+	mem, err := syscall.Mmap(-1, 0, n*int(unsafe.Sizeof(Entry{})), syscall.PROT_READ|syscall.PROT_WRITE, syscall.MAP_PRIVATE|syscall.MAP_ANON)
+	if err != nil {
+		return false
+	}
+	all := unsafe.Slice((*Entry)(unsafe.Pointer(&mem[0])), n)[:len(e.all)]
+	copy(all, e.all)
+	e.free()
+	e.mem, e.all = mem, all
+	return true
+}
+
+func (e *entries) add(x Entry) bool {
+	if len(e.all) == cap(e.all) && !e.grow(2*cap(e.all)) {
+		return false
+	}
+	e.all = append(e.all, x)
+	return true
+}
+
+func (e *entries) free() {
+	if e.mem != nil {
+		syscall.Munmap(e.mem)
+	}
+	e.mem, e.all = nil, nil
 }
 
 // drain drops the listings of folders whose entries the watch saw changed; false: it
@@ -202,7 +342,8 @@ func (l *lister) drain() bool {
 			if ev.Mask&syscall.IN_Q_OVERFLOW != 0 {
 				return false
 			}
-			if ev.Mask&(changed|syscall.IN_IGNORED|syscall.IN_UNMOUNT) != 0 {
+			if f := l.folders[l.byWatch[ev.Wd]]; f != nil && ev.Mask&(changed|syscall.IN_IGNORED|syscall.IN_UNMOUNT) != 0 {
+				f.list.free()
 				delete(l.folders, l.byWatch[ev.Wd])
 			}
 		}

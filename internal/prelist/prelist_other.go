@@ -6,7 +6,10 @@ package prelist
 func Start(string) {}
 
 // Take gives nothing here.
-func Take(string) map[string][]Entry { return nil }
+func Take(string, func(string, []Entry)) {}
 
 // Wait returns at once here.
 func Wait() {}
+
+// Close does nothing here.
+func Close() {}

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 )
 
 func TestWorkbenchFolder(t *testing.T) {
@@ -84,6 +85,18 @@ func readDir(t *testing.T, dir, sub string) []Entry {
 	return out
 }
 
+// take is what Take gives, copied (nil: nothing).
+func take(dir string) map[string][]Entry {
+	var out map[string][]Entry
+	Take(dir, func(sub string, entries []Entry) {
+		if out == nil {
+			out = map[string][]Entry{}
+		}
+		out[sub] = slices.Clone(entries)
+	})
+	return out
+}
+
 func linuxOnly(t *testing.T) {
 	if runtime.GOOS != "linux" {
 		t.Skip("lists ahead on Linux only")
@@ -97,7 +110,7 @@ func TestTakeListsAsReadDir(t *testing.T) {
 	dir := contents(t, 1500)
 	Start(dir)
 	Wait()
-	got := Take(dir + "/")
+	got := take(dir + "/")
 	if len(got) != 2 {
 		t.Fatalf("Take gave %d folders, want statement/ and problem/", len(got))
 	}
@@ -106,14 +119,14 @@ func TestTakeListsAsReadDir(t *testing.T) {
 			t.Errorf("%s/: %d entries, os.ReadDir %d, or they differ", sub, len(got[sub]), len(want))
 		}
 	}
-	if again := Take(dir); again != nil {
+	if again := take(dir); again != nil {
 		t.Errorf("a second Take gave %d folders", len(again))
 	}
 	Start(dir)
-	if other := Take(t.TempDir()); other != nil {
+	if other := take(t.TempDir()); other != nil {
 		t.Errorf("Take of another folder gave %d folders", len(other))
 	}
-	if after := Take(dir); after != nil {
+	if after := take(dir); after != nil {
 		t.Errorf("Take after a Take of another folder gave %d folders", len(after))
 	}
 }
@@ -160,7 +173,7 @@ func TestTakeDropsChangedFolders(t *testing.T) {
 			Start(dir)
 			Wait()
 			c.change(t, dir)
-			got := Take(dir)
+			got := take(dir)
 			if _, ok := got["problem"]; !ok {
 				t.Errorf("problem/, untouched, is not given")
 			}
@@ -183,4 +196,56 @@ func mv(t *testing.T, from, to string) {
 	if err := os.Rename(from, to); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// inotifyCount is how many inotify instances the process holds.
+func inotifyCount(t *testing.T) int {
+	t.Helper()
+	fds, err := os.ReadDir("/proc/self/fd")
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, fd := range fds {
+		if l, err := os.Readlink("/proc/self/fd/" + fd.Name()); err == nil && l == "anon_inode:inotify" {
+			n++
+		}
+	}
+	return n
+}
+
+// TestTakeKeepsTheWatchUntilClose: the watch (history/'s too) outlives Take until
+// Close, so that the workbench's own watch of history/, added after Take, finds the
+// kernel's walk of its entries made; then it ends.
+func TestTakeKeepsTheWatchUntilClose(t *testing.T) {
+	linuxOnly(t)
+	dir := contents(t, 3)
+	if err := os.Mkdir(filepath.Join(dir, History), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	Close() // the watch another test's Take kept
+	waitCount(t, 0)
+	Start(dir)
+	Wait()
+	if take(dir) == nil {
+		t.Fatal("Take gave nothing")
+	}
+	if n := inotifyCount(t); n != 1 {
+		t.Fatalf("after Take the process holds %d inotify instances, want 1", n)
+	}
+	Close()
+	waitCount(t, 0)
+}
+
+// waitCount waits for the process to hold n inotify instances (a watch ends on a
+// goroutine of its own).
+func waitCount(t *testing.T, n int) {
+	t.Helper()
+	for range 300 {
+		if inotifyCount(t) == n {
+			return
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	t.Fatalf("the process holds %d inotify instances, want %d", inotifyCount(t), n)
 }
