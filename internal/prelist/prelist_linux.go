@@ -19,8 +19,9 @@ var listing struct {
 
 type lister struct {
 	dir     string
-	done    chan struct{}
-	watches int // the inotify instance, -1 if none
+	listed  chan struct{} // closed once the object folders are listed
+	done    chan struct{} // closed once history/ is watched too: the goroutine has ended
+	watches int           // the inotify instance, -1 if none
 	folders map[string]*folder
 	byWatch map[int32]string
 }
@@ -35,7 +36,7 @@ type folder struct {
 // Start lists dir's object folders on a goroutine of its own until Take (a second Start
 // replaces the first, whose listings are dropped).
 func Start(dir string) {
-	l := &lister{dir: filepath.Clean(dir), done: make(chan struct{}), watches: -1, folders: map[string]*folder{}, byWatch: map[int32]string{}}
+	l := &lister{dir: filepath.Clean(dir), listed: make(chan struct{}), done: make(chan struct{}), watches: -1, folders: map[string]*folder{}, byWatch: map[int32]string{}}
 	listing.Lock()
 	old := listing.l
 	listing.l = l
@@ -62,7 +63,7 @@ func Take(dir string, use func(sub string, entries []Entry)) {
 	}
 	defer l.finish(true)
 	defer keep(l)
-	<-l.done
+	<-l.listed
 	if filepath.Clean(dir) != l.dir || l.watches < 0 || !l.drain() {
 		return
 	}
@@ -79,7 +80,8 @@ func Take(dir string, use func(sub string, entries []Entry)) {
 	}
 }
 
-// Wait blocks until the listing under way, if any, has ended (for tests).
+// Wait blocks until the listing under way, if any, has ended, history/'s watch added
+// (for tests).
 func Wait() {
 	listing.Lock()
 	l := listing.l
@@ -92,7 +94,7 @@ func Wait() {
 // finish gives back the listings' memory once the listing has ended, and ends the
 // watch unless keep.
 func (l *lister) finish(keep bool) {
-	<-l.done
+	<-l.listed
 	for _, f := range l.folders {
 		f.list.free()
 	}
@@ -109,7 +111,10 @@ func (l *lister) finish(keep bool) {
 func (l *lister) closeWatch() {
 	if fd := l.watches; fd >= 0 {
 		l.watches = -1
-		go syscall.Close(fd)
+		go func() {
+			<-l.done // not while history/'s watch is being added to it
+			syscall.Close(fd)
+		}()
 	}
 }
 
@@ -167,9 +172,17 @@ func (l *lister) run() {
 	defer close(l.done)
 	fd, err := syscall.InotifyInit1(syscall.IN_NONBLOCK | syscall.IN_CLOEXEC)
 	if err != nil {
+		close(l.listed)
 		return
 	}
 	l.watches = fd
+	l.listAll()
+	close(l.listed) // Take goes on while history/ is watched
+	l.watchHistory(fd)
+}
+
+// listAll lists the object folders.
+func (l *lister) listAll() {
 	buf, err := syscall.Mmap(-1, 0, 256<<10, syscall.PROT_READ|syscall.PROT_WRITE, syscall.MAP_PRIVATE|syscall.MAP_ANON)
 	if err != nil {
 		return
@@ -186,10 +199,14 @@ func (l *lister) run() {
 		}
 		syscall.Close(dfd)
 	}
-	// history/ is only watched, for the kernel's walk of its entries (one per change)
-	// that the workbench's watch of it would make (Close).
+}
+
+// watchHistory watches history/ on the instance fd, only for the kernel's walk of its
+// entries (one per change) that the workbench's watch of it would make (Close). Its
+// events are never read as a folder's (it has no listing).
+func (l *lister) watchHistory(fd int) {
 	if dfd, err := syscall.Open(filepath.Join(l.dir, History), syscall.O_RDONLY|syscall.O_DIRECTORY|syscall.O_NOFOLLOW|syscall.O_CLOEXEC, 0); err == nil {
-		syscall.InotifyAddWatch(l.watches, "/proc/self/fd/"+strconv.Itoa(dfd), syscall.IN_MODIFY|syscall.IN_ONLYDIR)
+		syscall.InotifyAddWatch(fd, "/proc/self/fd/"+strconv.Itoa(dfd), syscall.IN_MODIFY|syscall.IN_ONLYDIR)
 		syscall.Close(dfd)
 	}
 }
