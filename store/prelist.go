@@ -4,6 +4,7 @@ import (
 	"path/filepath"
 
 	"referee/internal/prelist"
+	"referee/internal/timeline"
 )
 
 // listedAhead is the first load's listings of dir's object folders made while the
@@ -12,6 +13,7 @@ import (
 // prelist.Take asks; in any other process there are none.
 func listedAhead(dir string) map[string][]listed {
 	var out map[string][]listed
+	timeline.Mark("listing")
 	prelist.Take(dir, func(sub string, entries []prelist.Entry) {
 		l := make([]listed, len(entries))
 		for i, e := range entries {
@@ -22,6 +24,7 @@ func listedAhead(dir string) map[string][]listed {
 		}
 		out[sub] = l
 	})
+	timeline.Mark("taken")
 	return out
 }
 

@@ -10,6 +10,8 @@ import (
 	"syscall"
 	"time"
 	"unsafe"
+
+	"referee/internal/timeline"
 )
 
 // listing is the listing under way or done (nil once taken, or when none started).
@@ -178,8 +180,10 @@ func (l *lister) run() {
 	}
 	l.watches = fd
 	l.listAll()
+	timeline.Mark("prelisted")
 	close(l.listed) // Take goes on while history/ is watched
 	l.watchHistory(fd)
+	timeline.Mark("prewatched")
 }
 
 // listAll lists the object folders.
