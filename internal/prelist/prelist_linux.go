@@ -3,10 +3,12 @@ package prelist
 import (
 	"cmp"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 	"unsafe"
@@ -22,12 +24,19 @@ var listing struct {
 
 type lister struct {
 	dir     string
+	state   atomic.Int32  // running, then listed (the listings are Take's) or dropped (not listed in time: the goroutine drops them)
 	listed  chan struct{} // closed once the object folders are listed
 	done    chan struct{} // closed once history/ is watched too: the goroutine has ended
 	watches int           // the inotify instance, -1 if none
 	folders map[string]*folder
 	byWatch map[int32]string
 }
+
+const (
+	running int32 = iota
+	listed
+	dropped
+)
 
 // folder is one object folder as listed: the folder opened (its device and inode, so a
 // folder put in its place since is not taken for it) and its entries sorted by name.
@@ -64,6 +73,13 @@ func Take(dir string, use func(sub string, entries []Entry)) {
 	if l == nil {
 		return
 	}
+	if l.state.CompareAndSwap(running, dropped) {
+		// Not listed yet: the core it runs on was not idle (it yields to any other
+		// thread, runLowly). The caller lists the folders itself, as without it.
+		timeline.Mark("prelist dropped")
+		l.closeWatch()
+		return
+	}
 	defer l.finish(true)
 	defer keep(l)
 	<-l.listed
@@ -97,6 +113,10 @@ func Wait() {
 // finish gives back the listings' memory once the listing has ended, and ends the
 // watch unless keep.
 func (l *lister) finish(keep bool) {
+	if l.state.CompareAndSwap(running, dropped) {
+		l.closeWatch() // the goroutine gives back what it listed
+		return
+	}
 	<-l.listed
 	for _, f := range l.folders {
 		f.list.free()
@@ -173,17 +193,34 @@ const (
 
 func (l *lister) run() {
 	defer close(l.done)
+	runLowly()
 	fd, err := syscall.InotifyInit1(syscall.IN_NONBLOCK | syscall.IN_CLOEXEC)
 	if err != nil {
-		close(l.listed)
+		l.state.CompareAndSwap(running, dropped)
 		return
 	}
 	l.watches = fd
 	l.listAll()
+	if !l.state.CompareAndSwap(running, listed) {
+		for _, f := range l.folders { // dropped meanwhile
+			f.list.free()
+		}
+		return
+	}
 	timeline.Mark("prelisted")
 	close(l.listed) // Take goes on while history/ is watched
 	l.watchHistory(fd)
 	timeline.Mark("prewatched")
+}
+
+// runLowly gives the goroutine a thread of its own at the lowest priority (nice 19),
+// which ends with it: the listing is worth making only on a core nothing else wants,
+// the one package initialisation leaves idle. Where another process holds that core, it
+// would take its time from initialisation instead (measured: main came later by more
+// than the listing saved), and Take drops a listing not made in time.
+func runLowly() {
+	runtime.LockOSThread() // never unlocked: the thread exits with the goroutine
+	syscall.Setpriority(syscall.PRIO_PROCESS, syscall.Gettid(), 19)
 }
 
 // listAll lists the object folders.
@@ -195,6 +232,9 @@ func (l *lister) listAll() {
 	defer syscall.Munmap(buf)
 	slab := &offHeap{}
 	for _, sub := range Folders {
+		if l.state.Load() == dropped {
+			return
+		}
 		dfd, err := syscall.Open(filepath.Join(l.dir, sub), syscall.O_RDONLY|syscall.O_DIRECTORY|syscall.O_NOFOLLOW|syscall.O_CLOEXEC, 0)
 		if err != nil {
 			continue // missing, a link, not a folder: the load says so
@@ -238,6 +278,10 @@ func (l *lister) list(sub string, dfd int, buf []byte, slab *offHeap) *folder {
 		return nil
 	}
 	for {
+		if l.state.Load() == dropped {
+			entries.free()
+			return nil
+		}
 		n, err := syscall.Getdents(dfd, buf)
 		if err == syscall.EINTR {
 			continue

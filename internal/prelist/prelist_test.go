@@ -7,6 +7,7 @@ import (
 	"runtime"
 	"slices"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -198,54 +199,58 @@ func mv(t *testing.T, from, to string) {
 	}
 }
 
-// inotifyCount is how many inotify instances the process holds.
-func inotifyCount(t *testing.T) int {
-	t.Helper()
-	fds, err := os.ReadDir("/proc/self/fd")
-	if err != nil {
-		t.Fatal(err)
-	}
-	n := 0
-	for _, fd := range fds {
-		if l, err := os.Readlink("/proc/self/fd/" + fd.Name()); err == nil && l == "anon_inode:inotify" {
-			n++
-		}
-	}
-	return n
+// watches says whether the inotify instance fd of the process watches the inode ino.
+func watches(fd int, ino uint64) bool {
+	data, err := os.ReadFile(fmt.Sprintf("/proc/self/fdinfo/%d", fd))
+	return err == nil && strings.Contains(string(data), fmt.Sprintf(" ino:%x ", ino))
 }
 
-// TestTakeKeepsTheWatchUntilClose: the watch (history/'s too) outlives Take until
-// Close, so that the workbench's own watch of history/, added after Take, finds the
-// kernel's walk of its entries made; then it ends.
+// TestTakeKeepsTheWatchUntilClose: the watch of history/ outlives Take until Close, so
+// that the workbench's own watch of history/, added after Take, finds the kernel's walk
+// of its entries made; then it ends.
 func TestTakeKeepsTheWatchUntilClose(t *testing.T) {
 	linuxOnly(t)
 	dir := contents(t, 3)
-	if err := os.Mkdir(filepath.Join(dir, History), 0o755); err != nil {
+	history := filepath.Join(dir, History)
+	if err := os.Mkdir(history, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	Close() // the watch another test's Take kept
-	waitCount(t, 0)
+	var st syscall.Stat_t
+	if err := syscall.Stat(history, &st); err != nil {
+		t.Fatal(err)
+	}
 	Start(dir)
+	l := listing.l
 	Wait()
+	fd := l.watches
 	if take(dir) == nil {
 		t.Fatal("Take gave nothing")
 	}
-	if n := inotifyCount(t); n != 1 {
-		t.Fatalf("after Take the process holds %d inotify instances, want 1", n)
+	if !watches(fd, st.Ino) {
+		t.Fatal("after Take history/ is not watched")
 	}
 	Close()
-	waitCount(t, 0)
-}
-
-// waitCount waits for the process to hold n inotify instances (a watch ends on a
-// goroutine of its own).
-func waitCount(t *testing.T, n int) {
-	t.Helper()
-	for range 300 {
-		if inotifyCount(t) == n {
+	for range 1000 {
+		if !watches(fd, st.Ino) {
 			return
 		}
 		time.Sleep(10 * time.Millisecond)
 	}
-	t.Fatalf("the process holds %d inotify instances, want %d", inotifyCount(t), n)
+	t.Fatal("10 s after Close history/ is still watched")
+}
+
+// TestTakeDropsAListingNotMade: a Take before the listing is made gives nothing (the
+// caller lists), at once, and the listing goroutine then ends.
+func TestTakeDropsAListingNotMade(t *testing.T) {
+	linuxOnly(t)
+	dir := contents(t, 3000)
+	Start(dir)
+	l := listing.l
+	if got := take(dir); got != nil {
+		t.Skipf("the listing was made before Take (%d folders): nothing to drop", len(got))
+	}
+	<-l.done
+	if s := l.state.Load(); s != dropped {
+		t.Errorf("the listing's state is %d, want dropped (%d)", s, dropped)
+	}
 }
