@@ -76,7 +76,7 @@ func Take(dir string, use func(sub string, entries []Entry)) {
 	if l.state.CompareAndSwap(running, dropped) {
 		// Not listed yet: the core it runs on was not idle (it yields to any other
 		// thread, runLowly). The caller lists the folders itself, as without it.
-		timeline.Mark("prelist dropped")
+		timeline.Mark("predropped")
 		l.closeWatch()
 		return
 	}
