@@ -62,9 +62,9 @@ func Start(dir string) {
 // Take calls use with each listing of dir's object folders that nothing has changed
 // the entries of since it was made (sub, and its entries sorted by name as store lists
 // them); a folder it does not give is the caller's to list. The entries are valid during
-// the call only (their strings for good). Only the first Take after Start gives them; it
-// waits for the listing to end. Call it once the caller's own watch on the folders is in
-// place.
+// the call only (their strings for good). Only the first Take after Start gives them,
+// and only if the listing is made by then: it never waits for one. Call it once the
+// caller's own watch on the folders is in place.
 func Take(dir string, use func(sub string, entries []Entry)) {
 	listing.Lock()
 	l := listing.l
@@ -77,8 +77,10 @@ func Take(dir string, use func(sub string, entries []Entry)) {
 		// Not listed yet: the core it runs on was not idle (it yields to any other
 		// thread, runLowly). The caller lists the folders itself, as without it.
 		timeline.Mark("predropped")
-		l.closeWatch()
-		return
+		return // the goroutine ends its watch and gives its memory back
+	}
+	if l.state.Load() != listed {
+		return // it could not watch (no inotify): it listed nothing
 	}
 	defer l.finish(true)
 	defer keep(l)
@@ -113,9 +115,8 @@ func Wait() {
 // finish gives back the listings' memory once the listing has ended, and ends the
 // watch unless keep.
 func (l *lister) finish(keep bool) {
-	if l.state.CompareAndSwap(running, dropped) {
-		l.closeWatch() // the goroutine gives back what it listed
-		return
+	if l.state.CompareAndSwap(running, dropped) || l.state.Load() != listed {
+		return // the goroutine ends its watch and gives its memory back
 	}
 	<-l.listed
 	for _, f := range l.folders {
@@ -205,6 +206,7 @@ func (l *lister) run() {
 		for _, f := range l.folders { // dropped meanwhile
 			f.list.free()
 		}
+		syscall.Close(fd)
 		return
 	}
 	timeline.Mark("prelisted")
