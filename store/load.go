@@ -140,13 +140,12 @@ func loadAs(dir string, p *Progress, withLog, parse int, then func(*model.Snapsh
 	snap := &model.Snapshot{}
 	count := map[string]int{}
 	listings, n := make([][]listed, len(objectDirs)), 0
-	ahead := listedAhead(dir)
 	for i, sub := range objectDirs {
 		if isLink(dir, sub) {
 			snap.Broken = append(snap.Broken, model.BrokenFile{Path: sub, Reason: linkReason})
 			continue
 		}
-		entries, err := listObjects(dir, sub, ahead)
+		entries, err := listFolder(filepath.Join(dir, sub), sub)
 		if err != nil {
 			if !errors.Is(err, fs.ErrNotExist) {
 				snap.Broken = append(snap.Broken, model.BrokenFile{Path: sub, Reason: unwrapPath(err).Error()})

@@ -8,7 +8,6 @@ import (
 	"io/fs"
 	"slices"
 
-	"referee/internal/prelist"
 	"referee/model"
 )
 
@@ -35,7 +34,6 @@ func LoadFirstThen(dir string, p *Progress, logReady <-chan struct{}, then func(
 			if logReady != nil {
 				<-logReady
 			}
-			prelist.Close() // the watcher's history/ watch is in place: it found the walk made
 			last, broken = lastLogChange(dir)
 		}()
 		if then != nil {
