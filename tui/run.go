@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 
 	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
 
 	"referee/themes"
@@ -33,7 +34,12 @@ func Run(dir string, opts Options) error {
 	m.Begin()
 	// 120 frames a second, Bubble Tea's most: a key waits for the next frame, half a
 	// frame on average, and at 60 that wait was most of a keypress's 13 ms.
-	p := tea.NewProgram(m, tea.WithFPS(120))
+	//
+	// The colour profile is the one lipgloss detected for standard output when the
+	// process started (lipgloss.Writer), the detection Bubble Tea would make again for
+	// the same output and environment: inside tmux each runs `tmux info`, whose whole
+	// state a user's tmux prints, beside the first frame's load.
+	p := tea.NewProgram(m, tea.WithFPS(120), tea.WithColorProfile(lipgloss.Writer.Profile))
 	// Widths are grapheme clusters whatever the terminal reports: the renderer counts per
 	// rune (wcwidth) until the terminal answers mode 2027, and many that draw an emoji
 	// ZWJ sequence (👨‍👩‍👧‍👦) as one wide cluster never answer (tmux), so a row holding one
