@@ -101,7 +101,10 @@ func LoadWholeNoLog(dir string) (*model.Snapshot, error) {
 
 // LoadStatus is LoadNoLog reading statements skimmed (model.StatementSkim): without the
 // texts the status of a folder does not show (notes, proof outlines, issues and
-// responses, which it only counts), for `referee status`, which prints and exits.
+// responses, which it only counts), for `referee status`, which prints and exits. It
+// keeps no versions (Snapshot.Versions is empty: no file's checksum is taken) and its
+// statements no file to read again (their Document and a long proof's Text fail, see
+// statusFile): status shows neither.
 func LoadStatus(dir string) (*model.Snapshot, error) {
 	return loadAs(dir, nil, readNoLog, parseSkim, nil)
 }
@@ -299,10 +302,10 @@ type intoSnapshot struct {
 	snap  *model.Snapshot
 	vocab model.VocabCount
 	parse int // how statements are read: parseLean, parseWhole, parseSkim
-	// dense, when set, takes the versions and statements, each at its path's place,
-	// without the lock: the snapshot's Statements and Versions are then lists under one
-	// index of IDs (denseReads.into), not two maps of every object. Inserting a million
-	// IDs into maps by string was seconds of `referee status` at a million statements.
+	// dense, when set (a status load), takes the statements, each at its path's place,
+	// without the lock: the snapshot's Statements are then a list under one index of IDs
+	// (denseReads.into), not a map of every statement. Inserting a million IDs into maps
+	// by string was seconds of `referee status` at a million statements.
 	dense *denseReads
 }
 
@@ -312,7 +315,7 @@ func (in *intoSnapshot) take(i int, r *readResult) bool {
 		return false
 	}
 	if d := in.dense; d != nil {
-		d.ids[i], d.versions[i] = r.id, r.version
+		d.ids[i] = r.id // a status load keeps no versions
 		if r.statement != nil {
 			d.statements[i] = r.statement
 			switch _, v, _ := model.StatusInfo(r.statement.Status); v {
@@ -342,36 +345,37 @@ func (in *intoSnapshot) take(i int, r *readResult) bool {
 
 // denseReads are the good reads of a load, each at its path's place (intoSnapshot.dense).
 type denseReads struct {
-	ids, versions []string
-	statements    []*model.Statement
-	p013, p014    atomic.Int64 // the statements' vocabulary, counted as taken
+	ids        []string
+	statements []*model.Statement
+	p013, p014 atomic.Int64 // the statements' vocabulary, counted as taken
 }
 
 func newDenseReads(n int) *denseReads {
-	return &denseReads{ids: make([]string, n), versions: make([]string, n), statements: make([]*model.Statement, n)}
+	return &denseReads{ids: make([]string, n), statements: make([]*model.Statement, n)}
 }
 
-// into makes the snapshot's Statements and Versions of the reads, over one index of
-// their IDs, in the paths' order, and adds the statements' vocabulary to vocab.
+// into makes the snapshot's Statements of the reads, over one index of their IDs, in the
+// paths' order, and its Versions empty (LoadStatus keeps none), and adds the statements'
+// vocabulary to vocab.
 func (d *denseReads) into(snap *model.Snapshot, vocab *model.VocabCount) {
 	n, statements := 0, 0
 	for i, id := range d.ids { // in place: the good reads to the front
 		if id == "" {
 			continue
 		}
-		d.ids[n], d.versions[n], d.statements[n] = id, d.versions[i], d.statements[i]
+		d.ids[n], d.statements[n] = id, d.statements[i]
 		if d.statements[n] != nil {
 			statements++
 		}
 		n++
 	}
-	ids, versions, sts := d.ids[:n], d.versions[:n], d.statements[:n]
+	ids, sts := d.ids[:n], d.statements[:n]
 	has := make([]bool, n)
 	for i, st := range sts {
 		has[i] = st != nil
 	}
 	ix := model.NewUniqueIDIndex(ids) // a file name is one ID, of its folder's kind: no ID is there twice
-	snap.Versions = model.ObjectsAt(ix, versions, nil, n)
+	snap.Versions = model.ObjectsOf(map[string]string{})
 	snap.Statements = model.ObjectsAt(ix, sts, has, statements)
 	vocab.P013 += int(d.p013.Load())
 	vocab.P014 += int(d.p014.Load())
@@ -652,9 +656,14 @@ func readObject(dir, rel string, listedRegular bool, parse int, linked map[strin
 		r.err = unwrapPath(err).Error()
 		return r, buf
 	}
-	r.version = model.Version(data)
+	if parse != parseSkim { // status reads no version: the checksum of every byte read was a tenth of its own CPU
+		r.version = model.Version(data)
+	}
 	if kind == model.KindStatement && parse != parseWhole { // read lean: see model.StatementLean
-		file := w.file(dir, rel, r.version)
+		file := statusFile
+		if parse != parseSkim {
+			file = w.file(dir, rel, r.version)
+		}
 		read := w.skim.Lean
 		if parse == parseSkim {
 			read = w.skim.Statement
@@ -710,6 +719,14 @@ func (w *readWorker) file(dir, rel, version string) *model.File {
 	f.Read = f.reread
 	return &f.File
 }
+
+// statusFile is the file of every statement a status load (LoadStatus) reads: status
+// shows no statement's document or proof text, so it keeps no file of its own for each
+// (under status's paused collector every one was a fresh page's share) and no version to
+// check one against; reading one back fails rather than answering unchecked.
+var statusFile = &model.File{Path: "statement", Read: func() ([]byte, error) { return nil, errNotKept }}
+
+var errNotKept = errors.New("not kept by a status load, which reads no file back")
 
 // fileChunk is how many files a worker's slab holds: a slab is held as long as any
 // statement read into it is.
