@@ -90,16 +90,26 @@ func Derive(s *Snapshot) *Graph { return derive(s, false) }
 func DeriveStatus(s *Snapshot) *Graph { return derive(s, true) }
 
 // derive is Derive, or with lean DeriveStatus.
-func derive(s *Snapshot, lean bool) *Graph {
-	pids := sortedKeys(s.Problems)
-	sids, sts := sortedStatements(s.Statements)
-	x := newIndex(s, pids, sids, sts)
+func derive(s *Snapshot, lean bool) *Graph { return deriveNumbered(s, lean, nil) }
+
+// deriveNumbered is derive numbering the objects as nb does, when not nil (see
+// DeriveStatusNumbered).
+func deriveNumbered(s *Snapshot, lean bool, nb *Numbering) *Graph {
+	var x *index
+	if nb != nil {
+		x = nb.index()
+	} else {
+		pids := sortedKeys(s.Problems)
+		sids, sts := sortedStatements(s.Statements)
+		x = newIndex(s, pids, sids, sts)
+		x.ix = NewIDIndex(x.ids)
+	}
+	pids, sids := x.ids[:x.np], x.ids[x.np:x.np+x.ns]
 	n := len(x.ids)
 	// Each map is made by the goroutine that fills it.
 	g := &Graph{Counts: map[string]int{}, ProblemCounts: map[string]int{}, PhaseCounts: map[Phase]int{}}
 	var wg sync.WaitGroup
-	lean = lean && x.ranked // else BlockScores reads In and Phase by ID
-	x.ix = NewIDIndex(x.ids)
+	lean = lean && x.ranked                       // else BlockScores reads In and Phase by ID
 	nextAt := make([]string, len(pids)+len(sids)) // each object's next agent, by index
 	phaseAt := make([]Phase, len(pids)+len(sids)) // and its phase
 	wg.Go(func() { g.phases(s, x, nextAt, phaseAt) })

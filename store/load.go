@@ -106,7 +106,18 @@ func LoadWholeNoLog(dir string) (*model.Snapshot, error) {
 // statements no file to read again (their Document and a long proof's Text fail, see
 // statusFile): status shows neither.
 func LoadStatus(dir string) (*model.Snapshot, error) {
-	return loadAs(dir, nil, readNoLog, parseSkim, nil)
+	snap, _, err := LoadStatusNumbered(dir)
+	return snap, err
+}
+
+// LoadStatusNumbered is LoadStatus with Derive's numbering of the objects, made from the
+// folders' listing while the files are read, for model.DeriveStatusNumbered; nil when
+// a file was not read as listed (gone, broken, not an object's name) or an ID is not of
+// the usual shape.
+func LoadStatusNumbered(dir string) (*model.Snapshot, *model.Numbering, error) {
+	into := &intoSnapshot{parse: parseSkim}
+	snap, err := loadInto(dir, nil, readNoLog, into, nil)
+	return snap, into.numbering, err
 }
 
 // LoadWholeTail: see LoadWholeNoLog.
@@ -132,7 +143,13 @@ func load(dir string, p *Progress, withLog int, whole bool, then func(*model.Sna
 
 // loadAs is load, reading statements as parse says (parseLean, parseWhole, parseSkim).
 func loadAs(dir string, p *Progress, withLog, parse int, then func(*model.Snapshot)) (*model.Snapshot, error) {
+	return loadInto(dir, p, withLog, &intoSnapshot{parse: parse}, then)
+}
+
+// loadInto is loadAs with what the workers take put into into (its parse set).
+func loadInto(dir string, p *Progress, withLog int, into *intoSnapshot, then func(*model.Snapshot)) (*model.Snapshot, error) {
 	defer pauseGC()()
+	parse := into.parse
 	if err := CheckFolder(dir); err != nil {
 		return nil, err
 	}
@@ -169,10 +186,15 @@ func loadAs(dir string, p *Progress, withLog, parse int, then func(*model.Snapsh
 	// Sized up front: growing maps of 10k entries one by one is most of apply's time.
 	snap.Problems = make(map[string]*model.Problem, count[ProblemDir])
 	snap.Experiences = make(map[string]*model.Experience, count[ExperienceDir])
-	into := &intoSnapshot{snap: snap, parse: parse}
+	into.snap = snap
+	var numbered chan *model.Numbering
 	if parse == parseSkim {
 		roomFor(len(paths))
 		into.dense = newDenseReads(len(paths))
+		// Derive's numbering, from the names, on this goroutine's core while the
+		// workers read: after the last read status derives on one goroutine.
+		numbered = make(chan *model.Numbering, 1)
+		go func() { numbered <- numberListing(listings) }()
 	} else {
 		snap.Statements = model.ObjectsOf(make(map[string]*model.Statement, count[StatementDir]))
 		snap.Versions = model.ObjectsOf(make(map[string]string, len(paths)))
@@ -182,6 +204,12 @@ func loadAs(dir string, p *Progress, withLog, parse int, then func(*model.Snapsh
 	}
 	leftover := readAll(dir, paths, regular, p, into)
 	if d := into.dense; d != nil {
+		// Every file read as listed: the numbering of the listing is the snapshot's.
+		nb := <-numbered
+		if len(leftover) == 0 && !slices.Contains(d.ids, "") {
+			at := len(listings[0]) // the statements follow the problems
+			into.numbering = nb.WithStatements(d.statements[at : at+len(listings[1])])
+		}
 		d.into(snap, &into.vocab) // before the leftovers, which may delete from them
 	}
 	for _, r := range leftover {
@@ -307,6 +335,25 @@ type intoSnapshot struct {
 	// (denseReads.into), not a map of every statement. Inserting a million IDs into maps
 	// by string was seconds of `referee status` at a million statements.
 	dense *denseReads
+	// numbering is Derive's numbering of a status load's objects (LoadStatusNumbered).
+	numbering *model.Numbering
+}
+
+// numberListing is model.NumberIDs of the object folders' listings (problems,
+// statements, experiences, as objectDirs); nil when a name is not an object's.
+func numberListing(listings [][]listed) *model.Numbering {
+	ids := make([][]string, len(listings))
+	for k, entries := range listings {
+		ids[k] = make([]string, len(entries))
+		for i, e := range entries {
+			id, ok := strings.CutSuffix(e.name, ".json")
+			if !ok {
+				return nil
+			}
+			ids[k][i] = id
+		}
+	}
+	return model.NumberIDs(ids[0], ids[1], ids[2])
 }
 
 // take puts a good read, of paths[i], into the snapshot and says so.

@@ -5,12 +5,14 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"reflect"
 	"runtime/debug"
 	"slices"
 	"strings"
 	"testing"
 
 	"referee/gen"
+	"referee/model"
 )
 
 // TestLoadStatusMakesRoom: status runs near a memory limit with the collector off; a
@@ -141,5 +143,36 @@ func TestLoadStatusReadsNoFileBack(t *testing.T) {
 	}
 	if long == 0 || !snap.Statements.Has("s-001") {
 		t.Fatalf("no long proof among %d statements", snap.Statements.Len())
+	}
+}
+
+// TestLoadStatusNumbered: a status load numbers the objects from the folders' listing
+// while it reads them, and that numbering derives what DeriveStatus derives; a folder
+// with a file not read as listed (broken, or not an object's name) gets none.
+func TestLoadStatusNumbered(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "contents")
+	if err := gen.Generate(dir, gen.Config{Statements: 1500, Problems: 15, Seed: 8}); err != nil {
+		t.Fatal(err)
+	}
+	snap, nb, err := LoadStatusNumbered(dir)
+	if err != nil || nb == nil {
+		t.Fatalf("a generated folder: numbering %v, %v", nb, err)
+	}
+	got, want := model.DeriveStatusNumbered(snap, nb), model.DeriveStatus(snap)
+	next, scores := model.NextWithScores(snap, got)
+	wantNext, wantScores := model.NextWithScores(snap, want)
+	if !reflect.DeepEqual(got.Plain(), want.Plain()) || !slices.Equal(next, wantNext) || !slices.Equal(scores, wantScores) || len(next) == 0 {
+		t.Error("the numbered derive differs from DeriveStatus")
+	}
+	for _, bad := range []struct{ rel, body string }{{"statement/s-002.json", "{"}, {"problem/p-1.json", "{}"}, {"statement/notes.txt", "x"}} {
+		if err := os.WriteFile(filepath.Join(dir, bad.rel), []byte(bad.body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if _, nb, err := LoadStatusNumbered(dir); err != nil || nb != nil {
+			t.Errorf("with %s: numbering %v, %v; want none", bad.rel, nb, err)
+		}
+		if err := os.Remove(filepath.Join(dir, bad.rel)); err != nil { // the next case alone
+			t.Fatal(err)
+		}
 	}
 }

@@ -91,8 +91,22 @@ func needContents(dir string) error {
 }
 
 func (a *app) printStatus(dir, output string, limit int) error {
-	// No log, statements skimmed, the graph without what status does not read.
-	return a.printStatusFrom(store.LoadStatus, model.DeriveStatus, dir, output, limit)
+	load, derive := statusLoad()
+	return a.printStatusFrom(load, derive, dir, output, limit)
+}
+
+// statusLoad is how status loads and derives: no log, statements skimmed, the graph
+// without what status does not read, its numbering of the objects made from the
+// folders' listing during the read (one load, then its derive).
+func statusLoad() (load func(string) (*model.Snapshot, error), derive func(*model.Snapshot) *model.Graph) {
+	var nb *model.Numbering
+	load = func(dir string) (*model.Snapshot, error) {
+		snap, numbering, err := store.LoadStatusNumbered(dir)
+		nb = numbering
+		return snap, err
+	}
+	derive = func(snap *model.Snapshot) *model.Graph { return model.DeriveStatusNumbered(snap, nb) }
+	return load, derive
 }
 
 // printStatusFrom is printStatus loading with load and deriving with derive; a test
