@@ -67,8 +67,8 @@ func (d *denseGraph) waitersOf(i int32) []int32 {
 // blockScores is blockScoreList read by index: the same numbering of the objects that
 // wait (a list by index, not a map by ID), the same scoring.
 func (d *denseGraph) blockScores(ids []string) []int {
-	num := make([]int32, len(d.x.ids)) // compact number + 1 of each object that waits; 0: none
-	var names []int32                  // the index of each numbered object
+	num := make([]int32, len(d.x.ids))      // compact number + 1 of each object that waits; 0: none
+	names := make([]int32, 0, len(d.x.ids)) // the index of each numbered object; at most every one, never grown
 	visit := func(i int32) {
 		if num[i] == 0 {
 			names = append(names, i)
