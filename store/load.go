@@ -106,16 +106,17 @@ func LoadWholeNoLog(dir string) (*model.Snapshot, error) {
 // statements no file to read again (their Document and a long proof's Text fail, see
 // statusFile): status shows neither.
 func LoadStatus(dir string) (*model.Snapshot, error) {
-	snap, _, err := LoadStatusNumbered(dir)
+	snap, _, err := LoadStatusNumbered(dir, true)
 	return snap, err
 }
 
 // LoadStatusNumbered is LoadStatus with Derive's numbering of the objects, made from the
 // folders' listing while the files are read, for model.DeriveStatusNumbered; nil when
 // a file was not read as listed (gone, broken, not an object's name) or an ID is not of
-// the usual shape.
-func LoadStatusNumbered(dir string) (*model.Snapshot, *model.Numbering, error) {
-	into := &intoSnapshot{parse: parseSkim}
+// the usual shape. Without claims it may drop the statements' conclusions (each ""),
+// as status's JSON, which shows none, reads them.
+func LoadStatusNumbered(dir string, claims bool) (*model.Snapshot, *model.Numbering, error) {
+	into := &intoSnapshot{parse: parseSkim, noClaims: !claims}
 	snap, err := loadInto(dir, nil, readNoLog, into, nil)
 	return snap, into.numbering, err
 }
@@ -337,6 +338,7 @@ type intoSnapshot struct {
 	dense *denseReads
 	// numbering is Derive's numbering of a status load's objects (LoadStatusNumbered).
 	numbering *model.Numbering
+	noClaims  bool // a status load drops the conclusions (model.Skimmer.NoClaims)
 }
 
 // numberListing is model.NumberIDs of the object folders' listings (problems,
@@ -534,9 +536,9 @@ func readAll(dir string, paths []string, regular []bool, p *Progress, into *into
 		next atomic.Int64
 		wg   sync.WaitGroup
 	)
-	parse := parseLean
+	parse, noClaims := parseLean, false
 	if into != nil {
-		parse = into.parse
+		parse, noClaims = into.parse, into.noClaims
 	}
 	for range min(runtime.GOMAXPROCS(0)*2, max(1, len(paths))) {
 		wg.Add(1)
@@ -555,7 +557,8 @@ func readAll(dir string, paths []string, regular []bool, p *Progress, into *into
 			}()
 			w := &readWorker{}
 			if parse != parseWhole {
-				w.skim = &model.Skimmer{} // the worker's slabs for what its statements keep
+				// the worker's slabs for what its statements keep
+				w.skim = &model.Skimmer{Status: parse == parseSkim, NoClaims: noClaims}
 			}
 			for i := int(next.Add(1)) - 1; i < len(paths); i = int(next.Add(1)) - 1 {
 				var r readResult
@@ -771,9 +774,7 @@ func (w *readWorker) file(dir, rel, version string) *model.File {
 // shows no statement's document or proof text, so it keeps no file of its own for each
 // (under status's paused collector every one was a fresh page's share) and no version to
 // check one against; reading one back fails rather than answering unchecked.
-var statusFile = &model.File{Path: "statement", Read: func() ([]byte, error) { return nil, errNotKept }}
-
-var errNotKept = errors.New("not kept by a status load, which reads no file back")
+var statusFile = model.UnkeptFile
 
 // fileChunk is how many files a worker's slab holds: a slab is held as long as any
 // statement read into it is.

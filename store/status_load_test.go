@@ -154,7 +154,7 @@ func TestLoadStatusNumbered(t *testing.T) {
 	if err := gen.Generate(dir, gen.Config{Statements: 1500, Problems: 15, Seed: 8}); err != nil {
 		t.Fatal(err)
 	}
-	snap, nb, err := LoadStatusNumbered(dir)
+	snap, nb, err := LoadStatusNumbered(dir, true)
 	if err != nil || nb == nil {
 		t.Fatalf("a generated folder: numbering %v, %v", nb, err)
 	}
@@ -168,7 +168,7 @@ func TestLoadStatusNumbered(t *testing.T) {
 		if err := os.WriteFile(filepath.Join(dir, bad.rel), []byte(bad.body), 0o644); err != nil {
 			t.Fatal(err)
 		}
-		if _, nb, err := LoadStatusNumbered(dir); err != nil || nb != nil {
+		if _, nb, err := LoadStatusNumbered(dir, true); err != nil || nb != nil {
 			t.Errorf("with %s: numbering %v, %v; want none", bad.rel, nb, err)
 		}
 		if err := os.Remove(filepath.Join(dir, bad.rel)); err != nil { // the next case alone

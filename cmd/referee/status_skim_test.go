@@ -25,7 +25,7 @@ func TestStatusSkimmedAsWhole(t *testing.T) {
 		for _, output := range []string{"json", "text"} {
 			var whole, skim bytes.Buffer
 			errWhole := newApp(nil, &whole, &whole).printStatusFrom(store.LoadWholeNoLog, model.Derive, dir, output, 0)
-			load, derive := statusLoad()
+			load, derive := statusLoad(output)
 			errSkim := newApp(nil, &skim, &skim).printStatusFrom(load, derive, dir, output, 0)
 			if errWhole != nil || errSkim != nil {
 				t.Fatalf("%s: whole: %v, skimmed: %v", dir, errWhole, errSkim)
