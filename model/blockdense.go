@@ -38,8 +38,8 @@ func (d *denseGraph) waitersOf(i int32) []int32 {
 			if d.finished(int32(j)) {
 				continue
 			}
-			for k, e := range d.x.edges[j] {
-				if t := d.x.out[j][k]; t >= 0 && blockingEdge(e.Kind) {
+			for k, kind := range d.x.kinds[j] {
+				if t := d.x.out[j][k]; t >= 0 && blockingEdge(kind) {
 					d.at[t+1]++
 				}
 			}
@@ -53,8 +53,8 @@ func (d *denseGraph) waitersOf(i int32) []int32 {
 			if d.finished(int32(j)) {
 				continue
 			}
-			for k, e := range d.x.edges[j] {
-				if t := d.x.out[j][k]; t >= 0 && blockingEdge(e.Kind) {
+			for k, kind := range d.x.kinds[j] {
+				if t := d.x.out[j][k]; t >= 0 && blockingEdge(kind) {
 					d.waiters[next[t]] = int32(j)
 					next[t]++
 				}

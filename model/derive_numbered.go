@@ -81,7 +81,7 @@ func DeriveStatusNumbered(s *Snapshot, nb *Numbering) *Graph {
 func (nb *Numbering) index() *index {
 	x := &index{ids: nb.ids, ix: nb.ix, np: nb.np, ns: nb.ns, st: nb.sts, ranked: true}
 	x.out = make([][]int32, len(x.ids))
-	x.edges = make([][]Edge, len(x.ids))
+	x.kinds = make([][]EdgeKind, len(x.ids)) // and no edges: DeriveStatus keeps none
 	nb.sts = nil
 	return x
 }
