@@ -114,6 +114,10 @@ func deriveNumbered(s *Snapshot, lean bool, nb *Numbering) *Graph {
 	phaseAt := make([]Phase, len(pids)+len(sids)) // and its phase
 	wg.Go(func() { g.phases(s, x, nextAt, phaseAt) })
 	in, indeg := g.link(s, x, !lean)
+	// The cycles and what is proved and stale read the links alone: beside the depths
+	// (after its read status derives on one goroutine, the other core idle).
+	wg.Go(func() { g.Cycles = cycles(x, len(pids)+len(sids)) })
+	wg.Go(func() { g.provedAndStale(x, !lean) })
 	if !lean {
 		wg.Go(func() {
 			g.Out, g.In = make(map[string][]Edge, n), make(map[string][]Edge, n)
@@ -146,8 +150,6 @@ func deriveNumbered(s *Snapshot, lean bool, nb *Numbering) *Graph {
 			g.Unreachable = append(g.Unreachable, id)
 		}
 	}
-	g.Cycles = cycles(x, len(pids)+len(sids))
-	g.provedAndStale(x, !lean)
 	if !lean {
 		g.Depth = make(map[string]int, n)
 		for i, d := range depth {
