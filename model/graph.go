@@ -763,32 +763,44 @@ func (t *tally) into(m map[string]int) {
 // compareActions. In index order a stable sort by depth alone gives that order when the
 // index is ranked.
 func actionable(x *index, nextAt []string, depth []int32) []Action {
-	var out []Action
-	for i, agent := range nextAt {
-		if agent != "" {
-			out = append(out, Action{ID: x.ids[i], Agent: agent, Depth: int(depth[i])})
+	if !x.ranked {
+		var out []Action
+		for i, agent := range nextAt {
+			if agent != "" {
+				out = append(out, Action{ID: x.ids[i], Agent: agent, Depth: int(depth[i])})
+			}
 		}
-	}
-	if !x.ranked || len(out) == 0 {
 		slices.SortFunc(out, compareActions)
 		return out
 	}
-	// A counting sort by depth, deepest first (-1 last), keeping the index order.
-	deepest := 0
-	for _, a := range out {
-		deepest = max(deepest, a.Depth)
+	// A counting sort by depth, deepest first (-1 last), keeping the index order, made
+	// straight into the one list (status makes it after its read, without the collector:
+	// a list grown by appending, then sorted into another, was three lists' fresh pages).
+	deepest, n := 0, 0
+	for i, agent := range nextAt {
+		if agent != "" {
+			deepest, n = max(deepest, int(depth[i])), n+1
+		}
+	}
+	if n == 0 {
+		return nil
 	}
 	at := make([]int, deepest+3) // depth d goes from at[deepest-d+1]
-	for _, a := range out {
-		at[deepest-a.Depth+1]++
+	for i, agent := range nextAt {
+		if agent != "" {
+			at[deepest-int(depth[i])+1]++
+		}
 	}
 	for d := 1; d < len(at); d++ {
 		at[d] += at[d-1]
 	}
-	sorted := make([]Action, len(out))
-	for _, a := range out {
-		sorted[at[deepest-a.Depth]] = a
-		at[deepest-a.Depth]++
+	sorted := make([]Action, n)
+	for i, agent := range nextAt {
+		if agent != "" {
+			d := int(depth[i])
+			sorted[at[deepest-d]] = Action{ID: x.ids[i], Agent: agent, Depth: d}
+			at[deepest-d]++
+		}
 	}
 	return sorted
 }
