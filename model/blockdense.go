@@ -31,37 +31,40 @@ func (d *denseGraph) finished(i int32) bool {
 // waitersOf is what waits for object i: the sources of its blocking edges (Graph.In)
 // that are not finished, as finished and blockingEdge decide for BlockScores.
 func (d *denseGraph) waitersOf(i int32) []int32 {
-	d.once.Do(func() {
-		n := len(d.x.ids)
-		d.at = make([]int32, n+1)
-		for j := range n {
-			if d.finished(int32(j)) {
-				continue
-			}
-			for k, kind := range d.x.kinds[j] {
-				if t := d.x.out[j][k]; t >= 0 && blockingEdge(kind) {
-					d.at[t+1]++
-				}
-			}
-		}
-		for t := range n {
-			d.at[t+1] += d.at[t]
-		}
-		d.waiters = make([]int32, d.at[n])
-		next := append([]int32(nil), d.at[:n]...)
-		for j := range n {
-			if d.finished(int32(j)) {
-				continue
-			}
-			for k, kind := range d.x.kinds[j] {
-				if t := d.x.out[j][k]; t >= 0 && blockingEdge(kind) {
-					d.waiters[next[t]] = int32(j)
-					next[t]++
-				}
-			}
-		}
-	})
+	d.once.Do(d.findWaiters)
 	return d.waiters[d.at[i]:d.at[i+1]]
+}
+
+// findWaiters makes the lists of waitersOf (once: see denseGraph.once).
+func (d *denseGraph) findWaiters() {
+	n := len(d.x.ids)
+	d.at = make([]int32, n+1)
+	for j := range n {
+		if d.finished(int32(j)) {
+			continue
+		}
+		for k, kind := range d.x.kinds[j] {
+			if t := d.x.out[j][k]; t >= 0 && blockingEdge(kind) {
+				d.at[t+1]++
+			}
+		}
+	}
+	for t := range n {
+		d.at[t+1] += d.at[t]
+	}
+	d.waiters = make([]int32, d.at[n])
+	next := append([]int32(nil), d.at[:n]...)
+	for j := range n {
+		if d.finished(int32(j)) {
+			continue
+		}
+		for k, kind := range d.x.kinds[j] {
+			if t := d.x.out[j][k]; t >= 0 && blockingEdge(kind) {
+				d.waiters[next[t]] = int32(j)
+				next[t]++
+			}
+		}
+	}
 }
 
 // blockScores is blockScoreList read by index: the same numbering of the objects that

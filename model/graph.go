@@ -159,6 +159,13 @@ func deriveNumbered(s *Snapshot, lean bool, nb *Numbering) *Graph {
 		}
 	}
 	wg.Wait()
+	var d *denseGraph
+	if x.ranked {
+		d = &denseGraph{x: x, phase: phaseAt, root: make([]bool, len(pids))}
+		if lean { // status scores the next list at once: who waits for whom is found meanwhile
+			go d.once.Do(d.findWaiters)
+		}
+	}
 	g.Actionable = ActionsOf(actionable(x, nextAt, depth))
 	if x.ranked && !lean { // IDs unique across kinds: the index reads as the maps by ID do
 		g.Phase = ObjectsAt(x.ix, phaseAt, nil, len(phaseAt))
@@ -172,7 +179,6 @@ func deriveNumbered(s *Snapshot, lean bool, nb *Numbering) *Graph {
 	}
 	if x.ranked {
 		x.st = nil // the statements are the snapshot's: an updated graph keeps no old ones
-		d := &denseGraph{x: x, phase: phaseAt, root: make([]bool, len(pids))}
 		for _, r := range roots {
 			d.root[r] = true
 		}
