@@ -31,44 +31,47 @@ func (d *denseGraph) finished(i int32) bool {
 // waitersOf is what waits for object i: the sources of its blocking edges (Graph.In)
 // that are not finished, as finished and blockingEdge decide for BlockScores.
 func (d *denseGraph) waitersOf(i int32) []int32 {
-	d.once.Do(func() {
-		n := len(d.x.ids)
-		d.at = make([]int32, n+1)
-		for j := range n {
-			if d.finished(int32(j)) {
-				continue
-			}
-			for k, e := range d.x.edges[j] {
-				if t := d.x.out[j][k]; t >= 0 && blockingEdge(e.Kind) {
-					d.at[t+1]++
-				}
-			}
-		}
-		for t := range n {
-			d.at[t+1] += d.at[t]
-		}
-		d.waiters = make([]int32, d.at[n])
-		next := append([]int32(nil), d.at[:n]...)
-		for j := range n {
-			if d.finished(int32(j)) {
-				continue
-			}
-			for k, e := range d.x.edges[j] {
-				if t := d.x.out[j][k]; t >= 0 && blockingEdge(e.Kind) {
-					d.waiters[next[t]] = int32(j)
-					next[t]++
-				}
-			}
-		}
-	})
+	d.once.Do(d.findWaiters)
 	return d.waiters[d.at[i]:d.at[i+1]]
+}
+
+// findWaiters makes the lists of waitersOf (once: see denseGraph.once).
+func (d *denseGraph) findWaiters() {
+	n := len(d.x.ids)
+	d.at = make([]int32, n+1)
+	for j := range n {
+		if d.finished(int32(j)) {
+			continue
+		}
+		for k, kind := range d.x.kinds[j] {
+			if t := d.x.out[j][k]; t >= 0 && blockingEdge(kind) {
+				d.at[t+1]++
+			}
+		}
+	}
+	for t := range n {
+		d.at[t+1] += d.at[t]
+	}
+	d.waiters = make([]int32, d.at[n])
+	next := append([]int32(nil), d.at[:n]...)
+	for j := range n {
+		if d.finished(int32(j)) {
+			continue
+		}
+		for k, kind := range d.x.kinds[j] {
+			if t := d.x.out[j][k]; t >= 0 && blockingEdge(kind) {
+				d.waiters[next[t]] = int32(j)
+				next[t]++
+			}
+		}
+	}
 }
 
 // blockScores is blockScoreList read by index: the same numbering of the objects that
 // wait (a list by index, not a map by ID), the same scoring.
 func (d *denseGraph) blockScores(ids []string) []int {
-	num := make([]int32, len(d.x.ids)) // compact number + 1 of each object that waits; 0: none
-	var names []int32                  // the index of each numbered object
+	num := make([]int32, len(d.x.ids))      // compact number + 1 of each object that waits; 0: none
+	names := make([]int32, 0, len(d.x.ids)) // the index of each numbered object; at most every one, never grown
 	visit := func(i int32) {
 		if num[i] == 0 {
 			names = append(names, i)

@@ -287,9 +287,14 @@ func components(succ [][]int32) (comp []int32, comps [][]int32) {
 	for i := range index {
 		index[i] = -1
 	}
-	var stack []int32
+	// Every list at the most it can hold, so that none grows: each growth was a copy in
+	// fresh pages, and status, which runs this once after its read, runs without the
+	// collector. The members of each component are a part of one list.
+	stack := make([]int32, 0, n)
 	type frame struct{ v, next int32 }
-	var calls []frame
+	calls := make([]frame, 0, n)
+	flat := make([]int32, 0, n)
+	comps = make([][]int32, 0, n)
 	next := int32(0)
 	for root := range int32(n) {
 		if index[root] >= 0 {
@@ -324,18 +329,18 @@ func components(succ [][]int32) (comp []int32, comps [][]int32) {
 				low[p] = min(low[p], low[v])
 			}
 			if low[v] == index[v] {
-				var members []int32
+				start := len(flat)
 				for {
 					w := stack[len(stack)-1]
 					stack = stack[:len(stack)-1]
 					onStack[w] = false
 					comp[w] = int32(len(comps))
-					members = append(members, w)
+					flat = append(flat, w)
 					if w == v {
 						break
 					}
 				}
-				comps = append(comps, members)
+				comps = append(comps, flat[start:len(flat):len(flat)])
 			}
 		}
 	}

@@ -90,20 +90,34 @@ func Derive(s *Snapshot) *Graph { return derive(s, false) }
 func DeriveStatus(s *Snapshot) *Graph { return derive(s, true) }
 
 // derive is Derive, or with lean DeriveStatus.
-func derive(s *Snapshot, lean bool) *Graph {
-	pids := sortedKeys(s.Problems)
-	sids, sts := sortedStatements(s.Statements)
-	x := newIndex(s, pids, sids, sts)
+func derive(s *Snapshot, lean bool) *Graph { return deriveNumbered(s, lean, nil) }
+
+// deriveNumbered is derive numbering the objects as nb does, when not nil (see
+// DeriveStatusNumbered).
+func deriveNumbered(s *Snapshot, lean bool, nb *Numbering) *Graph {
+	var x *index
+	if nb != nil {
+		x = nb.index()
+	} else {
+		pids := sortedKeys(s.Problems)
+		sids, sts := sortedStatements(s.Statements)
+		x = newIndex(s, pids, sids, sts)
+		x.ix = NewIDIndex(x.ids)
+	}
+	pids, sids := x.ids[:x.np], x.ids[x.np:x.np+x.ns]
 	n := len(x.ids)
 	// Each map is made by the goroutine that fills it.
 	g := &Graph{Counts: map[string]int{}, ProblemCounts: map[string]int{}, PhaseCounts: map[Phase]int{}}
 	var wg sync.WaitGroup
-	lean = lean && x.ranked // else BlockScores reads In and Phase by ID
-	x.ix = NewIDIndex(x.ids)
+	lean = lean && x.ranked                       // else BlockScores reads In and Phase by ID
 	nextAt := make([]string, len(pids)+len(sids)) // each object's next agent, by index
 	phaseAt := make([]Phase, len(pids)+len(sids)) // and its phase
 	wg.Go(func() { g.phases(s, x, nextAt, phaseAt) })
 	in, indeg := g.link(s, x, !lean)
+	// The cycles and what is proved and stale read the links alone: beside the depths
+	// (after its read status derives on one goroutine, the other core idle).
+	wg.Go(func() { g.Cycles = cycles(x, len(pids)+len(sids)) })
+	wg.Go(func() { g.provedAndStale(x, !lean) })
 	if !lean {
 		wg.Go(func() {
 			g.Out, g.In = make(map[string][]Edge, n), make(map[string][]Edge, n)
@@ -136,8 +150,6 @@ func derive(s *Snapshot, lean bool) *Graph {
 			g.Unreachable = append(g.Unreachable, id)
 		}
 	}
-	g.Cycles = cycles(x, len(pids)+len(sids))
-	g.provedAndStale(x, !lean)
 	if !lean {
 		g.Depth = make(map[string]int, n)
 		for i, d := range depth {
@@ -147,6 +159,13 @@ func derive(s *Snapshot, lean bool) *Graph {
 		}
 	}
 	wg.Wait()
+	var d *denseGraph
+	if x.ranked {
+		d = &denseGraph{x: x, phase: phaseAt, root: make([]bool, len(pids))}
+		if lean { // status scores the next list at once: who waits for whom is found meanwhile
+			go d.once.Do(d.findWaiters)
+		}
+	}
 	g.Actionable = ActionsOf(actionable(x, nextAt, depth))
 	if x.ranked && !lean { // IDs unique across kinds: the index reads as the maps by ID do
 		g.Phase = ObjectsAt(x.ix, phaseAt, nil, len(phaseAt))
@@ -160,7 +179,6 @@ func derive(s *Snapshot, lean bool) *Graph {
 	}
 	if x.ranked {
 		x.st = nil // the statements are the snapshot's: an updated graph keeps no old ones
-		d := &denseGraph{x: x, phase: phaseAt, root: make([]bool, len(pids))}
 		for _, r := range roots {
 			d.root[r] = true
 		}
@@ -181,7 +199,7 @@ func (g *Graph) link(s *Snapshot, x *index, withIn bool) (in [][]Edge, indeg inD
 	parts := make([]linkPart, max(1, min(runtime.GOMAXPROCS(0), nodes/1024)))
 	var wg sync.WaitGroup
 	for p := range parts {
-		wg.Go(func() { parts[p].link(s, x, nodes*p/len(parts), nodes*(p+1)/len(parts)) })
+		wg.Go(func() { parts[p].link(s, x, nodes*p/len(parts), nodes*(p+1)/len(parts), withIn) })
 	}
 	wg.Wait()
 	indeg = inDegrees{all: make([]int32, n), subgoal: make([]int32, x.np)}
@@ -191,7 +209,7 @@ func (g *Graph) link(s *Snapshot, x *index, withIn bool) (in [][]Edge, indeg inD
 			indeg.all[j] += c
 		}
 		for e, j := range pt.targets {
-			if j >= 0 && int(j) < x.np && pt.edges[e].Kind == EdgeSubgoal {
+			if j >= 0 && int(j) < x.np && pt.kinds[e] == EdgeSubgoal {
 				indeg.subgoal[j]++
 			}
 		}
@@ -224,16 +242,23 @@ func (g *Graph) link(s *Snapshot, x *index, withIn bool) (in [][]Edge, indeg inD
 
 // linkPart is what link finds in one range of nodes.
 type linkPart struct {
-	edges    []Edge  // the range's edges, node by node
-	targets  []int32 // for each edge the node it leads to, or -1
+	edges    []Edge     // the range's edges, node by node (with edges)
+	kinds    []EdgeKind // each edge's kind
+	targets  []int32    // for each edge the node it leads to, or -1
 	dangling []Edge
 	indeg    []int32 // how many of the edges lead to each node
 }
 
-// link resolves the references of nodes lo to hi, and sets their edges and targets in x.
-func (pt *linkPart) link(s *Snapshot, x *index, lo, hi int) {
-	pt.edges = make([]Edge, 0, 3*(hi-lo))
-	pt.targets = make([]int32, 0, cap(pt.edges))
+// link resolves the references of nodes lo to hi, and sets their kinds and targets in
+// x, and with edges their edges (Graph.Out): DeriveStatus reads none but the dangling
+// ones, and an Edge is 56 bytes, each a fresh page's share under status's paused
+// collector.
+func (pt *linkPart) link(s *Snapshot, x *index, lo, hi int, edges bool) {
+	if edges {
+		pt.edges = make([]Edge, 0, 3*(hi-lo))
+	}
+	pt.kinds = make([]EdgeKind, 0, 3*(hi-lo))
+	pt.targets = make([]int32, 0, cap(pt.kinds))
 	pt.indeg = make([]int32, len(x.ids))
 	start := make([]int32, hi-lo+1) // node lo+k's edges are edges[start[k]:start[k+1]]
 	var from string                 // the node whose edges are being added
@@ -242,27 +267,32 @@ func (pt *linkPart) link(s *Snapshot, x *index, lo, hi int) {
 		if !ok {
 			return
 		}
-		e := Edge{From: from, To: to, Kind: kind, Item: item}
 		j := x.lookup(to)
-		pt.edges, pt.targets = append(pt.edges, e), append(pt.targets, j)
+		pt.kinds, pt.targets = append(pt.kinds, kind), append(pt.targets, j)
+		if edges {
+			pt.edges = append(pt.edges, Edge{From: from, To: to, Kind: kind, Item: item})
+		}
 		if j >= 0 {
 			pt.indeg[j]++
 		} else {
-			pt.dangling = append(pt.dangling, e)
+			pt.dangling = append(pt.dangling, Edge{From: from, To: to, Kind: kind, Item: item})
 		}
 	}
 	for i := lo; i < hi; i++ {
-		start[i-lo], from = int32(len(pt.edges)), x.ids[i]
+		start[i-lo], from = int32(len(pt.kinds)), x.ids[i]
 		if i < x.np {
 			problemLinks(s.Problems[from], add)
 		} else {
 			statementLinks(x.st[i-x.np], add)
 		}
 	}
-	start[hi-lo] = int32(len(pt.edges))
+	start[hi-lo] = int32(len(pt.kinds))
 	for i := lo; i < hi; i++ {
 		if a, b := start[i-lo], start[i-lo+1]; a < b {
-			x.edges[i], x.out[i] = pt.edges[a:b:b], pt.targets[a:b:b]
+			x.kinds[i], x.out[i] = pt.kinds[a:b:b], pt.targets[a:b:b]
+			if edges {
+				x.edges[i] = pt.edges[a:b:b]
+			}
 		}
 	}
 }
@@ -303,7 +333,8 @@ type index struct {
 	ix     *IDIndex // the numbers by ID
 	np, ns int
 	st     []*Statement // statement k is node np+k
-	edges  [][]Edge     // node i's edges, as in Graph.Out
+	edges  [][]Edge     // node i's edges, as in Graph.Out (Derive's; DeriveStatus keeps none)
+	kinds  [][]EdgeKind // the kind of each of node i's edges
 	out    [][]int32
 	// ranked: the order of ids is the order of CompareIDs (every problem's and
 	// statement's ID is valid and of its kind), so an index compares as its ID does.
@@ -319,6 +350,7 @@ func newIndex(s *Snapshot, pids, sids []string, sts []*Statement) *index {
 	x.ids = append(append(append(x.ids, pids...), sids...), eids...)
 	x.out = make([][]int32, len(x.ids))
 	x.edges = make([][]Edge, len(x.ids))
+	x.kinds = make([][]EdgeKind, len(x.ids))
 	x.st = sts
 	x.ranked = validOfKind(pids, 'p') && validOfKind(sids, 's')
 	return x
@@ -528,7 +560,7 @@ func (x *index) depths(roots []int32) []int32 {
 		for head := from; head < len(queue); head++ {
 			i := queue[head]
 			for k, j := range x.out[i] {
-				if j < 0 || !all && !x.edges[i][k].Kind.Structural() {
+				if j < 0 || !all && !x.kinds[i][k].Structural() {
 					continue
 				}
 				if depth[j] < 0 {
@@ -737,32 +769,44 @@ func (t *tally) into(m map[string]int) {
 // compareActions. In index order a stable sort by depth alone gives that order when the
 // index is ranked.
 func actionable(x *index, nextAt []string, depth []int32) []Action {
-	var out []Action
-	for i, agent := range nextAt {
-		if agent != "" {
-			out = append(out, Action{ID: x.ids[i], Agent: agent, Depth: int(depth[i])})
+	if !x.ranked {
+		var out []Action
+		for i, agent := range nextAt {
+			if agent != "" {
+				out = append(out, Action{ID: x.ids[i], Agent: agent, Depth: int(depth[i])})
+			}
 		}
-	}
-	if !x.ranked || len(out) == 0 {
 		slices.SortFunc(out, compareActions)
 		return out
 	}
-	// A counting sort by depth, deepest first (-1 last), keeping the index order.
-	deepest := 0
-	for _, a := range out {
-		deepest = max(deepest, a.Depth)
+	// A counting sort by depth, deepest first (-1 last), keeping the index order, made
+	// straight into the one list (status makes it after its read, without the collector:
+	// a list grown by appending, then sorted into another, was three lists' fresh pages).
+	deepest, n := 0, 0
+	for i, agent := range nextAt {
+		if agent != "" {
+			deepest, n = max(deepest, int(depth[i])), n+1
+		}
+	}
+	if n == 0 {
+		return nil
 	}
 	at := make([]int, deepest+3) // depth d goes from at[deepest-d+1]
-	for _, a := range out {
-		at[deepest-a.Depth+1]++
+	for i, agent := range nextAt {
+		if agent != "" {
+			at[deepest-int(depth[i])+1]++
+		}
 	}
 	for d := 1; d < len(at); d++ {
 		at[d] += at[d-1]
 	}
-	sorted := make([]Action, len(out))
-	for _, a := range out {
-		sorted[at[deepest-a.Depth]] = a
-		at[deepest-a.Depth]++
+	sorted := make([]Action, n)
+	for i, agent := range nextAt {
+		if agent != "" {
+			d := int(depth[i])
+			sorted[at[deepest-d]] = Action{ID: x.ids[i], Agent: agent, Depth: d}
+			at[deepest-d]++
+		}
 	}
 	return sorted
 }
@@ -893,9 +937,9 @@ func (g *Graph) provedAndStale(x *index, withProved bool) {
 		if ok {
 			// The sub-statement edges come first, one per preliminary that is a
 			// reference; an item that is not one is looked up as it stands.
-			es, ts := x.edges[np+k], x.out[np+k]
+			es, ts := x.kinds[np+k], x.out[np+k]
 			subs := 0
-			for subs < len(es) && es[subs].Kind == EdgeSub {
+			for subs < len(es) && es[subs] == EdgeSub {
 				subs++
 			}
 			if subs == len(st.Preliminaries) {
@@ -932,11 +976,17 @@ func (g *Graph) provedAndStale(x *index, withProved bool) {
 		staleState[k] = visiting
 		reason := ""
 		if x.st[k].Status == "true" {
-			for e, edge := range x.edges[np+k] {
+			for e, kind := range x.kinds[np+k] {
 				j := x.out[np+k][e]
 				var target *Statement
 				if j >= int32(np) && j < int32(np+ns) {
 					target = x.st[int(j)-np]
+				}
+				edge := Edge{Kind: kind} // what restsOn and staleBecause read: the kind and the target's ID
+				if j >= 0 {
+					edge.To = x.ids[j]
+				} else if kind == EdgeSub || kind == EdgeCites || kind == EdgePremise {
+					edge.To = x.statementEdge(k, e).To
 				}
 				var onStale bool
 				reason, onStale = restsOn(edge, target)
@@ -1018,4 +1068,22 @@ func (g *Graph) Plain() *Graph {
 	n.FullyProved, n.Stale = ObjectsOf(g.FullyProved.Map()), ObjectsOf(g.Stale.Map())
 	n.Actionable = ActionsOf(g.Actionable.Slice())
 	return &n
+}
+
+// statementEdge is edge e of statement k (node np+k) as Graph.Out has it, made again
+// from the statement's references (DeriveStatus keeps no edges).
+func (x *index) statementEdge(k, e int) Edge {
+	var found Edge
+	n := 0
+	statementLinks(x.st[k], func(kind EdgeKind, item string) {
+		to, ok := RefID(item)
+		if !ok {
+			return
+		}
+		if n == e {
+			found = Edge{From: x.ids[x.np+k], To: to, Kind: kind, Item: item}
+		}
+		n++
+	})
+	return found
 }

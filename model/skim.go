@@ -1,6 +1,7 @@
 package model
 
 import (
+	"errors"
 	"strconv"
 	"unsafe"
 
@@ -19,12 +20,31 @@ import (
 // each: a slab is held as long as any statement read into it is. Slabs start small and
 // double, so that a Skimmer that reads one file (a reload) holds little more than it.
 type Skimmer struct {
+	// Status, when set, reads for a load that reads no statement's text back
+	// (`referee status`, whose file for each is UnkeptFile): a long proof's text is one
+	// of two shared bodies, blank or not, which is all status asks of it (Proof.Empty,
+	// Proof.Blank), not one body each.
+	Status bool
+	// NoClaims, with Status, drops the conclusions as the skimmed texts are dropped (""
+	// each, their count kept): status's JSON shows no claim.
+	NoClaims bool
+
 	text   []byte // the kept strings are parts of it; bytes once kept are never written over
 	items  []string
 	list   []string // the items of the list being read
 	sts    []Statement
 	bodies []ProofText
 }
+
+// UnkeptFile is the file of each statement read by a load that keeps none to read again
+// (`referee status`'s): reading it fails, naming why, so a statement's Document or its
+// long proof's Text fails rather than answering empty or unchecked.
+var UnkeptFile = &File{Path: "statement", Read: func() ([]byte, error) { return nil, errUnkept }}
+
+var errUnkept = errors.New("not kept by a status load, which reads no file back")
+
+// statusBodies are the long proofs' bodies of a Status Skimmer: not blank, blank.
+var statusBodies = [2]ProofText{{file: UnkeptFile}, {file: UnkeptFile, blank: true}}
 
 // Statement reads a statement skimmed: the same statement, or the same error, as
 // StatementSkim(data, file). data is not kept.
@@ -125,7 +145,11 @@ func (k *Skimmer) read(s *Statement, data []byte, file *File, keep bool) bool {
 			s.Type, ok = r.str()
 			return keyType, ok
 		case "conclusion":
-			s.Conclusion, ok = r.strs()
+			if k.Status && k.NoClaims {
+				s.Conclusion, ok = r.blanks()
+			} else {
+				s.Conclusion, ok = r.strs()
+			}
 			return keyConclusion, ok
 		case "hypothesis":
 			s.Hypothesis, ok = r.strs()
@@ -375,6 +399,14 @@ func (r *skimmer) full(s *Statement, file *File) bool {
 		return ok
 	}
 	k := r.k
+	if k.Status {
+		s.Proof.Body = &statusBodies[0]
+		if pyjson.BlankString(r.data[r.i+1 : end]) {
+			s.Proof.Body = &statusBodies[1]
+		}
+		r.i = end + 1
+		return true
+	}
 	if len(k.bodies) == cap(k.bodies) {
 		k.bodies = make([]ProofText, 0, grown(cap(k.bodies), 1, 4, skimChunk))
 	}

@@ -409,3 +409,54 @@ func TestSkimmerLeanKeepsNothingOfTheBuffer(t *testing.T) {
 		}
 	}
 }
+
+// TestStatusSkimmer: a Status Skimmer reads what a Skimmer reads but for the long
+// proofs' bodies, one of two shared ones (blank or not, as the body read), which read no
+// file back; with NoClaims the conclusions are "" each, their count kept. On generated
+// statements (one of another shape is the parser's, as before).
+func TestStatusSkimmer(t *testing.T) {
+	r := rand.New(rand.NewPCG(6, 27))
+	plain, status, noClaims := &Skimmer{}, &Skimmer{Status: true}, &Skimmer{Status: true, NoClaims: true}
+	long, shared := 0, 0
+	for i := range 400 {
+		data := generatedStatement(r)
+		want, err := plain.Statement(data, UnkeptFile)
+		if err != nil {
+			continue
+		}
+		usual := (&Skimmer{}).statement(data, UnkeptFile, false) != nil // else the parser's: a body of its own, the claims kept
+		for _, k := range []*Skimmer{status, noClaims} {
+			got, err := k.Statement(data, UnkeptFile)
+			if err != nil {
+				t.Fatalf("statement %d: %v", i, err)
+			}
+			if got.Proof.Empty() != want.Proof.Empty() || got.Proof.Blank() != want.Proof.Blank() {
+				t.Fatalf("statement %d: empty %v, blank %v; want %v, %v", i, got.Proof.Empty(), got.Proof.Blank(), want.Proof.Empty(), want.Proof.Blank())
+			}
+			if want.Proof.Body != nil {
+				long++
+				if usual && got.Proof.Body != &statusBodies[0] && got.Proof.Body != &statusBodies[1] {
+					t.Fatalf("statement %d: a body of its own", i)
+				}
+				if usual {
+					shared++
+				}
+				if _, err := got.Proof.Text(); err == nil || !strings.Contains(err.Error(), "not kept by a status load") {
+					t.Fatalf("statement %d: the shared body reads %v", i, err)
+				}
+			}
+			wantClaims := want.Conclusion
+			if k.NoClaims && usual {
+				wantClaims = blanks(want.Conclusion)
+			}
+			g, w := *got, *want
+			g.Proof.Body, w.Proof.Body, w.Conclusion = nil, nil, wantClaims
+			if !reflect.DeepEqual(g, w) {
+				t.Fatalf("statement %d (NoClaims %v): %+v\nwant %+v", i, k.NoClaims, g, w)
+			}
+		}
+	}
+	if long < 50 || shared < 20 {
+		t.Errorf("%d long proofs, %d read by the Skimmer", long, shared)
+	}
+}

@@ -101,9 +101,24 @@ func LoadWholeNoLog(dir string) (*model.Snapshot, error) {
 
 // LoadStatus is LoadNoLog reading statements skimmed (model.StatementSkim): without the
 // texts the status of a folder does not show (notes, proof outlines, issues and
-// responses, which it only counts), for `referee status`, which prints and exits.
+// responses, which it only counts), for `referee status`, which prints and exits. It
+// keeps no versions (Snapshot.Versions is empty: no file's checksum is taken) and its
+// statements no file to read again (their Document and a long proof's Text fail, see
+// statusFile): status shows neither.
 func LoadStatus(dir string) (*model.Snapshot, error) {
-	return loadAs(dir, nil, readNoLog, parseSkim, nil)
+	snap, _, err := LoadStatusNumbered(dir, true)
+	return snap, err
+}
+
+// LoadStatusNumbered is LoadStatus with Derive's numbering of the objects, made from the
+// folders' listing while the files are read, for model.DeriveStatusNumbered; nil when
+// a file was not read as listed (gone, broken, not an object's name) or an ID is not of
+// the usual shape. Without claims it may drop the statements' conclusions (each ""),
+// as status's JSON, which shows none, reads them.
+func LoadStatusNumbered(dir string, claims bool) (*model.Snapshot, *model.Numbering, error) {
+	into := &intoSnapshot{parse: parseSkim, noClaims: !claims}
+	snap, err := loadInto(dir, nil, readNoLog, into, nil)
+	return snap, into.numbering, err
 }
 
 // LoadWholeTail: see LoadWholeNoLog.
@@ -129,7 +144,13 @@ func load(dir string, p *Progress, withLog int, whole bool, then func(*model.Sna
 
 // loadAs is load, reading statements as parse says (parseLean, parseWhole, parseSkim).
 func loadAs(dir string, p *Progress, withLog, parse int, then func(*model.Snapshot)) (*model.Snapshot, error) {
+	return loadInto(dir, p, withLog, &intoSnapshot{parse: parse}, then)
+}
+
+// loadInto is loadAs with what the workers take put into into (its parse set).
+func loadInto(dir string, p *Progress, withLog int, into *intoSnapshot, then func(*model.Snapshot)) (*model.Snapshot, error) {
 	defer pauseGC()()
+	parse := into.parse
 	if err := CheckFolder(dir); err != nil {
 		return nil, err
 	}
@@ -166,10 +187,15 @@ func loadAs(dir string, p *Progress, withLog, parse int, then func(*model.Snapsh
 	// Sized up front: growing maps of 10k entries one by one is most of apply's time.
 	snap.Problems = make(map[string]*model.Problem, count[ProblemDir])
 	snap.Experiences = make(map[string]*model.Experience, count[ExperienceDir])
-	into := &intoSnapshot{snap: snap, parse: parse}
+	into.snap = snap
+	var numbered chan *model.Numbering
 	if parse == parseSkim {
 		roomFor(len(paths))
 		into.dense = newDenseReads(len(paths))
+		// Derive's numbering, from the names, on this goroutine's core while the
+		// workers read: after the last read status derives on one goroutine.
+		numbered = make(chan *model.Numbering, 1)
+		go func() { numbered <- numberListing(listings) }()
 	} else {
 		snap.Statements = model.ObjectsOf(make(map[string]*model.Statement, count[StatementDir]))
 		snap.Versions = model.ObjectsOf(make(map[string]string, len(paths)))
@@ -179,6 +205,12 @@ func loadAs(dir string, p *Progress, withLog, parse int, then func(*model.Snapsh
 	}
 	leftover := readAll(dir, paths, regular, p, into)
 	if d := into.dense; d != nil {
+		// Every file read as listed: the numbering of the listing is the snapshot's.
+		nb := <-numbered
+		if len(leftover) == 0 && !slices.Contains(d.ids, "") {
+			at := len(listings[0]) // the statements follow the problems
+			into.numbering = nb.WithStatements(d.statements[at : at+len(listings[1])])
+		}
 		d.into(snap, &into.vocab) // before the leftovers, which may delete from them
 	}
 	for _, r := range leftover {
@@ -299,11 +331,31 @@ type intoSnapshot struct {
 	snap  *model.Snapshot
 	vocab model.VocabCount
 	parse int // how statements are read: parseLean, parseWhole, parseSkim
-	// dense, when set, takes the versions and statements, each at its path's place,
-	// without the lock: the snapshot's Statements and Versions are then lists under one
-	// index of IDs (denseReads.into), not two maps of every object. Inserting a million
-	// IDs into maps by string was seconds of `referee status` at a million statements.
+	// dense, when set (a status load), takes the statements, each at its path's place,
+	// without the lock: the snapshot's Statements are then a list under one index of IDs
+	// (denseReads.into), not a map of every statement. Inserting a million IDs into maps
+	// by string was seconds of `referee status` at a million statements.
 	dense *denseReads
+	// numbering is Derive's numbering of a status load's objects (LoadStatusNumbered).
+	numbering *model.Numbering
+	noClaims  bool // a status load drops the conclusions (model.Skimmer.NoClaims)
+}
+
+// numberListing is model.NumberIDs of the object folders' listings (problems,
+// statements, experiences, as objectDirs); nil when a name is not an object's.
+func numberListing(listings [][]listed) *model.Numbering {
+	ids := make([][]string, len(listings))
+	for k, entries := range listings {
+		ids[k] = make([]string, len(entries))
+		for i, e := range entries {
+			id, ok := strings.CutSuffix(e.name, ".json")
+			if !ok {
+				return nil
+			}
+			ids[k][i] = id
+		}
+	}
+	return model.NumberIDs(ids[0], ids[1], ids[2])
 }
 
 // take puts a good read, of paths[i], into the snapshot and says so.
@@ -312,7 +364,7 @@ func (in *intoSnapshot) take(i int, r *readResult) bool {
 		return false
 	}
 	if d := in.dense; d != nil {
-		d.ids[i], d.versions[i] = r.id, r.version
+		d.ids[i] = r.id // a status load keeps no versions
 		if r.statement != nil {
 			d.statements[i] = r.statement
 			switch _, v, _ := model.StatusInfo(r.statement.Status); v {
@@ -342,36 +394,37 @@ func (in *intoSnapshot) take(i int, r *readResult) bool {
 
 // denseReads are the good reads of a load, each at its path's place (intoSnapshot.dense).
 type denseReads struct {
-	ids, versions []string
-	statements    []*model.Statement
-	p013, p014    atomic.Int64 // the statements' vocabulary, counted as taken
+	ids        []string
+	statements []*model.Statement
+	p013, p014 atomic.Int64 // the statements' vocabulary, counted as taken
 }
 
 func newDenseReads(n int) *denseReads {
-	return &denseReads{ids: make([]string, n), versions: make([]string, n), statements: make([]*model.Statement, n)}
+	return &denseReads{ids: make([]string, n), statements: make([]*model.Statement, n)}
 }
 
-// into makes the snapshot's Statements and Versions of the reads, over one index of
-// their IDs, in the paths' order, and adds the statements' vocabulary to vocab.
+// into makes the snapshot's Statements of the reads, over one index of their IDs, in the
+// paths' order, and its Versions empty (LoadStatus keeps none), and adds the statements'
+// vocabulary to vocab.
 func (d *denseReads) into(snap *model.Snapshot, vocab *model.VocabCount) {
 	n, statements := 0, 0
 	for i, id := range d.ids { // in place: the good reads to the front
 		if id == "" {
 			continue
 		}
-		d.ids[n], d.versions[n], d.statements[n] = id, d.versions[i], d.statements[i]
+		d.ids[n], d.statements[n] = id, d.statements[i]
 		if d.statements[n] != nil {
 			statements++
 		}
 		n++
 	}
-	ids, versions, sts := d.ids[:n], d.versions[:n], d.statements[:n]
+	ids, sts := d.ids[:n], d.statements[:n]
 	has := make([]bool, n)
 	for i, st := range sts {
 		has[i] = st != nil
 	}
 	ix := model.NewUniqueIDIndex(ids) // a file name is one ID, of its folder's kind: no ID is there twice
-	snap.Versions = model.ObjectsAt(ix, versions, nil, n)
+	snap.Versions = model.ObjectsOf(map[string]string{})
 	snap.Statements = model.ObjectsAt(ix, sts, has, statements)
 	vocab.P013 += int(d.p013.Load())
 	vocab.P014 += int(d.p014.Load())
@@ -483,9 +536,9 @@ func readAll(dir string, paths []string, regular []bool, p *Progress, into *into
 		next atomic.Int64
 		wg   sync.WaitGroup
 	)
-	parse := parseLean
+	parse, noClaims := parseLean, false
 	if into != nil {
-		parse = into.parse
+		parse, noClaims = into.parse, into.noClaims
 	}
 	for range min(runtime.GOMAXPROCS(0)*2, max(1, len(paths))) {
 		wg.Add(1)
@@ -504,7 +557,8 @@ func readAll(dir string, paths []string, regular []bool, p *Progress, into *into
 			}()
 			w := &readWorker{}
 			if parse != parseWhole {
-				w.skim = &model.Skimmer{} // the worker's slabs for what its statements keep
+				// the worker's slabs for what its statements keep
+				w.skim = &model.Skimmer{Status: parse == parseSkim, NoClaims: noClaims}
 			}
 			for i := int(next.Add(1)) - 1; i < len(paths); i = int(next.Add(1)) - 1 {
 				var r readResult
@@ -652,9 +706,14 @@ func readObject(dir, rel string, listedRegular bool, parse int, linked map[strin
 		r.err = unwrapPath(err).Error()
 		return r, buf
 	}
-	r.version = model.Version(data)
+	if parse != parseSkim { // status reads no version: the checksum of every byte read was a tenth of its own CPU
+		r.version = model.Version(data)
+	}
 	if kind == model.KindStatement && parse != parseWhole { // read lean: see model.StatementLean
-		file := w.file(dir, rel, r.version)
+		file := statusFile
+		if parse != parseSkim {
+			file = w.file(dir, rel, r.version)
+		}
 		read := w.skim.Lean
 		if parse == parseSkim {
 			read = w.skim.Statement
@@ -710,6 +769,12 @@ func (w *readWorker) file(dir, rel, version string) *model.File {
 	f.Read = f.reread
 	return &f.File
 }
+
+// statusFile is the file of every statement a status load (LoadStatus) reads: status
+// shows no statement's document or proof text, so it keeps no file of its own for each
+// (under status's paused collector every one was a fresh page's share) and no version to
+// check one against; reading one back fails rather than answering unchecked.
+var statusFile = model.UnkeptFile
 
 // fileChunk is how many files a worker's slab holds: a slab is held as long as any
 // statement read into it is.

@@ -91,8 +91,23 @@ func needContents(dir string) error {
 }
 
 func (a *app) printStatus(dir, output string, limit int) error {
-	// No log, statements skimmed, the graph without what status does not read.
-	return a.printStatusFrom(store.LoadStatus, model.DeriveStatus, dir, output, limit)
+	load, derive := statusLoad(output)
+	return a.printStatusFrom(load, derive, dir, output, limit)
+}
+
+// statusLoad is how status loads and derives for output: no log, statements skimmed
+// (as JSON without their claims, which it does not show), the graph without what status
+// does not read, its numbering of the objects made from the folders' listing during the
+// read (one load, then its derive).
+func statusLoad(output string) (load func(string) (*model.Snapshot, error), derive func(*model.Snapshot) *model.Graph) {
+	var nb *model.Numbering
+	load = func(dir string) (*model.Snapshot, error) {
+		snap, numbering, err := store.LoadStatusNumbered(dir, output != "json")
+		nb = numbering
+		return snap, err
+	}
+	derive = func(snap *model.Snapshot) *model.Graph { return model.DeriveStatusNumbered(snap, nb) }
+	return load, derive
 }
 
 // printStatusFrom is printStatus loading with load and deriving with derive; a test

@@ -14,8 +14,8 @@ import (
 	"referee/store"
 )
 
-// TestStatusSkimmedAsWhole: status reads statements skimmed (store.LoadStatus) and
-// derives only what it reads (model.DeriveStatus), and prints the same bytes, as JSON and as text with every row, as when it reads them whole:
+// TestStatusSkimmedAsWhole: status reads statements skimmed (store.LoadStatusNumbered)
+// and derives only what it reads (model.DeriveStatusNumbered), and prints the same bytes, as JSON and as text with every row, as when it reads them whole:
 // on the demo, on every contents folder of the shared fixtures, on generated folders of
 // both vocabularies, and on one with the shapes a skim could get wrong (the older format,
 // a fault inside a skimmed text, no validation, issues without responses).
@@ -25,7 +25,8 @@ func TestStatusSkimmedAsWhole(t *testing.T) {
 		for _, output := range []string{"json", "text"} {
 			var whole, skim bytes.Buffer
 			errWhole := newApp(nil, &whole, &whole).printStatusFrom(store.LoadWholeNoLog, model.Derive, dir, output, 0)
-			errSkim := newApp(nil, &skim, &skim).printStatusFrom(store.LoadStatus, model.DeriveStatus, dir, output, 0)
+			load, derive := statusLoad(output)
+			errSkim := newApp(nil, &skim, &skim).printStatusFrom(load, derive, dir, output, 0)
 			if errWhole != nil || errSkim != nil {
 				t.Fatalf("%s: whole: %v, skimmed: %v", dir, errWhole, errSkim)
 			}

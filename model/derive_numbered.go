@@ -1,0 +1,87 @@
+package model
+
+import "slices"
+
+// Numbering is Derive's numbering of a folder's objects (problems, then statements, then
+// experiences, each in the order of CompareIDs) and the index of their IDs, made from
+// the folder's listing while its files are read (NumberIDs), then given the statements
+// read (WithStatements): DeriveStatusNumbered then neither sorts nor indexes the IDs
+// after the last read, where `referee status` runs on one goroutine and the other core
+// idles. A Numbering serves one derive.
+type Numbering struct {
+	ids    []string // problems, statements, experiences, each kind in ID order
+	np, ns int
+	perm   []int32      // statement k in ID order is statement perm[k] as listed
+	sts    []*Statement // in ID order, once given
+	ix     *IDIndex
+}
+
+// NumberIDs numbers the IDs of a folder's listing (pids, sids and eids: the problems',
+// statements' and experiences' file names without ".json", each kind in any order). It
+// is nil, and status derives as before, unless every problem's and statement's ID is
+// valid of its kind and keyable, and no ID is there twice.
+func NumberIDs(pids, sids, eids []string) *Numbering {
+	if !validOfKind(pids, 'p') || !validOfKind(sids, 's') {
+		return nil
+	}
+	type keyedAt struct {
+		key uint64
+		at  int32
+	}
+	keyed := make([]keyedAt, len(sids))
+	for i, id := range sids {
+		k, ok := idKey(id)
+		if !ok {
+			return nil
+		}
+		keyed[i] = keyedAt{k, int32(i)}
+	}
+	keyed = radixSortBy(keyed, func(k keyedAt) uint64 { return k.key })
+	ps, es := sortIDs(slices.Values(pids), len(pids)), sortIDs(slices.Values(eids), len(eids))
+	nb := &Numbering{np: len(ps), ns: len(sids), perm: make([]int32, len(sids))}
+	nb.ids = make([]string, 0, len(ps)+len(sids)+len(es))
+	nb.ids = append(nb.ids, ps...)
+	for k, kd := range keyed {
+		nb.ids, nb.perm[k] = append(nb.ids, sids[kd.at]), kd.at
+	}
+	nb.ids = append(nb.ids, es...)
+	if nb.ix = NewIDIndex(nb.ids); nb.ix.dups {
+		return nil
+	}
+	return nb
+}
+
+// WithStatements gives nb the statements read, in the order of the sids NumberIDs was
+// given (the statement of each ID); nil (no numbering) if one is missing.
+func (nb *Numbering) WithStatements(listed []*Statement) *Numbering {
+	if nb == nil || len(listed) != nb.ns {
+		return nil
+	}
+	nb.sts = make([]*Statement, nb.ns)
+	for k, at := range nb.perm {
+		if nb.sts[k] = listed[at]; nb.sts[k] == nil {
+			return nil
+		}
+	}
+	return nb
+}
+
+// DeriveStatusNumbered is DeriveStatus(s) numbering the objects as nb does, when nb was
+// made (NumberIDs, WithStatements) from the load that made s and holds as many objects
+// of each kind; else it is DeriveStatus(s).
+func DeriveStatusNumbered(s *Snapshot, nb *Numbering) *Graph {
+	if nb == nil || nb.sts == nil || len(s.Problems) != nb.np || s.Statements.Len() != nb.ns ||
+		len(s.Experiences) != len(nb.ids)-nb.np-nb.ns {
+		nb = nil
+	}
+	return deriveNumbered(s, true, nb)
+}
+
+// index is nb's numbering as Derive's index, taken once.
+func (nb *Numbering) index() *index {
+	x := &index{ids: nb.ids, ix: nb.ix, np: nb.np, ns: nb.ns, st: nb.sts, ranked: true}
+	x.out = make([][]int32, len(x.ids))
+	x.kinds = make([][]EdgeKind, len(x.ids)) // and no edges: DeriveStatus keeps none
+	nb.sts = nil
+	return x
+}
