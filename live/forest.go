@@ -660,6 +660,9 @@ func (f *Forest) walkRows(folds map[string]bool, limit int, first *firstLayout) 
 func (f *Forest) groupLabel(key string, n int) string {
 	switch key {
 	case GroupPremises:
+		if n < len(premisesLabels) {
+			return premisesLabels[n]
+		}
 		return "premises (" + itoa(n) + ")"
 	case GroupUnattached:
 		return "unattached (" + itoa(n) + ")"
@@ -670,6 +673,16 @@ func (f *Forest) groupLabel(key string, n int) string {
 }
 
 func itoa(n int) string { return strconv.Itoa(n) }
+
+// premisesLabels are the premises groups' labels for the counts most objects have, made
+// once: at 100k statements there is a group per statement, and a string each was a
+// tenth of the workbench's objects for the collector to mark.
+var premisesLabels = func() (out [16]string) {
+	for n := range out {
+		out[n] = "premises (" + itoa(n) + ")"
+	}
+	return out
+}()
 
 // Snapshot is the snapshot the tree is of; Graph its graph.
 func (f *Forest) Snapshot() *model.Snapshot { return f.snap }

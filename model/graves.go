@@ -91,18 +91,35 @@ func (gy *Graves) Update(s *Snapshot, g *Graph, t Touched) []Grave {
 	if len(again) == 0 {
 		return gy.list
 	}
-	list := make([]Grave, 0, len(gy.list)+len(again))
+	// The graves made again; the list is copied only when one of them differs from the
+	// grave it replaces, or came or went: under a run's writes most touched statements
+	// are no graves and most graves made again come out the same, and a copy of the
+	// list per update was much of what the extras allocated at 100k statements.
+	made := make([]Grave, 0, len(again))
+	changed := false
+	for id := range again {
+		_, had := gy.slot[id]
+		gy.drop(id)
+		if st := s.Statements.Get(id); st != nil && inGraveyard(st) {
+			gr := gy.make(s, g, id, st)
+			made = append(made, gr)
+			if old, ok := gy.find(id); !had || !ok || !sameGrave(old, gr) {
+				changed = true
+			}
+		} else if had {
+			changed = true
+		}
+	}
+	if !changed {
+		return gy.list
+	}
+	list := make([]Grave, 0, len(gy.list)+len(made))
 	for _, gr := range gy.list {
 		if !again[gr.ID] {
 			list = append(list, gr)
 		}
 	}
-	for id := range again {
-		gy.drop(id)
-		if st := s.Statements.Get(id); st != nil && inGraveyard(st) {
-			list = append(list, gy.make(s, g, id, st))
-		}
-	}
+	list = append(list, made...)
 	slices.SortFunc(list, func(a, b Grave) int { return CompareIDs(a.ID, b.ID) })
 	if len(list) == 0 {
 		list = nil // as Graveyard gives it
@@ -112,6 +129,23 @@ func (gy *Graves) Update(s *Snapshot, g *Graph, t Touched) []Grave {
 		gy.compact()
 	}
 	return list
+}
+
+// find is the grave of id in the list, if it has one.
+func (gy *Graves) find(id string) (Grave, bool) {
+	i, ok := slices.BinarySearchFunc(gy.list, id, func(gr Grave, id string) int { return CompareIDs(gr.ID, id) })
+	if !ok {
+		return Grave{}, false
+	}
+	return gy.list[i], true
+}
+
+// sameGrave reports whether two graves read the same, to the nil-ness of their lists
+// (a nil list and an empty one are written differently as JSON).
+func sameGrave(a, b Grave) bool {
+	sameList := func(x, y []string) bool { return (x == nil) == (y == nil) && slices.Equal(x, y) }
+	return a.ID == b.ID && a.Status == b.Status && a.Claim == b.Claim && a.Counterexample == b.Counterexample &&
+		a.Reason == b.Reason && a.Disproof == b.Disproof && sameList(a.Blocked, b.Blocked) && sameList(a.Stale, b.Stale)
 }
 
 // make makes the grave of id and notes what it was made from.

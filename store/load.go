@@ -8,7 +8,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"maps"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -888,9 +887,9 @@ func apply(snap *model.Snapshot, r readResult) {
 	snap.Broken = slices.DeleteFunc(snap.Broken, func(b model.BrokenFile) bool { return b.Path == r.path })
 	if r.gone {
 		if r.id != "" {
-			delete(snap.Problems, r.id)
+			deleteOwned(snap.Problems, r.id)
 			snap.Statements.Delete(r.id)
-			delete(snap.Experiences, r.id)
+			deleteOwned(snap.Experiences, r.id)
 			snap.Versions.Delete(r.id)
 		}
 		return
@@ -1003,10 +1002,11 @@ func ParseLog(data string) []model.LogEntry { return parseLogLines(data, 1, 0) }
 // Reload returns a new snapshot with the given files (paths relative to the folder, with
 // forward slashes) read again. Everything else is shared with prev, which is not changed.
 func Reload(dir string, prev *model.Snapshot, paths []string) *model.Snapshot {
+	problems, experiences := reloadMaps(prev, paths)
 	snap := &model.Snapshot{
-		Problems:    maps.Clone(prev.Problems),
+		Problems:    problems,
 		Statements:  prev.Statements.Fork(),
-		Experiences: maps.Clone(prev.Experiences),
+		Experiences: experiences,
 		Versions:    prev.Versions.Fork(),
 		Broken:      slices.Clone(prev.Broken),
 		Config:      prev.Config,

@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 
@@ -16,8 +17,28 @@ import (
 // Every reuse compares the inputs themselves (the strings, sizes, styles), never a
 // version, so a drawing cannot show stale content.
 type drawing struct {
-	panes [2]boxMemo // the tree, the right-hand pane
-	rows  joinMemo
+	panes  [2]boxMemo // the tree, the right-hand pane
+	rows   joinMemo
+	screen screenMemo
+}
+
+// screenMemo is the screen's text as last joined, and its lines. Bubble Tea asks for
+// the view after every message, and many messages (a batch with nothing shown, a
+// tick, a build's result) leave every line as it was: the text is kept, not joined
+// again, since a screen's copy per message was much of what the workbench allocated
+// under an agents' run, and each allocation brings the next collection nearer.
+type screenMemo struct {
+	lines []string
+	text  string
+}
+
+// join is the lines joined by newlines; the caller hands lines over.
+func (s *screenMemo) join(lines []string) string {
+	if s.lines != nil && slices.Equal(lines, s.lines) {
+		return s.text
+	}
+	s.lines, s.text = lines, strings.Join(lines, "\n")
+	return s.text
 }
 
 // boxMemo is a box's lines as last drawn (box), by the body's line at each place.

@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unsafe"
 
 	tea "charm.land/bubbletea/v2"
 
@@ -158,5 +159,21 @@ func TestExtrasRebuildTheDetailWhenWhatItReadsChanged(t *testing.T) {
 	send(t, m, extrasMsg{ex: &retread})
 	if !strings.Contains(screen(m), "≈ this claim repeats s-001, which is false (similarity 0.93)") {
 		t.Fatalf("the re-tread is not shown:\n%s", screen(m))
+	}
+}
+
+// A screen drawn again with nothing changed is the text drawn last, not a new copy of
+// it; a change draws a new one.
+func TestDrawingKeepsTheScreenWhileNothingChanged(t *testing.T) {
+	m, _ := newTestModel(t, 120, 20)
+	first := m.Render()
+	again := m.Render()
+	if again != first || unsafe.StringData(again) != unsafe.StringData(first) {
+		t.Fatal("the same screen was joined again")
+	}
+	keys(t, m, "j")
+	moved := m.Render()
+	if moved == first || unsafe.StringData(moved) == unsafe.StringData(first) {
+		t.Fatal("the cursor's move drew the screen before it")
 	}
 }

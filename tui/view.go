@@ -81,7 +81,7 @@ func (m *Model) Render() string {
 	if len(status) == 0 {
 		status = []string{""}
 	}
-	screen := strings.Join(append(parts, status...), "\n") // one copy of the screen's text
+	screen := m.drawn.screen.join(append(parts, status...)) // one copy of the screen's text, when it changed
 
 	var dlg string
 	switch {
