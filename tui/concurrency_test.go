@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"os/exec"
-	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -26,10 +25,7 @@ func TestWorkbenchAndCLIProcessesTogether(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the binary and runs processes")
 	}
-	bin := filepath.Join(t.TempDir(), "referee")
-	if out, err := exec.Command("go", "build", "-o", bin, "referee/cmd/referee").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
+	bin := refereeBinary(t)
 	dir := testutil.Demo(t)
 	before, err := store.Load(dir)
 	if err != nil {

@@ -24,10 +24,7 @@ func TestEndToEndReviewLoop(t *testing.T) {
 	if runtime.GOOS == "windows" {
 		t.Skip("needs a pseudo-terminal")
 	}
-	bin := filepath.Join(t.TempDir(), "referee")
-	if out, err := exec.Command("go", "build", "-o", bin, "referee/cmd/referee").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
+	bin := refereeBinary(t)
 	dir := testutil.Demo(t)
 	cmd := exec.Command(bin, "--contents", dir, "--theme", "dark")
 	cmd.Env = append(os.Environ(), "TERM=xterm-256color", "REFEREE_ACTOR=", "NO_COLOR=")
@@ -104,10 +101,7 @@ func TestEndToEndDemoIsAScratchCopy(t *testing.T) {
 	if runtime.GOOS == "windows" {
 		t.Skip("needs a pseudo-terminal")
 	}
-	bin := filepath.Join(t.TempDir(), "referee")
-	if out, err := exec.Command("go", "build", "-o", bin, "referee/cmd/referee").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
+	bin := refereeBinary(t)
 	demo := testutil.Copy(t, testutil.DemoDir())
 	before := readFile(t, filepath.Join(demo, "statement/s-014.json"))
 	cmd := exec.Command(bin, "--contents", demo, "--theme", "dark")

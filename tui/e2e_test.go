@@ -94,6 +94,17 @@ func (s *vtScreen) waitText(text string) string {
 	return s.waitFor(strings.TrimSpace(text), func(scr string) bool { return strings.Contains(scr, text) })
 }
 
+// refereeBinary builds the real binary into a folder of t's, for the tests that drive it
+// as users start it.
+func refereeBinary(t *testing.T) string {
+	t.Helper()
+	bin := filepath.Join(t.TempDir(), "referee")
+	if out, err := exec.Command("go", "build", "-o", bin, "referee/cmd/referee").CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	return bin
+}
+
 // TestEndToEnd builds the real binary and drives it in a pseudo-terminal at 120×40:
 // open the demo, move, search, see an outside change, confirm a proof with C then y.
 func TestEndToEnd(t *testing.T) {
@@ -103,11 +114,7 @@ func TestEndToEnd(t *testing.T) {
 	if runtime.GOOS == "windows" {
 		t.Skip("needs a pseudo-terminal")
 	}
-	bin := filepath.Join(t.TempDir(), "referee")
-	build := exec.Command("go", "build", "-o", bin, "referee/cmd/referee")
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
+	bin := refereeBinary(t)
 	dir := testutil.Demo(t)
 	cmd := exec.Command(bin, "--contents", dir, "--theme", "dark")
 	cmd.Env = append(os.Environ(), "TERM=xterm-256color", "REFEREE_ACTOR=", "NO_COLOR=")

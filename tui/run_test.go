@@ -22,11 +22,7 @@ func TestTmuxAskedOnce(t *testing.T) {
 	if runtime.GOOS == "windows" {
 		t.Skip("needs a pseudo-terminal")
 	}
-	tmp := t.TempDir()
-	bin := filepath.Join(tmp, "referee")
-	if out, err := exec.Command("go", "build", "-o", bin, "referee/cmd/referee").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
+	bin, tmp := refereeBinary(t), t.TempDir()
 	// A tmux that notes each call and knows nothing (a profile of 256 colours).
 	fake, calls := filepath.Join(tmp, "bin"), filepath.Join(tmp, "calls")
 	if err := os.Mkdir(fake, 0o755); err != nil {
