@@ -985,7 +985,7 @@ func (g *Graph) provedAndStale(x *index, withProved bool) {
 				edge := Edge{Kind: kind} // what restsOn and staleBecause read: the kind and the target's ID
 				if j >= 0 {
 					edge.To = x.ids[j]
-				} else if kind == EdgeSub || kind == EdgeCites || kind == EdgePremise {
+				} else { // a target that does not exist: its ID from the statement's references
 					edge.To = x.statementEdge(k, e).To
 				}
 				var onStale bool

@@ -98,12 +98,12 @@ func (gy *Graves) Update(s *Snapshot, g *Graph, t Touched) []Grave {
 	made := make([]Grave, 0, len(again))
 	changed := false
 	for id := range again {
-		_, had := gy.slot[id]
+		old, had := gy.find(id)
 		gy.drop(id)
 		if st := s.Statements.Get(id); st != nil && inGraveyard(st) {
 			gr := gy.make(s, g, id, st)
 			made = append(made, gr)
-			if old, ok := gy.find(id); !had || !ok || !sameGrave(old, gr) {
+			if !had || !sameGrave(old, gr) {
 				changed = true
 			}
 		} else if had {
