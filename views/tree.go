@@ -253,7 +253,7 @@ func objectLine(st *themes.Styles, r live.TreeRow, info RowInfo, indent, fold st
 	if width < CompactTree { // a narrow pane: every row shows the glyph, so they align
 		head = indent + fold + glyph + " " + id
 	}
-	if marks := cellWidth(rt); cellWidth(head)+minText+marks+1 > width {
+	if marks := cellWidth(rt); marks > 0 && cellWidth(head)+1+minText+1+marks > width { // as the test below
 		head = indent + fold + glyph + " " + id
 	}
 	if cellWidth(head) > width {

@@ -33,3 +33,25 @@ func TestTreeRowNeverCutsTheID(t *testing.T) {
 		}
 	}
 }
+
+// A row gives up its status word before its marks: at every width where the row with
+// the glyph alone has room for the marks and a few words of claim, the marks show.
+func TestTreeRowKeepsItsMarksOverTheStatusWord(t *testing.T) {
+	st := themes.New(themes.Dark())
+	info := RowInfo{Phase: model.PhaseProved, Status: "true", Text: strings.Repeat("a long claim ", 20), IssuesTotal: 1}
+	r := live.TreeRow{Kind: live.RowStatement, ID: "s-138", Path: "@s-138", Depth: 7, HasKids: true, Open: true}
+	shown := 0
+	for w := CompactTree; w <= 60; w++ {
+		got := ansi.Strip(TreeLine(st, r, info, w, false, false))
+		short := strings.Repeat("  ", 7) + "▾ ✓ s-138" // the head with the glyph alone
+		if ansi.StringWidth(short)+1+8+1+len("⚑0/1") <= w {
+			if !strings.HasSuffix(got, "⚑0/1") {
+				t.Fatalf("width %d: the marks are dropped: %q", w, got)
+			}
+			shown++
+		}
+	}
+	if shown == 0 {
+		t.Fatal("no width shows the marks")
+	}
+}
