@@ -15,21 +15,27 @@ import (
 // (Partial). It is nil when the whole tree is as short, or when its own groups
 // (unattached objects, files that do not parse) come within those rows: newForest then.
 func firstForest(snap *model.Snapshot, g *model.Graph, limit int) *Forest {
+	f := newFirst(snap, g)
+	rows, more := f.walkRows(nil, limit, &firstLayout{kids: &kidsBuilder{snap: snap, g: g, sh: f.shape}, g: g, built: map[string]bool{}})
+	if !more {
+		return nil // the whole tree fits, or its groups come within the rows
+	}
+	f.first = rows
+	return f
+}
+
+// newFirst is an empty tree of snap and g for a walk that lays it out as it goes
+// (walkRows with a firstLayout): the walk of Flatten under no folds. An object's
+// canonical position is its first in tree order outside premises groups; under the
+// default folds no premises group is open, so within the walk's rows it is where the
+// object first comes.
+func newFirst(snap *model.Snapshot, g *model.Graph) *Forest {
 	f := &Forest{snap: snap, g: g, kept: &keptValues{}, shape: &shape{kids: map[string][]child{},
 		premises: map[string][]child{}, shared: map[string]bool{}, canon: map[string]string{}, canonDir: map[string]string{}}}
 	f.broken, f.brokenOrphans = brokenOf(snap)
 	for _, r := range g.Roots {
 		f.top = append(f.top, child{id: r, kind: RowProblem})
 	}
-	// The walk of Flatten under no folds, laying the tree out as it goes. An object's
-	// canonical position is its first in tree order outside premises groups; under the
-	// default folds no premises group is open, so within these rows it is where the
-	// object first comes.
-	rows, more := f.walkRows(nil, limit, &firstLayout{kids: &kidsBuilder{snap: snap, g: g, sh: f.shape}, g: g, built: map[string]bool{}})
-	if !more {
-		return nil // the whole tree fits, or its groups come within the rows
-	}
-	f.first = rows
 	return f
 }
 
@@ -39,6 +45,9 @@ type firstLayout struct {
 	g        *model.Graph
 	built    map[string]bool
 	dangling map[string][]string // a missing object's parents, made when a row needs them
+	// unshared: the graph knows part of the folder (a glimpse): no row is marked
+	// shared, since the other parents may be in files not read.
+	unshared bool
 }
 
 // build makes an object's children the first time it is met.
@@ -51,6 +60,9 @@ func (l *firstLayout) build(id string) {
 
 // shared says whether a row's object has two parents or more, as newForest counts them.
 func (l *firstLayout) shared(c child) bool {
+	if l.unshared {
+		return false
+	}
 	if c.kind != RowMissing {
 		return sharedNode(l.g.In[c.id])
 	}
