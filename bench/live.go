@@ -680,11 +680,12 @@ func WriteShapes(w io.Writer, rs []ShapeReport) {
 }
 
 // OpenReport is one binary opened again and again on the same folder: exec → first
-// frame, exec → the tree, and the CPU the process had used when the tree showed.
+// frame, exec → the tree, the CPU the process had used when the tree showed, and exec →
+// the folder loaded (the tree shown while loading is a glimpse: live.Glimpse).
 type OpenReport struct {
-	Binary               string
-	First, Tree, TreeCPU []time.Duration
-	Err                  error
+	Binary                       string
+	First, Tree, TreeCPU, Loaded []time.Duration
+	Err                          error
 }
 
 // RunOpens opens each binary n times on dir in a pseudo-terminal, in turn (A B A B …,
@@ -700,7 +701,7 @@ func RunOpens(binaries []string, dir string, n int) []OpenReport {
 			if rs[i].Err != nil {
 				continue
 			}
-			first, tree, cpu, err := openOnce(rs[i].Binary, dir)
+			first, tree, cpu, loaded, err := openOnce(rs[i].Binary, dir)
 			if err != nil {
 				rs[i].Err = err
 				continue
@@ -708,34 +709,43 @@ func RunOpens(binaries []string, dir string, n int) []OpenReport {
 			rs[i].First = append(rs[i].First, first)
 			rs[i].Tree = append(rs[i].Tree, tree)
 			rs[i].TreeCPU = append(rs[i].TreeCPU, cpu)
+			rs[i].Loaded = append(rs[i].Loaded, loaded)
 		}
 	}
 	return rs
 }
 
-func openOnce(binary, dir string) (first, tree, cpu time.Duration, err error) {
+func openOnce(binary, dir string) (first, tree, cpu, loaded time.Duration, err error) {
 	t, err := StartTerminal(binary, []string{"--contents", dir}, frameWidth, frameHeight)
 	if err != nil {
-		return 0, 0, 0, err
+		return 0, 0, 0, 0, err
 	}
 	defer t.Close()
 	if first, err = t.WaitFor(anyText, 30*time.Second); err != nil {
-		return 0, 0, 0, err
+		return 0, 0, 0, 0, err
 	}
 	if tree, err = t.WaitFor(treeShown, 60*time.Second); err != nil {
-		return 0, 0, 0, err
+		return 0, 0, 0, 0, err
 	}
-	cpu, err = t.CPU()
-	return first, tree, cpu, err
+	if cpu, err = t.CPU(); err != nil {
+		return 0, 0, 0, 0, err
+	}
+	loaded, err = t.WaitFor(folderLoaded, 60*time.Second)
+	return first, tree, cpu, loaded, err
+}
+
+// folderLoaded says the tree shows and the status bar no longer says it is loading.
+func folderLoaded(lines []string) bool {
+	return treeShown(lines) && !slices.ContainsFunc(lines, func(l string) bool { return strings.Contains(l, "◌ loading") })
 }
 
 // WriteOpens prints the openings' medians, and each binary's tree time over the
 // first's, pair by pair (median of the ratios).
 func WriteOpens(w io.Writer, n int, rs []OpenReport) {
-	fmt.Fprintf(w, "\n| opening (binary in a pseudo-terminal, %s statements, runs in turn) | exec → first frame | exec → tree | CPU at the tree | tree / first binary's |\n|---|---|---|---|---|\n", thousands(n))
+	fmt.Fprintf(w, "\n| opening (binary in a pseudo-terminal, %s statements, runs in turn) | exec → first frame | exec → tree | CPU at the tree | tree / first binary's | exec → loaded |\n|---|---|---|---|---|---|\n", thousands(n))
 	for _, r := range rs {
 		if r.Err != nil {
-			fmt.Fprintf(w, "| %s | failed: %s | | | |\n", r.Binary, strings.ReplaceAll(strings.SplitN(r.Err.Error(), "\n", 2)[0], "|", "/"))
+			fmt.Fprintf(w, "| %s | failed: %s | | | | |\n", r.Binary, strings.ReplaceAll(strings.SplitN(r.Err.Error(), "\n", 2)[0], "|", "/"))
 			continue
 		}
 		var ratios []float64
@@ -747,9 +757,9 @@ func WriteOpens(w io.Writer, n int, rs []OpenReport) {
 		if len(ratios) > 0 {
 			ratio = fmt.Sprintf("%.2f×", ratios[len(ratios)/2])
 		}
-		fmt.Fprintf(w, "| %s (%d runs) | %s | %s (%s–%s) | %s | %s |\n", r.Binary, len(r.Tree), formatDuration(quantile(r.First, 0.5)),
+		fmt.Fprintf(w, "| %s (%d runs) | %s | %s (%s–%s) | %s | %s | %s |\n", r.Binary, len(r.Tree), formatDuration(quantile(r.First, 0.5)),
 			formatDuration(quantile(r.Tree, 0.5)), formatDuration(quantile(r.Tree, 0)), formatDuration(quantile(r.Tree, 1)),
-			formatDuration(quantile(r.TreeCPU, 0.5)), ratio)
+			formatDuration(quantile(r.TreeCPU, 0.5)), ratio, formatDuration(quantile(r.Loaded, 0.5)))
 	}
 }
 

@@ -64,12 +64,12 @@ func TestWriteOpens(t *testing.T) {
 	}
 	var b strings.Builder
 	WriteOpens(&b, 10000, []OpenReport{
-		{Binary: "a", First: ms(10, 12, 11), Tree: ms(100, 200, 150), TreeCPU: ms(300, 310, 320)},
-		{Binary: "b", First: ms(10, 12, 11), Tree: ms(50, 100, 150), TreeCPU: ms(200, 210, 220)},
+		{Binary: "a", First: ms(10, 12, 11), Tree: ms(100, 200, 150), TreeCPU: ms(300, 310, 320), Loaded: ms(100, 200, 150)},
+		{Binary: "b", First: ms(10, 12, 11), Tree: ms(50, 100, 150), TreeCPU: ms(200, 210, 220), Loaded: ms(230, 220, 240)},
 		{Binary: "c", Err: errors.New("no tree | here\nmore")},
 	})
-	for _, want := range []string{"| a (3 runs) | 11.0 ms | 150.0 ms (100.0 ms–200.0 ms) | 310.0 ms | 1.00× |",
-		"| b (3 runs) | 11.0 ms | 100.0 ms (50.0 ms–150.0 ms) | 210.0 ms | 0.50× |", "| c | failed: no tree / here | | | |"} {
+	for _, want := range []string{"| a (3 runs) | 11.0 ms | 150.0 ms (100.0 ms–200.0 ms) | 310.0 ms | 1.00× | 150.0 ms |",
+		"| b (3 runs) | 11.0 ms | 100.0 ms (50.0 ms–150.0 ms) | 210.0 ms | 0.50× | 230.0 ms |", "| c | failed: no tree / here | | | | |"} {
 		if !strings.Contains(b.String(), want) {
 			t.Errorf("missing %q in\n%s", want, b.String())
 		}

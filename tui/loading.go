@@ -16,7 +16,9 @@ import (
 	"referee/live"
 	"referee/model"
 	"referee/store"
+	"referee/tui/common"
 	"referee/tui/dialog"
+	"referee/views"
 )
 
 // Opening a folder streams: New only checks that the folder is usable and returns; Init
@@ -38,6 +40,11 @@ const (
 // more than a terminal shows. The rest of the tree follows (wholeMsg).
 const firstRows = 256
 
+// glimpseRows is how many rows a glimpse reads (live.NewGlimpse): a tall terminal's
+// tree pane. A taller one shows the glimpse's rows and blank ones below, for the
+// moment until the load's frame.
+const glimpseRows = 96
+
 // loadTickEvery is how often the frame shows the load's progress while it runs.
 const loadTickEvery = 40 * time.Millisecond
 
@@ -57,7 +64,12 @@ type loading struct {
 	feed   frameSource
 	closed bool
 
-	early chan tea.Msg // the load begun before Init (Begin), until Init's command takes it
+	early        chan tea.Msg // the load begun before Init (Begin), until Init's command takes it
+	earlyGlimpse tea.Cmd      // and the command that waits for its glimpse
+
+	// glimpse is the top of the tree read before the folder (live.Glimpse), shown
+	// until the load's frame; nil until it comes, and when the folder gave none.
+	glimpse *live.Glimpse
 }
 
 func newLoading(watch bool) *loading {
@@ -80,6 +92,9 @@ type loadedMsg struct {
 
 type loadTickMsg struct{}
 
+// glimpseMsg is the top of the tree, read before the folder (live.NewGlimpse).
+type glimpseMsg struct{ glimpse *live.Glimpse }
+
 // wholeMsg is the whole tree of the first frame, whose tree held only its first rows.
 type wholeMsg struct{ first, whole *live.Forest }
 
@@ -91,11 +106,12 @@ type loadRetryMsg struct{ closed bool }
 func (m loader) startLoad() tea.Cmd {
 	ls := m.feed.loading
 	if ls != nil && ls.early != nil {
-		early := ls.early
-		ls.early = nil
-		return tea.Batch(func() tea.Msg { return <-early }, loadTick())
+		early, glimpse := ls.early, ls.earlyGlimpse
+		ls.early, ls.earlyGlimpse = nil, nil
+		return tea.Batch(func() tea.Msg { return <-early }, glimpse, loadTick())
 	}
-	return tea.Batch(m.loader().loadCmd(), loadTick())
+	load, glimpse := m.loader().loadCmd()
+	return tea.Batch(load, glimpse, loadTick())
 }
 
 // Begin starts reading the folder at once, before the program that will show it has
@@ -108,9 +124,9 @@ func (m *Model) Begin() {
 		return
 	}
 	early := make(chan tea.Msg, 1)
-	load := m.loader().loadCmd()
+	load, glimpse := m.loader().loadCmd()
 	go func() { early <- load() }()
-	ls.early = early
+	ls.early, ls.earlyGlimpse = early, glimpse
 }
 
 // loadCmd starts the watcher (store.Watch: a change made during the load is then in
@@ -118,11 +134,28 @@ func (m *Model) Begin() {
 // or is off, then loads the folder and derives its graph and tree. The watch on
 // history/ is added beside the read of the object files (HistoryLater), and the log
 // read after it.
-func (m loader) loadCmd() tea.Cmd {
+//
+// Beside the watcher's start it reads a glimpse of the tree (live.NewGlimpse), which
+// glimpse, the second command, brings to Update: the read of the whole folder waits
+// for it, so that the few files the glimpse reads are not queued behind every other.
+func (m loader) loadCmd() (load, glimpse tea.Cmd) {
 	ls, dir := m.feed.loading, m.env.dir
 	watch := !m.env.opts.NoWatch && m.feed.src == nil
-	return func() tea.Msg {
+	glimpsed := make(chan *live.Glimpse, 1)
+	glimpse = func() tea.Msg {
+		if gl := <-glimpsed; gl != nil {
+			return glimpseMsg{gl}
+		}
+		return nil
+	}
+	load = func() tea.Msg {
 		timeline.Mark("load")
+		glimpseRead := make(chan struct{})
+		go func() {
+			defer close(glimpseRead)
+			gl, _ := live.NewGlimpse(dir, glimpseRows) // none: the load's frame is the first
+			glimpsed <- gl
+		}()
 		var msg loadedMsg
 		var logReady <-chan struct{}
 		if watch {
@@ -145,6 +178,7 @@ func (m loader) loadCmd() tea.Cmd {
 			}
 		}
 		timeline.Mark("watched")
+		<-glimpseRead
 		ls.step.Store(int32(stepRead))
 		var resume func()
 		msg.Frame, resume = live.LoadFirst(dir, &ls.progress, func() {
@@ -159,6 +193,7 @@ func (m loader) loadCmd() tea.Cmd {
 		}
 		return msg
 	}
+	return load, glimpse
 }
 
 func loadTick() tea.Cmd {
@@ -190,6 +225,7 @@ func (m loader) onLoaded(msg loadedMsg) tea.Cmd {
 		m.feed.watchNote = "not watching: " + msg.watchErr.Error()
 	}
 	if msg.LoadErr != nil {
+		ls.glimpse, m.feed.held = nil, nil // the keys pressed over the glimpse wait for nothing now
 		ls.err = msg.LoadErr
 		ls.progress.Done.Store(0)
 		ls.progress.Total.Store(0)
@@ -229,7 +265,22 @@ func (m loader) onLoaded(msg loadedMsg) tea.Cmd {
 	if lower {
 		debug.SetGCPercent(GCPercent)
 	}
-	return tea.Batch(show, m.feed.listen(), m.runs.Poll(true), m.supervisor().watchSessions(nil)) // the chain goes on from the loaded frame
+	cmds := []tea.Cmd{show, m.feed.listen(), m.runs.Poll(true), m.supervisor().watchSessions(nil)} // the chain goes on from the loaded frame
+	held := m.feed.held                                                                            // pressed over the glimpse
+	m.feed.held = nil
+	for _, k := range held {
+		cmds = append(cmds, m.key(k))
+	}
+	return tea.Batch(cmds...)
+}
+
+// onGlimpse shows the top of the tree while the folder loads.
+func (m loader) onGlimpse(msg glimpseMsg) tea.Cmd {
+	if ls := m.feed.loading; ls != nil && ls.err == nil {
+		ls.glimpse = msg.glimpse
+		timeline.Mark("glimpse") // the next View draws it
+	}
+	return nil
 }
 
 // onWhole shows the whole tree in place of the first frame's, the cursor where it was,
@@ -304,11 +355,18 @@ func (m loader) closeLoading() {
 	ls.feed = nil
 }
 
-// keyWhileLoading: q quits and ? shows help; the other keys need the tree.
+// keyWhileLoading: q quits and ? shows help; the other keys need the tree. Over a
+// glimpse they wait for it, as over a first frame's tree (keyWhilePartial), and run in
+// the order pressed: the glimpse's rows are the tree's, so a key moves where it was
+// aimed.
 func (m loader) keyWhileLoading(msg tea.KeyPressMsg) tea.Cmd {
 	k := msg.String()
 	if b, ok := bindingFor(msg); ok && (b.name == "quit" || b.name == "help") {
 		return b.run(m.Model)
+	}
+	if m.feed.loading.glimpse != nil {
+		m.feed.held = append(m.feed.held, msg)
+		return nil
 	}
 	if m.feed.loading.err != nil {
 		m.status.error("cannot read the folder: " + m.feed.loading.err.Error())
@@ -350,6 +408,32 @@ func (m loader) loadingView(w, h int) string {
 		lines = append(lines, strings.Repeat(" ", w))
 	}
 	return strings.Join(lines, "\n")
+}
+
+// glimpseView is the tree pane over a glimpse: its rows as the tree draws them, the
+// first selected (where the cursor will be), and below them, when no detail pane is
+// there to show the load's progress, the line that says how far it is.
+func (m loader) glimpseView(com common.Common, w, h int, withProgress bool) []string {
+	gl, st := m.feed.loading.glimpse, com.Styles
+	rows := h
+	if withProgress {
+		rows = max(h-2, 0)
+	}
+	lines := make([]string, 0, h)
+	for i, r := range gl.Rows[:min(rows, len(gl.Rows))] {
+		var info views.RowInfo
+		if r.Kind == live.RowStatement || r.Kind == live.RowProblem {
+			info = views.InfoFor(gl.Snap, gl.Graph, r.ID, nil, m.tree.math)
+		}
+		lines = append(lines, views.TreeLine(st, r, info, w, i == 0, com.Focused))
+	}
+	for len(lines) < rows {
+		lines = append(lines, strings.Repeat(" ", w))
+	}
+	if withProgress && h >= 2 {
+		lines = append(lines, strings.Repeat(" ", w), fitWidth(st.Muted.Render(m.loadingLine()), w))
+	}
+	return lines
 }
 
 // loadingLine says what the load is doing, e.g. "loading contents/ … 4,312 of 10,000

@@ -52,7 +52,7 @@ func TestStreamedLoadShowsProgressThenTheSameTree(t *testing.T) {
 		t.Fatalf("hints %q", got)
 	}
 
-	load := m.loader().loadCmd()
+	load := loadCmdOf(m)
 	msg := load().(loadedMsg)
 	if m.Update(loadTickMsg{}); m.feed.loading.shownStep != stepDerive { // a tick between the read and the message
 		t.Fatalf("step %d after the read", m.feed.loading.shownStep)
@@ -148,7 +148,7 @@ func TestLoadErrorIsShownAndRetried(t *testing.T) {
 	if err := os.Rename(dir, moved); err != nil {
 		t.Fatal(err)
 	}
-	send(t, m, m.loader().loadCmd()())
+	send(t, m, loadCmdOf(m)())
 	var shown []string
 	for _, l := range strings.Split(ansi.Strip(m.Render()), "\n")[1:3] {
 		shown = append(shown, strings.TrimSpace(strings.Split(l, "│")[1]))
@@ -178,7 +178,7 @@ func TestLoadErrorIsShownAndRetried(t *testing.T) {
 func TestChangeDuringTheLoadIsApplied(t *testing.T) {
 	dir := testutil.Demo(t)
 	m := openModel(t, dir, Options{}, 120, 40)
-	msg := m.loader().loadCmd()().(loadedMsg)
+	msg := loadCmdOf(m)().(loadedMsg)
 	if msg.feed == nil {
 		t.Fatalf("no watcher: %v", msg.watchErr)
 	}
@@ -206,7 +206,7 @@ func TestFirstFrameShowsTheTreesStartThenTheWhole(t *testing.T) {
 	dir := longTreeFolder(t)
 	defer debug.SetGCPercent(debug.SetGCPercent(100))
 	m := openModel(t, dir, Options{NoWatch: true}, 120, 40)
-	msg := m.loader().loadCmd()().(loadedMsg)
+	msg := loadCmdOf(m)().(loadedMsg)
 	if got := debug.SetGCPercent(-1); got != -1 {
 		t.Fatalf("the collector at %d%% after the load, before the whole tree", got)
 	}
@@ -261,7 +261,7 @@ func TestCloseBeforeTheWholeTreeResumesTheCollector(t *testing.T) {
 	dir := longTreeFolder(t)
 	defer debug.SetGCPercent(debug.SetGCPercent(100))
 	m := openModel(t, dir, Options{NoWatch: true}, 120, 40)
-	m.Update(m.loader().loadCmd()().(loadedMsg))
+	m.Update(loadCmdOf(m)().(loadedMsg))
 	m.Close()
 	if got := debug.SetGCPercent(100); got != 100 {
 		t.Fatalf("the collector at %d%% after Close, want 100", got)
@@ -303,7 +303,7 @@ func TestLoadBegunBeforeInitIsTheOneShown(t *testing.T) {
 		t.Fatal("a second Begin started another load")
 	}
 	msg, ok := m.loader().startLoad()().(tea.BatchMsg)
-	if !ok || len(msg) != 2 {
+	if !ok || len(msg) != 3 { // the load, its glimpse, the tick
 		t.Fatalf("startLoad gave %T", msg)
 	}
 	if m.feed.loading.early != nil {
@@ -313,6 +313,9 @@ func TestLoadBegunBeforeInitIsTheOneShown(t *testing.T) {
 	if !ok || loaded.feed == nil {
 		t.Fatalf("the early load gave %#v", loaded)
 	}
+	if g := msg[1](); g != nil { // the demo's tree is short: no glimpse
+		t.Fatalf("the early load's glimpse gave %#v", g)
+	}
 	send(t, m, loaded)
 	if m.feed.src != loaded.feed {
 		t.Fatal("the early load's watcher was not taken")
@@ -321,4 +324,10 @@ func TestLoadBegunBeforeInitIsTheOneShown(t *testing.T) {
 	if got, exp := ansi.Strip(m.Render()), ansi.Strip(want.Render()); got != exp {
 		t.Fatalf("the early load shows\n%s\na synchronous load shows\n%s", got, exp)
 	}
+}
+
+// loadCmdOf is the model's load command without its glimpse.
+func loadCmdOf(m *Model) tea.Cmd {
+	load, _ := m.loader().loadCmd()
+	return load
 }

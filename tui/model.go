@@ -378,6 +378,8 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		return m.loader().onLoaded(msg)
 	case loadTickMsg:
 		return m.loader().onLoadTick()
+	case glimpseMsg:
+		return m.loader().onGlimpse(msg)
 	case wholeMsg:
 		return m.loader().onWhole(msg)
 	case loadRetryMsg:

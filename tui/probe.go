@@ -83,8 +83,17 @@ func (p *Probe) Cursor() string { return p.m.tree.Cursor() }
 // Rows counts the tree's visible rows.
 func (p *Probe) Rows() int { return len(p.m.tree.Rows()) }
 
-// LoadCmd is the command that reads the folder (ProbeOptions.Loading), as Init starts it.
-func (p *Probe) LoadCmd() tea.Cmd { return p.m.loader().loadCmd() }
+// LoadCmd is the command that reads the folder (ProbeOptions.Loading), as Init starts
+// it, and the one that brings its glimpse of the tree (nil when it gave none).
+func (p *Probe) LoadCmd() (load, glimpse tea.Cmd) { return p.m.loader().loadCmd() }
+
+// GlimpseFirst is the ID of the glimpse's first row ("" when none is shown).
+func (p *Probe) GlimpseFirst() string {
+	if ls := p.m.feed.loading; ls != nil && ls.glimpse != nil && len(ls.glimpse.Rows) > 0 {
+		return ls.glimpse.Rows[0].ID
+	}
+	return ""
+}
 
 // Loading reports whether the folder is still being read, and why its last read failed.
 func (p *Probe) Loading() (bool, error) {

@@ -53,8 +53,13 @@ func (m *Model) Render() string {
 			com := m.common()
 			com.Focused = m.lay.focus == focusTree
 			body := bodyLines(m.tree.View(com))
-			if m.feed.loading != nil {
-				body = strings.Split(m.loader().loadingView(max(tw-2, 0), max(ph-2, 0)), "\n")
+			if ls := m.feed.loading; ls != nil {
+				w, h := max(tw-2, 0), max(ph-2, 0)
+				if ls.glimpse != nil && ls.err == nil {
+					body = m.loader().glimpseView(com, w, h, dw == 0)
+				} else {
+					body = strings.Split(m.loader().loadingView(w, h), "\n")
+				}
 			}
 			cols = append(cols, m.drawn.panes[0].lines(st, title, body, tw, ph, m.lay.focus == focusTree))
 		}
@@ -66,6 +71,9 @@ func (m *Model) Render() string {
 			com := m.common()
 			com.Focused = m.lay.focus == focusDetail
 			body := bodyLines(pane.View(com))
+			if ls := m.feed.loading; ls != nil && ls.glimpse != nil && ls.err == nil && tw > 0 {
+				body = strings.Split(m.loader().loadingView(max(dw-2, 0), max(ph-2, 0)), "\n") // the tree pane shows the glimpse
+			}
 			cols = append(cols, m.drawn.panes[1].lines(st, m.reader().detailTitle(), body, dw, ph, m.lay.focus == focusDetail))
 		}
 		rows := m.drawn.rows.columns(cols...)
