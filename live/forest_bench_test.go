@@ -30,3 +30,15 @@ func BenchmarkNewForest10k(b *testing.B) {
 		}
 	})
 }
+
+// BenchmarkGlimpse10k is a glimpse of a 10k-statement folder's tree: a tall terminal's
+// rows, read from their files (the page cache warm).
+func BenchmarkGlimpse10k(b *testing.B) {
+	dir := benchfolder.Get(b, 10_000)
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := NewGlimpse(dir, 96); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

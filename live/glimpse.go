@@ -14,7 +14,8 @@ import (
 // read from store.Glimpse in rounds: the rows walked so far (under the default folds,
 // as firstForest walks them) name objects, or references of their objects, not read
 // yet; those are read and the rows walked again, until every row's object and every
-// reference of a row's object is read or known missing. Then the rows are the whole
+// reference of a row's object (but its citations, which make no row) is read or known
+// missing. Then the rows are the whole
 // tree's first rows, and each row's phase and next agent are Derive's: they read the
 // object and its preliminaries (model.PhaseOf). What needs the whole folder is left
 // out: no row is marked shared (its other parents may be in files not read), and the
@@ -40,6 +41,8 @@ func NewGlimpse(dir string, rows int) (*Glimpse, error) {
 	if rows <= 0 {
 		return nil, errors.New("no rows asked for")
 	}
+	// What it reads is kept (the tree's rows): collecting meanwhile would only mark it.
+	defer store.PauseGC()()
 	gl, err := store.NewGlimpse(dir)
 	if err != nil {
 		return nil, err
@@ -64,7 +67,9 @@ func NewGlimpse(dir string, rows int) (*Glimpse, error) {
 				}
 			case RowProblem, RowStatement:
 				for _, e := range g.Out[r.ID] {
-					if !gl.Known(e.To) {
+					// A citation makes no row, and the phase reads none (stale marks do,
+					// which a glimpse leaves out).
+					if e.Kind != model.EdgeCites && !gl.Known(e.To) {
 						need = append(need, e.To)
 					}
 				}
