@@ -1,8 +1,10 @@
 package live
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -156,5 +158,82 @@ func TestGlimpseRefusesWhatTheLoadListsAsBroken(t *testing.T) {
 	}
 	if _, err := NewGlimpse(dir, 20); err == nil || !strings.Contains(err.Error(), "link") {
 		t.Fatalf("statement/ a link: %v", err)
+	}
+}
+
+// Whatever is done to the files a glimpse reads (cut short, removed, made a folder or a
+// link, rewritten with other references, a stray file beside them), a glimpse is the
+// tree's start or no glimpse: never rows the load would show otherwise.
+func TestGlimpseIsRightOrRefuses(t *testing.T) {
+	base := filepath.Join(t.TempDir(), "base")
+	if err := gen.Generate(base, gen.Config{Statements: 250, Problems: 3, Seed: 4, Backups: 1}); err != nil {
+		t.Fatal(err)
+	}
+	first, err := NewGlimpse(base, 30)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ids []string // the objects of the glimpse's rows and the rest it read
+	for id := range first.Snap.Statements.Keys() {
+		ids = append(ids, id)
+	}
+	for id := range first.Snap.Problems {
+		ids = append(ids, id)
+	}
+	slices.Sort(ids)
+	faults := []func(path string) error{
+		func(p string) error { return os.Truncate(p, 40) },
+		os.Remove,
+		func(p string) error { return errors.Join(os.Remove(p), os.Mkdir(p, 0o755)) },
+		func(p string) error { return errors.Join(os.Rename(p, p+".real"), os.Symlink(p+".real", p)) },
+		func(p string) error { // another statement's references: the tree changes shape
+			data, err := os.ReadFile(p)
+			if err != nil {
+				return err
+			}
+			return os.WriteFile(p, []byte(strings.Replace(string(data), `"preliminaries": [`, `"preliminaries": ["s-001", `, 1)), 0o644)
+		},
+		func(p string) error { return os.WriteFile(filepath.Join(filepath.Dir(p), "notes.json"), []byte("{}"), 0o644) },
+		func(p string) error { return os.WriteFile(p+".swp", []byte("x"), 0o644) },
+	}
+	right, refused := 0, 0
+	for i := range 4 * len(faults) {
+		dir := filepath.Join(t.TempDir(), "run")
+		if err := os.CopyFS(dir, os.DirFS(base)); err != nil {
+			t.Fatal(err)
+		}
+		id := ids[(i*7)%len(ids)]
+		kindDir := store.StatementDir
+		if model.KindOf(id) == model.KindProblem {
+			kindDir = store.ProblemDir
+		}
+		if err := faults[i%len(faults)](filepath.Join(dir, kindDir, id+".json")); err != nil {
+			t.Fatal(err)
+		}
+		gl, err := NewGlimpse(dir, 30)
+		if err != nil {
+			refused++
+			continue
+		}
+		snap, err := store.Load(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		g := model.Derive(snap)
+		rows := newForest(snap, g).Flatten(map[string]bool{})
+		for j, r := range gl.Rows {
+			want := rows[j]
+			want.Shared = false
+			if r != want {
+				t.Fatalf("fault %d on %s: row %d is %+v, the whole tree's %+v", i%len(faults), id, j, r, rows[j])
+			}
+			if (r.Kind == RowProblem || r.Kind == RowStatement) && (gl.Graph.Phase.Get(r.ID) != g.Phase.Get(r.ID) || gl.Graph.Next.Get(r.ID) != g.Next.Get(r.ID)) {
+				t.Fatalf("fault %d on %s: %s's phase or next differs", i%len(faults), id, r.ID)
+			}
+		}
+		right++
+	}
+	if right < 10 || refused < 10 {
+		t.Fatalf("%d glimpses right, %d refused: the faults tell too little", right, refused)
 	}
 }
