@@ -193,7 +193,9 @@ func TestGlimpseIsRightOrRefuses(t *testing.T) {
 			}
 			return os.WriteFile(p, []byte(strings.Replace(string(data), `"preliminaries": [`, `"preliminaries": ["s-001", `, 1)), 0o644)
 		},
-		func(p string) error { return os.WriteFile(filepath.Join(filepath.Dir(p), "notes.json"), []byte("{}"), 0o644) },
+		func(p string) error {
+			return os.WriteFile(filepath.Join(filepath.Dir(p), "notes.json"), []byte("{}"), 0o644)
+		},
 		func(p string) error { return os.WriteFile(p+".swp", []byte("x"), 0o644) },
 	}
 	right, refused := 0, 0
