@@ -265,8 +265,9 @@ func (m loader) onLoaded(msg loadedMsg) tea.Cmd {
 	if lower {
 		debug.SetGCPercent(GCPercent)
 	}
-	cmds := []tea.Cmd{show, m.feed.listen(), m.runs.Poll(true), m.supervisor().watchSessions(nil)} // the chain goes on from the loaded frame
-	held := m.feed.held                                                                            // pressed over the glimpse
+	// The chain goes on from the loaded frame; the keys pressed over the glimpse run.
+	cmds := []tea.Cmd{show, m.feed.listen(), m.runs.Poll(true), m.supervisor().watchSessions(nil)}
+	held := m.feed.held
 	m.feed.held = nil
 	for _, k := range held {
 		cmds = append(cmds, m.key(k))
