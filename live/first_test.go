@@ -21,20 +21,7 @@ import (
 // a generated run, and the shapes people make (chains, citations, fan-out), at limits
 // from one row to past the end.
 func TestFirstForestIsTheStartOfTheTree(t *testing.T) {
-	folders := map[string]string{"demo": testutil.Demo(t)}
-	tmp := t.TempDir()
-	run := filepath.Join(tmp, "run")
-	if err := gen.Generate(run, gen.Config{Statements: 600, Problems: 6, Seed: 3}); err != nil {
-		t.Fatal(err)
-	}
-	folders["generated"] = run
-	for _, sh := range []gen.Shape{gen.ShapeChain, gen.ShapeCitations, gen.ShapeFanout} {
-		dir := filepath.Join(tmp, string(sh))
-		if err := gen.WriteShape(dir, sh, 300); err != nil {
-			t.Fatal(err)
-		}
-		folders[string(sh)] = dir
-	}
+	folders := treeFolders(t, gen.Config{Statements: 600, Problems: 6, Seed: 3}, false)
 	for name, dir := range folders {
 		snap, err := store.Load(dir)
 		if err != nil {

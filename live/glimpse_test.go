@@ -20,24 +20,7 @@ import (
 // (chains, citations, fan-out) and the agents' runs, at limits from one row to past
 // the roots' trees, where it refuses.
 func TestGlimpseIsTheStartOfTheTree(t *testing.T) {
-	folders := map[string]string{"demo": testutil.Demo(t)}
-	tmp := t.TempDir()
-	run := filepath.Join(tmp, "run")
-	if err := gen.Generate(run, gen.Config{Statements: 3000, Problems: 30, Seed: 3}); err != nil {
-		t.Fatal(err)
-	}
-	folders["generated"] = run
-	for _, sh := range []gen.Shape{gen.ShapeChain, gen.ShapeCitations, gen.ShapeFanout} {
-		dir := filepath.Join(tmp, string(sh))
-		if err := gen.WriteShape(dir, sh, 300); err != nil {
-			t.Fatal(err)
-		}
-		folders[string(sh)] = dir
-	}
-	more, _ := filepath.Glob(filepath.Join(testutil.Path("fixtures"), "*", "contents"))
-	for _, d := range more {
-		folders[filepath.Base(filepath.Dir(d))] = d
-	}
+	folders := treeFolders(t, gen.Config{Statements: 3000, Problems: 30, Seed: 3}, true)
 	glimpses := 0
 	for name, dir := range folders {
 		snap, err := store.Load(dir)
@@ -238,4 +221,31 @@ func TestGlimpseIsRightOrRefuses(t *testing.T) {
 	if right < 10 || refused < 10 {
 		t.Fatalf("%d glimpses right, %d refused: the faults tell too little", right, refused)
 	}
+}
+
+// treeFolders are the folders a tree is checked on: the demo, a generated run (cfg),
+// the shapes people make (chains, citations, fan-out) and, with agents, the agents'
+// runs when ../shared is there.
+func treeFolders(t *testing.T, cfg gen.Config, agents bool) map[string]string {
+	folders := map[string]string{"demo": testutil.Demo(t)}
+	tmp := t.TempDir()
+	run := filepath.Join(tmp, "run")
+	if err := gen.Generate(run, cfg); err != nil {
+		t.Fatal(err)
+	}
+	folders["generated"] = run
+	for _, sh := range []gen.Shape{gen.ShapeChain, gen.ShapeCitations, gen.ShapeFanout} {
+		dir := filepath.Join(tmp, string(sh))
+		if err := gen.WriteShape(dir, sh, 300); err != nil {
+			t.Fatal(err)
+		}
+		folders[string(sh)] = dir
+	}
+	if agents {
+		more, _ := filepath.Glob(filepath.Join(testutil.Path("fixtures"), "*", "contents"))
+		for _, d := range more {
+			folders[filepath.Base(filepath.Dir(d))] = d
+		}
+	}
+	return folders
 }
