@@ -43,7 +43,26 @@ func (fd *feed) listen() tea.Cmd {
 		return nil
 	}
 	feed, head := fd.src, fd.head
-	return func() tea.Msg { return feed.Next(head) }
+	return func() tea.Msg {
+		own, ok := feed.(*live.Feed)
+		if !ok {
+			return feed.Next(head) // a seat of a shared room: its hub reads and derives
+		}
+		b, ok := own.Batch()
+		if !ok {
+			return live.Frame{Closed: true}
+		}
+		return inBackground(func() live.Frame { return applyBatch(own, head, b) })
+	}
+}
+
+// applyBatch reads and derives a batch of the workbench's own watcher, on the thread of
+// lower priority listen gives it (inBackground), as the extras are: under an agents'
+// run a batch comes every few tens of milliseconds, and a key's frame must not wait
+// behind its read and derivation for a core. The wait for the batch stays on the
+// command's goroutine. A variable so that a test can see where it runs.
+var applyBatch = func(feed *live.Feed, head *live.Forest, b store.Batch) live.Frame {
+	return feed.Apply(head, b)
 }
 
 // reloadAll reads the whole folder again (after a conflict, or without a watcher).
