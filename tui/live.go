@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"maps"
 	"strconv"
 	"strings"
 	"time"
@@ -43,6 +44,10 @@ func (fd *feed) listen() tea.Cmd {
 		return nil
 	}
 	feed, head := fd.src, fd.head
+	var folds map[string]bool
+	if fd.tree != nil {
+		folds = maps.Clone(fd.tree.folds) // read here, on the UI goroutine that changes them
+	}
 	return func() tea.Msg {
 		own, ok := feed.(*live.Feed)
 		if !ok {
@@ -52,7 +57,16 @@ func (fd *feed) listen() tea.Cmd {
 		if !ok {
 			return live.Frame{Closed: true}
 		}
-		return inBackground(func() live.Frame { return applyBatch(own, head, b) })
+		return inBackground(func() live.Frame {
+			fr := applyBatch(own, head, b)
+			if fr.Forest != nil && !fr.Forest.SameShape(head) {
+				// A tree of a new shape (a statement added or relinked) has new rows: the
+				// flattening of every row of a large tree is done here, and Tree.SetForest
+				// finds it made, unless the folds changed meanwhile.
+				fr.Forest.Flatten(folds)
+			}
+			return fr
+		})
 	}
 }
 
