@@ -69,10 +69,6 @@ func (f *Feed) Next(head *Forest) Frame {
 	return apply(f.dir, head, b)
 }
 
-// Apply reads and derives a batch (from Batch) after head: Next's second half, for an
-// owner that waits for the batch and reads it in different places.
-func (f *Feed) Apply(head *Forest, b store.Batch) Frame { return apply(f.dir, head, b) }
-
 // Batch waits for the watcher's next batch and coalesces whatever else is already
 // queued, without reading anything: for an owner of the chain that applies batches
 // itself (Apply), among other updates; false when the watcher stopped.

@@ -38,7 +38,9 @@ func (fd *feed) setHead(f *live.Forest) {
 
 // listen asks the live room for the frame after the head: the watcher's next batch,
 // read and derived in the command. One listen is outstanding at a time (the next is
-// asked when its frame arrives), so the reload chain has a single owner.
+// asked when its frame arrives), so the reload chain has a single owner. The read stays
+// at the UI's priority: on a thread of lower priority (inBackground) the write → screen
+// lag rose under an agents' run, and the keys gained nothing (docs/performance.md).
 func (fd *feed) listen() tea.Cmd {
 	if fd.src == nil {
 		return nil
@@ -49,34 +51,15 @@ func (fd *feed) listen() tea.Cmd {
 		folds = maps.Clone(fd.tree.folds) // read here, on the UI goroutine that changes them
 	}
 	return func() tea.Msg {
-		own, ok := feed.(*live.Feed)
-		if !ok {
-			return feed.Next(head) // a seat of a shared room: its hub reads and derives
+		fr := feed.Next(head)
+		if fr.Forest != nil && !fr.Forest.SameShape(head) {
+			// A tree of a new shape (a statement added or relinked) has new rows: the
+			// flattening of every row of a large tree is done here, off the UI goroutine,
+			// and Tree.SetForest finds it made, unless the folds changed meanwhile.
+			fr.Forest.Flatten(folds)
 		}
-		b, ok := own.Batch()
-		if !ok {
-			return live.Frame{Closed: true}
-		}
-		return inBackground(func() live.Frame {
-			fr := applyBatch(own, head, b)
-			if fr.Forest != nil && !fr.Forest.SameShape(head) {
-				// A tree of a new shape (a statement added or relinked) has new rows: the
-				// flattening of every row of a large tree is done here, and Tree.SetForest
-				// finds it made, unless the folds changed meanwhile.
-				fr.Forest.Flatten(folds)
-			}
-			return fr
-		})
+		return fr
 	}
-}
-
-// applyBatch reads and derives a batch of the workbench's own watcher, on the thread of
-// lower priority listen gives it (inBackground), as the extras are: under an agents'
-// run a batch comes every few tens of milliseconds, and a key's frame must not wait
-// behind its read and derivation for a core. The wait for the batch stays on the
-// command's goroutine. A variable so that a test can see where it runs.
-var applyBatch = func(feed *live.Feed, head *live.Forest, b store.Batch) live.Frame {
-	return feed.Apply(head, b)
 }
 
 // reloadAll reads the whole folder again (after a conflict, or without a watcher).
