@@ -566,6 +566,22 @@ func (f *Forest) Flatten(folds map[string]bool) []TreeRow {
 	return rows
 }
 
+// Flattened reports whether the rows under folds are made (Flatten keeps them).
+func (f *Forest) Flattened(folds map[string]bool) bool {
+	if f.first != nil {
+		return true
+	}
+	c := &f.shape.flat
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for _, e := range c.entries {
+		if maps.Equal(e.folds, folds) {
+			return true
+		}
+	}
+	return false
+}
+
 // flatten is Flatten without the cache.
 func (f *Forest) flatten(folds map[string]bool) []TreeRow {
 	rows, _ := f.walkRows(folds, -1, nil)

@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"maps"
 	"strconv"
 	"strings"
 	"time"
@@ -37,13 +38,28 @@ func (fd *feed) setHead(f *live.Forest) {
 
 // listen asks the live room for the frame after the head: the watcher's next batch,
 // read and derived in the command. One listen is outstanding at a time (the next is
-// asked when its frame arrives), so the reload chain has a single owner.
+// asked when its frame arrives), so the reload chain has a single owner. The read stays
+// at the UI's priority: on a thread of lower priority (inBackground) the write → screen
+// lag rose under an agents' run, and the keys gained nothing (docs/performance.md).
 func (fd *feed) listen() tea.Cmd {
 	if fd.src == nil {
 		return nil
 	}
 	feed, head := fd.src, fd.head
-	return func() tea.Msg { return feed.Next(head) }
+	var folds map[string]bool
+	if fd.tree != nil {
+		folds = maps.Clone(fd.tree.folds) // read here, on the UI goroutine that changes them
+	}
+	return func() tea.Msg {
+		fr := feed.Next(head)
+		if fr.Forest != nil && !fr.Forest.SameShape(head) {
+			// A tree of a new shape (a statement added or relinked) has new rows: the
+			// flattening of every row of a large tree is done here, off the UI goroutine,
+			// and Tree.SetForest finds it made, unless the folds changed meanwhile.
+			fr.Forest.Flatten(folds)
+		}
+		return fr
+	}
 }
 
 // reloadAll reads the whole folder again (after a conflict, or without a watcher).

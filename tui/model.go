@@ -170,6 +170,9 @@ type feed struct {
 	held []tea.KeyPressMsg
 	// resume turns the collector back on after the load, until the whole tree is in.
 	resume func()
+	// tree is the tree pane, whose rows under its folds a frame of a new shape has
+	// flattened off the UI goroutine (listen).
+	tree *Tree
 }
 
 // layout is the window and how the panes share it.
@@ -237,6 +240,7 @@ func New(dir string, opts Options) (*Model, error) {
 		status: status{flash: map[string]time.Time{}},
 		look:   look{dark: true},
 	}
+	m.feed.tree = m.tree
 	m.runs = newRuns(dir, m.env.name, opts.Runs, opts.StallAfter, m.supervisor())
 	m.bg.changes = newChanges(dir, &m.feed)
 	m.bg.extras = &Extras{limit: opts.LimitMemory}

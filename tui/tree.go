@@ -134,6 +134,26 @@ func (t *Tree) rowAt(path string) (int, bool) {
 	return i, ok
 }
 
+// nearRows is how far from where it was nearRow looks for the cursor's row.
+const nearRows = 256
+
+// nearRow finds the row of a path within nearRows of the row it was at. After a
+// rebuild (under an agents' run, a statement added or gone anywhere in the tree) the
+// cursor's row is most often where it was or a few rows off, and the index of every
+// row (rowAt) is a map of the whole tree made on the UI goroutine for one look-up. A
+// path names one row, so what this finds is what the index would.
+func (t *Tree) nearRow(path string, was int) (int, bool) {
+	for d := 0; d <= nearRows; d++ {
+		if i := was - d; i >= 0 && i < len(t.rows) && t.rows[i].Path == path {
+			return i, true
+		}
+		if i := was + d; d > 0 && i >= 0 && i < len(t.rows) && t.rows[i].Path == path {
+			return i, true
+		}
+	}
+	return 0, false
+}
+
 // locate finds the cursor's row after a rebuild: the same path; else the same object
 // where it now sits; else the nearest row to where it was.
 func (t *Tree) locate() {
@@ -149,6 +169,9 @@ func (t *Tree) locate() {
 func (t *Tree) findRow(path string, was int) int {
 	if path == "" {
 		return 0
+	}
+	if i, ok := t.nearRow(path, was); ok {
+		return i
 	}
 	if i, ok := t.rowAt(path); ok {
 		return i
