@@ -27,6 +27,13 @@ func TestGlimpseShowsTheTreesTopWhileLoading(t *testing.T) {
 	}
 	m.Update(msg)
 	screen := strings.Split(ansi.Strip(m.Render()), "\n")
+	// The load's ticks redraw the frame (its progress), not the glimpse's rows.
+	drawn := &m.feed.loading.glimpseDrawn.lines[0]
+	m.feed.loading.done = 17
+	m.Update(loadTickMsg{})
+	if m.Render(); &m.feed.loading.glimpseDrawn.lines[0] != drawn {
+		t.Fatal("the glimpse's rows were drawn again for a tick")
+	}
 	for _, k := range []string{"j", "j", "l", "j"} {
 		m.Update(keyMsg(k))
 	}

@@ -3,6 +3,7 @@ package tui
 import (
 	"os"
 	"runtime/debug"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -14,8 +15,10 @@ import (
 
 	"referee/internal/timeline"
 	"referee/live"
+	"referee/mathtext"
 	"referee/model"
 	"referee/store"
+	"referee/themes"
 	"referee/tui/common"
 	"referee/tui/dialog"
 	"referee/views"
@@ -70,6 +73,20 @@ type loading struct {
 	// glimpse is the top of the tree read before the folder (live.Glimpse), shown
 	// until the load's frame; nil until it comes, and when the folder gave none.
 	glimpse *live.Glimpse
+	// glimpseDrawn is its rows as last drawn, for what they were drawn at: the load's
+	// tick redraws the frame, and drawing every row again took a core from the read.
+	glimpseDrawn struct {
+		key   glimpseKey
+		lines []string
+	}
+}
+
+// glimpseKey is what a glimpse's rows are drawn at.
+type glimpseKey struct {
+	w, rows int
+	focused bool
+	st      *themes.Styles
+	math    mathtext.Mode
 }
 
 func newLoading(watch bool) *loading {
@@ -415,24 +432,28 @@ func (m loader) loadingView(w, h int) string {
 // first selected (where the cursor will be), and below them, when no detail pane is
 // there to show the load's progress, the line that says how far it is.
 func (m loader) glimpseView(com common.Common, w, h int, withProgress bool) []string {
-	gl, st := m.feed.loading.glimpse, com.Styles
+	ls, st := m.feed.loading, com.Styles
 	rows := h
 	if withProgress {
 		rows = max(h-2, 0)
 	}
-	lines := make([]string, 0, h)
-	for i, r := range gl.Rows[:min(rows, len(gl.Rows))] {
-		var info views.RowInfo
-		if r.Kind == live.RowStatement || r.Kind == live.RowProblem {
-			info = views.InfoFor(gl.Snap, gl.Graph, r.ID, nil, m.tree.math)
+	key := glimpseKey{w, rows, com.Focused, st, m.tree.math}
+	if d := &ls.glimpseDrawn; d.lines == nil || d.key != key {
+		d.key, d.lines = key, make([]string, 0, rows)
+		for i, r := range ls.glimpse.Rows[:min(rows, len(ls.glimpse.Rows))] {
+			var info views.RowInfo
+			if r.Kind == live.RowStatement || r.Kind == live.RowProblem {
+				info = views.InfoFor(ls.glimpse.Snap, ls.glimpse.Graph, r.ID, nil, m.tree.math)
+			}
+			d.lines = append(d.lines, views.TreeLine(st, r, info, w, i == 0, com.Focused))
 		}
-		lines = append(lines, views.TreeLine(st, r, info, w, i == 0, com.Focused))
+		for len(d.lines) < rows {
+			d.lines = append(d.lines, strings.Repeat(" ", w))
+		}
 	}
-	for len(lines) < rows {
-		lines = append(lines, strings.Repeat(" ", w))
-	}
+	lines := ls.glimpseDrawn.lines
 	if withProgress && h >= 2 {
-		lines = append(lines, strings.Repeat(" ", w), fitWidth(st.Muted.Render(m.loadingLine()), w))
+		lines = append(slices.Clip(lines), strings.Repeat(" ", w), fitWidth(st.Muted.Render(m.loadingLine()), w))
 	}
 	return lines
 }
