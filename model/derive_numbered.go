@@ -36,7 +36,9 @@ func NumberIDs(pids, sids, eids []string) *Numbering {
 		}
 		keyed[i] = keyedAt{k, int32(i)}
 	}
-	keyed = radixSortBy(keyed, func(k keyedAt) uint64 { return k.key })
+	if !ascending(keyed, func(k keyedAt) uint64 { return k.key }) { // a status load lists them sorted (IDOrderKey)
+		keyed = radixSortBy(keyed, func(k keyedAt) uint64 { return k.key })
+	}
 	ps, es := sortIDs(slices.Values(pids), len(pids)), sortIDs(slices.Values(eids), len(eids))
 	nb := &Numbering{np: len(ps), ns: len(sids), perm: make([]int32, len(sids))}
 	nb.ids = make([]string, 0, len(ps)+len(sids)+len(es))
@@ -49,6 +51,27 @@ func NumberIDs(pids, sids, eids []string) *Numbering {
 		return nil
 	}
 	return nb
+}
+
+// IDOrderKey is a number of id whose order among valid IDs of one kind is Derive's
+// (CompareIDs), one to one among IDs that have one: ok is false for an ID longer than
+// eight bytes or without its dash second. A folder's listing sorted by it is in the
+// order NumberIDs numbers it.
+func IDOrderKey(id string) (key uint64, ok bool) {
+	if !keyable(id) {
+		return 0, false
+	}
+	return idKey(id)
+}
+
+// ascending says whether the keys of list rise strictly from one to the next.
+func ascending[T any](list []T, key func(T) uint64) bool {
+	for i := 1; i < len(list); i++ {
+		if key(list[i]) <= key(list[i-1]) {
+			return false
+		}
+	}
+	return true
 }
 
 // WithStatements gives nb the statements read, in the order of the sids NumberIDs was

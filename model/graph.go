@@ -108,14 +108,15 @@ func deriveNumbered(s *Snapshot, lean bool, nb *Numbering) *Graph {
 	n := len(x.ids)
 	// Each map is made by the goroutine that fills it.
 	g := &Graph{Counts: map[string]int{}, ProblemCounts: map[string]int{}, PhaseCounts: map[Phase]int{}}
-	var wg sync.WaitGroup
+	var wg, phased sync.WaitGroup
 	lean = lean && x.ranked                       // else BlockScores reads In and Phase by ID
 	nextAt := make([]string, len(pids)+len(sids)) // each object's next agent, by index
 	phaseAt := make([]Phase, len(pids)+len(sids)) // and its phase
-	wg.Go(func() { g.phases(s, x, nextAt, phaseAt) })
+	phased.Go(func() { g.phases(s, x, nextAt, phaseAt) })
 	in, indeg := g.link(s, x, !lean)
-	// The cycles and what is proved and stale read the links alone: beside the depths
-	// (after its read status derives on one goroutine, the other core idle).
+	// The cycles and what is proved and stale read the links alone: beside the depths,
+	// the next list and (status) who waits for whom (after its read status derives on
+	// one goroutine, the other core idle).
 	wg.Go(func() { g.Cycles = cycles(x, len(pids)+len(sids)) })
 	wg.Go(func() { g.provedAndStale(x, !lean) })
 	if !lean {
@@ -158,7 +159,7 @@ func deriveNumbered(s *Snapshot, lean bool, nb *Numbering) *Graph {
 			}
 		}
 	}
-	wg.Wait()
+	phased.Wait()
 	var d *denseGraph
 	if x.ranked {
 		d = &denseGraph{x: x, phase: phaseAt, root: make([]bool, len(pids))}
@@ -177,6 +178,7 @@ func deriveNumbered(s *Snapshot, lean bool, nb *Numbering) *Graph {
 		}
 		g.Next = ObjectsAt(x.ix, nextAt, has, n)
 	}
+	wg.Wait()
 	if x.ranked {
 		x.st = nil // the statements are the snapshot's: an updated graph keeps no old ones
 		for _, r := range roots {

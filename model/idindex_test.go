@@ -86,3 +86,50 @@ func TestUniqueIDIndexAsMap(t *testing.T) {
 		}
 	}
 }
+
+// TestIDIndexRunsAsMap: IDs of the agents' shape numbered in a row (s-001 to s-z999,
+// s-aa001 on) are found through lists by value, one per kind and length, and answer as
+// a map does: around and between the runs, with an ID there twice (its last place),
+// beside IDs of the same kind and length too sparse for a list (in the key table), and
+// IDs of other shapes.
+func TestIDIndexRunsAsMap(t *testing.T) {
+	r := rand.New(rand.NewPCG(27, 7))
+	name := func(kind byte, v int) string { // the v-th ID of its kind with two letters
+		return fmt.Sprintf("%c-%c%c%03d", kind, 'a'+v/26000, 'a'+v/1000%26, v%1000)
+	}
+	var ids []string
+	for v := range 3000 {
+		ids = append(ids, fmt.Sprintf("s-%03d", v%1000), name('s', 5000+v))
+	}
+	for range 50 {
+		ids = append(ids, name('p', r.IntN(600000)))            // sparse: the key table
+		ids = append(ids, fmt.Sprintf("e-b%03d", r.IntN(1000))) // few, in a short span: a run
+	}
+	ids = append(ids, "s-ab017", "s-A001", "s-a00x", "x-1", "s-abcdef")
+	r.Shuffle(len(ids), func(i, j int) { ids[i], ids[j] = ids[j], ids[i] })
+	want := map[string]int32{}
+	for i, id := range ids {
+		want[id] = int32(i)
+	}
+	ix := NewIDIndex(ids)
+	if !ix.dups {
+		t.Error("IDs there twice: not told")
+	}
+	runs := map[string]bool{}
+	for _, run := range ix.runs {
+		runs[fmt.Sprintf("%c%d", run.kind, run.len)] = true
+	}
+	if !runs["s5"] || !runs["s7"] || !runs["e6"] || runs["p7"] || len(runs) != 3 {
+		t.Errorf("runs by kind and length: %v; want s5, s7 and e6", runs)
+	}
+	probes := append([]string{"s-000", "s-999", "s-aa999", "s-ah000", "s-zz999", "s-hz999", "p-aa000", "e-z999", "s-A001", "s-a00x", "s-0001"}, ids...)
+	for v := 4990; v < 8010; v++ {
+		probes = append(probes, name('s', v), name('p', v), name('e', v)[:2]+name('e', v)[3:])
+	}
+	for _, id := range probes {
+		i, ok := ix.Find(id)
+		if w, wok := want[id]; ok != wok || ok && i != w {
+			t.Fatalf("Find(%q) = %d, %v; want %d, %v", id, i, ok, w, wok)
+		}
+	}
+}

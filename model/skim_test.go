@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"unsafe"
 
 	"referee/internal/testutil"
 )
@@ -458,5 +459,34 @@ func TestStatusSkimmer(t *testing.T) {
 	}
 	if long < 50 || shared < 20 {
 		t.Errorf("%d long proofs, %d read by the Skimmer", long, shared)
+	}
+}
+
+// TestSkimmerSharesStatusWords: a skimmed statement's status of the lifecycle's words
+// is that word, one string shared by every statement (Derive counts statuses by
+// comparing strings: the same one compares at once); another status, or one written
+// with an escape, is read as written, as StatementSkim reads it.
+func TestSkimmerSharesStatusWords(t *testing.T) {
+	usual := `{"id": "s-003", "type": "normal", "conclusion": ["c"], "hypothesis": [], "preliminaries": [], "status": "STATUS", "reliability": 1.0, "stats": {"count_usage": 0}, "progresses": [], "proof": {"cot": [], "full": "", "ref": []}, "validation": {"issues": [], "responses": []}}`
+	for _, k := range []*Skimmer{{}, {Status: true}} {
+		for _, status := range append(slices.Clone(statusWords[:]), "tru", "truex", "", "r\u00e9solu", `tr\u0075e`, "true ") {
+			data := []byte(strings.Replace(usual, "STATUS", status, 1))
+			st, err := k.Statement(data, UnkeptFile)
+			if err != nil {
+				t.Fatalf("%q: %v", status, err)
+			}
+			want, err := StatementSkim(data, UnkeptFile)
+			if err != nil || st.Status != want.Status {
+				t.Fatalf("%q: skimmed %q, StatementSkim %q (%v)", status, st.Status, want.Status, err)
+			}
+			_, _, known := StatusInfo(st.Status)
+			i := slices.Index(statusWords[:], st.Status)
+			if shared := i >= 0 && unsafe.StringData(st.Status) == unsafe.StringData(statusWords[i]); known != shared && status != `tr\u0075e` {
+				t.Errorf("%q: a word StatusInfo knows: %v; the shared word: %v", status, known, shared)
+			}
+		}
+	}
+	if len(statusWords) != 13 {
+		t.Errorf("%d status words", len(statusWords))
 	}
 }

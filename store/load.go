@@ -4,6 +4,7 @@
 package store
 
 import (
+	"cmp"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -165,7 +166,7 @@ func loadInto(dir string, p *Progress, withLog int, into *intoSnapshot, then fun
 			snap.Broken = append(snap.Broken, model.BrokenFile{Path: sub, Reason: linkReason})
 			continue
 		}
-		entries, err := listFolder(filepath.Join(dir, sub), sub)
+		entries, err := listFolder(filepath.Join(dir, sub), sub, parse == parseSkim && sub == StatementDir)
 		if err != nil {
 			if !errors.Is(err, fs.ErrNotExist) {
 				snap.Broken = append(snap.Broken, model.BrokenFile{Path: sub, Reason: unwrapPath(err).Error()})
@@ -212,6 +213,12 @@ func loadInto(dir string, p *Progress, withLog int, into *intoSnapshot, then fun
 		}
 		d.into(snap, &into.vocab) // before the leftovers, which may delete from them
 	}
+	// What the workers did not take (files gone or broken) in folder order, each folder
+	// by name, though a status load reads its statements by ID.
+	folderOf := func(path string) int { sub, _, _ := strings.Cut(path, "/"); return slices.Index(objectDirs, sub) }
+	slices.SortFunc(leftover, func(a, b readResult) int {
+		return cmp.Or(cmp.Compare(folderOf(a.path), folderOf(b.path)), strings.Compare(a.path, b.path))
+	})
 	for _, r := range leftover {
 		if r.path != "" { // what the workers did not take: files gone or broken, in order
 			apply(snap, r)
@@ -238,13 +245,42 @@ type listed struct {
 // comparison, a tenth of a second of a load at 100k statements before any file is read.
 // Read in name order the files cost the kernel less than in the folder's own (hashed)
 // order.
-func listFolder(path, sub string) ([]listed, error) {
+//
+// byID (a status load's statements) sorts them by ID (model.IDOrderKey) instead, when
+// every name is an ID's: the order in which Derive numbers them, so that the load's
+// numbering (model.NumberIDs) finds them sorted and sorts nothing again, and the order
+// in which the agents create them (s-z999, then s-aa001), as the names' order nearly is.
+func listFolder(path, sub string, byID bool) ([]listed, error) {
 	out, err := readFolder(path, sub)
 	if err != nil {
 		return nil, err
 	}
-	sortNames(out)
+	if !byID || !sortIDs(out) {
+		sortNames(out)
+	}
 	return out, nil
+}
+
+// keyedAt is a listing's entry at, sorted by key.
+type keyedAt struct {
+	key uint64
+	at  int32
+}
+
+// sortIDs sorts a listing of "<ID>.json" names by model.IDOrderKey of the IDs, and
+// says so; it leaves it as it is, and says not, when a name is not of that shape.
+func sortIDs(out []listed) bool {
+	keys := make([]keyedAt, len(out))
+	for i, e := range out {
+		id, ok := strings.CutSuffix(e.name, ".json")
+		k, keyable := model.IDOrderKey(id)
+		if !ok || !keyable {
+			return false
+		}
+		keys[i] = keyedAt{k, int32(i)}
+	}
+	sortByKeys(out, keys) // a key is one ID's: no two entries share one
+	return true
 }
 
 // sortNames sorts a listing by name, as strings.Compare orders them. A large one is
@@ -257,20 +293,34 @@ func sortNames(out []listed) {
 		slices.SortFunc(out, byName)
 		return
 	}
-	type keyed struct {
-		key uint64 // the first eight bytes, big-endian, zeros after a shorter name
-		at  int32
-	}
-	keys := make([]keyed, len(out))
-	var or, and uint64 = 0, ^uint64(0)
+	keys := make([]keyedAt, len(out)) // the first eight bytes, big-endian, zeros after a shorter name
 	for i, e := range out {
 		var b [8]byte
 		copy(b[:], e.name)
-		keys[i] = keyed{binary.BigEndian.Uint64(b[:]), int32(i)}
-		or, and = or|keys[i].key, and&keys[i].key
+		keys[i] = keyedAt{binary.BigEndian.Uint64(b[:]), int32(i)}
+	}
+	src := sortByKeys(out, keys)
+	for i := 0; i < len(src); {
+		j := i + 1
+		for j < len(src) && src[j].key == src[i].key {
+			j++
+		}
+		if j-i > 1 {
+			slices.SortFunc(out[i:j], byName)
+		}
+		i = j
+	}
+}
+
+// sortByKeys sorts a listing by its entries' keys (keys[i] is out[i]'s, at i), by
+// radix, stably, and returns the keys sorted (their at no longer meaningful).
+func sortByKeys(out []listed, keys []keyedAt) []keyedAt {
+	var or, and uint64 = 0, ^uint64(0)
+	for _, k := range keys {
+		or, and = or|k.key, and&k.key
 	}
 	differ := or ^ and // the bits that are not the same in every key
-	src, dst := keys, make([]keyed, len(keys))
+	src, dst := keys, make([]keyedAt, len(keys))
 	var count [256]int
 	for shift := uint(0); shift < 64; shift += 8 { // a stable counting sort per byte, lowest first
 		if (differ>>shift)&0xff == 0 {
@@ -309,16 +359,7 @@ func sortNames(out []listed) {
 			out[j], j = out[k], k
 		}
 	}
-	for i := 0; i < len(src); {
-		j := i + 1
-		for j < len(src) && src[j].key == src[i].key {
-			j++
-		}
-		if j-i > 1 {
-			slices.SortFunc(out[i:j], byName)
-		}
-		i = j
-	}
+	return src
 }
 
 // intoSnapshot lets a load's workers put what they read straight into the new snapshot

@@ -10,6 +10,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"referee/model"
 )
 
 // TestSortNamesAsStrings: a listing sorted by radix is in strings.Compare order, to the
@@ -98,5 +100,52 @@ func TestReadFolderAsReadDir(t *testing.T) {
 	}
 	if _, err := readFolder(filepath.Join(dir, "s-001.json"), "statement"); err == nil || unwrapPath(err).Error() != "not a directory" {
 		t.Errorf("a file: %v", err)
+	}
+}
+
+// TestListStatementsByID: a status load lists its statements in the order Derive numbers
+// them (by kind, then length, then as text: s-z999 before s-aa001), the order the agents
+// create them in, so that its numbering finds them sorted; a folder with a name that is
+// no ID's is listed by name, as every other load lists.
+func TestListStatementsByID(t *testing.T) {
+	dir := t.TempDir()
+	var ids []string
+	for v := range 1300 { // past the small listing's sort
+		ids = append(ids, fmt.Sprintf("s-%c%03d", 'a'+v/999, v%999+1))
+	}
+	ids = append(ids, "s-001", "s-999", "s-z999", "s-aa001", "s-ab017")
+	for _, id := range ids {
+		if err := os.WriteFile(filepath.Join(dir, id+".json"), nil, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	names := func(out []listed) []string {
+		var got []string
+		for _, e := range out {
+			got = append(got, strings.TrimSuffix(e.name, ".json"))
+		}
+		return got
+	}
+	got, err := listFolder(dir, "statement", true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := slices.SortedFunc(slices.Values(ids), model.CompareIDs)
+	if !slices.Equal(names(got), want) || want[0] != "s-001" || !slices.Equal(want[len(want)-2:], []string{"s-aa001", "s-ab017"}) {
+		t.Errorf("listed by ID: %v ... %v", names(got)[:3], names(got)[len(got)-3:])
+	}
+	if slices.IsSorted(want) {
+		t.Error("the order by ID is the names' order: the test shows nothing")
+	}
+	byName, err := listFolder(dir, "statement", false)
+	if err != nil || !slices.IsSortedFunc(byName, func(a, b listed) int { return strings.Compare(a.name, b.name) }) {
+		t.Errorf("listed by name: %v", err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "notes.txt"), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	odd, err := listFolder(dir, "statement", true)
+	if err != nil || len(odd) != len(ids)+1 || !slices.IsSortedFunc(odd, func(a, b listed) int { return strings.Compare(a.name, b.name) }) {
+		t.Errorf("with a name no ID's: %d entries, not by name (%v)", len(odd), err)
 	}
 }
