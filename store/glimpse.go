@@ -48,7 +48,7 @@ func NewGlimpse(dir string) (*Glimpse, error) {
 		Experiences: map[string]*model.Experience{},
 		Versions:    model.NewObjects[string](0),
 	}}
-	entries, err := listFolder(filepath.Join(dir, ProblemDir), ProblemDir)
+	entries, err := listFolder(filepath.Join(dir, ProblemDir), ProblemDir, false)
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return nil, fmt.Errorf("%s: %w", ProblemDir, unwrapPath(err))
 	}
