@@ -21,7 +21,7 @@ import (
 // the roots' trees, where it refuses.
 func TestGlimpseIsTheStartOfTheTree(t *testing.T) {
 	folders := treeFolders(t, gen.Config{Statements: 3000, Problems: 30, Seed: 3}, true)
-	glimpses := 0
+	glimpses := map[string]int{}
 	for name, dir := range folders {
 		snap, err := store.Load(dir)
 		if err != nil {
@@ -41,7 +41,7 @@ func TestGlimpseIsTheStartOfTheTree(t *testing.T) {
 				t.Errorf("%s, limit %d: %v", name, limit, err)
 				continue
 			}
-			glimpses++
+			glimpses[name]++
 			if len(gl.Rows) != limit {
 				t.Fatalf("%s, limit %d: %d rows", name, limit, len(gl.Rows))
 			}
@@ -66,8 +66,10 @@ func TestGlimpseIsTheStartOfTheTree(t *testing.T) {
 			}
 		}
 	}
-	if glimpses < 20 {
-		t.Errorf("only %d glimpses made", glimpses)
+	for name := range folders { // each folder's tree is longer than a few rows
+		if glimpses[name] == 0 {
+			t.Errorf("%s: %d glimpses made", name, glimpses[name])
+		}
 	}
 }
 
