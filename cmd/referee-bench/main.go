@@ -95,7 +95,7 @@ func command(stdout, stderr io.Writer) *cobra.Command {
 	shapes := f.Bool("shapes", false, "also open the pathological shapes (chain of 50k, citation chain of 8k, 20k children, a 5 MB claim, a 100,000-sentence proof, a 500 MB log) in the binary")
 	only := f.StringSlice("shape", nil, "with --shapes, open only these shapes (comma-separated names)")
 	keepLive := f.Bool("live-keep", false, "run the live rows on a folder generated once under the temporary folder and kept (referee-bench-live-<size>-<seed>; each run's changes stay in it), not on a new one; always so from 100,000 statements")
-	opens := f.Int("opens", 0, "also open the binary (and --vs) this many times each, in turn, on the live rows' kept folder of --live-size statements: exec → first frame, exec → tree, CPU at the tree")
+	opens := f.Int("opens", 0, "also open the binary (and --vs) this many times each, in turn, on the live rows' kept folder of --live-size statements: exec → first frame, exec → tree, CPU at the tree, exec → loaded")
 	vs := f.StringSlice("vs", nil, "with --opens, other referee binaries opened in turn with --binary")
 	mcpCalls := f.Int("mcp-calls", 0, "also call each MCP read tool this many times in a row over stdio, on each of --sizes: p50, p99 and the CPU of the server and the client per call (0 leaves them out)")
 	longLog := f.Bool("long-log", false, "also time the commands that read a run's past (show, rewind --dry-run, diff, log --last, …) as processes on a 500 MB log of about 5 million lines (made once, cached in the temporary folder)")
