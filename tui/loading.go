@@ -81,6 +81,9 @@ type loading struct {
 	}
 }
 
+// showsGlimpse says whether the frame shows the glimpse (not why the load failed).
+func (ls *loading) showsGlimpse() bool { return ls.glimpse != nil && ls.err == nil }
+
 // glimpseKey is what a glimpse's rows are drawn at.
 type glimpseKey struct {
 	w, rows int
@@ -284,12 +287,7 @@ func (m loader) onLoaded(msg loadedMsg) tea.Cmd {
 	}
 	// The chain goes on from the loaded frame; the keys pressed over the glimpse run.
 	cmds := []tea.Cmd{show, m.feed.listen(), m.runs.Poll(true), m.supervisor().watchSessions(nil)}
-	held := m.feed.held
-	m.feed.held = nil
-	for _, k := range held {
-		cmds = append(cmds, m.key(k))
-	}
-	return tea.Batch(cmds...)
+	return tea.Batch(append(cmds, m.loader().runHeld()...)...)
 }
 
 // onGlimpse shows the top of the tree while the folder loads.
@@ -316,12 +314,19 @@ func (m loader) onWhole(msg wholeMsg) tea.Cmd {
 		cmds = append(cmds, m.loader().setSnapshot(msg.whole.Snapshot(), m.shown.g, msg.whole, nil))
 	}
 	cmds = append(cmds, m.feed.listen(), m.runs.Poll(true), m.supervisor().watchSessions(nil))
+	return tea.Batch(append(cmds, m.loader().runHeld()...)...)
+}
+
+// runHeld runs the keys held over a glimpse or a first frame's tree, in the order
+// pressed, now that the tree they were aimed at is in.
+func (m loader) runHeld() []tea.Cmd {
 	held := m.feed.held
 	m.feed.held = nil
+	cmds := make([]tea.Cmd, 0, len(held))
 	for _, k := range held {
 		cmds = append(cmds, m.key(k))
 	}
-	return tea.Batch(cmds...)
+	return cmds
 }
 
 // keyWhilePartial: q quits and ? shows help at once; the other keys wait for the whole
@@ -378,13 +383,12 @@ func (m loader) closeLoading() {
 // the order pressed: the glimpse's rows are the tree's, so a key moves where it was
 // aimed.
 func (m loader) keyWhileLoading(msg tea.KeyPressMsg) tea.Cmd {
+	if m.feed.loading.showsGlimpse() {
+		return m.keyWhilePartial(msg)
+	}
 	k := msg.String()
 	if b, ok := bindingFor(msg); ok && (b.name == "quit" || b.name == "help") {
 		return b.run(m.Model)
-	}
-	if m.feed.loading.glimpse != nil {
-		m.feed.held = append(m.feed.held, msg)
-		return nil
 	}
 	if m.feed.loading.err != nil {
 		m.status.error("cannot read the folder: " + m.feed.loading.err.Error())

@@ -55,7 +55,7 @@ func (m *Model) Render() string {
 			body := bodyLines(m.tree.View(com))
 			if ls := m.feed.loading; ls != nil {
 				w, h := max(tw-2, 0), max(ph-2, 0)
-				if ls.glimpse != nil && ls.err == nil {
+				if ls.showsGlimpse() {
 					body = m.loader().glimpseView(com, w, h, dw == 0)
 				} else {
 					body = strings.Split(m.loader().loadingView(w, h), "\n")
@@ -71,7 +71,7 @@ func (m *Model) Render() string {
 			com := m.common()
 			com.Focused = m.lay.focus == focusDetail
 			body := bodyLines(pane.View(com))
-			if ls := m.feed.loading; ls != nil && ls.glimpse != nil && ls.err == nil && tw > 0 {
+			if ls := m.feed.loading; ls != nil && ls.showsGlimpse() && tw > 0 {
 				body = strings.Split(m.loader().loadingView(max(dw-2, 0), max(ph-2, 0)), "\n") // the tree pane shows the glimpse
 			}
 			cols = append(cols, m.drawn.panes[1].lines(st, m.reader().detailTitle(), body, dw, ph, m.lay.focus == focusDetail))
